@@ -1,0 +1,35 @@
+# gstprof front door. `make run` profiles the built-in demo pipeline;
+# `make test` runs the whole test suite. Both install what is missing first.
+
+BUILD   ?= build
+GSTPROF := $(BUILD)/src/cli/gstprof
+# A software encode pipeline with a real bottleneck: a 30 fps live 720p
+# source feeding x264enc at a slow preset on the same streaming thread.
+DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1280,height=720,framerate=30/1 ! videoconvert ! x264enc speed-preset=medium ! h264parse ! fakesink sync=false
+DEMO_DURATION ?= 8s
+
+.PHONY: all deps build run test bench fuzz clean
+
+all: build
+
+deps:
+	@sh tools/install-deps.sh
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+run: build
+	$(GSTPROF) run --duration $(DEMO_DURATION) --out demo-session "$(DEMO)"; \
+	  rc=$$?; [ $$rc -le 1 ] || exit $$rc
+
+test: build
+	@sh tools/run-tests.sh $(BUILD)
+
+bench: build
+	@sh bench/run-bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,59 @@
+/* gstprof
+ *
+ * gp-capture.h: profile a launch string in-process. The tracer is loaded
+ * through GST_PLUGIN_PATH + GST_TRACERS (so gp_capture_prepare_env() must run
+ * before gst_init()), its windows are folded into a GpSession by the
+ * aggregator (gp-aggregate.h), and the run ends on EOS, at the end of the
+ * duration, on Ctrl-C (SIGINT/SIGTERM: EOS is sent, then a bounded wait), or
+ * on an error from the pipeline.
+ */
+#ifndef __GP_CAPTURE_H__
+#define __GP_CAPTURE_H__
+
+#include <gst/gst.h>
+#include "gp-session.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const gchar *launch;          /* gst-launch syntax */
+  gdouble duration_s;           /* <= 0: until EOS, error or Ctrl-C */
+  guint window_ms;              /* tracer window, default 250 */
+  gboolean cpu;                 /* per-element thread CPU time */
+  gdouble eos_timeout_s;        /* wait for EOS after it was sent, default 3 */
+  gboolean progress;            /* one status line on stderr per second */
+} GpCaptureOptions;
+
+typedef enum
+{
+  GP_CAPTURE_END_EOS,           /* the pipeline ended on its own */
+  GP_CAPTURE_END_DURATION,      /* --duration reached */
+  GP_CAPTURE_END_INTERRUPTED,   /* Ctrl-C / SIGTERM */
+  GP_CAPTURE_END_ERROR,         /* the pipeline posted an error */
+} GpCaptureEnd;
+
+#define GP_CAPTURE_ERROR (gp_capture_error_quark ())
+GQuark gp_capture_error_quark (void);
+typedef enum
+{
+  GP_CAPTURE_ERROR_LAUNCH,      /* bad launch string or unknown element */
+  GP_CAPTURE_ERROR_TRACER,      /* the gstprof tracer could not be loaded */
+  GP_CAPTURE_ERROR_STATE,       /* the pipeline would not start */
+} GpCaptureError;
+
+void gp_capture_options_init (GpCaptureOptions * opts);
+
+/* Sets GST_PLUGIN_PATH and GST_TRACERS for the tracer; call before gst_init. */
+gboolean gp_capture_prepare_env (const GpCaptureOptions * opts,
+    GError ** error);
+
+/* Runs the pipeline. Returns the session (rules not yet run) with @end set,
+ * or NULL with @error when nothing could be run (bad launch string, tracer
+ * missing, state change refused before any data). */
+GpSession *gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
+    GError ** error);
+
+G_END_DECLS
+
+#endif /* __GP_CAPTURE_H__ */

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs what gstprof needs to build, test and run, when it is missing.
+# Debian/Ubuntu; as root it runs apt-get itself, otherwise it says what to run.
+set -e
+
+PKGS="meson ninja-build pkg-config gcc make python3 \
+  libglib2.0-dev libjson-glib-dev \
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
+  gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
+  gstreamer1.0-plugins-ugly gstreamer1.0-libav"
+
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+  echo "gstprof: missing packages:$missing" >&2
+  echo "gstprof: run as root, or: sudo apt-get install -y$missing" >&2
+  exit 3
+fi
+echo "gstprof: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends $missing >/dev/null
