@@ -7,6 +7,7 @@ GSTPROF := $(BUILD)/src/cli/gstprof
 # source feeding x264enc at a slow preset on the same streaming thread.
 DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1280,height=720,framerate=30/1 ! videoconvert ! x264enc speed-preset=medium ! h264parse ! fakesink sync=false
 DEMO_DURATION ?= 8s
+FUZZ_SECONDS ?= 120
 
 .PHONY: all deps build run test bench fuzz clean
 
@@ -16,7 +17,7 @@ deps:
 	@sh tools/install-deps.sh
 
 $(BUILD)/build.ninja: | deps
-	meson setup $(BUILD)
+	meson setup $(BUILD) $(if $(CI),-Dwerror=true)
 
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -27,6 +28,9 @@ run: build
 
 test: build
 	@sh tools/run-tests.sh $(BUILD)
+
+fuzz: build
+	@sh tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
 
 bench: build
 	@sh bench/run-bench.sh $(BUILD)
