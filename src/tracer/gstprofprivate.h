@@ -1,0 +1,405 @@
+/* gstprof tracer
+ *
+ * gstprofprivate.h: the tracer's internal state, shared by the hook file
+ * (gstproftracer.c), the state helpers (gstprofstate.c), the window emitter
+ * (gstprofwindow.c) and the graph snapshot (gstprofgraph.c).
+ *
+ * Ownership rules, in one place:
+ *
+ *  - GpElem / GpPad live in qdata on their GstElement / GstPad (one ref) and
+ *    in the tracer's registry (one ref).  The qdata destroy notify marks the
+ *    state dead and drops the refs the state holds on *other* states; the
+ *    state's own memory goes when its last ref goes.  The timer drops the
+ *    registry ref only after it has reported the dead state once, which also
+ *    gives a hot path that raced with the object's death a full window of
+ *    grace before the memory is reused.
+ *  - The hot path never takes a lock and never allocates once a state
+ *    exists; creation and topology changes go through gp_state_lock.
+ *  - Fields are marked by who writes them: (hot, atomic) many streaming
+ *    threads, relaxed atomics; (hot, 1 writer) serialised by a stream lock,
+ *    plain relaxed stores, read by the timer as monotonic counters; (timer)
+ *    only the timer thread; (create) written once under gp_state_lock.
+ */
+#ifndef __GST_PROF_PRIVATE_H__
+#define __GST_PROF_PRIVATE_H__
+
+#include <gst/gst.h>
+#include "gp-histogram.h"
+#include "gstproftracer.h"
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_prof_debug);
+
+/* depth of the per-thread push stack; deeper nesting is counted, not kept */
+#define GP_STACK_DEPTH 64
+/* PTS -> ts entries per origin pad: 512 sets of 4 ways, the oldest entry
+ * of a set is replaced, so entries still travelling through deep queues
+ * survive PTS that happen to hash together */
+#define GP_ORIGIN_SET_BITS 9
+#define GP_ORIGIN_SETS (1 << GP_ORIGIN_SET_BITS)
+#define GP_ORIGIN_WAYS 4
+/* enqueue records per queue (per sink/src pair for multiqueue) */
+#define GP_RING_SLOTS 512
+/* a ring that failed this many dequeue matches in a row stops recording:
+ * the queue rewrites buffers (queue2 download mode) and matching is moot */
+#define GP_RING_MAX_MISSES 64
+/* elements remembered per thread for the "elements" field */
+#define GP_THREAD_ELEMS 128
+/* a push into a queue longer than this waited for room: backpressure */
+#define GP_QUEUE_BLOCK_NS (100 * GST_USECOND)
+/* events kept per window; more are counted in events_dropped */
+#define GP_MAX_EVENTS 256
+
+/* relaxed atomics on 64-bit counters; the builtins exist on every compiler
+ * GStreamer supports on Linux, and GLib has no 64-bit add */
+#define gp_load(p) __atomic_load_n ((p), __ATOMIC_RELAXED)
+#define gp_store(p, v) __atomic_store_n ((p), (v), __ATOMIC_RELAXED)
+#define gp_add(p, v) __atomic_fetch_add ((p), (v), __ATOMIC_RELAXED)
+#define gp_xchg(p, v) __atomic_exchange_n ((p), (v), __ATOMIC_RELAXED)
+
+static inline void
+gp_atomic_max (guint64 * p, guint64 v)
+{
+  guint64 cur = gp_load (p);
+
+  while (v > cur && !__atomic_compare_exchange_n (p, &cur, v, TRUE,
+          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/* single-writer increment: no lock prefix, the reader takes deltas */
+#define gp_bump(p, v) gp_store ((p), gp_load (p) + (v))
+
+typedef enum
+{
+  GP_KIND_FILTER,
+  GP_KIND_SOURCE,
+  GP_KIND_SINK,
+  GP_KIND_QUEUE,
+  GP_KIND_TEE,
+  GP_KIND_MUX,
+  GP_KIND_DEMUX,
+  GP_KIND_BIN,
+} GpKind;
+
+typedef enum
+{
+  GP_QUEUE_NONE,
+  GP_QUEUE_QUEUE,
+  GP_QUEUE_QUEUE2,
+  GP_QUEUE_MULTI,
+} GpQueueType;
+
+typedef struct _GpElem GpElem;
+typedef struct _GpPad GpPad;
+typedef struct _GpThread GpThread;
+
+/* (PTS -> ts) table of an origin pad; seqlock per slot, one writer (the
+ * origin pad's streaming thread), readers anywhere downstream */
+typedef struct
+{
+  guint64 seq;
+  guint64 pts;
+  guint64 ts;
+} GpOriginSlot;
+
+typedef struct
+{
+  GpOriginSlot sets[GP_ORIGIN_SETS][GP_ORIGIN_WAYS];
+} GpOrigin;
+
+/* enqueue records of one queue (or one multiqueue sink/src pair): single
+ * producer (upstream thread, at push-pre into the sink pad), single consumer
+ * (the queue's thread, at push-pre on the src pad) */
+typedef struct
+{
+  gconstpointer buf;
+  guint64 pts;
+  guint64 ts;
+  guint64 size;
+} GpRingSlot;
+
+typedef struct
+{
+  guint64 head;                 /* (producer) next slot to write */
+  guint64 tail;                 /* (consumer) oldest unmatched slot */
+  guint64 flushed_upto;         /* head at the last FLUSH_STOP */
+  guint64 bytes_in;             /* (producer) */
+  guint64 bytes_out;            /* (consumer) */
+  guint misses;                 /* (consumer) consecutive failed matches */
+  gint broken;                  /* set once matching proved pointless */
+  GpRingSlot slots[GP_RING_SLOTS];
+} GpRing;
+
+/* latency accumulator of one (origin pad, element) pair; owned by the
+ * element, pointed to by its sink pads' lookup lists */
+typedef struct
+{
+  gint ref;
+  GpPad *origin;                /* (create) ref */
+  guint64 matched;              /* (hot, atomic) */
+  guint64 unmatched;            /* (hot, atomic) */
+  guint64 max_ns;               /* (hot, atomic) */
+  guint64 hist[GP_HIST_N_BUCKETS];      /* (hot, atomic) */
+} GpLat;
+
+struct _GpElem
+{
+  gint ref;
+  GWeakRef obj;
+  gpointer raw;                 /* identity only, never dereferenced */
+
+  /* (create) */
+  GpKind kind;
+  GpQueueType qtype;
+  gboolean is_source;
+  gboolean is_sink;
+  gboolean is_bin;
+  gchar *factory;
+
+  /* -1 unknown, 0 not live (or not a source), 1 live; read from "is-live"
+   * outside the hot path */
+  gint live;
+
+  /* (hot, atomic) self time of buffers; events apart */
+  guint64 buffers;
+  guint64 self_ns;
+  guint64 self_max;
+  guint64 cpu_ns;
+  guint64 event_ns;
+  guint64 hist[GP_HIST_N_BUCKETS];
+  gint seen;                    /* drove a thread this window */
+
+  /* (hot, 1 writer) timed vs untimed input, for origin detection */
+  guint64 timed_in;
+  guint64 untimed_in;
+
+  /* queue family (hot, atomic) */
+  guint64 *res_hist;            /* GP_HIST_N_BUCKETS, queues only */
+  guint64 res_max;
+  guint64 dropped;
+  guint64 blocked_ns;
+
+  /* queue level samples (timer) */
+  guint n_level;
+  gdouble level_buffers_sum;
+  guint64 level_buffers_max;
+  guint64 level_bytes_max;
+  guint64 level_time_max;
+  gdouble level_pct_sum;
+  gdouble level_pct_max;
+  guint max_buffers;
+  guint max_bytes;
+  guint64 max_time;
+  const gchar *leaky;
+
+  /* latency pairs, appended under lat_lock, read by the timer under it */
+  GMutex lat_lock;
+  GPtrArray *lat;               /* GpLat*, ref */
+
+  /* (timer) */
+  gchar *name;
+  gint dead;                    /* set by the destroy notify */
+  gboolean reported_dead;
+};
+
+struct _GpPad
+{
+  gint ref;
+  GWeakRef obj;
+  GstPad *raw;                  /* identity only */
+
+  /* (create) */
+  GpElem *elem;                 /* real parent element, ref; NULL if none */
+  gboolean is_src;
+  gboolean is_proxy;
+
+  /* push side (or pull side for sink pads in pull mode), refreshed by the
+   * thread that pushes on this pad when GST_PAD_PEER changes */
+  GstPad *peer;                 /* raw, compared with GST_PAD_PEER */
+  GpPad *peer_state;            /* ref; NULL when the peer is a proxy */
+  gboolean peer_pass;           /* peer is a ghost/proxy pad */
+
+  /* link counters (hot, 1 writer) */
+  guint64 buffers;
+  guint64 bytes;
+
+  /* caps from CAPS events, and the name; lock is a leaf lock */
+  GMutex lock;
+  gchar *caps;
+  gchar *memory;
+  gchar *name;                  /* "element.pad" */
+
+  /* origin of latency: table allocated at the first timed push */
+  GpOrigin *origin;             /* atomic pointer */
+  gint origin_active;
+
+  /* sink side: origins upstream, recomputed when the topology changes;
+   * only the thread pushing into this pad touches them */
+  gint lat_gen;
+  guint n_lat;
+  GpLat **lat;                  /* refs */
+  GpOrigin **lat_tab;
+
+  /* queue family: ring on the sink pad, the src pad points at it */
+  GpRing *ring;
+  GpPad *deq;                   /* ref; src pads of queues */
+  gboolean deq_resolved;
+
+  /* (timer) */
+  guint64 last_buffers;
+  guint64 last_bytes;
+  gint dead;
+  gboolean reported_dead;
+};
+
+typedef enum
+{
+  GP_FRAME_BUFFER,              /* pad-push(-list): a root push ends a gap */
+  GP_FRAME_PULL,
+  GP_FRAME_EVENT,
+} GpFrameKind;
+
+typedef struct
+{
+  GstPad *pad;                  /* identity for sanity checks */
+  GpElem *elem;                 /* charged element; NULL: pass-through */
+  GpElem *drv;                  /* pushing (or pulling) element */
+  GpPad *link;                  /* pull frames: the upstream src pad */
+  gpointer slot;                /* pushes into a queue: its ring entry */
+  guint64 start;
+  guint64 child;
+  guint64 cpu_start;
+  guint64 cpu_child;
+  guint n;
+  guint8 kind;
+} GpFrame;
+
+typedef struct
+{
+  GpElem *elem;                 /* ref */
+  guint64 win;                  /* window index it last ran in */
+} GpThreadElem;
+
+struct _GpThread
+{
+  gint ref;
+  gint tid;
+  gint exited;
+  guint64 cpu_at_exit;
+
+  /* owner thread only */
+  guint depth;
+  guint64 overflows;
+  GpFrame stack[GP_STACK_DEPTH];
+  gboolean gap_valid;
+  guint64 gap_start;
+  guint64 gap_child;
+  guint64 gap_cpu_start;
+  guint64 gap_cpu_child;
+  GpElem *gap_driver;
+  GpElem *gap_pulled;
+
+  /* written by the owner, read by the timer */
+  GpThreadElem elems[GP_THREAD_ELEMS];
+
+  /* (timer) */
+  guint64 cpu_last;
+  gchar name[32];
+  gboolean reported_exit;
+};
+
+struct _GstProfTracer
+{
+  GstTracer parent;
+
+  /*< private >*/
+  guint window_ms;
+  gboolean cpu;
+  gboolean active;              /* FALSE for a refused second instance */
+
+  GQuark q_pad;
+  GQuark q_elem;
+
+  /* registry: add under reg_lock, the timer copies it under reg_lock */
+  GMutex reg_lock;
+  GPtrArray *elems;
+  GPtrArray *pads;
+  GPtrArray *threads;
+  GPtrArray *pipelines;         /* GWeakRef* */
+
+  /* creation and peer refresh (slow path) */
+  GMutex state_lock;
+  gint topo_gen;
+
+  /* hooks' ts = gst_util_get_timestamp () - ts_offset */
+  guint64 ts_offset;
+
+  /* window emission, recursive so that a handler may call flush */
+  GRecMutex emit_lock;
+  guint64 win_index;            /* read by the hot path */
+  guint64 win_start;
+  guint64 win_deadline;
+  guint64 sample_deadline;
+  guint64 sample_ns;
+
+  GMutex ev_lock;
+  GPtrArray *events;            /* GstStructure* */
+  guint64 events_dropped;
+
+  GThread *thread;
+  GMainContext *ctx;
+  GMainLoop *loop;
+  GSource *tick;
+
+  GValue hw;                    /* GST_TYPE_LIST of factory names, cached */
+  gboolean hw_done;
+};
+
+/* gstprofstate.c */
+GpElem *gp_elem_get (GstProfTracer * self, GstElement * element);
+GpPad *gp_pad_get (GstProfTracer * self, GstPad * pad);
+GpElem *gp_elem_ref (GpElem * e);
+void gp_elem_unref (GpElem * e);
+void gp_elem_release_links (GpElem * e);
+GpPad *gp_pad_ref (GpPad * p);
+void gp_pad_unref (GpPad * p);
+void gp_pad_release_links (GpPad * p);
+gchar *gp_pad_dup_name (GpPad * p);
+GpThread *gp_thread_new (GstProfTracer * self);
+void gp_thread_unref (GpThread * t);
+GpThread *gp_thread_current (GstProfTracer * self);
+void gp_thread_add_elem (GstProfTracer * self, GpThread * t, GpElem * e);
+void gp_pad_refresh_peer (GstProfTracer * self, GpPad * ps, GstPad * peer);
+void gp_pad_resolve_deq (GstProfTracer * self, GpPad * ps, GstPad * srcpad);
+void gp_pad_update_lat (GstProfTracer * self, GpPad * sink, gint gen);
+void gp_pad_make_origin (GstProfTracer * self, GpPad * ps);
+void gp_elem_read_live (GpElem * e, GstElement * element);
+GstElement *gp_pad_real_parent (GstPad * pad);
+GstPad *gp_pad_downstream_real (GstPad * srcpad);
+GstPad *gp_pad_upstream_real (GstPad * sinkpad);
+gchar *gp_pad_full_name (GstPad * pad);
+void gp_caps_describe (GstCaps * caps, gchar ** caps_str, gchar ** memory);
+const gchar *gp_kind_name (GpKind kind);
+GpKind gp_kind_of (GstElement * element, GpQueueType * qtype);
+guint64 gp_now (GstProfTracer * self);
+void gp_calibrate (GstProfTracer * self, guint64 ts);
+guint64 gp_thread_cpu_now (void);
+guint64 gp_tid_cpu (gint tid, gboolean * alive);
+void gp_topology_changed (GstProfTracer * self);
+
+/* gstprofwindow.c */
+void gp_window_start (GstProfTracer * self);
+void gp_window_stop (GstProfTracer * self);
+void gp_window_flush (GstProfTracer * self);
+void gp_window_add_event (GstProfTracer * self, GstStructure * ev);
+
+/* gstprofgraph.c */
+GstStructure *gp_graph_snapshot (GstProfTracer * self);
+
+/* gstproftracer.c */
+void gst_prof_tracer_emit_window (GstProfTracer * self, const GstStructure * w);
+
+G_END_DECLS
+
+#endif /* __GST_PROF_PRIVATE_H__ */

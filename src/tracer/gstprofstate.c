@@ -1,0 +1,792 @@
+/* gstprof tracer
+ *
+ * gstprofstate.c: creation, lifetime and topology of the tracer's per-object
+ * state (see gstprofprivate.h for the ownership rules).  Everything here runs
+ * off the hot path: the first time an object is seen, when a link changes,
+ * or on the timer thread.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstprofprivate.h"
+
+#include <string.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+/* walks through bins never go deeper than this (a loop in a broken graph
+ * must not hang a streaming thread) */
+#define GP_MAX_WALK 64
+
+static void gp_thread_exit_notify (gpointer data);
+static GPrivate gp_thread_key = G_PRIVATE_INIT (gp_thread_exit_notify);
+
+/* time */
+
+guint64
+gp_now (GstProfTracer * self)
+{
+  return gst_util_get_timestamp () - gp_load (&self->ts_offset);
+}
+
+/* The hooks' ts counts from gst_init's private start time, which GStreamer
+ * does not export.  now - ts, read right after a hook fired, is that start
+ * time plus the few hundred ns since the hook read the clock; the smallest
+ * value seen is the best estimate, so the offset only ever shrinks (and the
+ * timer's clock only ever moves forward). */
+void
+gp_calibrate (GstProfTracer * self, guint64 ts)
+{
+  guint64 off = gst_util_get_timestamp () - ts;
+  guint64 cur = gp_load (&self->ts_offset);
+
+  while (off < cur && !__atomic_compare_exchange_n (&self->ts_offset, &cur,
+          off, TRUE, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+guint64
+gp_thread_cpu_now (void)
+{
+  struct timespec t;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+    return 0;
+  return (guint64) t.tv_sec * GST_SECOND + (guint64) t.tv_nsec;
+}
+
+/* CPU time of another thread of this process, read through the kernel's
+ * per-thread CPU clock (what pthread_getcpuclockid () builds): no cost for
+ * the measured thread. */
+guint64
+gp_tid_cpu (gint tid, gboolean * alive)
+{
+#ifdef __linux__
+  struct timespec t;
+  clockid_t cid = (clockid_t) ((gint) (~(guint) tid << 3) | 6);
+
+  if (tid > 0 && clock_gettime (cid, &t) == 0) {
+    *alive = TRUE;
+    return (guint64) t.tv_sec * GST_SECOND + (guint64) t.tv_nsec;
+  }
+#endif
+  *alive = FALSE;
+  return 0;
+}
+
+void
+gp_topology_changed (GstProfTracer * self)
+{
+  g_atomic_int_inc (&self->topo_gen);
+}
+
+/* element kinds */
+
+static gboolean
+gp_type_is (GType type, const gchar * name)
+{
+  GType want = g_type_from_name (name);
+
+  return want != 0 && g_type_is_a (type, want);
+}
+
+GpKind
+gp_kind_of (GstElement * element, GpQueueType * qtype)
+{
+  GType type = G_OBJECT_TYPE (element);
+  const gchar *klass;
+
+  *qtype = GP_QUEUE_NONE;
+  /* bins first: a bin carries the SOURCE/SINK flags of its children */
+  if (GST_IS_BIN (element))
+    return GP_KIND_BIN;
+  /* by type name, not factory: subclasses and renamed factories count */
+  if (gp_type_is (type, "GstQueue")) {
+    *qtype = GP_QUEUE_QUEUE;
+    return GP_KIND_QUEUE;
+  }
+  if (gp_type_is (type, "GstQueue2")) {
+    *qtype = GP_QUEUE_QUEUE2;
+    return GP_KIND_QUEUE;
+  }
+  if (gp_type_is (type, "GstMultiQueue")) {
+    *qtype = GP_QUEUE_MULTI;
+    return GP_KIND_QUEUE;
+  }
+  if (GST_OBJECT_FLAG_IS_SET (element, GST_ELEMENT_FLAG_SOURCE))
+    return GP_KIND_SOURCE;
+  if (GST_OBJECT_FLAG_IS_SET (element, GST_ELEMENT_FLAG_SINK))
+    return GP_KIND_SINK;
+  if (gp_type_is (type, "GstTee"))
+    return GP_KIND_TEE;
+  klass = gst_element_class_get_metadata (GST_ELEMENT_GET_CLASS (element),
+      GST_ELEMENT_METADATA_KLASS);
+  if (gp_type_is (type, "GstAggregator") || (klass
+          && strstr (klass, "Muxer")))
+    return GP_KIND_MUX;
+  if (klass && strstr (klass, "Demux"))
+    return GP_KIND_DEMUX;
+  return GP_KIND_FILTER;
+}
+
+const gchar *
+gp_kind_name (GpKind kind)
+{
+  static const gchar *names[] = { "filter", "source", "sink", "queue", "tee",
+    "mux", "demux", "bin"
+  };
+
+  return names[kind];
+}
+
+/* "is-live" is read here, never on the hot path: basesrc's getter takes the
+ * object lock.  Called from element-change-state-post and from the first
+ * root push of a source, where GStreamer holds no object lock. */
+void
+gp_elem_read_live (GpElem * e, GstElement * element)
+{
+  GParamSpec *pspec;
+  gboolean live = FALSE;
+
+  if (!e->is_source) {
+    g_atomic_int_set (&e->live, 0);
+    return;
+  }
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+      "is-live");
+  if (pspec && (pspec->flags & G_PARAM_READABLE)
+      && G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN)
+    g_object_get (element, "is-live", &live, NULL);
+  g_atomic_int_set (&e->live, live ? 1 : 0);
+}
+
+/* refcounting */
+
+GpElem *
+gp_elem_ref (GpElem * e)
+{
+  g_atomic_int_inc (&e->ref);
+  return e;
+}
+
+static void
+gp_lat_unref (GpLat * l)
+{
+  if (g_atomic_int_dec_and_test (&l->ref)) {
+    gp_pad_unref (l->origin);
+    g_free (l);
+  }
+}
+
+/* drops the latency pairs (and through them the origin pads) */
+void
+gp_elem_release_links (GpElem * e)
+{
+  GPtrArray *old;
+  guint i;
+
+  g_mutex_lock (&e->lat_lock);
+  old = e->lat;
+  e->lat = g_ptr_array_new ();
+  g_mutex_unlock (&e->lat_lock);
+  for (i = 0; i < old->len; i++)
+    gp_lat_unref (g_ptr_array_index (old, i));
+  g_ptr_array_unref (old);
+}
+
+void
+gp_elem_unref (GpElem * e)
+{
+  if (!g_atomic_int_dec_and_test (&e->ref))
+    return;
+  g_weak_ref_clear (&e->obj);
+  gp_elem_release_links (e);
+  g_ptr_array_unref (e->lat);
+  g_mutex_clear (&e->lat_lock);
+  g_free (e->res_hist);
+  g_free (e->factory);
+  g_free (e->name);
+  g_free (e);
+}
+
+GpPad *
+gp_pad_ref (GpPad * p)
+{
+  g_atomic_int_inc (&p->ref);
+  return p;
+}
+
+void
+gp_pad_release_links (GpPad * p)
+{
+  guint i;
+
+  if (p->peer_state)
+    gp_pad_unref (p->peer_state);
+  p->peer_state = NULL;
+  p->peer = NULL;
+  if (p->deq)
+    gp_pad_unref (p->deq);
+  p->deq = NULL;
+  for (i = 0; i < p->n_lat; i++)
+    gp_lat_unref (p->lat[i]);
+  g_free (p->lat);
+  g_free (p->lat_tab);
+  p->lat = NULL;
+  p->lat_tab = NULL;
+  p->n_lat = 0;
+}
+
+void
+gp_pad_unref (GpPad * p)
+{
+  if (!g_atomic_int_dec_and_test (&p->ref))
+    return;
+  gp_pad_release_links (p);
+  g_weak_ref_clear (&p->obj);
+  if (p->elem)
+    gp_elem_unref (p->elem);
+  g_mutex_clear (&p->lock);
+  g_free (p->caps);
+  g_free (p->memory);
+  g_free (p->origin);
+  g_free (p->ring);
+  g_free (p->name);
+  g_free (p);
+}
+
+/* The destroy notifies run when the object is finalized: nothing can push
+ * through it any more.  They only mark the state; the timer reports it a last
+ * time and then drops the registry's ref (gp_state_retire). */
+static void
+gp_elem_dead_notify (gpointer data)
+{
+  GpElem *e = data;
+
+  g_atomic_int_set (&e->dead, 1);
+  gp_elem_unref (e);
+}
+
+static void
+gp_pad_dead_notify (gpointer data)
+{
+  GpPad *p = data;
+
+  g_atomic_int_set (&p->dead, 1);
+  gp_pad_unref (p);
+}
+
+/* creation (state_lock held) */
+
+static GpElem *
+gp_elem_get_locked (GstProfTracer * self, GstElement * element)
+{
+  GpElem *e = g_object_get_qdata ((GObject *) element, self->q_elem);
+  GstElementFactory *factory;
+
+  if (e)
+    return e;
+
+  e = g_new0 (GpElem, 1);
+  e->ref = 2;                   /* qdata + registry */
+  g_weak_ref_init (&e->obj, element);
+  e->raw = element;
+  e->kind = gp_kind_of (element, &e->qtype);
+  e->is_bin = GST_IS_BIN (element);
+  e->is_source = e->kind == GP_KIND_SOURCE;
+  e->is_sink = e->kind == GP_KIND_SINK;
+  e->live = e->is_source ? -1 : 0;
+  factory = gst_element_get_factory (element);
+  e->factory = g_strdup (factory ? GST_OBJECT_NAME (factory) :
+      G_OBJECT_TYPE_NAME (element));
+  /* unlocked read, as the core tracers do: elements are not renamed while
+   * data flows, and the timer refreshes it under the lock */
+  e->name = g_strdup (GST_OBJECT_NAME (element));
+  e->leaky = "no";
+  if (e->qtype != GP_QUEUE_NONE)
+    e->res_hist = g_new0 (guint64, GP_HIST_N_BUCKETS);
+  g_mutex_init (&e->lat_lock);
+  e->lat = g_ptr_array_new ();
+  g_object_set_qdata_full ((GObject *) element, self->q_elem, e,
+      gp_elem_dead_notify);
+
+  g_mutex_lock (&self->reg_lock);
+  g_ptr_array_add (self->elems, e);
+  g_mutex_unlock (&self->reg_lock);
+
+  GST_DEBUG_OBJECT (self, "new element state for %s (%s, %s)", e->name,
+      e->factory, gp_kind_name (e->kind));
+  return e;
+}
+
+static GpPad *
+gp_pad_get_locked (GstProfTracer * self, GstPad * pad)
+{
+  GpPad *p = g_object_get_qdata ((GObject *) pad, self->q_pad);
+  GstObject *parent;
+
+  if (p)
+    return p;
+
+  p = g_new0 (GpPad, 1);
+  p->ref = 2;                   /* qdata + registry */
+  g_weak_ref_init (&p->obj, pad);
+  p->raw = pad;
+  p->is_src = GST_PAD_IS_SRC (pad);
+  p->is_proxy = GST_IS_PROXY_PAD (pad);
+  g_mutex_init (&p->lock);
+  p->lat_gen = -1;
+  parent = GST_OBJECT_PARENT (pad);
+  /* named now (unlocked, as the core tracers do), so that a pad that dies
+   * before the next window is still reported by name; the timer refreshes
+   * it while the pad lives */
+  p->name = g_strdup_printf ("%s.%s", parent ? GST_OBJECT_NAME (parent) : "",
+      GST_OBJECT_NAME (pad));
+  if (!p->is_proxy && parent && GST_IS_ELEMENT (parent)) {
+    p->elem = gp_elem_ref (gp_elem_get_locked (self, GST_ELEMENT (parent)));
+    if (!p->is_src && p->elem->qtype != GP_QUEUE_NONE)
+      p->ring = g_new0 (GpRing, 1);
+  }
+  g_object_set_qdata_full ((GObject *) pad, self->q_pad, p,
+      gp_pad_dead_notify);
+
+  g_mutex_lock (&self->reg_lock);
+  g_ptr_array_add (self->pads, p);
+  g_mutex_unlock (&self->reg_lock);
+  return p;
+}
+
+GpElem *
+gp_elem_get (GstProfTracer * self, GstElement * element)
+{
+  GpElem *e = g_object_get_qdata ((GObject *) element, self->q_elem);
+
+  if (G_LIKELY (e))
+    return e;
+  g_mutex_lock (&self->state_lock);
+  e = gp_elem_get_locked (self, element);
+  g_mutex_unlock (&self->state_lock);
+  return e;
+}
+
+GpPad *
+gp_pad_get (GstProfTracer * self, GstPad * pad)
+{
+  GpPad *p = g_object_get_qdata ((GObject *) pad, self->q_pad);
+
+  if (G_LIKELY (p))
+    return p;
+  g_mutex_lock (&self->state_lock);
+  p = gp_pad_get_locked (self, pad);
+  g_mutex_unlock (&self->state_lock);
+  return p;
+}
+
+/* Called by the thread pushing on (or pulling through) ps's pad when
+ * GST_PAD_PEER no longer matches the cached peer.  Only that thread reads
+ * the cache, so publishing without a lock is fine; the old peer's state stays
+ * alive through the registry's ref for at least a window. */
+void
+gp_pad_refresh_peer (GstProfTracer * self, GpPad * ps, GstPad * peer)
+{
+  GpPad *old, *nstate = NULL;
+  gboolean pass = FALSE;
+
+  g_mutex_lock (&self->state_lock);
+  old = ps->peer_state;
+  if (peer) {
+    if (GST_IS_PROXY_PAD (peer))
+      pass = TRUE;
+    else
+      nstate = gp_pad_ref (gp_pad_get_locked (self, peer));
+  }
+  /* a pad created before it had a parent learns it now */
+  if (!ps->elem && !ps->is_proxy && GST_OBJECT_PARENT (ps->raw)
+      && GST_IS_ELEMENT (GST_OBJECT_PARENT (ps->raw))) {
+    GstObject *parent = GST_OBJECT_PARENT (ps->raw);
+    gchar *name = g_strdup_printf ("%s.%s", GST_OBJECT_NAME (parent),
+        GST_OBJECT_NAME (ps->raw));
+
+    ps->elem = gp_elem_ref (gp_elem_get_locked (self, GST_ELEMENT (parent)));
+    g_mutex_lock (&ps->lock);
+    g_free (ps->name);
+    ps->name = name;
+    g_mutex_unlock (&ps->lock);
+  }
+  ps->peer_state = nstate;
+  ps->peer_pass = pass;
+  ps->peer = peer;
+  g_mutex_unlock (&self->state_lock);
+  if (old)
+    gp_pad_unref (old);
+}
+
+/* The src pad of a queue drains the ring of its sink pad: "sink" for queue
+ * and queue2, "sink_N" for multiqueue's "src_N".  Runs once per src pad, on
+ * the queue's own thread, which holds no object lock here. */
+void
+gp_pad_resolve_deq (GstProfTracer * self, GpPad * ps, GstPad * srcpad)
+{
+  GstObject *parent = GST_OBJECT_PARENT (srcpad);
+  GstPad *sinkpad = NULL;
+
+  ps->deq_resolved = TRUE;
+  if (!parent || !GST_IS_ELEMENT (parent) || !ps->elem)
+    return;
+  if (ps->elem->qtype == GP_QUEUE_MULTI) {
+    const gchar *name = GST_OBJECT_NAME (srcpad);
+
+    if (name && g_str_has_prefix (name, "src_")) {
+      gchar *sname = g_strconcat ("sink_", name + 4, NULL);
+
+      sinkpad = gst_element_get_static_pad (GST_ELEMENT (parent), sname);
+      g_free (sname);
+    }
+  } else {
+    sinkpad = gst_element_get_static_pad (GST_ELEMENT (parent), "sink");
+  }
+  if (!sinkpad)
+    return;
+  ps->deq = gp_pad_ref (gp_pad_get (self, sinkpad));
+  gst_object_unref (sinkpad);
+}
+
+void
+gp_pad_make_origin (GstProfTracer * self, GpPad * ps)
+{
+  GpOrigin *o = g_atomic_pointer_get (&ps->origin);
+
+  if (!o) {
+    o = g_new0 (GpOrigin, 1);
+    if (!g_atomic_pointer_compare_and_exchange (&ps->origin, NULL, o)) {
+      g_free (o);
+    }
+  }
+  g_atomic_int_set (&ps->origin_active, 1);
+  /* downstream elements must learn about the new origin */
+  gp_topology_changed (self);
+  GST_DEBUG_OBJECT (self, "new latency origin %s:%s",
+      GST_DEBUG_PAD_NAME (ps->raw));
+}
+
+/* topology walks (may lock pads and elements: never called from a hook that
+ * GStreamer may call with an object lock held) */
+
+/* The real element pad feeding @sinkpad, through ghost and proxy pads.
+ * Returns a ref or NULL. */
+GstPad *
+gp_pad_upstream_real (GstPad * sinkpad)
+{
+  GstPad *p = gst_pad_get_peer (sinkpad);
+  guint i;
+
+  for (i = 0; p && GST_IS_PROXY_PAD (p) && i < GP_MAX_WALK; i++) {
+    GstPad *next;
+
+    if (GST_IS_GHOST_PAD (p)) {
+      /* a bin's ghost src pad: its target is the pad inside */
+      next = gst_ghost_pad_get_target (GST_GHOST_PAD (p));
+    } else {
+      /* the internal pad of a ghost sink pad: continue outside the bin */
+      GstProxyPad *ghost = gst_proxy_pad_get_internal (GST_PROXY_PAD (p));
+
+      next = ghost ? gst_pad_get_peer (GST_PAD (ghost)) : NULL;
+      if (ghost)
+        gst_object_unref (ghost);
+    }
+    gst_object_unref (p);
+    p = next;
+  }
+  if (p && GST_IS_PROXY_PAD (p)) {
+    gst_object_unref (p);
+    p = NULL;
+  }
+  return p;
+}
+
+/* The real element pad that receives what @srcpad pushes.  Returns a ref or
+ * NULL. */
+GstPad *
+gp_pad_downstream_real (GstPad * srcpad)
+{
+  GstPad *p = gst_pad_get_peer (srcpad);
+  guint i;
+
+  for (i = 0; p && GST_IS_PROXY_PAD (p) && i < GP_MAX_WALK; i++) {
+    GstPad *next;
+
+    if (GST_IS_GHOST_PAD (p)) {
+      /* a bin's ghost sink pad: its target is the pad inside */
+      next = gst_ghost_pad_get_target (GST_GHOST_PAD (p));
+    } else {
+      /* the internal pad of a ghost src pad: continue outside the bin */
+      GstProxyPad *ghost = gst_proxy_pad_get_internal (GST_PROXY_PAD (p));
+
+      next = ghost ? gst_pad_get_peer (GST_PAD (ghost)) : NULL;
+      if (ghost)
+        gst_object_unref (ghost);
+    }
+    gst_object_unref (p);
+    p = next;
+  }
+  if (p && GST_IS_PROXY_PAD (p)) {
+    gst_object_unref (p);
+    p = NULL;
+  }
+  return p;
+}
+
+gchar *
+gp_pad_dup_name (GpPad * p)
+{
+  gchar *name;
+
+  g_mutex_lock (&p->lock);
+  name = g_strdup (p->name ? p->name : "");
+  g_mutex_unlock (&p->lock);
+  return name;
+}
+
+GstElement *
+gp_pad_real_parent (GstPad * pad)
+{
+  GstObject *parent = gst_pad_get_parent (pad);
+
+  if (parent && !GST_IS_ELEMENT (parent)) {
+    gst_object_unref (parent);
+    return NULL;
+  }
+  return (GstElement *) parent;
+}
+
+gchar *
+gp_pad_full_name (GstPad * pad)
+{
+  GstObject *parent = gst_object_get_parent (GST_OBJECT (pad));
+  gchar *pname = gst_object_get_name (GST_OBJECT (pad));
+  gchar *ename = parent ? gst_object_get_name (parent) : NULL;
+  gchar *full = g_strdup_printf ("%s.%s", ename ? ename : "", pname ?
+      pname : "");
+
+  if (parent)
+    gst_object_unref (parent);
+  g_free (pname);
+  g_free (ename);
+  return full;
+}
+
+static void
+gp_collect_origins (GstProfTracer * self, GstPad * sinkpad, GPtrArray * out,
+    GHashTable * visited, guint depth)
+{
+  GstPad *src;
+  GpPad *ps;
+  GstElement *el;
+  GList *sinks = NULL, *l;
+
+  if (depth > GP_MAX_WALK)
+    return;
+  src = gp_pad_upstream_real (sinkpad);
+  if (!src)
+    return;
+  if (g_hash_table_contains (visited, src)) {
+    gst_object_unref (src);
+    return;
+  }
+  g_hash_table_add (visited, src);
+
+  ps = g_object_get_qdata ((GObject *) src, self->q_pad);
+  if (ps && g_atomic_pointer_get (&ps->origin)
+      && g_atomic_int_get (&ps->origin_active))
+    g_ptr_array_add (out, gp_pad_ref (ps));
+
+  el = gp_pad_real_parent (src);
+  if (el) {
+    GST_OBJECT_LOCK (el);
+    for (l = el->sinkpads; l; l = l->next)
+      sinks = g_list_prepend (sinks, gst_object_ref (l->data));
+    GST_OBJECT_UNLOCK (el);
+    for (l = sinks; l; l = l->next)
+      gp_collect_origins (self, l->data, out, visited, depth + 1);
+    g_list_free_full (sinks, gst_object_unref);
+    gst_object_unref (el);
+  }
+  /* visited keeps pointers only for identity; the pad may go now */
+  gst_object_unref (src);
+}
+
+/* Recomputes the origins upstream of a sink pad and the (origin, element)
+ * accumulators its buffers feed.  Runs on the thread that pushes into the
+ * pad, when the topology generation moved; allocation is fine here. */
+void
+gp_pad_update_lat (GstProfTracer * self, GpPad * sink, gint gen)
+{
+  GPtrArray *origins = g_ptr_array_new ();
+  GHashTable *visited = g_hash_table_new (NULL, NULL);
+  GpLat **nlat = NULL;
+  GpOrigin **ntab = NULL;
+  guint i, j, n = 0;
+  GpElem *e = sink->elem;
+
+  if (e && !sink->is_src)
+    gp_collect_origins (self, sink->raw, origins, visited, 0);
+  g_hash_table_unref (visited);
+
+  if (origins->len) {
+    nlat = g_new0 (GpLat *, origins->len);
+    ntab = g_new0 (GpOrigin *, origins->len);
+  }
+  for (i = 0; i < origins->len; i++) {
+    GpPad *o = g_ptr_array_index (origins, i);
+    GpLat *l = NULL;
+
+    /* an element never measures its own output */
+    if (o->elem == e) {
+      gp_pad_unref (o);
+      continue;
+    }
+    g_mutex_lock (&e->lat_lock);
+    for (j = 0; j < e->lat->len; j++) {
+      GpLat *c = g_ptr_array_index (e->lat, j);
+
+      if (c->origin == o) {
+        l = c;
+        break;
+      }
+    }
+    if (!l) {
+      l = g_new0 (GpLat, 1);
+      l->ref = 1;
+      l->origin = gp_pad_ref (o);
+      g_ptr_array_add (e->lat, l);
+    }
+    g_atomic_int_inc (&l->ref);
+    g_mutex_unlock (&e->lat_lock);
+    nlat[n] = l;
+    ntab[n] = g_atomic_pointer_get (&o->origin);
+    n++;
+    gp_pad_unref (o);
+  }
+  g_ptr_array_unref (origins);
+
+  for (i = 0; i < sink->n_lat; i++)
+    gp_lat_unref (sink->lat[i]);
+  g_free (sink->lat);
+  g_free (sink->lat_tab);
+  sink->lat = nlat;
+  sink->lat_tab = ntab;
+  sink->n_lat = n;
+  sink->lat_gen = gen;
+}
+
+/* caps */
+
+void
+gp_caps_describe (GstCaps * caps, gchar ** caps_str, gchar ** memory)
+{
+  const gchar *mem = "system";
+  GstCapsFeatures *f;
+  guint i;
+
+  *caps_str = gst_caps_to_string (caps);
+  if (gst_caps_get_size (caps) > 0) {
+    f = gst_caps_get_features (caps, 0);
+    if (f && !gst_caps_features_is_any (f)) {
+      for (i = 0; i < gst_caps_features_get_size (f); i++) {
+        const gchar *n = gst_caps_features_get_nth (f, i);
+
+        if (g_str_has_prefix (n, "memory:")
+            && strcmp (n, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY) != 0) {
+          mem = n;
+          break;
+        }
+      }
+    }
+  }
+  *memory = g_strdup (mem);
+}
+
+/* threads */
+
+GpThread *
+gp_thread_new (GstProfTracer * self)
+{
+  GpThread *t = g_new0 (GpThread, 1);
+
+  t->ref = 2;                   /* GPrivate + registry */
+#ifdef __linux__
+  t->tid = (gint) syscall (SYS_gettid);
+#endif
+  /* the timer's first delta starts from here, so CPU the thread spent
+   * before it first met a hook is not charged to the first window */
+  t->cpu_last = gp_thread_cpu_now ();
+  g_private_set (&gp_thread_key, t);
+
+  g_mutex_lock (&self->reg_lock);
+  g_ptr_array_add (self->threads, t);
+  g_mutex_unlock (&self->reg_lock);
+  return t;
+}
+
+GpThread *
+gp_thread_current (GstProfTracer * self)
+{
+  GpThread *t = g_private_get (&gp_thread_key);
+
+  if (G_UNLIKELY (t == NULL))
+    t = gp_thread_new (self);
+  return t;
+}
+
+void
+gp_thread_unref (GpThread * t)
+{
+  guint i;
+
+  if (!g_atomic_int_dec_and_test (&t->ref))
+    return;
+  for (i = 0; i < GP_THREAD_ELEMS; i++)
+    if (t->elems[i].elem)
+      gp_elem_unref (t->elems[i].elem);
+  g_free (t);
+}
+
+/* runs on the exiting thread itself: the last chance to read its clock */
+static void
+gp_thread_exit_notify (gpointer data)
+{
+  GpThread *t = data;
+
+  t->cpu_at_exit = gp_thread_cpu_now ();
+  g_atomic_int_set (&t->exited, 1);
+  gp_thread_unref (t);
+}
+
+/* First time @e ran on @t (the inline fast path missed): find or claim a
+ * slot.  The timer reads slots concurrently: the window is stored before
+ * the element pointer is published. */
+void
+gp_thread_add_elem (GstProfTracer * self, GpThread * t, GpElem * e)
+{
+  guint h = (guint) (((guintptr) e >> 6) % GP_THREAD_ELEMS);
+  guint64 win = gp_load (&self->win_index);
+  guint i;
+
+  for (i = 0; i < GP_THREAD_ELEMS; i++) {
+    GpThreadElem *s = &t->elems[(h + i) % GP_THREAD_ELEMS];
+
+    if (s->elem == e) {
+      gp_store (&s->win, win);
+      return;
+    }
+    if (s->elem == NULL) {
+      gp_store (&s->win, win);
+      __atomic_store_n (&s->elem, gp_elem_ref (e), __ATOMIC_RELEASE);
+      return;
+    }
+  }
+  /* full: this thread ran more distinct elements than we keep */
+}

@@ -1,0 +1,1091 @@
+/* gstprof tracer
+ *
+ * gstproftracer.c: the "gstprof" tracer: hooks and accumulators.
+ */
+/**
+ * SECTION:tracer-gstprof
+ * @short_description: per-window pipeline profile: exclusive time per
+ * element, link rates, queues, latency, threads and events
+ *
+ * The gstprof tracer measures where a pipeline's time goes and hands the
+ * result to the application, one record per window, through the `window`
+ * signal.  It never formats or logs records itself: the application (the
+ * `gstprof` command, or your own program) folds the windows.
+ *
+ * |[
+ * GST_PLUGIN_PATH=<dir of libgstprof.so> \
+ * GST_TRACERS="gstprof(window=250,cpu=false)" ./my-app
+ * ]|
+ *
+ * Parameters (in the parentheses of GST_TRACERS):
+ *
+ * - `window`: window length in ms (default 250, minimum 10).
+ * - `cpu`: also read the thread CPU clock around every push and report
+ *   `cpu_ns` per element (default false; costs a system call per hook).
+ *
+ * Signals:
+ *
+ * - `window` (`void (*) (GstTracer *, const GstStructure *)`): one
+ *   `gstprof-window` record, emitted on the tracer's own timer thread every
+ *   window, whether or not data flows and whether or not the application
+ *   runs a main loop.  The structure is only valid during the emission.
+ * - `flush` (action, `void (*) (GstTracer *)`): closes the current window
+ *   now and emits it from the calling thread before returning.
+ * - `snapshot-graph` (action, `GstStructure * (*) (GstTracer *)`): the
+ *   `gstprof-graph` record of every top-level pipeline seen, built now.
+ *
+ * The records are specified in docs/ARCHITECTURE.md ("The tracer's window
+ * record").  What is measured, in short:
+ *
+ * - Exclusive (self) time per element and buffer: each streaming thread keeps
+ *   a stack of open pushes; `pad-push-pre` opens a frame for the element that
+ *   receives the buffer, `pad-push-post` closes it, and the frame's time
+ *   minus the pushes nested inside it is that element's self time.  Pulls
+ *   open a frame for the element that produces the data; serialized events
+ *   open one whose time is reported apart (`event_ns`).  Ghost and proxy
+ *   pads are transparent.  The time between two pushes at the bottom of a
+ *   thread goes to the pushing element only when it works there: a non-live
+ *   source producing, or a pull-mode driver such as a demuxer's loop.
+ * - Queue residence, from the enqueue (push into the queue) to the dequeue
+ *   (push out of it) of the same buffer; levels sampled from the timer.
+ * - Latency from each origin (sources, and elements that turn untimed input
+ *   into timed output such as demuxers) to the input of every element
+ *   downstream, matched by PTS in a small table per origin: nothing is
+ *   injected into the pipeline.
+ * - Buffers and bytes per link, caps and memory feature per link, CPU per
+ *   streaming thread (read by the timer from the kernel's per-thread clock),
+ *   and errors, warnings, QoS, EOS, latency and pipeline state changes.
+ *
+ * The hot path (buffer pushes) takes no lock, allocates nothing and logs
+ * nothing: state is created the first time an object is seen, kept as qdata,
+ * and all counters are relaxed atomics or single-writer counters.
+ *
+ * GST_DEBUG=gstprof:5 logs the tracer's own decisions (hooks registered,
+ * states created, origins found).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstprofprivate.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY (gst_prof_debug);
+#define GST_CAT_DEFAULT gst_prof_debug
+
+enum
+{
+  SIGNAL_WINDOW,
+  SIGNAL_FLUSH,
+  SIGNAL_SNAPSHOT_GRAPH,
+  N_SIGNALS
+};
+
+static guint gst_prof_signals[N_SIGNALS];
+
+/* one instance per process: the per-thread state (GPrivate) is global */
+static gint gst_prof_instances;
+
+#define _do_init \
+    GST_DEBUG_CATEGORY_INIT (gst_prof_debug, "gstprof", 0, "gstprof tracer");
+#define gst_prof_tracer_parent_class parent_class
+G_DEFINE_TYPE_WITH_CODE (GstProfTracer, gst_prof_tracer, GST_TYPE_TRACER,
+    _do_init);
+
+/* data helpers (hot path: inline, no locks, no allocation) */
+
+static inline guint
+gp_pts_set (guint64 pts)
+{
+  /* a full 64-bit mix (murmur3's finalizer): PTS are near-multiples of
+   * round numbers (10^9 / 30), which defeat a single multiplication */
+  pts ^= pts >> 33;
+  pts *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  pts ^= pts >> 33;
+  pts *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  pts ^= pts >> 33;
+  return (guint) (pts & (GP_ORIGIN_SETS - 1));
+}
+
+/* seqlock writer: one writer per origin pad (its streaming thread).  The
+ * same PTS again replaces its entry; otherwise the oldest way goes. */
+static inline void
+gp_origin_record (GpOrigin * o, guint64 pts, guint64 ts)
+{
+  GpOriginSlot *set = o->sets[gp_pts_set (pts)];
+  GpOriginSlot *s = &set[0];
+  guint64 seq;
+  guint w;
+
+  for (w = 0; w < GP_ORIGIN_WAYS; w++) {
+    if (gp_load (&set[w].pts) == pts || gp_load (&set[w].seq) == 0) {
+      s = &set[w];
+      break;
+    }
+    if (gp_load (&set[w].ts) < gp_load (&s->ts))
+      s = &set[w];
+  }
+  seq = gp_load (&s->seq);
+  gp_store (&s->seq, seq + 1);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  gp_store (&s->pts, pts);
+  gp_store (&s->ts, ts);
+  __atomic_store_n (&s->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* seqlock reader: a torn or foreign entry is a miss, never a guess */
+static inline void
+gp_lat_lookup (GpLat * l, GpOrigin * o, guint64 pts, guint64 ts)
+{
+  GpOriginSlot *set = o->sets[gp_pts_set (pts)];
+  guint w;
+
+  for (w = 0; w < GP_ORIGIN_WAYS; w++) {
+    GpOriginSlot *s = &set[w];
+    guint64 s1 = __atomic_load_n (&s->seq, __ATOMIC_ACQUIRE);
+    guint64 p, t0;
+
+    if (s1 == 0 || (s1 & 1))
+      continue;
+    p = gp_load (&s->pts);
+    t0 = gp_load (&s->ts);
+    __atomic_thread_fence (__ATOMIC_ACQUIRE);
+    if (p == pts && gp_load (&s->seq) == s1) {
+      guint64 lat = ts > t0 ? ts - t0 : 0;
+
+      gp_add (&l->hist[gp_hist_bucket (lat)], 1);
+      gp_add (&l->matched, 1);
+      gp_atomic_max (&l->max_ns, lat);
+      return;
+    }
+  }
+  gp_add (&l->unmatched, 1);
+}
+
+/* A list is one frame: @n buffers share its self time evenly, and each
+ * counts as a sample so that `buffers` stays the histogram's total. */
+static inline void
+gp_elem_sample (GpElem * e, guint64 self_ns, guint n)
+{
+  guint64 v;
+
+  if (G_UNLIKELY (n == 0))
+    return;
+  v = n > 1 ? self_ns / n : self_ns;
+  gp_add (&e->hist[gp_hist_bucket (v)], n);
+  gp_add (&e->buffers, n);
+  gp_add (&e->self_ns, self_ns);
+  gp_atomic_max (&e->self_max, v);
+}
+
+static inline void
+gp_thread_mark (GstProfTracer * self, GpThread * t, GpElem * e)
+{
+  GpThreadElem *s = &t->elems[((guintptr) e >> 6) % GP_THREAD_ELEMS];
+
+  if (G_LIKELY (s->elem == e)) {
+    guint64 win = gp_load (&self->win_index);
+
+    if (s->win != win)
+      gp_store (&s->win, win);
+    return;
+  }
+  gp_thread_add_elem (self, t, e);
+}
+
+static inline GpFrame *
+gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
+    GpFrameKind kind, guint n, guint64 ts, guint64 cpu)
+{
+  GpFrame *f;
+
+  if (G_UNLIKELY (t->depth >= GP_STACK_DEPTH)) {
+    /* counted, so that the matching post still pops the right level */
+    t->depth++;
+    t->overflows++;
+    return NULL;
+  }
+  f = &t->stack[t->depth++];
+  f->pad = pad;
+  f->elem = elem;
+  f->drv = drv;
+  f->link = NULL;
+  f->slot = NULL;
+  f->start = ts;
+  f->child = 0;
+  f->cpu_start = cpu;
+  f->cpu_child = 0;
+  f->n = n;
+  f->kind = kind;
+  return f;
+}
+
+static inline GpFrame *
+gp_frame_top (GpThread * t)
+{
+  if (t->depth == 0 || t->depth > GP_STACK_DEPTH)
+    return NULL;
+  return &t->stack[t->depth - 1];
+}
+
+/* Pre and post of one push always run on the same thread, so the stack
+ * needs no lock.  Every pre hook opens exactly one frame and every post hook
+ * closes one, which keeps the pairing exact even for frames we do not
+ * charge to anybody (elem == NULL: ghost/proxy pads, upstream events). */
+static inline void
+gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
+{
+  GpFrame *f;
+  guint64 dur, self_ns, cpu = 0, cpu_dur = 0;
+
+  if (G_UNLIKELY (t->depth == 0))
+    return;
+  t->depth--;
+  if (G_UNLIKELY (t->depth >= GP_STACK_DEPTH))
+    return;
+  f = &t->stack[t->depth];
+  dur = ts > f->start ? ts - f->start : 0;
+  self_ns = dur > f->child ? dur - f->child : 0;
+  if (self->cpu) {
+    cpu = gp_thread_cpu_now ();
+    cpu_dur = cpu > f->cpu_start ? cpu - f->cpu_start : 0;
+  }
+
+  if (f->elem) {
+    GpElem *e = f->elem;
+
+    if (f->kind == GP_FRAME_EVENT) {
+      gp_add (&e->event_ns, self_ns);
+    } else {
+      gp_elem_sample (e, self_ns, f->n);
+      if (self->cpu)
+        gp_add (&e->cpu_ns, cpu_dur > f->cpu_child ? cpu_dur - f->cpu_child :
+            0);
+      gp_thread_mark (self, t, e);
+      /* a push into a queue only takes this long when the queue is full
+       * and the chain waits for room: that is backpressure, not work.  The
+       * buffer entered the queue only now, so its residence starts now. */
+      if (G_UNLIKELY (e->qtype != GP_QUEUE_NONE
+              && f->kind == GP_FRAME_BUFFER && self_ns > GP_QUEUE_BLOCK_NS)) {
+        gp_add (&e->blocked_ns, dur);
+        if (f->slot)
+          gp_store (&((GpRingSlot *) f->slot)->ts, ts);
+      }
+    }
+  }
+
+  if (t->depth > 0) {
+    GpFrame *parent = &t->stack[t->depth - 1];
+
+    if (f->elem) {
+      parent->child += dur;
+      parent->cpu_child += cpu_dur;
+    } else {
+      /* transparent: what ran inside passes straight to the parent */
+      parent->child += f->child;
+      parent->cpu_child += f->cpu_child;
+    }
+  } else if (f->kind == GP_FRAME_BUFFER) {
+    /* a root push ended: the driver's next gap starts now */
+    t->gap_valid = TRUE;
+    t->gap_start = ts;
+    t->gap_child = 0;
+    t->gap_cpu_start = cpu;
+    t->gap_cpu_child = 0;
+    t->gap_driver = f->drv;
+  } else {
+    /* pulls and events at the bottom of a thread are not the driver's
+     * own work: take them out of its gap */
+    t->gap_child += dur;
+    t->gap_cpu_child += cpu_dur;
+    if (f->kind == GP_FRAME_PULL)
+      t->gap_pulled = f->drv;
+  }
+}
+
+/* A push at the bottom of a thread: the time since the driver's previous
+ * root push ended is its own work only for a non-live source (create/fill)
+ * or a pull-mode driver (demuxer loop).  A live source waits for its clock
+ * there and a queue or an aggregator waits for data, which is not self
+ * time.  Waiting burns no CPU, though: with cpu=true the gap's CPU time is
+ * the driver's own work whatever it is (a live source's fill, an
+ * aggregator's mixing), so every driver gets it as cpu_ns. */
+static inline void
+gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
+    guint n, guint64 ts, guint64 cpu)
+{
+  if (G_UNLIKELY (drv == NULL))
+    return;
+  if (!g_atomic_int_get (&drv->seen))
+    g_atomic_int_set (&drv->seen, 1);
+  if (G_UNLIKELY (drv->is_source && g_atomic_int_get (&drv->live) < 0)) {
+    GstObject *parent = GST_OBJECT_PARENT (pad);
+
+    if (parent && GST_IS_ELEMENT (parent))
+      gp_elem_read_live (drv, GST_ELEMENT (parent));
+  }
+  if (t->gap_valid && t->gap_driver == drv) {
+    if ((drv->is_source && g_atomic_int_get (&drv->live) == 0)
+        || t->gap_pulled == drv) {
+      guint64 gap = ts > t->gap_start ? ts - t->gap_start : 0;
+
+      gp_elem_sample (drv, gap > t->gap_child ? gap - t->gap_child : 0, n);
+      gp_thread_mark (self, t, drv);
+    }
+    if (self->cpu) {
+      guint64 c = cpu > t->gap_cpu_start ? cpu - t->gap_cpu_start : 0;
+
+      gp_add (&drv->cpu_ns, c > t->gap_cpu_child ? c - t->gap_cpu_child : 0);
+    }
+  }
+  t->gap_pulled = NULL;
+  t->gap_child = 0;
+  t->gap_cpu_child = 0;
+}
+
+/* enqueue: the upstream thread, at push-pre into the queue's sink pad.
+ * Returns the entry, whose ts moves to push-post if the push blocked. */
+static inline GpRingSlot *
+gp_ring_push (GpRing * r, gconstpointer buf, guint64 pts, guint64 ts,
+    guint64 size)
+{
+  guint64 head, tail;
+  GpRingSlot *s;
+
+  if (G_UNLIKELY (g_atomic_int_get (&r->broken)))
+    return NULL;
+  head = gp_load (&r->head);
+  tail = __atomic_load_n (&r->tail, __ATOMIC_ACQUIRE);
+  if (G_UNLIKELY (head - tail >= GP_RING_SLOTS))
+    return NULL;                /* not recorded: its dequeue will not match */
+  s = &r->slots[head % GP_RING_SLOTS];
+  s->buf = buf;
+  s->pts = pts;
+  gp_store (&s->ts, ts);
+  s->size = size;
+  __atomic_store_n (&r->head, head + 1, __ATOMIC_RELEASE);
+  gp_bump (&r->bytes_in, size);
+  return s;
+}
+
+/* dequeue: the queue's thread, at push-pre on the queue's src pad.  Queues
+ * are FIFO, so the match is the oldest record with the same buffer and PTS;
+ * the records skipped on the way were dropped (leaky queues).  A buffer with
+ * no record is not guessed. */
+static void
+gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
+    gconstpointer buf, guint64 pts, guint64 ts)
+{
+  GpElem *q = ps->elem;
+  GpRing *r;
+  guint64 tail, head, fl, i, bytes = 0, flushed = 0;
+
+  if (G_UNLIKELY (!ps->deq_resolved))
+    gp_pad_resolve_deq (self, ps, pad);
+  if (!ps->deq || !(r = ps->deq->ring) || g_atomic_int_get (&r->broken))
+    return;
+
+  tail = gp_load (&r->tail);
+  head = __atomic_load_n (&r->head, __ATOMIC_ACQUIRE);
+  fl = gp_load (&r->flushed_upto);
+  if (G_UNLIKELY (fl > tail)) {
+    /* a flush emptied the queue: those records are neither drops nor
+     * residence */
+    fl = MIN (fl, head);
+    for (i = tail; i < fl; i++)
+      flushed += r->slots[i % GP_RING_SLOTS].size;
+    tail = fl;
+    gp_bump (&r->bytes_out, flushed);
+    __atomic_store_n (&r->tail, tail, __ATOMIC_RELEASE);
+  }
+  for (i = tail; i < head; i++) {
+    GpRingSlot *s = &r->slots[i % GP_RING_SLOTS];
+
+    bytes += s->size;
+    if (s->buf == buf && s->pts == pts) {
+      guint64 t0 = gp_load (&s->ts);
+      guint64 res = ts > t0 ? ts - t0 : 0;
+
+      gp_add (&q->res_hist[gp_hist_bucket (res)], 1);
+      gp_atomic_max (&q->res_max, res);
+      if (i > tail)
+        gp_add (&q->dropped, i - tail);
+      gp_bump (&r->bytes_out, bytes);
+      __atomic_store_n (&r->tail, i + 1, __ATOMIC_RELEASE);
+      r->misses = 0;
+      return;
+    }
+  }
+  if (++r->misses > GP_RING_MAX_MISSES) {
+    GST_DEBUG_OBJECT (self, "queue %s:%s rewrites buffers, residence not "
+        "tracked", GST_DEBUG_PAD_NAME (pad));
+    g_atomic_int_set (&r->broken, 1);
+  }
+}
+
+/* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
+ * first buffer (NULL for an empty list). */
+static inline void
+gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
+    GstBufferList * list, guint n, guint64 bytes)
+{
+  GpThread *t = gp_thread_current (self);
+  GpPad *ps = gp_pad_get (self, pad);
+  GstPad *peer = GST_PAD_PEER (pad);
+  GpPad *rs;
+  GpElem *recv = NULL;
+  GpRingSlot *slot = NULL;
+  GpFrame *f;
+  guint64 cpu = self->cpu ? gp_thread_cpu_now () : 0;
+  guint64 pts = buf ? GST_BUFFER_PTS (buf) : GST_CLOCK_TIME_NONE;
+
+  if (G_UNLIKELY (peer != ps->peer))
+    gp_pad_refresh_peer (self, ps, peer);
+  rs = ps->peer_state;
+
+  if (!ps->is_proxy && ps->elem) {
+    GpElem *pe = ps->elem;
+
+    /* the link: one writer, the thread holding this pad's stream lock */
+    gp_bump (&ps->buffers, n);
+    gp_bump (&ps->bytes, bytes);
+
+    if (GST_CLOCK_TIME_IS_VALID (pts)) {
+      GpOrigin *o = ps->origin;
+
+      if (G_LIKELY (o && ps->origin_active)) {
+        if (G_UNLIKELY (!pe->is_source
+                && gp_load (&pe->timed_in) > gp_load (&pe->untimed_in))) {
+          /* mostly timed input after all (a few untimed headers made it
+           * look like a demuxer): not an origin */
+          g_atomic_int_set (&ps->origin_active, 0);
+          gp_topology_changed (self);
+          o = NULL;
+        }
+      } else if (!o && (pe->is_source
+              || gp_load (&pe->untimed_in) > gp_load (&pe->timed_in))) {
+        gp_pad_make_origin (self, ps);
+        o = ps->origin;
+      } else {
+        o = NULL;
+      }
+      if (o) {
+        if (list) {
+          guint i;
+
+          for (i = 0; i < n; i++) {
+            GstBuffer *b = gst_buffer_list_get (list, i);
+
+            if (GST_BUFFER_PTS_IS_VALID (b))
+              gp_origin_record (o, GST_BUFFER_PTS (b), ts);
+          }
+        } else {
+          gp_origin_record (o, pts, ts);
+        }
+      }
+    }
+    if (G_UNLIKELY (pe->qtype != GP_QUEUE_NONE) && buf)
+      gp_queue_dequeue (self, ps, pad, buf, pts, ts);
+  }
+
+  if (rs && (recv = rs->elem) != NULL && buf) {
+    if (GST_CLOCK_TIME_IS_VALID (pts)) {
+      gint gen = g_atomic_int_get (&self->topo_gen);
+      guint i;
+
+      gp_bump (&recv->timed_in, 1);
+      if (G_UNLIKELY (rs->lat_gen != gen))
+        gp_pad_update_lat (self, rs, gen);
+      for (i = 0; i < rs->n_lat; i++)
+        gp_lat_lookup (rs->lat[i], rs->lat_tab[i], pts, ts);
+    } else {
+      gp_bump (&recv->untimed_in, 1);
+    }
+    if (G_UNLIKELY (rs->ring != NULL))
+      slot = gp_ring_push (rs->ring, buf, pts, ts, bytes);
+  }
+
+  if (t->depth == 0)
+    gp_root_push (self, t, ps->elem, pad, n, ts, cpu);
+  f = gp_frame_open (t, pad, recv, ps->elem, GP_FRAME_BUFFER, n, ts, cpu);
+  if (G_UNLIKELY (slot != NULL) && f)
+    f->slot = slot;
+}
+
+/* hooks */
+
+/* Buffer pushes: pre opens the receiver's frame.  Using push (not chain)
+ * hooks keeps the tracer working on GStreamer 1.16, and push-pre also is
+ * the moment the buffer enters the next element: the latency lookup and
+ * the queue enqueue happen here, so a sink's own render time is excluded
+ * from its latency, like the core latency tracer. */
+static void
+do_push_buffer_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
+    GstBuffer * buffer)
+{
+  gp_push_pre (self, ts, pad, buffer, NULL, 1, gst_buffer_get_size (buffer));
+}
+
+static void
+do_push_buffer_post (GstProfTracer * self, guint64 ts, GstPad * pad,
+    GstFlowReturn res)
+{
+  gp_frame_close (self, gp_thread_current (self), ts);
+}
+
+static void
+do_push_list_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
+    GstBufferList * list)
+{
+  guint n = gst_buffer_list_length (list);
+
+  gp_push_pre (self, ts, pad, n ? gst_buffer_list_get (list, 0) : NULL,
+      list, n, gst_buffer_list_calculate_size (list));
+}
+
+static void
+do_push_list_post (GstProfTracer * self, guint64 ts, GstPad * pad,
+    GstFlowReturn res)
+{
+  gp_frame_close (self, gp_thread_current (self), ts);
+}
+
+/* Pulls: @pad is the puller's sink pad; the frame belongs to the upstream
+ * element that produces the data (its getrange runs inside the pull). */
+static void
+do_pull_range_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
+    guint64 offset, guint size)
+{
+  GpThread *t = gp_thread_current (self);
+  GpPad *ps = gp_pad_get (self, pad);
+  GstPad *peer = GST_PAD_PEER (pad);
+  GpPad *up;
+  GpFrame *f;
+
+  if (G_UNLIKELY (peer != ps->peer))
+    gp_pad_refresh_peer (self, ps, peer);
+  up = ps->peer_state;
+  f = gp_frame_open (t, pad, up ? up->elem : NULL, ps->elem, GP_FRAME_PULL,
+      1, ts, self->cpu ? gp_thread_cpu_now () : 0);
+  if (f && up && !up->is_proxy)
+    f->link = up;
+}
+
+static void
+do_pull_range_post (GstProfTracer * self, guint64 ts, GstPad * pad,
+    GstBuffer * buffer, GstFlowReturn res)
+{
+  GpThread *t = gp_thread_current (self);
+  GpFrame *f = gp_frame_top (t);
+
+  if (f && f->kind == GP_FRAME_PULL && buffer) {
+    /* the link's writer is the puller: pulls on a pad are serialised */
+    if (f->link) {
+      gp_bump (&f->link->buffers, 1);
+      gp_bump (&f->link->bytes, gst_buffer_get_size (buffer));
+    }
+    /* a demuxer fed untimed bytes is a latency origin for its outputs */
+    if (f->drv) {
+      if (GST_BUFFER_PTS_IS_VALID (buffer))
+        gp_bump (&f->drv->timed_in, 1);
+      else
+        gp_bump (&f->drv->untimed_in, 1);
+    }
+  }
+  gp_frame_close (self, t, ts);
+}
+
+/* Events: serialized downstream events open a frame for the receiver whose
+ * self time goes to event_ns (caps negotiation, encoder setup, EOS drain),
+ * not into the buffer histogram.  Other events open a transparent frame so
+ * that pre and post stay paired.  The caps of a link are captured here;
+ * allocation is fine, caps events are rare. */
+static void
+do_push_event_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
+    GstEvent * event)
+{
+  GpThread *t = gp_thread_current (self);
+  GpElem *recv = NULL;
+
+  /* a pad not yet added to its element (demuxers push stream-start first)
+   * gets its state when it is linked or pushes a buffer */
+  if (GST_PAD_IS_SRC (pad) && GST_EVENT_IS_SERIALIZED (event)
+      && GST_EVENT_IS_DOWNSTREAM (event) && GST_OBJECT_PARENT (pad)) {
+    GpPad *ps = gp_pad_get (self, pad);
+    GstPad *peer = GST_PAD_PEER (pad);
+
+    if (G_UNLIKELY (peer != ps->peer))
+      gp_pad_refresh_peer (self, ps, peer);
+    if (ps->peer_state)
+      recv = ps->peer_state->elem;
+
+    switch (GST_EVENT_TYPE (event)) {
+      case GST_EVENT_CAPS:
+        if (!ps->is_proxy) {
+          GstCaps *caps;
+          gchar *str, *mem, *old_str, *old_mem;
+
+          gst_event_parse_caps (event, &caps);
+          gp_caps_describe (caps, &str, &mem);
+          /* the timer reads these under the same leaf lock */
+          g_mutex_lock (&ps->lock);
+          old_str = ps->caps;
+          old_mem = ps->memory;
+          ps->caps = str;
+          ps->memory = mem;
+          g_mutex_unlock (&ps->lock);
+          g_free (old_str);
+          g_free (old_mem);
+        }
+        break;
+      case GST_EVENT_FLUSH_STOP:
+        if (ps->peer_state && ps->peer_state->ring) {
+          GpRing *r = ps->peer_state->ring;
+
+          gp_store (&r->flushed_upto, gp_load (&r->head));
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  gp_frame_open (t, pad, recv, NULL, GP_FRAME_EVENT, 0, ts,
+      self->cpu ? gp_thread_cpu_now () : 0);
+}
+
+static void
+do_push_event_post (GstProfTracer * self, guint64 ts, GstPad * pad,
+    gboolean res)
+{
+  gp_frame_close (self, gp_thread_current (self), ts);
+}
+
+/* Messages become timeline events.  Bins re-post their children's messages
+ * through gst_element_post_message too: only the poster's own call counts. */
+static void
+do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
+    GstMessage * msg)
+{
+  GstStructure *ev;
+  const gchar *type;
+  gchar *text = NULL, *debug = NULL;
+  guint64 processed = 0, dropped = 0;
+  gboolean qos = FALSE;
+
+  if (GST_MESSAGE_SRC (msg) != GST_OBJECT_CAST (element))
+    return;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:
+    case GST_MESSAGE_WARNING:{
+      GError *err = NULL;
+
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        type = "error";
+        gst_message_parse_error (msg, &err, &debug);
+      } else {
+        type = "warning";
+        gst_message_parse_warning (msg, &err, &debug);
+      }
+      text = g_strdup (err ? err->message : "");
+      g_clear_error (&err);
+      break;
+    }
+    case GST_MESSAGE_EOS:
+      type = "eos";
+      break;
+    case GST_MESSAGE_QOS:{
+      GstFormat fmt;
+
+      type = "qos";
+      qos = TRUE;
+      gst_message_parse_qos_stats (msg, &fmt, &processed, &dropped);
+      text = g_strdup_printf ("processed %" G_GUINT64_FORMAT ", dropped %"
+          G_GUINT64_FORMAT " (%s)", processed, dropped,
+          gst_format_get_name (fmt));
+      break;
+    }
+    case GST_MESSAGE_LATENCY:
+      type = "latency";
+      break;
+    case GST_MESSAGE_STATE_CHANGED:{
+      GstState old_s, new_s;
+
+      /* children's state changes would drown the timeline */
+      if (!GST_IS_PIPELINE (element) || GST_OBJECT_PARENT (element))
+        return;
+      type = "state";
+      gst_message_parse_state_changed (msg, &old_s, &new_s, NULL);
+      text = g_strdup_printf ("%s->%s", gst_element_state_get_name (old_s),
+          gst_element_state_get_name (new_s));
+      gp_calibrate (self, ts);
+      break;
+    }
+    default:
+      return;
+  }
+
+  ev = gst_structure_new ("event", "ts", G_TYPE_UINT64, ts,
+      "type", G_TYPE_STRING, type,
+      "source", G_TYPE_STRING, GST_OBJECT_NAME (element),
+      "text", G_TYPE_STRING, text ? text : "", NULL);
+  if (qos)
+    gst_structure_set (ev, "processed", G_TYPE_UINT64, processed,
+        "dropped", G_TYPE_UINT64, (guint64) dropped, NULL);
+  if (debug)
+    gst_structure_set (ev, "debug", G_TYPE_STRING, debug, NULL);
+  g_free (text);
+  g_free (debug);
+  gp_window_add_event (self, ev);
+}
+
+static void
+gp_remember_pipeline (GstProfTracer * self, GstElement * element)
+{
+  guint i;
+  GWeakRef *ref;
+
+  g_mutex_lock (&self->reg_lock);
+  for (i = 0; i < self->pipelines->len; i++) {
+    GObject *o = g_weak_ref_get (g_ptr_array_index (self->pipelines, i));
+
+    if (o) {
+      g_object_unref (o);
+      if (o == (GObject *) element) {
+        g_mutex_unlock (&self->reg_lock);
+        return;
+      }
+    }
+  }
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, element);
+  g_ptr_array_add (self->pipelines, ref);
+  g_mutex_unlock (&self->reg_lock);
+}
+
+static void
+do_element_new (GstProfTracer * self, guint64 ts, GstElement * element)
+{
+  gp_calibrate (self, ts);
+  if (GST_IS_PIPELINE (element))
+    gp_remember_pipeline (self, element);
+}
+
+/* Post, because READY->PAUSED is where sources have their final "is-live"
+ * and the pads they will push on; reading properties is safe here. */
+static void
+do_element_change_state_post (GstProfTracer * self, guint64 ts,
+    GstElement * element, GstStateChange transition,
+    GstStateChangeReturn result)
+{
+  gp_calibrate (self, ts);
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+      || transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    GpElem *e = gp_elem_get (self, element);
+
+    gp_elem_read_live (e, element);
+    if (GST_IS_PIPELINE (element))
+      gp_remember_pipeline (self, element);
+  }
+}
+
+/* Topology: any change invalidates the cached upstream-origin sets; they
+ * are recomputed lazily by the next buffer that enters each pad. */
+static void
+do_element_add_pad (GstProfTracer * self, guint64 ts, GstElement * element,
+    GstPad * pad)
+{
+  gp_topology_changed (self);
+}
+
+static void
+do_element_remove_pad (GstProfTracer * self, guint64 ts, GstElement * element,
+    GstPad * pad)
+{
+  gp_topology_changed (self);
+}
+
+static void
+do_bin_add_post (GstProfTracer * self, guint64 ts, GstBin * bin,
+    GstElement * element, gboolean result)
+{
+  gp_topology_changed (self);
+}
+
+static void
+do_bin_remove_post (GstProfTracer * self, guint64 ts, GstBin * bin,
+    gboolean result)
+{
+  gp_topology_changed (self);
+}
+
+/* A link gets its state now so that it is reported even if nothing ever
+ * flows through it (a stall is a link at 0 buffers/s). */
+static void
+do_pad_link_post (GstProfTracer * self, guint64 ts, GstPad * srcpad,
+    GstPad * sinkpad, GstPadLinkReturn result)
+{
+  gp_calibrate (self, ts);
+  gp_topology_changed (self);
+  if (result == GST_PAD_LINK_OK && !GST_IS_PROXY_PAD (srcpad))
+    gp_pad_get (self, srcpad);
+}
+
+static void
+do_pad_unlink_post (GstProfTracer * self, guint64 ts, GstPad * srcpad,
+    GstPad * sinkpad, gboolean result)
+{
+  gp_topology_changed (self);
+}
+
+/* tracer class */
+
+static const struct
+{
+  const gchar *name;
+  GCallback func;
+} gst_prof_hooks[] = {
+  {"pad-push-pre", G_CALLBACK (do_push_buffer_pre)},
+  {"pad-push-post", G_CALLBACK (do_push_buffer_post)},
+  {"pad-push-list-pre", G_CALLBACK (do_push_list_pre)},
+  {"pad-push-list-post", G_CALLBACK (do_push_list_post)},
+  {"pad-pull-range-pre", G_CALLBACK (do_pull_range_pre)},
+  {"pad-pull-range-post", G_CALLBACK (do_pull_range_post)},
+  {"pad-push-event-pre", G_CALLBACK (do_push_event_pre)},
+  {"pad-push-event-post", G_CALLBACK (do_push_event_post)},
+  {"element-post-message-pre", G_CALLBACK (do_post_message_pre)},
+  {"element-new", G_CALLBACK (do_element_new)},
+  {"element-change-state-post", G_CALLBACK (do_element_change_state_post)},
+  {"element-add-pad", G_CALLBACK (do_element_add_pad)},
+  {"element-remove-pad", G_CALLBACK (do_element_remove_pad)},
+  {"bin-add-post", G_CALLBACK (do_bin_add_post)},
+  {"bin-remove-post", G_CALLBACK (do_bin_remove_post)},
+  {"pad-link-post", G_CALLBACK (do_pad_link_post)},
+  {"pad-unlink-post", G_CALLBACK (do_pad_unlink_post)},
+};
+
+void
+gst_prof_tracer_emit_window (GstProfTracer * self, const GstStructure * w)
+{
+  g_signal_emit (self, gst_prof_signals[SIGNAL_WINDOW], 0, w);
+}
+
+static void
+gst_prof_tracer_flush (GstProfTracer * self)
+{
+  if (self->active)
+    gp_window_flush (self);
+}
+
+static GstStructure *
+gst_prof_tracer_snapshot_graph (GstProfTracer * self)
+{
+  return gp_graph_snapshot (self);
+}
+
+/* Parameters arrive as the raw text between the parentheses of GST_TRACERS
+ * (GStreamer before 1.26 gives tracers nothing more structured). */
+static void
+gst_prof_tracer_parse_params (GstProfTracer * self)
+{
+  gchar *params = NULL, *text;
+  GstStructure *s;
+  guint i;
+
+  g_object_get (self, "params", &params, NULL);
+  if (!params || !*params) {
+    g_free (params);
+    return;
+  }
+  text = g_strdup_printf ("gstprof,%s", params);
+  s = gst_structure_from_string (text, NULL);
+  g_free (text);
+  if (!s) {
+    g_warning ("gstprof: GST_TRACERS: cannot parse parameters '%s' "
+        "(expected e.g. gstprof(window=250,cpu=true))", params);
+    g_free (params);
+    return;
+  }
+  for (i = 0; i < (guint) gst_structure_n_fields (s); i++) {
+    const gchar *key = gst_structure_nth_field_name (s, i);
+    const GValue *v = gst_structure_get_value (s, key);
+
+    if (!strcmp (key, "window")) {
+      gint64 ms = -1;
+
+      if (G_VALUE_HOLDS_INT (v))
+        ms = g_value_get_int (v);
+      else if (G_VALUE_HOLDS_UINT (v))
+        ms = g_value_get_uint (v);
+      else if (G_VALUE_HOLDS_STRING (v)) {
+        const gchar *str = g_value_get_string (v);
+        gchar *end = NULL;
+
+        ms = g_ascii_strtoll (str, &end, 10);
+        if (end == str || (*end && strcmp (end, "ms") != 0))
+          ms = -1;
+      }
+      if (ms < 0) {
+        g_warning ("gstprof: GST_TRACERS: window: '%s' is not a number of "
+            "ms; using %u", params, self->window_ms);
+      } else if (ms < 10) {
+        g_warning ("gstprof: GST_TRACERS: window=%" G_GINT64_FORMAT
+            " is below the minimum of 10 ms; using 10", ms);
+        self->window_ms = 10;
+      } else {
+        self->window_ms = (guint) MIN (ms, 3600 * 1000);
+      }
+    } else if (!strcmp (key, "cpu")) {
+      gboolean b;
+
+      if (gst_structure_get_boolean (s, key, &b))
+        self->cpu = b;
+      else
+        g_warning ("gstprof: GST_TRACERS: cpu: expected true or false in "
+            "'%s'", params);
+    } else {
+      g_warning ("gstprof: GST_TRACERS: unknown parameter '%s' in '%s' "
+          "(known: window, cpu)", key, params);
+    }
+  }
+  gst_structure_free (s);
+  g_free (params);
+}
+
+static void
+gst_prof_tracer_constructed (GObject * object)
+{
+  GstProfTracer *self = GST_PROF_TRACER (object);
+  GstTracer *tracer = GST_TRACER (object);
+  GString *names;
+  guint i;
+
+  G_OBJECT_CLASS (parent_class)->constructed (object);
+
+  if (g_atomic_int_add (&gst_prof_instances, 1) > 0) {
+    g_warning ("gstprof: GST_TRACERS lists gstprof more than once; only the "
+        "first instance measures");
+    return;
+  }
+  self->active = TRUE;
+  gst_prof_tracer_parse_params (self);
+
+  names = g_string_new (NULL);
+  for (i = 0; i < G_N_ELEMENTS (gst_prof_hooks); i++) {
+    gst_tracing_register_hook (tracer, gst_prof_hooks[i].name,
+        gst_prof_hooks[i].func);
+    g_string_append_printf (names, "%s%s", i ? "+" : "",
+        gst_prof_hooks[i].name);
+  }
+  GST_INFO_OBJECT (self, "window=%u ms cpu=%d, registered hooks: %s",
+      self->window_ms, self->cpu, names->str);
+  g_string_free (names, TRUE);
+
+  gp_window_start (self);
+}
+
+static void
+gp_free_weak (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
+static void
+gst_prof_tracer_finalize (GObject * object)
+{
+  GstProfTracer *self = GST_PROF_TRACER (object);
+  guint i;
+
+  if (self->active) {
+    gp_window_stop (self);
+    g_atomic_int_add (&gst_prof_instances, -1);
+  }
+  /* no hook runs any more (gst_deinit disabled them first): the links
+   * between states go, which breaks their cycles, then the registry's refs.
+   * States still in qdata keep their own ref and go with their object. */
+  for (i = 0; i < self->pads->len; i++)
+    gp_pad_release_links (g_ptr_array_index (self->pads, i));
+  for (i = 0; i < self->elems->len; i++)
+    gp_elem_release_links (g_ptr_array_index (self->elems, i));
+  g_ptr_array_set_free_func (self->pads, (GDestroyNotify) gp_pad_unref);
+  g_ptr_array_set_free_func (self->elems, (GDestroyNotify) gp_elem_unref);
+  g_ptr_array_set_free_func (self->threads, (GDestroyNotify) gp_thread_unref);
+  g_ptr_array_unref (self->pads);
+  g_ptr_array_unref (self->elems);
+  g_ptr_array_unref (self->threads);
+  g_ptr_array_unref (self->pipelines);
+  g_ptr_array_unref (self->events);
+  if (G_IS_VALUE (&self->hw))
+    g_value_unset (&self->hw);
+  g_mutex_clear (&self->reg_lock);
+  g_mutex_clear (&self->state_lock);
+  g_mutex_clear (&self->ev_lock);
+  g_rec_mutex_clear (&self->emit_lock);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_prof_tracer_class_init (GstProfTracerClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+
+  gobject_class->constructed = gst_prof_tracer_constructed;
+  gobject_class->finalize = gst_prof_tracer_finalize;
+
+  /**
+   * GstProfTracer::window:
+   * @tracer: the tracer
+   * @window: (transfer none): the `gstprof-window` record
+   *
+   * Emitted on the tracer's timer thread once per window (and from the
+   * caller's thread on `flush`).  Copy what you keep.
+   */
+  gst_prof_signals[SIGNAL_WINDOW] = g_signal_new ("window",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+      G_TYPE_NONE, 1, GST_TYPE_STRUCTURE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * GstProfTracer::flush:
+   * @tracer: the tracer
+   *
+   * Closes the current window and emits it before returning.
+   */
+  gst_prof_signals[SIGNAL_FLUSH] = g_signal_new_class_handler ("flush",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_prof_tracer_flush), NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * GstProfTracer::snapshot-graph:
+   * @tracer: the tracer
+   *
+   * Returns: (transfer full): the `gstprof-graph` record, built now.
+   */
+  gst_prof_signals[SIGNAL_SNAPSHOT_GRAPH] =
+      g_signal_new_class_handler ("snapshot-graph", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_prof_tracer_snapshot_graph), NULL, NULL, NULL,
+      GST_TYPE_STRUCTURE, 0);
+}
+
+static void
+gst_prof_tracer_init (GstProfTracer * self)
+{
+  self->window_ms = 250;
+  self->q_pad = g_quark_from_static_string ("gstprof:pad");
+  self->q_elem = g_quark_from_static_string ("gstprof:element");
+  g_mutex_init (&self->reg_lock);
+  g_mutex_init (&self->state_lock);
+  g_mutex_init (&self->ev_lock);
+  g_rec_mutex_init (&self->emit_lock);
+  self->elems = g_ptr_array_new ();
+  self->pads = g_ptr_array_new ();
+  self->threads = g_ptr_array_new ();
+  self->pipelines = g_ptr_array_new_with_free_func (gp_free_weak);
+  self->events = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  /* an upper bound of gst_init's start time until a hook refines it */
+  self->ts_offset = gst_util_get_timestamp ();
+}

@@ -1,0 +1,768 @@
+/* gstprof tracer
+ *
+ * gstprofwindow.c: the window emitter.  A private thread with its own
+ * GMainContext (so windows close whether or not the application runs a main
+ * loop) samples queue levels every few tens of ms and, every window, reads
+ * and resets the accumulators the hooks fill, builds one `gstprof-window`
+ * record and emits it.  Nothing here runs on a streaming thread, except
+ * `flush`, which builds the same record on the caller's thread.
+ *
+ * Reading is lock-free against the hot path: histograms and sums are taken
+ * with an atomic exchange to 0 (no snapshot copies), single-writer counters
+ * (links) as deltas against the previous window.  The registry lock is held
+ * only to copy the lists of states; GStreamer objects are locked afterwards,
+ * never under our locks, so a hook called with an object lock held can never
+ * deadlock against the timer.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstprofprivate.h"
+
+#include <string.h>
+
+#define GP_SAMPLE_NS (25 * GST_MSECOND)
+#define GP_SAMPLE_MIN_NS (5 * GST_MSECOND)
+
+/* registry snapshots */
+
+static GPtrArray *
+gp_copy_elems (GstProfTracer * self)
+{
+  GPtrArray *a;
+  guint i;
+
+  g_mutex_lock (&self->reg_lock);
+  a = g_ptr_array_new_full (self->elems->len, (GDestroyNotify) gp_elem_unref);
+  for (i = 0; i < self->elems->len; i++)
+    g_ptr_array_add (a, gp_elem_ref (g_ptr_array_index (self->elems, i)));
+  g_mutex_unlock (&self->reg_lock);
+  return a;
+}
+
+static GPtrArray *
+gp_copy_pads (GstProfTracer * self)
+{
+  GPtrArray *a;
+  guint i;
+
+  g_mutex_lock (&self->reg_lock);
+  a = g_ptr_array_new_full (self->pads->len, (GDestroyNotify) gp_pad_unref);
+  for (i = 0; i < self->pads->len; i++)
+    g_ptr_array_add (a, gp_pad_ref (g_ptr_array_index (self->pads, i)));
+  g_mutex_unlock (&self->reg_lock);
+  return a;
+}
+
+static GPtrArray *
+gp_copy_threads (GstProfTracer * self)
+{
+  GPtrArray *a;
+  guint i;
+
+  g_mutex_lock (&self->reg_lock);
+  a = g_ptr_array_new_full (self->threads->len,
+      (GDestroyNotify) gp_thread_unref);
+  for (i = 0; i < self->threads->len; i++) {
+    GpThread *t = g_ptr_array_index (self->threads, i);
+
+    g_atomic_int_inc (&t->ref);
+    g_ptr_array_add (a, t);
+  }
+  g_mutex_unlock (&self->reg_lock);
+  return a;
+}
+
+/* value helpers */
+
+/* Sparse [bucket, count, ...] of a dense histogram, reset to 0 on the way:
+ * each bucket is exchanged, so a concurrent add lands in this window or the
+ * next, never nowhere. */
+static void
+gp_take_hist (GstStructure * s, const gchar * field, guint64 * hist)
+{
+  GValue arr = G_VALUE_INIT;
+  guint b;
+
+  g_value_init (&arr, GST_TYPE_ARRAY);
+  for (b = 0; b < GP_HIST_N_BUCKETS; b++) {
+    guint64 c;
+    GValue v = G_VALUE_INIT;
+
+    if (!hist || gp_load (&hist[b]) == 0)
+      continue;
+    c = gp_xchg (&hist[b], 0);
+    if (!c)
+      continue;
+    g_value_init (&v, G_TYPE_UINT64);
+    g_value_set_uint64 (&v, b);
+    gst_value_array_append_and_take_value (&arr, &v);
+    g_value_init (&v, G_TYPE_UINT64);
+    g_value_set_uint64 (&v, c);
+    gst_value_array_append_and_take_value (&arr, &v);
+  }
+  gst_structure_take_value (s, field, &arr);
+}
+
+static void
+gp_list_take_structure (GValue * list, GstStructure * s)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, GST_TYPE_STRUCTURE);
+  g_value_take_boxed (&v, s);
+  gst_value_list_append_and_take_value (list, &v);
+}
+
+/* queue levels */
+
+static void
+gp_sample_queue (GstProfTracer * self, GpElem * e, GstElement * q)
+{
+  guint64 lb = 0, lby = 0, lt = 0, mt = 0;
+  guint mb = 0, mby = 0;
+  gdouble pct = 0;
+
+  if (e->qtype == GP_QUEUE_MULTI) {
+    GList *l;
+    guint64 pair_max_b = 0, pair_max_by = 0;
+
+    /* multiqueue has no global level: add up the pairs from their rings */
+    GST_OBJECT_LOCK (q);
+    for (l = q->sinkpads; l; l = l->next) {
+      GpPad *p = g_object_get_qdata (l->data, self->q_pad);
+      GpRing *r = p ? p->ring : NULL;
+
+      if (r && !g_atomic_int_get (&r->broken)) {
+        guint64 h = gp_load (&r->head), t = gp_load (&r->tail);
+        guint64 bi = gp_load (&r->bytes_in), bo = gp_load (&r->bytes_out);
+        guint64 b = h > t ? h - t : 0, by = bi > bo ? bi - bo : 0;
+
+        lb += b;
+        lby += by;
+        pair_max_b = MAX (pair_max_b, b);
+        pair_max_by = MAX (pair_max_by, by);
+      }
+    }
+    GST_OBJECT_UNLOCK (q);
+    g_object_get (q, "max-size-buffers", &mb, "max-size-bytes", &mby,
+        "max-size-time", &mt, NULL);
+    /* the limits apply per pair: the fullest pair is what blocks */
+    if (mb)
+      pct = MAX (pct, 100.0 * pair_max_b / mb);
+    if (mby)
+      pct = MAX (pct, 100.0 * pair_max_by / mby);
+  } else {
+    guint cb = 0, cby = 0;
+
+    g_object_get (q, "current-level-buffers", &cb, "current-level-bytes",
+        &cby, "current-level-time", &lt, "max-size-buffers", &mb,
+        "max-size-bytes", &mby, "max-size-time", &mt, NULL);
+    lb = cb;
+    lby = cby;
+    if (mb)
+      pct = MAX (pct, 100.0 * lb / mb);
+    if (mby)
+      pct = MAX (pct, 100.0 * lby / mby);
+    if (mt)
+      pct = MAX (pct, 100.0 * lt / mt);
+  }
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (q), "leaky")) {
+    gint leaky = 0;
+
+    g_object_get (q, "leaky", &leaky, NULL);
+    e->leaky = leaky == 1 ? "upstream" : leaky == 2 ? "downstream" : "no";
+  }
+
+  e->n_level++;
+  e->level_buffers_sum += lb;
+  e->level_buffers_max = MAX (e->level_buffers_max, lb);
+  e->level_bytes_max = MAX (e->level_bytes_max, lby);
+  e->level_time_max = MAX (e->level_time_max, lt);
+  e->level_pct_sum += pct;
+  e->level_pct_max = MAX (e->level_pct_max, pct);
+  e->max_buffers = mb;
+  e->max_bytes = mby;
+  e->max_time = mt;
+}
+
+static void
+gp_sample_levels (GstProfTracer * self, GPtrArray * elems)
+{
+  GPtrArray *own = elems ? NULL : gp_copy_elems (self);
+  GPtrArray *a = elems ? elems : own;
+  guint i;
+
+  for (i = 0; i < a->len; i++) {
+    GpElem *e = g_ptr_array_index (a, i);
+    GstElement *q;
+
+    if (e->qtype == GP_QUEUE_NONE || g_atomic_int_get (&e->dead))
+      continue;
+    q = g_weak_ref_get (&e->obj);
+    if (!q)
+      continue;
+    gp_sample_queue (self, e, q);
+    gst_object_unref (q);
+  }
+  if (own)
+    g_ptr_array_unref (own);
+}
+
+/* window sections */
+
+static void
+gp_refresh_names (GPtrArray * elems, GPtrArray * pads)
+{
+  guint i;
+
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+    GstObject *o = g_weak_ref_get (&e->obj);
+
+    if (!o) {
+      g_atomic_int_set (&e->dead, 1);
+      continue;
+    }
+    GST_OBJECT_LOCK (o);
+    if (g_strcmp0 (e->name, GST_OBJECT_NAME (o)) != 0) {
+      g_free (e->name);
+      e->name = g_strdup (GST_OBJECT_NAME (o));
+    }
+    GST_OBJECT_UNLOCK (o);
+    gst_object_unref (o);
+  }
+  for (i = 0; i < pads->len; i++) {
+    GpPad *p = g_ptr_array_index (pads, i);
+    GstPad *o = g_weak_ref_get (&p->obj);
+    gchar *name;
+
+    if (!o) {
+      g_atomic_int_set (&p->dead, 1);
+      continue;
+    }
+    name = gp_pad_full_name (o);
+    gst_object_unref (o);
+    g_mutex_lock (&p->lock);
+    g_free (p->name);
+    p->name = name;
+    g_mutex_unlock (&p->lock);
+  }
+}
+
+static void
+gp_add_elements (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
+{
+  GValue list = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+    guint64 buffers, event_ns;
+    gint seen;
+    GstStructure *s;
+
+    if (e->is_bin)
+      continue;
+    buffers = gp_xchg (&e->buffers, 0);
+    event_ns = gp_xchg (&e->event_ns, 0);
+    seen = __atomic_exchange_n (&e->seen, 0, __ATOMIC_RELAXED);
+    if (!buffers && !event_ns && !seen)
+      continue;
+
+    s = gst_structure_new ("element",
+        "name", G_TYPE_STRING, e->name ? e->name : "",
+        "factory", G_TYPE_STRING, e->factory,
+        "kind", G_TYPE_STRING, gp_kind_name (e->kind), NULL);
+    if (e->is_source)
+      gst_structure_set (s, "live", G_TYPE_BOOLEAN,
+          g_atomic_int_get (&e->live) == 1, NULL);
+    gst_structure_set (s, "buffers", G_TYPE_UINT64, buffers,
+        "self_ns", G_TYPE_UINT64, gp_xchg (&e->self_ns, 0),
+        "self_max_ns", G_TYPE_UINT64, gp_xchg (&e->self_max, 0), NULL);
+    gp_take_hist (s, "self_hist", e->hist);
+    if (self->cpu)
+      gst_structure_set (s, "cpu_ns", G_TYPE_UINT64, gp_xchg (&e->cpu_ns, 0),
+          NULL);
+    gst_structure_set (s, "event_ns", G_TYPE_UINT64, event_ns, NULL);
+    gp_list_take_structure (&list, s);
+  }
+  gst_structure_take_value (w, "elements", &list);
+}
+
+static void
+gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
+{
+  GValue list = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < pads->len; i++) {
+    GpPad *p = g_ptr_array_index (pads, i);
+    GstPad *pad, *sink;
+    guint64 b, by;
+    gchar *caps = NULL, *mem = NULL, *sink_name, *src_name;
+    GstStructure *s;
+
+    if (!p->is_src || p->is_proxy || g_atomic_int_get (&p->dead))
+      continue;
+    pad = g_weak_ref_get (&p->obj);
+    if (!pad)
+      continue;
+    sink = gp_pad_downstream_real (pad);
+    if (!sink) {
+      gst_object_unref (pad);
+      continue;
+    }
+    b = gp_load (&p->buffers);
+    by = gp_load (&p->bytes);
+
+    g_mutex_lock (&p->lock);
+    caps = g_strdup (p->caps);
+    mem = g_strdup (p->memory);
+    src_name = g_strdup (p->name ? p->name : "");
+    g_mutex_unlock (&p->lock);
+    if (!caps) {
+      /* caps resent as sticky events with a buffer (a pad linked after its
+       * caps were pushed) pass no push-event hook before GStreamer 1.24 */
+      GstCaps *c = gst_pad_get_current_caps (pad);
+
+      if (c) {
+        g_free (mem);
+        gp_caps_describe (c, &caps, &mem);
+        gst_caps_unref (c);
+      }
+    }
+
+    sink_name = gp_pad_full_name (sink);
+    s = gst_structure_new ("link",
+        "src", G_TYPE_STRING, src_name,
+        "sink", G_TYPE_STRING, sink_name,
+        "buffers", G_TYPE_UINT64, b - p->last_buffers,
+        "bytes", G_TYPE_UINT64, by - p->last_bytes, NULL);
+    if (caps)
+      gst_structure_set (s, "caps", G_TYPE_STRING, caps, NULL);
+    gst_structure_set (s, "memory", G_TYPE_STRING, mem ? mem : "system",
+        NULL);
+    p->last_buffers = b;
+    p->last_bytes = by;
+    gp_list_take_structure (&list, s);
+
+    g_free (sink_name);
+    g_free (src_name);
+    g_free (caps);
+    g_free (mem);
+    gst_object_unref (sink);
+    gst_object_unref (pad);
+  }
+  gst_structure_take_value (w, "links", &list);
+}
+
+static void
+gp_add_queues (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
+{
+  GValue list = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+    GstStructure *s;
+    guint n;
+
+    if (e->qtype == GP_QUEUE_NONE)
+      continue;
+    n = e->n_level;
+    s = gst_structure_new ("queue",
+        "name", G_TYPE_STRING, e->name ? e->name : "",
+        "factory", G_TYPE_STRING, e->factory, NULL);
+    gp_take_hist (s, "residence_hist", e->res_hist);
+    gst_structure_set (s,
+        "residence_max_ns", G_TYPE_UINT64, gp_xchg (&e->res_max, 0),
+        "level_buffers_mean", G_TYPE_DOUBLE,
+        n ? e->level_buffers_sum / n : 0.0,
+        "level_buffers_max", G_TYPE_UINT64, e->level_buffers_max,
+        "level_bytes_max", G_TYPE_UINT64, e->level_bytes_max,
+        "level_time_max_ns", G_TYPE_UINT64, e->level_time_max,
+        "level_pct_mean", G_TYPE_DOUBLE, n ? e->level_pct_sum / n : 0.0,
+        "level_pct_max", G_TYPE_DOUBLE, e->level_pct_max,
+        "max_buffers", G_TYPE_UINT, e->max_buffers,
+        "max_bytes", G_TYPE_UINT, e->max_bytes,
+        "max_time_ns", G_TYPE_UINT64, e->max_time,
+        "leaky", G_TYPE_STRING, e->leaky,
+        "dropped", G_TYPE_UINT64, gp_xchg (&e->dropped, 0),
+        "blocked_ns", G_TYPE_UINT64, gp_xchg (&e->blocked_ns, 0), NULL);
+    e->n_level = 0;
+    e->level_buffers_sum = 0;
+    e->level_buffers_max = 0;
+    e->level_bytes_max = 0;
+    e->level_time_max = 0;
+    e->level_pct_sum = 0;
+    e->level_pct_max = 0;
+    gp_list_take_structure (&list, s);
+  }
+  gst_structure_take_value (w, "queues", &list);
+}
+
+static void
+gp_add_latency (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
+{
+  GValue list = G_VALUE_INIT;
+  guint i, j;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+    GPtrArray *lats = g_ptr_array_new ();
+
+    /* the pairs only grow; the GpLat memory lives as long as the element
+     * state, which this snapshot holds */
+    g_mutex_lock (&e->lat_lock);
+    for (j = 0; j < e->lat->len; j++)
+      g_ptr_array_add (lats, g_ptr_array_index (e->lat, j));
+    g_mutex_unlock (&e->lat_lock);
+
+    for (j = 0; j < lats->len; j++) {
+      GpLat *l = g_ptr_array_index (lats, j);
+      guint64 matched = gp_xchg (&l->matched, 0);
+      guint64 unmatched = gp_xchg (&l->unmatched, 0);
+      GstStructure *s;
+      gchar *src_name;
+
+      if (!matched && !unmatched)
+        continue;
+      src_name = gp_pad_dup_name (l->origin);
+      s = gst_structure_new ("latency",
+          "source", G_TYPE_STRING, src_name,
+          "element", G_TYPE_STRING, e->name ? e->name : "",
+          "sink", G_TYPE_BOOLEAN, e->is_sink, NULL);
+      gp_take_hist (s, "hist", l->hist);
+      gst_structure_set (s, "max_ns", G_TYPE_UINT64, gp_xchg (&l->max_ns, 0),
+          "matched", G_TYPE_UINT64, matched,
+          "unmatched", G_TYPE_UINT64, unmatched, NULL);
+      g_free (src_name);
+      gp_list_take_structure (&list, s);
+    }
+    g_ptr_array_unref (lats);
+  }
+  gst_structure_take_value (w, "latency", &list);
+}
+
+static void
+gp_read_comm (GpThread * t)
+{
+  gchar *path = g_strdup_printf ("/proc/self/task/%d/comm", t->tid);
+  gchar *text = NULL;
+
+  if (t->tid > 0 && g_file_get_contents (path, &text, NULL, NULL)) {
+    g_strchomp (text);
+    g_strlcpy (t->name, text, sizeof (t->name));
+    g_free (text);
+  }
+  g_free (path);
+}
+
+static void
+gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
+    guint64 index)
+{
+  GValue list = G_VALUE_INIT;
+  guint i, j;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < threads->len; i++) {
+    GpThread *t = g_ptr_array_index (threads, i);
+    guint64 cpu;
+    gboolean alive = FALSE;
+    GString *names = g_string_new (NULL);
+    GstStructure *s;
+
+    if (t->reported_exit)
+      continue;
+    if (g_atomic_int_get (&t->exited)) {
+      cpu = t->cpu_at_exit;
+      t->reported_exit = TRUE;
+    } else {
+      cpu = gp_tid_cpu (t->tid, &alive);
+      if (alive)
+        gp_read_comm (t);
+      else
+        cpu = t->cpu_last;
+    }
+    for (j = 0; j < GP_THREAD_ELEMS; j++) {
+      GpElem *e = __atomic_load_n (&t->elems[j].elem, __ATOMIC_ACQUIRE);
+
+      if (e && gp_load (&t->elems[j].win) == index && e->name)
+        g_string_append_printf (names, "%s%s", names->len ? "," : "",
+            e->name);
+    }
+    s = gst_structure_new ("thread",
+        "tid", G_TYPE_UINT64, (guint64) MAX (t->tid, 0),
+        "name", G_TYPE_STRING, t->name,
+        "cpu_ns", G_TYPE_UINT64, cpu > t->cpu_last ? cpu - t->cpu_last : 0,
+        "elements", G_TYPE_STRING, names->str, NULL);
+    t->cpu_last = MAX (cpu, t->cpu_last);
+    g_string_free (names, TRUE);
+    gp_list_take_structure (&list, s);
+  }
+  gst_structure_take_value (w, "threads", &list);
+}
+
+static void
+gp_add_events (GstProfTracer * self, GstStructure * w)
+{
+  GValue list = G_VALUE_INIT;
+  GPtrArray *events;
+  guint64 dropped;
+  guint i;
+
+  g_mutex_lock (&self->ev_lock);
+  events = self->events;
+  self->events = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  dropped = self->events_dropped;
+  self->events_dropped = 0;
+  g_mutex_unlock (&self->ev_lock);
+
+  g_value_init (&list, GST_TYPE_LIST);
+  /* the list takes the structures over */
+  g_ptr_array_set_free_func (events, NULL);
+  for (i = 0; i < events->len; i++)
+    gp_list_take_structure (&list, g_ptr_array_index (events, i));
+  g_ptr_array_unref (events);
+  gst_structure_take_value (w, "events", &list);
+  gst_structure_set (w, "events_dropped", G_TYPE_UINT64, dropped, NULL);
+}
+
+/* Dead states were reported one last time above; now the registry lets go.
+ * Their links to other states go too, which breaks the reference cycles a
+ * topology can form (origin pad -> peer -> element -> latency -> origin). */
+static void
+gp_retire (GstProfTracer * self, GPtrArray * elems, GPtrArray * pads,
+    GPtrArray * threads)
+{
+  guint i;
+
+  g_mutex_lock (&self->reg_lock);
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+
+    if (g_atomic_int_get (&e->dead) && !e->reported_dead) {
+      e->reported_dead = TRUE;
+      if (g_ptr_array_remove_fast (self->elems, e))
+        gp_elem_unref (e);
+    }
+  }
+  for (i = 0; i < pads->len; i++) {
+    GpPad *p = g_ptr_array_index (pads, i);
+
+    if (g_atomic_int_get (&p->dead) && !p->reported_dead) {
+      p->reported_dead = TRUE;
+      if (g_ptr_array_remove_fast (self->pads, p))
+        gp_pad_unref (p);
+    }
+  }
+  for (i = 0; i < threads->len; i++) {
+    GpThread *t = g_ptr_array_index (threads, i);
+
+    if (t->reported_exit && g_ptr_array_remove_fast (self->threads, t))
+      gp_thread_unref (t);
+  }
+  g_mutex_unlock (&self->reg_lock);
+
+  /* the snapshot holds the last refs of most of these: release the links
+   * before it drops them (nobody pushes through a dead pad) */
+  for (i = 0; i < pads->len; i++) {
+    GpPad *p = g_ptr_array_index (pads, i);
+
+    if (p->reported_dead)
+      gp_pad_release_links (p);
+  }
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+
+    if (e->reported_dead)
+      gp_elem_release_links (e);
+  }
+}
+
+/* Builds and emits one window [win_start, now).  emit_lock held. */
+static void
+gp_emit (GstProfTracer * self, guint64 now)
+{
+  GstStructure *w;
+  GPtrArray *elems = gp_copy_elems (self);
+  GPtrArray *pads = gp_copy_pads (self);
+  GPtrArray *threads = gp_copy_threads (self);
+  guint64 index = gp_load (&self->win_index);
+  guint i;
+
+  gp_refresh_names (elems, pads);
+  /* a window shorter than the sampling period still gets one level */
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+
+    if (e->qtype != GP_QUEUE_NONE && e->n_level == 0) {
+      gp_sample_levels (self, elems);
+      break;
+    }
+  }
+
+  w = gst_structure_new ("gstprof-window",
+      "index", G_TYPE_UINT64, index,
+      "start", G_TYPE_UINT64, self->win_start,
+      "end", G_TYPE_UINT64, now, NULL);
+  gp_add_elements (self, w, elems);
+  gp_add_links (self, w, pads);
+  gp_add_queues (self, w, elems);
+  gp_add_latency (self, w, elems);
+  gp_add_threads (self, w, threads, index);
+  gp_add_events (self, w);
+
+  /* the hot path marks threads' elements with the new index from now on */
+  gp_store (&self->win_index, index + 1);
+  self->win_start = now;
+
+  gp_retire (self, elems, pads, threads);
+  g_ptr_array_unref (threads);
+  g_ptr_array_unref (pads);
+  g_ptr_array_unref (elems);
+
+  gst_prof_tracer_emit_window (self, w);
+  gst_structure_free (w);
+}
+
+/* the timer */
+
+static gboolean
+gp_tick_dispatch (GSource * source, GSourceFunc callback, gpointer data)
+{
+  return callback (data);
+}
+
+static GSourceFuncs gp_tick_funcs = {
+  NULL, NULL, gp_tick_dispatch, NULL, NULL, NULL
+};
+
+static void
+gp_schedule (GstProfTracer * self, guint64 now)
+{
+  guint64 next = MIN (self->sample_deadline, self->win_deadline);
+  guint64 wait_us = next > now ? (next - now + 999) / 1000 : 0;
+
+  g_source_set_ready_time (self->tick, g_get_monotonic_time () + wait_us);
+}
+
+/* Deadlines advance by whole periods from the start, so windows do not
+ * drift with the timer's wake-up latency. */
+static gboolean
+gp_tick (gpointer data)
+{
+  GstProfTracer *self = data;
+  guint64 now;
+
+  g_rec_mutex_lock (&self->emit_lock);
+  now = gp_now (self);
+  if (now >= self->sample_deadline) {
+    gp_sample_levels (self, NULL);
+    self->sample_deadline += self->sample_ns;
+    if (self->sample_deadline <= now)
+      self->sample_deadline = now + self->sample_ns;
+  }
+  if (now >= self->win_deadline) {
+    gp_emit (self, now);
+    self->win_deadline += self->window_ms * GST_MSECOND;
+    if (self->win_deadline <= now)
+      self->win_deadline = now + self->window_ms * GST_MSECOND;
+  }
+  now = gp_now (self);
+  gp_schedule (self, now);
+  g_rec_mutex_unlock (&self->emit_lock);
+  return G_SOURCE_CONTINUE;
+}
+
+static gpointer
+gp_timer_thread (gpointer data)
+{
+  GstProfTracer *self = data;
+
+  g_main_context_push_thread_default (self->ctx);
+  g_main_loop_run (self->loop);
+  g_main_context_pop_thread_default (self->ctx);
+  return NULL;
+}
+
+void
+gp_window_start (GstProfTracer * self)
+{
+  guint64 now = gp_now (self);
+
+  self->ctx = g_main_context_new ();
+  self->loop = g_main_loop_new (self->ctx, FALSE);
+  self->sample_ns = MIN (GP_SAMPLE_NS, self->window_ms * GST_MSECOND / 4);
+  self->sample_ns = MAX (self->sample_ns, GP_SAMPLE_MIN_NS);
+  self->win_start = now;
+  self->win_deadline = now + self->window_ms * GST_MSECOND;
+  self->sample_deadline = now + self->sample_ns;
+
+  self->tick = g_source_new (&gp_tick_funcs, sizeof (GSource));
+  g_source_set_callback (self->tick, gp_tick, self, NULL);
+  g_source_set_priority (self->tick, G_PRIORITY_HIGH);
+  gp_schedule (self, now);
+  g_source_attach (self->tick, self->ctx);
+
+  self->thread = g_thread_new ("gstprof-timer", gp_timer_thread, self);
+}
+
+static gboolean
+gp_quit (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+void
+gp_window_stop (GstProfTracer * self)
+{
+  GSource *quit;
+
+  if (!self->thread)
+    return;
+  quit = g_idle_source_new ();
+  g_source_set_callback (quit, gp_quit, self->loop, NULL);
+  g_source_attach (quit, self->ctx);
+  g_source_unref (quit);
+  g_thread_join (self->thread);
+  self->thread = NULL;
+  g_source_destroy (self->tick);
+  g_source_unref (self->tick);
+  g_main_loop_unref (self->loop);
+  g_main_context_unref (self->ctx);
+}
+
+void
+gp_window_flush (GstProfTracer * self)
+{
+  g_rec_mutex_lock (&self->emit_lock);
+  gp_emit (self, gp_now (self));
+  /* the next window is a full one from now */
+  self->win_deadline = self->win_start + self->window_ms * GST_MSECOND;
+  g_rec_mutex_unlock (&self->emit_lock);
+}
+
+void
+gp_window_add_event (GstProfTracer * self, GstStructure * ev)
+{
+  g_mutex_lock (&self->ev_lock);
+  if (self->events->len < GP_MAX_EVENTS) {
+    g_ptr_array_add (self->events, ev);
+    ev = NULL;
+  } else {
+    self->events_dropped++;
+  }
+  g_mutex_unlock (&self->ev_lock);
+  if (ev)
+    gst_structure_free (ev);
+}

@@ -1,0 +1,979 @@
+/* gstprof tracer tests: real pipelines under the gstprof tracer, each
+ * measurement compared with a known truth (identity sleep-time, queue
+ * min-threshold-time, a live source's frame rate).
+ *
+ * Built twice: test-tracer (window=100) and test-tracer-cpu (window=100,
+ * cpu=true, only the CPU case).  The tracer is found through
+ * GST_PLUGIN_PATH, set by meson (tests/meson.build).
+ */
+#include <gst/gst.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "gp-histogram.h"
+
+#ifndef GP_TEST_CPU
+#define GP_TEST_CPU 0
+#endif
+
+/* the tests find the tracer with gst_tracing_get_active_tracers (1.18);
+ * on older GStreamer (Jetson images) they build and skip */
+#define GP_HAVE_ACTIVE_TRACERS GST_CHECK_VERSION (1, 18, 0)
+
+#if !GST_CHECK_VERSION (1, 20, 0)
+#define gst_element_request_pad_simple(e, n) gst_element_get_request_pad (e, n)
+#endif
+
+#define WINDOW_MS 100
+
+static GstTracer *tracer;
+static GMutex win_lock;
+static GPtrArray *windows;      /* GstStructure copies */
+static gint64 first_window_us;  /* monotonic time of the first window */
+
+static void
+on_window (GstTracer * t, const GstStructure * w, gpointer user_data)
+{
+  g_mutex_lock (&win_lock);
+  if (!first_window_us)
+    first_window_us = g_get_monotonic_time ();
+  g_ptr_array_add (windows, gst_structure_copy (w));
+  g_mutex_unlock (&win_lock);
+}
+
+static guint
+n_windows (void)
+{
+  guint n;
+
+  g_mutex_lock (&win_lock);
+  n = windows->len;
+  g_mutex_unlock (&win_lock);
+  return n;
+}
+
+/* flush: whatever the previous test left goes */
+static void
+reset_windows (void)
+{
+  g_assert_nonnull (tracer);
+  g_signal_emit_by_name (tracer, "flush");
+  g_mutex_lock (&win_lock);
+  g_ptr_array_set_size (windows, 0);
+  g_mutex_unlock (&win_lock);
+}
+
+/* flush, then hand over everything collected since the last reset */
+static GPtrArray *
+take_windows (void)
+{
+  GPtrArray *out;
+
+  g_signal_emit_by_name (tracer, "flush");
+  g_mutex_lock (&win_lock);
+  out = windows;
+  windows = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  g_mutex_unlock (&win_lock);
+  return out;
+}
+
+/* without the tracer (not found, or GStreamer < 1.18) every case skips */
+#define REQUIRE_TRACER() G_STMT_START {                         \
+  if (!tracer) {                                                \
+    g_test_skip ("the gstprof tracer instance is not available"); \
+    return;                                                     \
+  }                                                             \
+} G_STMT_END
+
+static GstElement *
+launch (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+
+  g_assert_no_error (err);
+  g_assert_nonnull (p);
+  return p;
+}
+
+/* runs to EOS (or fails after @timeout_s) */
+static void
+run_to_eos (GstElement * p, guint timeout_s)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, timeout_s * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    g_error ("pipeline error: %s", err->message);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+}
+
+/* runs for @ms without a main loop; fails on an error */
+G_GNUC_UNUSED static void
+run_for (GstElement * p, guint ms)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+
+  msg = gst_bus_timed_pop_filtered (bus, ms * GST_MSECOND,
+      GST_MESSAGE_ERROR);
+  if (msg) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    g_error ("pipeline error: %s", err->message);
+  }
+  gst_object_unref (bus);
+}
+
+static void
+stop (GstElement * p)
+{
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+/* record helpers */
+
+static const GstStructure *
+list_nth (const GstStructure * w, const gchar * field, guint i)
+{
+  const GValue *l = gst_structure_get_value (w, field);
+
+  g_assert_nonnull (l);
+  if (i >= gst_value_list_get_size (l))
+    return NULL;
+  return gst_value_get_structure (gst_value_list_get_value (l, i));
+}
+
+static guint64
+get_u64 (const GstStructure * s, const gchar * f)
+{
+  guint64 v = 0;
+
+  g_assert_true (gst_structure_get_uint64 (s, f, &v));
+  return v;
+}
+
+static void
+hist_add (guint64 * counts, const GstStructure * s, const gchar * field)
+{
+  const GValue *a = gst_structure_get_value (s, field);
+  guint i, n;
+
+  g_assert_nonnull (a);
+  n = gst_value_array_get_size (a);
+  g_assert_cmpuint (n % 2, ==, 0);
+  for (i = 0; i < n; i += 2) {
+    guint64 b = g_value_get_uint64 (gst_value_array_get_value (a, i));
+    guint64 c = g_value_get_uint64 (gst_value_array_get_value (a, i + 1));
+
+    g_assert_cmpuint (b, <, GP_HIST_N_BUCKETS);
+    counts[b] += c;
+  }
+}
+
+/* quantile from bucket midpoints */
+G_GNUC_UNUSED static gdouble
+hist_quantile_ms (const guint64 * counts, gdouble q)
+{
+  guint64 total = 0, cum = 0;
+  guint b;
+
+  for (b = 0; b < GP_HIST_N_BUCKETS; b++)
+    total += counts[b];
+  if (!total)
+    return -1;
+  for (b = 0; b < GP_HIST_N_BUCKETS; b++) {
+    cum += counts[b];
+    if (cum > 0 && (gdouble) cum >= q * total)
+      return (gp_hist_bucket_low (b) + gp_hist_bucket_width (b) / 2.0) / 1e6;
+  }
+  return -1;
+}
+
+typedef struct
+{
+  guint64 hist[GP_HIST_N_BUCKETS];
+  guint64 buffers;
+  guint64 self_ns;
+  guint64 cpu_ns;
+  guint64 event_ns;
+  guint n;
+} ElemSum;
+
+static void
+sum_element (GPtrArray * ws, const gchar * name, ElemSum * out)
+{
+  guint i, j;
+
+  memset (out, 0, sizeof (*out));
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *w = g_ptr_array_index (ws, i);
+    const GstStructure *e;
+
+    for (j = 0; (e = list_nth (w, "elements", j)); j++) {
+      if (g_strcmp0 (gst_structure_get_string (e, "name"), name))
+        continue;
+      hist_add (out->hist, e, "self_hist");
+      out->buffers += get_u64 (e, "buffers");
+      out->self_ns += get_u64 (e, "self_ns");
+      out->event_ns += get_u64 (e, "event_ns");
+      if (gst_structure_has_field (e, "cpu_ns"))
+        out->cpu_ns += get_u64 (e, "cpu_ns");
+      out->n++;
+    }
+  }
+}
+
+typedef struct
+{
+  guint64 hist[GP_HIST_N_BUCKETS];
+  guint64 matched;
+  guint64 unmatched;
+} LatSum;
+
+G_GNUC_UNUSED static void
+sum_latency (GPtrArray * ws, const gchar * source_prefix,
+    const gchar * element, LatSum * out)
+{
+  guint i, j;
+
+  memset (out, 0, sizeof (*out));
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *w = g_ptr_array_index (ws, i);
+    const GstStructure *l;
+
+    for (j = 0; (l = list_nth (w, "latency", j)); j++) {
+      if (g_strcmp0 (gst_structure_get_string (l, "element"), element) ||
+          !g_str_has_prefix (gst_structure_get_string (l, "source"),
+              source_prefix))
+        continue;
+      hist_add (out->hist, l, "hist");
+      out->matched += get_u64 (l, "matched");
+      out->unmatched += get_u64 (l, "unmatched");
+    }
+  }
+}
+
+G_GNUC_UNUSED static const GstStructure *
+find_by (const GstStructure * w, const gchar * list, const gchar * field,
+    const gchar * value)
+{
+  const GstStructure *s;
+  guint j;
+
+  for (j = 0; (s = list_nth (w, list, j)); j++)
+    if (!g_strcmp0 (gst_structure_get_string (s, field), value))
+      return s;
+  return NULL;
+}
+
+G_GNUC_UNUSED static void
+assert_near_ms (const gchar * what, gdouble got, gdouble want)
+{
+  gdouble tol = MAX (0.1 * want, 0.2);
+
+  g_test_message ("%s: %.3f ms (want %.3f +- %.3f)", what, got, want, tol);
+  if (got < want - tol || got > want + tol)
+    g_error ("%s: %.3f ms, expected %.3f +- %.3f ms", what, got, want, tol);
+}
+
+/* tests */
+
+#if !GP_TEST_CPU
+
+/* identity sleep-time=N costs N us per buffer: the exclusive time of each
+ * identity must come out as its own sleep, not the sum downstream of it */
+static void
+test_self_time (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  ElemSum s2, s8, s1, src, sink;
+  gdouble share;
+  guint i;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=st_src num-buffers=100 "
+      "! video/x-raw,width=64,height=48 "
+      "! identity name=st_id2 sleep-time=2000 "
+      "! identity name=st_id8 sleep-time=8000 "
+      "! identity name=st_id1 sleep-time=1000 "
+      "! fakesink name=st_sink sync=false");
+  run_to_eos (p, 20);
+  stop (p);
+  ws = take_windows ();
+
+  /* the records themselves: consecutive, ordered windows */
+  g_assert_cmpuint (ws->len, >=, 5);
+  for (i = 1; i < ws->len; i++) {
+    const GstStructure *a = g_ptr_array_index (ws, i - 1);
+    const GstStructure *b = g_ptr_array_index (ws, i);
+
+    g_assert_true (gst_structure_has_name (b, "gstprof-window"));
+    g_assert_cmpuint (get_u64 (b, "index"), ==, get_u64 (a, "index") + 1);
+    g_assert_cmpuint (get_u64 (b, "start"), ==, get_u64 (a, "end"));
+    g_assert_cmpuint (get_u64 (b, "end"), >=, get_u64 (b, "start"));
+  }
+
+  sum_element (ws, "st_id2", &s2);
+  sum_element (ws, "st_id8", &s8);
+  sum_element (ws, "st_id1", &s1);
+  sum_element (ws, "st_src", &src);
+  sum_element (ws, "st_sink", &sink);
+  g_assert_cmpuint (s2.buffers, ==, 100);
+  g_assert_cmpuint (s8.buffers, ==, 100);
+  g_assert_cmpuint (s1.buffers, ==, 100);
+  assert_near_ms ("st_id2 p50", hist_quantile_ms (s2.hist, 0.5), 2.0);
+  assert_near_ms ("st_id8 p50", hist_quantile_ms (s8.hist, 0.5), 8.0);
+  assert_near_ms ("st_id1 p50", hist_quantile_ms (s1.hist, 0.5), 1.0);
+
+  g_test_message ("self time sums: st_id2 %.1f ms, st_id8 %.1f ms, st_id1 "
+      "%.1f ms; p99 %.2f / %.2f / %.2f ms", s2.self_ns / 1e6, s8.self_ns / 1e6,
+      s1.self_ns / 1e6, hist_quantile_ms (s2.hist, 0.99),
+      hist_quantile_ms (s8.hist, 0.99), hist_quantile_ms (s1.hist, 0.99));
+  share = (gdouble) s8.self_ns / (s2.self_ns + s8.self_ns + s1.self_ns);
+  g_test_message ("st_id8 share of the identities' self time: %.1f %%",
+      100 * share);
+  /* 8 / 11 = 72.7 % with exact sleeps; every sleep overshoots by the
+   * timer slack (and far more on a loaded machine), which pulls the share
+   * towards 1/3: 64 % still means about 0.4 ms of overshoot per sleep */
+  g_assert_cmpfloat (share, >, 0.64);
+  g_assert_cmpfloat (share, <, 0.75);
+  g_assert_cmpuint (s8.self_ns, >, s2.self_ns);
+  g_assert_cmpuint (s2.self_ns, >, s1.self_ns);
+
+  /* a non-live source works between its pushes: it has samples, small
+   * ones (64x48 frames), and the sink too */
+  g_assert_cmpuint (src.buffers, >=, 98);
+  g_assert_cmpfloat (hist_quantile_ms (src.hist, 0.5), <, 1.0);
+  g_assert_cmpuint (sink.buffers, ==, 100);
+  g_assert_cmpfloat (hist_quantile_ms (sink.hist, 0.5), <, 0.5);
+  /* caps negotiation is event time, not buffer time */
+  g_assert_cmpuint (s2.event_ns, >, 0);
+
+  g_ptr_array_unref (ws);
+}
+
+/* A queue that holds buffers for min-threshold-time adds latency, and the
+ * wait is residence, not the queue's processing time.  The truth is not the
+ * threshold itself: GstQueue counts each buffer's duration in its time
+ * level, so a buffer leaves when the level reaches the threshold, i.e.
+ * after ceil (T / d) * d - d for frames of duration d (checked with pad
+ * probes outside the tracer: 33.3 ms for T = 50 ms at 30/1, 66.7 ms for
+ * T = 80 ms).  Two branches cover both. */
+static void
+check_queue_branch (GPtrArray * ws, const gchar * queue, const gchar * sink,
+    gdouble truth_ms)
+{
+  LatSum lat;
+  ElemSum q;
+  guint64 res[GP_HIST_N_BUCKETS] = { 0 };
+  guint i, nq = 0;
+  gdouble lat50, res50;
+  gchar *what;
+
+  sum_latency (ws, "qr_src.src", sink, &lat);
+  sum_element (ws, queue, &q);
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *s = find_by (g_ptr_array_index (ws, i), "queues",
+        "name", queue);
+
+    if (s) {
+      hist_add (res, s, "residence_hist");
+      g_assert_cmpstr (gst_structure_get_string (s, "leaky"), ==, "no");
+      nq++;
+    }
+  }
+  lat50 = hist_quantile_ms (lat.hist, 0.5);
+  res50 = hist_quantile_ms (res, 0.5);
+  g_test_message ("latency qr_src->%s: %" G_GUINT64_FORMAT " matched, %"
+      G_GUINT64_FORMAT " unmatched; %s self p50 %.3f ms", sink, lat.matched,
+      lat.unmatched, queue, hist_quantile_ms (q.hist, 0.5));
+  g_assert_cmpuint (nq, ==, ws->len);
+  g_assert_cmpuint (lat.matched, >=, 20);
+  g_assert_cmpuint (lat.unmatched, ==, 0);
+  what = g_strdup_printf ("latency qr_src->%s p50", sink);
+  assert_near_ms (what, lat50, truth_ms);
+  g_free (what);
+  what = g_strdup_printf ("%s residence p50", queue);
+  assert_near_ms (what, res50, truth_ms);
+  g_free (what);
+  g_assert_cmpuint (q.buffers, >=, 20);
+  g_assert_cmpfloat (hist_quantile_ms (q.hist, 0.5), <, 1.0);
+}
+
+static void
+test_queue_residence (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=qr_src is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=30/1 ! tee name=qr_tee "
+      "qr_tee. ! queue name=qr_q50 min-threshold-time=50000000 "
+      "! fakesink name=qr_s50 sync=false "
+      "qr_tee. ! queue name=qr_q80 min-threshold-time=80000000 "
+      "! fakesink name=qr_s80 sync=false");
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  run_for (p, 1300);
+  stop (p);
+  ws = take_windows ();
+  check_queue_branch (ws, "qr_q50", "qr_s50", 1000.0 / 30);
+  check_queue_branch (ws, "qr_q80", "qr_s80", 2000.0 / 30);
+  g_ptr_array_unref (ws);
+}
+
+static guint64
+sum_queue_u64 (GPtrArray * ws, const gchar * queue, const gchar * field,
+    guint64 * res)
+{
+  guint64 total = 0;
+  guint i;
+
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *s = find_by (g_ptr_array_index (ws, i), "queues",
+        "name", queue);
+
+    if (s) {
+      total += get_u64 (s, field);
+      if (res)
+        hist_add (res, s, "residence_hist");
+    }
+  }
+  return total;
+}
+
+static guint64
+sum_link (GPtrArray * ws, const gchar * field, const gchar * pad)
+{
+  guint64 total = 0;
+  guint i;
+
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *l = find_by (g_ptr_array_index (ws, i), "links",
+        field, pad);
+
+    if (l)
+      total += get_u64 (l, "buffers");
+  }
+  return total;
+}
+
+/* A full queue makes its upstream wait: that wait is the queue's
+ * blocked_ns, and the source's own self time stays its own work.  With 2
+ * buffers of room and a consumer that takes 5 ms per buffer, a buffer
+ * waits behind one other and its own processing slot: 2 x 5 ms. */
+static void
+test_backpressure (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  ElemSum src, id;
+  guint64 blocked, res[GP_HIST_N_BUCKETS] = { 0 };
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=bp_src num-buffers=40 "
+      "! video/x-raw,width=64,height=48 "
+      "! queue name=bp_q max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+      "! identity name=bp_id sleep-time=5000 ! fakesink sync=false");
+  run_to_eos (p, 20);
+  stop (p);
+  ws = take_windows ();
+  sum_element (ws, "bp_src", &src);
+  sum_element (ws, "bp_id", &id);
+  blocked = sum_queue_u64 (ws, "bp_q", "blocked_ns", res);
+  g_test_message ("bp_q blocked %.1f ms, bp_src self %.1f ms, bp_id self "
+      "%.1f ms", blocked / 1e6, src.self_ns / 1e6, id.self_ns / 1e6);
+  /* all but the first few pushes wait for a slot, about 5 ms each */
+  g_assert_cmpfloat (blocked / 1e6, >, 0.8 * 37 * 5.0);
+  g_assert_cmpuint (blocked, <=, id.self_ns);
+  g_assert_cmpfloat (src.self_ns / 1e6, <, 0.1 * blocked / 1e6);
+  assert_near_ms ("bp_q residence p50", hist_quantile_ms (res, 0.5),
+      2 * hist_quantile_ms (id.hist, 0.5));
+  g_ptr_array_unref (ws);
+}
+
+/* A leaky queue drops what the consumer cannot take: every buffer that went
+ * in either came out, was dropped, or is still inside at the end. */
+static void
+test_leaky (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  guint64 in, out, dropped, res[GP_HIST_N_BUCKETS] = { 0 };
+  guint i;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=lk_src is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=100/1 "
+      "! queue name=lk_q leaky=downstream max-size-buffers=2 max-size-bytes=0 "
+      "max-size-time=0 ! identity name=lk_id sleep-time=30000 "
+      "! fakesink sync=false");
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  run_for (p, 800);
+  stop (p);
+  ws = take_windows ();
+  in = sum_link (ws, "sink", "lk_q.sink");
+  out = sum_link (ws, "src", "lk_q.src");
+  dropped = sum_queue_u64 (ws, "lk_q", "dropped", res);
+  g_test_message ("lk_q: %" G_GUINT64_FORMAT " in, %" G_GUINT64_FORMAT
+      " out, %" G_GUINT64_FORMAT " dropped", in, out, dropped);
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *q = find_by (g_ptr_array_index (ws, i), "queues",
+        "name", "lk_q");
+
+    g_assert_nonnull (q);
+    g_assert_cmpstr (gst_structure_get_string (q, "leaky"), ==,
+        "downstream");
+  }
+  g_assert_cmpuint (in, >=, 50);
+  g_assert_cmpuint (dropped, >, in / 2);
+  g_assert_cmpuint (out + dropped, <=, in);
+  g_assert_cmpuint (in - out - dropped, <=, 3);
+  /* what came out waited at most two 30 ms slots */
+  g_assert_cmpfloat (hist_quantile_ms (res, 0.5), <, 70.0);
+  g_ptr_array_unref (ws);
+}
+
+/* a live 30/1 source: 30 buffers per second on its link, counted over the
+ * windows that lie fully inside the flowing period */
+static void
+test_live_rate (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  gint first = -1, last = -1, i;
+  guint64 buffers = 0, ns = 0;
+  gdouble fps;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=lr_src is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=30/1 "
+      "! fakesink name=lr_sink sync=false");
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  run_for (p, 2400);
+  stop (p);
+  ws = take_windows ();
+
+  for (i = 0; i < (gint) ws->len; i++) {
+    const GstStructure *l = find_by (g_ptr_array_index (ws, i), "links",
+        "sink", "lr_sink.sink");
+
+    if (l && get_u64 (l, "buffers") > 0) {
+      if (first < 0)
+        first = i;
+      last = i;
+    }
+  }
+  g_assert_cmpint (first, >=, 0);
+  for (i = first + 1; i < last; i++) {
+    const GstStructure *w = g_ptr_array_index (ws, i);
+    const GstStructure *l = find_by (w, "links", "sink", "lr_sink.sink");
+
+    /* the capsfilter in between is reported as the element it is */
+    g_assert_nonnull (l);
+    g_assert_true (g_str_has_prefix (gst_structure_get_string (l, "src"),
+            "capsfilter"));
+    g_assert_cmpstr (gst_structure_get_string (l, "memory"), ==, "system");
+    g_assert_true (g_str_has_prefix (gst_structure_get_string (l, "caps"),
+            "video/x-raw"));
+    buffers += get_u64 (l, "buffers");
+    ns += get_u64 (w, "end") - get_u64 (w, "start");
+  }
+  g_assert_cmpuint (ns, >, 1500 * GST_MSECOND);
+  fps = buffers * 1e9 / ns;
+  g_test_message ("-> lr_sink.sink: %" G_GUINT64_FORMAT " buffers in %.3f s: "
+      "%.2f buffers/s", buffers, ns / 1e9, fps);
+  g_assert_cmpfloat (fps, >=, 29.0);
+  g_assert_cmpfloat (fps, <=, 31.0);
+  g_ptr_array_unref (ws);
+}
+
+/* windows close on the tracer's own timer: with no data flowing (a live
+ * source in PAUSED produces nothing) and no main loop running */
+static void
+test_windows_without_data (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  guint i, with_link = 0;
+
+  REQUIRE_TRACER ();
+
+  /* the first window came within two periods of the tracer's start (the
+   * handler was connected right after gst_init) */
+  g_assert_cmpint (first_window_us, >, 0);
+
+  reset_windows ();
+  p = launch ("videotestsrc name=nd_src is-live=true ! fakesink name=nd_sink");
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PAUSED), ==,
+      GST_STATE_CHANGE_NO_PREROLL);
+  g_usleep (450 * 1000);
+  g_assert_cmpuint (n_windows (), >=, 3);
+  stop (p);
+  ws = take_windows ();
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *l = find_by (g_ptr_array_index (ws, i), "links",
+        "src", "nd_src.src");
+
+    /* the link exists and is reported at 0 buffers: a stall is visible */
+    if (l) {
+      g_assert_cmpuint (get_u64 (l, "buffers"), ==, 0);
+      with_link++;
+    }
+  }
+  g_assert_cmpuint (with_link, >=, 3);
+  g_ptr_array_unref (ws);
+}
+
+/* tee: both branches match the source's PTS; each sink has its path */
+static void
+test_tee (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  LatSum a, b;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=te_src num-buffers=60 "
+      "! video/x-raw,width=64,height=48 ! tee name=te_tee "
+      "te_tee. ! queue name=te_q1 ! fakesink name=te_s1 sync=false "
+      "te_tee. ! queue name=te_q2 ! identity sleep-time=1000 "
+      "! fakesink name=te_s2 sync=false");
+  run_to_eos (p, 20);
+  stop (p);
+  ws = take_windows ();
+  sum_latency (ws, "te_src.src", "te_s1", &a);
+  sum_latency (ws, "te_src.src", "te_s2", &b);
+  g_test_message ("te_s1: %" G_GUINT64_FORMAT " matched, te_s2: %"
+      G_GUINT64_FORMAT " matched", a.matched, b.matched);
+  g_assert_cmpuint (a.matched, ==, 60);
+  g_assert_cmpuint (b.matched, ==, 60);
+  g_assert_cmpuint (a.unmatched + b.unmatched, ==, 0);
+  /* the second branch sleeps 1 ms per buffer downstream of its queue */
+  g_assert_cmpfloat (hist_quantile_ms (b.hist, 0.5), >=, 0.9);
+  g_ptr_array_unref (ws);
+}
+
+/* a file the test makes itself, played through decodebin (dynamic pads,
+ * a demuxer turning untimed bytes into timed buffers) */
+static void
+test_decodebin (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  gchar *dir, *file, *desc;
+  LatSum lat;
+  guint i, j, n_origin = 0;
+  GError *err = NULL;
+
+  REQUIRE_TRACER ();
+
+  dir = g_dir_make_tmp ("gstprof-test-XXXXXX", &err);
+  g_assert_no_error (err);
+  file = g_build_filename (dir, "clip.mkv", NULL);
+  desc = g_strdup_printf ("videotestsrc num-buffers=30 "
+      "! video/x-raw,width=160,height=120,framerate=30/1 "
+      "! x264enc speed-preset=ultrafast ! matroskamux "
+      "! filesink location=\"%s\"", file);
+  p = launch (desc);
+  run_to_eos (p, 30);
+  stop (p);
+  g_free (desc);
+
+  reset_windows ();
+  desc = g_strdup_printf ("filesrc location=\"%s\" ! decodebin name=db "
+      "! fakesink name=db_sink sync=false", file);
+  p = launch (desc);
+  run_to_eos (p, 30);
+  stop (p);
+  ws = take_windows ();
+
+  /* the demuxer's video pad is the origin; the sink behind the decoder
+   * matches every frame */
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *l;
+
+    for (j = 0; (l = list_nth (g_ptr_array_index (ws, i), "latency", j));
+        j++) {
+      if (!g_strcmp0 (gst_structure_get_string (l, "element"), "db_sink")) {
+        g_test_message ("db_sink latency from %s: %" G_GUINT64_FORMAT
+            " matched, %" G_GUINT64_FORMAT " unmatched",
+            gst_structure_get_string (l, "source"), get_u64 (l, "matched"),
+            get_u64 (l, "unmatched"));
+        g_assert_true (g_str_has_prefix (gst_structure_get_string (l,
+                    "source"), "matroskademux"));
+        n_origin++;
+      }
+    }
+  }
+  g_assert_cmpuint (n_origin, >, 0);
+  sum_latency (ws, "matroskademux", "db_sink", &lat);
+  g_test_message ("db_sink: %" G_GUINT64_FORMAT " matched, %"
+      G_GUINT64_FORMAT " unmatched", lat.matched, lat.unmatched);
+  g_assert_cmpuint (lat.matched, >=, 30);
+  g_assert_cmpuint (lat.unmatched, ==, 0);
+
+  g_ptr_array_unref (ws);
+  g_unlink (file);
+  g_rmdir (dir);
+  g_free (file);
+  g_free (dir);
+  g_free (desc);
+}
+
+/* elements added while PLAYING, and a requested pad left unlinked */
+static void
+test_dynamic (void)
+{
+  GstElement *p, *tee, *q, *sink;
+  GstPad *req, *unlinked, *qsink;
+  GPtrArray *ws;
+  LatSum lat;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=dy_src is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=30/1 "
+      "! tee name=dy_tee allow-not-linked=true "
+      "! queue ! fakesink name=dy_s1 sync=false");
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  run_for (p, 300);
+
+  tee = gst_bin_get_by_name (GST_BIN (p), "dy_tee");
+  unlinked = gst_element_request_pad_simple (tee, "src_%u");
+  q = gst_element_factory_make ("queue", "dy_q2");
+  sink = gst_element_factory_make ("fakesink", "dy_s2");
+  g_object_set (sink, "sync", FALSE, NULL);
+  gst_bin_add_many (GST_BIN (p), q, sink, NULL);
+  g_assert_true (gst_element_link (q, sink));
+  gst_element_sync_state_with_parent (sink);
+  gst_element_sync_state_with_parent (q);
+  req = gst_element_request_pad_simple (tee, "src_%u");
+  qsink = gst_element_get_static_pad (q, "sink");
+  g_assert_cmpint (gst_pad_link (req, qsink), ==, GST_PAD_LINK_OK);
+  run_for (p, 600);
+
+  stop (p);
+  gst_object_unref (qsink);
+  gst_object_unref (req);
+  gst_object_unref (unlinked);
+  gst_object_unref (tee);
+  ws = take_windows ();
+  sum_latency (ws, "dy_src.src", "dy_s2", &lat);
+  g_test_message ("dy_s2 (added while PLAYING): %" G_GUINT64_FORMAT
+      " matched", lat.matched);
+  g_assert_cmpuint (lat.matched, >=, 10);
+  g_ptr_array_unref (ws);
+}
+
+/* the graph: real property values (defaults included), links with caps */
+static void
+test_graph (void)
+{
+  GstElement *p;
+  GstStructure *g = NULL;
+  const GstStructure *e, *props, *l;
+  gboolean sync = TRUE, async = FALSE;
+  guint sleep_time = 0, i, found = 0;
+
+  REQUIRE_TRACER ();
+
+  p = launch ("videotestsrc name=gr_src num-buffers=200 is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=100/1 "
+      "! identity name=gr_id sleep-time=2000 ! fakesink name=gr_sink");
+  gst_element_set_name (p, "gr_pipe");
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  g_assert_cmpint (gst_element_get_state (p, NULL, NULL, 5 * GST_SECOND),
+      ==, GST_STATE_CHANGE_SUCCESS);
+
+  g_signal_emit_by_name (tracer, "snapshot-graph", &g);
+  g_assert_nonnull (g);
+  g_assert_true (gst_structure_has_name (g, "gstprof-graph"));
+
+  e = find_by (g, "elements", "name", "gr_sink");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (gst_structure_get_string (e, "parent"), ==, "gr_pipe");
+  g_assert_cmpstr (gst_structure_get_string (e, "kind"), ==, "sink");
+  g_assert_true (gst_structure_get (e, "props", GST_TYPE_STRUCTURE, &props,
+          NULL));
+  /* never set: the values are read from the object.  fakesink's sync
+   * defaults to FALSE (unlike basesink's), async to TRUE */
+  g_assert_true (gst_structure_get_boolean (props, "sync", &sync));
+  g_assert_false (sync);
+  g_assert_true (gst_structure_get_boolean (props, "async", &async));
+  g_assert_true (async);
+  g_assert_cmpstr (gst_structure_get_string (props, "name"), ==, "gr_sink");
+  /* objects are left out */
+  g_assert_false (gst_structure_has_field (props, "parent"));
+  g_assert_false (gst_structure_has_field (props, "last-sample"));
+  gst_structure_free ((GstStructure *) props);
+
+  e = find_by (g, "elements", "name", "gr_id");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (gst_structure_get_string (e, "kind"), ==, "filter");
+  g_assert_true (gst_structure_get (e, "props", GST_TYPE_STRUCTURE, &props,
+          NULL));
+  g_assert_true (gst_structure_get_uint (props, "sleep-time", &sleep_time));
+  g_assert_cmpuint (sleep_time, ==, 2000);
+  gst_structure_free ((GstStructure *) props);
+
+  e = find_by (g, "elements", "name", "gr_src");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (gst_structure_get_string (e, "kind"), ==, "source");
+  g_assert_true (gst_structure_get (e, "props", GST_TYPE_STRUCTURE, &props,
+          NULL));
+  /* enums as nicks */
+  g_assert_cmpstr (gst_structure_get_string (props, "pattern"), ==,
+      "smpte");
+  gst_structure_free ((GstStructure *) props);
+
+  e = find_by (g, "elements", "name", "gr_pipe");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (gst_structure_get_string (e, "parent"), ==, "");
+
+  for (i = 0; (l = list_nth (g, "links", i)); i++) {
+    const gchar *src = gst_structure_get_string (l, "src");
+    const gchar *sink = gst_structure_get_string (l, "sink");
+
+    if (g_str_has_prefix (src, "gr_") || g_str_has_prefix (sink, "gr_")) {
+      g_assert_true (g_str_has_prefix (gst_structure_get_string (l, "caps"),
+              "video/x-raw"));
+      g_assert_cmpstr (gst_structure_get_string (l, "memory"), ==, "system");
+      found++;
+    }
+  }
+  /* videotestsrc -> capsfilter -> identity -> fakesink */
+  g_assert_cmpuint (found, ==, 3);
+  g_assert_nonnull (gst_structure_get_value (g, "hw"));
+
+  gst_structure_free (g);
+  stop (p);
+}
+
+#else /* GP_TEST_CPU */
+
+/* cpu=true: sleeping is not CPU; producing frames is */
+static void
+test_cpu (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  ElemSum id, src;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc name=cpu_src num-buffers=40 pattern=snow "
+      "! video/x-raw,width=320,height=240 "
+      "! identity name=cpu_id sleep-time=5000 ! fakesink sync=false");
+  run_to_eos (p, 20);
+  stop (p);
+  ws = take_windows ();
+  sum_element (ws, "cpu_id", &id);
+  sum_element (ws, "cpu_src", &src);
+  g_test_message ("cpu_id: self %.1f ms, cpu %.1f ms; cpu_src: self %.1f ms, "
+      "cpu %.1f ms", id.self_ns / 1e6, id.cpu_ns / 1e6, src.self_ns / 1e6,
+      src.cpu_ns / 1e6);
+  g_assert_cmpuint (id.buffers, ==, 40);
+  g_assert_cmpfloat (id.self_ns / 1e6, >, 40 * 5.0 * 0.95);
+  g_assert_cmpfloat ((gdouble) id.cpu_ns, <, 0.2 * id.self_ns);
+  g_assert_cmpuint (src.cpu_ns, >, 0);
+  g_assert_cmpfloat ((gdouble) src.cpu_ns, >, 0.3 * src.self_ns);
+  g_ptr_array_unref (ws);
+}
+
+#endif
+
+int
+main (int argc, char **argv)
+{
+  GList *tracers, *l;
+  gint ret;
+
+  g_setenv ("GST_TRACERS", GP_TEST_CPU ? "gstprof(window=100,cpu=true)" :
+      "gstprof(window=100)", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  gst_init (&argc, &argv);
+
+  windows = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+#if GP_HAVE_ACTIVE_TRACERS
+  tracers = gst_tracing_get_active_tracers ();
+  for (l = tracers; l; l = l->next)
+    if (!g_strcmp0 (G_OBJECT_TYPE_NAME (l->data), "GstProfTracer"))
+      tracer = gst_object_ref (l->data);
+  g_list_free_full (tracers, gst_object_unref);
+#else
+  (void) tracers;
+  (void) l;
+#endif
+  if (tracer) {
+    gint64 t0 = g_get_monotonic_time ();
+
+    g_signal_connect (tracer, "window", G_CALLBACK (on_window), NULL);
+    /* no main loop: the first window must come on its own */
+    while (!n_windows () && g_get_monotonic_time () - t0 < 2000 * 1000)
+      g_usleep (1000);
+    if (g_get_monotonic_time () - t0 > 2 * WINDOW_MS * 1000)
+      first_window_us = -1;
+  } else {
+    g_printerr ("gstprof tracer not loaded (GST_PLUGIN_PATH=%s)\n",
+        g_getenv ("GST_PLUGIN_PATH"));
+  }
+
+#if !GP_TEST_CPU
+  g_test_add_func ("/tracer/self-time", test_self_time);
+  g_test_add_func ("/tracer/queue-residence", test_queue_residence);
+  g_test_add_func ("/tracer/backpressure", test_backpressure);
+  g_test_add_func ("/tracer/leaky", test_leaky);
+  g_test_add_func ("/tracer/live-rate", test_live_rate);
+  g_test_add_func ("/tracer/windows-without-data", test_windows_without_data);
+  g_test_add_func ("/tracer/tee", test_tee);
+  g_test_add_func ("/tracer/decodebin", test_decodebin);
+  g_test_add_func ("/tracer/dynamic", test_dynamic);
+  g_test_add_func ("/tracer/graph", test_graph);
+#else
+  g_test_add_func ("/tracer/cpu", test_cpu);
+#endif
+  ret = g_test_run ();
+
+  /* gst_deinit destroys the tracer: its timer thread must stop cleanly */
+  g_ptr_array_unref (windows);
+  if (tracer)
+    gst_object_unref (tracer);
+  gst_deinit ();
+  return ret;
+}
