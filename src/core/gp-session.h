@@ -146,7 +146,8 @@ typedef struct
   GPtrArray *links;             /* GpLink* */
   GPtrArray *hw_elements;       /* gchar*: hardware factories registered */
 
-  /* summary; the hash tables own their values and index the arrays' order */
+  /* summary; the arrays own their entries, and their order is the order
+   * written to session.json (keyed sections as objects in this order) */
   GPtrArray *elem_summaries;    /* GpElementSummary*, by self_total desc */
   GPtrArray *queue_summaries;   /* GpQueueSummary* */
   GPtrArray *link_summaries;    /* GpLinkSummary* */
@@ -162,6 +163,13 @@ typedef struct
 
   GPtrArray *events;            /* GpEvent* */
   GPtrArray *findings;          /* GpFinding*, ranked */
+
+  /* Sessions read from another tool's file (src/ingest): where it came
+   * from and what it could not carry. NULL / 0 for gstprof's own. The two
+   * strings are static (never freed). */
+  const gchar *import_schema;   /* e.g. "gst-profile/1" */
+  const gchar *import_mode;     /* the other tool's mode: run|wrap|analyze|other */
+  guint import_missing;         /* GpIngestMissing flags (src/ingest/gp-ingest.h) */
 } GpSession;
 
 GpSession *gp_session_new (void);
@@ -186,6 +194,75 @@ GpQueueSummary *gp_session_find_queue_summary (GpSession * s,
 gboolean gp_element_get_prop_bool (GpElement * e, const gchar * prop,
     gboolean * out);
 const gchar *gp_element_get_prop_string (GpElement * e, const gchar * prop);
+/* Integer properties (a whole-valued double also counts); FALSE when the
+ * property is absent or not a number. */
+gboolean gp_element_get_prop_int (GpElement * e, const gchar * prop,
+    gint64 * out);
+/* Any numeric property as a double. */
+gboolean gp_element_get_prop_double (GpElement * e, const gchar * prop,
+    gdouble * out);
+
+/* Ownership: every struct above is made by its gp_*_new () and freed by its
+ * gp_*_free (); strings are copied. The session's arrays own their entries
+ * (their free functions are set), so g_ptr_array_add (s->x, gp_x_new (...))
+ * hands an entry over and g_ptr_array_set_size (s->x, 0) frees them all
+ * (e.g. before gp_aggregator_finish () rebuilds the summary). Numbers that
+ * can be unknown start at -1, counts at 0. */
+void gp_quantiles_set_unknown (GpQuantiles * q);
+
+GpElement *gp_element_new (const gchar * name, const gchar * factory,
+    const gchar * parent, const gchar * kind);
+void gp_element_free (GpElement * e);
+/* The id is "src->sink". */
+GpLink *gp_link_new (const gchar * src, const gchar * sink,
+    const gchar * caps, const gchar * memory);
+void gp_link_free (GpLink * l);
+GpElementSummary *gp_element_summary_new (const gchar * name);
+void gp_element_summary_free (GpElementSummary * es);
+GpQueueSummary *gp_queue_summary_new (const gchar * name);
+void gp_queue_summary_free (GpQueueSummary * qs);
+GpLinkSummary *gp_link_summary_new (const gchar * id);
+void gp_link_summary_free (GpLinkSummary * ls);
+GpPath *gp_path_new (const gchar * source, const gchar * sink);
+void gp_path_free (GpPath * p);
+GpThreadSummary *gp_thread_summary_new (guint64 tid, const gchar * name);
+void gp_thread_summary_free (GpThreadSummary * ts);
+GpSinkSummary *gp_sink_summary_new (const gchar * name);
+void gp_sink_summary_free (GpSinkSummary * ss);
+GpEvent *gp_event_new (gdouble t, const gchar * type, const gchar * source,
+    const gchar * text);
+void gp_event_free (GpEvent * ev);
+GpFinding *gp_finding_new (const gchar * rule, const gchar * severity,
+    const gchar * title);
+void gp_finding_free (GpFinding * f);
+void gp_finding_add_target (GpFinding * f, const gchar * target);
+
+/* Append a new entry and return it (owned by the session). */
+GpElementSummary *gp_session_add_elem_summary (GpSession * s,
+    const gchar * name);
+GpQueueSummary *gp_session_add_queue_summary (GpSession * s,
+    const gchar * name);
+GpLinkSummary *gp_session_add_link_summary (GpSession * s, const gchar * id);
+GpPath *gp_session_add_path (GpSession * s, const gchar * source,
+    const gchar * sink);
+GpPath *gp_session_add_interlatency (GpSession * s, const gchar * source,
+    const gchar * element);
+GpThreadSummary *gp_session_add_thread (GpSession * s, guint64 tid,
+    const gchar * name);
+GpSinkSummary *gp_session_add_sink (GpSession * s, const gchar * name);
+/* Appends one series window; takes a reference on @window. */
+void gp_session_add_window (GpSession * s, JsonObject * window);
+
+GpLink *gp_session_find_link (GpSession * s, const gchar * id);
+GpLinkSummary *gp_session_find_link_summary (GpSession * s, const gchar * id);
+GpSinkSummary *gp_session_find_sink (GpSession * s, const gchar * name);
+GpThreadSummary *gp_session_find_thread (GpSession * s, guint64 tid);
+GpPath *gp_session_find_path (GpSession * s, const gchar * source,
+    const gchar * sink);
+
+/* Orders elem_summaries by self_total_ms and threads by cpu_pct_mean, both
+ * descending; ties keep their current order. */
+void gp_session_sort_summaries (GpSession * s);
 
 /* session.json: write atomically (temp file + rename); read with a one-line
  * error naming the file (and line:column for syntax errors). */
@@ -194,6 +271,12 @@ GpSession *gp_session_load (const gchar * path, GError ** error);
 JsonNode *gp_session_to_json (GpSession * s);
 GpSession *gp_session_from_json (JsonNode * root, const gchar * origin,
     GError ** error);
+/* session.json text (pretty: indented by 2, ending in a newline). */
+gchar *gp_session_to_data (GpSession * s, gboolean pretty, gsize * length);
+/* Parses session.json text; @origin names it in errors (a path, or NULL for
+ * "<data>"). gp_session_load () is this on the file's contents. */
+GpSession *gp_session_load_data (const gchar * data, gssize length,
+    const gchar * origin, GError ** error);
 
 #define GP_SESSION_ERROR (gp_session_error_quark ())
 GQuark gp_session_error_quark (void);

@@ -1,0 +1,137 @@
+/* gstprof
+ *
+ * gp-launch.h: the gst-launch-1.0 syntax as the user wrote it.
+ *
+ * gp_launch_parse () cuts a launch string into segments that tile it byte
+ * for byte (whitespace included), following the lexer and grammar of
+ * gst_parse_launch () as in GStreamer 1.22 (assignments, @preset, links
+ * "!" and ":" with inline caps, references "t." / "t.pad", pad lists,
+ * bins "( ... )" and "factory.( ... )", URIs; tests/launch compares it with
+ * the real parser), and predicts the name every element will get in a
+ * fresh process, so that a finding about "videoconvert0" can be turned
+ * into an edit of the text the user typed.
+ *
+ * gp_launch_apply_patch () applies structured edits (JSON, see below) that
+ * change only the bytes they must: everything else, spacing and quoting
+ * included, stays as written. gp_launch_diff () shows what changed.
+ */
+#ifndef __GP_LAUNCH_H__
+#define __GP_LAUNCH_H__
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define GP_LAUNCH_ERROR (gp_launch_error_quark ())
+GQuark gp_launch_error_quark (void);
+
+typedef enum
+{
+  GP_LAUNCH_ERROR_SYNTAX,       /* the string is not a launch string */
+  GP_LAUNCH_ERROR_PATCH,        /* the patch is malformed or names nothing */
+} GpLaunchError;
+
+typedef enum
+{
+  GP_LAUNCH_SEG_SPACE,          /* a run of whitespace */
+  GP_LAUNCH_SEG_FACTORY,        /* an element's factory name */
+  GP_LAUNCH_SEG_PROPERTY,       /* key=value (spaces around '=' kept) */
+  GP_LAUNCH_SEG_PRESET,         /* @preset=value */
+  GP_LAUNCH_SEG_LINK,           /* '!' or ':' (a link with caps has two) */
+  GP_LAUNCH_SEG_CAPS,           /* caps in a link, with any ; alternatives */
+  GP_LAUNCH_SEG_REF,            /* name. or name.pad */
+  GP_LAUNCH_SEG_PADREF,         /* .pad */
+  GP_LAUNCH_SEG_PAD_COMMA,      /* ',' in a pad list */
+  GP_LAUNCH_SEG_PAD,            /* a pad name after ',' */
+  GP_LAUNCH_SEG_BIN_OPEN,       /* '(' or factory.( */
+  GP_LAUNCH_SEG_BIN_CLOSE,      /* ')' */
+  GP_LAUNCH_SEG_URL,            /* a URI standing for a source or sink */
+} GpLaunchSegKind;
+
+typedef struct
+{
+  GpLaunchSegKind kind;
+  gchar *text;                  /* exactly the bytes of the input */
+  guint offset;                 /* byte offset in the launch string */
+  gint element;                 /* index of the element it belongs to, -1 */
+} GpLaunchSegment;
+
+typedef enum
+{
+  GP_LAUNCH_ELEMENT,            /* factory [props] */
+  GP_LAUNCH_CAPS,               /* caps in a link: made into a capsfilter */
+  GP_LAUNCH_BIN,                /* ( ... ) or factory.( ... ) */
+  GP_LAUNCH_URL,                /* a URI: element chosen by its protocol */
+} GpLaunchElementKind;
+
+typedef struct
+{
+  GpLaunchElementKind kind;
+  gchar *factory;               /* "capsfilter" for caps, the bin factory for
+                                 * bins, the URI handler (or NULL) for URLs */
+  gchar *name;                  /* predicted GST_OBJECT_NAME, NULL if unknown */
+  gboolean name_certain;        /* FALSE: made at run time (delayed links) or
+                                 * the counter could not be followed */
+  gboolean named;               /* the string gives it name= */
+  guint offset;                 /* span: factory .. last property, the caps
+                                 * text, or opener .. ')' */
+  guint length;
+  gint parent;                  /* enclosing bin (element index), -1 */
+} GpLaunchElement;
+
+typedef struct _GpLaunch GpLaunch;
+
+/* NULL and a one-line error naming the column on a string that
+ * gst_parse_launch () would reject as a syntax error (or an empty one, an
+ * empty bin, an unterminated quote, a link with nothing on one side).
+ * Names come from the GStreamer registry when gst_init () was called (type
+ * names, pad templates, URI handlers); without it, from the factory names. */
+GpLaunch *gp_launch_parse (const gchar * launch, GError ** error);
+void gp_launch_free (GpLaunch * l);
+/* An independent copy (the same text, parsed again). */
+GpLaunch *gp_launch_copy (const GpLaunch * l);
+
+/* The segments' texts, concatenated. */
+gchar *gp_launch_to_string (const GpLaunch * l);
+
+guint gp_launch_get_n_segments (const GpLaunch * l);
+const GpLaunchSegment *gp_launch_get_segment (const GpLaunch * l, guint i);
+/* Elements in order of appearance (a bin before its children). */
+guint gp_launch_get_n_elements (const GpLaunch * l);
+const GpLaunchElement *gp_launch_get_element (const GpLaunch * l, guint i);
+/* Index of the element with that predicted name, or with the alias
+ * <factory><n> (n-th element of that factory in order of appearance,
+ * from 0), else -1. */
+gint gp_launch_find_element (const GpLaunch * l, const gchar * name);
+/* The pipeline GStreamer wraps several top-level elements in
+ * ("pipeline0"), or NULL when the string has one top-level element. */
+const gchar *gp_launch_get_toplevel_name (const GpLaunch * l);
+
+/* Applies one edit (a JSON object) or several (an array, applied in order,
+ * all or nothing). Element names in one call are those of the string as it
+ * was when the call began. Ops:
+ *   {"op":"insert","after"|"before":NAME,"element":FACTORY,"props":{K:V}}
+ *   {"op":"replace","target":NAME,"element":FACTORY,"keep_props":false,
+ *    "props":{K:V}}        name= is always kept, other properties only
+ *                          with keep_props
+ *   {"op":"set","target":NAME,"prop":K,"value":V}
+ *   {"op":"caps","after"|"before":NAME,"caps":CAPS}  replaces the caps on
+ *                          that link or adds them; or "target":CAPSFILTER
+ *   {"op":"remove","target":NAME}  an element with its outgoing link (its
+ *                          incoming one when it is last), or caps
+ * Values are what GStreamer should receive; they are quoted as needed.
+ * On error the launch is unchanged. */
+gboolean gp_launch_apply_patch (GpLaunch * l, JsonNode * patch,
+    GError ** error);
+
+/* A short human diff: for each changed place, "- " and "+ " lines with the
+ * changed segments and one unchanged element of context on each side.
+ * "" when the strings are equal. */
+gchar *gp_launch_diff (const gchar * before, const gchar * after);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GpLaunch, gp_launch_free)
+
+G_END_DECLS
+
+#endif /* __GP_LAUNCH_H__ */

@@ -1,0 +1,1556 @@
+/* gstprof
+ *
+ * gp-session-json.c: session.json (schema "gstprof/1", described key by key
+ * in docs/session-schema.md) to and from the GpSession model, with
+ * json-glib.
+ *
+ * Writing: numbers that the model keeps negative for "unknown" are written
+ * as null, and JSON has no NaN or infinity, so those become null (or 0 where
+ * a field cannot be unknown) instead of the invalid tokens json-glib would
+ * print. Strings that are not UTF-8 (thread names from /proc are raw bytes)
+ * are repaired, because a file we write must always load again. The file is
+ * written to a temporary name in the same directory and renamed over the
+ * target, so a reader (or a crash) never sees half a file.
+ *
+ * Reading: every problem becomes one GError line that names the file, and
+ * where possible the line and column or the key path. Missing keys take
+ * their defaults, unknown keys are ignored (a newer gstprof may add some),
+ * and a key of the wrong type is an error rather than a silent zero.
+ * json-glib's parser recurses once per nesting level, so input nested deeper
+ * than any session could be is refused before it reaches the parser.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "gp-session.h"
+
+/* Far deeper than a session (about 6 levels, plus whatever a property or a
+ * finding's evidence nests), far shallower than what overflows the stack
+ * of json-glib's recursive parser. */
+#define GP_SESSION_MAX_DEPTH 256
+/* A 10-minute capture is a few MiB; this only stops us from reading
+ * /dev/zero or a video file into memory. */
+#define GP_SESSION_MAX_BYTES (256 * 1024 * 1024)
+
+/* ------------------------------------------------------------------ */
+/* writing                                                              */
+/* ------------------------------------------------------------------ */
+
+static gchar *
+gp_json_valid_utf8 (const gchar * str)
+{
+  if (g_utf8_validate (str, -1, NULL))
+    return g_strdup (str);
+  return g_utf8_make_valid (str, -1);
+}
+
+/* True when json-glib can print @node as valid JSON that reads back the
+ * same: no NaN/infinity, only UTF-8 strings and member names. */
+static gboolean
+gp_json_node_is_clean (JsonNode * node)
+{
+  switch (JSON_NODE_TYPE (node)) {
+    case JSON_NODE_OBJECT:{
+      JsonObject *o = json_node_get_object (node);
+      GList *members = json_object_get_members (o), *l;
+      gboolean clean = TRUE;
+
+      for (l = members; l != NULL && clean; l = l->next) {
+        clean = g_utf8_validate (l->data, -1, NULL) &&
+            gp_json_node_is_clean (json_object_get_member (o, l->data));
+      }
+      g_list_free (members);
+      return clean;
+    }
+    case JSON_NODE_ARRAY:{
+      JsonArray *a = json_node_get_array (node);
+      guint i, n = json_array_get_length (a);
+
+      for (i = 0; i < n; i++)
+        if (!gp_json_node_is_clean (json_array_get_element (a, i)))
+          return FALSE;
+      return TRUE;
+    }
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+        return isfinite (json_node_get_double (node));
+      if (json_node_get_value_type (node) == G_TYPE_STRING)
+        return g_utf8_validate (json_node_get_string (node), -1, NULL);
+      return TRUE;
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+  }
+}
+
+/* A deep copy of @node with non-finite numbers turned to null and strings
+ * made valid UTF-8. */
+static JsonNode *
+gp_json_node_clean_copy (JsonNode * node)
+{
+  switch (JSON_NODE_TYPE (node)) {
+    case JSON_NODE_OBJECT:{
+      JsonObject *o = json_node_get_object (node), *copy = json_object_new ();
+      GList *members = json_object_get_members (o), *l;
+      JsonNode *res;
+
+      for (l = members; l != NULL; l = l->next) {
+        gchar *name = gp_json_valid_utf8 (l->data);
+
+        json_object_set_member (copy, name,
+            gp_json_node_clean_copy (json_object_get_member (o, l->data)));
+        g_free (name);
+      }
+      g_list_free (members);
+      res = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (res, copy);
+      return res;
+    }
+    case JSON_NODE_ARRAY:{
+      JsonArray *a = json_node_get_array (node);
+      JsonArray *copy = json_array_new ();
+      guint i, n = json_array_get_length (a);
+      JsonNode *res;
+
+      for (i = 0; i < n; i++)
+        json_array_add_element (copy,
+            gp_json_node_clean_copy (json_array_get_element (a, i)));
+      res = json_node_new (JSON_NODE_ARRAY);
+      json_node_take_array (res, copy);
+      return res;
+    }
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+          !isfinite (json_node_get_double (node)))
+        return json_node_new (JSON_NODE_NULL);
+      if (json_node_get_value_type (node) == G_TYPE_STRING) {
+        JsonNode *res = json_node_new (JSON_NODE_VALUE);
+        gchar *valid = gp_json_valid_utf8 (json_node_get_string (node));
+
+        json_node_set_string (res, valid);
+        g_free (valid);
+        return res;
+      }
+      return json_node_copy (node);
+    case JSON_NODE_NULL:
+    default:
+      return json_node_new (JSON_NODE_NULL);
+  }
+}
+
+/* A node for an opaque object of the model (series window, props,
+ * evidence): shared when it prints cleanly, a repaired copy otherwise. */
+static JsonNode *
+gp_json_object_node (JsonObject * o)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  if (o == NULL)
+    json_node_take_object (node, json_object_new ());
+  else
+    json_node_set_object (node, o);
+  if (!gp_json_node_is_clean (node)) {
+    JsonNode *copy = gp_json_node_clean_copy (node);
+
+    json_node_unref (node);
+    node = copy;
+  }
+  return node;
+}
+
+static void
+gp_json_set_string (JsonObject * o, const gchar * key, const gchar * str)
+{
+  if (str == NULL) {
+    json_object_set_null_member (o, key);
+  } else if (g_utf8_validate (str, -1, NULL)) {
+    json_object_set_string_member (o, key, str);
+  } else {
+    gchar *valid = g_utf8_make_valid (str, -1);
+
+    json_object_set_string_member (o, key, valid);
+    g_free (valid);
+  }
+}
+
+/* A number the model may not know: negative (or not a number) is null. */
+static void
+gp_json_set_maybe (JsonObject * o, const gchar * key, gdouble v)
+{
+  if (!isfinite (v) || v < 0)
+    json_object_set_null_member (o, key);
+  else
+    /* + 0.0 turns -0.0 into 0.0, which prints the same way every time. */
+    json_object_set_double_member (o, key, v + 0.0);
+}
+
+/* A number that is always known and may be negative (event times). */
+static void
+gp_json_set_real (JsonObject * o, const gchar * key, gdouble v)
+{
+  json_object_set_double_member (o, key, isfinite (v) ? v + 0.0 : 0.0);
+}
+
+static void
+gp_json_set_count (JsonObject * o, const gchar * key, guint64 v)
+{
+  /* JSON readers (and json-glib) stop at signed 64 bits. */
+  json_object_set_int_member (o, key, (gint64) MIN (v, (guint64) G_MAXINT64));
+}
+
+static JsonObject *
+gp_json_quantiles (const GpQuantiles * q)
+{
+  JsonObject *o = json_object_new ();
+
+  gp_json_set_maybe (o, "p50", q->p50);
+  gp_json_set_maybe (o, "p95", q->p95);
+  gp_json_set_maybe (o, "p99", q->p99);
+  gp_json_set_maybe (o, "max", q->max);
+  return o;
+}
+
+static JsonArray *
+gp_json_string_array (GPtrArray * strings)
+{
+  JsonArray *a = json_array_new ();
+  guint i;
+
+  for (i = 0; strings != NULL && i < strings->len; i++) {
+    const gchar *str = g_ptr_array_index (strings, i);
+    gchar *valid = gp_json_valid_utf8 (str != NULL ? str : "");
+
+    json_array_add_string_element (a, valid);
+    g_free (valid);
+  }
+  return a;
+}
+
+/* Keyed sections (summary.elements.<name>) use the name as member name. */
+static void
+gp_json_set_keyed (JsonObject * parent, const gchar * key, JsonObject * o)
+{
+  gchar *valid = gp_json_valid_utf8 (key != NULL ? key : "");
+
+  json_object_set_object_member (parent, valid, o);
+  g_free (valid);
+}
+
+static JsonObject *
+gp_json_session_info (GpSession * s)
+{
+  JsonObject *o = json_object_new ();
+
+  gp_json_set_string (o, "mode", s->mode);
+  gp_json_set_string (o, "launch", s->launch);
+  gp_json_set_string (o, "started", s->started);
+  gp_json_set_maybe (o, "duration_s", s->duration_s);
+  gp_json_set_string (o, "gstreamer", s->gstreamer);
+  gp_json_set_string (o, "platform", s->platform);
+  gp_json_set_maybe (o, "window_s", s->window_s);
+  json_object_set_int_member (o, "exit_code", s->exit_code);
+  return o;
+}
+
+static JsonObject *
+gp_json_graph (GpSession * s)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *elements = json_array_new (), *links = json_array_new ();
+  guint i;
+
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    JsonObject *eo = json_object_new ();
+
+    gp_json_set_string (eo, "name", e->name);
+    gp_json_set_string (eo, "factory", e->factory);
+    gp_json_set_string (eo, "parent", e->parent);
+    gp_json_set_string (eo, "kind", e->kind);
+    json_object_set_boolean_member (eo, "is_bin", e->is_bin);
+    json_object_set_member (eo, "props", gp_json_object_node (e->props));
+    json_array_add_object_element (elements, eo);
+  }
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    JsonObject *lo = json_object_new ();
+
+    gp_json_set_string (lo, "id", l->id);
+    gp_json_set_string (lo, "src", l->src);
+    gp_json_set_string (lo, "sink", l->sink);
+    gp_json_set_string (lo, "caps", l->caps);
+    gp_json_set_string (lo, "memory", l->memory);
+    json_array_add_object_element (links, lo);
+  }
+  json_object_set_array_member (o, "elements", elements);
+  json_object_set_array_member (o, "links", links);
+  json_object_set_array_member (o, "hw_elements",
+      gp_json_string_array (s->hw_elements));
+  return o;
+}
+
+static JsonArray *
+gp_json_paths (GPtrArray * paths)
+{
+  JsonArray *a = json_array_new ();
+  guint i;
+
+  for (i = 0; i < paths->len; i++) {
+    GpPath *p = g_ptr_array_index (paths, i);
+    JsonObject *po = json_object_new ();
+
+    gp_json_set_string (po, "source", p->source);
+    gp_json_set_string (po, "sink", p->sink);
+    json_object_set_object_member (po, "latency_ms",
+        gp_json_quantiles (&p->latency_ms));
+    gp_json_set_count (po, "matched", p->matched);
+    gp_json_set_count (po, "unmatched", p->unmatched);
+    json_array_add_object_element (a, po);
+  }
+  return a;
+}
+
+static JsonObject *
+gp_json_summary (GpSession * s)
+{
+  JsonObject *o = json_object_new ();
+  JsonObject *elements = json_object_new (), *queues = json_object_new ();
+  JsonObject *links = json_object_new (), *sinks = json_object_new ();
+  JsonArray *threads = json_array_new ();
+  guint i;
+
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+    JsonObject *eo = json_object_new ();
+
+    json_object_set_object_member (eo, "self_ms",
+        gp_json_quantiles (&es->self_ms));
+    gp_json_set_count (eo, "buffers", es->buffers);
+    gp_json_set_maybe (eo, "self_total_ms", es->self_total_ms);
+    gp_json_set_maybe (eo, "cpu_ms", es->cpu_ms);
+    json_object_set_array_member (eo, "threads",
+        gp_json_string_array (es->threads));
+    gp_json_set_maybe (eo, "busy_pct", es->busy_pct);
+    gp_json_set_maybe (eo, "share_pct", es->share_pct);
+    gp_json_set_keyed (elements, es->name, eo);
+  }
+  for (i = 0; i < s->queue_summaries->len; i++) {
+    GpQueueSummary *qs = g_ptr_array_index (s->queue_summaries, i);
+    JsonObject *qo = json_object_new (), *level = json_object_new ();
+
+    json_object_set_object_member (qo, "residence_ms",
+        gp_json_quantiles (&qs->residence_ms));
+    gp_json_set_maybe (level, "mean", qs->level_pct_mean);
+    gp_json_set_maybe (level, "max", qs->level_pct_max);
+    json_object_set_object_member (qo, "level_pct", level);
+    gp_json_set_count (qo, "level_buffers_max", qs->level_buffers_max);
+    gp_json_set_count (qo, "dropped", qs->dropped);
+    gp_json_set_string (qo, "leaky", qs->leaky);
+    gp_json_set_maybe (qo, "blocked_ms", qs->blocked_ms);
+    gp_json_set_keyed (queues, qs->name, qo);
+  }
+  for (i = 0; i < s->link_summaries->len; i++) {
+    GpLinkSummary *ls = g_ptr_array_index (s->link_summaries, i);
+    JsonObject *lo = json_object_new ();
+
+    gp_json_set_maybe (lo, "fps", ls->fps);
+    gp_json_set_maybe (lo, "bytes_per_s", ls->bytes_per_s);
+    gp_json_set_count (lo, "buffers", ls->buffers);
+    gp_json_set_keyed (links, ls->id, lo);
+  }
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *ts = g_ptr_array_index (s->threads, i);
+    JsonObject *to = json_object_new (), *cpu = json_object_new ();
+
+    gp_json_set_count (to, "tid", ts->tid);
+    gp_json_set_string (to, "name", ts->name);
+    gp_json_set_maybe (cpu, "mean", ts->cpu_pct_mean);
+    gp_json_set_maybe (cpu, "max", ts->cpu_pct_max);
+    json_object_set_object_member (to, "cpu_pct", cpu);
+    json_object_set_array_member (to, "elements",
+        gp_json_string_array (ts->elements));
+    json_array_add_object_element (threads, to);
+  }
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
+    JsonObject *so = json_object_new ();
+
+    gp_json_set_maybe (so, "fps", ss->fps);
+    gp_json_set_maybe (so, "target_fps", ss->target_fps);
+    gp_json_set_count (so, "buffers", ss->buffers);
+    gp_json_set_keyed (sinks, ss->name, so);
+  }
+
+  json_object_set_object_member (o, "elements", elements);
+  json_object_set_object_member (o, "queues", queues);
+  json_object_set_object_member (o, "links", links);
+  json_object_set_array_member (o, "paths", gp_json_paths (s->paths));
+  json_object_set_array_member (o, "interlatency",
+      gp_json_paths (s->interlatency));
+  json_object_set_array_member (o, "threads", threads);
+  json_object_set_object_member (o, "sinks", sinks);
+  gp_json_set_maybe (o, "target_fps", s->target_fps);
+  gp_json_set_maybe (o, "frame_period_ms", s->frame_period_ms);
+  return o;
+}
+
+static JsonArray *
+gp_json_events (GpSession * s)
+{
+  JsonArray *a = json_array_new ();
+  guint i;
+
+  for (i = 0; i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    JsonObject *eo = json_object_new ();
+
+    gp_json_set_real (eo, "t", ev->t);
+    gp_json_set_string (eo, "type", ev->type);
+    gp_json_set_string (eo, "source", ev->source);
+    gp_json_set_string (eo, "text", ev->text);
+    json_array_add_object_element (a, eo);
+  }
+  return a;
+}
+
+static JsonArray *
+gp_json_findings (GpSession * s)
+{
+  JsonArray *a = json_array_new ();
+  guint i;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+    JsonObject *fo = json_object_new ();
+
+    gp_json_set_string (fo, "rule", f->rule);
+    gp_json_set_string (fo, "severity", f->severity);
+    gp_json_set_string (fo, "title", f->title);
+    json_object_set_array_member (fo, "targets",
+        gp_json_string_array (f->targets));
+    json_object_set_member (fo, "evidence", gp_json_object_node (f->evidence));
+    gp_json_set_string (fo, "why", f->why);
+    gp_json_set_string (fo, "fix", f->fix);
+    if (f->fix_patch == NULL)
+      json_object_set_null_member (fo, "fix_patch");
+    else if (gp_json_node_is_clean (f->fix_patch))
+      json_object_set_member (fo, "fix_patch", json_node_copy (f->fix_patch));
+    else
+      json_object_set_member (fo, "fix_patch",
+          gp_json_node_clean_copy (f->fix_patch));
+    json_object_set_boolean_member (fo, "heuristic", f->heuristic);
+    gp_json_set_string (fo, "verified_on", f->verified_on);
+    gp_json_set_real (fo, "rank_value", f->rank_value);
+    json_array_add_object_element (a, fo);
+  }
+  return a;
+}
+
+JsonNode *
+gp_session_to_json (GpSession * s)
+{
+  JsonObject *root;
+  JsonArray *series;
+  JsonNode *node;
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  root = json_object_new ();
+  /* Always the schema this code writes, whatever the model says. */
+  json_object_set_string_member (root, "schema", GP_SESSION_SCHEMA);
+  json_object_set_object_member (root, "session", gp_json_session_info (s));
+  json_object_set_object_member (root, "graph", gp_json_graph (s));
+  json_object_set_object_member (root, "summary", gp_json_summary (s));
+
+  series = json_array_new ();
+  for (i = 0; i < s->series->len; i++)
+    json_array_add_element (series,
+        gp_json_object_node (g_ptr_array_index (s->series, i)));
+  json_object_set_array_member (root, "series", series);
+
+  json_object_set_array_member (root, "events", gp_json_events (s));
+  json_object_set_array_member (root, "findings", gp_json_findings (s));
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, root);
+  return node;
+}
+
+gchar *
+gp_session_to_data (GpSession * s, gboolean pretty, gsize * length)
+{
+  JsonGenerator *gen;
+  JsonNode *root;
+  gchar *text, *res;
+  gsize len;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  root = gp_session_to_json (s);
+  gen = json_generator_new ();
+  json_generator_set_pretty (gen, pretty);
+  json_generator_set_indent (gen, 2);
+  json_generator_set_root (gen, root);
+  text = json_generator_to_data (gen, &len);
+  g_object_unref (gen);
+  json_node_unref (root);
+
+  /* A text file ends with a newline (diff, cat, editors). */
+  res = g_realloc (text, len + 2);
+  res[len++] = '\n';
+  res[len] = '\0';
+  if (length != NULL)
+    *length = len;
+  return res;
+}
+
+/* Writes all of @data to @fd, through short writes and EINTR. */
+static gboolean
+gp_write_all (int fd, const gchar * data, gsize len, int *err)
+{
+  while (len > 0) {
+    gssize n = write (fd, data, len);
+
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      *err = errno;
+      return FALSE;
+    }
+    data += n;
+    len -= (gsize) n;
+  }
+  return TRUE;
+}
+
+gboolean
+gp_session_save (GpSession * s, const gchar * path, GError ** error)
+{
+  gchar *data, *tmp;
+  gsize len;
+  int fd, err = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  data = gp_session_to_data (s, TRUE, &len);
+
+  /* Same directory as the target, so the rename never crosses a file
+   * system and is atomic; 0666 minus the umask like any new file. */
+  tmp = g_strconcat (path, ".tmp-XXXXXX", NULL);
+  fd = g_mkstemp_full (tmp, O_WRONLY, 0666);
+  if (fd < 0) {
+    err = errno;
+    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_IO,
+        "%s: cannot write: %s", path, g_strerror (err));
+    g_free (tmp);
+    g_free (data);
+    return FALSE;
+  }
+
+  ok = gp_write_all (fd, data, len, &err);
+  /* The rename must not land before the data: without fsync a crash right
+   * after it can leave an empty session.json on ext4 and others. */
+  if (ok && fsync (fd) != 0 && errno != EINVAL && errno != EROFS) {
+    err = errno;
+    ok = FALSE;
+  }
+  if (close (fd) != 0 && ok) {
+    err = errno;
+    ok = FALSE;
+  }
+  if (ok && g_rename (tmp, path) != 0) {
+    err = errno;
+    ok = FALSE;
+  }
+  if (!ok) {
+    g_unlink (tmp);
+    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_IO,
+        "%s: cannot write: %s", path, g_strerror (err));
+  }
+  g_free (tmp);
+  g_free (data);
+  return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* reading                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Error messages are one line whatever the file name or the keys contain:
+ * control characters become spaces and overlong messages are cut. */
+static void
+gp_set_error_line (GError ** error, gint code, const gchar * format, ...)
+    G_GNUC_PRINTF (3, 4);
+
+static void
+gp_set_error_line (GError ** error, gint code, const gchar * format, ...)
+{
+  va_list args;
+  gchar *msg, *valid, *p;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  valid = g_utf8_make_valid (msg, -1);
+  g_free (msg);
+  for (p = valid; *p != '\0'; p++)
+    if ((guchar) * p < 0x20 || *p == 0x7f)
+      *p = ' ';
+  if (g_utf8_strlen (valid, -1) > 500) {
+    gchar *end = g_utf8_offset_to_pointer (valid, 497);
+
+    strcpy (end, "...");
+  }
+  g_set_error_literal (error, GP_SESSION_ERROR, code, valid);
+  g_free (valid);
+}
+
+typedef struct
+{
+  const gchar *origin;
+  GError **error;
+} GpReader;
+
+/* Key paths in errors: "summary.elements.x264enc0.self_ms.p50". Long or
+ * odd keys are cut so the message stays readable. */
+static gchar *
+gp_key_path (const gchar * path, const gchar * key)
+{
+  gchar *k = g_strndup (key, 80);
+  gchar *res;
+
+  if (path == NULL || path[0] == '\0')
+    res = g_strdup (k);
+  else if (key[0] == '[')
+    res = g_strconcat (path, k, NULL);
+  else
+    res = g_strconcat (path, ".", k, NULL);
+  g_free (k);
+  return res;
+}
+
+static gboolean
+gp_reader_type_error (GpReader * r, const gchar * path, const gchar * key,
+    const gchar * expected)
+{
+  gchar *full = gp_key_path (path, key);
+
+  gp_set_error_line (r->error, GP_SESSION_ERROR_SCHEMA,
+      "%s: %s: expected %s", r->origin, full, expected);
+  g_free (full);
+  return FALSE;
+}
+
+/* The member @key of @o, or NULL when it is absent or null (both mean
+ * "use the default"). */
+static JsonNode *
+gp_reader_member (JsonObject * o, const gchar * key)
+{
+  JsonNode *node;
+
+  if (o == NULL)
+    return NULL;
+  node = json_object_get_member (o, key);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  return node;
+}
+
+static gboolean
+gp_reader_string (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, const gchar * dflt, gchar ** out)
+{
+  JsonNode *node = gp_reader_member (o, key);
+
+  if (node == NULL) {
+    g_free (*out);
+    *out = g_strdup (dflt);
+    return TRUE;
+  }
+  if (!JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return gp_reader_type_error (r, path, key, "string");
+  g_free (*out);
+  *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+/* Numbers: integers and reals both; null and absent give @dflt. A real too
+ * large for a double (1e999) reads as infinity, which the model cannot
+ * hold: it is taken as null too. */
+static gboolean
+gp_reader_double (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gdouble dflt, gdouble * out)
+{
+  JsonNode *node = gp_reader_member (o, key);
+  gdouble v;
+
+  if (node == NULL) {
+    *out = dflt;
+    return TRUE;
+  }
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return gp_reader_type_error (r, path, key, "number");
+  switch (json_node_get_value_type (node)) {
+    case G_TYPE_INT64:
+      v = (gdouble) json_node_get_int (node);
+      break;
+    case G_TYPE_DOUBLE:
+      v = json_node_get_double (node);
+      break;
+    default:
+      return gp_reader_type_error (r, path, key, "number");
+  }
+  *out = isfinite (v) ? v : dflt;
+  return TRUE;
+}
+
+/* Unknown-able numbers: null, absent or negative read as -1. */
+static gboolean
+gp_reader_maybe (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gdouble * out)
+{
+  if (!gp_reader_double (r, o, path, key, -1, out))
+    return FALSE;
+  if (*out < 0)
+    *out = -1;
+  return TRUE;
+}
+
+static gboolean
+gp_reader_count (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, guint64 * out)
+{
+  JsonNode *node = gp_reader_member (o, key);
+
+  if (node == NULL) {
+    *out = 0;
+    return TRUE;
+  }
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return gp_reader_type_error (r, path, key, "non-negative integer");
+  switch (json_node_get_value_type (node)) {
+    case G_TYPE_INT64:{
+      gint64 v = json_node_get_int (node);
+
+      if (v < 0)
+        return gp_reader_type_error (r, path, key, "non-negative integer");
+      *out = (guint64) v;
+      return TRUE;
+    }
+    case G_TYPE_DOUBLE:{
+      /* Some writers print every number as a real ("12.0"). */
+      gdouble v = json_node_get_double (node);
+
+      if (!isfinite (v) || v < 0)
+        return gp_reader_type_error (r, path, key, "non-negative integer");
+      *out = v >= 9.2e18 ? (guint64) G_MAXINT64 : (guint64) v;
+      return TRUE;
+    }
+    default:
+      return gp_reader_type_error (r, path, key, "non-negative integer");
+  }
+}
+
+static gboolean
+gp_reader_int (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gint dflt, gint * out)
+{
+  JsonNode *node = gp_reader_member (o, key);
+  gint64 v;
+
+  if (node == NULL) {
+    *out = dflt;
+    return TRUE;
+  }
+  if (!JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return gp_reader_type_error (r, path, key, "integer");
+  v = json_node_get_int (node);
+  if (v < G_MININT || v > G_MAXINT)
+    return gp_reader_type_error (r, path, key, "integer");
+  *out = (gint) v;
+  return TRUE;
+}
+
+static gboolean
+gp_reader_bool (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gboolean * out)
+{
+  JsonNode *node = gp_reader_member (o, key);
+
+  if (node == NULL) {
+    *out = FALSE;
+    return TRUE;
+  }
+  if (!JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return gp_reader_type_error (r, path, key, "boolean");
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+/* An object member: *out is NULL when absent or null. Borrowed. */
+static gboolean
+gp_reader_object (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, JsonObject ** out)
+{
+  JsonNode *node = gp_reader_member (o, key);
+
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return gp_reader_type_error (r, path, key, "object");
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+static gboolean
+gp_reader_array (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, JsonArray ** out)
+{
+  JsonNode *node = gp_reader_member (o, key);
+
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return gp_reader_type_error (r, path, key, "array");
+  *out = json_node_get_array (node);
+  return TRUE;
+}
+
+/* Element @i of @a as an object; @ipath receives "path.key[i]". */
+static gboolean
+gp_reader_array_object (GpReader * r, JsonArray * a, guint i,
+    const gchar * path, JsonObject ** out, gchar ** ipath)
+{
+  JsonNode *node = json_array_get_element (a, i);
+  gchar *idx = g_strdup_printf ("[%u]", i);
+
+  *ipath = gp_key_path (path, idx);
+  g_free (idx);
+  if (!JSON_NODE_HOLDS_OBJECT (node)) {
+    gp_set_error_line (r->error, GP_SESSION_ERROR_SCHEMA,
+        "%s: %s: expected object", r->origin, *ipath);
+    return FALSE;
+  }
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+static gboolean
+gp_reader_string_array (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, GPtrArray * dst)
+{
+  JsonArray *a;
+  guint i, n;
+
+  if (!gp_reader_array (r, o, path, key, &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n; i++) {
+    JsonNode *node = json_array_get_element (a, i);
+
+    if (!JSON_NODE_HOLDS_VALUE (node) ||
+        json_node_get_value_type (node) != G_TYPE_STRING) {
+      gchar *apath = gp_key_path (path, key);
+      gchar *idx = g_strdup_printf ("[%u]", i);
+
+      gp_reader_type_error (r, apath, idx, "string");
+      g_free (idx);
+      g_free (apath);
+      return FALSE;
+    }
+    g_ptr_array_add (dst, g_strdup (json_node_get_string (node)));
+  }
+  return TRUE;
+}
+
+static gboolean
+gp_reader_quantiles (GpReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, GpQuantiles * q)
+{
+  JsonObject *qo;
+  gchar *qpath;
+  gboolean ok;
+
+  gp_quantiles_set_unknown (q);
+  if (!gp_reader_object (r, o, path, key, &qo))
+    return FALSE;
+  if (qo == NULL)
+    return TRUE;
+  qpath = gp_key_path (path, key);
+  ok = gp_reader_maybe (r, qo, qpath, "p50", &q->p50) &&
+      gp_reader_maybe (r, qo, qpath, "p95", &q->p95) &&
+      gp_reader_maybe (r, qo, qpath, "p99", &q->p99) &&
+      gp_reader_maybe (r, qo, qpath, "max", &q->max);
+  g_free (qpath);
+  return ok;
+}
+
+/* Calls @func on each member of the keyed section @key ("summary.queues")
+ * in file order. A name given twice makes one entry (json-glib keeps the
+ * last value; the member list is checked too, so no version of it can make
+ * two entries of the same name). */
+typedef gboolean (*GpReaderKeyedFunc) (GpReader * r, GpSession * s,
+    const gchar * name, JsonObject * o, const gchar * path);
+
+static gboolean
+gp_reader_keyed (GpReader * r, GpSession * s, JsonObject * parent,
+    const gchar * path, const gchar * key, GpReaderKeyedFunc func)
+{
+  JsonObject *o;
+  GList *members, *l;
+  GHashTable *seen;
+  gchar *kpath;
+  gboolean ok = TRUE;
+
+  if (!gp_reader_object (r, parent, path, key, &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+
+  kpath = gp_key_path (path, key);
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  members = json_object_get_members (o);
+  for (l = members; l != NULL && ok; l = l->next) {
+    const gchar *name = l->data;
+    JsonNode *node;
+    gchar *epath;
+
+    if (!g_hash_table_add (seen, (gpointer) name))
+      continue;
+    node = json_object_get_member (o, name);
+    epath = gp_key_path (kpath, name);
+    if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node)) {
+      gp_set_error_line (r->error, GP_SESSION_ERROR_SCHEMA,
+          "%s: %s: expected object", r->origin, epath);
+      ok = FALSE;
+    } else {
+      ok = func (r, s, name, json_node_get_object (node), epath);
+    }
+    g_free (epath);
+  }
+  g_list_free (members);
+  g_hash_table_unref (seen);
+  g_free (kpath);
+  return ok;
+}
+
+static gboolean
+gp_reader_session_info (GpReader * r, GpSession * s, JsonObject * root)
+{
+  JsonObject *o;
+  const gchar *p = "session";
+
+  if (!gp_reader_object (r, root, "", "session", &o))
+    return FALSE;
+  return gp_reader_string (r, o, p, "mode", "run", &s->mode) &&
+      gp_reader_string (r, o, p, "launch", NULL, &s->launch) &&
+      gp_reader_string (r, o, p, "started", "", &s->started) &&
+      gp_reader_maybe (r, o, p, "duration_s", &s->duration_s) &&
+      gp_reader_string (r, o, p, "gstreamer", "", &s->gstreamer) &&
+      gp_reader_string (r, o, p, "platform", "generic", &s->platform) &&
+      gp_reader_maybe (r, o, p, "window_s", &s->window_s) &&
+      gp_reader_int (r, o, p, "exit_code", 0, &s->exit_code);
+}
+
+static gboolean
+gp_reader_graph (GpReader * r, GpSession * s, JsonObject * root)
+{
+  JsonObject *graph;
+  JsonArray *a;
+  guint i, n;
+
+  if (!gp_reader_object (r, root, "", "graph", &graph))
+    return FALSE;
+
+  if (!gp_reader_array (r, graph, "graph", "elements", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n; i++) {
+    JsonObject *eo, *props;
+    gchar *ip;
+    GpElement *e;
+    gboolean ok;
+
+    if (!gp_reader_array_object (r, a, i, "graph.elements", &eo, &ip)) {
+      g_free (ip);
+      return FALSE;
+    }
+    e = gp_session_add_element (s, NULL, NULL, NULL, NULL);
+    ok = gp_reader_string (r, eo, ip, "name", "", &e->name) &&
+        gp_reader_string (r, eo, ip, "factory", "", &e->factory) &&
+        gp_reader_string (r, eo, ip, "parent", "", &e->parent) &&
+        gp_reader_string (r, eo, ip, "kind", "", &e->kind) &&
+        gp_reader_bool (r, eo, ip, "is_bin", &e->is_bin) &&
+        gp_reader_object (r, eo, ip, "props", &props);
+    g_free (ip);
+    if (!ok)
+      return FALSE;
+    e->props = props != NULL ? json_object_ref (props) : json_object_new ();
+  }
+
+  if (!gp_reader_array (r, graph, "graph", "links", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n; i++) {
+    JsonObject *lo;
+    gchar *ip;
+    GpLink *l;
+    gboolean ok;
+
+    if (!gp_reader_array_object (r, a, i, "graph.links", &lo, &ip)) {
+      g_free (ip);
+      return FALSE;
+    }
+    l = gp_session_add_link (s, NULL, NULL, NULL, NULL);
+    ok = gp_reader_string (r, lo, ip, "src", "", &l->src) &&
+        gp_reader_string (r, lo, ip, "sink", "", &l->sink) &&
+        gp_reader_string (r, lo, ip, "caps", NULL, &l->caps) &&
+        gp_reader_string (r, lo, ip, "memory", "system", &l->memory);
+    if (ok) {
+      /* The id is derived; a file without one still gets the usual id. */
+      gchar *dflt = g_strconcat (l->src, "->", l->sink, NULL);
+
+      ok = gp_reader_string (r, lo, ip, "id", dflt, &l->id);
+      g_free (dflt);
+    }
+    g_free (ip);
+    if (!ok)
+      return FALSE;
+  }
+
+  return gp_reader_string_array (r, graph, "graph", "hw_elements",
+      s->hw_elements);
+}
+
+static gboolean
+gp_reader_elem_summary (GpReader * r, GpSession * s, const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpElementSummary *es = gp_session_add_elem_summary (s, name);
+
+  return gp_reader_quantiles (r, o, p, "self_ms", &es->self_ms) &&
+      gp_reader_count (r, o, p, "buffers", &es->buffers) &&
+      gp_reader_maybe (r, o, p, "self_total_ms", &es->self_total_ms) &&
+      gp_reader_maybe (r, o, p, "cpu_ms", &es->cpu_ms) &&
+      gp_reader_string_array (r, o, p, "threads", es->threads) &&
+      gp_reader_maybe (r, o, p, "busy_pct", &es->busy_pct) &&
+      gp_reader_maybe (r, o, p, "share_pct", &es->share_pct);
+}
+
+static gboolean
+gp_reader_queue_summary (GpReader * r, GpSession * s, const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpQueueSummary *qs = gp_session_add_queue_summary (s, name);
+  JsonObject *level;
+  gboolean ok;
+
+  ok = gp_reader_quantiles (r, o, p, "residence_ms", &qs->residence_ms) &&
+      gp_reader_object (r, o, p, "level_pct", &level);
+  if (ok) {
+    gchar *lp = gp_key_path (p, "level_pct");
+
+    ok = gp_reader_maybe (r, level, lp, "mean", &qs->level_pct_mean) &&
+        gp_reader_maybe (r, level, lp, "max", &qs->level_pct_max);
+    g_free (lp);
+  }
+  return ok &&
+      gp_reader_count (r, o, p, "level_buffers_max", &qs->level_buffers_max) &&
+      gp_reader_count (r, o, p, "dropped", &qs->dropped) &&
+      gp_reader_string (r, o, p, "leaky", "no", &qs->leaky) &&
+      gp_reader_maybe (r, o, p, "blocked_ms", &qs->blocked_ms);
+}
+
+static gboolean
+gp_reader_link_summary (GpReader * r, GpSession * s, const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpLinkSummary *ls = gp_session_add_link_summary (s, name);
+
+  return gp_reader_maybe (r, o, p, "fps", &ls->fps) &&
+      gp_reader_maybe (r, o, p, "bytes_per_s", &ls->bytes_per_s) &&
+      gp_reader_count (r, o, p, "buffers", &ls->buffers);
+}
+
+static gboolean
+gp_reader_sink_summary (GpReader * r, GpSession * s, const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpSinkSummary *ss = gp_session_add_sink (s, name);
+
+  return gp_reader_maybe (r, o, p, "fps", &ss->fps) &&
+      gp_reader_maybe (r, o, p, "target_fps", &ss->target_fps) &&
+      gp_reader_count (r, o, p, "buffers", &ss->buffers);
+}
+
+static gboolean
+gp_reader_paths (GpReader * r, JsonObject * summary, const gchar * key,
+    GPtrArray * dst)
+{
+  JsonArray *a;
+  gchar *apath = gp_key_path ("summary", key);
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_reader_array (r, summary, "summary", key, &a)) {
+    g_free (apath);
+    return FALSE;
+  }
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *po;
+    gchar *ip;
+    GpPath *p;
+
+    ok = gp_reader_array_object (r, a, i, apath, &po, &ip);
+    if (ok) {
+      p = gp_path_new (NULL, NULL);
+      g_ptr_array_add (dst, p);
+      ok = gp_reader_string (r, po, ip, "source", "", &p->source) &&
+          gp_reader_string (r, po, ip, "sink", "", &p->sink) &&
+          gp_reader_quantiles (r, po, ip, "latency_ms", &p->latency_ms) &&
+          gp_reader_count (r, po, ip, "matched", &p->matched) &&
+          gp_reader_count (r, po, ip, "unmatched", &p->unmatched);
+    }
+    g_free (ip);
+  }
+  g_free (apath);
+  return ok;
+}
+
+static gboolean
+gp_reader_threads (GpReader * r, GpSession * s, JsonObject * summary)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_reader_array (r, summary, "summary", "threads", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *to, *cpu;
+    gchar *ip;
+    GpThreadSummary *ts;
+
+    ok = gp_reader_array_object (r, a, i, "summary.threads", &to, &ip);
+    if (ok) {
+      ts = gp_session_add_thread (s, 0, NULL);
+      ok = gp_reader_count (r, to, ip, "tid", &ts->tid) &&
+          gp_reader_string (r, to, ip, "name", "", &ts->name) &&
+          gp_reader_object (r, to, ip, "cpu_pct", &cpu);
+      if (ok) {
+        gchar *cp = gp_key_path (ip, "cpu_pct");
+
+        ok = gp_reader_maybe (r, cpu, cp, "mean", &ts->cpu_pct_mean) &&
+            gp_reader_maybe (r, cpu, cp, "max", &ts->cpu_pct_max);
+        g_free (cp);
+      }
+      ok = ok && gp_reader_string_array (r, to, ip, "elements", ts->elements);
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+static gboolean
+gp_reader_summary (GpReader * r, GpSession * s, JsonObject * root)
+{
+  JsonObject *o;
+  const gchar *p = "summary";
+
+  if (!gp_reader_object (r, root, "", "summary", &o))
+    return FALSE;
+  return gp_reader_keyed (r, s, o, p, "elements", gp_reader_elem_summary) &&
+      gp_reader_keyed (r, s, o, p, "queues", gp_reader_queue_summary) &&
+      gp_reader_keyed (r, s, o, p, "links", gp_reader_link_summary) &&
+      gp_reader_paths (r, o, "paths", s->paths) &&
+      gp_reader_paths (r, o, "interlatency", s->interlatency) &&
+      gp_reader_threads (r, s, o) &&
+      gp_reader_keyed (r, s, o, p, "sinks", gp_reader_sink_summary) &&
+      gp_reader_maybe (r, o, p, "target_fps", &s->target_fps) &&
+      gp_reader_maybe (r, o, p, "frame_period_ms", &s->frame_period_ms);
+}
+
+static gboolean
+gp_reader_series (GpReader * r, GpSession * s, JsonObject * root)
+{
+  JsonArray *a;
+  guint i, n;
+
+  if (!gp_reader_array (r, root, "", "series", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n; i++) {
+    JsonObject *wo;
+    gchar *ip;
+
+    if (!gp_reader_array_object (r, a, i, "series", &wo, &ip)) {
+      g_free (ip);
+      return FALSE;
+    }
+    g_free (ip);
+    gp_session_add_window (s, wo);
+  }
+  return TRUE;
+}
+
+static gboolean
+gp_reader_events (GpReader * r, GpSession * s, JsonObject * root)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_reader_array (r, root, "", "events", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *eo;
+    gchar *ip;
+    GpEvent *ev;
+
+    ok = gp_reader_array_object (r, a, i, "events", &eo, &ip);
+    if (ok) {
+      ev = gp_session_add_event (s, 0, NULL, NULL, NULL);
+      ok = gp_reader_double (r, eo, ip, "t", 0, &ev->t) &&
+          gp_reader_string (r, eo, ip, "type", "", &ev->type) &&
+          gp_reader_string (r, eo, ip, "source", "", &ev->source) &&
+          gp_reader_string (r, eo, ip, "text", "", &ev->text);
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+static gboolean
+gp_reader_findings (GpReader * r, GpSession * s, JsonObject * root)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_reader_array (r, root, "", "findings", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *fo, *evidence = NULL;
+    gchar *ip;
+    GpFinding *f;
+
+    ok = gp_reader_array_object (r, a, i, "findings", &fo, &ip);
+    if (ok) {
+      f = gp_session_add_finding (s, NULL, NULL, NULL);
+      ok = gp_reader_string (r, fo, ip, "rule", "", &f->rule) &&
+          gp_reader_string (r, fo, ip, "severity", "", &f->severity) &&
+          gp_reader_string (r, fo, ip, "title", "", &f->title) &&
+          gp_reader_string_array (r, fo, ip, "targets", f->targets) &&
+          gp_reader_object (r, fo, ip, "evidence", &evidence) &&
+          gp_reader_string (r, fo, ip, "why", "", &f->why) &&
+          gp_reader_string (r, fo, ip, "fix", "", &f->fix) &&
+          gp_reader_bool (r, fo, ip, "heuristic", &f->heuristic) &&
+          gp_reader_string (r, fo, ip, "verified_on", NULL, &f->verified_on)
+          && gp_reader_double (r, fo, ip, "rank_value", 0, &f->rank_value);
+      if (ok && evidence != NULL) {
+        json_object_unref (f->evidence);
+        f->evidence = json_object_ref (evidence);
+      }
+      if (ok) {
+        /* Any JSON value: the patch format belongs to the rules. */
+        JsonNode *patch = gp_reader_member (fo, "fix_patch");
+
+        if (patch != NULL)
+          f->fix_patch = json_node_copy (patch);
+      }
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+static const gchar *
+gp_json_node_type_name (JsonNode * node)
+{
+  switch (JSON_NODE_TYPE (node)) {
+    case JSON_NODE_OBJECT:
+      return "an object";
+    case JSON_NODE_ARRAY:
+      return "an array";
+    case JSON_NODE_NULL:
+      return "null";
+    case JSON_NODE_VALUE:
+    default:
+      switch (json_node_get_value_type (node)) {
+        case G_TYPE_STRING:
+          return "a string";
+        case G_TYPE_BOOLEAN:
+          return "a boolean";
+        default:
+          return "a number";
+      }
+  }
+}
+
+GpSession *
+gp_session_from_json (JsonNode * root, const gchar * origin, GError ** error)
+{
+  GpReader reader = { origin != NULL ? origin : "<data>", error };
+  GpReader *r = &reader;
+  JsonObject *o;
+  JsonNode *schema;
+  GpSession *s;
+  gboolean ok;
+
+  if (root == NULL) {
+    gp_set_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: empty, not a gstprof session", r->origin);
+    return NULL;
+  }
+  if (!JSON_NODE_HOLDS_OBJECT (root)) {
+    gp_set_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: not a gstprof session (the top level is %s, not an object)",
+        r->origin, gp_json_node_type_name (root));
+    return NULL;
+  }
+  o = json_node_get_object (root);
+  schema = json_object_get_member (o, "schema");
+  if (schema == NULL) {
+    gp_set_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: not a gstprof session (no \"schema\" key)", r->origin);
+    return NULL;
+  }
+  if (!JSON_NODE_HOLDS_VALUE (schema) ||
+      json_node_get_value_type (schema) != G_TYPE_STRING) {
+    gp_reader_type_error (r, "", "schema", "string");
+    return NULL;
+  }
+  if (g_strcmp0 (json_node_get_string (schema), GP_SESSION_SCHEMA) != 0) {
+    gchar *shown = g_strndup (json_node_get_string (schema), 64);
+    gchar *escaped = g_strescape (shown, NULL);
+
+    gp_set_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: not a gstprof session (schema \"%s\")", r->origin, escaped);
+    g_free (escaped);
+    g_free (shown);
+    return NULL;
+  }
+
+  s = gp_session_new ();
+  ok = gp_reader_session_info (r, s, o) &&
+      gp_reader_graph (r, s, o) &&
+      gp_reader_summary (r, s, o) &&
+      gp_reader_series (r, s, o) &&
+      gp_reader_events (r, s, o) && gp_reader_findings (r, s, o);
+  if (!ok) {
+    gp_session_free (s);
+    return NULL;
+  }
+  return s;
+}
+
+/* Before json-glib sees the text, what it gets wrong:
+ * - it wants UTF-8 but says so without a position: we give line and column;
+ * - its parser recurses once per nesting level and overflows the stack on
+ *   deep input ([[[[... a few MB long): refused past GP_SESSION_MAX_DEPTH;
+ * - it accepts a second value after the first ("1 {...}") and then leaks
+ *   the tree it built: refused, JSON has one value per document;
+ * - its scanner also takes C comments and single-quoted strings, in which
+ *   brackets would not be seen here the way the parser sees them: refused,
+ *   they are not JSON (and gstprof never writes them).
+ * Brackets inside strings do not count, so the scan follows strings and
+ * their escapes; nothing else of the grammar is checked here. */
+static gboolean
+gp_session_precheck (const gchar * data, gsize len, const gchar * origin,
+    GError ** error)
+{
+  const gchar *bad = NULL, *problem = NULL;
+  guint line = 1, depth = 0;
+  gsize i, line_start = 0;
+  gboolean in_string = FALSE, escaped = FALSE;
+  gboolean top_done = FALSE;    /* one whole top-level value seen */
+  gboolean top_word = FALSE;    /* inside a top-level number or word */
+
+  /* g_utf8_validate sets @bad to the end on success too. */
+  if (g_utf8_validate (data, (gssize) len, &bad))
+    bad = NULL;
+  else
+    len = (gsize) (bad - data);
+
+  for (i = 0; i < len && problem == NULL; i++) {
+    gchar c = data[i];
+
+    if (in_string) {
+      if (escaped)
+        escaped = FALSE;
+      else if (c == '\\')
+        escaped = TRUE;
+      else if (c == '"') {
+        in_string = FALSE;
+        top_done = depth == 0;
+      }
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (depth == 0 && top_word) {
+        top_word = FALSE;
+        top_done = TRUE;
+      }
+    } else if (c == '\'' || c == '/') {
+      problem = c == '/' ? "a comment or '/' outside a string" :
+          "a single quote outside a string";
+    } else if (depth == 0 && (top_done || (top_word && (c == '"' ||
+                    c == '[' || c == '{')))) {
+      problem = "more data after the end of the JSON value";
+    } else if (c == '"') {
+      in_string = TRUE;
+    } else if (c == '[' || c == '{') {
+      if (++depth > GP_SESSION_MAX_DEPTH)
+        problem = "nested deeper than " G_STRINGIFY (GP_SESSION_MAX_DEPTH)
+            " levels";
+    } else if (c == ']' || c == '}') {
+      if (depth > 0 && --depth == 0)
+        top_done = TRUE;
+    } else if (depth == 0) {
+      top_word = TRUE;
+    }
+
+    if (problem == NULL && c == '\n') {
+      line++;
+      line_start = i + 1;
+    }
+  }
+
+  if (problem != NULL) {
+    i--;
+    gp_set_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%u:%u: %s", origin,
+        line, (guint) g_utf8_strlen (data + line_start,
+            (gssize) (i - line_start)) + 1, problem);
+    return FALSE;
+  }
+  if (bad != NULL) {
+    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s:%u:%u: not UTF-8 text (byte 0x%02x)", origin, line,
+        (guint) g_utf8_strlen (data + line_start,
+            (gssize) (len - line_start)) + 1, (guint) (guchar) * bad);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+GpSession *
+gp_session_load_data (const gchar * data, gssize length,
+    const gchar * origin, GError ** error)
+{
+  JsonParser *parser;
+  GError *perr = NULL;
+  GpSession *s;
+  gsize len;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  if (origin == NULL)
+    origin = "<data>";
+  len = length < 0 ? strlen (data) : (gsize) length;
+
+  if (len == 0) {
+    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s: empty file, not a gstprof session", origin);
+    return NULL;
+  }
+  if (!gp_session_precheck (data, len, origin, error))
+    return NULL;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, (gssize) len, &perr)) {
+    /* json-glib prefixes "<data>:LINE:COL: " for text it did not read from
+     * a file; put the real name there. */
+    if (g_str_has_prefix (perr->message, "<data>:"))
+      gp_set_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%s", origin,
+          perr->message + strlen ("<data>:"));
+    else
+      gp_set_error_line (error, GP_SESSION_ERROR_PARSE, "%s: %s", origin,
+          perr->message);
+    g_error_free (perr);
+    g_object_unref (parser);
+    return NULL;
+  }
+
+  if (json_parser_get_root (parser) == NULL) {
+    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s: empty file, not a gstprof session", origin);
+    g_object_unref (parser);
+    return NULL;
+  }
+  s = gp_session_from_json (json_parser_get_root (parser), origin, error);
+  g_object_unref (parser);
+  return s;
+}
+
+GpSession *
+gp_session_load (const gchar * path, GError ** error)
+{
+  FILE *f;
+  GString *buf;
+  gchar chunk[65536];
+  GpSession *s;
+  size_t n;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  /* stdio rather than g_file_get_contents: its errno gives a plain
+   * "FILE: No such file or directory" instead of a message quoting the
+   * name a second time. */
+  f = g_fopen (path, "rb");
+  if (f == NULL) {
+    int err = errno;
+
+    gp_set_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", path,
+        g_strerror (err));
+    return NULL;
+  }
+  buf = g_string_new (NULL);
+  while ((n = fread (chunk, 1, sizeof (chunk), f)) > 0) {
+    if (buf->len + n > GP_SESSION_MAX_BYTES) {
+      gp_set_error_line (error, GP_SESSION_ERROR_IO,
+          "%s: larger than %d MiB, not a gstprof session", path,
+          GP_SESSION_MAX_BYTES / (1024 * 1024));
+      fclose (f);
+      g_string_free (buf, TRUE);
+      return NULL;
+    }
+    g_string_append_len (buf, chunk, (gssize) n);
+  }
+  if (ferror (f)) {
+    int err = errno;
+
+    gp_set_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", path,
+        g_strerror (err));
+    fclose (f);
+    g_string_free (buf, TRUE);
+    return NULL;
+  }
+  fclose (f);
+
+  if (buf->len == 0) {
+    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s: empty file, not a gstprof session", path);
+    g_string_free (buf, TRUE);
+    return NULL;
+  }
+  s = gp_session_load_data (buf->str, (gssize) buf->len, path, error);
+  g_string_free (buf, TRUE);
+  return s;
+}

@@ -1,0 +1,820 @@
+/* gstprof
+ *
+ * gp-session.c: the session model's constructors, destructors, lookups and
+ * property getters. Reading and writing session.json is in
+ * gp-session-json.c.
+ *
+ * Lookups are linear scans: a session holds tens of elements, and keeping
+ * the arrays as the only index means their order (which is the order
+ * written to the file and shown to the user) can never disagree with a
+ * hash table.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp-session.h"
+
+G_DEFINE_QUARK (gp-session-error-quark, gp_session_error);
+
+/* gstreamer and friends hand us NULL for "none"; the model keeps "" for
+ * names so readers never have to test them. */
+static gchar *
+gp_strdup_or_empty (const gchar * str)
+{
+  return g_strdup (str != NULL ? str : "");
+}
+
+void
+gp_quantiles_set_unknown (GpQuantiles * q)
+{
+  g_return_if_fail (q != NULL);
+
+  q->p50 = q->p95 = q->p99 = q->max = -1;
+}
+
+/* graph */
+
+GpElement *
+gp_element_new (const gchar * name, const gchar * factory,
+    const gchar * parent, const gchar * kind)
+{
+  GpElement *e = g_new0 (GpElement, 1);
+
+  e->name = gp_strdup_or_empty (name);
+  e->factory = gp_strdup_or_empty (factory);
+  e->parent = gp_strdup_or_empty (parent);
+  e->kind = gp_strdup_or_empty (kind);
+  return e;
+}
+
+void
+gp_element_free (GpElement * e)
+{
+  if (e == NULL)
+    return;
+  g_free (e->name);
+  g_free (e->factory);
+  g_free (e->parent);
+  g_free (e->kind);
+  if (e->props != NULL)
+    json_object_unref (e->props);
+  g_free (e);
+}
+
+GpLink *
+gp_link_new (const gchar * src, const gchar * sink, const gchar * caps,
+    const gchar * memory)
+{
+  GpLink *l = g_new0 (GpLink, 1);
+
+  l->src = gp_strdup_or_empty (src);
+  l->sink = gp_strdup_or_empty (sink);
+  l->id = g_strconcat (l->src, "->", l->sink, NULL);
+  l->caps = g_strdup (caps);
+  l->memory = g_strdup (memory != NULL ? memory : "system");
+  return l;
+}
+
+void
+gp_link_free (GpLink * l)
+{
+  if (l == NULL)
+    return;
+  g_free (l->id);
+  g_free (l->src);
+  g_free (l->sink);
+  g_free (l->caps);
+  g_free (l->memory);
+  g_free (l);
+}
+
+/* summary */
+
+GpElementSummary *
+gp_element_summary_new (const gchar * name)
+{
+  GpElementSummary *es = g_new0 (GpElementSummary, 1);
+
+  es->name = gp_strdup_or_empty (name);
+  gp_quantiles_set_unknown (&es->self_ms);
+  es->cpu_ms = -1;
+  es->threads = g_ptr_array_new_with_free_func (g_free);
+  return es;
+}
+
+void
+gp_element_summary_free (GpElementSummary * es)
+{
+  if (es == NULL)
+    return;
+  g_free (es->name);
+  g_ptr_array_unref (es->threads);
+  g_free (es);
+}
+
+GpQueueSummary *
+gp_queue_summary_new (const gchar * name)
+{
+  GpQueueSummary *qs = g_new0 (GpQueueSummary, 1);
+
+  qs->name = gp_strdup_or_empty (name);
+  gp_quantiles_set_unknown (&qs->residence_ms);
+  qs->level_pct_mean = qs->level_pct_max = -1;
+  qs->leaky = g_strdup ("no");
+  return qs;
+}
+
+void
+gp_queue_summary_free (GpQueueSummary * qs)
+{
+  if (qs == NULL)
+    return;
+  g_free (qs->name);
+  g_free (qs->leaky);
+  g_free (qs);
+}
+
+GpLinkSummary *
+gp_link_summary_new (const gchar * id)
+{
+  GpLinkSummary *ls = g_new0 (GpLinkSummary, 1);
+
+  ls->id = gp_strdup_or_empty (id);
+  return ls;
+}
+
+void
+gp_link_summary_free (GpLinkSummary * ls)
+{
+  if (ls == NULL)
+    return;
+  g_free (ls->id);
+  g_free (ls);
+}
+
+GpPath *
+gp_path_new (const gchar * source, const gchar * sink)
+{
+  GpPath *p = g_new0 (GpPath, 1);
+
+  p->source = gp_strdup_or_empty (source);
+  p->sink = gp_strdup_or_empty (sink);
+  gp_quantiles_set_unknown (&p->latency_ms);
+  return p;
+}
+
+void
+gp_path_free (GpPath * p)
+{
+  if (p == NULL)
+    return;
+  g_free (p->source);
+  g_free (p->sink);
+  g_free (p);
+}
+
+GpThreadSummary *
+gp_thread_summary_new (guint64 tid, const gchar * name)
+{
+  GpThreadSummary *ts = g_new0 (GpThreadSummary, 1);
+
+  ts->tid = tid;
+  ts->name = gp_strdup_or_empty (name);
+  ts->cpu_pct_mean = ts->cpu_pct_max = -1;
+  ts->elements = g_ptr_array_new_with_free_func (g_free);
+  return ts;
+}
+
+void
+gp_thread_summary_free (GpThreadSummary * ts)
+{
+  if (ts == NULL)
+    return;
+  g_free (ts->name);
+  g_ptr_array_unref (ts->elements);
+  g_free (ts);
+}
+
+GpSinkSummary *
+gp_sink_summary_new (const gchar * name)
+{
+  GpSinkSummary *ss = g_new0 (GpSinkSummary, 1);
+
+  ss->name = gp_strdup_or_empty (name);
+  ss->target_fps = -1;
+  return ss;
+}
+
+void
+gp_sink_summary_free (GpSinkSummary * ss)
+{
+  if (ss == NULL)
+    return;
+  g_free (ss->name);
+  g_free (ss);
+}
+
+/* events and findings */
+
+GpEvent *
+gp_event_new (gdouble t, const gchar * type, const gchar * source,
+    const gchar * text)
+{
+  GpEvent *ev = g_new0 (GpEvent, 1);
+
+  ev->t = t;
+  ev->type = gp_strdup_or_empty (type);
+  ev->source = gp_strdup_or_empty (source);
+  ev->text = gp_strdup_or_empty (text);
+  return ev;
+}
+
+void
+gp_event_free (GpEvent * ev)
+{
+  if (ev == NULL)
+    return;
+  g_free (ev->type);
+  g_free (ev->source);
+  g_free (ev->text);
+  g_free (ev);
+}
+
+GpFinding *
+gp_finding_new (const gchar * rule, const gchar * severity,
+    const gchar * title)
+{
+  GpFinding *f = g_new0 (GpFinding, 1);
+
+  f->rule = gp_strdup_or_empty (rule);
+  f->severity = gp_strdup_or_empty (severity);
+  f->title = gp_strdup_or_empty (title);
+  f->targets = g_ptr_array_new_with_free_func (g_free);
+  f->evidence = json_object_new ();
+  f->why = g_strdup ("");
+  f->fix = g_strdup ("");
+  return f;
+}
+
+void
+gp_finding_free (GpFinding * f)
+{
+  if (f == NULL)
+    return;
+  g_free (f->rule);
+  g_free (f->severity);
+  g_free (f->title);
+  g_ptr_array_unref (f->targets);
+  if (f->evidence != NULL)
+    json_object_unref (f->evidence);
+  g_free (f->why);
+  g_free (f->fix);
+  if (f->fix_patch != NULL)
+    json_node_unref (f->fix_patch);
+  g_free (f->verified_on);
+  g_free (f);
+}
+
+void
+gp_finding_add_target (GpFinding * f, const gchar * target)
+{
+  g_return_if_fail (f != NULL);
+
+  g_ptr_array_add (f->targets, gp_strdup_or_empty (target));
+}
+
+/* the session */
+
+GpSession *
+gp_session_new (void)
+{
+  GpSession *s = g_new0 (GpSession, 1);
+
+  s->schema = g_strdup (GP_SESSION_SCHEMA);
+  s->mode = g_strdup ("run");
+  s->started = g_strdup ("");
+  s->gstreamer = g_strdup ("");
+  s->platform = g_strdup ("generic");
+  s->window_s = 0.25;
+
+  s->elements = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_element_free);
+  s->links = g_ptr_array_new_with_free_func ((GDestroyNotify) gp_link_free);
+  s->hw_elements = g_ptr_array_new_with_free_func (g_free);
+
+  s->elem_summaries = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_element_summary_free);
+  s->queue_summaries = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_queue_summary_free);
+  s->link_summaries = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_link_summary_free);
+  s->paths = g_ptr_array_new_with_free_func ((GDestroyNotify) gp_path_free);
+  s->interlatency = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_path_free);
+  s->threads = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_thread_summary_free);
+  s->sinks = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_sink_summary_free);
+  s->target_fps = -1;
+  s->frame_period_ms = -1;
+
+  s->series = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      json_object_unref);
+  s->events = g_ptr_array_new_with_free_func ((GDestroyNotify) gp_event_free);
+  s->findings = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_finding_free);
+  return s;
+}
+
+void
+gp_session_free (GpSession * s)
+{
+  if (s == NULL)
+    return;
+  g_free (s->schema);
+  g_free (s->mode);
+  g_free (s->launch);
+  g_free (s->started);
+  g_free (s->gstreamer);
+  g_free (s->platform);
+  g_ptr_array_unref (s->elements);
+  g_ptr_array_unref (s->links);
+  g_ptr_array_unref (s->hw_elements);
+  g_ptr_array_unref (s->elem_summaries);
+  g_ptr_array_unref (s->queue_summaries);
+  g_ptr_array_unref (s->link_summaries);
+  g_ptr_array_unref (s->paths);
+  g_ptr_array_unref (s->interlatency);
+  g_ptr_array_unref (s->threads);
+  g_ptr_array_unref (s->sinks);
+  g_ptr_array_unref (s->series);
+  g_ptr_array_unref (s->events);
+  g_ptr_array_unref (s->findings);
+  g_free (s);
+}
+
+GpElement *
+gp_session_add_element (GpSession * s, const gchar * name,
+    const gchar * factory, const gchar * parent, const gchar * kind)
+{
+  GpElement *e;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  e = gp_element_new (name, factory, parent, kind);
+  g_ptr_array_add (s->elements, e);
+  return e;
+}
+
+GpLink *
+gp_session_add_link (GpSession * s, const gchar * src, const gchar * sink,
+    const gchar * caps, const gchar * memory)
+{
+  GpLink *l;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  l = gp_link_new (src, sink, caps, memory);
+  g_ptr_array_add (s->links, l);
+  return l;
+}
+
+GpEvent *
+gp_session_add_event (GpSession * s, gdouble t, const gchar * type,
+    const gchar * source, const gchar * text)
+{
+  GpEvent *ev;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  ev = gp_event_new (t, type, source, text);
+  g_ptr_array_add (s->events, ev);
+  return ev;
+}
+
+GpFinding *
+gp_session_add_finding (GpSession * s, const gchar * rule,
+    const gchar * severity, const gchar * title)
+{
+  GpFinding *f;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  f = gp_finding_new (rule, severity, title);
+  g_ptr_array_add (s->findings, f);
+  return f;
+}
+
+GpElementSummary *
+gp_session_add_elem_summary (GpSession * s, const gchar * name)
+{
+  GpElementSummary *es;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  es = gp_element_summary_new (name);
+  g_ptr_array_add (s->elem_summaries, es);
+  return es;
+}
+
+GpQueueSummary *
+gp_session_add_queue_summary (GpSession * s, const gchar * name)
+{
+  GpQueueSummary *qs;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  qs = gp_queue_summary_new (name);
+  g_ptr_array_add (s->queue_summaries, qs);
+  return qs;
+}
+
+GpLinkSummary *
+gp_session_add_link_summary (GpSession * s, const gchar * id)
+{
+  GpLinkSummary *ls;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  ls = gp_link_summary_new (id);
+  g_ptr_array_add (s->link_summaries, ls);
+  return ls;
+}
+
+GpPath *
+gp_session_add_path (GpSession * s, const gchar * source, const gchar * sink)
+{
+  GpPath *p;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  p = gp_path_new (source, sink);
+  g_ptr_array_add (s->paths, p);
+  return p;
+}
+
+GpPath *
+gp_session_add_interlatency (GpSession * s, const gchar * source,
+    const gchar * element)
+{
+  GpPath *p;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  p = gp_path_new (source, element);
+  g_ptr_array_add (s->interlatency, p);
+  return p;
+}
+
+GpThreadSummary *
+gp_session_add_thread (GpSession * s, guint64 tid, const gchar * name)
+{
+  GpThreadSummary *ts;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  ts = gp_thread_summary_new (tid, name);
+  g_ptr_array_add (s->threads, ts);
+  return ts;
+}
+
+GpSinkSummary *
+gp_session_add_sink (GpSession * s, const gchar * name)
+{
+  GpSinkSummary *ss;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  ss = gp_sink_summary_new (name);
+  g_ptr_array_add (s->sinks, ss);
+  return ss;
+}
+
+void
+gp_session_add_window (GpSession * s, JsonObject * window)
+{
+  g_return_if_fail (s != NULL);
+  g_return_if_fail (window != NULL);
+
+  g_ptr_array_add (s->series, json_object_ref (window));
+}
+
+/* lookups */
+
+GpElement *
+gp_session_find_element (GpSession * s, const gchar * name)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+
+    if (g_strcmp0 (e->name, name) == 0)
+      return e;
+  }
+  return NULL;
+}
+
+GpElementSummary *
+gp_session_find_elem_summary (GpSession * s, const gchar * name)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    if (g_strcmp0 (es->name, name) == 0)
+      return es;
+  }
+  return NULL;
+}
+
+GpQueueSummary *
+gp_session_find_queue_summary (GpSession * s, const gchar * name)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+
+  for (i = 0; i < s->queue_summaries->len; i++) {
+    GpQueueSummary *qs = g_ptr_array_index (s->queue_summaries, i);
+
+    if (g_strcmp0 (qs->name, name) == 0)
+      return qs;
+  }
+  return NULL;
+}
+
+GpLink *
+gp_session_find_link (GpSession * s, const gchar * id)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  if (id == NULL)
+    return NULL;
+
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+
+    if (g_strcmp0 (l->id, id) == 0)
+      return l;
+  }
+  return NULL;
+}
+
+GpLinkSummary *
+gp_session_find_link_summary (GpSession * s, const gchar * id)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  if (id == NULL)
+    return NULL;
+
+  for (i = 0; i < s->link_summaries->len; i++) {
+    GpLinkSummary *ls = g_ptr_array_index (s->link_summaries, i);
+
+    if (g_strcmp0 (ls->id, id) == 0)
+      return ls;
+  }
+  return NULL;
+}
+
+GpSinkSummary *
+gp_session_find_sink (GpSession * s, const gchar * name)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
+
+    if (g_strcmp0 (ss->name, name) == 0)
+      return ss;
+  }
+  return NULL;
+}
+
+GpThreadSummary *
+gp_session_find_thread (GpSession * s, guint64 tid)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *ts = g_ptr_array_index (s->threads, i);
+
+    if (ts->tid == tid)
+      return ts;
+  }
+  return NULL;
+}
+
+GpPath *
+gp_session_find_path (GpSession * s, const gchar * source, const gchar * sink)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  for (i = 0; i < s->paths->len; i++) {
+    GpPath *p = g_ptr_array_index (s->paths, i);
+
+    if (g_strcmp0 (p->source, source) == 0 && g_strcmp0 (p->sink, sink) == 0)
+      return p;
+  }
+  return NULL;
+}
+
+/* ordering */
+
+/* g_ptr_array_sort is a merge sort in GLib (stable), but that is not
+ * documented; sorting (position, pointer) keys makes ties keep their order
+ * whatever the algorithm. */
+typedef struct
+{
+  gdouble key;
+  guint pos;
+  gpointer item;
+} GpSortEntry;
+
+static gint
+gp_sort_entry_cmp_desc (gconstpointer a, gconstpointer b)
+{
+  const GpSortEntry *x = a, *y = b;
+
+  /* NaN sorts last, like "unknown". */
+  if (isnan (x->key) != isnan (y->key))
+    return isnan (x->key) ? 1 : -1;
+  if (x->key > y->key)
+    return -1;
+  if (x->key < y->key)
+    return 1;
+  return x->pos < y->pos ? -1 : (x->pos > y->pos ? 1 : 0);
+}
+
+static void
+gp_sort_desc (GPtrArray * arr, gdouble (*key) (gconstpointer item))
+{
+  GpSortEntry *ents;
+  guint i;
+
+  if (arr->len < 2)
+    return;
+  ents = g_new (GpSortEntry, arr->len);
+  for (i = 0; i < arr->len; i++) {
+    ents[i].item = g_ptr_array_index (arr, i);
+    ents[i].key = key (ents[i].item);
+    ents[i].pos = i;
+  }
+  qsort (ents, arr->len, sizeof (GpSortEntry), gp_sort_entry_cmp_desc);
+  for (i = 0; i < arr->len; i++)
+    arr->pdata[i] = ents[i].item;
+  g_free (ents);
+}
+
+static gdouble
+gp_elem_summary_key (gconstpointer item)
+{
+  return ((const GpElementSummary *) item)->self_total_ms;
+}
+
+static gdouble
+gp_thread_summary_key (gconstpointer item)
+{
+  return ((const GpThreadSummary *) item)->cpu_pct_mean;
+}
+
+void
+gp_session_sort_summaries (GpSession * s)
+{
+  g_return_if_fail (s != NULL);
+
+  gp_sort_desc (s->elem_summaries, gp_elem_summary_key);
+  gp_sort_desc (s->threads, gp_thread_summary_key);
+}
+
+/* element properties */
+
+static JsonNode *
+gp_element_get_prop_node (GpElement * e, const gchar * prop)
+{
+  JsonNode *node;
+
+  if (e == NULL || e->props == NULL || prop == NULL)
+    return NULL;
+  node = json_object_get_member (e->props, prop);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return NULL;
+  return node;
+}
+
+gboolean
+gp_element_get_prop_bool (GpElement * e, const gchar * prop, gboolean * out)
+{
+  JsonNode *node = gp_element_get_prop_node (e, prop);
+  gboolean v;
+
+  if (node == NULL)
+    return FALSE;
+  switch (json_node_get_value_type (node)) {
+    case G_TYPE_BOOLEAN:
+      v = json_node_get_boolean (node);
+      break;
+    case G_TYPE_STRING:{
+      /* A property serialized through its string form. */
+      const gchar *str = json_node_get_string (node);
+
+      if (g_ascii_strcasecmp (str, "true") == 0)
+        v = TRUE;
+      else if (g_ascii_strcasecmp (str, "false") == 0)
+        v = FALSE;
+      else
+        return FALSE;
+      break;
+    }
+    default:
+      return FALSE;
+  }
+  if (out != NULL)
+    *out = v;
+  return TRUE;
+}
+
+const gchar *
+gp_element_get_prop_string (GpElement * e, const gchar * prop)
+{
+  JsonNode *node = gp_element_get_prop_node (e, prop);
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+gboolean
+gp_element_get_prop_int (GpElement * e, const gchar * prop, gint64 * out)
+{
+  JsonNode *node = gp_element_get_prop_node (e, prop);
+  gint64 v;
+
+  if (node == NULL)
+    return FALSE;
+  switch (json_node_get_value_type (node)) {
+    case G_TYPE_INT64:
+      v = json_node_get_int (node);
+      break;
+    case G_TYPE_DOUBLE:{
+      gdouble d = json_node_get_double (node);
+
+      /* guint64 properties above G_MAXINT64 can only travel as doubles. */
+      if (!isfinite (d) || d != floor (d) || d < -9.2e18 || d > 9.2e18)
+        return FALSE;
+      v = (gint64) d;
+      break;
+    }
+    default:
+      return FALSE;
+  }
+  if (out != NULL)
+    *out = v;
+  return TRUE;
+}
+
+gboolean
+gp_element_get_prop_double (GpElement * e, const gchar * prop, gdouble * out)
+{
+  JsonNode *node = gp_element_get_prop_node (e, prop);
+  gdouble v;
+
+  if (node == NULL)
+    return FALSE;
+  switch (json_node_get_value_type (node)) {
+    case G_TYPE_INT64:
+      v = (gdouble) json_node_get_int (node);
+      break;
+    case G_TYPE_DOUBLE:
+      v = json_node_get_double (node);
+      break;
+    default:
+      return FALSE;
+  }
+  if (out != NULL)
+    *out = v;
+  return TRUE;
+}

@@ -1,0 +1,201 @@
+/* gstprof
+ *
+ * gp-stats.c: dense histograms on the gp-histogram.h layout and the
+ * quantiles read back from them.
+ *
+ * A bucket only says "this many values fell between low and low + width".
+ * Quantiles therefore treat each bucket as a continuous interval whose values
+ * are spread evenly, and interpolate linearly inside it: with many samples
+ * (a whole run of buffers) this is much closer to the truth than returning
+ * the bucket's midpoint, and for a constant value it stays within the
+ * half-width (3.2 %) of the layout. The highest non-empty bucket is cut at
+ * the exact maximum when it is known, so no quantile ever exceeds a value
+ * that was really seen.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gp-stats.h"
+
+void
+gp_hist_clear (GpHist * h)
+{
+  g_return_if_fail (h != NULL);
+
+  memset (h, 0, sizeof (*h));
+}
+
+/* Adds the bucket counts and returns their midpoint sum, so the two public
+ * variants differ only in what they do with sum and max. */
+static guint64
+gp_hist_add_pairs_counts (GpHist * h, const guint64 * pairs, guint n_values)
+{
+  guint64 mid_sum = 0;
+  guint i;
+
+  /* An odd trailing value has no count: ignore it rather than read past. */
+  for (i = 0; i + 1 < n_values; i += 2) {
+    guint64 idx = pairs[i];
+    guint64 count = pairs[i + 1];
+    guint b;
+
+    if (count == 0)
+      continue;
+    /* A bucket past the layout can only come from a newer or broken writer;
+     * the last bucket already means "at least 2^39 ns", so keep the count
+     * there instead of dropping samples. */
+    b = idx >= GP_HIST_N_BUCKETS ? GP_HIST_N_BUCKETS - 1 : (guint) idx;
+    h->counts[b] += count;
+    h->total += count;
+    mid_sum += (gp_hist_bucket_low (b) + (gp_hist_bucket_width (b) - 1) / 2)
+        * count;
+  }
+  return mid_sum;
+}
+
+void
+gp_hist_add_pairs (GpHist * h, const guint64 * pairs, guint n_values)
+{
+  g_return_if_fail (h != NULL);
+  g_return_if_fail (pairs != NULL || n_values == 0);
+
+  h->sum_ns += gp_hist_add_pairs_counts (h, pairs, n_values);
+}
+
+void
+gp_hist_add_pairs_exact (GpHist * h, const guint64 * pairs, guint n_values,
+    guint64 sum_ns, guint64 max_ns)
+{
+  g_return_if_fail (h != NULL);
+  g_return_if_fail (pairs != NULL || n_values == 0);
+
+  gp_hist_add_pairs_counts (h, pairs, n_values);
+  h->sum_ns += sum_ns;
+  h->max_ns = MAX (h->max_ns, max_ns);
+}
+
+void
+gp_hist_add_value (GpHist * h, guint64 v_ns)
+{
+  g_return_if_fail (h != NULL);
+
+  h->counts[gp_hist_bucket (v_ns)]++;
+  h->total++;
+  h->sum_ns += v_ns;
+  h->max_ns = MAX (h->max_ns, v_ns);
+}
+
+void
+gp_hist_merge (GpHist * dst, const GpHist * src)
+{
+  guint i;
+
+  g_return_if_fail (dst != NULL);
+  g_return_if_fail (src != NULL);
+
+  for (i = 0; i < GP_HIST_N_BUCKETS; i++)
+    dst->counts[i] += src->counts[i];
+  dst->total += src->total;
+  dst->sum_ns += src->sum_ns;
+  dst->max_ns = MAX (dst->max_ns, src->max_ns);
+}
+
+gdouble
+gp_hist_mean_ns (const GpHist * h)
+{
+  g_return_val_if_fail (h != NULL, 0);
+
+  if (h->total == 0)
+    return 0;
+  return (gdouble) h->sum_ns / (gdouble) h->total;
+}
+
+/* Index of the highest non-empty bucket, or -1. */
+static gint
+gp_hist_top_bucket (const GpHist * h)
+{
+  gint i;
+
+  for (i = GP_HIST_N_BUCKETS - 1; i >= 0; i--)
+    if (h->counts[i] != 0)
+      return i;
+  return -1;
+}
+
+/* The largest value the histogram may hold: the exact maximum when known,
+ * else the last value of the highest non-empty bucket. */
+static gdouble
+gp_hist_effective_max (const GpHist * h, gint top)
+{
+  if (h->max_ns != 0)
+    return (gdouble) h->max_ns;
+  return (gdouble) (gp_hist_bucket_low (top) + gp_hist_bucket_width (top) - 1);
+}
+
+gdouble
+gp_hist_quantile_ns (const GpHist * h, gdouble q)
+{
+  gdouble target, cum = 0, max;
+  gint top, i;
+
+  g_return_val_if_fail (h != NULL, 0);
+
+  top = gp_hist_top_bucket (h);
+  if (top < 0)
+    return 0;
+  max = gp_hist_effective_max (h, top);
+
+  if (isnan (q) || q < 0)
+    q = 0;
+  else if (q > 1)
+    q = 1;
+
+  /* h->total may disagree with the counts if a caller filled the struct by
+   * hand; the counts are what the quantile is read from. */
+  {
+    gdouble n = 0;
+
+    for (i = 0; i <= top; i++)
+      n += (gdouble) h->counts[i];
+    target = q * n;
+  }
+
+  for (i = 0; i <= top; i++) {
+    gdouble c = (gdouble) h->counts[i];
+    gdouble lo, hi, v;
+
+    if (c == 0)
+      continue;
+    if (cum + c < target && i != top) {
+      cum += c;
+      continue;
+    }
+    lo = (gdouble) gp_hist_bucket_low (i);
+    hi = lo + (gdouble) gp_hist_bucket_width (i);
+    /* Values in the top bucket stop at the maximum actually seen. */
+    if (i == top && max < hi)
+      hi = MAX (max, lo);
+    v = lo + (hi - lo) * CLAMP ((target - cum) / c, 0.0, 1.0);
+    return MIN (v, max);
+  }
+  return max;
+}
+
+void
+gp_hist_quantiles_ms (const GpHist * h, GpQuantiles * out)
+{
+  gint top;
+
+  g_return_if_fail (h != NULL);
+  g_return_if_fail (out != NULL);
+
+  top = gp_hist_top_bucket (h);
+  if (top < 0) {
+    out->p50 = out->p95 = out->p99 = out->max = -1;
+    return;
+  }
+  out->p50 = gp_hist_quantile_ns (h, 0.50) / 1e6;
+  out->p95 = gp_hist_quantile_ns (h, 0.95) / 1e6;
+  out->p99 = gp_hist_quantile_ns (h, 0.99) / 1e6;
+  out->max = gp_hist_effective_max (h, top) / 1e6;
+}

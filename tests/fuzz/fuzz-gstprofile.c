@@ -1,0 +1,188 @@
+/* gstprof fuzz target: reading gst-profile sessions (src/ingest).
+ *
+ * libFuzzer feeds arbitrary bytes to gp_ingest_load_any_data () (UTF-8 and
+ * depth checks, json-glib's parser, the schema dispatch and
+ * gp_ingest_gstprofile ()); seed it with the gst-profile captures in
+ * ../shared/fixtures/gst-profile-sessions. Besides "no crash, no leak, no
+ * undefined behaviour" (the sanitizers), it checks what the rest of gstprof
+ * relies on:
+ * - a refusal is one line, in GP_SESSION_ERROR, that starts with the name
+ *   given for the input;
+ * - an imported session is complete: every number the model keeps is
+ *   finite, every link summary and path names a link or element string,
+ *   quantiles are ordered (p50 <= p95) where known;
+ * - whatever was imported can be saved as a gstprof session and that file
+ *   loads again (an import never produces a session gstprof cannot read).
+ *
+ * Build and run (not part of `meson test`):
+ *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+ *     -fno-sanitize-recover=all -Isrc/core -Isrc -Isrc/ingest \
+ *     $(pkg-config --cflags glib-2.0 json-glib-1.0) \
+ *     -o fuzz-gstprofile tests/fuzz/fuzz-gstprofile.c src/ingest/gp-ingest-*.c \
+ *     src/core/gp-session.c src/core/gp-session-json.c src/core/gp-stats.c \
+ *     src/rules/gp-rules-hw.c $(pkg-config --libs glib-2.0 json-glib-1.0) -lm
+ *   G_SLICE=always-malloc ./fuzz-gstprofile -max_total_time=120 corpus/ \
+ *     ../shared/fixtures/gst-profile-sessions/
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp-ingest.h"
+
+#define ORIGIN "fuzz.json"
+
+static void
+check_error (GError * err)
+{
+  if (err == NULL || err->domain != GP_SESSION_ERROR ||
+      !g_str_has_prefix (err->message, ORIGIN) ||
+      strchr (err->message, '\n') != NULL) {
+    g_printerr ("bad error: %s\n", err != NULL ? err->message : "(none)");
+    abort ();
+  }
+}
+
+static void
+check_number (const gchar * what, gdouble v)
+{
+  if (!isfinite (v)) {
+    g_printerr ("%s is not finite\n", what);
+    abort ();
+  }
+}
+
+static void
+check_quantiles (const gchar * what, const GpQuantiles * q)
+{
+  check_number (what, q->p50);
+  check_number (what, q->p95);
+  check_number (what, q->p99);
+  check_number (what, q->max);
+  if (q->p50 >= 0 && q->p95 >= 0 && q->p50 > q->p95) {
+    g_printerr ("%s: p50 %g above p95 %g\n", what, q->p50, q->p95);
+    abort ();
+  }
+}
+
+static void
+check_session (GpSession * s)
+{
+  guint i;
+
+  if (s->import_schema == NULL) {
+    /* a gstprof/1 session through the dispatcher: fuzz-session.c covers
+     * that reader */
+    return;
+  }
+  if (g_strcmp0 (s->mode, "analyze") != 0 ||
+      s->import_missing != GP_INGEST_GSTPROFILE_MISSING)
+    abort ();
+  check_number ("duration_s", s->duration_s);
+  check_number ("window_s", s->window_s);
+  check_number ("target_fps", s->target_fps);
+  check_number ("frame_period_ms", s->frame_period_ms);
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gboolean b;
+
+    if (e->name == NULL || e->kind == NULL || e->factory == NULL ||
+        e->parent == NULL || gp_session_find_element (s, e->name) == NULL)
+      abort ();
+    gp_element_get_prop_bool (e, "sync", &b);
+  }
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+
+    if (l->id == NULL || l->src == NULL || l->sink == NULL ||
+        gp_session_find_link (s, l->id) == NULL)
+      abort ();
+  }
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    check_quantiles (es->name, &es->self_ms);
+    check_number ("self_total_ms", es->self_total_ms);
+    check_number ("busy_pct", es->busy_pct);
+    check_number ("share_pct", es->share_pct);
+    if (gp_session_find_elem_summary (s, es->name) == NULL)
+      abort ();
+  }
+  for (i = 0; i < s->queue_summaries->len; i++) {
+    GpQueueSummary *qs = g_ptr_array_index (s->queue_summaries, i);
+
+    check_quantiles (qs->name, &qs->residence_ms);
+    if (qs->leaky == NULL)
+      abort ();
+  }
+  for (i = 0; i < s->link_summaries->len; i++) {
+    GpLinkSummary *ls = g_ptr_array_index (s->link_summaries, i);
+
+    if (ls->id == NULL)
+      abort ();
+    check_number ("link fps", ls->fps);
+    check_number ("link bytes_per_s", ls->bytes_per_s);
+  }
+  for (i = 0; i < s->paths->len; i++) {
+    GpPath *p = g_ptr_array_index (s->paths, i);
+
+    if (p->source == NULL || p->sink == NULL)
+      abort ();
+    check_quantiles ("path", &p->latency_ms);
+  }
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
+
+    check_number ("sink fps", ss->fps);
+    check_number ("sink target_fps", ss->target_fps);
+  }
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *ts = g_ptr_array_index (s->threads, i);
+
+    if (ts->name == NULL)
+      abort ();
+    check_number ("thread cpu", ts->cpu_pct_mean);
+  }
+  for (i = 0; i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (ev->type == NULL || ev->source == NULL || ev->text == NULL)
+      abort ();
+    check_number ("event t", ev->t);
+  }
+  gp_session_sort_summaries (s);
+}
+
+int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
+{
+  GError *err = NULL;
+  GpSession *s, *again;
+  gchar *text;
+  gsize len;
+
+  s = gp_ingest_load_any_data ((const gchar *) data, (gssize) size, ORIGIN,
+      &err);
+  if (s == NULL) {
+    check_error (err);
+    g_error_free (err);
+    return 0;
+  }
+  if (err != NULL)
+    abort ();
+
+  check_session (s);
+  text = gp_session_to_data (s, FALSE, &len);
+  again = gp_session_load_data (text, (gssize) len, ORIGIN, &err);
+  if (again == NULL) {
+    g_printerr ("imported session, once saved, does not load: %s\n",
+        err->message);
+    abort ();
+  }
+  g_free (text);
+  gp_session_free (again);
+  gp_session_free (s);
+  return 0;
+}

@@ -1,0 +1,96 @@
+/* gstprof fuzz target: session.json parsing.
+ *
+ * libFuzzer feeds arbitrary bytes to gp_session_load_data () (UTF-8 and
+ * depth checks, json-glib's parser, gp_session_from_json ()). Besides "no
+ * crash, no leak, no undefined behaviour" (the sanitizers), it checks the
+ * properties the rest of gstprof relies on:
+ * - a refusal is one line that starts with the name given for the input;
+ * - whatever loads can be written, and what is written loads again to the
+ *   same text (save (load (save (x))) == save (x)), so a session that
+ *   gstprof accepted once can never become unreadable;
+ * - the lookups and the sort work on whatever loaded.
+ * Build and run with tests/fuzz/run-fuzz.sh; not part of `meson test`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp-session.h"
+
+#define ORIGIN "fuzz.json"
+
+static void
+check_error (GError * err)
+{
+  if (err == NULL || err->domain != GP_SESSION_ERROR ||
+      !g_str_has_prefix (err->message, ORIGIN) ||
+      strchr (err->message, '\n') != NULL) {
+    g_printerr ("bad error: %s\n", err != NULL ? err->message : "(none)");
+    abort ();
+  }
+}
+
+static void
+exercise_model (GpSession * s)
+{
+  guint i;
+
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gboolean b;
+    gint64 v;
+    gdouble d;
+
+    if (gp_session_find_element (s, e->name) == NULL)
+      abort ();
+    gp_element_get_prop_bool (e, "sync", &b);
+    gp_element_get_prop_string (e, "name");
+    gp_element_get_prop_int (e, "max-size-buffers", &v);
+    gp_element_get_prop_double (e, "max-size-time", &d);
+  }
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    if (gp_session_find_elem_summary (s, es->name) == NULL)
+      abort ();
+  }
+  gp_session_sort_summaries (s);
+}
+
+int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
+{
+  GError *err = NULL;
+  GpSession *s, *again;
+  gchar *text, *text2;
+  gsize len;
+
+  s = gp_session_load_data ((const gchar *) data, (gssize) size, ORIGIN,
+      &err);
+  if (s == NULL) {
+    check_error (err);
+    g_error_free (err);
+    return 0;
+  }
+  if (err != NULL)
+    abort ();
+
+  exercise_model (s);
+  text = gp_session_to_data (s, FALSE, &len);
+  again = gp_session_load_data (text, (gssize) len, ORIGIN, &err);
+  if (again == NULL) {
+    g_printerr ("written session does not load: %s\n", err->message);
+    abort ();
+  }
+  text2 = gp_session_to_data (again, FALSE, NULL);
+  if (strcmp (text, text2) != 0) {
+    g_printerr ("save (load (save (x))) != save (x)\n%s\n%s\n", text, text2);
+    abort ();
+  }
+  g_free (text);
+  g_free (text2);
+  gp_session_free (again);
+  gp_session_free (s);
+  return 0;
+}

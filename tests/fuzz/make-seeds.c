@@ -1,0 +1,148 @@
+/* gstprof fuzz seeds: writes sessions with every section filled through
+ * the model and gp_session_save (), so the seeds always follow the schema
+ * this build writes. Usage: make-seeds DIR */
+#include "gp-session.h"
+
+static JsonObject *
+object_from (const gchar * text)
+{
+  JsonParser *p = json_parser_new ();
+  JsonObject *o = NULL;
+
+  if (json_parser_load_from_data (p, text, -1, NULL))
+    o = json_object_ref (json_node_get_object (json_parser_get_root (p)));
+  g_object_unref (p);
+  return o;
+}
+
+static GpSession *
+make_full (void)
+{
+  GpSession *s = gp_session_new ();
+  GpElement *e;
+  GpElementSummary *es;
+  GpQueueSummary *qs;
+  GpPath *p;
+  GpThreadSummary *ts;
+  GpSinkSummary *ss;
+  GpFinding *f;
+  JsonObject *w;
+
+  s->launch = g_strdup ("videotestsrc is-live=true ! queue ! "
+      "identity sleep-time=8000 ! fakesink sync=false");
+  g_free (s->started);
+  s->started = g_strdup ("2024-05-01T12:00:00Z");
+  s->duration_s = 4.0;
+  g_free (s->gstreamer);
+  s->gstreamer = g_strdup ("1.22.0");
+  s->exit_code = 1;
+
+  e = gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  e->is_bin = TRUE;
+  e = gp_session_add_element (s, "videotestsrc0", "videotestsrc",
+      "pipeline0", "source");
+  e->props = object_from ("{\"is-live\": true, \"pattern\": \"smpte\", "
+      "\"num-buffers\": -1}");
+  e = gp_session_add_element (s, "queue0", "queue", "pipeline0", "queue");
+  e->props = object_from ("{\"max-size-buffers\": 200, \"leaky\": \"no\"}");
+  e = gp_session_add_element (s, "identity0", "identity", "pipeline0",
+      "filter");
+  e->props = object_from ("{\"sleep-time\": 8000, \"sync\": false}");
+  e = gp_session_add_element (s, "fakesink0", "fakesink", "pipeline0",
+      "sink");
+  e->props = object_from ("{\"sync\": false}");
+  gp_session_add_link (s, "videotestsrc0.src", "queue0.sink",
+      "video/x-raw, format=(string)I420, framerate=(fraction)30/1", NULL);
+  gp_session_add_link (s, "queue0.src", "identity0.sink", NULL, NULL);
+  gp_session_add_link (s, "identity0.src", "fakesink0.sink", NULL,
+      "memory:NVMM");
+  g_ptr_array_add (s->hw_elements, g_strdup ("nvv4l2decoder"));
+
+  es = gp_session_add_elem_summary (s, "identity0");
+  es->self_ms = (GpQuantiles) {
+  8.06, 8.12, 8.2, 8.9};
+  es->buffers = 120;
+  es->self_total_ms = 967.2;
+  es->busy_pct = 24.2;
+  es->share_pct = 97.5;
+  g_ptr_array_add (es->threads, g_strdup ("queue0:src"));
+  es = gp_session_add_elem_summary (s, "fakesink0");
+  es->buffers = 120;
+  es->cpu_ms = 0.5;
+  qs = gp_session_add_queue_summary (s, "queue0");
+  qs->residence_ms = (GpQuantiles) {
+  0.1, 0.2, 0.3, 0.5};
+  qs->level_pct_mean = 0.5;
+  qs->level_pct_max = 1;
+  qs->level_buffers_max = 2;
+  gp_session_add_link_summary (s,
+      "videotestsrc0.src->queue0.sink")->fps = 30.0;
+  p = gp_session_add_path (s, "videotestsrc0.src", "fakesink0");
+  p->latency_ms = (GpQuantiles) {
+  8.3, 8.5, 9, 9.5};
+  p->matched = 118;
+  p->unmatched = 2;
+  gp_session_add_interlatency (s, "videotestsrc0.src", "identity0");
+  ts = gp_session_add_thread (s, 4242, "queue0:src");
+  ts->cpu_pct_mean = 3.5;
+  ts->cpu_pct_max = 5;
+  g_ptr_array_add (ts->elements, g_strdup ("identity0"));
+  ss = gp_session_add_sink (s, "fakesink0");
+  ss->fps = 29.9;
+  ss->target_fps = 30;
+  ss->buffers = 120;
+  s->target_fps = 30;
+  s->frame_period_ms = 1000.0 / 30;
+  w = object_from ("{\"t0\": 0.0, \"t1\": 0.25, \"elements\": "
+      "{\"identity0\": {\"buffers\": 8, \"self_ms_p50\": 8.1, "
+      "\"self_ms_p95\": 8.2}}, \"links\": {\"videotestsrc0.src->queue0.sink\":"
+      " {\"fps\": 32.0, \"bytes_per_s\": 1.5e6}}, \"queues\": {\"queue0\": "
+      "{\"level_pct_mean\": 0.5, \"level_pct_max\": 1.0, \"dropped\": 0}}, "
+      "\"threads\": {\"queue0:src\": {\"cpu_pct\": 3.0}}, \"paths\": "
+      "{\"videotestsrc0.src->fakesink0\": {\"latency_ms_p50\": 8.3, "
+      "\"latency_ms_p95\": 8.5, \"matched\": 8, \"unmatched\": 0}}}");
+  gp_session_add_window (s, w);
+  json_object_unref (w);
+  gp_session_add_event (s, 0.01, "state", "pipeline0", "PAUSED -> PLAYING");
+  gp_session_add_event (s, 3.9, "eos", "pipeline0", "");
+  f = gp_session_add_finding (s, "HOT", "high", "identity0 takes 97 %");
+  gp_finding_add_target (f, "identity0");
+  json_object_set_double_member (f->evidence, "share_pct", 97.5);
+  f->fix_patch = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (f->fix_patch, object_from ("{\"op\": \"set\", "
+          "\"element\": \"identity0\", \"prop\": \"sleep-time\", "
+          "\"value\": 0}"));
+  f->verified_on = g_strdup ("x86_64");
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  GpSession *s;
+  GError *err = NULL;
+  gchar *path;
+
+  if (argc != 2) {
+    g_printerr ("usage: %s DIR\n", argv[0]);
+    return 3;
+  }
+  s = make_full ();
+  path = g_build_filename (argv[1], "full.json", NULL);
+  if (!gp_session_save (s, path, &err)) {
+    g_printerr ("%s\n", err->message);
+    return 1;
+  }
+  g_free (path);
+  gp_session_free (s);
+
+  s = gp_session_new ();
+  path = g_build_filename (argv[1], "empty-model.json", NULL);
+  if (!gp_session_save (s, path, &err)) {
+    g_printerr ("%s\n", err->message);
+    return 1;
+  }
+  g_free (path);
+  gp_session_free (s);
+  return 0;
+}
