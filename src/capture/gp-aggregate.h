@@ -5,7 +5,24 @@
  * element, queue and latency path, link and sink rates, thread CPU, events,
  * and a bounded series (recent windows at full resolution, older ones merged
  * pairwise, so memory stays constant however long the run).
- * Thread-safe: windows arrive on the tracer's thread.
+ *
+ * Thread-safe: windows arrive on the tracer's thread while the main thread
+ * adds bus events and calls finish. The session is written only by
+ * gp_aggregator_finish(), so between two calls to it the session is never
+ * touched from another thread.
+ *
+ * Rates (summary.links.*.fps / bytes_per_s, summary.sinks.*.fps) are
+ * steady-state rates over the PLAYING time:
+ *  - the PLAYING time runs from the start of the first window in which any
+ *    link carried a buffer to the end of the last such window;
+ *  - the window where data starts and the one where it stops are only partly
+ *    covered by data flow, so when at least one full window lies between
+ *    them, a rate is the buffers (bytes) counted in the windows strictly
+ *    between the first and the last data window, divided by the time between
+ *    the end of the first and the start of the last;
+ *  - otherwise (very short runs) it is all buffers over the whole PLAYING
+ *    time.
+ * busy_pct is the element's self time over the whole PLAYING time.
  */
 #ifndef __GP_AGGREGATE_H__
 #define __GP_AGGREGATE_H__
@@ -17,19 +34,36 @@ G_BEGIN_DECLS
 
 typedef struct _GpAggregator GpAggregator;
 
-/* @t0_ns: tracer timestamp that is t = 0 of the session. */
+/* @t0_ns: tracer timestamp that is t = 0 of the session. The aggregator does
+ * not own @session; it must outlive the aggregator. */
 GpAggregator *gp_aggregator_new (GpSession * session, guint64 t0_ns);
 void gp_aggregator_free (GpAggregator * agg);
 
+/* A "gstprof-window" record; copied from, not kept. */
 void gp_aggregator_add_window (GpAggregator * agg, const GstStructure * window);
+/* A "gstprof-graph" record; the last one added is the session's graph. */
 void gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph);
 
-/* Writes summary.* (quantiles, rates, shares, target fps) into the session
- * from everything added so far. May be called more than once (live views). */
+/* An event seen outside the tracer (bus message, Ctrl-C), @ts_ns on the
+ * tracer's time base. At finish, a bus event of the same type and source as
+ * one the tracer reported is dropped: the tracer's copy is preferred. */
+void gp_aggregator_add_bus_event (GpAggregator * agg, guint64 ts_ns,
+    const gchar * type, const gchar * source, const gchar * text);
+
+/* Writes summary.*, graph, series and events into the session from
+ * everything added so far. May be called more than once (live views). */
 void gp_aggregator_finish (GpAggregator * agg);
+
+/* One short line for a progress display: the rate into each sink over the
+ * newest windows covering at least @span_s seconds, e.g.
+ * "fakesink0 29.8 fps". Never NULL; free with g_free(). */
+gchar *gp_aggregator_describe_progress (GpAggregator * agg, gdouble span_s);
 
 /* Most series entries kept before the oldest are merged pairwise. */
 #define GP_AGGREGATE_MAX_SERIES 240
+/* Most events kept; past it, only errors, warnings and EOS are kept (up to
+ * twice as many) and the rest are counted as dropped. */
+#define GP_AGGREGATE_MAX_EVENTS 4096
 
 G_END_DECLS
 

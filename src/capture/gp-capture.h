@@ -49,8 +49,17 @@ gboolean gp_capture_prepare_env (const GpCaptureOptions * opts,
     GError ** error);
 
 /* Runs the pipeline. Returns the session (rules not yet run) with @end set,
- * or NULL with @error when nothing could be run (bad launch string, tracer
- * missing, state change refused before any data). */
+ * or NULL with @error when nothing could be run: a bad launch string or an
+ * unknown element (GP_CAPTURE_ERROR_LAUNCH, gst's one-line message naming
+ * it), the tracer not loaded (GP_CAPTURE_ERROR_TRACER, naming where the
+ * plugin was looked for), or a start refused without any error message
+ * (GP_CAPTURE_ERROR_STATE). A pipeline that fails with an error message,
+ * even while starting (a missing file), gives a complete session with
+ * @end = GP_CAPTURE_END_ERROR and the error among its events; so does a run
+ * stopped by Ctrl-C (an "interrupt" event). Times in the session are
+ * seconds from the start of the run, on the tracer's clock.
+ * If GStreamer is not initialised yet, prepares the environment and
+ * initialises it. */
 GpSession *gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     GError ** error);
 

@@ -1,0 +1,2123 @@
+/* gstprof
+ *
+ * gp-aggregate.c: the tracer's window and graph records folded into the
+ * session model. See gp-aggregate.h for the definitions of the rates; the
+ * record format is in docs/ARCHITECTURE.md.
+ *
+ * Everything the tracer sends is accumulated in private tables under one
+ * lock (windows arrive on the tracer's thread); the session is rebuilt from
+ * those tables by gp_aggregator_finish(), which may run any number of times.
+ * Malformed records (missing fields, wrong types, odd histogram lists) are
+ * tolerated field by field: a bad value counts as absent, never as a crash.
+ */
+#include "gp-aggregate.h"
+#include "gp-stats.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* data helpers                                                        */
+
+/* One (bucket, count) pair of a sparse histogram. Two guint64 in a row, so
+ * an array of them is exactly the [bucket, count, ...] list that
+ * gp_hist_add_pairs() reads. */
+typedef struct
+{
+  guint64 bucket;
+  guint64 count;
+} GpPair;
+
+static guint64
+get_u64 (const GstStructure * s, const gchar * field)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  if (v == NULL)
+    return 0;
+  if (G_VALUE_HOLDS_UINT64 (v))
+    return g_value_get_uint64 (v);
+  if (G_VALUE_HOLDS_INT64 (v))
+    return MAX (g_value_get_int64 (v), 0);
+  if (G_VALUE_HOLDS_UINT (v))
+    return g_value_get_uint (v);
+  if (G_VALUE_HOLDS_INT (v))
+    return MAX (g_value_get_int (v), 0);
+  if (G_VALUE_HOLDS_ULONG (v))
+    return g_value_get_ulong (v);
+  if (G_VALUE_HOLDS_LONG (v))
+    return MAX (g_value_get_long (v), 0);
+  if (G_VALUE_HOLDS_DOUBLE (v) && g_value_get_double (v) > 0)
+    return (guint64) g_value_get_double (v);
+  return 0;
+}
+
+static gboolean
+has_number (const GstStructure * s, const gchar * field)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  return v != NULL && (G_VALUE_HOLDS_UINT64 (v) || G_VALUE_HOLDS_INT64 (v)
+      || G_VALUE_HOLDS_UINT (v) || G_VALUE_HOLDS_INT (v)
+      || G_VALUE_HOLDS_ULONG (v) || G_VALUE_HOLDS_LONG (v)
+      || G_VALUE_HOLDS_DOUBLE (v) || G_VALUE_HOLDS_FLOAT (v));
+}
+
+static gdouble
+get_double (const GstStructure * s, const gchar * field)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  if (v == NULL)
+    return 0.0;
+  if (G_VALUE_HOLDS_DOUBLE (v))
+    return g_value_get_double (v);
+  if (G_VALUE_HOLDS_FLOAT (v))
+    return g_value_get_float (v);
+  return (gdouble) get_u64 (s, field);
+}
+
+static const gchar *
+get_str (const GstStructure * s, const gchar * field)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  if (v == NULL || !G_VALUE_HOLDS_STRING (v))
+    return NULL;
+  return g_value_get_string (v);
+}
+
+static gboolean
+get_bool (const GstStructure * s, const gchar * field)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  return v != NULL && G_VALUE_HOLDS_BOOLEAN (v) && g_value_get_boolean (v);
+}
+
+/* Number of entries of a list or array field; 0 when absent or another
+ * type. */
+static guint
+list_size (const GValue * v)
+{
+  if (v == NULL)
+    return 0;
+  if (GST_VALUE_HOLDS_LIST (v))
+    return gst_value_list_get_size (v);
+  if (GST_VALUE_HOLDS_ARRAY (v))
+    return gst_value_array_get_size (v);
+  return 0;
+}
+
+static const GValue *
+list_value (const GValue * v, guint i)
+{
+  if (GST_VALUE_HOLDS_LIST (v))
+    return gst_value_list_get_value (v, i);
+  return gst_value_array_get_value (v, i);
+}
+
+static const GstStructure *
+list_struct (const GValue * v, guint i)
+{
+  const GValue *e = list_value (v, i);
+
+  if (e == NULL || !GST_VALUE_HOLDS_STRUCTURE (e))
+    return NULL;
+  return gst_value_get_structure (e);
+}
+
+static gboolean
+value_to_u64 (const GValue * v, guint64 * out)
+{
+  if (G_VALUE_HOLDS_UINT64 (v))
+    *out = g_value_get_uint64 (v);
+  else if (G_VALUE_HOLDS_INT64 (v) && g_value_get_int64 (v) >= 0)
+    *out = g_value_get_int64 (v);
+  else if (G_VALUE_HOLDS_UINT (v))
+    *out = g_value_get_uint (v);
+  else if (G_VALUE_HOLDS_INT (v) && g_value_get_int (v) >= 0)
+    *out = g_value_get_int (v);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gint
+pair_cmp (gconstpointer a, gconstpointer b)
+{
+  const GpPair *pa = a, *pb = b;
+
+  return pa->bucket < pb->bucket ? -1 : pa->bucket > pb->bucket ? 1 : 0;
+}
+
+/* Reads the sparse histogram @field of @s into @out as sorted pairs with
+ * distinct buckets. Pairs that are not two non-negative integers or whose
+ * bucket is past the layout are dropped, so a bad record can never index
+ * outside a histogram. */
+static void
+read_pairs (const GstStructure * s, const gchar * field, GArray * out)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+  guint i, n, w;
+
+  g_array_set_size (out, 0);
+  n = list_size (v);
+  for (i = 0; i + 1 < n; i += 2) {
+    GpPair p;
+
+    if (!value_to_u64 (list_value (v, i), &p.bucket)
+        || !value_to_u64 (list_value (v, i + 1), &p.count))
+      continue;
+    if (p.bucket >= GP_HIST_N_BUCKETS || p.count == 0)
+      continue;
+    g_array_append_val (out, p);
+  }
+  if (out->len < 2)
+    return;
+  /* the contract does not promise an order; the series merge needs one */
+  g_array_sort (out, pair_cmp);
+  for (i = 1, w = 0; i < out->len; i++) {
+    GpPair *dst = &g_array_index (out, GpPair, w);
+    GpPair *src = &g_array_index (out, GpPair, i);
+
+    if (src->bucket == dst->bucket)
+      dst->count += src->count;
+    else
+      g_array_index (out, GpPair, ++w) = *src;
+  }
+  g_array_set_size (out, w + 1);
+}
+
+/* @dst += @src, both sorted pair arrays with distinct buckets. */
+static void
+pairs_merge (GArray * dst, const GArray * src)
+{
+  GArray *out;
+  guint i = 0, j = 0;
+
+  if (src->len == 0)
+    return;
+  if (dst->len == 0) {
+    g_array_append_vals (dst, src->data, src->len);
+    return;
+  }
+  out = g_array_sized_new (FALSE, FALSE, sizeof (GpPair),
+      dst->len + src->len);
+  while (i < dst->len || j < src->len) {
+    const GpPair *a = i < dst->len ? &g_array_index (dst, GpPair, i) : NULL;
+    const GpPair *b = j < src->len ? &g_array_index (src, GpPair, j) : NULL;
+    GpPair p;
+
+    if (b == NULL || (a != NULL && a->bucket < b->bucket)) {
+      p = *a;
+      i++;
+    } else if (a == NULL || b->bucket < a->bucket) {
+      p = *b;
+      j++;
+    } else {
+      p.bucket = a->bucket;
+      p.count = a->count + b->count;
+      i++;
+      j++;
+    }
+    g_array_append_val (out, p);
+  }
+  g_array_set_size (dst, 0);
+  g_array_append_vals (dst, out->data, out->len);
+  g_array_free (out, TRUE);
+}
+
+static GArray *
+pairs_new (void)
+{
+  return g_array_new (FALSE, FALSE, sizeof (GpPair));
+}
+
+static void
+hist_add (GpHist * h, const GArray * pairs)
+{
+  if (pairs->len > 0)
+    gp_hist_add_pairs (h, (const guint64 *) pairs->data, pairs->len * 2);
+}
+
+/* "element.pad" -> "element". Pad names carry no dot, element names may. */
+static gchar *
+pad_element (const gchar * pad)
+{
+  const gchar *dot = strrchr (pad, '.');
+
+  return dot ? g_strndup (pad, dot - pad) : g_strdup (pad);
+}
+
+static void
+str_array_add_unique (GPtrArray * arr, const gchar * s)
+{
+  guint i;
+
+  for (i = 0; i < arr->len; i++)
+    if (g_str_equal (g_ptr_array_index (arr, i), s))
+      return;
+  g_ptr_array_add (arr, g_strdup (s));
+}
+
+static gint
+strcmp_ptr (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar * const *) a, *(const gchar * const *) b);
+}
+
+/* Keys of @table, sorted, so that every output is in a stable order. */
+static GPtrArray *
+sorted_keys (GHashTable * table)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer k;
+
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, &k, NULL))
+    g_ptr_array_add (keys, k);
+  g_ptr_array_sort (keys, strcmp_ptr);
+  return keys;
+}
+
+/* Framerate of the first structure of @caps_str that has a non-zero one;
+ * -1 when none (absent, unparsable, or 0/1 = variable). */
+static gdouble
+caps_framerate (const gchar * caps_str)
+{
+  GstCaps *caps;
+  gdouble rate = -1.0;
+  guint i;
+
+  if (caps_str == NULL || *caps_str == '\0')
+    return -1.0;
+  caps = gst_caps_from_string (caps_str);
+  if (caps == NULL)
+    return -1.0;
+  for (i = 0; i < gst_caps_get_size (caps) && rate < 0; i++) {
+    const GstStructure *st = gst_caps_get_structure (caps, i);
+    gint n, d;
+
+    if (gst_structure_get_fraction (st, "framerate", &n, &d) && n > 0 && d > 0)
+      rate = (gdouble) n / d;
+  }
+  gst_caps_unref (caps);
+  return rate;
+}
+
+static gdouble
+ns_to_s (guint64 ns)
+{
+  return ns / 1e9;
+}
+
+/* ------------------------------------------------------------------ */
+/* whole-run accumulators                                              */
+
+typedef struct
+{
+  gchar *name;
+  gchar *factory;
+  gchar *kind;
+  GpHist hist;
+  guint64 buffers;
+  guint64 self_ns;
+  guint64 self_max_ns;
+  guint64 cpu_ns;
+  gboolean has_cpu;
+  GPtrArray *threads;           /* gchar*: thread display names */
+} AggElement;
+
+typedef struct
+{
+  gchar *name;
+  gchar *factory;
+  gchar *leaky;
+  GpHist residence;
+  guint64 residence_max_ns;
+  gdouble pct_wsum;             /* sum of level_pct_mean * window ns */
+  gdouble pct_wns;              /* sum of window ns with a level */
+  gdouble pct_max;
+  guint64 level_buffers_max;
+  guint64 dropped;
+  guint64 blocked_ns;
+} AggQueue;
+
+typedef struct
+{
+  gchar *id;
+  gchar *src;
+  gchar *sink;
+  gchar *src_element;
+  gchar *sink_element;
+  gchar *caps;
+  gchar *memory;
+  guint64 buffers;
+  guint64 bytes;
+  /* the link's own earliest and latest window with data, so that the
+   * partial windows at the start and end of the PLAYING time can be left
+   * out of the steady-state rate (gp-aggregate.h) */
+  gboolean seen_data;
+  guint64 first_start, first_buffers, first_bytes;
+  guint64 last_start, last_buffers, last_bytes;
+} AggLink;
+
+typedef struct
+{
+  gchar *source;
+  gchar *element;
+  gboolean sink;
+  GpHist hist;
+  guint64 max_ns;
+  guint64 matched;
+  guint64 unmatched;
+} AggLatency;
+
+typedef struct
+{
+  guint64 tid;
+  gchar *name;                  /* unique display name */
+  guint64 cpu_ns;
+  guint64 first_start;
+  guint64 last_end;
+  gdouble pct_max;
+  GPtrArray *elements;          /* gchar* */
+} AggThread;
+
+typedef struct
+{
+  guint64 ts;
+  gchar *type;
+  gchar *source;
+  gchar *text;
+  gboolean from_bus;
+} AggEvent;
+
+/* ------------------------------------------------------------------ */
+/* series entries: one window, or several merged                       */
+
+typedef struct
+{
+  guint64 buffers;
+  guint64 max_ns;
+  GArray *pairs;
+} SerElement;
+
+typedef struct
+{
+  guint64 buffers;
+  guint64 bytes;
+} SerLink;
+
+typedef struct
+{
+  gdouble pct_wsum;
+  gdouble pct_wns;
+  gdouble pct_max;
+  guint64 dropped;
+} SerQueue;
+
+typedef struct
+{
+  guint64 cpu_ns;
+} SerThread;
+
+typedef struct
+{
+  guint64 matched;
+  guint64 unmatched;
+  guint64 max_ns;
+  GArray *pairs;
+} SerPath;
+
+typedef struct
+{
+  guint64 start;
+  guint64 end;
+  GHashTable *elements;         /* name -> SerElement */
+  GHashTable *links;            /* id -> SerLink */
+  GHashTable *queues;           /* name -> SerQueue */
+  GHashTable *threads;          /* display name -> SerThread */
+  GHashTable *paths;            /* "source->sink" -> SerPath */
+  JsonObject *json;             /* cached rendering; NULL when stale */
+} SerEntry;
+
+struct _GpAggregator
+{
+  GMutex lock;
+  GpSession *session;
+  guint64 t0;
+
+  GHashTable *elements;         /* name -> AggElement */
+  GHashTable *queues;           /* name -> AggQueue */
+  GHashTable *links;            /* id -> AggLink */
+  GHashTable *latency;          /* "source->element" -> AggLatency */
+  GHashTable *threads;          /* &tid -> AggThread */
+  GHashTable *thread_names;     /* display name -> AggThread (not owned) */
+  GPtrArray *events;            /* AggEvent* */
+  guint64 events_dropped;
+
+  GstStructure *graph;          /* last graph record, or NULL */
+
+  gboolean have_window;
+  guint64 first_start, last_end;
+  gboolean have_data;
+  guint64 first_data_start, first_data_end;
+  guint64 last_data_start, last_data_end;
+
+  GPtrArray *series;            /* SerEntry*, oldest first */
+
+  GpHist *scratch_hist;
+  GArray *scratch_pairs;
+};
+
+static void
+agg_element_free (gpointer p)
+{
+  AggElement *e = p;
+
+  g_free (e->name);
+  g_free (e->factory);
+  g_free (e->kind);
+  g_ptr_array_unref (e->threads);
+  g_free (e);
+}
+
+static void
+agg_queue_free (gpointer p)
+{
+  AggQueue *q = p;
+
+  g_free (q->name);
+  g_free (q->factory);
+  g_free (q->leaky);
+  g_free (q);
+}
+
+static void
+agg_link_free (gpointer p)
+{
+  AggLink *l = p;
+
+  g_free (l->id);
+  g_free (l->src);
+  g_free (l->sink);
+  g_free (l->src_element);
+  g_free (l->sink_element);
+  g_free (l->caps);
+  g_free (l->memory);
+  g_free (l);
+}
+
+static void
+agg_latency_free (gpointer p)
+{
+  AggLatency *l = p;
+
+  g_free (l->source);
+  g_free (l->element);
+  g_free (l);
+}
+
+static void
+agg_thread_free (gpointer p)
+{
+  AggThread *t = p;
+
+  g_free (t->name);
+  g_ptr_array_unref (t->elements);
+  g_free (t);
+}
+
+static void
+agg_event_free (gpointer p)
+{
+  AggEvent *e = p;
+
+  g_free (e->type);
+  g_free (e->source);
+  g_free (e->text);
+  g_free (e);
+}
+
+static void
+ser_element_free (gpointer p)
+{
+  SerElement *e = p;
+
+  g_array_free (e->pairs, TRUE);
+  g_free (e);
+}
+
+static void
+ser_path_free (gpointer p)
+{
+  SerPath *e = p;
+
+  g_array_free (e->pairs, TRUE);
+  g_free (e);
+}
+
+static SerEntry *
+ser_entry_new (guint64 start, guint64 end)
+{
+  SerEntry *e = g_new0 (SerEntry, 1);
+
+  e->start = start;
+  e->end = end;
+  e->elements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      ser_element_free);
+  e->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  e->queues = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  e->threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  e->paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      ser_path_free);
+  return e;
+}
+
+static void
+ser_entry_free (gpointer p)
+{
+  SerEntry *e = p;
+
+  g_hash_table_unref (e->elements);
+  g_hash_table_unref (e->links);
+  g_hash_table_unref (e->queues);
+  g_hash_table_unref (e->threads);
+  g_hash_table_unref (e->paths);
+  if (e->json)
+    json_object_unref (e->json);
+  g_free (e);
+}
+
+/* Item @key of @table, created zeroed when absent. */
+static gpointer
+ser_item (GHashTable * table, const gchar * key, gsize size)
+{
+  gpointer item = g_hash_table_lookup (table, key);
+
+  if (item == NULL) {
+    item = g_malloc0 (size);
+    g_hash_table_insert (table, g_strdup (key), item);
+  }
+  return item;
+}
+
+static SerElement *
+ser_element (SerEntry * e, const gchar * name)
+{
+  SerElement *se = ser_item (e->elements, name, sizeof (SerElement));
+
+  if (se->pairs == NULL)
+    se->pairs = pairs_new ();
+  return se;
+}
+
+static SerPath *
+ser_path (SerEntry * e, const gchar * key)
+{
+  SerPath *sp = ser_item (e->paths, key, sizeof (SerPath));
+
+  if (sp->pairs == NULL)
+    sp->pairs = pairs_new ();
+  return sp;
+}
+
+/* @dst absorbs @src (the window right after it): counts add up, maxima take
+ * the max, means stay weighted by time; rates are computed later over the
+ * merged span. */
+static void
+ser_entry_merge (SerEntry * dst, SerEntry * src)
+{
+  GHashTableIter it;
+  gpointer k, v;
+
+  dst->start = MIN (dst->start, src->start);
+  dst->end = MAX (dst->end, src->end);
+  if (dst->json) {
+    json_object_unref (dst->json);
+    dst->json = NULL;
+  }
+
+  g_hash_table_iter_init (&it, src->elements);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    SerElement *s = v, *d = ser_element (dst, k);
+
+    d->buffers += s->buffers;
+    d->max_ns = MAX (d->max_ns, s->max_ns);
+    pairs_merge (d->pairs, s->pairs);
+  }
+  g_hash_table_iter_init (&it, src->links);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    SerLink *s = v, *d = ser_item (dst->links, k, sizeof (SerLink));
+
+    d->buffers += s->buffers;
+    d->bytes += s->bytes;
+  }
+  g_hash_table_iter_init (&it, src->queues);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    SerQueue *s = v, *d = ser_item (dst->queues, k, sizeof (SerQueue));
+
+    d->pct_wsum += s->pct_wsum;
+    d->pct_wns += s->pct_wns;
+    d->pct_max = MAX (d->pct_max, s->pct_max);
+    d->dropped += s->dropped;
+  }
+  g_hash_table_iter_init (&it, src->threads);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    SerThread *s = v, *d = ser_item (dst->threads, k, sizeof (SerThread));
+
+    d->cpu_ns += s->cpu_ns;
+  }
+  g_hash_table_iter_init (&it, src->paths);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    SerPath *s = v, *d = ser_path (dst, k);
+
+    d->matched += s->matched;
+    d->unmatched += s->unmatched;
+    d->max_ns = MAX (d->max_ns, s->max_ns);
+    pairs_merge (d->pairs, s->pairs);
+  }
+}
+
+/* Keeps the series at most GP_AGGREGATE_MAX_SERIES long: the oldest half is
+ * merged pairwise, so recent windows stay at full resolution and older
+ * history gets coarser, while memory stays constant. */
+static void
+series_compact (GpAggregator * agg)
+{
+  GPtrArray *s = agg->series;
+  guint n_old, i, w;
+
+  if (s->len <= GP_AGGREGATE_MAX_SERIES)
+    return;
+  n_old = (s->len / 2) & ~1u;
+  for (i = 0, w = 0; i < n_old; i += 2, w++) {
+    SerEntry *a = g_ptr_array_index (s, i);
+    SerEntry *b = g_ptr_array_index (s, i + 1);
+
+    ser_entry_merge (a, b);
+    ser_entry_free (b);
+    s->pdata[w] = a;
+  }
+  for (i = n_old; i < s->len; i++, w++)
+    s->pdata[w] = s->pdata[i];
+  /* the entries past w were moved or freed: drop them without freeing */
+  g_ptr_array_set_free_func (s, NULL);
+  g_ptr_array_set_size (s, w);
+  g_ptr_array_set_free_func (s, ser_entry_free);
+}
+
+/* A window much shorter than the one before it (the flush at the end of
+ * a run, right after a timer tick) is folded into that one: its own rates
+ * would be over a few ms and show as spikes. Returns whether @entry was
+ * taken (and freed). */
+static gboolean
+series_fold_short (GpAggregator * agg, SerEntry * entry)
+{
+  SerEntry *last;
+  guint64 last_span;
+
+  if (agg->series->len == 0)
+    return FALSE;
+  last = g_ptr_array_index (agg->series, agg->series->len - 1);
+  last_span = last->end - last->start;
+  if (entry->start < last->end || last_span == 0
+      || (entry->end - entry->start) * 4 >= last_span)
+    return FALSE;
+  ser_entry_merge (last, entry);
+  ser_entry_free (entry);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* lookups                                                             */
+
+static AggElement *
+agg_element (GpAggregator * agg, const gchar * name)
+{
+  AggElement *e = g_hash_table_lookup (agg->elements, name);
+
+  if (e == NULL) {
+    e = g_new0 (AggElement, 1);
+    e->name = g_strdup (name);
+    e->threads = g_ptr_array_new_with_free_func (g_free);
+    gp_hist_clear (&e->hist);
+    g_hash_table_insert (agg->elements, e->name, e);
+  }
+  return e;
+}
+
+static AggQueue *
+agg_queue (GpAggregator * agg, const gchar * name)
+{
+  AggQueue *q = g_hash_table_lookup (agg->queues, name);
+
+  if (q == NULL) {
+    q = g_new0 (AggQueue, 1);
+    q->name = g_strdup (name);
+    gp_hist_clear (&q->residence);
+    g_hash_table_insert (agg->queues, q->name, q);
+  }
+  return q;
+}
+
+static AggLink *
+agg_link (GpAggregator * agg, const gchar * src, const gchar * sink)
+{
+  gchar *id = g_strdup_printf ("%s->%s", src, sink);
+  AggLink *l = g_hash_table_lookup (agg->links, id);
+
+  if (l == NULL) {
+    l = g_new0 (AggLink, 1);
+    l->id = id;
+    l->src = g_strdup (src);
+    l->sink = g_strdup (sink);
+    l->src_element = pad_element (src);
+    l->sink_element = pad_element (sink);
+    g_hash_table_insert (agg->links, l->id, l);
+  } else {
+    g_free (id);
+  }
+  return l;
+}
+
+static AggLatency *
+agg_latency (GpAggregator * agg, const gchar * source, const gchar * element)
+{
+  gchar *key = g_strdup_printf ("%s->%s", source, element);
+  AggLatency *l = g_hash_table_lookup (agg->latency, key);
+
+  if (l == NULL) {
+    l = g_new0 (AggLatency, 1);
+    l->source = g_strdup (source);
+    l->element = g_strdup (element);
+    gp_hist_clear (&l->hist);
+    g_hash_table_insert (agg->latency, key, l);
+  } else {
+    g_free (key);
+  }
+  return l;
+}
+
+/* Threads are keyed by kernel id; their names (/proc comm, 15 characters)
+ * can repeat, so the name shown is made unique once, at first sight, and
+ * stays the same for the whole run. */
+static AggThread *
+agg_thread (GpAggregator * agg, guint64 tid, const gchar * comm)
+{
+  AggThread *t = g_hash_table_lookup (agg->threads, &tid);
+
+  if (t == NULL) {
+    gchar *name = g_strdup (comm && *comm ? comm : "thread");
+
+    if (g_hash_table_contains (agg->thread_names, name)) {
+      gchar *unique = g_strdup_printf ("%s/%" G_GUINT64_FORMAT, name, tid);
+
+      g_free (name);
+      name = unique;
+    }
+    t = g_new0 (AggThread, 1);
+    t->tid = tid;
+    t->name = name;
+    t->first_start = G_MAXUINT64;
+    t->elements = g_ptr_array_new_with_free_func (g_free);
+    g_hash_table_insert (agg->threads, &t->tid, t);
+    g_hash_table_insert (agg->thread_names, t->name, t);
+  }
+  return t;
+}
+
+static void
+replace_str (gchar ** dst, const gchar * src)
+{
+  if (src != NULL && g_strcmp0 (*dst, src) != 0) {
+    g_free (*dst);
+    *dst = g_strdup (src);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* public: construction                                                */
+
+GpAggregator *
+gp_aggregator_new (GpSession * session, guint64 t0_ns)
+{
+  GpAggregator *agg;
+
+  g_return_val_if_fail (session != NULL, NULL);
+
+  agg = g_new0 (GpAggregator, 1);
+  g_mutex_init (&agg->lock);
+  agg->session = session;
+  agg->t0 = t0_ns;
+  agg->elements = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      agg_element_free);
+  agg->queues = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      agg_queue_free);
+  agg->links = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      agg_link_free);
+  agg->latency = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      agg_latency_free);
+  agg->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
+      agg_thread_free);
+  agg->thread_names = g_hash_table_new (g_str_hash, g_str_equal);
+  agg->events = g_ptr_array_new_with_free_func (agg_event_free);
+  agg->series = g_ptr_array_new_with_free_func (ser_entry_free);
+  agg->scratch_hist = g_new0 (GpHist, 1);
+  agg->scratch_pairs = pairs_new ();
+  return agg;
+}
+
+void
+gp_aggregator_free (GpAggregator * agg)
+{
+  if (agg == NULL)
+    return;
+  g_hash_table_unref (agg->thread_names);
+  g_hash_table_unref (agg->elements);
+  g_hash_table_unref (agg->queues);
+  g_hash_table_unref (agg->links);
+  g_hash_table_unref (agg->latency);
+  g_hash_table_unref (agg->threads);
+  g_ptr_array_unref (agg->events);
+  g_ptr_array_unref (agg->series);
+  if (agg->graph)
+    gst_structure_free (agg->graph);
+  g_free (agg->scratch_hist);
+  g_array_free (agg->scratch_pairs, TRUE);
+  g_mutex_clear (&agg->lock);
+  g_free (agg);
+}
+
+/* ------------------------------------------------------------------ */
+/* public: records in                                                  */
+
+static void
+add_event_locked (GpAggregator * agg, guint64 ts, const gchar * type,
+    const gchar * source, const gchar * text, gboolean from_bus)
+{
+  AggEvent *ev;
+  gboolean important = g_strcmp0 (type, "error") == 0
+      || g_strcmp0 (type, "warning") == 0 || g_strcmp0 (type, "eos") == 0
+      || g_strcmp0 (type, "interrupt") == 0;
+
+  /* QoS and state events can arrive once per frame for hours; errors and
+   * warnings are what a user must never lose */
+  if (agg->events->len >= GP_AGGREGATE_MAX_EVENTS
+      && (!important || agg->events->len >= 2 * GP_AGGREGATE_MAX_EVENTS)) {
+    agg->events_dropped++;
+    return;
+  }
+  ev = g_new0 (AggEvent, 1);
+  ev->ts = ts;
+  ev->type = g_strdup (type ? type : "");
+  ev->source = g_strdup (source ? source : "");
+  ev->text = g_strdup (text ? text : "");
+  ev->from_bus = from_bus;
+  g_ptr_array_add (agg->events, ev);
+}
+
+static void
+add_elements (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
+{
+  const GValue *list = gst_structure_get_value (w, "elements");
+  guint i, n = list_size (list);
+
+  for (i = 0; i < n; i++) {
+    const GstStructure *es = list_struct (list, i);
+    const gchar *name;
+    AggElement *e;
+    SerElement *se;
+    guint64 buffers, self_ns, self_max;
+
+    if (es == NULL || (name = get_str (es, "name")) == NULL)
+      continue;
+    e = agg_element (agg, name);
+    replace_str (&e->factory, get_str (es, "factory"));
+    replace_str (&e->kind, get_str (es, "kind"));
+    buffers = get_u64 (es, "buffers");
+    self_max = get_u64 (es, "self_max_ns");
+    self_ns = get_u64 (es, "self_ns");
+    read_pairs (es, "self_hist", agg->scratch_pairs);
+    if (agg->scratch_pairs->len > 0)
+      gp_hist_add_pairs_exact (&e->hist,
+          (const guint64 *) agg->scratch_pairs->data,
+          agg->scratch_pairs->len * 2, self_ns, self_max);
+    e->buffers += buffers;
+    e->self_ns += self_ns;
+    e->self_max_ns = MAX (e->self_max_ns, self_max);
+    if (has_number (es, "cpu_ns")) {
+      e->has_cpu = TRUE;
+      e->cpu_ns += get_u64 (es, "cpu_ns");
+    }
+
+    se = ser_element (entry, name);
+    se->buffers += buffers;
+    se->max_ns = MAX (se->max_ns, self_max);
+    pairs_merge (se->pairs, agg->scratch_pairs);
+  }
+}
+
+/* Returns whether any link carried a buffer in this window. */
+static gboolean
+add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
+    SerEntry * entry)
+{
+  const GValue *list = gst_structure_get_value (w, "links");
+  guint i, n = list_size (list);
+  gboolean any = FALSE;
+
+  for (i = 0; i < n; i++) {
+    const GstStructure *ls = list_struct (list, i);
+    const gchar *src, *sink;
+    guint64 b, bytes;
+    AggLink *l;
+    SerLink *sl;
+
+    if (ls == NULL || (src = get_str (ls, "src")) == NULL
+        || (sink = get_str (ls, "sink")) == NULL)
+      continue;
+    l = agg_link (agg, src, sink);
+    replace_str (&l->caps, get_str (ls, "caps"));
+    replace_str (&l->memory, get_str (ls, "memory"));
+    b = get_u64 (ls, "buffers");
+    bytes = get_u64 (ls, "bytes");
+    l->buffers += b;
+    l->bytes += bytes;
+    if (b > 0) {
+      any = TRUE;
+      /* compared by time, not arrival order: flush() and the timer may
+       * hand two windows over in either order */
+      if (!l->seen_data || start < l->first_start) {
+        l->first_start = start;
+        l->first_buffers = b;
+        l->first_bytes = bytes;
+      }
+      if (!l->seen_data || start >= l->last_start) {
+        l->last_start = start;
+        l->last_buffers = b;
+        l->last_bytes = bytes;
+      }
+      l->seen_data = TRUE;
+    }
+
+    sl = ser_item (entry->links, l->id, sizeof (SerLink));
+    sl->buffers += b;
+    sl->bytes += bytes;
+  }
+  return any;
+}
+
+static void
+add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
+    SerEntry * entry)
+{
+  const GValue *list = gst_structure_get_value (w, "queues");
+  guint i, n = list_size (list);
+
+  for (i = 0; i < n; i++) {
+    const GstStructure *qs = list_struct (list, i);
+    const gchar *name;
+    AggQueue *q;
+    SerQueue *sq;
+    gdouble pct_max;
+    guint64 dropped;
+
+    if (qs == NULL || (name = get_str (qs, "name")) == NULL)
+      continue;
+    q = agg_queue (agg, name);
+    replace_str (&q->factory, get_str (qs, "factory"));
+    replace_str (&q->leaky, get_str (qs, "leaky"));
+    read_pairs (qs, "residence_hist", agg->scratch_pairs);
+    hist_add (&q->residence, agg->scratch_pairs);
+    q->residence_max_ns = MAX (q->residence_max_ns,
+        get_u64 (qs, "residence_max_ns"));
+    pct_max = get_double (qs, "level_pct_max");
+    dropped = get_u64 (qs, "dropped");
+    sq = ser_item (entry->queues, name, sizeof (SerQueue));
+    if (has_number (qs, "level_pct_mean") && dur > 0) {
+      gdouble mean = get_double (qs, "level_pct_mean");
+
+      q->pct_wsum += mean * dur;
+      q->pct_wns += dur;
+      sq->pct_wsum += mean * dur;
+      sq->pct_wns += dur;
+    }
+    q->pct_max = MAX (q->pct_max, pct_max);
+    q->level_buffers_max = MAX (q->level_buffers_max,
+        get_u64 (qs, "level_buffers_max"));
+    q->dropped += dropped;
+    q->blocked_ns += get_u64 (qs, "blocked_ns");
+    sq->pct_max = MAX (sq->pct_max, pct_max);
+    sq->dropped += dropped;
+  }
+}
+
+static void
+add_latency (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
+{
+  const GValue *list = gst_structure_get_value (w, "latency");
+  guint i, n = list_size (list);
+
+  for (i = 0; i < n; i++) {
+    const GstStructure *ls = list_struct (list, i);
+    const gchar *source, *element;
+    AggLatency *l;
+    guint64 max_ns, matched, unmatched;
+
+    if (ls == NULL || (source = get_str (ls, "source")) == NULL
+        || (element = get_str (ls, "element")) == NULL)
+      continue;
+    l = agg_latency (agg, source, element);
+    if (get_bool (ls, "sink"))
+      l->sink = TRUE;
+    read_pairs (ls, "hist", agg->scratch_pairs);
+    hist_add (&l->hist, agg->scratch_pairs);
+    max_ns = get_u64 (ls, "max_ns");
+    matched = get_u64 (ls, "matched");
+    unmatched = get_u64 (ls, "unmatched");
+    l->max_ns = MAX (l->max_ns, max_ns);
+    l->matched += matched;
+    l->unmatched += unmatched;
+
+    if (l->sink) {
+      gchar *key = g_strdup_printf ("%s->%s", source, element);
+      SerPath *sp = ser_path (entry, key);
+
+      sp->matched += matched;
+      sp->unmatched += unmatched;
+      sp->max_ns = MAX (sp->max_ns, max_ns);
+      pairs_merge (sp->pairs, agg->scratch_pairs);
+      g_free (key);
+    }
+  }
+}
+
+static void
+add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
+    guint64 end, SerEntry * entry)
+{
+  const GValue *list = gst_structure_get_value (w, "threads");
+  guint i, n = list_size (list);
+
+  for (i = 0; i < n; i++) {
+    const GstStructure *ts = list_struct (list, i);
+    const gchar *names;
+    AggThread *t;
+    SerThread *st;
+    guint64 cpu;
+
+    if (ts == NULL || !has_number (ts, "tid"))
+      continue;
+    t = agg_thread (agg, get_u64 (ts, "tid"), get_str (ts, "name"));
+    cpu = get_u64 (ts, "cpu_ns");
+    t->first_start = MIN (t->first_start, start);
+    t->last_end = MAX (t->last_end, end);
+    t->cpu_ns += cpu;
+    if (end > start)
+      t->pct_max = MAX (t->pct_max, 100.0 * cpu / (end - start));
+
+    names = get_str (ts, "elements");
+    if (names != NULL) {
+      gchar **v = g_strsplit (names, ",", -1);
+      gchar **p;
+
+      for (p = v; *p; p++) {
+        AggElement *e;
+
+        g_strstrip (*p);
+        if (**p == '\0')
+          continue;
+        str_array_add_unique (t->elements, *p);
+        /* only elements the tracer reported: a thread list alone does
+         * not make an element summary */
+        e = g_hash_table_lookup (agg->elements, *p);
+        if (e != NULL)
+          str_array_add_unique (e->threads, t->name);
+      }
+      g_strfreev (v);
+    }
+
+    st = ser_item (entry->threads, t->name, sizeof (SerThread));
+    st->cpu_ns += cpu;
+  }
+}
+
+static void
+add_events (GpAggregator * agg, const GstStructure * w)
+{
+  const GValue *list = gst_structure_get_value (w, "events");
+  guint i, n = list_size (list);
+
+  for (i = 0; i < n; i++) {
+    const GstStructure *es = list_struct (list, i);
+
+    if (es == NULL || get_str (es, "type") == NULL)
+      continue;
+    add_event_locked (agg, get_u64 (es, "ts"), get_str (es, "type"),
+        get_str (es, "source"), get_str (es, "text"), FALSE);
+  }
+}
+
+void
+gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
+{
+  guint64 start, end;
+  SerEntry *entry;
+
+  g_return_if_fail (agg != NULL);
+  g_return_if_fail (w != NULL);
+
+  start = get_u64 (w, "start");
+  end = get_u64 (w, "end");
+  if (end < start)
+    end = start;
+
+  g_mutex_lock (&agg->lock);
+  entry = ser_entry_new (start, end);
+  /* elements before threads: the thread records name elements */
+  add_elements (agg, w, entry);
+  if (add_links (agg, w, start, entry)) {
+    if (!agg->have_data || start < agg->first_data_start) {
+      agg->first_data_start = start;
+      agg->first_data_end = end;
+    }
+    if (!agg->have_data || start >= agg->last_data_start) {
+      agg->last_data_start = start;
+      agg->last_data_end = end;
+    }
+    agg->have_data = TRUE;
+  }
+  add_queues (agg, w, end - start, entry);
+  add_latency (agg, w, entry);
+  add_threads (agg, w, start, end, entry);
+  add_events (agg, w);
+
+  if (!agg->have_window) {
+    agg->first_start = start;
+    agg->last_end = end;
+    agg->have_window = TRUE;
+  }
+  agg->first_start = MIN (agg->first_start, start);
+  agg->last_end = MAX (agg->last_end, end);
+
+  if (!series_fold_short (agg, entry)) {
+    g_ptr_array_add (agg->series, entry);
+    series_compact (agg);
+  }
+  g_mutex_unlock (&agg->lock);
+}
+
+void
+gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph)
+{
+  const GValue *list;
+  guint i, n;
+
+  g_return_if_fail (agg != NULL);
+  g_return_if_fail (graph != NULL);
+
+  g_mutex_lock (&agg->lock);
+  if (agg->graph)
+    gst_structure_free (agg->graph);
+  agg->graph = gst_structure_copy (graph);
+
+  /* graph links join the link table (with 0 buffers until data flows), so a
+   * link that never carried anything still has a summary and its caps can
+   * give the target rate */
+  list = gst_structure_get_value (graph, "links");
+  n = list_size (list);
+  for (i = 0; i < n; i++) {
+    const GstStructure *ls = list_struct (list, i);
+    const gchar *src, *sink;
+    AggLink *l;
+
+    if (ls == NULL || (src = get_str (ls, "src")) == NULL
+        || (sink = get_str (ls, "sink")) == NULL)
+      continue;
+    l = agg_link (agg, src, sink);
+    replace_str (&l->caps, get_str (ls, "caps"));
+    replace_str (&l->memory, get_str (ls, "memory"));
+  }
+  g_mutex_unlock (&agg->lock);
+}
+
+void
+gp_aggregator_add_bus_event (GpAggregator * agg, guint64 ts_ns,
+    const gchar * type, const gchar * source, const gchar * text)
+{
+  g_return_if_fail (agg != NULL);
+  g_return_if_fail (type != NULL);
+
+  g_mutex_lock (&agg->lock);
+  add_event_locked (agg, ts_ns, type, source, text, TRUE);
+  g_mutex_unlock (&agg->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* finish: graph                                                       */
+
+static JsonNode *
+gvalue_to_json (const GValue * v)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+  GType t = G_VALUE_TYPE (v);
+
+  switch (G_TYPE_FUNDAMENTAL (t)) {
+    case G_TYPE_BOOLEAN:
+      json_node_set_boolean (node, g_value_get_boolean (v));
+      return node;
+    case G_TYPE_CHAR:
+      json_node_set_int (node, g_value_get_schar (v));
+      return node;
+    case G_TYPE_UCHAR:
+      json_node_set_int (node, g_value_get_uchar (v));
+      return node;
+    case G_TYPE_INT:
+      json_node_set_int (node, g_value_get_int (v));
+      return node;
+    case G_TYPE_UINT:
+      json_node_set_int (node, g_value_get_uint (v));
+      return node;
+    case G_TYPE_LONG:
+      json_node_set_int (node, g_value_get_long (v));
+      return node;
+    case G_TYPE_ULONG:
+      json_node_set_int (node, g_value_get_ulong (v));
+      return node;
+    case G_TYPE_INT64:
+      json_node_set_int (node, g_value_get_int64 (v));
+      return node;
+    case G_TYPE_UINT64:
+      /* JSON integers are signed 64-bit here; GST_CLOCK_TIME_NONE and the
+       * like stay visible as a (large) number rather than wrapping to -1 */
+      if (g_value_get_uint64 (v) > G_MAXINT64)
+        json_node_set_double (node, (gdouble) g_value_get_uint64 (v));
+      else
+        json_node_set_int (node, g_value_get_uint64 (v));
+      return node;
+    case G_TYPE_FLOAT:
+      json_node_set_double (node, g_value_get_float (v));
+      return node;
+    case G_TYPE_DOUBLE:
+      json_node_set_double (node, g_value_get_double (v));
+      return node;
+    case G_TYPE_STRING:
+      if (g_value_get_string (v) == NULL) {
+        json_node_init_null (node);
+      } else {
+        json_node_set_string (node, g_value_get_string (v));
+      }
+      return node;
+    case G_TYPE_ENUM:{
+      GEnumClass *klass = g_type_class_ref (t);
+      GEnumValue *ev = g_enum_get_value (klass, g_value_get_enum (v));
+
+      if (ev)
+        json_node_set_string (node, ev->value_nick);
+      else
+        json_node_set_int (node, g_value_get_enum (v));
+      g_type_class_unref (klass);
+      return node;
+    }
+    default:{
+      /* caps, fractions, flags...: their GStreamer serialisation */
+      gchar *str = gst_value_serialize (v);
+
+      if (str == NULL) {
+        json_node_unref (node);
+        return NULL;
+      }
+      json_node_set_string (node, str);
+      g_free (str);
+      return node;
+    }
+  }
+}
+
+static gboolean
+props_field_to_json (GQuark field, const GValue * v, gpointer user_data)
+{
+  JsonNode *node = gvalue_to_json (v);
+
+  if (node != NULL)
+    json_object_set_member (user_data, g_quark_to_string (field), node);
+  return TRUE;
+}
+
+static void
+finish_graph (GpAggregator * agg)
+{
+  GpSession *s = agg->session;
+  const GValue *list;
+  guint i, n;
+
+  g_ptr_array_set_size (s->elements, 0);
+  g_ptr_array_set_size (s->links, 0);
+  g_ptr_array_set_size (s->hw_elements, 0);
+
+  if (agg->graph == NULL) {
+    /* no snapshot (the tracer never answered): the elements and links the
+     * windows named still make a graph, without properties or parents */
+    GPtrArray *keys = sorted_keys (agg->elements);
+
+    for (i = 0; i < keys->len; i++) {
+      AggElement *e = g_hash_table_lookup (agg->elements, keys->pdata[i]);
+
+      gp_session_add_element (s, e->name, e->factory ? e->factory : "", "",
+          e->kind ? e->kind : "filter");
+    }
+    g_ptr_array_unref (keys);
+    keys = sorted_keys (agg->links);
+    for (i = 0; i < keys->len; i++) {
+      AggLink *l = g_hash_table_lookup (agg->links, keys->pdata[i]);
+
+      gp_session_add_link (s, l->src, l->sink, l->caps,
+          l->memory ? l->memory : "system");
+    }
+    g_ptr_array_unref (keys);
+    return;
+  }
+
+  list = gst_structure_get_value (agg->graph, "elements");
+  n = list_size (list);
+  for (i = 0; i < n; i++) {
+    const GstStructure *es = list_struct (list, i);
+    const GstStructure *props = NULL;
+    const GValue *pv;
+    const gchar *name, *parent;
+    GpElement *ge;
+
+    if (es == NULL || (name = get_str (es, "name")) == NULL)
+      continue;
+    parent = get_str (es, "parent");
+    ge = gp_session_add_element (s, name, get_str (es, "factory"),
+        parent ? parent : "", get_str (es, "kind"));
+    if (ge == NULL)
+      continue;
+    ge->is_bin = get_bool (es, "is_bin");
+    pv = gst_structure_get_value (es, "props");
+    if (pv != NULL && GST_VALUE_HOLDS_STRUCTURE (pv))
+      props = gst_value_get_structure (pv);
+    if (props != NULL) {
+      if (ge->props)
+        json_object_unref (ge->props);
+      ge->props = json_object_new ();
+      gst_structure_foreach (props, props_field_to_json, ge->props);
+    }
+  }
+
+  list = gst_structure_get_value (agg->graph, "links");
+  n = list_size (list);
+  for (i = 0; i < n; i++) {
+    const GstStructure *ls = list_struct (list, i);
+    const gchar *src, *sink, *memory;
+
+    if (ls == NULL || (src = get_str (ls, "src")) == NULL
+        || (sink = get_str (ls, "sink")) == NULL)
+      continue;
+    memory = get_str (ls, "memory");
+    gp_session_add_link (s, src, sink, get_str (ls, "caps"),
+        memory ? memory : "system");
+  }
+
+  list = gst_structure_get_value (agg->graph, "hw");
+  n = list_size (list);
+  for (i = 0; i < n; i++) {
+    const GValue *v = list_value (list, i);
+
+    if (v != NULL && G_VALUE_HOLDS_STRING (v) && g_value_get_string (v))
+      g_ptr_array_add (s->hw_elements, g_strdup (g_value_get_string (v)));
+  }
+}
+
+/* Kind of element @name: from the windows, else from the graph. */
+static const gchar *
+element_kind (GpAggregator * agg, GHashTable * graph_kinds, const gchar * name)
+{
+  AggElement *e = g_hash_table_lookup (agg->elements, name);
+
+  if (e != NULL && e->kind != NULL)
+    return e->kind;
+  return g_hash_table_lookup (graph_kinds, name);
+}
+
+/* name -> kind of every element of the last graph (strings borrowed from
+ * agg->graph). */
+static GHashTable *
+graph_kinds_new (GpAggregator * agg)
+{
+  GHashTable *kinds = g_hash_table_new (g_str_hash, g_str_equal);
+  const GValue *list;
+  guint i, n;
+
+  if (agg->graph == NULL)
+    return kinds;
+  list = gst_structure_get_value (agg->graph, "elements");
+  n = list_size (list);
+  for (i = 0; i < n; i++) {
+    const GstStructure *es = list_struct (list, i);
+    const gchar *name, *kind;
+
+    if (es == NULL || (name = get_str (es, "name")) == NULL
+        || (kind = get_str (es, "kind")) == NULL || get_bool (es, "is_bin"))
+      continue;
+    g_hash_table_insert (kinds, (gpointer) name, (gpointer) kind);
+  }
+  return kinds;
+}
+
+/* ------------------------------------------------------------------ */
+/* finish: summaries                                                   */
+
+typedef struct
+{
+  gboolean valid;
+  gdouble playing_s;            /* whole PLAYING time, for busy_pct */
+  gboolean steady;              /* rates over the inner windows only */
+  gdouble rate_s;               /* the time rates are divided by */
+} PlaySpan;
+
+static PlaySpan
+play_span (GpAggregator * agg)
+{
+  PlaySpan p = { FALSE, 0.0, FALSE, 0.0 };
+
+  if (!agg->have_data)
+    return p;
+  p.valid = TRUE;
+  p.playing_s = ns_to_s (agg->last_data_end - agg->first_data_start);
+  if (agg->last_data_start > agg->first_data_end) {
+    p.steady = TRUE;
+    p.rate_s = ns_to_s (agg->last_data_start - agg->first_data_end);
+  } else {
+    p.rate_s = p.playing_s;
+  }
+  return p;
+}
+
+/* Buffers and bytes of @l counted towards its rate (gp-aggregate.h). */
+static void
+link_rate_counts (GpAggregator * agg, const PlaySpan * p, AggLink * l,
+    guint64 * buffers, guint64 * bytes)
+{
+  *buffers = l->buffers;
+  *bytes = l->bytes;
+  if (!p->steady || !l->seen_data)
+    return;
+  if (l->first_start == agg->first_data_start) {
+    *buffers -= l->first_buffers;
+    *bytes -= l->first_bytes;
+  }
+  if (l->last_start == agg->last_data_start) {
+    *buffers -= l->last_buffers;
+    *bytes -= l->last_bytes;
+  }
+}
+
+static void
+link_rates (GpAggregator * agg, const PlaySpan * p, AggLink * l, gdouble * fps,
+    gdouble * bytes_per_s)
+{
+  guint64 b, bytes;
+
+  *fps = *bytes_per_s = 0.0;
+  if (!p->valid || p->rate_s <= 0.0)
+    return;
+  link_rate_counts (agg, p, l, &b, &bytes);
+  *fps = b / p->rate_s;
+  *bytes_per_s = bytes / p->rate_s;
+}
+
+static gint
+elem_summary_cmp (gconstpointer a, gconstpointer b)
+{
+  const GpElementSummary *ea = *(GpElementSummary * const *) a;
+  const GpElementSummary *eb = *(GpElementSummary * const *) b;
+
+  if (ea->self_total_ms != eb->self_total_ms)
+    return ea->self_total_ms > eb->self_total_ms ? -1 : 1;
+  return g_strcmp0 (ea->name, eb->name);
+}
+
+static void
+finish_elements (GpAggregator * agg, const PlaySpan * p,
+    GHashTable * graph_kinds)
+{
+  GpSession *s = agg->session;
+  GPtrArray *keys = sorted_keys (agg->elements);
+  gdouble work_ms = 0.0;
+  guint i, j;
+
+  g_ptr_array_set_size (s->elem_summaries, 0);
+  for (i = 0; i < keys->len; i++) {
+    AggElement *e = g_hash_table_lookup (agg->elements, keys->pdata[i]);
+    GpElementSummary *es = gp_session_add_elem_summary (s, e->name);
+
+    gp_hist_quantiles_ms (&e->hist, &es->self_ms);
+    es->buffers = e->buffers;
+    es->self_total_ms = e->self_ns / 1e6;
+    es->cpu_ms = e->has_cpu ? e->cpu_ns / 1e6 : -1.0;
+    es->busy_pct = p->playing_s > 0.0 ?
+        100.0 * ns_to_s (e->self_ns) / p->playing_s : 0.0;
+    for (j = 0; j < e->threads->len; j++)
+      g_ptr_array_add (es->threads, g_strdup (e->threads->pdata[j]));
+    /* a queue's "self time" is hand-over work, its waiting is residence:
+     * it takes no share of the work */
+    if (g_strcmp0 (element_kind (agg, graph_kinds, e->name), "queue") != 0
+        && !g_hash_table_contains (agg->queues, e->name))
+      work_ms += es->self_total_ms;
+  }
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+    gboolean queue = g_strcmp0 (element_kind (agg, graph_kinds, es->name),
+        "queue") == 0 || g_hash_table_contains (agg->queues, es->name);
+
+    es->share_pct = !queue && work_ms > 0.0 ?
+        100.0 * es->self_total_ms / work_ms : 0.0;
+  }
+  g_ptr_array_sort (s->elem_summaries, elem_summary_cmp);
+  g_ptr_array_unref (keys);
+}
+
+static void
+finish_queues (GpAggregator * agg)
+{
+  GpSession *s = agg->session;
+  GPtrArray *keys = sorted_keys (agg->queues);
+  guint i;
+
+  g_ptr_array_set_size (s->queue_summaries, 0);
+  for (i = 0; i < keys->len; i++) {
+    AggQueue *q = g_hash_table_lookup (agg->queues, keys->pdata[i]);
+    GpQueueSummary *qs = gp_session_add_queue_summary (s, q->name);
+
+    q->residence.max_ns = q->residence_max_ns;
+    gp_hist_quantiles_ms (&q->residence, &qs->residence_ms);
+    qs->level_pct_mean = q->pct_wns > 0.0 ? q->pct_wsum / q->pct_wns : 0.0;
+    qs->level_pct_max = q->pct_max;
+    qs->level_buffers_max = q->level_buffers_max;
+    qs->dropped = q->dropped;
+    g_free (qs->leaky);
+    qs->leaky = g_strdup (q->leaky ? q->leaky : "no");
+    qs->blocked_ms = q->blocked_ns / 1e6;
+  }
+  g_ptr_array_unref (keys);
+}
+
+static void
+finish_links (GpAggregator * agg, const PlaySpan * p)
+{
+  GpSession *s = agg->session;
+  GPtrArray *keys = sorted_keys (agg->links);
+  guint i;
+
+  g_ptr_array_set_size (s->link_summaries, 0);
+  for (i = 0; i < keys->len; i++) {
+    AggLink *l = g_hash_table_lookup (agg->links, keys->pdata[i]);
+    GpLinkSummary *ls = gp_session_add_link_summary (s, l->id);
+
+    link_rates (agg, p, l, &ls->fps, &ls->bytes_per_s);
+    ls->buffers = l->buffers;
+  }
+  g_ptr_array_unref (keys);
+}
+
+static void
+finish_paths (GpAggregator * agg)
+{
+  GpSession *s = agg->session;
+  GPtrArray *keys = sorted_keys (agg->latency);
+  guint i;
+
+  g_ptr_array_set_size (s->paths, 0);
+  g_ptr_array_set_size (s->interlatency, 0);
+  for (i = 0; i < keys->len; i++) {
+    AggLatency *l = g_hash_table_lookup (agg->latency, keys->pdata[i]);
+    GpPath *path = gp_session_add_interlatency (s, l->source, l->element);
+
+    l->hist.max_ns = l->max_ns;
+    gp_hist_quantiles_ms (&l->hist, &path->latency_ms);
+    path->matched = l->matched;
+    path->unmatched = l->unmatched;
+    if (l->sink) {
+      GpPath *to_sink = gp_session_add_path (s, l->source, l->element);
+
+      to_sink->latency_ms = path->latency_ms;
+      to_sink->matched = path->matched;
+      to_sink->unmatched = path->unmatched;
+    }
+  }
+  g_ptr_array_unref (keys);
+}
+
+static gint
+thread_summary_cmp (gconstpointer a, gconstpointer b)
+{
+  const GpThreadSummary *ta = *(GpThreadSummary * const *) a;
+  const GpThreadSummary *tb = *(GpThreadSummary * const *) b;
+
+  if (ta->cpu_pct_mean != tb->cpu_pct_mean)
+    return ta->cpu_pct_mean > tb->cpu_pct_mean ? -1 : 1;
+  return ta->tid < tb->tid ? -1 : ta->tid > tb->tid ? 1 : 0;
+}
+
+static void
+finish_threads (GpAggregator * agg)
+{
+  GpSession *s = agg->session;
+  GHashTableIter it;
+  gpointer v;
+  guint j;
+
+  g_ptr_array_set_size (s->threads, 0);
+  g_hash_table_iter_init (&it, agg->threads);
+  while (g_hash_table_iter_next (&it, NULL, &v)) {
+    AggThread *t = v;
+    GpThreadSummary *ts = gp_session_add_thread (s, t->tid, t->name);
+
+    /* mean over the thread's own life (first to last window it was
+     * reported in): a thread that ran half the run at 100 % is a
+     * saturated thread, not a 50 % one */
+    ts->cpu_pct_mean = t->last_end > t->first_start ?
+        100.0 * t->cpu_ns / (t->last_end - t->first_start) : 0.0;
+    ts->cpu_pct_max = t->pct_max;
+    for (j = 0; j < t->elements->len; j++)
+      g_ptr_array_add (ts->elements, g_strdup (t->elements->pdata[j]));
+  }
+  g_ptr_array_sort (s->threads, thread_summary_cmp);
+}
+
+/* element name -> GPtrArray of its input AggLinks (borrowed). */
+static GHashTable *
+input_links_new (GpAggregator * agg)
+{
+  GHashTable *inputs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      (GDestroyNotify) g_ptr_array_unref);
+  GPtrArray *keys = sorted_keys (agg->links);
+  guint i;
+
+  for (i = 0; i < keys->len; i++) {
+    AggLink *l = g_hash_table_lookup (agg->links, keys->pdata[i]);
+    GPtrArray *arr = g_hash_table_lookup (inputs, l->sink_element);
+
+    if (arr == NULL) {
+      arr = g_ptr_array_new ();
+      g_hash_table_insert (inputs, l->sink_element, arr);
+    }
+    g_ptr_array_add (arr, l);
+  }
+  g_ptr_array_unref (keys);
+  return inputs;
+}
+
+/* The input link of @element that carried the most buffers, or NULL. */
+static AggLink *
+main_input (GHashTable * inputs, const gchar * element)
+{
+  GPtrArray *arr = g_hash_table_lookup (inputs, element);
+  AggLink *best = NULL;
+  guint i;
+
+  for (i = 0; arr != NULL && i < arr->len; i++) {
+    AggLink *l = g_ptr_array_index (arr, i);
+
+    if (best == NULL || l->buffers > best->buffers)
+      best = l;
+  }
+  return best;
+}
+
+/* Target rate at the input of @element: the framerate in the caps of its
+ * input link, else of the nearest link upstream that has one (breadth
+ * first, so the closest wins); -1 when none has. */
+static gdouble
+upstream_framerate (GHashTable * inputs, const gchar * element)
+{
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *level = g_ptr_array_new ();
+  gdouble rate = -1.0;
+
+  g_ptr_array_add (level, (gpointer) element);
+  g_hash_table_add (seen, (gpointer) element);
+  while (level->len > 0 && rate < 0) {
+    GPtrArray *next = g_ptr_array_new ();
+    guint i, j;
+
+    for (i = 0; i < level->len; i++) {
+      GPtrArray *arr = g_hash_table_lookup (inputs, level->pdata[i]);
+
+      for (j = 0; arr != NULL && j < arr->len; j++) {
+        AggLink *l = g_ptr_array_index (arr, j);
+        gdouble r = caps_framerate (l->caps);
+
+        if (r > 0 && r > rate)
+          rate = r;
+        if (!g_hash_table_contains (seen, l->src_element)) {
+          g_hash_table_add (seen, l->src_element);
+          g_ptr_array_add (next, l->src_element);
+        }
+      }
+    }
+    g_ptr_array_unref (level);
+    level = next;
+  }
+  g_ptr_array_unref (level);
+  g_hash_table_unref (seen);
+  return rate;
+}
+
+static gint
+sink_summary_cmp (gconstpointer a, gconstpointer b)
+{
+  const GpSinkSummary *sa = *(GpSinkSummary * const *) a;
+  const GpSinkSummary *sb = *(GpSinkSummary * const *) b;
+
+  return g_strcmp0 (sa->name, sb->name);
+}
+
+/* Names of the elements of kind @kind, from the windows and the graph. */
+static GPtrArray *
+elements_of_kind (GpAggregator * agg, GHashTable * graph_kinds,
+    const gchar * kind)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter it;
+  gpointer k;
+
+  g_hash_table_iter_init (&it, agg->elements);
+  while (g_hash_table_iter_next (&it, &k, NULL)) {
+    if (g_strcmp0 (element_kind (agg, graph_kinds, k), kind) == 0) {
+      g_ptr_array_add (out, k);
+      g_hash_table_add (seen, k);
+    }
+  }
+  g_hash_table_iter_init (&it, graph_kinds);
+  while (g_hash_table_iter_next (&it, &k, NULL)) {
+    if (!g_hash_table_contains (seen, k)
+        && g_strcmp0 (element_kind (agg, graph_kinds, k), kind) == 0)
+      g_ptr_array_add (out, k);
+  }
+  g_hash_table_unref (seen);
+  g_ptr_array_sort (out, strcmp_ptr);
+  return out;
+}
+
+static void
+finish_sinks (GpAggregator * agg, const PlaySpan * p, GHashTable * graph_kinds)
+{
+  GpSession *s = agg->session;
+  GHashTable *inputs = input_links_new (agg);
+  GPtrArray *sinks = elements_of_kind (agg, graph_kinds, "sink");
+  gdouble target = -1.0;
+  guint i;
+
+  g_ptr_array_set_size (s->sinks, 0);
+  for (i = 0; i < sinks->len; i++) {
+    const gchar *name = g_ptr_array_index (sinks, i);
+    AggLink *in = main_input (inputs, name);
+    GpSinkSummary *ss;
+    gdouble bps;
+
+    if (in == NULL)
+      continue;                 /* a sink nothing feeds (e.g. an unlinked one) */
+    ss = gp_session_add_sink (s, name);
+    link_rates (agg, p, in, &ss->fps, &bps);
+    ss->buffers = in->buffers;
+    ss->target_fps = upstream_framerate (inputs, name);
+    target = MAX (target, ss->target_fps);
+  }
+  g_ptr_array_sort (s->sinks, sink_summary_cmp);
+
+  if (target <= 0) {
+    /* no sink knows its rate: what the sources produce */
+    GPtrArray *sources = elements_of_kind (agg, graph_kinds, "source");
+    GHashTableIter it;
+    gpointer v;
+
+    g_hash_table_iter_init (&it, agg->links);
+    while (g_hash_table_iter_next (&it, NULL, &v)) {
+      AggLink *l = v;
+      guint j;
+
+      for (j = 0; j < sources->len; j++)
+        if (g_str_equal (sources->pdata[j], l->src_element))
+          target = MAX (target, caps_framerate (l->caps));
+    }
+    g_ptr_array_unref (sources);
+  }
+  s->target_fps = target > 0 ? target : -1.0;
+  s->frame_period_ms = target > 0 ? 1000.0 / target : -1.0;
+
+  g_ptr_array_unref (sinks);
+  g_hash_table_unref (inputs);
+}
+
+/* ------------------------------------------------------------------ */
+/* finish: series and events                                           */
+
+static void
+pairs_quantiles (GpAggregator * agg, const GArray * pairs, guint64 max_ns,
+    gdouble * p50, gdouble * p95)
+{
+  GpHist *h = agg->scratch_hist;
+
+  *p50 = *p95 = -1.0;
+  if (pairs->len == 0)
+    return;
+  gp_hist_clear (h);
+  hist_add (h, pairs);
+  if (max_ns > 0)
+    h->max_ns = max_ns;
+  *p50 = gp_hist_quantile_ns (h, 0.50) / 1e6;
+  *p95 = gp_hist_quantile_ns (h, 0.95) / 1e6;
+}
+
+/* The series entry in the shape of docs/session-schema.md. Rates are over
+ * the entry's own span (one window, or the merged windows). */
+static JsonObject *
+ser_entry_to_json (GpAggregator * agg, SerEntry * e)
+{
+  JsonObject *o = json_object_new (), *sub;
+  gdouble span_s = ns_to_s (e->end - e->start);
+  GPtrArray *keys;
+  guint i;
+
+  json_object_set_double_member (o, "t0",
+      ((gdouble) (gint64) (e->start - agg->t0)) / 1e9);
+  json_object_set_double_member (o, "t1",
+      ((gdouble) (gint64) (e->end - agg->t0)) / 1e9);
+
+  sub = json_object_new ();
+  keys = sorted_keys (e->elements);
+  for (i = 0; i < keys->len; i++) {
+    SerElement *se = g_hash_table_lookup (e->elements, keys->pdata[i]);
+    JsonObject *eo = json_object_new ();
+    gdouble p50, p95;
+
+    pairs_quantiles (agg, se->pairs, se->max_ns, &p50, &p95);
+    json_object_set_int_member (eo, "buffers", se->buffers);
+    json_object_set_double_member (eo, "self_ms_p50", p50);
+    json_object_set_double_member (eo, "self_ms_p95", p95);
+    json_object_set_object_member (sub, keys->pdata[i], eo);
+  }
+  g_ptr_array_unref (keys);
+  json_object_set_object_member (o, "elements", sub);
+
+  sub = json_object_new ();
+  keys = sorted_keys (e->links);
+  for (i = 0; i < keys->len; i++) {
+    SerLink *sl = g_hash_table_lookup (e->links, keys->pdata[i]);
+    JsonObject *lo = json_object_new ();
+
+    json_object_set_double_member (lo, "fps",
+        span_s > 0 ? sl->buffers / span_s : 0.0);
+    json_object_set_double_member (lo, "bytes_per_s",
+        span_s > 0 ? sl->bytes / span_s : 0.0);
+    json_object_set_object_member (sub, keys->pdata[i], lo);
+  }
+  g_ptr_array_unref (keys);
+  json_object_set_object_member (o, "links", sub);
+
+  sub = json_object_new ();
+  keys = sorted_keys (e->queues);
+  for (i = 0; i < keys->len; i++) {
+    SerQueue *sq = g_hash_table_lookup (e->queues, keys->pdata[i]);
+    JsonObject *qo = json_object_new ();
+
+    json_object_set_double_member (qo, "level_pct_mean",
+        sq->pct_wns > 0 ? sq->pct_wsum / sq->pct_wns : 0.0);
+    json_object_set_double_member (qo, "level_pct_max", sq->pct_max);
+    json_object_set_int_member (qo, "dropped", sq->dropped);
+    json_object_set_object_member (sub, keys->pdata[i], qo);
+  }
+  g_ptr_array_unref (keys);
+  json_object_set_object_member (o, "queues", sub);
+
+  sub = json_object_new ();
+  keys = sorted_keys (e->threads);
+  for (i = 0; i < keys->len; i++) {
+    SerThread *st = g_hash_table_lookup (e->threads, keys->pdata[i]);
+    JsonObject *to = json_object_new ();
+
+    json_object_set_double_member (to, "cpu_pct",
+        span_s > 0 ? 100.0 * ns_to_s (st->cpu_ns) / span_s : 0.0);
+    json_object_set_object_member (sub, keys->pdata[i], to);
+  }
+  g_ptr_array_unref (keys);
+  json_object_set_object_member (o, "threads", sub);
+
+  sub = json_object_new ();
+  keys = sorted_keys (e->paths);
+  for (i = 0; i < keys->len; i++) {
+    SerPath *sp = g_hash_table_lookup (e->paths, keys->pdata[i]);
+    JsonObject *po = json_object_new ();
+    gdouble p50, p95;
+
+    pairs_quantiles (agg, sp->pairs, sp->max_ns, &p50, &p95);
+    json_object_set_double_member (po, "latency_ms_p50", p50);
+    json_object_set_double_member (po, "latency_ms_p95", p95);
+    json_object_set_int_member (po, "matched", sp->matched);
+    json_object_set_int_member (po, "unmatched", sp->unmatched);
+    json_object_set_object_member (sub, keys->pdata[i], po);
+  }
+  g_ptr_array_unref (keys);
+  json_object_set_object_member (o, "paths", sub);
+  return o;
+}
+
+static void
+finish_series (GpAggregator * agg)
+{
+  GpSession *s = agg->session;
+  guint i;
+
+  g_ptr_array_set_size (s->series, 0);
+  for (i = 0; i < agg->series->len; i++) {
+    SerEntry *e = g_ptr_array_index (agg->series, i);
+
+    /* rendered once per entry and kept: a live view calling finish every
+     * second re-renders only the new and the merged entries */
+    if (e->json == NULL)
+      e->json = ser_entry_to_json (agg, e);
+    gp_session_add_window (s, e->json);
+  }
+}
+
+static gint
+event_cmp (gconstpointer a, gconstpointer b)
+{
+  const AggEvent *ea = *(AggEvent * const *) a;
+  const AggEvent *eb = *(AggEvent * const *) b;
+
+  return ea->ts < eb->ts ? -1 : ea->ts > eb->ts ? 1 : 0;
+}
+
+static void
+finish_events (GpAggregator * agg)
+{
+  GpSession *s = agg->session;
+  GPtrArray *sorted = g_ptr_array_new ();
+  gboolean *absorbed = g_new0 (gboolean, agg->events->len + 1);
+  guint i, j;
+
+  for (i = 0; i < agg->events->len; i++)
+    g_ptr_array_add (sorted, g_ptr_array_index (agg->events, i));
+  /* stable: events of the same instant keep their order */
+  g_ptr_array_sort (sorted, event_cmp);
+
+  g_ptr_array_set_size (s->events, 0);
+  for (i = 0; i < sorted->len; i++) {
+    AggEvent *ev = g_ptr_array_index (sorted, i);
+
+    if (ev->from_bus) {
+      gboolean dup = FALSE;
+
+      /* the tracer saw the same message (its copy is preferred); each
+       * tracer event stands for at most one bus event */
+      for (j = 0; j < sorted->len && !dup; j++) {
+        AggEvent *te = g_ptr_array_index (sorted, j);
+
+        if (!te->from_bus && !absorbed[j] && g_str_equal (te->type, ev->type)
+            && g_str_equal (te->source, ev->source)) {
+          absorbed[j] = TRUE;
+          dup = TRUE;
+        }
+      }
+      if (dup)
+        continue;
+    }
+    gp_session_add_event (s, ((gdouble) (gint64) (ev->ts - agg->t0)) / 1e9,
+        ev->type, ev->source, ev->text);
+  }
+  g_free (absorbed);
+  g_ptr_array_unref (sorted);
+}
+
+void
+gp_aggregator_finish (GpAggregator * agg)
+{
+  GHashTable *graph_kinds;
+  PlaySpan p;
+
+  g_return_if_fail (agg != NULL);
+
+  g_mutex_lock (&agg->lock);
+  p = play_span (agg);
+  graph_kinds = graph_kinds_new (agg);
+  finish_graph (agg);
+  finish_elements (agg, &p, graph_kinds);
+  finish_queues (agg);
+  finish_links (agg, &p);
+  finish_paths (agg);
+  finish_threads (agg);
+  finish_sinks (agg, &p, graph_kinds);
+  finish_series (agg);
+  finish_events (agg);
+  g_hash_table_unref (graph_kinds);
+  g_mutex_unlock (&agg->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* progress                                                            */
+
+gchar *
+gp_aggregator_describe_progress (GpAggregator * agg, gdouble span_s)
+{
+  GString *out = g_string_new (NULL);
+  GHashTable *graph_kinds, *inputs;
+  GPtrArray *sinks;
+  guint64 start = 0, end = 0;
+  guint first, i;
+
+  g_return_val_if_fail (agg != NULL, g_strdup (""));
+
+  g_mutex_lock (&agg->lock);
+  if (agg->series->len == 0) {
+    g_mutex_unlock (&agg->lock);
+    g_string_free (out, TRUE);
+    return g_strdup ("waiting for data");
+  }
+  /* newest entries back until they cover @span_s */
+  first = agg->series->len - 1;
+  end = ((SerEntry *) g_ptr_array_index (agg->series, first))->end;
+  while (TRUE) {
+    start = ((SerEntry *) g_ptr_array_index (agg->series, first))->start;
+    if (first == 0 || ns_to_s (end - start) >= span_s)
+      break;
+    first--;
+  }
+
+  graph_kinds = graph_kinds_new (agg);
+  inputs = input_links_new (agg);
+  sinks = elements_of_kind (agg, graph_kinds, "sink");
+  for (i = 0; i < sinks->len; i++) {
+    AggLink *in = main_input (inputs, sinks->pdata[i]);
+    guint64 buffers = 0;
+    guint k;
+
+    if (in == NULL)
+      continue;
+    for (k = first; k < agg->series->len; k++) {
+      SerEntry *e = g_ptr_array_index (agg->series, k);
+      SerLink *sl = g_hash_table_lookup (e->links, in->id);
+
+      if (sl)
+        buffers += sl->buffers;
+    }
+    g_string_append_printf (out, "%s%s %.1f fps", out->len ? "  " : "",
+        (const gchar *) sinks->pdata[i],
+        end > start ? buffers / ns_to_s (end - start) : 0.0);
+  }
+  g_ptr_array_unref (sinks);
+  g_hash_table_unref (inputs);
+  g_hash_table_unref (graph_kinds);
+  g_mutex_unlock (&agg->lock);
+
+  if (out->len == 0)
+    g_string_append (out, "no sink fed yet");
+  return g_string_free (out, FALSE);
+}

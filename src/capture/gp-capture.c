@@ -1,0 +1,889 @@
+/* gstprof
+ *
+ * gp-capture.c: `gstprof run`, in-process. The tracer is loaded by
+ * GStreamer itself (GST_PLUGIN_PATH + GST_TRACERS, set before gst_init);
+ * this file finds the tracer instance, folds its windows into a session
+ * through the aggregator, and owns the run's life: the bus, the duration,
+ * Ctrl-C, and a bounded wait for EOS.
+ *
+ * Whatever way the run ends (EOS, duration, Ctrl-C, a pipeline error), the
+ * session is complete: the graph is snapshotted again and the tracer's open
+ * window is flushed before the pipeline is stopped, so the caller can save
+ * and analyse it like any other.
+ */
+#include "gp-capture.h"
+#include "gp-aggregate.h"
+#include "gp-config.h"
+
+#include <glib-unix.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GP_TRACER_NAME "gstprof"
+#define GP_TRACER_LIB "libgstprof.so"
+
+G_DEFINE_QUARK (gp-capture-error-quark, gp_capture_error);
+
+/* Where prepare_env looked for the plugin, for the error message when the
+ * tracer turns out not to be loaded. Written before gst_init, read after:
+ * no other thread exists yet when it changes. */
+static gchar *gp_capture_plugin_dirs_tried = NULL;
+
+void
+gp_capture_options_init (GpCaptureOptions * opts)
+{
+  g_return_if_fail (opts != NULL);
+
+  memset (opts, 0, sizeof (*opts));
+  opts->duration_s = 0.0;
+  opts->window_ms = 250;
+  opts->cpu = FALSE;
+  opts->eos_timeout_s = 3.0;
+  opts->progress = FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* environment                                                         */
+
+static gboolean
+dir_has_plugin (const gchar * dir)
+{
+  gchar *path = g_build_filename (dir, GP_TRACER_LIB, NULL);
+  gboolean ok = g_file_test (path, G_FILE_TEST_IS_REGULAR);
+
+  g_free (path);
+  return ok;
+}
+
+/* The build tree puts the binary in <build>/src/cli and the plugin in
+ * <build>/src/tracer: a build directory moved elsewhere still finds its own
+ * plugin. */
+static gchar *
+exe_sibling_tracer_dir (void)
+{
+  gchar *exe = g_file_read_link ("/proc/self/exe", NULL);
+  gchar *dir, *tracer;
+
+  if (exe == NULL)
+    return NULL;
+  dir = g_path_get_dirname (exe);
+  tracer = g_build_filename (dir, "..", "tracer", NULL);
+  g_free (dir);
+  g_free (exe);
+  return tracer;
+}
+
+/* The directory to prepend to the plugin path, or NULL when none of the
+ * candidates holds the plugin (it may then still be in GStreamer's own
+ * plugin directories). Records what was tried. */
+static gchar *
+find_plugin_dir (void)
+{
+  const gchar *env = g_getenv ("GSTPROF_PLUGIN_DIR");
+  GPtrArray *tried = g_ptr_array_new_with_free_func (g_free);
+  gchar *found = NULL;
+  gchar *candidates[3];
+  guint i;
+
+  if (env != NULL && *env != '\0') {
+    /* an explicit choice is taken as is; if it is wrong, the error names
+     * it rather than silently loading another build */
+    g_free (gp_capture_plugin_dirs_tried);
+    gp_capture_plugin_dirs_tried =
+        g_strdup_printf ("%s (GSTPROF_PLUGIN_DIR)", env);
+    g_ptr_array_unref (tried);
+    return g_strdup (env);
+  }
+
+  candidates[0] = g_strdup (GP_BUILD_PLUGIN_DIR);
+  candidates[1] = exe_sibling_tracer_dir ();
+  candidates[2] = g_strdup (GP_INSTALL_PLUGIN_DIR);
+  for (i = 0; i < G_N_ELEMENTS (candidates); i++) {
+    if (candidates[i] == NULL)
+      continue;
+    if (found == NULL && dir_has_plugin (candidates[i]))
+      found = g_strdup (candidates[i]);
+    g_ptr_array_add (tried, candidates[i]);
+  }
+  g_ptr_array_add (tried, NULL);
+
+  g_free (gp_capture_plugin_dirs_tried);
+  gp_capture_plugin_dirs_tried = g_strjoinv (", ", (gchar **) tried->pdata);
+  g_ptr_array_unref (tried);
+  return found;
+}
+
+static void
+prepend_plugin_path (const gchar * dir)
+{
+  /* GStreamer reads GST_PLUGIN_PATH_1_0 instead of GST_PLUGIN_PATH when it
+   * is set: prepend to whichever it will read */
+  const gchar *var = g_getenv ("GST_PLUGIN_PATH_1_0") ?
+      "GST_PLUGIN_PATH_1_0" : "GST_PLUGIN_PATH";
+  const gchar *old = g_getenv (var);
+  gchar *value;
+
+  if (old == NULL || *old == '\0') {
+    value = g_strdup (dir);
+  } else {
+    gchar **parts = g_strsplit (old, G_SEARCHPATH_SEPARATOR_S, -1);
+    gboolean present = parts[0] != NULL && g_str_equal (parts[0], dir);
+
+    g_strfreev (parts);
+    if (present)
+      return;
+    value = g_strconcat (dir, G_SEARCHPATH_SEPARATOR_S, old, NULL);
+  }
+  g_setenv (var, value, TRUE);
+  g_free (value);
+}
+
+/* The user's GST_TRACERS, less any gstprof entry (ours replaces it, so
+ * the instance found after gst_init has our parameters), plus ours. */
+static gchar *
+tracers_value (const gchar * old, const GpCaptureOptions * opts)
+{
+  GString *out = g_string_new (NULL);
+  guint window = opts->window_ms ? MAX (opts->window_ms, 10) : 250;
+
+  if (old != NULL) {
+    gchar **parts = g_strsplit (old, ";", -1);
+    gchar **p;
+
+    for (p = parts; *p; p++) {
+      gchar *entry = g_strstrip (*p);
+      gsize name_len = strcspn (entry, "(");
+      gchar *name = g_strstrip (g_strndup (entry, name_len));
+
+      if (*entry != '\0' && !g_str_equal (name, GP_TRACER_NAME))
+        g_string_append_printf (out, "%s;", entry);
+      g_free (name);
+    }
+    g_strfreev (parts);
+  }
+  g_string_append_printf (out, "%s(window=%u,cpu=%s)", GP_TRACER_NAME,
+      window, opts->cpu ? "true" : "false");
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
+{
+  gchar *dir, *tracers;
+
+  g_return_val_if_fail (opts != NULL, FALSE);
+
+  if (gst_is_initialized ()) {
+    g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_TRACER,
+        "the gstprof tracer must be set up before GStreamer is initialised "
+        "(gp_capture_prepare_env after gst_init)");
+    return FALSE;
+  }
+
+  dir = find_plugin_dir ();
+  if (dir != NULL)
+    prepend_plugin_path (dir);
+  g_free (dir);
+
+  tracers = tracers_value (g_getenv ("GST_TRACERS"), opts);
+  g_setenv ("GST_TRACERS", tracers, TRUE);
+  g_free (tracers);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* the tracer instance                                                 */
+
+static gboolean
+is_gstprof_tracer (GstTracer * tracer)
+{
+  GstPluginFeature *f;
+  gboolean ok;
+
+  f = gst_registry_lookup_feature (gst_registry_get (), GP_TRACER_NAME);
+  if (f != NULL && GST_IS_TRACER_FACTORY (f)) {
+    GType type = gst_tracer_factory_get_tracer_type (GST_TRACER_FACTORY (f));
+
+    gst_object_unref (f);
+    if (type != G_TYPE_INVALID)
+      return G_TYPE_CHECK_INSTANCE_TYPE (tracer, type);
+  } else if (f != NULL) {
+    gst_object_unref (f);
+  }
+  /* no factory type to compare with: the contract's signals identify it */
+  ok = g_signal_lookup ("window", G_OBJECT_TYPE (tracer)) != 0
+      && g_signal_lookup ("snapshot-graph", G_OBJECT_TYPE (tracer)) != 0
+      && g_signal_lookup ("flush", G_OBJECT_TYPE (tracer)) != 0;
+  return ok;
+}
+
+static GstTracer *
+find_tracer (void)
+{
+  GstTracer *found = NULL;
+#if GST_CHECK_VERSION (1, 18, 0)
+  GList *tracers = gst_tracing_get_active_tracers (), *l;
+
+  for (l = tracers; l != NULL; l = l->next)
+    if (found == NULL && is_gstprof_tracer (l->data))
+      found = gst_object_ref (l->data);
+  g_list_free_full (tracers, gst_object_unref);
+#endif
+  return found;
+}
+
+static void
+set_tracer_error (GError ** error)
+{
+  const gchar *tracers = g_getenv ("GST_TRACERS");
+
+#if !GST_CHECK_VERSION (1, 18, 0)
+  g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_TRACER,
+      "GStreamer %s cannot hand its tracers to gstprof run (1.18 needed); "
+      "use gstprof wrap", gst_version_string ());
+  return;
+#endif
+  if (tracers == NULL || strstr (tracers, GP_TRACER_NAME) == NULL) {
+    g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_TRACER,
+        "the gstprof tracer is not loaded: GST_TRACERS does not name it "
+        "(GStreamer was initialised before gp_capture_prepare_env)");
+  } else {
+    g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_TRACER,
+        "the gstprof tracer is not loaded: %s not found or not loadable "
+        "(looked in %s; set GSTPROF_PLUGIN_DIR)", GP_TRACER_LIB,
+        gp_capture_plugin_dirs_tried ? gp_capture_plugin_dirs_tried :
+        "GST_PLUGIN_PATH and GStreamer's plugin directories");
+  }
+}
+
+/* The tracer's "window" handler runs on the tracer's thread and may be in
+ * flight while the run disconnects it; this holder outlives the handler
+ * (freed with the closure) and is cleared under its lock first, so a late
+ * window never reaches a freed aggregator. */
+typedef struct
+{
+  GMutex lock;
+  GpAggregator *agg;
+} GpWindowSink;
+
+static void
+on_window (GstTracer * tracer, const GstStructure * window, gpointer data)
+{
+  GpWindowSink *sink = data;
+
+  g_mutex_lock (&sink->lock);
+  if (sink->agg != NULL && window != NULL)
+    gp_aggregator_add_window (sink->agg, window);
+  g_mutex_unlock (&sink->lock);
+}
+
+static void
+window_sink_free (gpointer data, GClosure * closure)
+{
+  GpWindowSink *sink = data;
+
+  g_mutex_clear (&sink->lock);
+  g_free (sink);
+}
+
+/* The tracer's records count time from gst_init's private start time,
+ * which GStreamer does not export (gst_util_get_timestamp () is the
+ * monotonic clock itself). The session's t = 0 and every time the capture
+ * stamps (bus events, the end) must be on the records' base, so the run
+ * asks the tracer for the time: a flush emits a window, right away and on
+ * this thread, whose end is the tracer's "now". */
+typedef struct
+{
+  GMutex lock;
+  guint64 end;
+  gboolean got;
+} GpClockProbe;
+
+static void
+on_probe_window (GstTracer * tracer, const GstStructure * window,
+    gpointer data)
+{
+  GpClockProbe *probe = data;
+  guint64 end;
+
+  if (window == NULL || !gst_structure_get_uint64 (window, "end", &end))
+    return;
+  g_mutex_lock (&probe->lock);
+  /* the timer may hand over a window at the same moment: any window's end
+   * is a past "now", the latest is the closest */
+  if (!probe->got || end > probe->end)
+    probe->end = end;
+  probe->got = TRUE;
+  g_mutex_unlock (&probe->lock);
+}
+
+/* Freed with the handler's closure: a window being handed over on the
+ * timer thread while the handler is disconnected still finds it. */
+static void
+clock_probe_free (gpointer data, GClosure * closure)
+{
+  GpClockProbe *probe = data;
+
+  g_mutex_clear (&probe->lock);
+  g_free (probe);
+}
+
+/* gst_util_get_timestamp () minus the tracer's time, or 0 when the tracer
+ * did not answer (times are then on the monotonic clock's base). */
+static guint64
+tracer_clock_offset (GstTracer * tracer)
+{
+  GpClockProbe *probe = g_new0 (GpClockProbe, 1);
+  guint64 after, offset = 0;
+  gulong id;
+
+  g_mutex_init (&probe->lock);
+  id = g_signal_connect_data (tracer, "window", G_CALLBACK (on_probe_window),
+      probe, clock_probe_free, 0);
+  g_signal_emit_by_name (tracer, "flush");
+  after = gst_util_get_timestamp ();
+  g_mutex_lock (&probe->lock);
+  if (probe->got && probe->end <= after)
+    offset = after - probe->end;
+  g_mutex_unlock (&probe->lock);
+  g_signal_handler_disconnect (tracer, id);
+  return offset;
+}
+
+/* ------------------------------------------------------------------ */
+/* the run                                                             */
+
+typedef struct
+{
+  const GpCaptureOptions *opts;
+  GMainLoop *loop;
+  GstElement *pipeline;
+  GstTracer *tracer;
+  GpAggregator *agg;
+  guint64 clock_offset;         /* monotonic - tracer time */
+  guint64 t0;                   /* tracer time */
+
+  GpCaptureEnd end;
+  gboolean end_set;
+  gboolean eos_sent;
+  gboolean eos_received;
+  GThread *eos_thread;
+  guint n_interrupts;
+  gboolean graph_taken;
+
+  guint bus_watch_id;
+  guint duration_id;
+  guint eos_timeout_id;
+  guint progress_id;
+  guint sigint_id;
+  guint sigterm_id;
+
+  gboolean tty;
+  gboolean progress_open;       /* a \r line is on the terminal */
+} GpCaptureRun;
+
+/* Now, on the tracer's time base. */
+static guint64
+run_now (GpCaptureRun * r)
+{
+  return gst_util_get_timestamp () - r->clock_offset;
+}
+
+static void
+set_end (GpCaptureRun * r, GpCaptureEnd end)
+{
+  /* an error overrides how the run was being stopped; otherwise the first
+   * reason to stop is the one reported */
+  if (!r->end_set || end == GP_CAPTURE_END_ERROR) {
+    r->end = end;
+    r->end_set = TRUE;
+  }
+}
+
+static void
+take_graph (GpCaptureRun * r)
+{
+  GstStructure *graph = NULL;
+
+  g_signal_emit_by_name (r->tracer, "snapshot-graph", &graph);
+  if (graph != NULL) {
+    gp_aggregator_add_graph (r->agg, graph);
+    gst_structure_free (graph);
+  }
+}
+
+static gboolean
+on_eos_timeout (gpointer data)
+{
+  GpCaptureRun *r = data;
+
+  r->eos_timeout_id = 0;
+  gp_aggregator_add_bus_event (r->agg, run_now (r), "warning",
+      "", "EOS did not reach the sinks in time; pipeline stopped");
+  g_main_loop_quit (r->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* EOS goes to each source, from a thread of its own.
+ *
+ * Not gst_element_send_event (pipeline): that holds the pipeline's state
+ * lock while the event is delivered, and a source delivers EOS only after
+ * taking its pad's stream lock, which its streaming thread holds for as
+ * long as a push is blocked downstream. A sink still waiting for its
+ * preroll (a slow first buffer) is blocked on a state change that needs
+ * that very state lock: a deadlock. Per source, only the sources' own
+ * locks are taken; and off the main loop, a source that cannot take EOS
+ * yet leaves the EOS timeout and a second Ctrl-C working. */
+static gpointer
+eos_thread (gpointer data)
+{
+  GstElement *pipeline = data;
+  GstIterator *it = gst_bin_iterate_sources (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+  GList *sources = NULL, *l;
+  gboolean done = FALSE;
+
+  while (!done) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:
+        sources = g_list_prepend (sources, g_value_dup_object (&v));
+        g_value_reset (&v);
+        break;
+      case GST_ITERATOR_RESYNC:
+        g_list_free_full (sources, gst_object_unref);
+        sources = NULL;
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+
+  /* (a bin among them passes it on to its own sources) */
+  for (l = sources; l != NULL; l = l->next)
+    gst_element_send_event (l->data, gst_event_new_eos ());
+  if (sources == NULL)
+    gst_element_send_event (pipeline, gst_event_new_eos ());
+  g_list_free_full (sources, gst_object_unref);
+  gst_object_unref (pipeline);
+  return NULL;
+}
+
+static gboolean
+push_flush_start (GstElement * element, GstPad * pad, gpointer user_data)
+{
+  gst_pad_push_event (pad, gst_event_new_flush_start ());
+  return TRUE;
+}
+
+static void
+unblock_source (const GValue * v, gpointer user_data)
+{
+  GstElement *e = g_value_get_object (v);
+
+  if (!GST_IS_BIN (e) && GST_OBJECT_FLAG_IS_SET (e, GST_ELEMENT_FLAG_SOURCE))
+    gst_element_foreach_src_pad (e, push_flush_start, NULL);
+}
+
+/* The stop that will not wait any longer (EOS timeout, second Ctrl-C) may
+ * find the EOS thread inside a source's send_event, holding that source's
+ * state lock while it waits for a streaming thread blocked downstream (a
+ * sink waiting for its preroll, a full queue). The state change to NULL
+ * needs that lock: first a flush from every source (flush events may come
+ * from any thread) releases the blocked pushes, so the EOS thread and then
+ * the state change go through. */
+static void
+unblock_streaming (GstElement * pipeline)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipeline));
+
+  while (gst_iterator_foreach (it, unblock_source, NULL) ==
+      GST_ITERATOR_RESYNC)
+    gst_iterator_resync (it);
+  gst_iterator_free (it);
+}
+
+/* Ends the run the clean way: EOS from the sources, so every element
+ * drains and the last buffers are measured; bounded, because a pipeline
+ * that is stuck will never deliver it. */
+static void
+send_eos (GpCaptureRun * r)
+{
+  gdouble timeout_s = r->opts->eos_timeout_s > 0 ? r->opts->eos_timeout_s : 3.0;
+
+  if (r->eos_sent)
+    return;
+  r->eos_sent = TRUE;
+  r->eos_thread = g_thread_new ("gstprof-eos", eos_thread,
+      gst_object_ref (r->pipeline));
+  r->eos_timeout_id = g_timeout_add ((guint) (timeout_s * 1000),
+      on_eos_timeout, r);
+}
+
+static gboolean
+on_duration (gpointer data)
+{
+  GpCaptureRun *r = data;
+
+  r->duration_id = 0;
+  set_end (r, GP_CAPTURE_END_DURATION);
+  send_eos (r);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_signal (GpCaptureRun * r, const gchar * name)
+{
+  r->n_interrupts++;
+  if (r->n_interrupts == 1) {
+    gchar *text = g_strdup_printf ("%s: EOS sent, stopping", name);
+
+    gp_aggregator_add_bus_event (r->agg, run_now (r),
+        "interrupt", "", text);
+    g_free (text);
+    set_end (r, GP_CAPTURE_END_INTERRUPTED);
+    send_eos (r);
+  } else {
+    /* a second Ctrl-C: the user does not want to wait for EOS */
+    gp_aggregator_add_bus_event (r->agg, run_now (r),
+        "interrupt", "", "stopped at once");
+    g_main_loop_quit (r->loop);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_sigint (gpointer data)
+{
+  return on_signal (data, "SIGINT");
+}
+
+static gboolean
+on_sigterm (gpointer data)
+{
+  return on_signal (data, "SIGTERM");
+}
+
+static void
+progress_clear (GpCaptureRun * r)
+{
+  if (r->progress_open) {
+    fputs ("\n", stderr);
+    r->progress_open = FALSE;
+  }
+}
+
+static gboolean
+on_progress (gpointer data)
+{
+  GpCaptureRun *r = data;
+  gdouble t = (run_now (r) - r->t0) / 1e9;
+  gchar *rates = gp_aggregator_describe_progress (r->agg, 1.0);
+
+  /* on a terminal one line rewritten in place; in a log, one line each */
+  if (r->tty) {
+    fprintf (stderr, "\r\033[Kgstprof: %.1f s  %s", t, rates);
+    r->progress_open = TRUE;
+  } else {
+    fprintf (stderr, "gstprof: %.1f s  %s\n", t, rates);
+  }
+  fflush (stderr);
+  g_free (rates);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+record_error (GpCaptureRun * r, GstMessage * msg)
+{
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  gst_message_parse_error (msg, &err, &debug);
+  gp_aggregator_add_bus_event (r->agg, run_now (r), "error",
+      GST_MESSAGE_SRC_NAME (msg) ? GST_MESSAGE_SRC_NAME (msg) : "",
+      err ? err->message : "error");
+  g_clear_error (&err);
+  g_free (debug);
+  set_end (r, GP_CAPTURE_END_ERROR);
+}
+
+static gboolean
+on_bus (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  GpCaptureRun *r = data;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:
+      record_error (r, msg);
+      g_main_loop_quit (r->loop);
+      break;
+    case GST_MESSAGE_WARNING:{
+      GError *err = NULL;
+      gchar *debug = NULL;
+
+      gst_message_parse_warning (msg, &err, &debug);
+      gp_aggregator_add_bus_event (r->agg, run_now (r),
+          "warning", GST_MESSAGE_SRC_NAME (msg) ? GST_MESSAGE_SRC_NAME (msg)
+          : "", err ? err->message : "warning");
+      g_clear_error (&err);
+      g_free (debug);
+      break;
+    }
+    case GST_MESSAGE_EOS:
+      r->eos_received = TRUE;
+      set_end (r, GP_CAPTURE_END_EOS);
+      g_main_loop_quit (r->loop);
+      break;
+    case GST_MESSAGE_STATE_CHANGED:
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (r->pipeline)) {
+        GstState old_state, new_state;
+
+        gst_message_parse_state_changed (msg, &old_state, &new_state, NULL);
+        /* properties and caps are read at PLAYING, as the user's pipeline
+         * really runs */
+        if (new_state == GST_STATE_PLAYING && !r->graph_taken) {
+          r->graph_taken = TRUE;
+          take_graph (r);
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static const gchar *
+detect_platform (void)
+{
+  gchar *smi;
+
+  if (g_file_test ("/etc/nv_tegra_release", G_FILE_TEST_EXISTS))
+    return "jetson";
+  smi = g_find_program_in_path ("nvidia-smi");
+  if (smi != NULL) {
+    g_free (smi);
+    return "dgpu";
+  }
+  return "generic";
+}
+
+/* The window the tracer really uses: its parameters were fixed when
+ * gst_init created it, and a later run in the same process (another
+ * gp_capture_run, a test) may have asked for another. */
+static guint
+tracer_window_ms (GstTracer * tracer, const GpCaptureOptions * opts)
+{
+  guint window = opts->window_ms ? MAX (opts->window_ms, 10) : 250;
+  gchar *params = NULL;
+  gchar **parts, **p;
+
+  g_object_get (tracer, "params", &params, NULL);
+  if (params == NULL)
+    return window;
+  parts = g_strsplit (params, ",", -1);
+  for (p = parts; *p; p++) {
+    gchar *key = g_strstrip (*p);
+
+    if (g_str_has_prefix (key, "window=")) {
+      guint64 v = g_ascii_strtoull (key + strlen ("window="), NULL, 10);
+
+      if (v > 0)
+        window = MAX ((guint) MIN (v, G_MAXUINT), 10);
+    }
+  }
+  g_strfreev (parts);
+  g_free (params);
+  return window;
+}
+
+static void
+replace_session_str (gchar ** dst, const gchar * value)
+{
+  g_free (*dst);
+  *dst = g_strdup (value);
+}
+
+static void
+fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
+    guint64 t_end)
+{
+  guint major, minor, micro, nano;
+  gchar *str;
+
+  replace_session_str (&s->mode, "run");
+  replace_session_str (&s->launch, r->opts->launch);
+  str = g_date_time_format (started, "%Y-%m-%dT%H:%M:%SZ");
+  replace_session_str (&s->started, str);
+  g_free (str);
+  s->duration_s = t_end > r->t0 ? (t_end - r->t0) / 1e9 : 0.0;
+  gst_version (&major, &minor, &micro, &nano);
+  str = g_strdup_printf ("%u.%u.%u", major, minor, micro);
+  replace_session_str (&s->gstreamer, str);
+  g_free (str);
+  replace_session_str (&s->platform, detect_platform ());
+  s->window_s = tracer_window_ms (r->tracer, r->opts) / 1000.0;
+}
+
+static void
+remove_source (guint * id)
+{
+  if (*id != 0) {
+    g_source_remove (*id);
+    *id = 0;
+  }
+}
+
+GpSession *
+gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
+    GError ** error)
+{
+  GpCaptureRun r;
+  GpWindowSink *sink;
+  GpSession *session;
+  GstElement *parsed;
+  GError *perr = NULL;
+  GstBus *bus;
+  GstStateChangeReturn ret;
+  GDateTime *started;
+  gulong window_handler;
+  gboolean run_loop = TRUE;
+
+  g_return_val_if_fail (opts != NULL, NULL);
+  g_return_val_if_fail (opts->launch != NULL, NULL);
+
+  if (!gst_is_initialized ()) {
+    if (!gp_capture_prepare_env (opts, error))
+      return NULL;
+    if (!gst_init_check (NULL, NULL, error))
+      return NULL;
+  }
+
+  parsed = gst_parse_launch_full (opts->launch, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, &perr);
+  if (parsed == NULL || perr != NULL) {
+    /* gst's message names the element or the token it could not use */
+    g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_LAUNCH,
+        "bad launch string: %s", perr ? perr->message : "nothing to run");
+    g_clear_error (&perr);
+    if (parsed)
+      gst_object_unref (parsed);
+    return NULL;
+  }
+  if (!GST_IS_PIPELINE (parsed)) {
+    /* a launch string of a single element parses to that element */
+    GstElement *pipeline = gst_pipeline_new (NULL);
+
+    gst_bin_add (GST_BIN (pipeline), parsed);
+    parsed = pipeline;
+  }
+
+  memset (&r, 0, sizeof (r));
+  r.opts = opts;
+  r.pipeline = parsed;
+  r.tracer = find_tracer ();
+  if (r.tracer == NULL) {
+    set_tracer_error (error);
+    gst_object_unref (r.pipeline);
+    return NULL;
+  }
+
+  session = gp_session_new ();
+  started = g_date_time_new_now_utc ();
+  r.clock_offset = tracer_clock_offset (r.tracer);
+  r.t0 = run_now (&r);
+  r.agg = gp_aggregator_new (session, r.t0);
+  r.loop = g_main_loop_new (NULL, FALSE);
+  r.tty = isatty (STDERR_FILENO);
+
+  sink = g_new0 (GpWindowSink, 1);
+  g_mutex_init (&sink->lock);
+  sink->agg = r.agg;
+  window_handler = g_signal_connect_data (r.tracer, "window",
+      G_CALLBACK (on_window), sink, window_sink_free, 0);
+
+  bus = gst_element_get_bus (r.pipeline);
+  r.bus_watch_id = gst_bus_add_watch (bus, on_bus, &r);
+  r.sigint_id = g_unix_signal_add (SIGINT, on_sigint, &r);
+  r.sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &r);
+  if (opts->duration_s > 0)
+    r.duration_id = g_timeout_add ((guint) (opts->duration_s * 1000),
+        on_duration, &r);
+  if (opts->progress)
+    r.progress_id = g_timeout_add (1000, on_progress, &r);
+
+  ret = gst_element_set_state (r.pipeline, GST_STATE_PLAYING);
+  if (ret == GST_STATE_CHANGE_FAILURE) {
+    /* the element that refused posts its error before the call returns;
+     * a short grace covers one that posts it from its own thread */
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 200 * GST_MSECOND,
+        GST_MESSAGE_ERROR);
+
+    run_loop = FALSE;
+    if (msg != NULL) {
+      record_error (&r, msg);
+      gst_message_unref (msg);
+    } else {
+      g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_STATE,
+          "the pipeline would not start (state change to PLAYING failed "
+          "without an error message)");
+    }
+  }
+
+  if (run_loop)
+    g_main_loop_run (r.loop);
+
+  remove_source (&r.duration_id);
+  remove_source (&r.eos_timeout_id);
+  remove_source (&r.progress_id);
+  remove_source (&r.sigint_id);
+  remove_source (&r.sigterm_id);
+  remove_source (&r.bus_watch_id);
+  progress_clear (&r);
+
+  if (r.end_set || run_loop) {
+    guint64 t_end;
+
+    /* pads added while PLAYING (demuxers, decodebin) are in this one */
+    take_graph (&r);
+    g_signal_emit_by_name (r.tracer, "flush");
+    t_end = run_now (&r);
+
+    g_mutex_lock (&sink->lock);
+    sink->agg = NULL;
+    g_mutex_unlock (&sink->lock);
+    g_signal_handler_disconnect (r.tracer, window_handler);
+    if (r.eos_sent && !r.eos_received)
+      unblock_streaming (r.pipeline);
+    gst_element_set_state (r.pipeline, GST_STATE_NULL);
+    /* stopping the pipeline released whatever held the EOS back */
+    if (r.eos_thread != NULL)
+      g_thread_join (r.eos_thread);
+
+    fill_session (&r, session, started, t_end);
+    gp_aggregator_finish (r.agg);
+    if (end)
+      *end = r.end_set ? r.end : GP_CAPTURE_END_INTERRUPTED;
+  } else {
+    g_mutex_lock (&sink->lock);
+    sink->agg = NULL;
+    g_mutex_unlock (&sink->lock);
+    g_signal_handler_disconnect (r.tracer, window_handler);
+    gst_element_set_state (r.pipeline, GST_STATE_NULL);
+    gp_session_free (session);
+    session = NULL;
+  }
+
+  gp_aggregator_free (r.agg);
+  g_main_loop_unref (r.loop);
+  gst_object_unref (bus);
+  gst_object_unref (r.pipeline);
+  gst_object_unref (r.tracer);
+  g_date_time_unref (started);
+  return session;
+}

@@ -1,0 +1,353 @@
+/* gstprof
+ *
+ * test-capture.c: gp_capture_run on real pipelines, with the tracer of this
+ * build tree, against known truths: identity sleep-time=N costs N us per
+ * buffer, a live videotestsrc runs at its caps' rate, queue
+ * min-threshold-time holds buffers at least that long; plus the ways a run
+ * ends (EOS, duration, error, Ctrl-C) and a bad launch string.
+ *
+ * All captures run in this one process with the one tracer instance that
+ * gst_init created, as `gstprof run` does; every pipeline names its
+ * elements, since GStreamer's automatic names count up across pipelines.
+ */
+#include <gst/gst.h>
+#include <math.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "capture/gp-capture.h"
+#include "gp-config.h"
+
+static GpCaptureOptions base_opts;
+
+/* The end-to-end tests are meaningless without the plugin; it is skipped
+ * only when it was not built at all (a built plugin that does not load is a
+ * failure). */
+static gboolean
+have_tracer (void)
+{
+  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
+  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
+
+  if (!ok)
+    g_test_skip ("libgstprof.so is not built in " GP_BUILD_PLUGIN_DIR);
+  g_free (lib);
+  return ok;
+}
+
+static GpSession *
+capture (const gchar * launch, gdouble duration_s, GpCaptureEnd * end)
+{
+  GpCaptureOptions opts = base_opts;
+  GError *error = NULL;
+  GpSession *s;
+
+  opts.launch = launch;
+  opts.duration_s = duration_s;
+  s = gp_capture_run (&opts, end, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  return s;
+}
+
+static GpSinkSummary *
+find_sink (GpSession * s, const gchar * name)
+{
+  guint i;
+
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
+
+    if (g_str_equal (ss->name, name))
+      return ss;
+  }
+  return NULL;
+}
+
+static gboolean
+has_event (GpSession * s, const gchar * type)
+{
+  guint i;
+
+  for (i = 0; i < s->events->len; i++)
+    if (g_str_equal (((GpEvent *) g_ptr_array_index (s->events, i))->type,
+            type))
+      return TRUE;
+  return FALSE;
+}
+
+/* The issue's acceptance pipeline (100 buffers to keep the suite short):
+ * each identity's self time p50 within 10 % or 0.2 ms of its sleep, the
+ * 8 ms one first with about 8 / 11 of the time.
+ *
+ * The p50s hold on a busy machine too, but the share is a ratio of sums of
+ * wall time: when other processes keep the two cores busy, a few late
+ * wake-ups from a 1 ms sleep add tens of ms to that element's sum (truly
+ * spent there, but not the truth this test knows). So the share gets up to
+ * three runs to show itself on a quiet moment; every run must pass the
+ * p50 and rank checks. */
+static gboolean
+identity_run (gdouble * top_share)
+{
+  const struct
+  {
+    const gchar *name;
+    gdouble ms;
+  } truth[] = { {"id2", 2.0}, {"id8", 8.0}, {"id1", 1.0} };
+  GpCaptureEnd end;
+  GpSession *s;
+  GpElementSummary *top;
+  guint i;
+
+  s = capture ("videotestsrc name=src num-buffers=100 ! "
+      "video/x-raw,width=64,height=48 ! "
+      "identity name=id2 sleep-time=2000 ! identity name=id8 sleep-time=8000 ! "
+      "identity name=id1 sleep-time=1000 ! fakesink name=sink sync=false",
+      0, &end);
+  g_assert_cmpint (end, ==, GP_CAPTURE_END_EOS);
+
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    g_test_message ("%s: p50 %.3f ms p95 %.3f ms, total %.1f ms, share "
+        "%.1f %% (%" G_GUINT64_FORMAT " buffers)", es->name, es->self_ms.p50,
+        es->self_ms.p95, es->self_total_ms, es->share_pct, es->buffers);
+  }
+  for (i = 0; i < G_N_ELEMENTS (truth); i++) {
+    GpElementSummary *es = gp_session_find_elem_summary (s, truth[i].name);
+
+    g_assert_nonnull (es);
+    g_assert_cmpuint (es->buffers, ==, 100);
+    g_assert_cmpfloat (fabs (es->self_ms.p50 - truth[i].ms), <=,
+        MAX (0.1 * truth[i].ms, 0.2));
+  }
+  top = g_ptr_array_index (s->elem_summaries, 0);
+  g_assert_cmpstr (top->name, ==, "id8");
+  *top_share = top->share_pct;
+  g_assert_cmpstr (s->mode, ==, "run");
+  g_assert_nonnull (s->launch);
+  g_assert_nonnull (gp_session_find_element (s, "id8"));
+  g_assert_cmpuint (s->series->len, >, 0);
+  gp_session_free (s);
+  return fabs (*top_share - 100.0 * 8 / 11) <= 5.0;
+}
+
+static void
+test_identity_self_time (void)
+{
+  gdouble share = 0;
+  guint attempt;
+  gboolean ok = FALSE;
+
+  if (!have_tracer ())
+    return;
+  for (attempt = 0; attempt < 3 && !ok; attempt++)
+    ok = identity_run (&share);
+  if (!ok)
+    g_error ("id8's share is %.1f %%, not 72.7 +- 5 %%, in 3 runs", share);
+}
+
+/* A live 30/1 source for about 2 s: 30 +- 1 fps at the sink, the target
+ * rate from the caps and the frame period from it; ends on the duration. */
+static void
+test_live_rate (void)
+{
+  GpCaptureEnd end;
+  GpSession *s;
+  GpSinkSummary *ss;
+  gchar *json;
+
+  if (!have_tracer ())
+    return;
+  s = capture ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,framerate=30/1,width=64,height=48 ! fakesink name=sink",
+      2.0, &end);
+  g_assert_cmpint (end, ==, GP_CAPTURE_END_DURATION);
+
+  ss = find_sink (s, "sink");
+  g_assert_nonnull (ss);
+  g_test_message ("sink: %.2f fps (target %.2f), %" G_GUINT64_FORMAT
+      " buffers, frame period %.2f ms, duration %.2f s", ss->fps,
+      ss->target_fps, ss->buffers, s->frame_period_ms, s->duration_s);
+  g_assert_cmpfloat (fabs (ss->fps - 30.0), <=, 1.0);
+  g_assert_cmpfloat (fabs (ss->target_fps - 30.0), <, 1e-9);
+  g_assert_cmpfloat (fabs (s->target_fps - 30.0), <, 1e-9);
+  g_assert_cmpfloat (fabs (s->frame_period_ms - 1000.0 / 30), <, 1e-6);
+  g_assert_cmpfloat (s->duration_s, >=, 2.0);
+  g_assert_cmpfloat (s->duration_s, <, 6.0);
+  g_assert_true (g_str_equal (s->platform, "generic")
+      || g_str_equal (s->platform, "dgpu") || g_str_equal (s->platform,
+          "jetson"));
+  g_assert_cmpuint (strlen (s->started), ==, strlen ("2024-01-01T00:00:00Z"));
+  g_assert_cmpuint (s->threads->len, >, 0);
+
+  /* the records' times and the session's clock agree: the series and the
+   * events lie within the run (a window may open a little before it) */
+  {
+    JsonObject *first = g_ptr_array_index (s->series, 0);
+    JsonObject *last = g_ptr_array_index (s->series, s->series->len - 1);
+    guint i;
+
+    g_assert_cmpfloat (json_object_get_double_member (first, "t0"), >, -0.5);
+    g_assert_cmpfloat (json_object_get_double_member (first, "t0"), <, 0.5);
+    g_assert_cmpfloat (fabs (json_object_get_double_member (last, "t1") -
+            s->duration_s), <, 0.3);
+    for (i = 0; i < s->events->len; i++) {
+      GpEvent *ev = g_ptr_array_index (s->events, i);
+
+      g_assert_cmpfloat (ev->t, >, -1.0);
+      g_assert_cmpfloat (ev->t, <, s->duration_s + 0.5);
+    }
+  }
+
+  /* the session is whole: the core writes it */
+  json = gp_session_to_data (s, TRUE, NULL);
+  g_assert_nonnull (json);
+  g_free (json);
+  gp_session_free (s);
+}
+
+/* queue min-threshold-time=50 ms in a live 30/1 path. The truth is one
+ * frame period, 33.3 ms, not 50: the queue counts its level with buffer
+ * durations, so the second frame in (2 x 33.3 ms >= 50) releases the first;
+ * GStreamer's own latency tracer measures 33.4 ms on this pipeline (and
+ * 40.1 ms at 25/1, 0.1 ms at 15/1). The path to the sink shows it, the
+ * queue's residence says so apart, and the queue's own self time stays
+ * small (waiting is not work). */
+static void
+test_queue_latency (void)
+{
+  GpCaptureEnd end;
+  GpSession *s;
+  GpPath *path = NULL;
+  GpQueueSummary *qs;
+  GpElementSummary *qe;
+  guint i;
+
+  if (!have_tracer ())
+    return;
+  s = capture ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,framerate=30/1,width=64,height=48 ! "
+      "queue name=q min-threshold-time=50000000 ! fakesink name=sink",
+      1.5, &end);
+  g_assert_cmpint (end, ==, GP_CAPTURE_END_DURATION);
+
+  for (i = 0; i < s->paths->len; i++) {
+    GpPath *p = g_ptr_array_index (s->paths, i);
+
+    if (g_str_equal (p->sink, "sink"))
+      path = p;
+  }
+  g_assert_nonnull (path);
+  g_test_message ("path %s -> %s: p50 %.2f ms p95 %.2f ms, %"
+      G_GUINT64_FORMAT " matched, %" G_GUINT64_FORMAT " unmatched",
+      path->source, path->sink, path->latency_ms.p50, path->latency_ms.p95,
+      path->matched, path->unmatched);
+  g_assert_cmpfloat (fabs (path->latency_ms.p50 - 1000.0 / 30), <=, 2.0);
+  g_assert_cmpuint (path->matched, >, 0);
+
+  qs = gp_session_find_queue_summary (s, "q");
+  g_assert_nonnull (qs);
+  g_test_message ("queue q: residence p50 %.2f ms, level mean %.1f %%",
+      qs->residence_ms.p50, qs->level_pct_mean);
+  g_assert_cmpfloat (fabs (qs->residence_ms.p50 - 1000.0 / 30), <=, 2.0);
+
+  qe = gp_session_find_elem_summary (s, "q");
+  g_assert_nonnull (qe);
+  g_test_message ("queue q: self p50 %.3f ms", qe->self_ms.p50);
+  g_assert_cmpfloat (qe->self_ms.p50, <, 1.0);
+  g_assert_cmpfloat (qe->share_pct, ==, 0.0);
+  gp_session_free (s);
+}
+
+/* A pipeline that fails on its own still gives a complete session, ended
+ * by the error, with the error among its events. */
+static void
+test_pipeline_error (void)
+{
+  GpCaptureEnd end;
+  GpSession *s;
+
+  if (!have_tracer ())
+    return;
+  s = capture ("filesrc name=file location=/nonexistent/gstprof-test ! "
+      "fakesink name=sink", 0, &end);
+  g_assert_cmpint (end, ==, GP_CAPTURE_END_ERROR);
+  g_assert_true (has_event (s, "error"));
+  g_assert_cmpstr (s->mode, ==, "run");
+  gp_session_free (s);
+}
+
+/* A bad launch string is refused before anything runs, naming the
+ * element. Needs no tracer: parsing comes first. */
+static void
+test_bad_launch (void)
+{
+  GpCaptureOptions opts = base_opts;
+  GError *error = NULL;
+  GpCaptureEnd end;
+
+  opts.launch = "videotestsrc ! gstprofnosuchelement ! fakesink";
+  g_assert_null (gp_capture_run (&opts, &end, &error));
+  g_assert_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_LAUNCH);
+  g_assert_nonnull (strstr (error->message, "gstprofnosuchelement"));
+  g_assert_null (strchr (error->message, '\n'));
+  g_clear_error (&error);
+
+  opts.launch = "videotestsrc ! ! fakesink";
+  g_assert_null (gp_capture_run (&opts, &end, &error));
+  g_assert_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_LAUNCH);
+  g_clear_error (&error);
+}
+
+static gboolean
+send_sigint (gpointer data)
+{
+  kill (getpid (), SIGINT);
+  return G_SOURCE_REMOVE;
+}
+
+/* Ctrl-C mid-run: EOS is sent, the run ends as interrupted, and the
+ * session has what was measured until then. */
+static void
+test_interrupt (void)
+{
+  GpCaptureEnd end;
+  GpSession *s;
+  GpSinkSummary *ss;
+
+  if (!have_tracer ())
+    return;
+  g_timeout_add (1000, send_sigint, NULL);
+  s = capture ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,framerate=30/1,width=64,height=48 ! fakesink name=sink",
+      0, &end);
+  g_assert_cmpint (end, ==, GP_CAPTURE_END_INTERRUPTED);
+  g_assert_true (has_event (s, "interrupt"));
+  g_assert_cmpfloat (s->duration_s, <, 4.0);
+  ss = find_sink (s, "sink");
+  g_assert_nonnull (ss);
+  g_assert_cmpuint (ss->buffers, >=, 20);
+  gp_session_free (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+
+  gp_capture_options_init (&base_opts);
+  /* like the CLI: the tracer set up before GStreamer starts */
+  if (!gp_capture_prepare_env (&base_opts, &error))
+    g_error ("%s", error->message);
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/capture/bad-launch", test_bad_launch);
+  g_test_add_func ("/capture/identity-self-time", test_identity_self_time);
+  g_test_add_func ("/capture/live-rate", test_live_rate);
+  g_test_add_func ("/capture/queue-latency", test_queue_latency);
+  g_test_add_func ("/capture/pipeline-error", test_pipeline_error);
+  g_test_add_func ("/capture/interrupt", test_interrupt);
+  return g_test_run ();
+}
