@@ -1,0 +1,40 @@
+/* gstprof
+ *
+ * gp-cli.h: what the subcommands share: exit codes, the one-line error
+ * report, duration arguments. Argument parsing only; the work is done in
+ * the libraries (capture, rules, report).
+ */
+#ifndef __GP_CLI_H__
+#define __GP_CLI_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The exit codes every subcommand keeps (docs: gstprof --help). */
+enum
+{
+  GP_EXIT_CLEAN = 0,            /* no finding, or info-only findings */
+  GP_EXIT_FINDINGS = 1,         /* a high or medium finding */
+  GP_EXIT_PIPELINE = 2,         /* the pipeline failed on its own */
+  GP_EXIT_USAGE = 3,            /* bad usage or bad input */
+};
+
+/* Prints "gstprof <cmd>: <message>" as exactly one line on stderr (line
+ * breaks in the message become spaces) and returns GP_EXIT_USAGE. */
+gint gp_cli_fail (const gchar * cmd, const gchar * format, ...)
+    G_GNUC_PRINTF (2, 3);
+
+/* "10s", "500ms", "2m", "1h", "1.5" (seconds): seconds in @out. FALSE with
+ * a one-line @error (not naming the argument) for anything else, negative
+ * values included. */
+gboolean gp_cli_parse_duration (const gchar * text, gdouble * out,
+    GError ** error);
+
+gint gp_cmd_run (gint argc, gchar ** argv);
+gint gp_cmd_analyze (gint argc, gchar ** argv);
+gint gp_cmd_check (gint argc, gchar ** argv);
+
+G_END_DECLS
+
+#endif /* __GP_CLI_H__ */

@@ -1,0 +1,76 @@
+/* gstprof
+ *
+ * gp-cmd-analyze.c: `gstprof analyze FILE`: the verdict from a saved
+ * session. The findings stored in the file are ignored; the rules run again
+ * on its measurements.
+ */
+#include "gp-cli.h"
+#include "gp-session.h"
+#include "rules/gp-rules.h"
+#include "report/gp-verdict.h"
+
+#include <stdio.h>
+
+gint
+gp_cmd_analyze (gint argc, gchar ** argv)
+{
+  gchar **files = NULL;
+  GOptionEntry entries[] = {
+    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
+        NULL},
+    {NULL}
+  };
+  GOptionContext *ctx;
+  GError *err = NULL;
+  GpSession *s;
+  gchar *verdict;
+  gint code;
+
+  g_set_prgname ("gstprof analyze");
+  ctx = g_option_context_new ("FILE");
+  g_option_context_set_summary (ctx, "Prints the verdict of a saved session "
+      "(session.json, schema gstprof/1).\nThe rules run again on the "
+      "measurements; findings stored in the file are\nnot trusted.");
+  g_option_context_set_description (ctx, "Exit codes:\n"
+      "  0  clean, or only info findings\n"
+      "  1  a high or medium finding\n"
+      "  3  the file is missing or not a gstprof session (the reason, one "
+      "line)\n"
+      "A session whose pipeline failed still analyzes; its error is in the "
+      "verdict.\n");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    code = gp_cli_fail ("analyze", "%s", err->message);
+    goto out;
+  }
+  if (files == NULL || files[0] == NULL) {
+    code = gp_cli_fail ("analyze", "no session file given (gstprof analyze "
+        "DIR/session.json)");
+    goto out;
+  }
+  if (files[1] != NULL) {
+    code = gp_cli_fail ("analyze", "one session file at a time ('%s' is "
+        "extra)", files[1]);
+    goto out;
+  }
+
+  s = gp_session_load (files[0], &err);
+  if (s == NULL) {
+    code = gp_cli_fail ("analyze", "%s", err ? err->message : files[0]);
+    goto out;
+  }
+  gp_rules_run (s);
+  verdict = gp_verdict_format (s, gp_verdict_want_color (1) ?
+      GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
+  fputs (verdict, stdout);
+  fflush (stdout);
+  g_free (verdict);
+  code = gp_rules_exit_code (s);
+  gp_session_free (s);
+
+out:
+  g_clear_error (&err);
+  g_strfreev (files);
+  g_option_context_free (ctx);
+  return code;
+}

@@ -1,0 +1,288 @@
+/* gstprof
+ *
+ * gp-cmd-run.c: `gstprof run "LAUNCH"`: profile a launch string in-process
+ * (src/capture), run the rules, write DIR/session.json, print the verdict.
+ */
+#include "gp-cli.h"
+#include "gp-session.h"
+#include "capture/gp-capture.h"
+#include "report/gp-check.h"
+#include "report/gp-verdict.h"
+#include "rules/gp-rules.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GP_RUN_DEFAULT_DURATION "10s"
+#define GP_RUN_DEFAULT_WINDOW "250ms"
+/* The tracer's window bounds: below 10 ms the windows cost more than they
+ * show; above 10 s a "window" is no longer a time series. */
+#define GP_RUN_WINDOW_MIN_S 0.010
+#define GP_RUN_WINDOW_MAX_S 10.0
+
+static const gchar gp_run_description[] =
+    "Runs the pipeline with the gstprof tracer until it ends on its own "
+    "(EOS or\n"
+    "error), --duration is reached, or Ctrl-C. At the end of the duration or "
+    "on\n"
+    "Ctrl-C (or SIGTERM) EOS is sent and waited for a bounded time (3 s), "
+    "then\n"
+    "the pipeline stops. DIR/session.json is written atomically (temp file + "
+    "rename),\n"
+    "the verdict is printed on stdout and \"session: DIR/session.json\" on "
+    "stderr.\n"
+    "\n"
+    "Durations: 10s, 500ms, 2m, 1h, or a plain number of seconds.\n"
+    "DIR defaults to gstprof-session-YYYYmmdd-HHMMSS in the current folder;\n"
+    "it is created when the run ends (not at all when the launch string is\n"
+    "bad). The progress line (once a second) is shown only on a terminal.\n"
+    "\n"
+    "Ctrl-C is a normal way to end a run: the session is written, the "
+    "verdict\n"
+    "printed, and the exit code is that of the findings (0 or 1), as when the\n"
+    "duration is reached.\n"
+    "\n"
+    "Exit codes:\n"
+    "  0  clean, or only info findings (also after Ctrl-C)\n"
+    "  1  a high or medium finding (also after Ctrl-C)\n"
+    "  2  the pipeline failed on its own (an error message); the session is\n"
+    "     still written, with the error event\n"
+    "  3  bad usage or input: a bad option value, a bad launch string or an\n"
+    "     unknown element (named), the tracer not found, DIR not writable\n";
+
+/* Where session.json goes: @out, or gstprof-session-YYYYmmdd-HHMMSS in the
+ * current folder (with -2, -3... when that exists already). */
+static gchar *
+gp_run_default_dir (void)
+{
+  GDateTime *now = g_date_time_new_now_local ();
+  gchar *base = g_date_time_format (now, "gstprof-session-%Y%m%d-%H%M%S");
+  gchar *dir = g_strdup (base);
+  guint i;
+
+  for (i = 2; g_file_test (dir, G_FILE_TEST_EXISTS); i++) {
+    g_free (dir);
+    dir = g_strdup_printf ("%s-%u", base, i);
+  }
+  g_free (base);
+  g_date_time_unref (now);
+  return dir;
+}
+
+/* Fails early, before a long capture, when DIR cannot be written: it must
+ * be a writable folder, or not exist under a writable folder. */
+static gboolean
+gp_run_check_dir (const gchar * dir, gchar ** reason)
+{
+  gchar *parent;
+  gboolean ok;
+
+  if (g_file_test (dir, G_FILE_TEST_EXISTS)) {
+    if (!g_file_test (dir, G_FILE_TEST_IS_DIR)) {
+      *reason = g_strdup ("exists and is not a folder");
+      return FALSE;
+    }
+    if (g_access (dir, W_OK) != 0) {
+      *reason = g_strdup (g_strerror (errno));
+      return FALSE;
+    }
+    return TRUE;
+  }
+  /* The nearest existing ancestor must be writable for mkdir -p. */
+  parent = g_path_get_dirname (dir);
+  while (!g_file_test (parent, G_FILE_TEST_EXISTS)) {
+    gchar *up = g_path_get_dirname (parent);
+
+    if (g_strcmp0 (up, parent) == 0) {
+      g_free (up);
+      break;
+    }
+    g_free (parent);
+    parent = up;
+  }
+  ok = g_file_test (parent, G_FILE_TEST_IS_DIR) && g_access (parent, W_OK)
+      == 0;
+  if (!ok)
+    *reason = g_strdup_printf ("%s is not a writable folder", parent);
+  g_free (parent);
+  return ok;
+}
+
+/* A session for a pipeline that failed before the capture could build one
+ * (it would not even start): enough to say what happened. */
+static GpSession *
+gp_run_error_session (const gchar * launch, const gchar * message)
+{
+  GpSession *s = gp_session_new ();
+  GDateTime *now = g_date_time_new_now_utc ();
+
+  g_free (s->mode);
+  s->mode = g_strdup ("run");
+  g_free (s->launch);
+  s->launch = g_strdup (launch);
+  g_free (s->started);
+  s->started = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+  g_free (s->gstreamer);
+  s->gstreamer = gst_version_string ();
+  g_free (s->platform);
+  s->platform = gp_check_platform (NULL);
+  gp_session_add_event (s, 0.0, "error", "", message);
+  g_date_time_unref (now);
+  return s;
+}
+
+gint
+gp_cmd_run (gint argc, gchar ** argv)
+{
+  gchar *opt_duration = NULL, *opt_window = NULL, *opt_out = NULL;
+  gboolean opt_cpu = FALSE, opt_quiet = FALSE;
+  gchar **rest = NULL;
+  GOptionEntry entries[] = {
+    {"duration", 'd', 0, G_OPTION_ARG_STRING, &opt_duration,
+        "How long; 0: until EOS or Ctrl-C (default "
+          GP_RUN_DEFAULT_DURATION ")", "TIME"},
+    {"out", 'o', 0, G_OPTION_ARG_FILENAME, &opt_out,
+          "Folder for session.json (default: see below)", "DIR"},
+    {"window", 'w', 0, G_OPTION_ARG_STRING, &opt_window,
+          "Measurement window, 10ms to 10s (default " GP_RUN_DEFAULT_WINDOW
+          ")", "TIME"},
+    {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
+          "Also CPU time per element (work vs waiting)", NULL},
+    {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
+          "No progress line on stderr", NULL},
+    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL},
+    {NULL}
+  };
+  GpCaptureOptions opts;
+  GpCaptureEnd end = GP_CAPTURE_END_EOS;
+  GOptionContext *ctx;
+  GError *err = NULL;
+  GpSession *s = NULL;
+  gdouble duration, window;
+  gchar *launch = NULL, *dir = NULL, *path = NULL, *reason = NULL;
+  gchar *verdict;
+  gint code;
+
+  g_set_prgname ("gstprof run");
+  ctx = g_option_context_new ("\"LAUNCH\"");
+  g_option_context_set_summary (ctx, "Profiles a pipeline written as for "
+      "gst-launch-1.0, e.g.\n  gstprof run --duration 5s \\\n"
+      "    \"videotestsrc is-live=true ! videoconvert ! x264enc ! fakesink\"");
+  g_option_context_set_description (ctx, gp_run_description);
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    code = gp_cli_fail ("run", "%s", err->message);
+    goto out;
+  }
+
+  if (!gp_cli_parse_duration (opt_duration ? opt_duration :
+          GP_RUN_DEFAULT_DURATION, &duration, &err)) {
+    code = gp_cli_fail ("run", "--duration: %s", err->message);
+    goto out;
+  }
+  if (!gp_cli_parse_duration (opt_window ? opt_window :
+          GP_RUN_DEFAULT_WINDOW, &window, &err)) {
+    code = gp_cli_fail ("run", "--window: %s", err->message);
+    goto out;
+  }
+  if (window < GP_RUN_WINDOW_MIN_S || window > GP_RUN_WINDOW_MAX_S) {
+    code = gp_cli_fail ("run", "--window: '%s' is out of range (10ms to 10s; "
+        "a plain number is seconds: 250ms, not 250)", opt_window);
+    goto out;
+  }
+  /* gst-launch-1.0 takes the pipeline as one or several arguments. */
+  launch = rest ? g_strstrip (g_strjoinv (" ", rest)) : NULL;
+  if (launch == NULL || *launch == '\0') {
+    code = gp_cli_fail ("run", "no pipeline given (gstprof run \"videotestsrc "
+        "! fakesink\"; see gstprof run --help)");
+    goto out;
+  }
+  dir = opt_out ? g_strdup (opt_out) : gp_run_default_dir ();
+  if (!gp_run_check_dir (dir, &reason)) {
+    code = gp_cli_fail ("run", "--out: cannot write to '%s': %s", dir,
+        reason);
+    goto out;
+  }
+
+  gp_capture_options_init (&opts);
+  opts.launch = launch;
+  opts.duration_s = duration;
+  opts.window_ms = (guint) (window * 1000.0 + 0.5);
+  opts.cpu = opt_cpu;
+  /* A progress line is for a person watching; in a pipe or a log it is
+   * noise. */
+  opts.progress = !opt_quiet && isatty (2);
+
+  /* The tracer is found through the environment, which GStreamer reads
+   * once, in gst_init: so first the environment, then gst_init. */
+  if (!gp_capture_prepare_env (&opts, &err)) {
+    code = gp_cli_fail ("run", "cannot load the gstprof tracer: %s (see "
+        "gstprof check)", err->message);
+    goto out;
+  }
+  if (!gst_init_check (NULL, NULL, &err)) {
+    code = gp_cli_fail ("run", "cannot initialise GStreamer: %s",
+        err->message);
+    goto out;
+  }
+
+  s = gp_capture_run (&opts, &end, &err);
+  if (s == NULL) {
+    if (err && err->domain == GP_CAPTURE_ERROR &&
+        err->code == GP_CAPTURE_ERROR_STATE) {
+      /* It parsed, so the input was good: the pipeline itself refused to
+       * start (a missing file, a busy device). That is exit 2, with a
+       * session that records why. */
+      s = gp_run_error_session (launch, err->message);
+      end = GP_CAPTURE_END_ERROR;
+      g_clear_error (&err);
+    } else {
+      code = gp_cli_fail ("run", "%s", err ? err->message :
+          "the pipeline could not be run");
+      goto out;
+    }
+  }
+
+  gp_rules_run (s);
+  code = end == GP_CAPTURE_END_ERROR ? GP_EXIT_PIPELINE :
+      gp_rules_exit_code (s);
+  s->exit_code = code;
+
+  path = g_build_filename (dir, "session.json", NULL);
+  if (g_mkdir_with_parents (dir, 0755) != 0) {
+    code = gp_cli_fail ("run", "--out: cannot create '%s': %s", dir,
+        g_strerror (errno));
+    goto out;
+  }
+  /* The session first, the verdict second: whatever happens while
+   * printing, the measurements are on disk. */
+  if (!gp_session_save (s, path, &err)) {
+    code = gp_cli_fail ("run", "cannot write the session: %s", err->message);
+    goto out;
+  }
+
+  verdict = gp_verdict_format (s, gp_verdict_want_color (1) ?
+      GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
+  fputs (verdict, stdout);
+  fflush (stdout);
+  g_free (verdict);
+  g_printerr ("session: %s\n", path);
+
+out:
+  if (s)
+    gp_session_free (s);
+  g_clear_error (&err);
+  g_free (opt_duration);
+  g_free (opt_window);
+  g_free (opt_out);
+  g_strfreev (rest);
+  g_free (launch);
+  g_free (dir);
+  g_free (path);
+  g_free (reason);
+  g_option_context_free (ctx);
+  return code;
+}

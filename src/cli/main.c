@@ -1,0 +1,66 @@
+/* gstprof
+ *
+ * main.c: the gstprof binary: dispatches to one subcommand.
+ */
+#include "gp-cli.h"
+#include "gp-version.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+static const gchar gp_main_help[] =
+    "Usage:\n"
+    "  gstprof COMMAND [OPTION...]\n"
+    "\n"
+    "Profiles a GStreamer pipeline: where each frame's time goes (self time\n"
+    "per element, queues, latency, threads), and a ranked verdict.\n"
+    "\n"
+    "Commands:\n"
+    "  run \"LAUNCH\"    profile a gst-launch pipeline in-process; prints the\n"
+    "                  verdict and writes DIR/session.json\n"
+    "  analyze FILE    the verdict again, from a saved session.json\n"
+    "  check           what this machine can measure (never fails)\n"
+    "\n"
+    "  gstprof COMMAND --help    a command's options\n"
+    "  gstprof --version         the version\n"
+    "\n"
+    "Exit codes:\n"
+    "  0  clean, or only info findings\n"
+    "  1  a high or medium finding\n"
+    "  2  the pipeline failed on its own (run; the session is still written)\n"
+    "  3  bad usage or bad input (the reason, one line on stderr)\n";
+
+int
+main (int argc, char **argv)
+{
+  const gchar *cmd;
+
+  /* The user's language and charset for messages, but numbers always with
+   * a dot: the verdict and the errors are read by scripts too. */
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+
+  if (argc < 2) {
+    fputs (gp_main_help, stderr);
+    return GP_EXIT_USAGE;
+  }
+  cmd = argv[1];
+  if (strcmp (cmd, "run") == 0)
+    return gp_cmd_run (argc - 1, argv + 1);
+  if (strcmp (cmd, "analyze") == 0)
+    return gp_cmd_analyze (argc - 1, argv + 1);
+  if (strcmp (cmd, "check") == 0)
+    return gp_cmd_check (argc - 1, argv + 1);
+  if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
+      strcmp (cmd, "help") == 0) {
+    fputs (gp_main_help, stdout);
+    return GP_EXIT_CLEAN;
+  }
+  if (strcmp (cmd, "--version") == 0 || strcmp (cmd, "version") == 0) {
+    printf ("gstprof %s\n", gp_version ());
+    return GP_EXIT_CLEAN;
+  }
+  return gp_cli_fail (NULL, "unknown command '%s' (run, analyze, check; see "
+      "gstprof --help)", cmd);
+}

@@ -1,0 +1,298 @@
+/* gstprof
+ *
+ * gp-check.c: the machine report of `gstprof check`. Every probe is allowed
+ * to fail; its failure is the answer ("not found", "no").
+ */
+#include "gp-config.h"
+#include "gp-check.h"
+#include "gp-version.h"
+#include "rules/gp-rules.h"
+
+#include <gio/gio.h>
+#include <gst/gst.h>
+#include <string.h>
+#include <time.h>
+#include <sys/utsname.h>
+
+/* A vendor tool that hangs (a wedged GPU driver can make nvidia-smi block)
+ * must not hang the check. */
+#define GP_CHECK_COMMAND_TIMEOUT_S 5
+
+#define GP_CHECK_LABEL_WIDTH 13
+
+typedef struct
+{
+  gboolean done, ok, timed_out;
+  gchar *out;
+} GpCheckCmd;
+
+static void
+gp_check_cmd_done (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  GpCheckCmd *c = user_data;
+  GSubprocess *p = G_SUBPROCESS (source);
+
+  if (g_subprocess_communicate_utf8_finish (p, res, &c->out, NULL, NULL))
+    c->ok = g_subprocess_get_if_exited (p) &&
+        g_subprocess_get_exit_status (p) == 0;
+  c->done = TRUE;
+}
+
+static gboolean
+gp_check_cmd_timeout (gpointer user_data)
+{
+  GpCheckCmd *c = user_data;
+
+  c->timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs @argv, at most GP_CHECK_COMMAND_TIMEOUT_S; TRUE when it exited 0.
+ * @out receives its stdout (or NULL). */
+static gboolean
+gp_check_command (const gchar * const *argv, gchar ** out)
+{
+  GMainContext *ctx;
+  GSubprocess *p;
+  GSource *timeout;
+  GpCheckCmd c = { FALSE, FALSE, FALSE, NULL };
+
+  if (out)
+    *out = NULL;
+  p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+      G_SUBPROCESS_FLAGS_STDERR_SILENCE, NULL);
+  if (p == NULL)
+    return FALSE;
+
+  ctx = g_main_context_new ();
+  g_main_context_push_thread_default (ctx);
+  g_subprocess_communicate_utf8_async (p, NULL, NULL, gp_check_cmd_done, &c);
+  timeout = g_timeout_source_new_seconds (GP_CHECK_COMMAND_TIMEOUT_S);
+  g_source_set_callback (timeout, gp_check_cmd_timeout, &c, NULL);
+  g_source_attach (timeout, ctx);
+  while (!c.done && !c.timed_out)
+    g_main_context_iteration (ctx, TRUE);
+  if (!c.done) {
+    g_subprocess_force_exit (p);
+    while (!c.done)
+      g_main_context_iteration (ctx, TRUE);
+    c.ok = FALSE;
+  }
+  g_source_destroy (timeout);
+  g_source_unref (timeout);
+  g_main_context_pop_thread_default (ctx);
+  g_main_context_unref (ctx);
+  g_object_unref (p);
+
+  if (out && c.ok)
+    *out = c.out;
+  else
+    g_free (c.out);
+  return c.ok;
+}
+
+gchar *
+gp_check_platform (gchar ** detail)
+{
+  gchar *model = NULL, *release = NULL, *smi = NULL, *smi_path;
+  const gchar *smi_argv[] = { "nvidia-smi", "-L", NULL };
+
+  if (detail)
+    *detail = NULL;
+
+  if (g_file_test ("/etc/nv_tegra_release", G_FILE_TEST_EXISTS)) {
+    if (detail) {
+      gchar **lines;
+
+      /* The device-tree model is NUL-terminated; g_strstrip keeps it a
+       * plain string. The first line of nv_tegra_release names the L4T
+       * release ("# R36 (release), REVISION: 4.0, ..."). */
+      if (g_file_get_contents ("/proc/device-tree/model", &model, NULL, NULL))
+        g_strstrip (model);
+      if (g_file_get_contents ("/etc/nv_tegra_release", &release, NULL,
+              NULL)) {
+        lines = g_strsplit (release, "\n", 2);
+        g_free (release);
+        release = g_strdup (g_strstrip (g_strdelimit (lines[0], "#", ' ')));
+        g_strfreev (lines);
+      }
+      *detail = g_strdup_printf ("%s%s%s", model && *model ? model :
+          "board model unknown", release ? ", L4T " : "",
+          release ? release : "");
+    }
+    g_free (model);
+    g_free (release);
+    return g_strdup ("jetson");
+  }
+
+  smi_path = g_find_program_in_path ("nvidia-smi");
+  g_free (smi_path);
+  if (smi_path == NULL)
+    return g_strdup ("generic");
+  if (gp_check_command (smi_argv, &smi) && smi && strstr (smi, "GPU")) {
+    if (detail) {
+      gchar **lines = g_strsplit (smi, "\n", 2);
+
+      *detail = g_strdup (g_strstrip (lines[0]));
+      g_strfreev (lines);
+    }
+    g_free (smi);
+    return g_strdup ("dgpu");
+  }
+  g_free (smi);
+  return g_strdup ("generic");
+}
+
+static void
+gp_check_line (GString * out, const gchar * label, const gchar * value)
+{
+  gchar *prefix = g_strdup_printf ("%-*s", GP_CHECK_LABEL_WIDTH, label);
+  gchar **words = g_strsplit (value, " ", -1);
+  guint col = strlen (prefix), i;
+
+  /* Wrapped at 80 columns under the value column. */
+  g_string_append (out, prefix);
+  for (i = 0; words[i]; i++) {
+    guint wl = strlen (words[i]);
+
+    if (i > 0 && col + 1 + wl > 80) {
+      g_string_append_printf (out, "\n%*s", GP_CHECK_LABEL_WIDTH, "");
+      col = GP_CHECK_LABEL_WIDTH;
+    } else if (i > 0) {
+      g_string_append_c (out, ' ');
+      col++;
+    }
+    g_string_append (out, words[i]);
+    col += wl;
+  }
+  g_string_append_c (out, '\n');
+  g_strfreev (words);
+  g_free (prefix);
+}
+
+static gchar *
+gp_check_tracer (const gchar * tracer_problem)
+{
+  GstPluginFeature *f;
+  GstPlugin *plugin;
+  gchar *text;
+
+  f = gst_registry_find_feature (gst_registry_get (), "gstprof",
+      GST_TYPE_TRACER_FACTORY);
+  if (f == NULL)
+    return g_strdup_printf ("not found (%s)", tracer_problem ? tracer_problem
+        : "no tracer named gstprof in the registry; build it, or set "
+        "GST_PLUGIN_PATH to the folder of libgstprof.so");
+  plugin = gst_plugin_feature_get_plugin (f);
+  text = g_strdup_printf ("found: %s", plugin &&
+      gst_plugin_get_filename (plugin) ? gst_plugin_get_filename (plugin) :
+      "(built in)");
+  if (plugin)
+    gst_object_unref (plugin);
+  gst_object_unref (f);
+  return text;
+}
+
+static gint
+gp_check_compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar * const *) a, *(const gchar * const *) b);
+}
+
+static gchar *
+gp_check_hw_elements (void)
+{
+  GList *features, *l;
+  GPtrArray *names = g_ptr_array_new ();
+  gchar *text;
+
+  features = gst_registry_get_feature_list (gst_registry_get (),
+      GST_TYPE_ELEMENT_FACTORY);
+  for (l = features; l; l = l->next) {
+    GstPluginFeature *f = l->data;
+
+    if (gp_rules_is_hardware_factory (gst_plugin_feature_get_name (f),
+            gst_plugin_feature_get_plugin_name (f)))
+      g_ptr_array_add (names, (gpointer) gst_plugin_feature_get_name (f));
+  }
+  if (names->len == 0)
+    text = g_strdup ("none registered (software elements only)");
+  else {
+    g_ptr_array_sort (names, gp_check_compare_names);
+    g_ptr_array_add (names, NULL);
+    text = g_strjoinv (" ", (gchar **) names->pdata);
+  }
+  g_ptr_array_unref (names);
+  gst_plugin_feature_list_free (features);
+  return text;
+}
+
+static gchar *
+gp_check_cpu_clock (void)
+{
+  struct timespec ts, res;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return g_strdup ("no: CLOCK_THREAD_CPUTIME_ID is not available; --cpu "
+        "would report nothing");
+  if (clock_getres (CLOCK_THREAD_CPUTIME_ID, &res) != 0)
+    return g_strdup ("yes (CLOCK_THREAD_CPUTIME_ID)");
+  return g_strdup_printf ("yes (CLOCK_THREAD_CPUTIME_ID, resolution %ld ns)",
+      (long) (res.tv_sec * 1000000000L + res.tv_nsec));
+}
+
+gchar *
+gp_check_report (const gchar * tracer_problem)
+{
+  GString *out = g_string_new (NULL);
+  const gchar *tools[] = { "tegrastats", "nvidia-smi", "nsys" };
+  GString *tl = g_string_new (NULL);
+  struct utsname un;
+  gchar *s, *detail, *platform;
+  guint i;
+
+  gp_check_line (out, "gstprof:", gp_version ());
+
+  s = g_strdup_printf ("%s (gstprof built against %d.%d.%d)",
+      gst_version_string (), GST_VERSION_MAJOR, GST_VERSION_MINOR,
+      GST_VERSION_MICRO);
+  gp_check_line (out, "GStreamer:", s);
+  g_free (s);
+
+  s = gp_check_tracer (tracer_problem);
+  gp_check_line (out, "tracer:", s);
+  g_free (s);
+
+  platform = gp_check_platform (&detail);
+  if (uname (&un) == 0)
+    s = g_strdup_printf ("%s%s%s (%s, %s %s)", platform,
+        detail ? ": " : "", detail ? detail : "", un.machine,
+        un.sysname, un.release);
+  else
+    s = g_strdup_printf ("%s%s%s", platform, detail ? ": " : "",
+        detail ? detail : "");
+  gp_check_line (out, "platform:", s);
+  g_free (s);
+  g_free (detail);
+  g_free (platform);
+
+  for (i = 0; i < G_N_ELEMENTS (tools); i++) {
+    gchar *path = g_find_program_in_path (tools[i]);
+
+    g_string_append_printf (tl, "%s%s %s", i ? ", " : "", tools[i],
+        path ? path : "not found");
+    g_free (path);
+  }
+  gp_check_line (out, "tools:", tl->str);
+  g_string_free (tl, TRUE);
+
+  s = gp_check_hw_elements ();
+  gp_check_line (out, "hardware:", s);
+  g_free (s);
+
+  s = gp_check_cpu_clock ();
+  gp_check_line (out, "cpu=true:", s);
+  g_free (s);
+
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,26 @@
+/* gstprof
+ *
+ * gp-check.h: what this machine can measure (`gstprof check`): GStreamer
+ * version, the gstprof tracer plugin, platform, vendor tools, hardware
+ * elements, per-thread CPU clocks. Never fails: whatever cannot be found is
+ * reported as missing.
+ */
+#ifndef __GP_CHECK_H__
+#define __GP_CHECK_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* "jetson", "dgpu" or "generic"; @detail (may be NULL) receives the board
+ * model and L4T release, or the GPU name, or NULL. */
+gchar *gp_check_platform (gchar ** detail);
+
+/* The report, one "name: value" line per item. gst_init() must have run;
+ * @tracer_problem is why the tracer's environment could not be prepared
+ * (NULL when it could). */
+gchar *gp_check_report (const gchar * tracer_problem);
+
+G_END_DECLS
+
+#endif /* __GP_CHECK_H__ */

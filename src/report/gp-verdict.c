@@ -1,0 +1,690 @@
+/* gstprof
+ *
+ * gp-verdict.c: the verdict text. Laid out for 80 columns; every number
+ * that the session does not have is written as "not measured" (or "-" in
+ * tables, with a legend), never as 0.
+ */
+#include "gp-verdict.h"
+#include "rules/gp-rules.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#define W GP_VERDICT_WIDTH
+/* Elements listed in "Where the time goes" before the rest are summed up. */
+#define GP_VERDICT_MAX_ROWS 15
+
+typedef struct
+{
+  GString *out;
+  gboolean color;
+  gboolean dash_used;           /* a table printed "-" for "not measured" */
+} GpVt;
+
+/* ANSI styles, used only when colour is on. */
+#define GP_VT_BOLD "\033[1m"
+#define GP_VT_RED "\033[31m"
+#define GP_VT_YELLOW "\033[33m"
+#define GP_VT_CYAN "\033[36m"
+#define GP_VT_RESET "\033[0m"
+
+/* text helpers */
+
+static void
+gp_vt_styled (GpVt * vt, const gchar * style, const gchar * text)
+{
+  if (vt->color)
+    g_string_append_printf (vt->out, "%s%s%s", style, text, GP_VT_RESET);
+  else
+    g_string_append (vt->out, text);
+}
+
+static void
+gp_vt_heading (GpVt * vt, const gchar * text)
+{
+  g_string_append_c (vt->out, '\n');
+  gp_vt_styled (vt, GP_VT_BOLD, text);
+  g_string_append_c (vt->out, '\n');
+}
+
+/* Appends @text padded (or cut, ending in "~") to @width display columns;
+ * element names are ASCII in practice, but count characters, not bytes. */
+static void
+gp_vt_cell (GString * out, const gchar * text, guint width, gboolean right)
+{
+  glong len = g_utf8_strlen (text, -1);
+  guint i;
+
+  if ((guint) len > width) {
+    const gchar *end = g_utf8_offset_to_pointer (text, width - 1);
+
+    g_string_append_len (out, text, end - text);
+    g_string_append_c (out, '~');
+    return;
+  }
+  if (right)
+    for (i = len; i < width; i++)
+      g_string_append_c (out, ' ');
+  g_string_append (out, text);
+  if (!right)
+    for (i = len; i < width; i++)
+      g_string_append_c (out, ' ');
+}
+
+/* Word-wraps @text to the width: @first before the first line, @indent
+ * before the others. */
+static void
+gp_vt_wrap (GString * out, const gchar * first, const gchar * indent,
+    const gchar * text)
+{
+  gchar **words = g_strsplit_set (text ? text : "", " \n", -1);
+  glong col;
+  gboolean line_empty = TRUE;
+  guint i;
+
+  g_string_append (out, first);
+  col = g_utf8_strlen (first, -1);
+  for (i = 0; words[i]; i++) {
+    glong wl = g_utf8_strlen (words[i], -1);
+
+    if (wl == 0)
+      continue;
+    if (!line_empty && col + 1 + wl > W) {
+      g_string_append_c (out, '\n');
+      g_string_append (out, indent);
+      col = g_utf8_strlen (indent, -1);
+      line_empty = TRUE;
+    }
+    if (!line_empty) {
+      g_string_append_c (out, ' ');
+      col++;
+    }
+    g_string_append (out, words[i]);
+    col += wl;
+    line_empty = FALSE;
+  }
+  g_string_append_c (out, '\n');
+  g_strfreev (words);
+}
+
+/* Milliseconds with the precision the measurement supports. */
+static const gchar *
+gp_vt_ms (gchar buf[32], gdouble v)
+{
+  if (v < 0 || isnan (v))
+    return "-";
+  if (v < 10)
+    g_snprintf (buf, 32, "%.2f", v);
+  else if (v < 100)
+    g_snprintf (buf, 32, "%.1f", v);
+  else
+    g_snprintf (buf, 32, "%.0f", v);
+  return buf;
+}
+
+static const gchar *
+gp_vt_pct (gchar buf[32], gdouble v)
+{
+  if (v < 0 || isnan (v))
+    return "-";
+  if (v > 0 && v < 9.95)
+    g_snprintf (buf, 32, "%.1f%%", v);
+  else
+    g_snprintf (buf, 32, "%.0f%%", v);
+  return buf;
+}
+
+/* Session facts */
+
+static gdouble
+gp_vt_elem_work (GpSession * s, GpElementSummary * es)
+{
+  return gp_rules_work_ms (s, es);
+}
+
+static void
+gp_vt_header (GpVt * vt, GpSession * s)
+{
+  GString *line = g_string_new (NULL);
+  guint i;
+
+  gp_vt_styled (vt, GP_VT_BOLD, "gstprof verdict");
+  g_string_append_c (vt->out, '\n');
+
+  g_string_append_printf (line, "%s", s->mode && *s->mode ? s->mode : "run");
+  if (s->duration_s > 0)
+    g_string_append_printf (line, " of %.1f s", s->duration_s);
+  else
+    g_string_append (line, ", duration not measured");
+  g_string_append_printf (line, ", GStreamer %s, %s platform",
+      s->gstreamer && *s->gstreamer ? s->gstreamer : "(version not recorded)",
+      s->platform && *s->platform ? s->platform : "unknown");
+  if (s->started && *s->started)
+    g_string_append_printf (line, ", started %s", s->started);
+  gp_vt_wrap (vt->out, "", "  ", line->str);
+  g_string_free (line, TRUE);
+  if (s->launch && *s->launch)
+    gp_vt_wrap (vt->out, "pipeline: ", "  ", s->launch);
+
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    gchar *text, *when;
+
+    /* A time before the session started says the time base is off: the
+     * event is still worth showing, its time is not. */
+    if (ev->t >= 0)
+      when = g_strdup_printf ("%s at %.1f s: ", ev->type, ev->t);
+    else
+      when = g_strdup_printf ("%s: ", ev->type);
+    if (g_strcmp0 (ev->type, "error") == 0)
+      text = g_strdup_printf ("%s%s%s", ev->source && *ev->source ?
+          ev->source : "", ev->source && *ev->source ? ": " : "",
+          ev->text ? ev->text : "");
+    else if (g_strcmp0 (ev->type, "interrupt") == 0)
+      text = g_strdup_printf ("stopped early%s%s", ev->text && *ev->text ?
+          ", " : "", ev->text ? ev->text : "");
+    else {
+      g_free (when);
+      continue;
+    }
+    gp_vt_wrap (vt->out, when, "  ", text);
+    g_free (when);
+    g_free (text);
+  }
+}
+
+static void
+gp_vt_rate (GpVt * vt, GpSession * s)
+{
+  guint i;
+
+  gp_vt_heading (vt, "Rate (frames per second at each sink)");
+  if (s->sinks == NULL || s->sinks->len == 0) {
+    g_string_append (vt->out, "  not measured (no sink received a buffer)\n");
+    return;
+  }
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    gdouble target = gp_rules_sink_target_fps (s, sk->name);
+    GString *line = g_string_new ("  ");
+
+    gp_vt_cell (line, sk->name, 22, FALSE);
+    if (sk->fps < 0)
+      g_string_append (line, "  rate not measured");
+    else
+      g_string_append_printf (line, "%7.1f fps", sk->fps);
+    if (target <= 0)
+      g_string_append (line, ", target not known (no framerate in caps)");
+    else {
+      g_string_append_printf (line, " of %.1f fps (caps)", target);
+      if (sk->fps < 0)
+        ;
+      else if (sk->fps < target * 0.95)
+        g_string_append_printf (line, "  %.0f%% below",
+            (target - sk->fps) / target * 100.0);
+      else if (sk->fps > target * 1.05)
+        g_string_append (line, "  faster (not paced)");
+      else
+        g_string_append (line, "  ok");
+    }
+    g_string_append_c (line, '\n');
+    g_string_append (vt->out, line->str);
+    g_string_free (line, TRUE);
+  }
+}
+
+static void
+gp_vt_latency (GpVt * vt, GpSession * s)
+{
+  gchar b1[32], b2[32], b3[32];
+  guint i;
+
+  gp_vt_heading (vt, "Latency, source to sink input (p50 / p95 / p99; p95 "
+      "against the frame period)");
+  if (s->paths == NULL || s->paths->len == 0) {
+    g_string_append (vt->out, "  not measured (no buffer was matched from a "
+        "source to a sink)\n");
+    return;
+  }
+  for (i = 0; i < s->paths->len; i++) {
+    GpPath *p = g_ptr_array_index (s->paths, i);
+    gdouble target = gp_rules_sink_target_fps (s, p->sink);
+    gdouble period = target > 0 ? 1000.0 / target : s->frame_period_ms;
+    gchar *name = g_strdup_printf ("%s > %s", p->source, p->sink);
+    GString *line = g_string_new ("  ");
+
+    gp_vt_cell (line, name, 32, FALSE);
+    if (p->latency_ms.p50 < 0)
+      g_string_append (line, " not measured");
+    else
+      g_string_append_printf (line, " %s / %s / %s ms",
+          gp_vt_ms (b1, p->latency_ms.p50), gp_vt_ms (b2, p->latency_ms.p95),
+          gp_vt_ms (b3, p->latency_ms.p99));
+    if (period > 0 && p->latency_ms.p95 >= 0)
+      g_string_append_printf (line, "  %s %.1f ms",
+          p->latency_ms.p95 > period ? "over" : "within", period);
+    else if (period <= 0)
+      g_string_append (line, "  period not known");
+    g_string_append_c (line, '\n');
+    g_string_append (vt->out, line->str);
+    g_string_free (line, TRUE);
+    if (p->unmatched > 0) {
+      gchar *note = g_strdup_printf ("%" G_GUINT64_FORMAT " buffers matched, "
+          "%" G_GUINT64_FORMAT " could not be matched (timestamps rewritten "
+          "on the way) and are not counted", p->matched, p->unmatched);
+
+      gp_vt_wrap (vt->out, "    ", "    ", note);
+      g_free (note);
+    }
+    g_free (name);
+  }
+}
+
+static void
+gp_vt_thread_line (GpVt * vt, GpSession * s, const gchar * label,
+    GpThreadSummary * t)
+{
+  gdouble busy = gp_rules_thread_busy_pct (s, t);
+  gchar b1[32], b2[32], b3[32];
+  gchar *text, *prefix;
+
+  text = g_strdup_printf ("%s: busy %s of the run, CPU %s of a core "
+      "(peak %s)", t->name && *t->name ? t->name : "(unnamed)",
+      busy >= 0 ? gp_vt_pct (b1, busy) : "not measured",
+      t->cpu_pct_mean >= 0 ? gp_vt_pct (b2, t->cpu_pct_mean) : "not measured",
+      t->cpu_pct_max >= 0 ? gp_vt_pct (b3, t->cpu_pct_max) : "not measured");
+  prefix = g_strdup_printf ("  %s ", label);
+  gp_vt_wrap (vt->out, prefix, "      ", text);
+  g_free (text);
+  g_free (prefix);
+  if (t->elements && t->elements->len > 0) {
+    gchar *list;
+
+    g_ptr_array_add (t->elements, NULL);
+    list = g_strjoinv (", ", (gchar **) t->elements->pdata);
+    g_ptr_array_remove_index (t->elements, t->elements->len - 1);
+    gp_vt_wrap (vt->out, "      runs ", "        ", list);
+    g_free (list);
+  }
+}
+
+static void
+gp_vt_threads (GpVt * vt, GpSession * s)
+{
+  GpThreadSummary *lim, *cpu = NULL;
+  guint i;
+
+  gp_vt_heading (vt, "Threads");
+  lim = gp_rules_limiting_thread (s, NULL);
+  if (lim == NULL) {
+    g_string_append (vt->out, "  not measured\n");
+    return;
+  }
+  gp_vt_thread_line (vt, s, "limiting:", lim);
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    if (cpu == NULL || t->cpu_pct_mean > cpu->cpu_pct_mean)
+      cpu = t;
+  }
+  /* The limiting thread is chosen by wall busy share (it may be blocked,
+   * not computing); the one burning most CPU is shown too when it differs. */
+  if (cpu && cpu != lim)
+    gp_vt_thread_line (vt, s, "most CPU:", cpu);
+}
+
+static gint
+gp_vt_compare_work (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  GpSession *s = user_data;
+  gdouble wa = gp_vt_elem_work (s, *(GpElementSummary **) a);
+  gdouble wb = gp_vt_elem_work (s, *(GpElementSummary **) b);
+
+  if (wa != wb)
+    return wa > wb ? -1 : 1;
+  return g_strcmp0 ((*(GpElementSummary **) a)->name,
+      (*(GpElementSummary **) b)->name);
+}
+
+static void
+gp_vt_where (GpVt * vt, GpSession * s)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+  GPtrArray *waiting = g_ptr_array_new ();
+  gdouble total = gp_rules_total_work_ms (s), rest_share = 0;
+  guint i, n_rest = 0;
+  gchar b[32];
+
+  gp_vt_heading (vt, "Where the time goes (self time: downstream work and "
+      "queue waits excluded)");
+  for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+    GpElement *e = gp_session_find_element (s, es->name);
+
+    if ((e && e->is_bin) || gp_rules_is_queue (s, es->name))
+      continue;
+    g_ptr_array_add (rows, es);
+    if (gp_rules_sink_waits_on_clock (s, es->name))
+      g_ptr_array_add (waiting, es->name);
+  }
+  if (rows->len == 0) {
+    g_string_append (vt->out, "  not measured (no element processed a "
+        "buffer)\n");
+    goto done;
+  }
+  g_ptr_array_sort_with_data (rows, gp_vt_compare_work, s);
+
+  g_string_append (vt->out, "  element                share   p50 ms   "
+      "p95 ms   buffers  thread\n");
+  for (i = 0; i < rows->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (rows, i);
+    gdouble w = gp_vt_elem_work (s, es);
+    /* Nothing measured is not 0 %: a live source's clock waits are not
+     * self time, so it may have no samples at all. */
+    gdouble share = total > 0 && w >= 0 && es->buffers > 0 ?
+        w / total * 100.0 : -1;
+    GString *line;
+    gchar *thr;
+
+    if (i >= GP_VERDICT_MAX_ROWS && share >= 0) {
+      rest_share += share;
+      n_rest++;
+      continue;
+    }
+    line = g_string_new ("  ");
+    gp_vt_cell (line, es->name, 21, FALSE);
+    gp_vt_cell (line, gp_vt_pct (b, share), 7, TRUE);
+    gp_vt_cell (line, gp_vt_ms (b, es->self_ms.p50), 9, TRUE);
+    gp_vt_cell (line, gp_vt_ms (b, es->self_ms.p95), 9, TRUE);
+    g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, es->buffers);
+    gp_vt_cell (line, b, 10, TRUE);
+    g_string_append (line, "  ");
+    if (es->threads == NULL || es->threads->len == 0)
+      thr = g_strdup ("-");
+    else if (es->threads->len == 1)
+      thr = g_strdup (g_ptr_array_index (es->threads, 0));
+    else
+      thr = g_strdup_printf ("%s +%u", (gchar *) g_ptr_array_index
+          (es->threads, 0), es->threads->len - 1);
+    gp_vt_cell (line, thr, W - 2 - 21 - 7 - 9 - 9 - 10 - 2, FALSE);
+    g_free (thr);
+    /* No trailing blanks from the padding of the last column. */
+    while (line->len > 0 && line->str[line->len - 1] == ' ')
+      g_string_truncate (line, line->len - 1);
+    g_string_append_c (line, '\n');
+    g_string_append (vt->out, line->str);
+    g_string_free (line, TRUE);
+    if (share < 0 || es->self_ms.p50 < 0 || es->self_ms.p95 < 0)
+      vt->dash_used = TRUE;
+  }
+  if (n_rest > 0)
+    g_string_append_printf (vt->out, "  ... %u more elements, %s together\n",
+        n_rest, gp_vt_pct (b, rest_share));
+  if (total > 0)
+    g_string_append (vt->out, "  share: of all elements' self time, queues "
+        "left out\n");
+  for (i = 0; i < waiting->len; i++) {
+    gchar *note = g_strdup_printf ("%s waits for the clock (sync): its wall "
+        "time is mostly waiting, so only its CPU time, when measured "
+        "(--cpu), counts in the shares.", (gchar *) g_ptr_array_index
+        (waiting, i));
+
+    gp_vt_wrap (vt->out, "  ", "  ", note);
+    g_free (note);
+  }
+
+done:
+  g_ptr_array_unref (rows);
+  g_ptr_array_unref (waiting);
+}
+
+static void
+gp_vt_queues (GpVt * vt, GpSession * s)
+{
+  gchar b[32], b2[32];
+  guint i;
+
+  if (s->queue_summaries == NULL || s->queue_summaries->len == 0)
+    return;
+  gp_vt_heading (vt, "Queues (residence is waiting, not processing)");
+  g_string_append (vt->out, "  queue                 wait p50  wait p95  "
+      "level mean/max   dropped  blocked ms\n");
+  for (i = 0; i < s->queue_summaries->len; i++) {
+    GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, i);
+    GString *line = g_string_new ("  ");
+    gchar *level;
+
+    gp_vt_cell (line, q->name, 20, FALSE);
+    gp_vt_cell (line, gp_vt_ms (b, q->residence_ms.p50), 10, TRUE);
+    gp_vt_cell (line, gp_vt_ms (b, q->residence_ms.p95), 10, TRUE);
+    level = g_strdup_printf ("%s / %s", gp_vt_pct (b, q->level_pct_mean),
+        gp_vt_pct (b2, q->level_pct_max));
+    gp_vt_cell (line, level, 17, TRUE);
+    g_free (level);
+    g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, q->dropped);
+    gp_vt_cell (line, b, 10, TRUE);
+    gp_vt_cell (line, gp_vt_ms (b, q->blocked_ms), 11, TRUE);
+    g_string_append_c (line, '\n');
+    g_string_append (vt->out, line->str);
+    g_string_free (line, TRUE);
+    if (q->residence_ms.p50 < 0 || q->level_pct_mean < 0 ||
+        q->blocked_ms < 0)
+      vt->dash_used = TRUE;
+  }
+  g_string_append (vt->out, "  wait in ms; level as % of the queue's "
+      "limit\n");
+}
+
+/* Findings */
+
+static gboolean
+gp_vt_strip_suffix (const gchar * key, const gchar * suffix, gchar ** label)
+{
+  if (!g_str_has_suffix (key, suffix))
+    return FALSE;
+  *label = g_strndup (key, strlen (key) - strlen (suffix));
+  return TRUE;
+}
+
+/* One evidence member as "label value unit": the unit comes from the name's
+ * suffix (see gp-rules.h), so new rules need nothing here. */
+static gchar *
+gp_vt_evidence_item (const gchar * key, JsonNode * node)
+{
+  gchar *label = NULL, *value, *item;
+  gchar b[32];
+  const gchar *unit = "";
+  GType vtype;
+
+  if (gp_vt_strip_suffix (key, "_ms", &label))
+    unit = " ms";
+  else if (gp_vt_strip_suffix (key, "_pct", &label))
+    unit = "%";
+  else if (gp_vt_strip_suffix (key, "_fps", &label))
+    unit = " fps";
+  else if (gp_vt_strip_suffix (key, "_s", &label))
+    unit = " s";
+  else
+    label = g_strdup (key);
+  g_strdelimit (label, "_", ' ');
+
+  if (JSON_NODE_HOLDS_NULL (node)) {
+    value = g_strdup ("not measured");
+    unit = "";
+  } else if (JSON_NODE_HOLDS_VALUE (node)) {
+    vtype = json_node_get_value_type (node);
+    if (vtype == G_TYPE_STRING)
+      value = g_strdup (json_node_get_string (node));
+    else if (vtype == G_TYPE_BOOLEAN)
+      value = g_strdup (json_node_get_boolean (node) ? "yes" : "no");
+    else {
+      gdouble v = json_node_get_double (node);
+
+      if (v < 0 && *unit) {
+        value = g_strdup ("not measured");
+        unit = "";
+      } else if (g_str_equal (unit, " ms"))
+        value = g_strdup (gp_vt_ms (b, v));
+      else if (g_str_equal (unit, "%")) {
+        value = g_strdup (gp_vt_pct (b, v));
+        unit = "";
+      } else if (*unit)
+        value = g_strdup_printf ("%.1f", v);
+      else if (v == floor (v) && fabs (v) < 1e15)
+        value = g_strdup_printf ("%.0f", v);
+      else
+        value = g_strdup_printf ("%.3g", v);
+    }
+  } else {
+    value = json_to_string (node, FALSE);
+  }
+  item = g_strdup_printf ("%s %s%s", label, value, unit);
+  g_free (label);
+  g_free (value);
+  return item;
+}
+
+static void
+gp_vt_finding (GpVt * vt, guint rank, GpFinding * f)
+{
+  const gchar *style;
+  gchar *head, *sev;
+
+  switch (gp_severity_weight (f->severity)) {
+    case 3:
+      style = GP_VT_RED GP_VT_BOLD;
+      break;
+    case 2:
+      style = GP_VT_YELLOW GP_VT_BOLD;
+      break;
+    default:
+      style = GP_VT_CYAN;
+      break;
+  }
+  head = g_strdup_printf ("%2u. ", rank);
+  g_string_append (vt->out, head);
+  sev = g_strdup_printf ("[%s]", f->severity ? f->severity : "?");
+  gp_vt_styled (vt, style, sev);
+  /* The title wraps under itself; the prefix is measured without colour
+   * codes so the layout is the same with and without them. */
+  {
+    GString *tmp = g_string_new (NULL);
+    gchar *title = g_strdup_printf ("%s: %s", f->rule ? f->rule : "?",
+        f->title ? f->title : "");
+    gchar *plain_prefix = g_strdup_printf ("%s%s ", head, sev);
+    gchar *indent = g_strnfill (strlen (head) + 1, ' ');
+
+    gp_vt_wrap (tmp, plain_prefix, indent, title);
+    g_string_append (vt->out, tmp->str + strlen (plain_prefix) - 1);
+    g_string_free (tmp, TRUE);
+    g_free (title);
+    g_free (plain_prefix);
+    g_free (indent);
+  }
+  g_free (head);
+  g_free (sev);
+
+  if (f->evidence && json_object_get_size (f->evidence) > 0) {
+    GList *members = json_object_get_members (f->evidence), *l;
+    GString *ev = g_string_new (NULL);
+
+    for (l = members; l; l = l->next) {
+      gchar *item = gp_vt_evidence_item (l->data,
+          json_object_get_member (f->evidence, l->data));
+
+      g_string_append_printf (ev, "%s%s", ev->len ? ", " : "", item);
+      g_free (item);
+    }
+    gp_vt_wrap (vt->out, "    evidence: ", "      ", ev->str);
+    g_string_free (ev, TRUE);
+    g_list_free (members);
+  }
+  if (f->why && *f->why)
+    gp_vt_wrap (vt->out, "    why: ", "      ", f->why);
+  if (f->fix && *f->fix)
+    gp_vt_wrap (vt->out, "    fix: ", "      ", f->fix);
+  if (f->verified_on && *f->verified_on) {
+    gchar *v = g_strdup_printf ("verified on %s", f->verified_on);
+
+    gp_vt_wrap (vt->out, "    ", "      ", v);
+    g_free (v);
+  } else if (f->heuristic)
+    g_string_append (vt->out, "    heuristic: not yet verified on a bench "
+        "pair\n");
+}
+
+static void
+gp_vt_findings (GpVt * vt, GpSession * s)
+{
+  guint i, n = s->findings ? s->findings->len : 0;
+  gchar *head;
+
+  if (n == 0) {
+    const GpRule *rules;
+    guint n_rules, j;
+    GString *ids = g_string_new (NULL);
+
+    rules = gp_rules_get (&n_rules);
+    for (j = 0; j < n_rules; j++)
+      g_string_append_printf (ids, "%s%s", j ? ", " : "", rules[j].id);
+    gp_vt_styled (vt, GP_VT_BOLD, GP_VERDICT_FINDINGS_HEADING);
+    g_string_append_printf (vt->out, ": none (rules run: %s)\n", ids->str);
+    g_string_free (ids, TRUE);
+    return;
+  }
+  head = g_strdup_printf ("%s (%u), strongest first",
+      GP_VERDICT_FINDINGS_HEADING, n);
+  gp_vt_styled (vt, GP_VT_BOLD, head);
+  g_string_append_c (vt->out, '\n');
+  g_free (head);
+  for (i = 0; i < n; i++)
+    gp_vt_finding (vt, i + 1, g_ptr_array_index (s->findings, i));
+}
+
+/* public */
+
+gchar *
+gp_verdict_format_findings (GpSession * s, GpVerdictFlags flags)
+{
+  GpVt vt = { g_string_new (NULL), (flags & GP_VERDICT_COLOR) != 0, FALSE };
+
+  g_return_val_if_fail (s != NULL, NULL);
+  gp_vt_findings (&vt, s);
+  return g_string_free (vt.out, FALSE);
+}
+
+gchar *
+gp_verdict_format (GpSession * s, GpVerdictFlags flags)
+{
+  GpVt vt = { g_string_new (NULL), (flags & GP_VERDICT_COLOR) != 0, FALSE };
+  gchar *findings;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  gp_vt_header (&vt, s);
+  gp_vt_rate (&vt, s);
+  gp_vt_latency (&vt, s);
+  gp_vt_threads (&vt, s);
+  gp_vt_where (&vt, s);
+  gp_vt_queues (&vt, s);
+  if (vt.dash_used)
+    g_string_append (vt.out, "  (- : not measured)\n");
+  g_string_append_c (vt.out, '\n');
+  findings = gp_verdict_format_findings (s, flags);
+  g_string_append (vt.out, findings);
+  g_free (findings);
+  return g_string_free (vt.out, FALSE);
+}
+
+gboolean
+gp_verdict_want_color (gint fd)
+{
+  const gchar *no_color = g_getenv ("NO_COLOR");
+
+  if (no_color && *no_color)
+    return FALSE;
+  if (g_strcmp0 (g_getenv ("TERM"), "dumb") == 0)
+    return FALSE;
+  return isatty (fd);
+}

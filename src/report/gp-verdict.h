@@ -1,0 +1,40 @@
+/* gstprof
+ *
+ * gp-verdict.h: the verdict, as plain text for a terminal: what the run
+ * achieved against its budget (rate, latency, the limiting thread), where
+ * the time goes, and the ranked findings with evidence, why and fix. Reads
+ * only the session, so `gstprof analyze` prints what `gstprof run` printed.
+ */
+#ifndef __GP_VERDICT_H__
+#define __GP_VERDICT_H__
+
+#include <glib.h>
+#include "gp-session.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GP_VERDICT_PLAIN = 0,
+  GP_VERDICT_COLOR = 1 << 0,    /* ANSI colours for severities and headings */
+} GpVerdictFlags;
+
+/* The line that opens the findings part; everything from it on depends only
+ * on the findings (tests compare that part between run and analyze). */
+#define GP_VERDICT_FINDINGS_HEADING "Findings"
+
+/* Text width the verdict is laid out for. */
+#define GP_VERDICT_WIDTH 80
+
+gchar *gp_verdict_format (GpSession * s, GpVerdictFlags flags);
+
+/* Only the findings part (starts with GP_VERDICT_FINDINGS_HEADING). */
+gchar *gp_verdict_format_findings (GpSession * s, GpVerdictFlags flags);
+
+/* Colour when @fd is a terminal and NO_COLOR is unset or empty
+ * (https://no-color.org) and TERM is not "dumb". */
+gboolean gp_verdict_want_color (gint fd);
+
+G_END_DECLS
+
+#endif /* __GP_VERDICT_H__ */

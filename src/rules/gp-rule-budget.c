@@ -1,0 +1,244 @@
+/* gstprof
+ *
+ * gp-rule-budget.c: BUDGET, the frame budget: (a) a sink that gets fewer
+ * frames per second than its stream's rate, (b) a live path whose latency
+ * p95 is above one frame period. Thresholds and their reasons:
+ * docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+/* Achieved rate may fall this far below the target before it counts: the
+ * first frames after PLAYING and the last before EOS make a short run's
+ * rate a little low even when the pipeline keeps up. */
+#define GP_BUDGET_FPS_TOLERANCE 0.05
+/* Too few frames make any rate or percentile noise: at least this many
+ * frames expected over the run, and matched on a latency path. */
+#define GP_BUDGET_MIN_FRAMES 10
+#define GP_BUDGET_MIN_MATCHED 10
+/* A streaming thread busier than this is the limit; below it, no thread is
+ * saturated and the cause is elsewhere (clock, source, drops). */
+#define GP_BUDGET_SATURATED_PCT 80.0
+/* ... or its hottest element does this share of all the processing (the
+ * HOT threshold): busy can read low when the element also works in event
+ * handlers (an encoder's start-up and EOS drain), which are not buffer
+ * self time. */
+#define GP_BUDGET_DOMINANT_PCT 40.0
+
+static gboolean
+gp_budget_any_live (GpSession * s, GHashTable * elements)
+{
+  GHashTableIter it;
+  gpointer key;
+
+  g_hash_table_iter_init (&it, elements);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    if (gp_rules_is_live_source (s, key))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+gp_budget_throughput (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    gdouble target = gp_rules_sink_target_fps (s, sk->name);
+    gdouble deficit, busy = -1;
+    GHashTable *up;
+    GpThreadSummary *t;
+    GpElementSummary *hot = NULL;
+    gdouble hot_share = 0, total = gp_rules_total_work_ms (s);
+    gboolean live;
+    GpFinding *f;
+    GString *fix;
+    gchar *title;
+
+    if (target <= 0 || sk->fps < 0 || s->duration_s <= 0)
+      continue;
+    if (target * s->duration_s < GP_BUDGET_MIN_FRAMES)
+      continue;
+    if (sk->fps >= target * (1.0 - GP_BUDGET_FPS_TOLERANCE))
+      continue;
+
+    deficit = (target - sk->fps) / target * 100.0;
+    up = gp_rules_upstream_of (s, sk->name);
+    live = gp_budget_any_live (s, up);
+    t = gp_rules_limiting_thread (s, up);
+    if (t) {
+      busy = gp_rules_thread_busy_pct (s, t);
+      hot = gp_rules_hottest_on_thread (s, t);
+      if (hot && total > 0)
+        hot_share = gp_rules_work_ms (s, hot) / total * 100.0;
+    }
+
+    title = g_strdup_printf ("%s gets %.1f fps, %.0f%% below the stream's "
+        "%.1f fps", sk->name, sk->fps, deficit, target);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    gp_finding_add_target (f, sk->name);
+    f->rank_value = deficit;
+
+    gp_finding_set_double (f, "achieved_fps", sk->fps);
+    gp_finding_set_double (f, "target_fps", target);
+    gp_finding_set_double (f, "deficit_pct", deficit);
+    gp_finding_set_int (f, "buffers", (gint64) sk->buffers);
+    gp_finding_set_string (f, "source", live ? "live" : "not live");
+    if (t) {
+      gp_finding_set_string (f, "thread", t->name);
+      if (busy >= 0)
+        gp_finding_set_double (f, "thread_busy_pct", busy);
+      gp_finding_set_double (f, "thread_cpu_pct", t->cpu_pct_mean);
+    }
+    if (hot) {
+      gp_finding_set_string (f, "hottest", hot->name);
+      if (hot->self_ms.p50 >= 0)
+        gp_finding_set_double (f, "hottest_self_p50_ms", hot->self_ms.p50);
+    }
+
+    g_free (f->why);
+    if (live)
+      f->why = g_strdup_printf ("The live source delivers %.1f frames/s and "
+          "%s handles %.1f: the rest are dropped or pile up in queues, and "
+          "latency grows with them.", target, sk->name, sk->fps);
+    else
+      f->why = g_strdup_printf ("The stream runs at %.1f frames/s and this "
+          "pipeline processes %.1f: it cannot keep up in real time (a file "
+          "conversion may not need to; a live feed would).", target,
+          sk->fps);
+
+    fix = g_string_new (NULL);
+    if (t && (busy >= GP_BUDGET_SATURATED_PCT ||
+            (hot && hot_share >= GP_BUDGET_DOMINANT_PCT))) {
+      g_string_append_printf (fix, "Thread %s is busy %.0f%% of the run",
+          t->name, busy);
+      if (hot)
+        g_string_append_printf (fix, ", most of it in %s (%.0f%% of the "
+            "processing): make %s faster (settings, a hardware element), or "
+            "put a queue before it so it gets a thread of its own.",
+            hot->name, hot_share, hot->name);
+      else
+        g_string_append (fix, ": split it with a queue.");
+    } else {
+      g_string_append (fix, "No streaming thread looks saturated");
+      if (t && busy >= 0)
+        g_string_append_printf (fix, " (the busiest, %s, is busy %.0f%%)",
+            t->name, busy);
+      g_string_append (fix, ": look at what paces the stream: a sink that "
+          "syncs to the clock, a source slower than its caps, QoS drops, or a "
+          "leaky queue.");
+    }
+    g_free (f->fix);
+    f->fix = g_string_free (fix, FALSE);
+    g_hash_table_unref (up);
+  }
+}
+
+static void
+gp_budget_latency (GpSession * s, const GpRule * rule)
+{
+  guint i, j;
+
+  for (i = 0; s->paths && i < s->paths->len; i++) {
+    GpPath *p = g_ptr_array_index (s->paths, i);
+    gchar *src = gp_rules_pad_element (p->source);
+    gdouble target = gp_rules_sink_target_fps (s, p->sink);
+    gdouble period = target > 0 ? 1000.0 / target : s->frame_period_ms;
+    gdouble queue_wait = -1, slow_p50 = -1;
+    const gchar *slow = NULL;
+    GHashTable *up;
+    GpFinding *f;
+    GString *fix;
+    gchar *title;
+
+    if (period <= 0 || p->latency_ms.p95 < 0 ||
+        p->matched < GP_BUDGET_MIN_MATCHED ||
+        p->latency_ms.p95 <= period || !gp_rules_is_live_source (s, src)) {
+      g_free (src);
+      continue;
+    }
+
+    /* Where the latency comes from: queues between this source and the
+     * sink (their residence), and the slowest element on the way. */
+    up = gp_rules_upstream_of (s, p->sink);
+    for (j = 0; s->elem_summaries && j < s->elem_summaries->len; j++) {
+      GpElementSummary *es = g_ptr_array_index (s->elem_summaries, j);
+      GHashTable *up_es;
+
+      if (!g_hash_table_contains (up, es->name) ||
+          gp_rules_work_ms (s, es) < 0 || es->self_ms.p50 < slow_p50)
+        continue;
+      up_es = gp_rules_upstream_of (s, es->name);
+      if (g_hash_table_contains (up_es, src)) {
+        slow = es->name;
+        slow_p50 = es->self_ms.p50;
+      }
+      g_hash_table_unref (up_es);
+    }
+    for (j = 0; s->queue_summaries && j < s->queue_summaries->len; j++) {
+      GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, j);
+      GHashTable *up_q;
+
+      if (!g_hash_table_contains (up, q->name) || q->residence_ms.p50 < 0)
+        continue;
+      up_q = gp_rules_upstream_of (s, q->name);
+      if (g_hash_table_contains (up_q, src))
+        queue_wait = MAX (queue_wait, 0) + q->residence_ms.p50;
+      g_hash_table_unref (up_q);
+    }
+    g_hash_table_unref (up);
+
+    title = g_strdup_printf ("%s to %s: latency p95 %.1f ms, above the "
+        "%.1f ms frame period", src, p->sink, p->latency_ms.p95, period);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    gp_finding_add_target (f, p->sink);
+    /* As a share of the budget, capped: comparable with the other rules'
+     * percentages, and a huge overshoot is not more urgent than a large one. */
+    f->rank_value = MIN (100.0, (p->latency_ms.p95 / period - 1.0) * 100.0);
+
+    gp_finding_set_string (f, "source", p->source);
+    gp_finding_set_double (f, "latency_p50_ms", p->latency_ms.p50);
+    gp_finding_set_double (f, "latency_p95_ms", p->latency_ms.p95);
+    if (p->latency_ms.p99 >= 0)
+      gp_finding_set_double (f, "latency_p99_ms", p->latency_ms.p99);
+    gp_finding_set_double (f, "frame_period_ms", period);
+    gp_finding_set_int (f, "matched", (gint64) p->matched);
+    gp_finding_set_int (f, "unmatched", (gint64) p->unmatched);
+    if (queue_wait >= 0)
+      gp_finding_set_double (f, "queue_wait_p50_ms", queue_wait);
+    if (slow) {
+      gp_finding_set_string (f, "slowest", slow);
+      gp_finding_set_double (f, "slowest_self_p50_ms", slow_p50);
+    }
+
+    g_free (f->why);
+    f->why = g_strdup_printf ("Frames reach %s more than one frame period "
+        "after capture in 5%% of cases or more, so more than one frame is in "
+        "flight and the output lags the source (measured at the sink's "
+        "input; its own rendering comes on top). Fine for recording, not "
+        "for interactive or control use.", p->sink);
+    fix = g_string_new (NULL);
+    if (queue_wait > period / 2)
+      g_string_append_printf (fix, "Queues on this path hold frames %.1f ms "
+          "at the median: lower min-threshold-time, or keep only fresh "
+          "frames (leaky=downstream max-size-buffers=2). ", queue_wait);
+    if (slow && slow_p50 > period / 2)
+      g_string_append_printf (fix, "%s takes %.1f ms per frame: make it "
+          "faster, or lower its latency settings (encoders: no B-frames or "
+          "lookahead, e.g. x264enc tune=zerolatency). ", slow, slow_p50);
+    g_string_append (fix, "Check the latency the elements add by design "
+        "(encoder lookahead, jitter buffers, sink processing-deadline).");
+    g_free (f->fix);
+    f->fix = g_string_free (fix, FALSE);
+    g_free (src);
+  }
+}
+
+void
+gp_rule_budget (GpSession * s, const GpRule * rule)
+{
+  gp_budget_throughput (s, rule);
+  gp_budget_latency (s, rule);
+}

@@ -1,0 +1,282 @@
+/* gstprof
+ *
+ * gp-rules-query.c: read-only questions about a session that several rules
+ * ask. They look only at the GpSession, never at a live pipeline.
+ */
+#include "gp-rules-private.h"
+
+#include <string.h>
+
+gchar *
+gp_rules_pad_element (const gchar * pad)
+{
+  const gchar *dot;
+
+  if (pad == NULL)
+    return g_strdup ("");
+  /* Pad names carry no dots; element names may, so cut at the last one. */
+  dot = strrchr (pad, '.');
+  return dot ? g_strndup (pad, dot - pad) : g_strdup (pad);
+}
+
+gboolean
+gp_rules_is_queue (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+
+  if (gp_session_find_queue_summary (s, name))
+    return TRUE;
+  if (e == NULL)
+    return FALSE;
+  return g_strcmp0 (e->kind, "queue") == 0 ||
+      g_strcmp0 (e->factory, "queue") == 0 ||
+      g_strcmp0 (e->factory, "queue2") == 0 ||
+      g_strcmp0 (e->factory, "multiqueue") == 0;
+}
+
+gboolean
+gp_rules_is_sink (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  guint i;
+
+  if (e && g_strcmp0 (e->kind, "sink") == 0)
+    return TRUE;
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+
+    if (g_strcmp0 (sk->name, name) == 0)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+gp_rules_sink_waits_on_clock (GpSession * s, const gchar * name)
+{
+  GpElement *e;
+  gboolean sync;
+
+  if (!gp_rules_is_sink (s, name))
+    return FALSE;
+  e = gp_session_find_element (s, name);
+  if (e && gp_element_get_prop_bool (e, "sync", &sync))
+    return sync;
+  /* Not recorded: GstBaseSink's default is sync=true, so assume the sink
+   * waits rather than blame it for time it may have spent waiting. */
+  return TRUE;
+}
+
+/* Sources that are live whatever their properties say. */
+static const gchar *const gp_rules_live_factories[] = {
+  "v4l2src", "nvarguscamerasrc", "nvv4l2camerasrc", "libcamerasrc",
+  "pipewiresrc", "ximagesrc", "avfvideosrc", "ksvideosrc", "mfvideosrc",
+  "decklinkvideosrc", "decklinkaudiosrc", "alsasrc", "pulsesrc",
+  "udpsrc", "rtspsrc", "srtsrc", "ristsrc", "webrtcbin", NULL
+};
+
+gboolean
+gp_rules_is_live_source (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  gboolean live;
+
+  if (e == NULL)
+    return FALSE;
+  if (gp_element_get_prop_bool (e, "is-live", &live))
+    return live;
+  return e->factory && g_strv_contains (gp_rules_live_factories, e->factory);
+}
+
+gdouble
+gp_rules_work_ms (GpSession * s, const GpElementSummary * es)
+{
+  GpElement *e = gp_session_find_element (s, es->name);
+
+  /* A bin's own time is its children's; counting it would count twice. */
+  if (e && e->is_bin)
+    return -1;
+  if (gp_rules_is_queue (s, es->name))
+    return -1;
+  if (gp_rules_sink_waits_on_clock (s, es->name))
+    return es->cpu_ms >= 0 ? es->cpu_ms : -1;
+  return es->self_total_ms;
+}
+
+gdouble
+gp_rules_work_busy_pct (GpSession * s, const GpElementSummary * es)
+{
+  gdouble w = gp_rules_work_ms (s, es);
+
+  if (w < 0)
+    return -1;
+  /* busy_pct is over the PLAYING time, which the rates use too; the
+   * session's duration also covers start-up and the EOS drain. */
+  if (es->busy_pct >= 0 && es->self_total_ms > 0)
+    return es->busy_pct * (w / es->self_total_ms);
+  if (s->duration_s > 0)
+    return w / (s->duration_s * 1000.0) * 100.0;
+  return -1;
+}
+
+gdouble
+gp_rules_total_work_ms (GpSession * s)
+{
+  gdouble total = 0;
+  guint i;
+
+  for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+    gdouble w;
+
+    if ((w = gp_rules_work_ms (s, es)) > 0)
+      total += w;
+  }
+  return total;
+}
+
+GHashTable *
+gp_rules_upstream_of (GpSession * s, const gchar * element)
+{
+  GHashTable *set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
+  gboolean grew = TRUE;
+  guint i;
+
+  g_hash_table_add (set, g_strdup (element));
+  /* Fixed point over the links: graphs are small (tens of links), so a few
+   * passes cost nothing and need no adjacency index. */
+  while (grew) {
+    grew = FALSE;
+    for (i = 0; s->links && i < s->links->len; i++) {
+      GpLink *l = g_ptr_array_index (s->links, i);
+      gchar *src = gp_rules_pad_element (l->src);
+      gchar *sink = gp_rules_pad_element (l->sink);
+
+      if (g_hash_table_contains (set, sink) &&
+          !g_hash_table_contains (set, src)) {
+        g_hash_table_add (set, src);
+        src = NULL;
+        grew = TRUE;
+      }
+      g_free (src);
+      g_free (sink);
+    }
+  }
+  return set;
+}
+
+gdouble
+gp_rules_thread_busy_pct (GpSession * s, const GpThreadSummary * t)
+{
+  gdouble sum = 0;
+  gboolean any = FALSE;
+  guint i;
+
+  for (i = 0; t->elements && i < t->elements->len; i++) {
+    GpElementSummary *es =
+        gp_session_find_elem_summary (s, g_ptr_array_index (t->elements, i));
+    gdouble b;
+
+    if (es == NULL || (b = gp_rules_work_busy_pct (s, es)) < 0)
+      continue;
+    /* An element seen on several threads: its time is split evenly, the
+     * session does not say how much ran where. */
+    if (es->threads && es->threads->len > 1)
+      b /= es->threads->len;
+    sum += b;
+    any = TRUE;
+  }
+  return any ? sum : -1;
+}
+
+static gboolean
+gp_rules_thread_runs_any (const GpThreadSummary * t, GHashTable * only)
+{
+  guint i;
+
+  for (i = 0; t->elements && i < t->elements->len; i++)
+    if (g_hash_table_contains (only, g_ptr_array_index (t->elements, i)))
+      return TRUE;
+  return FALSE;
+}
+
+GpThreadSummary *
+gp_rules_thread_of (GpSession * s, const gchar * element)
+{
+  GpThreadSummary *best = NULL;
+  guint i, j;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    for (j = 0; t->elements && j < t->elements->len; j++) {
+      if (g_strcmp0 (g_ptr_array_index (t->elements, j), element) == 0 &&
+          (best == NULL || t->cpu_pct_mean > best->cpu_pct_mean))
+        best = t;
+    }
+  }
+  return best;
+}
+
+GpThreadSummary *
+gp_rules_limiting_thread (GpSession * s, GHashTable * only)
+{
+  GpThreadSummary *best = NULL;
+  gdouble best_busy = -2;
+  guint i;
+
+  /* Wall busy share first: a thread blocked in an element (I/O, a sleep, an
+   * encoder waiting for its own worker threads) limits the rate as surely
+   * as one burning CPU, and its CPU % would hide that. */
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    gdouble busy;
+
+    if (only && !gp_rules_thread_runs_any (t, only))
+      continue;
+    busy = gp_rules_thread_busy_pct (s, t);
+    if (best == NULL || busy > best_busy ||
+        (busy == best_busy && t->cpu_pct_mean > best->cpu_pct_mean)) {
+      best = t;
+      best_busy = busy;
+    }
+  }
+  return best;
+}
+
+GpElementSummary *
+gp_rules_hottest_on_thread (GpSession * s, const GpThreadSummary * t)
+{
+  GpElementSummary *best = NULL;
+  gdouble best_w = -1;
+  guint i;
+
+  for (i = 0; t->elements && i < t->elements->len; i++) {
+    GpElementSummary *es =
+        gp_session_find_elem_summary (s, g_ptr_array_index (t->elements, i));
+    gdouble w;
+
+    if (es == NULL || (w = gp_rules_work_ms (s, es)) < 0)
+      continue;
+    if (w > best_w) {
+      best = es;
+      best_w = w;
+    }
+  }
+  return best;
+}
+
+gdouble
+gp_rules_sink_target_fps (GpSession * s, const gchar * sink)
+{
+  guint i;
+
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+
+    if (g_strcmp0 (sk->name, sink) == 0 && sk->target_fps > 0)
+      return sk->target_fps;
+  }
+  return s->target_fps > 0 ? s->target_fps : -1;
+}

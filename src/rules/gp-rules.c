@@ -1,0 +1,170 @@
+/* gstprof
+ *
+ * gp-rules.c: the rule registry: the table of rules, running them over a
+ * session, ranking the findings, and the exit code they imply.
+ */
+#include "gp-rules-private.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The rules, in evaluation order. One line per rule; the next issue's rules
+ * (ZC, SW, QUEUE, SYNC, CAPS, STALL, QLEAK, QFULL, LATE, CPU, ENC, MEM) are
+ * added here. verified_on stays NULL until a bench pair on named hardware
+ * shows the rule firing on the bad pipeline and silent on its good twin;
+ * until then the rule can only say "info". */
+static const GpRule gp_rules_table[] = {
+  {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
+  {"BUDGET", "throughput below the target rate, or latency above the frame "
+        "period on a live path", gp_rule_budget, NULL},
+};
+
+const GpRule *
+gp_rules_get (guint * n_rules)
+{
+  if (n_rules)
+    *n_rules = G_N_ELEMENTS (gp_rules_table);
+  return gp_rules_table;
+}
+
+const GpRule *
+gp_rules_find (const gchar * id)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (gp_rules_table); i++)
+    if (g_strcmp0 (gp_rules_table[i].id, id) == 0)
+      return &gp_rules_table[i];
+  return NULL;
+}
+
+gint
+gp_severity_weight (const gchar * severity)
+{
+  if (g_strcmp0 (severity, GP_SEVERITY_HIGH) == 0)
+    return 3;
+  if (g_strcmp0 (severity, GP_SEVERITY_MEDIUM) == 0)
+    return 2;
+  if (g_strcmp0 (severity, GP_SEVERITY_INFO) == 0)
+    return 1;
+  return 0;
+}
+
+static gint
+gp_rules_compare (gconstpointer a, gconstpointer b)
+{
+  const GpFinding *fa = *(const GpFinding * const *) a;
+  const GpFinding *fb = *(const GpFinding * const *) b;
+  gint wa = gp_severity_weight (fa->severity);
+  gint wb = gp_severity_weight (fb->severity);
+  gint c;
+
+  if (wa != wb)
+    return wb - wa;
+  if (fa->rank_value != fb->rank_value)
+    return fa->rank_value > fb->rank_value ? -1 : 1;
+  /* Equal rank: fall back to names so a saved session ranks the same way
+   * as the live run, whatever order the findings were stored in. */
+  c = g_strcmp0 (fa->rule, fb->rule);
+  if (c != 0)
+    return c;
+  return g_strcmp0 (fa->title, fb->title);
+}
+
+void
+gp_rules_rank (GpSession * s)
+{
+  g_return_if_fail (s != NULL);
+
+  if (s->findings)
+    g_ptr_array_sort (s->findings, gp_rules_compare);
+}
+
+void
+gp_rules_run (GpSession * s)
+{
+  guint i;
+
+  g_return_if_fail (s != NULL);
+
+  /* Findings stored in a loaded session are never trusted: the verdict is
+   * always recomputed from the measurements, so an old session read by a
+   * newer gstprof gets the newer rules. */
+  if (s->findings)
+    g_ptr_array_set_size (s->findings, 0);
+
+  for (i = 0; i < G_N_ELEMENTS (gp_rules_table); i++)
+    gp_rules_table[i].func (s, &gp_rules_table[i]);
+
+  gp_rules_rank (s);
+}
+
+gint
+gp_rules_exit_code (GpSession * s)
+{
+  guint i;
+
+  g_return_val_if_fail (s != NULL, 0);
+
+  for (i = 0; s->findings && i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (gp_severity_weight (f->severity) >= 2)
+      return 1;
+  }
+  return 0;
+}
+
+/* helpers for rules */
+
+GpFinding *
+gp_rule_add_finding (GpSession * s, const GpRule * rule,
+    const gchar * severity, const gchar * title)
+{
+  GpFinding *f;
+  gboolean verified = rule->verified_on != NULL;
+
+  /* An unverified rule cannot raise the exit code: its strength is capped
+   * at info, whatever the rule itself thinks. */
+  if (!verified)
+    severity = GP_SEVERITY_INFO;
+
+  f = gp_session_add_finding (s, rule->id, severity, title);
+  if (f->targets == NULL)
+    f->targets = g_ptr_array_new_with_free_func (g_free);
+  if (f->evidence == NULL)
+    f->evidence = json_object_new ();
+  f->heuristic = !verified;
+  g_free (f->verified_on);
+  f->verified_on = g_strdup (rule->verified_on);
+  return f;
+}
+
+static JsonObject *
+gp_finding_evidence (GpFinding * f)
+{
+  if (f->evidence == NULL)
+    f->evidence = json_object_new ();
+  return f->evidence;
+}
+
+void
+gp_finding_set_double (GpFinding * f, const gchar * key, gdouble v)
+{
+  /* Three decimals are more than any measurement here supports, and round
+   * numbers keep session.json readable and the verdict stable. */
+  json_object_set_double_member (gp_finding_evidence (f), key,
+      round (v * 1000.0) / 1000.0);
+}
+
+void
+gp_finding_set_int (GpFinding * f, const gchar * key, gint64 v)
+{
+  json_object_set_int_member (gp_finding_evidence (f), key, v);
+}
+
+void
+gp_finding_set_string (GpFinding * f, const gchar * key, const gchar * v)
+{
+  json_object_set_string_member (gp_finding_evidence (f), key, v ? v : "");
+}

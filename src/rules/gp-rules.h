@@ -1,0 +1,143 @@
+/* gstprof
+ *
+ * gp-rules.h: the rule registry. A rule reads only the GpSession (graph,
+ * summary, series, events) and adds findings to it, so a saved session gives
+ * the same verdict as a live run. gp_rules_run() clears the findings, runs
+ * every registered rule and ranks what they found.
+ *
+ * Adding a rule family: write src/rules/gp-rule-<family>.c with one
+ * GpRuleFunc per rule, declare it in gp-rules-private.h, add one line to the
+ * table in gp-rules.c and one paragraph to docs/rules.md. Nothing else (the
+ * tracer, the verdict, the JSON) needs to change.
+ *
+ * Evidence convention: a finding's evidence is a flat JsonObject whose member
+ * names end in their unit (_ms, _pct, _fps, _s, no suffix for counts and
+ * names), in the order they should be read; the verdict prints it generically
+ * ("self p50 24.1 ms, share 82%, ...").
+ */
+#ifndef __GP_RULES_H__
+#define __GP_RULES_H__
+
+#include <glib.h>
+#include "gp-session.h"
+
+G_BEGIN_DECLS
+
+typedef struct _GpRule GpRule;
+
+/* Adds zero or more findings for @rule to @s. */
+typedef void (*GpRuleFunc) (GpSession * s, const GpRule * rule);
+
+struct _GpRule
+{
+  const gchar *id;              /* "HOT", "BUDGET", ...: finding.rule */
+  const gchar *title;           /* one line, for --help and docs */
+  GpRuleFunc func;
+  /* Name of the machine the rule's high/medium severity was verified on
+   * with a bench pair (bad pipeline fires, good twin stays silent), or NULL:
+   * an unverified rule may only report "info" and its findings are marked
+   * heuristic. */
+  const gchar *verified_on;
+};
+
+/* Severities, strongest first. */
+#define GP_SEVERITY_HIGH "high"
+#define GP_SEVERITY_MEDIUM "medium"
+#define GP_SEVERITY_INFO "info"
+
+/* The registered rules, in evaluation order; @n_rules receives the count. */
+const GpRule *gp_rules_get (guint * n_rules);
+const GpRule *gp_rules_find (const gchar * id);
+
+/* Clears s->findings, runs every rule, ranks the findings. */
+void gp_rules_run (GpSession * s);
+
+/* Orders s->findings: severity (high > medium > info), then rank_value
+ * (descending), then rule id and title so the order is deterministic. */
+void gp_rules_rank (GpSession * s);
+
+/* 1 when any finding is high or medium, else 0 (the CLI's exit code). */
+gint gp_rules_exit_code (GpSession * s);
+
+/* 3 high, 2 medium, 1 info, 0 unknown. */
+gint gp_severity_weight (const gchar * severity);
+
+/* Helpers for rule implementations. gp_rule_add_finding() creates a finding
+ * for @rule with the severity clamped to "info" when the rule is not
+ * verified (heuristic = TRUE, verified_on = NULL in that case). Targets go
+ * in with gp_finding_add_target() (gp-session.h); evidence members with the
+ * setters below. */
+GpFinding *gp_rule_add_finding (GpSession * s, const GpRule * rule,
+    const gchar * severity, const gchar * title);
+void gp_finding_set_double (GpFinding * f, const gchar * key, gdouble v);
+void gp_finding_set_int (GpFinding * f, const gchar * key, gint64 v);
+void gp_finding_set_string (GpFinding * f, const gchar * key,
+    const gchar * v);
+
+/* Platform knowledge (gp-rules-hw.c): TRUE when an element factory drives
+ * hardware (a GPU, VPU or ISP codec or converter). @plugin, the factory's
+ * plugin name, may be NULL. */
+gboolean gp_rules_is_hardware_factory (const gchar * factory,
+    const gchar * plugin);
+
+/* Queries on the session shared by the rules and the verdict
+ * (gp-rules-query.c). They read only the session. */
+
+/* "element.pad" -> newly allocated "element" (the text before the last
+ * dot; the whole string when there is none). */
+gchar *gp_rules_pad_element (const gchar * pad);
+
+gboolean gp_rules_is_queue (GpSession * s, const gchar * name);
+gboolean gp_rules_is_sink (GpSession * s, const gchar * name);
+
+/* TRUE when @name is a sink whose wall self time includes waiting for the
+ * clock (sync=true, or sync unknown: GstBaseSink's default is true). */
+gboolean gp_rules_sink_waits_on_clock (GpSession * s, const gchar * name);
+
+/* TRUE when @name is a live source (is-live=true, or a factory that is
+ * always live: cameras, network receivers). */
+gboolean gp_rules_is_live_source (GpSession * s, const gchar * name);
+
+/* Working self time of an element over the run, in ms: its wall self time,
+ * except for a sink that waits on the clock, whose wall time is mostly
+ * waiting: its CPU self time then, or -1 when CPU was not measured. Queues
+ * are never working time (-1). */
+gdouble gp_rules_work_ms (GpSession * s, const GpElementSummary * es);
+
+/* The element's working time as % of the run: its busy_pct (self time
+ * over the PLAYING time, as the aggregator measured it) scaled by the part
+ * of its self time that is work; -1 when it has no working time. */
+gdouble gp_rules_work_busy_pct (GpSession * s, const GpElementSummary * es);
+
+/* Sum of gp_rules_work_ms() over every element that has working time
+ * (bins left out): the denominator of a "share of the processing time". */
+gdouble gp_rules_total_work_ms (GpSession * s);
+
+/* Set (name -> name) of every element upstream of @element through the
+ * graph's links, @element included. Free with g_hash_table_unref. */
+GHashTable *gp_rules_upstream_of (GpSession * s, const gchar * element);
+
+/* Wall busy share of a streaming thread: the working self time of the
+ * elements that ran on it, as % of the run. -1 when it ran none. */
+gdouble gp_rules_thread_busy_pct (GpSession * s, const GpThreadSummary * t);
+
+/* The thread whose element list names @element (the busiest one when
+ * several do), or NULL. */
+GpThreadSummary *gp_rules_thread_of (GpSession * s, const gchar * element);
+
+/* The streaming thread that limits the run: highest wall busy share, then
+ * highest CPU; restricted to threads running an element in @only when
+ * @only is not NULL. NULL when there are no threads. */
+GpThreadSummary *gp_rules_limiting_thread (GpSession * s, GHashTable * only);
+
+/* The element with the most working time among @t's elements (queues and
+ * clock-waiting sinks without CPU time left out), or NULL. */
+GpElementSummary *gp_rules_hottest_on_thread (GpSession * s,
+    const GpThreadSummary * t);
+
+/* Target frame rate for a sink: its own, else the session's; < 0 unknown. */
+gdouble gp_rules_sink_target_fps (GpSession * s, const gchar * sink);
+
+G_END_DECLS
+
+#endif /* __GP_RULES_H__ */

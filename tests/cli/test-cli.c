@@ -1,0 +1,558 @@
+/* gstprof
+ *
+ * test-cli.c: the real gstprof binary (GSTPROF_BIN, set by meson) on real
+ * pipelines: exit codes, one-line errors, the session file after an error
+ * or Ctrl-C, durations, analyze against run, check. Plus the duration
+ * parser on its own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+
+#include "gp-cli.h"
+#include "gp-session.h"
+
+static const gchar *gp_bin;
+static gchar *gp_tmp;           /* a fresh folder for this test program */
+
+#define LIVE_30FPS "videotestsrc is-live=true ! " \
+  "video/x-raw,width=320,height=240,framerate=30/1 ! fakesink"
+
+typedef struct
+{
+  gint code;
+  gchar *out;
+  gchar *err;
+  gdouble wall_s;
+} Result;
+
+static void
+result_clear (Result * r)
+{
+  g_free (r->out);
+  g_free (r->err);
+  memset (r, 0, sizeof (*r));
+}
+
+static gint
+exit_code_of (gint status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return -1;
+}
+
+/* Runs gstprof with the NULL-terminated arguments, in gp_tmp. */
+static void
+run_gstprof (Result * r, const gchar * first, ...)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  GError *err = NULL;
+  const gchar *a;
+  gint64 t0;
+  gint status = 0;
+  va_list args;
+
+  memset (r, 0, sizeof (*r));
+  g_ptr_array_add (argv, (gpointer) gp_bin);
+  va_start (args, first);
+  for (a = first; a; a = va_arg (args, const gchar *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  t0 = g_get_monotonic_time ();
+  g_spawn_sync (gp_tmp, (gchar **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
+      NULL, &r->out, &r->err, &status, &err);
+  g_assert_no_error (err);
+  r->wall_s = (g_get_monotonic_time () - t0) / 1e6;
+  r->code = exit_code_of (status);
+  if (g_test_verbose ())
+    g_printerr ("exit %d after %.2f s\n--- stdout\n%s--- stderr\n%s---\n",
+        r->code, r->wall_s, r->out, r->err);
+  g_ptr_array_unref (argv);
+}
+
+/* Exactly one line, and it contains @needle (when not NULL). */
+static void
+assert_one_line (const gchar * text, const gchar * needle)
+{
+  const gchar *nl = strchr (text, '\n');
+
+  if (nl == NULL || nl[1] != '\0')
+    g_error ("expected exactly one line on stderr, got: '%s'", text);
+  if (needle && strstr (text, needle) == NULL)
+    g_error ("expected '%s' in: '%s'", needle, text);
+}
+
+static gchar *
+out_dir (const gchar * name)
+{
+  return g_build_filename (gp_tmp, name, NULL);
+}
+
+static GpSession *
+load_session (const gchar * dir)
+{
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *s = gp_session_load (path, &err);
+
+  g_assert_no_error (err);
+  g_assert_nonnull (s);
+  g_free (path);
+  return s;
+}
+
+static gboolean
+has_event (GpSession * s, const gchar * type)
+{
+  guint i;
+
+  for (i = 0; i < s->events->len; i++)
+    if (g_strcmp0 (((GpEvent *) g_ptr_array_index (s->events, i))->type,
+            type) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* the duration parser */
+
+static void
+test_parse_duration (void)
+{
+  const struct
+  {
+    const gchar *text;
+    gdouble seconds;
+  } good[] = {
+    {"10s", 10}, {"500ms", 0.5}, {"2m", 120}, {"1.5", 1.5}, {"0", 0},
+    {"1h", 3600}, {".25s", 0.25}, {"3min", 180},
+  };
+  const gchar *bad[] = { "xyz", "", "10x", "-1s", "1e3", "inf", "nan",
+    "0x10", "1.2.3", " 1s", "s", "10 s", "10S", NULL
+  };
+  GError *err = NULL;
+  gdouble v;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (good); i++) {
+    g_assert_true (gp_cli_parse_duration (good[i].text, &v, &err));
+    g_assert_no_error (err);
+    g_assert_cmpfloat_with_epsilon (v, good[i].seconds, 1e-9);
+  }
+  for (i = 0; bad[i]; i++) {
+    g_assert_false (gp_cli_parse_duration (bad[i], &v, &err));
+    g_assert_nonnull (err);
+    g_assert_null (strchr (err->message, '\n'));
+    g_clear_error (&err);
+  }
+}
+
+/* usage */
+
+static void
+test_help (void)
+{
+  Result r;
+
+  run_gstprof (&r, "--help", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Exit codes"));
+  result_clear (&r);
+
+  run_gstprof (&r, "run", "--help", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--duration"));
+  g_assert_nonnull (strstr (r.out, "Ctrl-C"));
+  g_assert_nonnull (strstr (r.out, "default 10s"));
+  result_clear (&r);
+
+  run_gstprof (&r, "analyze", "--help", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  result_clear (&r);
+
+  run_gstprof (&r, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  result_clear (&r);
+
+  run_gstprof (&r, "frobnicate", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "frobnicate");
+  result_clear (&r);
+
+  run_gstprof (&r, "--version", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "gstprof "));
+  result_clear (&r);
+}
+
+static void
+test_bad_options (void)
+{
+  Result r;
+
+  run_gstprof (&r, "run", "--duration", "xyz", "fakesrc ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "--duration");
+  g_assert_nonnull (strstr (r.err, "xyz"));
+  result_clear (&r);
+
+  run_gstprof (&r, "run", "--window", "250", "fakesrc ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "--window");
+  result_clear (&r);
+
+  run_gstprof (&r, "run", "--no-such-option", "fakesrc ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "--no-such-option");
+  result_clear (&r);
+
+  run_gstprof (&r, "run", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "no pipeline");
+  result_clear (&r);
+}
+
+/* bad input in the launch string */
+
+static void
+test_bad_launch (void)
+{
+  gchar *dir = out_dir ("bad-launch");
+  Result r;
+
+  run_gstprof (&r, "run", "--duration", "2s", "--out", dir,
+      "videotestsrc ! ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, NULL);
+  g_assert_cmpstr (r.out, ==, "");
+  /* nothing ran, so nothing is left behind */
+  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
+  result_clear (&r);
+  g_free (dir);
+}
+
+static void
+test_unknown_element (void)
+{
+  Result r;
+
+  run_gstprof (&r, "run", "--duration", "2s", "--out",
+      "unknown-element", "videotestsrc ! nosuchelement0 ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "nosuchelement0");
+  result_clear (&r);
+}
+
+/* the pipeline fails on its own: exit 2, and the session records it */
+
+static void
+test_runtime_error (void)
+{
+  gchar *dir = out_dir ("runtime-error");
+  GpSession *s;
+  Result r;
+
+  run_gstprof (&r, "run", "--duration", "5s", "--out", dir,
+      "filesrc location=/nonexistent/gstprof-test ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 2);
+  g_assert_true (g_str_has_suffix (r.err, "/session.json\n"));
+  /* the verdict says what failed */
+  g_assert_nonnull (strstr (r.out, "error"));
+  g_assert_nonnull (strstr (r.out, "filesrc0: "));
+  s = load_session (dir);
+  g_assert_true (has_event (s, "error"));
+  g_assert_cmpint (s->exit_code, ==, 2);
+  gp_session_free (s);
+  result_clear (&r);
+  g_free (dir);
+}
+
+/* --duration on a live source ends the run on time */
+
+static void
+test_duration_live (void)
+{
+  gchar *dir = out_dir ("duration-live");
+  gchar *expect;
+  GpSession *s;
+  Result r;
+
+  run_gstprof (&r, "run", "--duration", "1s", "--quiet", "--out", dir,
+      LIVE_30FPS, NULL);
+  g_assert_cmpint (r.code, >=, 0);
+  g_assert_cmpint (r.code, <=, 1);
+  /* 1 s of capture, start-up and the EOS at the end (bounded at 3 s) */
+  g_assert_cmpfloat (r.wall_s, <, 5.0);
+  expect = g_strdup_printf ("session: %s/session.json\n", dir);
+  g_assert_true (g_str_has_suffix (r.err, expect));
+  s = load_session (dir);
+  g_assert_cmpfloat (s->duration_s, >=, 0.9);
+  g_assert_cmpfloat (s->duration_s, <, 2.5);
+  g_assert_cmpint (s->exit_code, ==, r.code);
+  gp_session_free (s);
+  g_free (expect);
+  result_clear (&r);
+  g_free (dir);
+}
+
+/* Ctrl-C mid-run: the session is written and the exit code is that of the
+ * findings (0 or 1), as --help says */
+
+static void
+test_interrupt (void)
+{
+  gchar *dir = out_dir ("interrupt");
+  gchar *out_path = g_build_filename (gp_tmp, "interrupt.out", NULL);
+  gchar *err_path = g_build_filename (gp_tmp, "interrupt.err", NULL);
+  const gchar *argv[] = { gp_bin, "run", "--duration", "30s", "--out", dir,
+    LIVE_30FPS, NULL
+  };
+  GError *err = NULL;
+  GPid pid;
+  gint out_fd, err_fd, status = 0;
+  gint64 t0, t_sig;
+  gboolean exited = FALSE;
+  gchar *text;
+  GpSession *s;
+
+  out_fd = g_open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  err_fd = g_open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (out_fd, >=, 0);
+  g_assert_cmpint (err_fd, >=, 0);
+  t0 = g_get_monotonic_time ();
+  g_spawn_async_with_fds (gp_tmp, (gchar **) argv, NULL,
+      G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, -1, out_fd, err_fd, &err);
+  g_assert_no_error (err);
+  close (out_fd);
+  close (err_fd);
+
+  g_usleep (1500 * 1000);
+  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  t_sig = g_get_monotonic_time ();
+  /* EOS wait is bounded (3 s); 10 s means it hangs. */
+  while (g_get_monotonic_time () - t_sig < 10 * G_USEC_PER_SEC) {
+    pid_t got = waitpid (pid, &status, WNOHANG);
+
+    if (got == pid) {
+      exited = TRUE;
+      break;
+    }
+    g_usleep (50 * 1000);
+  }
+  if (!exited) {
+    kill (pid, SIGKILL);
+    waitpid (pid, &status, 0);
+    g_error ("gstprof did not stop within 10 s of SIGINT");
+  }
+  g_spawn_close_pid (pid);
+  if (g_test_verbose ()) {
+    g_file_get_contents (err_path, &text, NULL, NULL);
+    g_printerr ("exit %d after %.2f s; stderr:\n%s", exit_code_of (status),
+        (g_get_monotonic_time () - t0) / 1e6, text);
+    g_free (text);
+  }
+  g_assert_cmpint (exit_code_of (status), >=, 0);
+  g_assert_cmpint (exit_code_of (status), <=, 1);
+
+  s = load_session (dir);
+  g_assert_true (has_event (s, "interrupt"));
+  g_assert_cmpfloat (s->duration_s, >, 0.5);
+  g_assert_cmpfloat (s->duration_s, <, 6.0);
+  g_assert_cmpuint (s->sinks->len, >=, 1);
+  gp_session_free (s);
+
+  g_assert_true (g_file_get_contents (out_path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "gstprof verdict"));
+  g_free (text);
+  g_free (out_path);
+  g_free (err_path);
+  g_free (dir);
+}
+
+/* analyze gives the verdict run gave */
+
+static void
+test_analyze_same_verdict (void)
+{
+  gchar *dir = out_dir ("analyze");
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  const gchar *fa, *fb;
+  Result a, b;
+
+  /* identity sleeps 5 ms a buffer: HOT fires on it, so the findings part
+   * is not empty. */
+  run_gstprof (&a, "run", "--out", dir, "videotestsrc num-buffers=60 ! "
+      "video/x-raw,width=64,height=48 ! identity sleep-time=5000 ! "
+      "fakesink sync=false", NULL);
+  g_assert_cmpint (a.code, ==, 0);
+  run_gstprof (&b, "analyze", path, NULL);
+  g_assert_cmpint (b.code, ==, 0);
+  g_assert_cmpstr (b.err, ==, "");
+
+  fa = strstr (a.out, "\nFindings");
+  fb = strstr (b.out, "\nFindings");
+  g_assert_nonnull (fa);
+  g_assert_nonnull (fb);
+  g_assert_cmpstr (fa, ==, fb);
+  g_assert_nonnull (strstr (fa, "HOT: identity0 takes"));
+  /* and the rest of the verdict too: it reads only the session */
+  g_assert_cmpstr (a.out, ==, b.out);
+
+  result_clear (&a);
+  result_clear (&b);
+  g_free (path);
+  g_free (dir);
+}
+
+static void
+test_analyze_bad_input (void)
+{
+  gchar *garbage = g_build_filename (gp_tmp, "garbage.json", NULL);
+  gchar *missing = g_build_filename (gp_tmp, "missing.json", NULL);
+  gchar *other = g_build_filename (gp_tmp, "other.json", NULL);
+  Result r;
+
+  g_assert_true (g_file_set_contents (garbage, "{ \"schema\": \"gstprof/1\", "
+          "\n  oops", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "{\"hello\": [1, 2]}\n", -1,
+          NULL));
+
+  run_gstprof (&r, "analyze", garbage, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, garbage);
+  g_assert_cmpstr (r.out, ==, "");
+  result_clear (&r);
+
+  run_gstprof (&r, "analyze", missing, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, missing);
+  result_clear (&r);
+
+  run_gstprof (&r, "analyze", other, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, other);
+  result_clear (&r);
+
+  run_gstprof (&r, "analyze", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, NULL);
+  result_clear (&r);
+
+  g_free (garbage);
+  g_free (missing);
+  g_free (other);
+}
+
+/* check */
+
+static void
+test_check (void)
+{
+  guint major, minor, micro, nano;
+  gchar *version;
+  Result r;
+
+  gst_version (&major, &minor, &micro, &nano);
+  version = g_strdup_printf ("GStreamer %u.%u.%u", major, minor, micro);
+  run_gstprof (&r, "check", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, version));
+  /* the test environment points GST_PLUGIN_PATH at the built tracer */
+  g_assert_nonnull (strstr (r.out, "tracer:      found: "));
+  g_assert_nonnull (strstr (r.out, "platform:"));
+  g_assert_nonnull (strstr (r.out, "cpu=true:"));
+  result_clear (&r);
+  g_free (version);
+}
+
+/* the demo's bottleneck: x264enc at a slow preset */
+
+static void
+test_demo_hot (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("x264enc");
+  gchar *dir = out_dir ("demo");
+  GpSession *s;
+  GpFinding *hot = NULL;
+  guint i;
+  Result r;
+
+  if (f == NULL) {
+    g_test_skip ("x264enc is not installed");
+    g_free (dir);
+    return;
+  }
+  gst_object_unref (f);
+  run_gstprof (&r, "run", "--duration", "3s", "--out", dir,
+      "videotestsrc is-live=true pattern=ball ! "
+      "video/x-raw,width=1280,height=720,framerate=30/1 ! videoconvert ! "
+      "x264enc speed-preset=medium ! h264parse ! fakesink sync=false", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  s = load_session (dir);
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *fi = g_ptr_array_index (s->findings, i);
+
+    if (g_strcmp0 (fi->rule, "HOT") == 0)
+      hot = fi;
+  }
+  g_assert_nonnull (hot);
+  g_assert_cmpstr (g_ptr_array_index (hot->targets, 0), ==, "x264enc0");
+  g_assert_nonnull (strstr (r.out, "HOT: x264enc0 takes"));
+  gp_session_free (s);
+  result_clear (&r);
+  g_free (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *err = NULL;
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
+  gst_init (NULL, NULL);
+
+  gp_bin = g_getenv ("GSTPROF_BIN");
+  if (gp_bin == NULL || !g_file_test (gp_bin, G_FILE_TEST_IS_EXECUTABLE)) {
+    g_printerr ("GSTPROF_BIN must name the built gstprof binary\n");
+    return 1;
+  }
+  gp_tmp = g_dir_make_tmp ("gstprof-test-cli-XXXXXX", &err);
+  g_assert_no_error (err);
+
+  g_test_add_func ("/cli/parse-duration", test_parse_duration);
+  g_test_add_func ("/cli/help", test_help);
+  g_test_add_func ("/cli/bad-options", test_bad_options);
+  g_test_add_func ("/cli/bad-launch", test_bad_launch);
+  g_test_add_func ("/cli/unknown-element", test_unknown_element);
+  g_test_add_func ("/cli/runtime-error", test_runtime_error);
+  g_test_add_func ("/cli/duration-live", test_duration_live);
+  g_test_add_func ("/cli/interrupt", test_interrupt);
+  g_test_add_func ("/cli/analyze-same-verdict", test_analyze_same_verdict);
+  g_test_add_func ("/cli/analyze-bad-input", test_analyze_bad_input);
+  g_test_add_func ("/cli/check", test_check);
+  g_test_add_func ("/cli/demo-hot", test_demo_hot);
+
+  ret = g_test_run ();
+
+  /* Leave the sessions for a look when something failed. */
+  if (ret == 0) {
+    gchar *argv_rm[] = { (gchar *) "rm", (gchar *) "-rf", gp_tmp, NULL };
+
+    g_spawn_sync (NULL, argv_rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+        NULL, NULL, NULL);
+  } else {
+    g_printerr ("sessions kept in %s\n", gp_tmp);
+  }
+  g_free (gp_tmp);
+  return ret;
+}
