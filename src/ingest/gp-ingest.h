@@ -1,0 +1,93 @@
+/* gstprof
+ *
+ * gp-ingest.h: readers that turn saved files into a GpSession, so that
+ * `gstprof analyze` gives a verdict on more than our own session.json.
+ *
+ * Every reader rejects bad input with one GError line in the
+ * GP_SESSION_ERROR domain that names the file (and the line and column for
+ * syntax errors, the key path for a value of the wrong type); none of them
+ * crashes on any input (they are fuzzed: tests/fuzz/).
+ */
+#ifndef __GP_INGEST_H__
+#define __GP_INGEST_H__
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "gp-session.h"
+
+G_BEGIN_DECLS
+
+#define GP_INGEST_SCHEMA_GSTPROFILE "gst-profile/1"
+
+/* What an imported session could not carry, as flags in
+ * GpSession.import_missing. Rules that need one of these must not run on a
+ * session that has the flag (docs/rules.md says which); the verdict can
+ * print gp_ingest_missing_describe () for each flag set. */
+typedef enum
+{
+  /* Element time is the core latency tracer's element-latency (wall time
+   * from a buffer entering the element to it leaving, downstream excluded
+   * but waiting inside the element included), not exclusive self time;
+   * a queue's is its residence. */
+  GP_INGEST_MISSING_SELF_TIME = 1 << 0,
+  /* No per-buffer histograms: quantiles over the run are merged from
+   * per-window p50/p95 only, so p99 and max are unknown and self_total_ms
+   * is an estimate (buffers x window median). */
+  GP_INGEST_MISSING_HISTOGRAMS = 1 << 1,
+  /* No thread map: which thread ran which element is unknown
+   * (GpElementSummary.threads and GpThreadSummary.elements are empty). */
+  GP_INGEST_MISSING_ELEMENT_THREADS = 1 << 2,
+  /* Properties are only the non-default ones the other tool saw in a dot
+   * dump, as strings (some truncated); an absent property is unknown, not
+   * its default. */
+  GP_INGEST_MISSING_PROP_DEFAULTS = 1 << 3,
+  /* No CPU time per element (cpu_ms is -1). */
+  GP_INGEST_MISSING_ELEMENT_CPU = 1 << 4,
+  /* Thread CPU is one sample (the last), not a mean over the run;
+   * cpu_pct_max is unknown. */
+  GP_INGEST_MISSING_THREAD_CPU_RUN = 1 << 5,
+  /* No queue levels, drops, leakiness or blocking. */
+  GP_INGEST_MISSING_QUEUE_LEVELS = 1 << 6,
+  /* hw_elements lists only the hardware factories the captured pipeline
+   * instantiated, not the machine's whole registry. */
+  GP_INGEST_MISSING_HW_REGISTRY = 1 << 7,
+  /* Latency: one pipeline-wide series (all paths mixed); matched counts
+   * are estimated from the sink's buffers, unmatched are unknown, and
+   * there is no interlatency to each element. */
+  GP_INGEST_MISSING_PATH_LATENCY = 1 << 8,
+  /* No QoS events or drop counts at sinks. */
+  GP_INGEST_MISSING_QOS = 1 << 9,
+} GpIngestMissing;
+
+/* What gp_ingest_gstprofile () always sets. */
+#define GP_INGEST_GSTPROFILE_MISSING \
+  (GP_INGEST_MISSING_SELF_TIME | GP_INGEST_MISSING_HISTOGRAMS | \
+   GP_INGEST_MISSING_ELEMENT_THREADS | GP_INGEST_MISSING_PROP_DEFAULTS | \
+   GP_INGEST_MISSING_ELEMENT_CPU | GP_INGEST_MISSING_THREAD_CPU_RUN | \
+   GP_INGEST_MISSING_QUEUE_LEVELS | GP_INGEST_MISSING_HW_REGISTRY | \
+   GP_INGEST_MISSING_PATH_LATENCY | GP_INGEST_MISSING_QOS)
+
+/* One line saying what @flag (a single GpIngestMissing bit) means for the
+ * verdict, or NULL for an unknown bit. Static string. */
+const gchar *gp_ingest_missing_describe (guint flag);
+
+/* A gst-profile session (schema "gst-profile/1", the ProventusNova
+ * gst-profile tool) already parsed into @root. @origin names the file in
+ * errors. The session's mode is "analyze"; import_schema and import_mode
+ * say where it came from. */
+GpSession *gp_ingest_gstprofile (JsonNode * root, const gchar * origin,
+    GError ** error);
+
+/* Opens @path, detects its schema ("gstprof/1": gp_session_from_json ();
+ * "gst-profile/1": gp_ingest_gstprofile ()) and returns the session; any
+ * other content is a one-line error naming the file. */
+GpSession *gp_ingest_load_any (const gchar * path, GError ** error);
+
+/* The same on text already in memory (@origin names it; NULL: "<data>"). */
+GpSession *gp_ingest_load_any_data (const gchar * data, gssize length,
+    const gchar * origin, GError ** error);
+
+G_END_DECLS
+
+#endif /* __GP_INGEST_H__ */
