@@ -230,6 +230,14 @@ struct _GpPad
   gchar *memory;
   gchar *name;                  /* "element.pad" */
 
+  /* the segment of the buffers pushed on this pad, so latency matches
+   * running times (an encoder that offsets PTS by 1000 hours and its
+   * segment by the same amount still matches); written by the pushing
+   * thread at SEGMENT events, read by the same thread at buffer pushes */
+  GstSegment segment;
+  gboolean have_segment;
+  gboolean segment_checked;     /* sticky segment looked up once */
+
   /* origin of latency: table allocated at the first timed push */
   GpOrigin *origin;             /* atomic pointer */
   gint origin_active;

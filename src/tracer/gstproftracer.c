@@ -424,6 +424,29 @@ gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
   }
 }
 
+/* The running time of @pts in the segment last pushed on @ps: latency
+ * matches running times, not raw PTS, because elements may shift both PTS
+ * and segment (x264enc adds 1000 hours to keep DTS positive).  Sticky
+ * segments re-sent when a pad is linked pass no event hook before 1.24,
+ * so a pad that has not seen one looks its sticky segment up once. */
+static inline guint64
+gp_pad_running_time (GpPad * ps, GstPad * pad, guint64 pts)
+{
+  if (G_UNLIKELY (!ps->have_segment && !ps->segment_checked)) {
+    GstEvent *ev = gst_pad_get_sticky_event (pad, GST_EVENT_SEGMENT, 0);
+
+    ps->segment_checked = TRUE;
+    if (ev) {
+      gst_event_copy_segment (ev, &ps->segment);
+      ps->have_segment = TRUE;
+      gst_event_unref (ev);
+    }
+  }
+  if (!ps->have_segment || ps->segment.format != GST_FORMAT_TIME)
+    return pts;
+  return gst_segment_to_running_time (&ps->segment, GST_FORMAT_TIME, pts);
+}
+
 /* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
  * first buffer (NULL for an empty list). */
 static inline void
@@ -477,11 +500,18 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
           for (i = 0; i < n; i++) {
             GstBuffer *b = gst_buffer_list_get (list, i);
 
-            if (GST_BUFFER_PTS_IS_VALID (b))
-              gp_origin_record (o, GST_BUFFER_PTS (b), ts);
+            guint64 rt = GST_BUFFER_PTS_IS_VALID (b) ?
+                gp_pad_running_time (ps, pad, GST_BUFFER_PTS (b)) :
+                GST_CLOCK_TIME_NONE;
+
+            if (GST_CLOCK_TIME_IS_VALID (rt))
+              gp_origin_record (o, rt, ts);
           }
         } else {
-          gp_origin_record (o, pts, ts);
+          guint64 rt = gp_pad_running_time (ps, pad, pts);
+
+          if (GST_CLOCK_TIME_IS_VALID (rt))
+            gp_origin_record (o, rt, ts);
         }
       }
     }
@@ -494,11 +524,14 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       gint gen = g_atomic_int_get (&self->topo_gen);
       guint i;
 
+      guint64 rt = gp_pad_running_time (ps, pad, pts);
+
       gp_bump (&recv->timed_in, 1);
       if (G_UNLIKELY (rs->lat_gen != gen))
         gp_pad_update_lat (self, rs, gen);
-      for (i = 0; i < rs->n_lat; i++)
-        gp_lat_lookup (rs->lat[i], rs->lat_tab[i], pts, ts);
+      if (GST_CLOCK_TIME_IS_VALID (rt))
+        for (i = 0; i < rs->n_lat; i++)
+          gp_lat_lookup (rs->lat[i], rs->lat_tab[i], rt, ts);
     } else {
       gp_bump (&recv->untimed_in, 1);
     }
@@ -638,6 +671,10 @@ do_push_event_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
           g_free (old_str);
           g_free (old_mem);
         }
+        break;
+      case GST_EVENT_SEGMENT:
+        gst_event_copy_segment (event, &ps->segment);
+        ps->have_segment = TRUE;
         break;
       case GST_EVENT_FLUSH_STOP:
         if (ps->peer_state && ps->peer_state->ring) {

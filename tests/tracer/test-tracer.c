@@ -684,6 +684,39 @@ test_tee (void)
   g_ptr_array_unref (ws);
 }
 
+/* x264enc shifts PTS and its segment by 1000 hours (to keep DTS positive):
+ * latency must match running times, so every buffer through the encoder
+ * is still matched, and the encoder's frame delay shows in the latency */
+static void
+test_encoder_offset (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  LatSum lat;
+
+  REQUIRE_TRACER ();
+  if (!gst_registry_check_feature_version (gst_registry_get (), "x264enc",
+          1, 0, 0)) {
+    g_test_skip ("x264enc is not installed");
+    return;
+  }
+  reset_windows ();
+  /* no zerolatency tune, B-frames and lookahead: the encoder holds frames back */
+  p = launch ("videotestsrc name=enc_src num-buffers=60 "
+      "! video/x-raw,width=160,height=120,framerate=30/1 "
+      "! x264enc speed-preset=ultrafast bframes=2 rc-lookahead=5 "
+      "! h264parse ! fakesink name=enc_sink sync=false");
+  run_to_eos (p, 30);
+  stop (p);
+  ws = take_windows ();
+  sum_latency (ws, "enc_src.src", "enc_sink", &lat);
+  g_test_message ("enc_sink: %" G_GUINT64_FORMAT " matched, %"
+      G_GUINT64_FORMAT " unmatched", lat.matched, lat.unmatched);
+  g_assert_cmpuint (lat.matched, ==, 60);
+  g_assert_cmpuint (lat.unmatched, ==, 0);
+  g_ptr_array_unref (ws);
+}
+
 /* a file the test makes itself, played through decodebin (dynamic pads,
  * a demuxer turning untimed bytes into timed buffers) */
 static void
@@ -963,6 +996,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tracer/windows-without-data", test_windows_without_data);
   g_test_add_func ("/tracer/tee", test_tee);
   g_test_add_func ("/tracer/decodebin", test_decodebin);
+  g_test_add_func ("/tracer/encoder-offset", test_encoder_offset);
   g_test_add_func ("/tracer/dynamic", test_dynamic);
   g_test_add_func ("/tracer/graph", test_graph);
 #else
