@@ -383,6 +383,7 @@ typedef struct
   guint64 last_end;
   gdouble pct_max;
   GPtrArray *elements;          /* gchar* */
+  gboolean streaming;           /* seen in a hook at least once */
 } AggThread;
 
 typedef struct
@@ -423,6 +424,15 @@ typedef struct
   guint64 cpu_ns;
 } SerThread;
 
+/* The process's own figures of an entry; the spans count only windows
+ * that carried them. */
+typedef struct
+{
+  guint64 cpu_ns;
+  guint64 cpu_span_ns;
+  guint64 rss_max;              /* bytes, 0 unknown */
+} SerProcess;
+
 typedef struct
 {
   guint64 matched;
@@ -440,6 +450,7 @@ typedef struct
   GHashTable *queues;           /* name -> SerQueue */
   GHashTable *threads;          /* display name -> SerThread */
   GHashTable *paths;            /* "source->sink" -> SerPath */
+  SerProcess process;
   JsonObject *json;             /* cached rendering; NULL when stale */
 } SerEntry;
 
@@ -467,6 +478,14 @@ struct _GpAggregator
   guint64 last_data_start, last_data_end;
 
   GPtrArray *series;            /* SerEntry*, oldest first */
+
+  /* the process (windows' proc_* fields) */
+  guint64 proc_cpu_ns;
+  guint64 proc_cpu_span_ns;
+  guint64 proc_last_span_ns;
+  gdouble proc_pct_max;         /* < 0 none yet */
+  guint n_cpus;                 /* 0 unknown */
+  guint64 rss_start, rss_max, rss_end;  /* bytes, 0 unknown */
 
   GpHist *scratch_hist;
   GArray *scratch_pairs;
@@ -679,6 +698,9 @@ ser_entry_merge (SerEntry * dst, SerEntry * src)
     d->max_ns = MAX (d->max_ns, s->max_ns);
     pairs_merge (d->pairs, s->pairs);
   }
+  dst->process.cpu_ns += src->process.cpu_ns;
+  dst->process.cpu_span_ns += src->process.cpu_span_ns;
+  dst->process.rss_max = MAX (dst->process.rss_max, src->process.rss_max);
 }
 
 /* Keeps the series at most GP_AGGREGATE_MAX_SERIES long: the oldest half is
@@ -823,6 +845,7 @@ agg_thread (GpAggregator * agg, guint64 tid, const gchar * comm)
     t->name = name;
     t->first_start = G_MAXUINT64;
     t->elements = g_ptr_array_new_with_free_func (g_free);
+    t->streaming = FALSE;
     g_hash_table_insert (agg->threads, &t->tid, t);
     g_hash_table_insert (agg->thread_names, t->name, t);
   }
@@ -867,6 +890,7 @@ gp_aggregator_new (GpSession * session, guint64 t0_ns)
   agg->series = g_ptr_array_new_with_free_func (ser_entry_free);
   agg->scratch_hist = g_new0 (GpHist, 1);
   agg->scratch_pairs = pairs_new ();
+  agg->proc_pct_max = -1;
   return agg;
 }
 
@@ -1112,6 +1136,11 @@ add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
     if (ts == NULL || !has_number (ts, "tid"))
       continue;
     t = agg_thread (agg, get_u64 (ts, "tid"), get_str (ts, "name"));
+    /* records from before the field existed listed hook-seen threads
+     * only; a thread that met a hook once stays a streaming thread */
+    if (gst_structure_get_value (ts, "streaming") == NULL ||
+        get_bool (ts, "streaming"))
+      t->streaming = TRUE;
     cpu = get_u64 (ts, "cpu_ns");
     t->first_start = MIN (t->first_start, start);
     t->last_end = MAX (t->last_end, end);
@@ -1143,6 +1172,42 @@ add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
     st = ser_item (entry->threads, t->name, sizeof (SerThread));
     st->cpu_ns += cpu;
   }
+}
+
+/* proc_cpu_ns, proc_rss_bytes and n_cpus; each may be absent (a tracer
+ * that could not read them, or an older one). */
+static void
+add_process (GpAggregator * agg, const GstStructure * w, guint64 start,
+    guint64 end, SerEntry * entry)
+{
+  guint64 span = end - start;
+
+  if (has_number (w, "proc_cpu_ns") && span > 0) {
+    guint64 cpu = get_u64 (w, "proc_cpu_ns");
+
+    agg->proc_cpu_ns += cpu;
+    agg->proc_cpu_span_ns += span;
+    entry->process.cpu_ns += cpu;
+    entry->process.cpu_span_ns += span;
+    /* a window much shorter than the one before (the flush right after a
+     * tick) would make a spike of a few ms; it counts in the mean only */
+    if (span * 4 >= agg->proc_last_span_ns)
+      agg->proc_pct_max = MAX (agg->proc_pct_max, 100.0 * cpu / span);
+    agg->proc_last_span_ns = span;
+  }
+  if (has_number (w, "proc_rss_bytes")) {
+    guint64 rss = get_u64 (w, "proc_rss_bytes");
+
+    if (rss > 0) {
+      if (agg->rss_start == 0)
+        agg->rss_start = rss;
+      agg->rss_end = rss;
+      agg->rss_max = MAX (agg->rss_max, rss);
+      entry->process.rss_max = MAX (entry->process.rss_max, rss);
+    }
+  }
+  if (has_number (w, "n_cpus") && get_u64 (w, "n_cpus") > 0)
+    agg->n_cpus = (guint) MIN (get_u64 (w, "n_cpus"), G_MAXINT);
 }
 
 static void
@@ -1193,6 +1258,7 @@ gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
   add_queues (agg, w, end - start, entry);
   add_latency (agg, w, entry);
   add_threads (agg, w, start, end, entry);
+  add_process (agg, w, start, end, entry);
   add_events (agg, w);
 
   if (!agg->have_window) {
@@ -1684,10 +1750,29 @@ finish_threads (GpAggregator * agg)
     ts->cpu_pct_mean = t->last_end > t->first_start ?
         100.0 * t->cpu_ns / (t->last_end - t->first_start) : 0.0;
     ts->cpu_pct_max = t->pct_max;
+    ts->worker = !t->streaming;
     for (j = 0; j < t->elements->len; j++)
       g_ptr_array_add (ts->elements, g_strdup (t->elements->pdata[j]));
   }
   g_ptr_array_sort (s->threads, thread_summary_cmp);
+}
+
+#define GP_MIB (1024.0 * 1024.0)
+
+static void
+finish_process (GpAggregator * agg)
+{
+  GpProcessSummary *p = &agg->session->process;
+
+  p->measured = agg->proc_cpu_span_ns > 0 || agg->rss_max > 0 ||
+      agg->n_cpus > 0;
+  p->cpu_pct_mean = agg->proc_cpu_span_ns > 0 ?
+      100.0 * agg->proc_cpu_ns / agg->proc_cpu_span_ns : -1.0;
+  p->cpu_pct_max = agg->proc_cpu_span_ns > 0 ? agg->proc_pct_max : -1.0;
+  p->n_cpus = agg->n_cpus > 0 ? (gint) agg->n_cpus : -1;
+  p->rss_mb_start = agg->rss_start ? agg->rss_start / GP_MIB : -1.0;
+  p->rss_mb_max = agg->rss_max ? agg->rss_max / GP_MIB : -1.0;
+  p->rss_mb_end = agg->rss_end ? agg->rss_end / GP_MIB : -1.0;
 }
 
 /* element name -> GPtrArray of its input AggLinks (borrowed). */
@@ -1966,6 +2051,20 @@ ser_entry_to_json (GpAggregator * agg, SerEntry * e)
   }
   g_ptr_array_unref (keys);
   json_object_set_object_member (o, "paths", sub);
+
+  /* null when the windows did not carry it */
+  sub = json_object_new ();
+  if (e->process.cpu_span_ns > 0)
+    json_object_set_double_member (sub, "cpu_pct",
+        100.0 * e->process.cpu_ns / e->process.cpu_span_ns);
+  else
+    json_object_set_null_member (sub, "cpu_pct");
+  if (e->process.rss_max > 0)
+    json_object_set_double_member (sub, "rss_mb",
+        e->process.rss_max / GP_MIB);
+  else
+    json_object_set_null_member (sub, "rss_mb");
+  json_object_set_object_member (o, "process", sub);
   return o;
 }
 
@@ -2054,6 +2153,7 @@ gp_aggregator_finish (GpAggregator * agg)
   finish_links (agg, &p);
   finish_paths (agg);
   finish_threads (agg);
+  finish_process (agg);
   finish_sinks (agg, &p, graph_kinds);
   finish_series (agg);
   finish_events (agg);

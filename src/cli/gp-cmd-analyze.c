@@ -1,15 +1,20 @@
 /* gstprof
  *
  * gp-cmd-analyze.c: `gstprof analyze FILE`: the verdict from a saved
- * session. The findings stored in the file are ignored; the rules run again
- * on its measurements.
+ * session, gstprof's own (gstprof/1) or another tool's (gst-profile/1,
+ * through src/ingest). The findings stored in the file are ignored; the
+ * rules run again on its measurements. For an import, what the other tool
+ * did not measure is said under the verdict's header, so its numbers are
+ * not read as ours.
  */
 #include "gp-cli.h"
 #include "gp-session.h"
+#include "ingest/gp-ingest.h"
 #include "rules/gp-rules.h"
 #include "report/gp-verdict.h"
 
 #include <stdio.h>
+#include <string.h>
 
 gint
 gp_cmd_analyze (gint argc, gchar ** argv)
@@ -23,19 +28,21 @@ gp_cmd_analyze (gint argc, gchar ** argv)
   GOptionContext *ctx;
   GError *err = NULL;
   GpSession *s;
-  gchar *verdict;
+  gchar *verdict, *note;
+  const gchar *header_end;
   gint code;
 
   g_set_prgname ("gstprof analyze");
   ctx = g_option_context_new ("FILE");
-  g_option_context_set_summary (ctx, "Prints the verdict of a saved session "
-      "(session.json, schema gstprof/1).\nThe rules run again on the "
-      "measurements; findings stored in the file are\nnot trusted.");
+  g_option_context_set_summary (ctx, "Prints the verdict of a saved session: "
+      "a gstprof session.json (schema\ngstprof/1) or a gst-profile session "
+      "(gst-profile/1). The rules run again on the\nmeasurements; findings "
+      "stored in the file are not trusted.");
   g_option_context_set_description (ctx, "Exit codes:\n"
       "  0  clean, or only info findings\n"
       "  1  a high or medium finding\n"
-      "  3  the file is missing or not a gstprof session (the reason, one "
-      "line)\n"
+      "  3  the file is missing or not a session gstprof reads (the reason, "
+      "one line)\n"
       "A session whose pipeline failed still analyzes; its error is in the "
       "verdict.\n");
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -54,7 +61,7 @@ gp_cmd_analyze (gint argc, gchar ** argv)
     goto out;
   }
 
-  s = gp_session_load (files[0], &err);
+  s = gp_ingest_load_any (files[0], &err);
   if (s == NULL) {
     code = gp_cli_fail ("analyze", "%s", err ? err->message : files[0]);
     goto out;
@@ -62,7 +69,20 @@ gp_cmd_analyze (gint argc, gchar ** argv)
   gp_rules_run (s);
   verdict = gp_verdict_format (s, gp_verdict_want_color (1) ?
       GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
-  fputs (verdict, stdout);
+  note = gp_ingest_import_note (s, GP_VERDICT_WIDTH);
+  /* the note goes at the end of the header (its first paragraph), where
+   * the reader learns what was measured, before any number */
+  header_end = note != NULL ? strstr (verdict, "\n\n") : NULL;
+  if (header_end != NULL) {
+    fwrite (verdict, 1, (size_t) (header_end - verdict) + 1, stdout);
+    fputs (note, stdout);
+    fputs (header_end + 1, stdout);
+  } else {
+    fputs (verdict, stdout);
+    if (note != NULL)
+      fputs (note, stdout);
+  }
+  g_free (note);
   fflush (stdout);
   g_free (verdict);
   code = gp_rules_exit_code (s);

@@ -16,8 +16,8 @@
  * where possible the line and column or the key path. Missing keys take
  * their defaults, unknown keys are ignored (a newer gstprof may add some),
  * and a key of the wrong type is an error rather than a silent zero.
- * json-glib's parser recurses once per nesting level, so input nested deeper
- * than any session could be is refused before it reaches the parser.
+ * The text goes through gp_json_parse_strict () (gp-json.c), which refuses
+ * what json-glib would mishandle (deep nesting, trailing values, comments).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,15 +28,76 @@
 
 #include <glib/gstdio.h>
 
+#include "gp-json.h"
 #include "gp-session.h"
 
-/* Far deeper than a session (about 6 levels, plus whatever a property or a
- * finding's evidence nests), far shallower than what overflows the stack
- * of json-glib's recursive parser. */
-#define GP_SESSION_MAX_DEPTH 256
 /* A 10-minute capture is a few MiB; this only stops us from reading
  * /dev/zero or a video file into memory. */
 #define GP_SESSION_MAX_BYTES (256 * 1024 * 1024)
+
+/* ------------------------------------------------------------------ */
+/* imports                                                              */
+/* ------------------------------------------------------------------ */
+
+/* session.imported_from.missing: bit n of GpSession.import_missing is
+ * GpIngestMissing 1 << n (src/ingest/gp-ingest.h, whose test checks that
+ * every flag has a name here). Names, not numbers, in the file: a script
+ * reading it should not need our header, and bits may be added. */
+static const gchar *const gp_import_missing_names[] = {
+  "self_time",
+  "histograms",
+  "element_threads",
+  "prop_defaults",
+  "element_cpu",
+  "thread_cpu_run",
+  "queue_levels",
+  "hw_registry",
+  "path_latency",
+  "qos",
+};
+
+const gchar *
+gp_session_import_missing_name (guint flag)
+{
+  guint bit;
+
+  if (flag == 0 || (flag & (flag - 1)) != 0)
+    return NULL;
+  for (bit = 0; bit < G_N_ELEMENTS (gp_import_missing_names); bit++)
+    if (flag == (1u << bit))
+      return gp_import_missing_names[bit];
+  return NULL;
+}
+
+guint
+gp_session_import_missing_from_name (const gchar * name)
+{
+  guint bit;
+
+  for (bit = 0; name != NULL && bit < G_N_ELEMENTS (gp_import_missing_names);
+      bit++)
+    if (strcmp (name, gp_import_missing_names[bit]) == 0)
+      return 1u << bit;
+  return 0;
+}
+
+/* import_schema and import_mode are static strings (the model never frees
+ * them): a value read from a file becomes the matching static name, or
+ * "other" for one this build does not know (interning every value a file
+ * may hold would grow without bound). */
+static const gchar *
+gp_import_static_name (const gchar * value, const gchar * const *known,
+    gsize n_known)
+{
+  gsize i;
+
+  if (value == NULL)
+    return NULL;
+  for (i = 0; i < n_known; i++)
+    if (strcmp (value, known[i]) == 0)
+      return known[i];
+  return "other";
+}
 
 /* ------------------------------------------------------------------ */
 /* writing                                                              */
@@ -50,8 +111,30 @@ gp_json_valid_utf8 (const gchar * str)
   return g_utf8_make_valid (str, -1);
 }
 
+/* json-glib prints a double with "%.17g" and appends ".0" when that has
+ * no '.', so 1e-99 or 1e+20 come out as "1e-99.0", which no JSON reader
+ * takes (found by the garbage test: a mutated file that loaded saved as
+ * one that did not). Such a value (a short exact mantissa with an
+ * exponent) moves by one ulp toward zero, which prints with a '.': the
+ * file stays valid, and the moved value reads back exactly. */
+static gdouble
+gp_json_printable (gdouble v)
+{
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint i;
+
+  for (i = 0; i < 4 && isfinite (v) && v != 0.0; i++) {
+    g_ascii_formatd (buf, sizeof (buf), "%.17g", v);
+    if (strchr (buf, '.') != NULL || strchr (buf, 'e') == NULL)
+      break;
+    v = nextafter (v, 0.0);
+  }
+  return v;
+}
+
 /* True when json-glib can print @node as valid JSON that reads back the
- * same: no NaN/infinity, only UTF-8 strings and member names. */
+ * same: no NaN/infinity, no double json-glib
+ * would print wrongly (gp_json_printable ()), only UTF-8 strings and member names. */
 static gboolean
 gp_json_node_is_clean (JsonNode * node)
 {
@@ -78,8 +161,11 @@ gp_json_node_is_clean (JsonNode * node)
       return TRUE;
     }
     case JSON_NODE_VALUE:
-      if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-        return isfinite (json_node_get_double (node));
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE) {
+        gdouble v = json_node_get_double (node);
+
+        return isfinite (v) && gp_json_printable (v) == v;
+      }
       if (json_node_get_value_type (node) == G_TYPE_STRING)
         return g_utf8_validate (json_node_get_string (node), -1, NULL);
       return TRUE;
@@ -126,9 +212,16 @@ gp_json_node_clean_copy (JsonNode * node)
       return res;
     }
     case JSON_NODE_VALUE:
-      if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
-          !isfinite (json_node_get_double (node)))
-        return json_node_new (JSON_NODE_NULL);
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE) {
+        gdouble v = json_node_get_double (node);
+        JsonNode *res;
+
+        if (!isfinite (v))
+          return json_node_new (JSON_NODE_NULL);
+        res = json_node_new (JSON_NODE_VALUE);
+        json_node_set_double (res, gp_json_printable (v));
+        return res;
+      }
       if (json_node_get_value_type (node) == G_TYPE_STRING) {
         JsonNode *res = json_node_new (JSON_NODE_VALUE);
         gchar *valid = gp_json_valid_utf8 (json_node_get_string (node));
@@ -187,14 +280,15 @@ gp_json_set_maybe (JsonObject * o, const gchar * key, gdouble v)
     json_object_set_null_member (o, key);
   else
     /* + 0.0 turns -0.0 into 0.0, which prints the same way every time. */
-    json_object_set_double_member (o, key, v + 0.0);
+    json_object_set_double_member (o, key, gp_json_printable (v + 0.0));
 }
 
 /* A number that is always known and may be negative (event times). */
 static void
 gp_json_set_real (JsonObject * o, const gchar * key, gdouble v)
 {
-  json_object_set_double_member (o, key, isfinite (v) ? v + 0.0 : 0.0);
+  json_object_set_double_member (o, key,
+      isfinite (v) ? gp_json_printable (v + 0.0) : 0.0);
 }
 
 static void
@@ -255,6 +349,23 @@ gp_json_session_info (GpSession * s)
   gp_json_set_string (o, "platform", s->platform);
   gp_json_set_maybe (o, "window_s", s->window_s);
   json_object_set_int_member (o, "exit_code", s->exit_code);
+  if (s->import_schema != NULL) {
+    JsonObject *imp = json_object_new ();
+    JsonArray *missing = json_array_new ();
+    guint bit;
+
+    gp_json_set_string (imp, "schema", s->import_schema);
+    gp_json_set_string (imp, "mode", s->import_mode);
+    for (bit = 0; bit < 32; bit++) {
+      const gchar *name =
+          gp_session_import_missing_name (s->import_missing & (1u << bit));
+
+      if (name != NULL)
+        json_array_add_string_element (missing, name);
+    }
+    json_object_set_array_member (imp, "missing", missing);
+    json_object_set_object_member (o, "imported_from", imp);
+  }
   return o;
 }
 
@@ -316,6 +427,36 @@ gp_json_paths (GPtrArray * paths)
   return a;
 }
 
+/* summary.process: null as a whole when the session has none. */
+static JsonNode *
+gp_json_process (const GpProcessSummary * p)
+{
+  JsonObject *o, *cpu, *rss;
+  JsonNode *node;
+
+  if (!p->measured)
+    return json_node_new (JSON_NODE_NULL);
+  o = json_object_new ();
+  cpu = json_object_new ();
+  gp_json_set_maybe (cpu, "mean", p->cpu_pct_mean);
+  gp_json_set_maybe (cpu, "max", p->cpu_pct_max);
+  json_object_set_object_member (o, "cpu_pct", cpu);
+  if (p->n_cpus > 0)
+    json_object_set_int_member (o, "n_cpus", p->n_cpus);
+  else
+    json_object_set_null_member (o, "n_cpus");
+  rss = json_object_new ();
+  gp_json_set_maybe (rss, "start", p->rss_mb_start);
+  gp_json_set_maybe (rss, "max", p->rss_mb_max);
+  gp_json_set_maybe (rss, "end", p->rss_mb_end);
+  json_object_set_object_member (o, "rss_mb", rss);
+  /* init_object takes its own reference: drop ours (found leaking by
+   * tests/fuzz) */
+  node = json_node_init_object (json_node_alloc (), o);
+  json_object_unref (o);
+  return node;
+}
+
 static JsonObject *
 gp_json_summary (GpSession * s)
 {
@@ -375,6 +516,7 @@ gp_json_summary (GpSession * s)
     json_object_set_object_member (to, "cpu_pct", cpu);
     json_object_set_array_member (to, "elements",
         gp_json_string_array (ts->elements));
+    json_object_set_boolean_member (to, "streaming", !ts->worker);
     json_array_add_object_element (threads, to);
   }
   for (i = 0; i < s->sinks->len; i++) {
@@ -397,6 +539,7 @@ gp_json_summary (GpSession * s)
   json_object_set_object_member (o, "sinks", sinks);
   gp_json_set_maybe (o, "target_fps", s->target_fps);
   gp_json_set_maybe (o, "frame_period_ms", s->frame_period_ms);
+  json_object_set_member (o, "process", gp_json_process (&s->process));
   return o;
 }
 
@@ -595,24 +738,10 @@ static void
 gp_set_error_line (GError ** error, gint code, const gchar * format, ...)
 {
   va_list args;
-  gchar *msg, *valid, *p;
 
   va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
+  gp_json_error_line_valist (error, code, format, args);
   va_end (args);
-
-  valid = g_utf8_make_valid (msg, -1);
-  g_free (msg);
-  for (p = valid; *p != '\0'; p++)
-    if ((guchar) * p < 0x20 || *p == 0x7f)
-      *p = ' ';
-  if (g_utf8_strlen (valid, -1) > 500) {
-    gchar *end = g_utf8_offset_to_pointer (valid, 497);
-
-    strcpy (end, "...");
-  }
-  g_set_error_literal (error, GP_SESSION_ERROR, code, valid);
-  g_free (valid);
 }
 
 typedef struct
@@ -949,6 +1078,43 @@ gp_reader_keyed (GpReader * r, GpSession * s, JsonObject * parent,
   return ok;
 }
 
+/* session.imported_from: absent or null for gstprof's own sessions. An
+ * unknown name in "missing" is skipped: a newer gstprof may know more. */
+static gboolean
+gp_reader_imported_from (GpReader * r, GpSession * s, JsonObject * session)
+{
+  static const gchar *const schemas[] = { "gst-profile/1" };
+  static const gchar *const modes[] = { "run", "wrap", "analyze", "other" };
+  const gchar *p = "session.imported_from";
+  JsonObject *o;
+  gchar *schema = NULL, *mode = NULL;
+  GPtrArray *missing;
+  gboolean ok;
+  guint i;
+
+  if (!gp_reader_object (r, session, "session", "imported_from", &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+  missing = g_ptr_array_new_with_free_func (g_free);
+  ok = gp_reader_string (r, o, p, "schema", "other", &schema) &&
+      gp_reader_string (r, o, p, "mode", NULL, &mode) &&
+      gp_reader_string_array (r, o, p, "missing", missing);
+  if (ok) {
+    s->import_schema = gp_import_static_name (schema, schemas,
+        G_N_ELEMENTS (schemas));
+    s->import_mode = gp_import_static_name (mode, modes, G_N_ELEMENTS (modes));
+    s->import_missing = 0;
+    for (i = 0; i < missing->len; i++)
+      s->import_missing |=
+          gp_session_import_missing_from_name (g_ptr_array_index (missing, i));
+  }
+  g_ptr_array_unref (missing);
+  g_free (schema);
+  g_free (mode);
+  return ok;
+}
+
 static gboolean
 gp_reader_session_info (GpReader * r, GpSession * s, JsonObject * root)
 {
@@ -964,7 +1130,24 @@ gp_reader_session_info (GpReader * r, GpSession * s, JsonObject * root)
       gp_reader_string (r, o, p, "gstreamer", "", &s->gstreamer) &&
       gp_reader_string (r, o, p, "platform", "generic", &s->platform) &&
       gp_reader_maybe (r, o, p, "window_s", &s->window_s) &&
-      gp_reader_int (r, o, p, "exit_code", 0, &s->exit_code);
+      gp_reader_int (r, o, p, "exit_code", 0, &s->exit_code) &&
+      gp_reader_imported_from (r, s, o);
+}
+
+/* A link's memory: null is "unknown" (an import whose tool had no name for
+ * the feature) and stays NULL; only an absent key takes the default,
+ * "system", as files from before the key was written did mean. */
+static gboolean
+gp_reader_link_memory (GpReader * r, JsonObject * lo, const gchar * path,
+    gchar ** out)
+{
+  JsonNode *node = json_object_get_member (lo, "memory");
+
+  if (node != NULL && JSON_NODE_HOLDS_NULL (node)) {
+    g_clear_pointer (out, g_free);
+    return TRUE;
+  }
+  return gp_reader_string (r, lo, path, "memory", "system", out);
 }
 
 static gboolean
@@ -1020,7 +1203,7 @@ gp_reader_graph (GpReader * r, GpSession * s, JsonObject * root)
     ok = gp_reader_string (r, lo, ip, "src", "", &l->src) &&
         gp_reader_string (r, lo, ip, "sink", "", &l->sink) &&
         gp_reader_string (r, lo, ip, "caps", NULL, &l->caps) &&
-        gp_reader_string (r, lo, ip, "memory", "system", &l->memory);
+        gp_reader_link_memory (r, lo, ip, &l->memory);
     if (ok) {
       /* The id is derived; a file without one still gets the usual id. */
       gchar *dflt = g_strconcat (l->src, "->", l->sink, NULL);
@@ -1162,9 +1345,48 @@ gp_reader_threads (GpReader * r, GpSession * s, JsonObject * summary)
         g_free (cp);
       }
       ok = ok && gp_reader_string_array (r, to, ip, "elements", ts->elements);
+      if (ok && gp_reader_member (to, "streaming") != NULL) {
+        gboolean streaming;
+
+        /* absent (older sessions): a streaming thread */
+        ok = gp_reader_bool (r, to, ip, "streaming", &streaming);
+        ts->worker = ok && !streaming;
+      }
     }
     g_free (ip);
   }
+  return ok;
+}
+
+/* summary.process; absent or null leaves it unmeasured. */
+static gboolean
+gp_reader_process (GpReader * r, GpSession * s, JsonObject * summary)
+{
+  GpProcessSummary *p = &s->process;
+  JsonObject *o, *cpu, *rss;
+  gint n_cpus = -1;
+  gboolean ok;
+
+  p->measured = FALSE;
+  if (!gp_reader_object (r, summary, "summary", "process", &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+  ok = gp_reader_object (r, o, "summary.process", "cpu_pct", &cpu) &&
+      gp_reader_maybe (r, cpu, "summary.process.cpu_pct", "mean",
+      &p->cpu_pct_mean) &&
+      gp_reader_maybe (r, cpu, "summary.process.cpu_pct", "max",
+      &p->cpu_pct_max) &&
+      gp_reader_int (r, o, "summary.process", "n_cpus", -1, &n_cpus) &&
+      gp_reader_object (r, o, "summary.process", "rss_mb", &rss) &&
+      gp_reader_maybe (r, rss, "summary.process.rss_mb", "start",
+      &p->rss_mb_start) &&
+      gp_reader_maybe (r, rss, "summary.process.rss_mb", "max",
+      &p->rss_mb_max) &&
+      gp_reader_maybe (r, rss, "summary.process.rss_mb", "end",
+      &p->rss_mb_end);
+  p->n_cpus = n_cpus > 0 ? n_cpus : -1;
+  p->measured = ok;
   return ok;
 }
 
@@ -1184,7 +1406,8 @@ gp_reader_summary (GpReader * r, GpSession * s, JsonObject * root)
       gp_reader_threads (r, s, o) &&
       gp_reader_keyed (r, s, o, p, "sinks", gp_reader_sink_summary) &&
       gp_reader_maybe (r, o, p, "target_fps", &s->target_fps) &&
-      gp_reader_maybe (r, o, p, "frame_period_ms", &s->frame_period_ms);
+      gp_reader_maybe (r, o, p, "frame_period_ms", &s->frame_period_ms) &&
+      gp_reader_process (r, s, o);
 }
 
 static gboolean
@@ -1363,99 +1586,11 @@ gp_session_from_json (JsonNode * root, const gchar * origin, GError ** error)
   return s;
 }
 
-/* Before json-glib sees the text, what it gets wrong:
- * - it wants UTF-8 but says so without a position: we give line and column;
- * - its parser recurses once per nesting level and overflows the stack on
- *   deep input ([[[[... a few MB long): refused past GP_SESSION_MAX_DEPTH;
- * - it accepts a second value after the first ("1 {...}") and then leaks
- *   the tree it built: refused, JSON has one value per document;
- * - its scanner also takes C comments and single-quoted strings, in which
- *   brackets would not be seen here the way the parser sees them: refused,
- *   they are not JSON (and gstprof never writes them).
- * Brackets inside strings do not count, so the scan follows strings and
- * their escapes; nothing else of the grammar is checked here. */
-static gboolean
-gp_session_precheck (const gchar * data, gsize len, const gchar * origin,
-    GError ** error)
-{
-  const gchar *bad = NULL, *problem = NULL;
-  guint line = 1, depth = 0;
-  gsize i, line_start = 0;
-  gboolean in_string = FALSE, escaped = FALSE;
-  gboolean top_done = FALSE;    /* one whole top-level value seen */
-  gboolean top_word = FALSE;    /* inside a top-level number or word */
-
-  /* g_utf8_validate sets @bad to the end on success too. */
-  if (g_utf8_validate (data, (gssize) len, &bad))
-    bad = NULL;
-  else
-    len = (gsize) (bad - data);
-
-  for (i = 0; i < len && problem == NULL; i++) {
-    gchar c = data[i];
-
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"') {
-        in_string = FALSE;
-        top_done = depth == 0;
-      }
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (depth == 0 && top_word) {
-        top_word = FALSE;
-        top_done = TRUE;
-      }
-    } else if (c == '\'' || c == '/') {
-      problem = c == '/' ? "a comment or '/' outside a string" :
-          "a single quote outside a string";
-    } else if (depth == 0 && (top_done || (top_word && (c == '"' ||
-                    c == '[' || c == '{')))) {
-      problem = "more data after the end of the JSON value";
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '[' || c == '{') {
-      if (++depth > GP_SESSION_MAX_DEPTH)
-        problem = "nested deeper than " G_STRINGIFY (GP_SESSION_MAX_DEPTH)
-            " levels";
-    } else if (c == ']' || c == '}') {
-      if (depth > 0 && --depth == 0)
-        top_done = TRUE;
-    } else if (depth == 0) {
-      top_word = TRUE;
-    }
-
-    if (problem == NULL && c == '\n') {
-      line++;
-      line_start = i + 1;
-    }
-  }
-
-  if (problem != NULL) {
-    i--;
-    gp_set_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%u:%u: %s", origin,
-        line, (guint) g_utf8_strlen (data + line_start,
-            (gssize) (i - line_start)) + 1, problem);
-    return FALSE;
-  }
-  if (bad != NULL) {
-    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
-        "%s:%u:%u: not UTF-8 text (byte 0x%02x)", origin, line,
-        (guint) g_utf8_strlen (data + line_start,
-            (gssize) (len - line_start)) + 1, (guint) (guchar) * bad);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 GpSession *
 gp_session_load_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error)
 {
-  JsonParser *parser;
-  GError *perr = NULL;
+  JsonNode *root;
   GpSession *s;
   gsize len;
 
@@ -1464,38 +1599,13 @@ gp_session_load_data (const gchar * data, gssize length,
   if (origin == NULL)
     origin = "<data>";
   len = length < 0 ? strlen (data) : (gsize) length;
-
-  if (len == 0) {
-    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
-        "%s: empty file, not a gstprof session", origin);
+  /* gp-json.c refuses what json-glib would get wrong (deep nesting, a
+   * second value, comments, bad UTF-8) before parsing */
+  root = gp_json_parse_strict (data, len, origin, error);
+  if (root == NULL)
     return NULL;
-  }
-  if (!gp_session_precheck (data, len, origin, error))
-    return NULL;
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, (gssize) len, &perr)) {
-    /* json-glib prefixes "<data>:LINE:COL: " for text it did not read from
-     * a file; put the real name there. */
-    if (g_str_has_prefix (perr->message, "<data>:"))
-      gp_set_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%s", origin,
-          perr->message + strlen ("<data>:"));
-    else
-      gp_set_error_line (error, GP_SESSION_ERROR_PARSE, "%s: %s", origin,
-          perr->message);
-    g_error_free (perr);
-    g_object_unref (parser);
-    return NULL;
-  }
-
-  if (json_parser_get_root (parser) == NULL) {
-    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
-        "%s: empty file, not a gstprof session", origin);
-    g_object_unref (parser);
-    return NULL;
-  }
-  s = gp_session_from_json (json_parser_get_root (parser), origin, error);
-  g_object_unref (parser);
+  s = gp_session_from_json (root, origin, error);
+  json_node_unref (root);
   return s;
 }
 
@@ -1544,12 +1654,6 @@ gp_session_load (const gchar * path, GError ** error)
   }
   fclose (f);
 
-  if (buf->len == 0) {
-    gp_set_error_line (error, GP_SESSION_ERROR_PARSE,
-        "%s: empty file, not a gstprof session", path);
-    g_string_free (buf, TRUE);
-    return NULL;
-  }
   s = gp_session_load_data (buf->str, (gssize) buf->len, path, error);
   g_string_free (buf, TRUE);
   return s;

@@ -92,7 +92,28 @@ typedef struct
   gdouble cpu_pct_mean;         /* % of one core, over the run */
   gdouble cpu_pct_max;          /* busiest window */
   GPtrArray *elements;          /* gchar* */
+  /* Never seen in a tracer hook: not a GStreamer streaming thread but an
+   * element's own worker (x264's encoder threads), the application's, or
+   * gstprof's timer; its elements are empty. session.json writes the
+   * negation, summary.threads[].streaming. FALSE by default, so threads
+   * made without this knowledge count as streaming threads. */
+  gboolean worker;
 } GpThreadSummary;
+
+/* summary.process: the whole process, whatever thread burnt the CPU. */
+typedef struct
+{
+  /* FALSE when the session has no process figures (an older session, or
+   * another tool's): every field below is then unknown, whatever it
+   * holds. */
+  gboolean measured;
+  gdouble cpu_pct_mean;         /* % of one core (can exceed 100), < 0 unknown */
+  gdouble cpu_pct_max;          /* busiest window, < 0 unknown */
+  gint n_cpus;                  /* CPUs it may run on, <= 0 unknown */
+  gdouble rss_mb_start;         /* first window, MiB; < 0 unknown */
+  gdouble rss_mb_max;
+  gdouble rss_mb_end;           /* last window */
+} GpProcessSummary;
 
 /* summary.sinks.<name> */
 typedef struct
@@ -157,6 +178,7 @@ typedef struct
   GPtrArray *sinks;             /* GpSinkSummary* */
   gdouble target_fps;           /* < 0 unknown */
   gdouble frame_period_ms;      /* < 0 unknown */
+  GpProcessSummary process;
 
   /* series: one JsonObject per window, oldest first (docs/session-schema.md) */
   GPtrArray *series;            /* JsonObject* */
@@ -171,6 +193,13 @@ typedef struct
   const gchar *import_mode;     /* the other tool's mode: run|wrap|analyze|other */
   guint import_missing;         /* GpIngestMissing flags (src/ingest/gp-ingest.h) */
 } GpSession;
+
+/* session.imported_from.missing in session.json names each import_missing
+ * flag (one GpIngestMissing bit): "self_time", "histograms", ... (see
+ * docs/session-schema.md). NULL for 0, several bits or an unknown bit. */
+const gchar *gp_session_import_missing_name (guint flag);
+/* The flag a name stands for, 0 when this build does not know it. */
+guint gp_session_import_missing_from_name (const gchar * name);
 
 GpSession *gp_session_new (void);
 void gp_session_free (GpSession * s);

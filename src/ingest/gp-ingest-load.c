@@ -3,13 +3,12 @@
  * gp-ingest-load.c: open a saved file, find out what it is, hand it to the
  * reader for its schema.
  *
- * The text is checked before json-glib sees it, for the same reasons as in
- * gp-session-json.c: json-glib reports invalid UTF-8 without a position, and
- * its parser recurses once per nesting level, so a file of a million '['
- * would overflow the stack. The same pass also requires one JSON object and
- * nothing after it: json-glib 1.6 leaks the values it has built when a
- * second top-level value follows the first ('{"a":"x"} {"b":"y"}', found
- * by fuzzing), and a session is an object anyway.
+ * The text goes through gp_json_parse_strict () (src/core/gp-json.c), the
+ * same strict entry as session.json: json-glib 1.6 reports invalid UTF-8
+ * without a position, recurses once per nesting level (a file of a million
+ * '[' would overflow the stack), takes comments, and leaks the values it
+ * has built when a second top-level value follows the first
+ * ('{"a":"x"} {"b":"y"}', found by fuzzing).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,11 +17,8 @@
 #include <glib/gstdio.h>
 
 #include "gp-ingest-private.h"
+#include "gp-json.h"
 
-/* Far deeper than any session (gst-profile nests 5 levels, gstprof about
- * 6 plus what a property or an evidence object holds), far shallower than
- * what overflows json-glib's recursive parser. */
-#define GP_INGEST_MAX_DEPTH 256
 /* A 4-hour gst-profile capture is about 60 MB; this only stops us from
  * reading /dev/zero or a video file into memory. */
 #define GP_INGEST_MAX_BYTES (256 * 1024 * 1024)
@@ -31,94 +27,10 @@ void
 gp_ingest_set_error (GError ** error, gint code, const gchar * format, ...)
 {
   va_list args;
-  gchar *msg, *valid, *p;
 
   va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
+  gp_json_error_line_valist (error, code, format, args);
   va_end (args);
-
-  valid = g_utf8_make_valid (msg, -1);
-  g_free (msg);
-  for (p = valid; *p != '\0'; p++)
-    if ((guchar) * p < 0x20 || *p == 0x7f)
-      *p = ' ';
-  if (g_utf8_strlen (valid, -1) > 500) {
-    gchar *end = g_utf8_offset_to_pointer (valid, 497);
-
-    strcpy (end, "...");
-  }
-  g_set_error_literal (error, GP_SESSION_ERROR, code, valid);
-  g_free (valid);
-}
-
-static gboolean
-gp_ingest_precheck (const gchar * data, gsize len, const gchar * origin,
-    GError ** error)
-{
-  const gchar *bad = NULL;
-  guint line = 1, depth = 0;
-  gsize i, line_start = 0;
-  gboolean in_string = FALSE, escaped = FALSE, started = FALSE, ended = FALSE;
-
-  /* g_utf8_validate () sets @bad to the end of the valid text even when
-   * all of it is valid: only its result says whether anything is wrong */
-  if (g_utf8_validate (data, (gssize) len, &bad))
-    bad = NULL;
-  else if (bad != NULL)
-    len = (gsize) (bad - data);
-
-  for (i = 0; i < len; i++) {
-    gchar c = data[i];
-
-    if (c == '\n') {
-      line++;
-      line_start = i + 1;
-    }
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"')
-        in_string = FALSE;
-      continue;
-    }
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-      continue;
-    if (ended || (!started && c != '{')) {
-      gp_ingest_set_error (error, GP_SESSION_ERROR_PARSE,
-          "%s:%u:%u: %s", origin, line,
-          (guint) g_utf8_strlen (data + line_start,
-              (gssize) (i - line_start)) + 1, ended ?
-          "text after the end of the session's JSON object" :
-          "not a session file (the top level is not a JSON object)");
-      return FALSE;
-    }
-    started = TRUE;
-    if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '[' || c == '{') {
-      if (++depth > GP_INGEST_MAX_DEPTH) {
-        gp_ingest_set_error (error, GP_SESSION_ERROR_PARSE,
-            "%s:%u:%u: nested deeper than %d levels", origin, line,
-            (guint) g_utf8_strlen (data + line_start,
-                (gssize) (i - line_start)) + 1, GP_INGEST_MAX_DEPTH);
-        return FALSE;
-      }
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      if (--depth == 0)
-        ended = TRUE;
-    }
-  }
-
-  if (bad != NULL) {
-    gp_ingest_set_error (error, GP_SESSION_ERROR_PARSE,
-        "%s:%u:%u: not UTF-8 text (byte 0x%02x)", origin, line,
-        (guint) g_utf8_strlen (data + line_start,
-            (gssize) (len - line_start)) + 1, (guint) (guchar) * bad);
-    return FALSE;
-  }
-  return TRUE;
 }
 
 /* Picks the reader from the top-level "schema". */
@@ -170,8 +82,7 @@ GpSession *
 gp_ingest_load_any_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error)
 {
-  JsonParser *parser;
-  GError *perr = NULL;
+  JsonNode *root;
   GpSession *s;
   gsize len;
 
@@ -180,36 +91,11 @@ gp_ingest_load_any_data (const gchar * data, gssize length,
   if (origin == NULL)
     origin = "<data>";
   len = length < 0 ? strlen (data) : (gsize) length;
-  if (len == 0) {
-    gp_ingest_set_error (error, GP_SESSION_ERROR_PARSE,
-        "%s: empty file, not a session", origin);
+  root = gp_json_parse_strict (data, len, origin, error);
+  if (root == NULL)
     return NULL;
-  }
-  if (!gp_ingest_precheck (data, len, origin, error))
-    return NULL;
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, (gssize) len, &perr)) {
-    /* json-glib prefixes "<data>:LINE:COL: " for text it did not read from
-     * a file; put the real name there. */
-    if (g_str_has_prefix (perr->message, "<data>:"))
-      gp_ingest_set_error (error, GP_SESSION_ERROR_PARSE, "%s:%s", origin,
-          perr->message + strlen ("<data>:"));
-    else
-      gp_ingest_set_error (error, GP_SESSION_ERROR_PARSE, "%s: %s", origin,
-          perr->message);
-    g_error_free (perr);
-    g_object_unref (parser);
-    return NULL;
-  }
-  if (json_parser_get_root (parser) == NULL) {
-    gp_ingest_set_error (error, GP_SESSION_ERROR_PARSE,
-        "%s: empty file, not a session", origin);
-    g_object_unref (parser);
-    return NULL;
-  }
-  s = gp_ingest_dispatch (json_parser_get_root (parser), origin, error);
-  g_object_unref (parser);
+  s = gp_ingest_dispatch (root, origin, error);
+  json_node_unref (root);
   return s;
 }
 
@@ -261,4 +147,97 @@ gp_ingest_load_any (const gchar * path, GError ** error)
   s = gp_ingest_load_any_data (buf->str, (gssize) buf->len, path, error);
   g_string_free (buf, TRUE);
   return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* what an import lacks, for the verdict                                */
+/* ------------------------------------------------------------------ */
+
+const gchar *
+gp_ingest_missing_label (guint flag)
+{
+  switch (flag) {
+    case GP_INGEST_MISSING_SELF_TIME:
+      return "self time (element times include waits)";
+    case GP_INGEST_MISSING_HISTOGRAMS:
+      return "p99/max";
+    case GP_INGEST_MISSING_ELEMENT_THREADS:
+      return "thread map";
+    case GP_INGEST_MISSING_PROP_DEFAULTS:
+      return "property defaults";
+    case GP_INGEST_MISSING_ELEMENT_CPU:
+      return "element CPU";
+    case GP_INGEST_MISSING_THREAD_CPU_RUN:
+      return "run-long thread CPU";
+    case GP_INGEST_MISSING_QUEUE_LEVELS:
+      return "queue levels";
+    case GP_INGEST_MISSING_HW_REGISTRY:
+      return "hw registry";
+    case GP_INGEST_MISSING_PATH_LATENCY:
+      return "per-path latency";
+    case GP_INGEST_MISSING_QOS:
+      return "QoS";
+    default:
+      return NULL;
+  }
+}
+
+/* Appends @text word-wrapped to @width columns, continuation lines
+ * indented by two spaces, and a newline. A word longer than the line
+ * stands on its own line rather than being cut. */
+static void
+gp_ingest_wrap (GString * out, const gchar * text, guint width)
+{
+  gchar **words = g_strsplit (text, " ", -1);
+  guint col = 0, i;
+
+  for (i = 0; words[i] != NULL; i++) {
+    glong len = g_utf8_strlen (words[i], -1);
+
+    if (len == 0)
+      continue;
+    if (col > 0 && col + 1 + (guint) len > width) {
+      g_string_append (out, "\n  ");
+      col = 2;
+    } else if (col > 0) {
+      g_string_append_c (out, ' ');
+      col++;
+    }
+    g_string_append (out, words[i]);
+    col += (guint) len;
+  }
+  g_string_append_c (out, '\n');
+  g_strfreev (words);
+}
+
+gchar *
+gp_ingest_import_note (const GpSession * s, guint width)
+{
+  GString *out, *line;
+  guint bit, n = 0;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  if (s->import_schema == NULL)
+    return NULL;
+
+  line = g_string_new (NULL);
+  g_string_append_printf (line, "imported from %s", s->import_schema);
+  if (s->import_mode != NULL)
+    g_string_append_printf (line, " (its mode: %s)", s->import_mode);
+  for (bit = 0; bit < 32; bit++) {
+    const gchar *label =
+        gp_ingest_missing_label (s->import_missing & (1u << bit));
+
+    if (label == NULL)
+      continue;
+    g_string_append_printf (line, "%s %s", n > 0 ? "," : "; not in it:",
+        label);
+    n++;
+  }
+  g_string_append_c (line, '.');
+  out = g_string_new (NULL);
+  gp_ingest_wrap (out, line->str, MAX (width, 20));
+  g_string_free (line, TRUE);
+  return g_string_free (out, FALSE);
 }

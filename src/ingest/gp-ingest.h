@@ -72,6 +72,18 @@ typedef enum
  * verdict, or NULL for an unknown bit. Static string. */
 const gchar *gp_ingest_missing_describe (guint flag);
 
+/* A few words naming what @flag (one GpIngestMissing bit) stands for
+ * ("thread map", "QoS"), or NULL for an unknown bit. Static string. */
+const gchar *gp_ingest_missing_label (guint flag);
+
+/* What the verdict of an imported session says about its origin: NULL for
+ * gstprof's own sessions (import_schema NULL), else one sentence naming the
+ * schema and mode it came from and the label of every missing flag (the
+ * meaning of each is gp_ingest_missing_describe ()), word-wrapped to @width
+ * columns with continuation lines indented by two: three lines at 80
+ * columns for a gst-profile import. Ends in a newline; g_free () it. */
+gchar *gp_ingest_import_note (const GpSession * s, guint width);
+
 /* A gst-profile session (schema "gst-profile/1", the ProventusNova
  * gst-profile tool) already parsed into @root. @origin names the file in
  * errors. The session's mode is "analyze"; import_schema and import_mode

@@ -14,6 +14,13 @@
 #define W GP_VERDICT_WIDTH
 /* Elements listed in "Where the time goes" before the rest are summed up. */
 #define GP_VERDICT_MAX_ROWS 15
+/* The process is CPU-bound at this share of all the cores it may use. */
+#define GP_VERDICT_CPU_BOUND_FRACTION 0.90
+/* Worker threads are shown when together they take this much of a core;
+ * kinds of workers below it are summed up, past the first few. */
+#define GP_VERDICT_WORKER_MIN_PCT 20.0
+#define GP_VERDICT_MAX_WORKER_GROUPS 3
+#define GP_VERDICT_WORKER_GROUP_MIN_PCT 5.0
 
 typedef struct
 {
@@ -309,23 +316,270 @@ gp_vt_thread_line (GpVt * vt, GpSession * s, const gchar * label,
   }
 }
 
+/* Worker threads (never seen in a hook) of one kind: their names without
+ * the "/tid" that made them unique and without a trailing number, so
+ * "pool-3" and "pool-12" go together. */
+typedef struct
+{
+  gchar *key;
+  guint n;
+  gdouble cpu_pct;
+} GpVtWorkers;
+
+static void
+gp_vt_workers_free (gpointer p)
+{
+  GpVtWorkers *g = p;
+
+  g_free (g->key);
+  g_free (g);
+}
+
+static gchar *
+gp_vt_worker_key (const gchar * name)
+{
+  gchar *key = g_strdup (name && *name ? name : "(unnamed)");
+  gchar *slash = strrchr (key, '/');
+  gsize len;
+
+  if (slash && slash != key && slash[1] &&
+      strspn (slash + 1, "0123456789") == strlen (slash + 1))
+    *slash = '\0';
+  len = strlen (key);
+  while (len > 1 && g_ascii_isdigit (key[len - 1]))
+    len--;
+  while (len > 1 && strchr ("-_:#. ", key[len - 1]))
+    len--;
+  key[len] = '\0';
+  return key;
+}
+
+static gint
+gp_vt_workers_cmp (gconstpointer a, gconstpointer b)
+{
+  const GpVtWorkers *ga = *(GpVtWorkers * const *) a;
+  const GpVtWorkers *gb = *(GpVtWorkers * const *) b;
+
+  if (ga->cpu_pct != gb->cpu_pct)
+    return ga->cpu_pct > gb->cpu_pct ? -1 : 1;
+  return g_strcmp0 (ga->key, gb->key);
+}
+
+/* The streaming thread whose name a group of workers carries: threads
+ * inherit their creator's name, so an encoder's workers started from a
+ * streaming thread are named after it. */
+static GpThreadSummary *
+gp_vt_creator (GpSession * s, const gchar * key)
+{
+  guint i;
+
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    gchar *tkey;
+    gboolean same;
+
+    if (t->worker || t->elements->len == 0)
+      continue;
+    /* keyed the same way: the streaming thread may be the one that got
+     * the "/tid" suffix */
+    tkey = gp_vt_worker_key (t->name);
+    same = g_str_equal (tkey, key);
+    g_free (tkey);
+    if (same)
+      return t;
+  }
+  return NULL;
+}
+
+/* Worker threads' CPU (each over its own life, % of one core), grouped
+ * by kind, busiest first; @total receives the sum. */
+static GPtrArray *
+gp_vt_worker_groups (GpSession * s, gdouble * total, guint * n_threads)
+{
+  GPtrArray *groups = g_ptr_array_new_with_free_func (gp_vt_workers_free);
+  guint i, j;
+
+  *total = 0;
+  *n_threads = 0;
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    GpVtWorkers *g = NULL;
+    gchar *key;
+
+    if (!t->worker || t->cpu_pct_mean < 0)
+      continue;
+    key = gp_vt_worker_key (t->name);
+    for (j = 0; j < groups->len && g == NULL; j++)
+      if (g_str_equal (((GpVtWorkers *) groups->pdata[j])->key, key))
+        g = groups->pdata[j];
+    if (g == NULL) {
+      g = g_new0 (GpVtWorkers, 1);
+      g->key = key;
+      g_ptr_array_add (groups, g);
+    } else {
+      g_free (key);
+    }
+    g->n++;
+    g->cpu_pct += t->cpu_pct_mean;
+    *total += t->cpu_pct_mean;
+    (*n_threads)++;
+  }
+  g_ptr_array_sort (groups, gp_vt_workers_cmp);
+  return groups;
+}
+
+/* "process: 190% CPU of 200% available (2 cores), peak 199%; RSS ..." */
+static void
+gp_vt_process (GpVt * vt, GpSession * s)
+{
+  GpProcessSummary *p = &s->process;
+  GString *line = g_string_new (NULL);
+  gchar b1[32];
+
+  if (p->cpu_pct_mean >= 0) {
+    g_string_append_printf (line, "%s CPU", gp_vt_pct (b1, p->cpu_pct_mean));
+    if (p->n_cpus > 0)
+      g_string_append_printf (line, " of %d%% available (%d core%s)",
+          p->n_cpus * 100, p->n_cpus, p->n_cpus == 1 ? "" : "s");
+    if (p->cpu_pct_max >= 0)
+      g_string_append_printf (line, ", peak %s",
+          gp_vt_pct (b1, p->cpu_pct_max));
+  } else {
+    g_string_append (line, "CPU not measured");
+  }
+  if (p->rss_mb_max >= 0)
+    g_string_append_printf (line, "; RSS %.0f MiB at start, %.0f MiB at "
+        "the end (max %.0f MiB)", p->rss_mb_start, p->rss_mb_end,
+        p->rss_mb_max);
+  gp_vt_wrap (vt->out, "  process: ", "    ", line->str);
+  g_string_free (line, TRUE);
+}
+
+/* The process uses (nearly) every core it may run on. */
+static gboolean
+gp_vt_cpu_bound (GpSession * s)
+{
+  GpProcessSummary *p = &s->process;
+
+  return p->measured && p->n_cpus > 0 && p->cpu_pct_mean >= 0 &&
+      p->cpu_pct_mean >= GP_VERDICT_CPU_BOUND_FRACTION * p->n_cpus * 100.0;
+}
+
+static void
+gp_vt_workers (GpVt * vt, GpSession * s, gdouble total, guint n_threads,
+    GPtrArray * groups)
+{
+  gchar b1[32];
+  gchar *text;
+  guint i, shown = 0;
+  gdouble rest = 0;
+  guint n_rest = 0;
+
+  text = g_strdup_printf ("%u thread%s outside GStreamer's streaming "
+      "threads, %s CPU of a core together", n_threads,
+      n_threads == 1 ? "" : "s", gp_vt_pct (b1, total));
+  gp_vt_wrap (vt->out, "  worker threads: ", "    ", text);
+  g_free (text);
+  for (i = 0; i < groups->len; i++) {
+    GpVtWorkers *g = groups->pdata[i];
+    GpThreadSummary *creator;
+    GString *line;
+
+    if (shown >= GP_VERDICT_MAX_WORKER_GROUPS ||
+        g->cpu_pct < GP_VERDICT_WORKER_GROUP_MIN_PCT) {
+      rest += g->cpu_pct;
+      n_rest += g->n;
+      continue;
+    }
+    shown++;
+    line = g_string_new (NULL);
+    g_string_append_printf (line, "%s: %u thread%s, %s CPU", g->key, g->n,
+        g->n == 1 ? "" : "s", gp_vt_pct (b1, g->cpu_pct));
+    creator = gp_vt_creator (s, g->key);
+    if (creator) {
+      GpElementSummary *hot = gp_rules_hottest_on_thread (s, creator);
+
+      g_string_append_printf (line, "; named after the streaming thread "
+          "that started them");
+      if (hot)
+        g_string_append_printf (line, ", whose heaviest element is %s",
+            hot->name);
+    }
+    gp_vt_wrap (vt->out, "    ", "      ", line->str);
+    g_string_free (line, TRUE);
+  }
+  if (n_rest > 0)
+    g_string_append_printf (vt->out, "    %u more thread%s, %s CPU\n",
+        n_rest, n_rest == 1 ? "" : "s", gp_vt_pct (b1, rest));
+}
+
 static void
 gp_vt_threads (GpVt * vt, GpSession * s)
 {
-  GpThreadSummary *lim, *cpu = NULL;
-  guint i;
+  GpThreadSummary *lim = NULL, *cpu = NULL;
+  GHashTable *only = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *groups;
+  gdouble worker_pct;
+  guint i, j, n_workers;
+  gboolean bound;
 
   gp_vt_heading (vt, "Threads");
-  lim = gp_rules_limiting_thread (s, NULL);
-  if (lim == NULL) {
+  /* Only streaming threads run elements, so only they can be the limiting
+   * thread; worker threads are shown apart. */
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    for (j = 0; !t->worker && j < t->elements->len; j++)
+      g_hash_table_add (only, t->elements->pdata[j]);
+  }
+  if (g_hash_table_size (only) > 0)
+    lim = gp_rules_limiting_thread (s, only);
+  for (i = 0; lim == NULL && s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    if (!t->worker)
+      lim = t;
+  }
+  g_hash_table_unref (only);
+
+  if (s->process.measured)
+    gp_vt_process (vt, s);
+  else if (lim == NULL) {
     g_string_append (vt->out, "  not measured\n");
     return;
   }
-  gp_vt_thread_line (vt, s, "limiting:", lim);
+
+  groups = gp_vt_worker_groups (s, &worker_pct, &n_workers);
+  bound = gp_vt_cpu_bound (s);
+  if (bound) {
+    gchar b1[32], b2[32];
+    gchar *text;
+
+    /* A streaming thread waiting for its element's workers looks busy,
+     * but with every core taken it is the CPU that sets the rate. */
+    text = g_strdup_printf ("all %d cores are busy (%s of %d%%)%s%s%s: no "
+        "single streaming thread limits the rate, less work per frame or "
+        "more cores does.", s->process.n_cpus,
+        gp_vt_pct (b1, s->process.cpu_pct_mean), s->process.n_cpus * 100,
+        worker_pct >= GP_VERDICT_WORKER_MIN_PCT ? ", " : "",
+        worker_pct >= GP_VERDICT_WORKER_MIN_PCT ? gp_vt_pct (b2,
+            worker_pct) : "",
+        worker_pct >= GP_VERDICT_WORKER_MIN_PCT ? " of it on worker threads" :
+        "");
+    gp_vt_wrap (vt->out, "  CPU-bound: ", "    ", text);
+    g_free (text);
+  }
+  if (worker_pct >= GP_VERDICT_WORKER_MIN_PCT)
+    gp_vt_workers (vt, s, worker_pct, n_workers, groups);
+  g_ptr_array_unref (groups);
+
+  if (lim == NULL)
+    return;
+  gp_vt_thread_line (vt, s, bound ? "busiest streaming:" : "limiting:", lim);
   for (i = 0; i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
 
-    if (cpu == NULL || t->cpu_pct_mean > cpu->cpu_pct_mean)
+    if (!t->worker && (cpu == NULL || t->cpu_pct_mean > cpu->cpu_pct_mean))
       cpu = t;
   }
   /* The limiting thread is chosen by wall busy share (it may be blocked,

@@ -362,6 +362,15 @@ struct _GstProfTracer
 
   GValue hw;                    /* GST_TYPE_LIST of factory names, cached */
   gboolean hw_done;
+
+  /* (timer, under emit_lock) the whole process: its CPU clock at the last
+   * window, the CPUs it may run on, and the threads no hook has seen (an
+   * element's own workers, the application's, ours), tid -> GpOther */
+  guint64 proc_cpu_last;
+  gboolean have_proc_cpu;
+  guint n_cpus;
+  GHashTable *others;
+  guint64 others_scan;
 };
 
 /* gstprofstate.c */

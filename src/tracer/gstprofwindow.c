@@ -7,6 +7,12 @@
  * record and emits it.  Nothing here runs on a streaming thread, except
  * `flush`, which builds the same record on the caller's thread.
  *
+ * Each window also reads the whole process from /proc (its CPU clock, its
+ * RSS, and every thread of /proc/self/task), so CPU burnt on threads that
+ * never pass a pad (an encoder's own workers, a library's pool) is seen too.
+ * That costs one directory read and a clock read plus one small file read
+ * per thread per window, all on the timer thread; the hot path is untouched.
+ *
  * Reading is lock-free against the hot path: histograms and sums are taken
  * with an atomic exchange to 0 (no snapshot copies), single-writer counters
  * (links) as deltas against the previous window.  The registry lock is held
@@ -14,13 +20,27 @@
  * never under our locks, so a hook called with an object lock held can never
  * deadlock against the timer.
  */
+/* sched_getaffinity () and CPU_COUNT () */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstprofprivate.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 #define GP_SAMPLE_NS (25 * GST_MSECOND)
 #define GP_SAMPLE_MIN_NS (5 * GST_MSECOND)
@@ -464,6 +484,224 @@ gp_read_comm (GpThread * t)
   g_free (path);
 }
 
+/* the process and its other threads */
+
+/* A thread of the process that no hook has seen (yet). */
+typedef struct
+{
+  gint tid;
+  guint64 cpu_last;
+  guint64 scan;                 /* others_scan when last listed */
+  guint64 comm_scan;            /* others_scan when comm was last read */
+  gchar name[32];
+} GpOther;
+
+/* A thread's comm is read when it is first met and then every this many
+ * windows: names rarely change after a thread's first moments, and an
+ * application may have hundreds of threads. */
+#define GP_COMM_REREAD_SCANS 16
+
+#ifdef __linux__
+/* Reads a small /proc file into @buf (NUL-terminated) without allocating;
+ * FALSE when it cannot be read. */
+static gboolean
+gp_read_small (const gchar * path, gchar * buf, gsize size)
+{
+  gssize n;
+  gint fd;
+
+  do
+    fd = open (path, O_RDONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return FALSE;
+  do
+    n = read (fd, buf, size - 1);
+  while (n < 0 && errno == EINTR);
+  close (fd);
+  if (n <= 0)
+    return FALSE;
+  buf[n] = '\0';
+  return TRUE;
+}
+#endif
+
+static guint64
+gp_process_cpu_now (gboolean * ok)
+{
+  struct timespec t;
+
+  *ok = clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t) == 0;
+  return *ok ? (guint64) t.tv_sec * GST_SECOND + (guint64) t.tv_nsec : 0;
+}
+
+/* Resident set size in bytes, 0 when unknown. */
+static guint64
+gp_process_rss (void)
+{
+#ifdef __linux__
+  gchar buf[128];
+  unsigned long long size, resident;
+  long page = sysconf (_SC_PAGESIZE);
+
+  if (page > 0 && gp_read_small ("/proc/self/statm", buf, sizeof buf) &&
+      sscanf (buf, "%llu %llu", &size, &resident) == 2)
+    return (guint64) resident * (guint64) page;
+#endif
+  return 0;
+}
+
+/* CPUs this process may run on: its affinity mask when the kernel tells
+ * (a container or taskset may allow fewer than are online), else the
+ * online count. 0 when unknown. */
+static guint
+gp_process_n_cpus (void)
+{
+  long online;
+
+#ifdef __linux__
+  cpu_set_t set;
+
+  CPU_ZERO (&set);
+  if (sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0)
+    return (guint) CPU_COUNT (&set);
+#endif
+  online = sysconf (_SC_NPROCESSORS_ONLN);
+  return online > 0 ? (guint) online : 0;
+}
+
+#ifdef __linux__
+static void
+gp_comm_of (gint tid, gchar name[32])
+{
+  gchar path[64], buf[64];
+
+  name[0] = '\0';
+  g_snprintf (path, sizeof path, "/proc/self/task/%d/comm", tid);
+  if (gp_read_small (path, buf, sizeof buf)) {
+    g_strchomp (buf);
+    g_strlcpy (name, buf, 32);
+  }
+}
+
+static gboolean
+gp_tid_in (GPtrArray * threads, gint tid)
+{
+  guint i;
+
+  for (i = 0; i < threads->len; i++)
+    if (((GpThread *) g_ptr_array_index (threads, i))->tid == tid)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+gp_other_gone (gpointer key, gpointer value, gpointer data)
+{
+  return ((GpOther *) value)->scan != *(guint64 *) data;
+}
+#endif
+
+/* Walks /proc/self/task: every thread that is not a hook-seen one is
+ * listed with @list (when not NULL) and its CPU since the previous walk.
+ * A thread met for the first time was born after that walk (the walk at
+ * start set every older thread's baseline), so all its CPU is new. */
+static void
+gp_scan_others (GstProfTracer * self, GPtrArray * threads, GValue * list)
+{
+#ifdef __linux__
+  GDir *dir;
+  const gchar *entry;
+  guint64 scan;
+
+  if (!self->others)
+    return;
+  dir = g_dir_open ("/proc/self/task", 0, NULL);
+  if (!dir)
+    return;
+  scan = ++self->others_scan;
+  while ((entry = g_dir_read_name (dir))) {
+    gint tid = atoi (entry);
+    GpOther *o;
+    guint64 cpu, delta;
+    gboolean alive = FALSE;
+
+    if (tid <= 0)
+      continue;
+    if (threads && gp_tid_in (threads, tid)) {
+      /* it met a hook: from now on it is a streaming thread, whose own
+       * baseline was taken then */
+      g_hash_table_remove (self->others, GINT_TO_POINTER (tid));
+      continue;
+    }
+    cpu = gp_tid_cpu (tid, &alive);
+    if (!alive)
+      continue;                 /* exited since the directory was read */
+    o = g_hash_table_lookup (self->others, GINT_TO_POINTER (tid));
+    if (!o) {
+      o = g_new0 (GpOther, 1);
+      o->tid = tid;
+      o->cpu_last = list ? 0 : cpu;
+      g_hash_table_insert (self->others, GINT_TO_POINTER (tid), o);
+    }
+    /* a smaller clock than last time is a new thread under a reused id */
+    if (cpu >= o->cpu_last) {
+      delta = cpu - o->cpu_last;
+    } else {
+      delta = cpu;
+      o->comm_scan = 0;
+    }
+    o->cpu_last = cpu;
+    o->scan = scan;
+    if (!list)
+      continue;
+    if (o->comm_scan == 0 || scan - o->comm_scan >= GP_COMM_REREAD_SCANS) {
+      gp_comm_of (tid, o->name);
+      o->comm_scan = scan;
+    }
+    gp_list_take_structure (list, gst_structure_new ("thread",
+            "tid", G_TYPE_UINT64, (guint64) tid,
+            "name", G_TYPE_STRING, o->name,
+            "cpu_ns", G_TYPE_UINT64, delta,
+            "elements", G_TYPE_STRING, "",
+            "streaming", G_TYPE_BOOLEAN, FALSE, NULL));
+  }
+  g_dir_close (dir);
+  /* exited threads: their last slice is in proc_cpu_ns only */
+  g_hash_table_foreach_remove (self->others, gp_other_gone, &scan);
+#else
+  (void) self;
+  (void) threads;
+  (void) list;
+#endif
+}
+
+static void
+gp_add_process (GstProfTracer * self, GstStructure * w)
+{
+  gboolean ok;
+  guint64 cpu = gp_process_cpu_now (&ok), rss;
+
+  if (w == NULL) {
+    /* the baseline at start */
+    self->proc_cpu_last = cpu;
+    self->have_proc_cpu = ok;
+    return;
+  }
+  rss = gp_process_rss ();
+  if (ok && self->have_proc_cpu)
+    gst_structure_set (w, "proc_cpu_ns", G_TYPE_UINT64,
+        cpu > self->proc_cpu_last ? cpu - self->proc_cpu_last : 0, NULL);
+  if (ok) {
+    self->proc_cpu_last = MAX (cpu, self->proc_cpu_last);
+    self->have_proc_cpu = TRUE;
+  }
+  if (rss)
+    gst_structure_set (w, "proc_rss_bytes", G_TYPE_UINT64, rss, NULL);
+  if (self->n_cpus)
+    gst_structure_set (w, "n_cpus", G_TYPE_UINT, self->n_cpus, NULL);
+}
+
 static void
 gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
     guint64 index)
@@ -502,11 +740,13 @@ gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
         "tid", G_TYPE_UINT64, (guint64) MAX (t->tid, 0),
         "name", G_TYPE_STRING, t->name,
         "cpu_ns", G_TYPE_UINT64, cpu > t->cpu_last ? cpu - t->cpu_last : 0,
-        "elements", G_TYPE_STRING, names->str, NULL);
+        "elements", G_TYPE_STRING, names->str,
+        "streaming", G_TYPE_BOOLEAN, TRUE, NULL);
     t->cpu_last = MAX (cpu, t->cpu_last);
     g_string_free (names, TRUE);
     gp_list_take_structure (&list, s);
   }
+  gp_scan_others (self, threads, &list);
   gst_structure_take_value (w, "threads", &list);
 }
 
@@ -619,6 +859,7 @@ gp_emit (GstProfTracer * self, guint64 now)
   gp_add_queues (self, w, elems);
   gp_add_latency (self, w, elems);
   gp_add_threads (self, w, threads, index);
+  gp_add_process (self, w);
   gp_add_events (self, w);
 
   /* the hot path marks threads' elements with the new index from now on */
@@ -707,6 +948,13 @@ gp_window_start (GstProfTracer * self)
   self->win_deadline = now + self->window_ms * GST_MSECOND;
   self->sample_deadline = now + self->sample_ns;
 
+  /* baselines: CPU spent before the tracer started is not the first
+   * window's */
+  self->n_cpus = gp_process_n_cpus ();
+  self->others = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  gp_scan_others (self, NULL, NULL);
+  gp_add_process (self, NULL);
+
   self->tick = g_source_new (&gp_tick_funcs, sizeof (GSource));
   g_source_set_callback (self->tick, gp_tick, self, NULL);
   g_source_set_priority (self->tick, G_PRIORITY_HIGH);
@@ -740,6 +988,9 @@ gp_window_stop (GstProfTracer * self)
   g_source_unref (self->tick);
   g_main_loop_unref (self->loop);
   g_main_context_unref (self->ctx);
+  g_rec_mutex_lock (&self->emit_lock);
+  g_clear_pointer (&self->others, g_hash_table_unref);
+  g_rec_mutex_unlock (&self->emit_lock);
 }
 
 void

@@ -761,6 +761,110 @@ test_threads (void)
   gp_session_free (s);
 }
 
+/* The process: CPU over the windows that carried it (mean, and the max
+ * of its windows, a short flush window left out of the max), RSS first /
+ * max / last, n_cpus; threads no hook saw stay in summary.threads as
+ * non-streaming ones, records without the field are streaming threads,
+ * and the series carries the process per entry (null when unknown). */
+static void
+test_process (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  const guint64 cpu[4] = { WIN, 3 * WIN / 2, 2 * WIN, WIN / 2 };
+  const guint64 rss[4] = { 100, 300, 200, 250 };
+  GpThreadSummary *enc, *worker, *old;
+  JsonObject *e, *proc;
+  GstStructure *w;
+  guint i;
+
+  for (i = 0; i < 4; i++) {
+    w = window_new (i, T0 + i * WIN, T0 + (i + 1) * WIN);
+    add_element (w, "enc", "filter", 1, MS);
+    add_thread (w, 100, "src:src", WIN / 2, "enc");
+    gst_structure_set (g_value_get_boxed (gst_value_list_get_value
+            (gst_structure_get_value (w, "threads"), 0)), "streaming",
+        G_TYPE_BOOLEAN, TRUE, NULL);
+    /* an encoder's worker, named after the thread that started it */
+    append_struct (w, "threads", gst_structure_new ("thread",
+            "tid", G_TYPE_UINT64, (guint64) 101,
+            "name", G_TYPE_STRING, "src:src",
+            "cpu_ns", G_TYPE_UINT64, WIN,
+            "elements", G_TYPE_STRING, "",
+            "streaming", G_TYPE_BOOLEAN, FALSE, NULL));
+    /* an older tracer's record: no streaming field */
+    add_thread (w, 102, "old", 0, "");
+    gst_structure_set (w, "proc_cpu_ns", G_TYPE_UINT64, cpu[i],
+        "proc_rss_bytes", G_TYPE_UINT64, rss[i] * 1024 * 1024,
+        "n_cpus", G_TYPE_UINT, 2, NULL);
+    feed (agg, w);
+  }
+  /* the flush right after the last tick: 1 ms at 300 %, in the mean only */
+  w = window_new (4, T0 + 4 * WIN, T0 + 4 * WIN + MS);
+  gst_structure_set (w, "proc_cpu_ns", G_TYPE_UINT64, 3 * MS, NULL);
+  feed (agg, w);
+  /* a window without the process's figures */
+  w = window_new (5, T0 + 5 * WIN, T0 + 6 * WIN);
+  feed (agg, w);
+  gp_aggregator_finish (agg);
+
+  g_assert_true (s->process.measured);
+  /* (1 + 1.5 + 2 + 0.5) windows of CPU + 3 ms over 4 windows + 1 ms */
+  assert_near (s->process.cpu_pct_mean,
+      100.0 * (5 * WIN + 3 * MS) / (4 * WIN + MS), 1e-9);
+  assert_near (s->process.cpu_pct_max, 200.0, 1e-9);
+  g_assert_cmpint (s->process.n_cpus, ==, 2);
+  assert_near (s->process.rss_mb_start, 100.0, 1e-9);
+  assert_near (s->process.rss_mb_max, 300.0, 1e-9);
+  assert_near (s->process.rss_mb_end, 250.0, 1e-9);
+
+  enc = gp_session_find_thread (s, 100);
+  worker = gp_session_find_thread (s, 101);
+  old = gp_session_find_thread (s, 102);
+  g_assert_nonnull (enc);
+  g_assert_nonnull (worker);
+  g_assert_nonnull (old);
+  g_assert_false (enc->worker);
+  g_assert_true (worker->worker);
+  g_assert_false (old->worker);
+  g_assert_cmpstr (worker->name, ==, "src:src/101");
+  assert_near (worker->cpu_pct_mean, 100.0, 1e-9);
+  g_assert_cmpuint (worker->elements->len, ==, 0);
+  /* the busiest thread first, workers included */
+  g_assert_true (g_ptr_array_index (s->threads, 0) == worker);
+
+  /* the series: the flush was folded into the window before it */
+  g_assert_cmpuint (s->series->len, ==, 5);
+  e = g_ptr_array_index (s->series, 1);
+  proc = json_object_get_object_member (e, "process");
+  assert_near (json_object_get_double_member (proc, "cpu_pct"), 150.0, 1e-9);
+  assert_near (json_object_get_double_member (proc, "rss_mb"), 300.0, 1e-9);
+  e = g_ptr_array_index (s->series, 3);
+  proc = json_object_get_object_member (e, "process");
+  assert_near (json_object_get_double_member (proc, "cpu_pct"),
+      100.0 * (WIN / 2 + 3 * MS) / (WIN + MS), 1e-9);
+  e = g_ptr_array_index (s->series, 4);
+  proc = json_object_get_object_member (e, "process");
+  g_assert_true (json_object_get_null_member (proc, "cpu_pct"));
+  g_assert_true (json_object_get_null_member (proc, "rss_mb"));
+
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+
+  /* no process figures at all: not measured */
+  s = gp_session_new ();
+  agg = gp_aggregator_new (s, T0);
+  w = window_new (0, T0, T0 + WIN);
+  add_thread (w, 100, "src:src", WIN / 2, "enc");
+  feed (agg, w);
+  gp_aggregator_finish (agg);
+  g_assert_false (s->process.measured);
+  g_assert_false (((GpThreadSummary *) g_ptr_array_index (s->threads,
+              0))->worker);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
 /* Latency: pairs whose element is a sink are paths, every pair is
  * interlatency; counts add up over windows. */
 static void
@@ -939,6 +1043,7 @@ main (int argc, char **argv)
   g_test_add_func ("/aggregate/graph-from-windows", test_graph_from_windows);
   g_test_add_func ("/aggregate/events", test_events);
   g_test_add_func ("/aggregate/threads", test_threads);
+  g_test_add_func ("/aggregate/process", test_process);
   g_test_add_func ("/aggregate/latency", test_latency);
   g_test_add_func ("/aggregate/malformed", test_malformed);
   g_test_add_func ("/aggregate/concurrent", test_concurrent);

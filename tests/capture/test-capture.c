@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "capture/gp-capture.h"
+#include "report/gp-verdict.h"
+#include "rules/gp-rules.h"
 #include "gp-config.h"
 
 static GpCaptureOptions base_opts;
@@ -331,6 +333,96 @@ test_interrupt (void)
   gp_session_free (s);
 }
 
+/* x264enc with threads=2 encodes on its own threads, never seen in a
+ * hook: the session keeps them as non-streaming threads with their CPU,
+ * the process's CPU is more than all streaming threads' together, RSS and
+ * the CPU count are there, they survive session.json, and the verdict
+ * names the workers next to the process line. */
+static void
+test_worker_threads (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("x264enc");
+  GpCaptureEnd end;
+  GpSession *s, *back;
+  GError *error = NULL;
+  gdouble streaming = 0, workers = 0;
+  guint i, n_workers = 0;
+  gchar *json, *text, *text_back;
+
+  if (!have_tracer ())
+    return;
+  if (!f) {
+    g_test_skip ("x264enc is not installed");
+    return;
+  }
+  gst_object_unref (f);
+  s = capture ("videotestsrc is-live=true pattern=ball ! "
+      "video/x-raw,width=1280,height=720,framerate=30/1 ! "
+      "x264enc threads=2 speed-preset=faster ! fakesink sync=false",
+      2.0, &end);
+  g_assert_cmpint (end, ==, GP_CAPTURE_END_DURATION);
+
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    g_test_message ("thread %s (%" G_GUINT64_FORMAT "): %s, %.1f %% of a "
+        "core, %u elements", t->name, t->tid, t->worker ? "worker" :
+        "streaming", t->cpu_pct_mean, t->elements->len);
+    if (t->worker) {
+      g_assert_cmpuint (t->elements->len, ==, 0);
+      workers += t->cpu_pct_mean;
+      if (t->cpu_pct_mean > 0)
+        n_workers++;
+    } else {
+      streaming += t->cpu_pct_mean;
+    }
+  }
+  g_test_message ("process %.1f %% (max %.1f) of %d CPUs; streaming %.1f "
+      "%%, workers %.1f %%; RSS %.1f / %.1f / %.1f MiB",
+      s->process.cpu_pct_mean, s->process.cpu_pct_max, s->process.n_cpus,
+      streaming, workers, s->process.rss_mb_start, s->process.rss_mb_max,
+      s->process.rss_mb_end);
+  g_assert_true (s->process.measured);
+  g_assert_cmpuint (n_workers, >=, 2);
+  g_assert_cmpfloat (workers, >=, 20.0);
+  g_assert_cmpfloat (s->process.cpu_pct_mean, >, streaming);
+  g_assert_cmpfloat (s->process.cpu_pct_max, >=, s->process.cpu_pct_mean);
+  g_assert_cmpint (s->process.n_cpus, >=, 1);
+  g_assert_cmpfloat (s->process.rss_mb_start, >, 1.0);
+  g_assert_cmpfloat (s->process.rss_mb_max, >=, s->process.rss_mb_end);
+  g_assert_cmpfloat (s->process.rss_mb_end, >, 1.0);
+  {
+    JsonObject *w = g_ptr_array_index (s->series, s->series->len / 2);
+    JsonObject *proc = json_object_get_object_member (w, "process");
+
+    g_assert_nonnull (proc);
+    g_assert_cmpfloat (json_object_get_double_member (proc, "cpu_pct"), >,
+        0);
+    g_assert_cmpfloat (json_object_get_double_member (proc, "rss_mb"), >, 1);
+  }
+
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "\n  process: "));
+  g_assert_nonnull (strstr (text, "\n  worker threads: "));
+
+  /* through session.json: the same verdict */
+  json = gp_session_to_data (s, FALSE, NULL);
+  back = gp_session_load_data (json, -1, "worker.json", &error);
+  g_assert_no_error (error);
+  g_assert_true (back->process.measured);
+  g_assert_cmpfloat (back->process.cpu_pct_mean, ==, s->process.cpu_pct_mean);
+  text_back = gp_verdict_format (back, GP_VERDICT_PLAIN);
+  g_assert_cmpstr (text_back, ==, text);
+
+  g_free (text_back);
+  g_free (text);
+  g_free (json);
+  gp_session_free (back);
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -349,5 +441,6 @@ main (int argc, char **argv)
   g_test_add_func ("/capture/queue-latency", test_queue_latency);
   g_test_add_func ("/capture/pipeline-error", test_pipeline_error);
   g_test_add_func ("/capture/interrupt", test_interrupt);
+  g_test_add_func ("/capture/worker-threads", test_worker_threads);
   return g_test_run ();
 }

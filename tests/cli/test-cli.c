@@ -16,6 +16,9 @@
 
 #include "gp-cli.h"
 #include "gp-session.h"
+#include "ingest/gp-ingest.h"
+#include "report/gp-verdict.h"
+#include "rules/gp-rules.h"
 
 static const gchar *gp_bin;
 static gchar *gp_tmp;           /* a fresh folder for this test program */
@@ -406,11 +409,128 @@ test_analyze_same_verdict (void)
   g_assert_nonnull (strstr (fa, "HOT: identity0 takes"));
   /* and the rest of the verdict too: it reads only the session */
   g_assert_cmpstr (a.out, ==, b.out);
+  /* gstprof's own session is no import */
+  g_assert_null (strstr (b.out, "imported from"));
 
   result_clear (&a);
   result_clear (&b);
   g_free (path);
   g_free (dir);
+}
+
+/* analyze reads gst-profile/1 sessions (the real captures in
+ * GP_FIXTURES/gst-profile-sessions) through src/ingest. The truth for each:
+ * the same file read, judged and laid out in this process by the library
+ * (gp_ingest_load_any, the rules, the verdict), with the import note at the
+ * end of the header; the binary must print exactly that, exit with the
+ * rules' code, and say in three lines what the other tool did not
+ * measure. */
+static void
+test_analyze_gstprofile (void)
+{
+  gchar *dir_path = g_build_filename (g_getenv ("GP_FIXTURES"),
+      "gst-profile-sessions", NULL);
+  GDir *dir = g_dir_open (dir_path, 0, NULL);
+  const gchar *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL) {
+    gchar *path, *verdict, *note, *expected;
+    const gchar *header_end, *p;
+    GError *err = NULL;
+    GpSession *s;
+    Result r;
+    guint lines = 0;
+
+    if (!g_str_has_suffix (name, ".json"))
+      continue;
+    path = g_build_filename (dir_path, name, NULL);
+    s = gp_ingest_load_any (path, &err);
+    g_assert_no_error (err);
+    gp_rules_run (s);
+    verdict = gp_verdict_format (s, GP_VERDICT_PLAIN);
+    note = gp_ingest_import_note (s, GP_VERDICT_WIDTH);
+    g_assert_nonnull (note);
+    header_end = strstr (verdict, "\n\n");
+    g_assert_nonnull (header_end);
+    expected = g_strdup_printf ("%.*s%s%s", (int) (header_end - verdict + 1),
+        verdict, note, header_end + 1);
+
+    run_gstprof (&r, "analyze", path, NULL);
+    g_test_message ("%s: exit %d", name, r.code);
+    g_assert_cmpint (r.code, ==, gp_rules_exit_code (s));
+    g_assert_cmpint (r.code, <=, 1);
+    g_assert_cmpstr (r.err, ==, "");
+    g_assert_cmpstr (r.out, ==, expected);
+    /* the note: the schema, the flags every gst-profile import has, and
+     * three lines at most */
+    p = strstr (r.out, "\nimported from gst-profile/1 (its mode: ");
+    g_assert_nonnull (p);
+    g_assert_nonnull (strstr (p, "not in it: self time (element times"));
+    g_assert_nonnull (strstr (p, "thread map"));
+    g_assert_nonnull (strstr (p, "QoS."));
+    for (p = note; *p != '\0'; p++)
+      lines += *p == '\n';
+    g_assert_cmpuint (lines, <=, 3);
+
+    /* a known number of one capture: 60 buffers at the sink over its
+     * 2.02 s of PLAYING, a 30/1 source */
+    if (strcmp (name, "software-healthy.json") == 0)
+      g_assert_nonnull (strstr (r.out, "fakesink0                29.7 fps "
+              "of 30.0 fps (caps)"));
+
+    result_clear (&r);
+    g_free (expected);
+    g_free (note);
+    g_free (verdict);
+    gp_session_free (s);
+    g_free (path);
+    n++;
+  }
+  g_dir_close (dir);
+  g_free (dir_path);
+  /* the fixtures are there: eight captures from three machines */
+  g_assert_cmpuint (n, >=, 7);
+}
+
+/* A gst-profile file that is wrong is refused like a bad session: exit 3,
+ * one line naming the file and what is wrong. */
+static void
+test_analyze_gstprofile_bad (void)
+{
+  gchar *bad_type = g_build_filename (gp_tmp, "gp-type.json", NULL);
+  gchar *two = g_build_filename (gp_tmp, "gp-two.json", NULL);
+  gchar *schema = g_build_filename (gp_tmp, "gp-schema.json", NULL);
+  Result r;
+
+  g_assert_true (g_file_set_contents (bad_type,
+          "{\"schema\": \"gst-profile/1\", \"session\": 7}", -1, NULL));
+  g_assert_true (g_file_set_contents (two,
+          "{\"schema\": \"gst-profile/1\"}\n{\"a\": 1}", -1, NULL));
+  g_assert_true (g_file_set_contents (schema,
+          "{\"schema\": \"gst-profile/2\"}", -1, NULL));
+
+  run_gstprof (&r, "analyze", bad_type, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "gp-type.json: session: expected an object");
+  g_assert_cmpstr (r.out, ==, "");
+  result_clear (&r);
+
+  run_gstprof (&r, "analyze", two, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err,
+      "gp-two.json:2:1: more data after the end of the JSON value");
+  result_clear (&r);
+
+  run_gstprof (&r, "analyze", schema, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "unknown schema \"gst-profile/2\"");
+  result_clear (&r);
+
+  g_free (bad_type);
+  g_free (two);
+  g_free (schema);
 }
 
 static void
@@ -539,6 +659,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/analyze-same-verdict", test_analyze_same_verdict);
   g_test_add_func ("/cli/analyze-bad-input", test_analyze_bad_input);
+  g_test_add_func ("/cli/analyze-gstprofile", test_analyze_gstprofile);
+  g_test_add_func ("/cli/analyze-gstprofile-bad",
+      test_analyze_gstprofile_bad);
   g_test_add_func ("/cli/check", test_check);
   g_test_add_func ("/cli/demo-hot", test_demo_hot);
 

@@ -629,6 +629,96 @@ test_verdict_not_measured (void)
   gp_session_free (s);
 }
 
+/* The encode session with x264's own threads: @n_workers threads named
+ * after the streaming thread (as threads inherit their creator's name), at
+ * @each % of a core, and the process at @proc_pct of 2 cores. */
+static GpSession *
+make_worker_session (guint n_workers, gdouble each, gdouble proc_pct)
+{
+  GpSession *s = make_encode_session ();
+  guint i;
+
+  for (i = 0; i < n_workers; i++) {
+    gchar *name = g_strdup_printf ("src:src/%u", 101 + i);
+    GpThreadSummary *t = add_thread (s, 101 + i, name, each, NULL);
+
+    t->worker = TRUE;
+    g_free (name);
+  }
+  /* gstprof's own timer, idle */
+  add_thread (s, 99, "gstprof-timer", 0.4, NULL)->worker = TRUE;
+  s->process.measured = TRUE;
+  s->process.cpu_pct_mean = proc_pct;
+  s->process.cpu_pct_max = proc_pct + 5;
+  s->process.n_cpus = 2;
+  s->process.rss_mb_start = 60;
+  s->process.rss_mb_max = 180;
+  s->process.rss_mb_end = 175;
+  gp_session_sort_summaries (s);
+  return s;
+}
+
+/* Workers saturate both cores: the verdict says the process is CPU-bound
+ * and names the workers, and claims no streaming thread as the limit. */
+static void
+test_verdict_cpu_bound (void)
+{
+  GpSession *s = make_worker_session (3, 32.0, 191.0);
+  gchar *text;
+
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  g_assert_nonnull (strstr (text, "Threads\n  process: 191% CPU of 200% "
+          "available (2 cores), peak 196%; RSS 60 MiB at start,\n    175 MiB "
+          "at the end (max 180 MiB)\n"));
+  g_assert_nonnull (strstr (text, "  CPU-bound: all 2 cores are busy (191% "
+          "of 200%), 96% of it on worker"));
+  g_assert_nonnull (strstr (text, "  worker threads: 4 threads outside "
+          "GStreamer's streaming threads, 96% CPU"));
+  g_assert_nonnull (strstr (text, "    src:src: 3 threads, 96% CPU; named "
+          "after the streaming thread"));
+  g_assert_nonnull (strstr (text, "heaviest element is enc"));
+  g_assert_nonnull (strstr (text, "    1 more thread, 0.4% CPU\n"));
+  g_assert_nonnull (strstr (text, "  busiest streaming: src:src: busy"));
+  g_assert_null (strstr (text, "limiting:"));
+  g_assert_null (strstr (text, "most CPU:"));
+  g_free (text);
+  gp_session_free (s);
+}
+
+/* Workers with spare cores: the streaming thread is still the limit, and
+ * the workers are shown; below 20 % of a core they are not. */
+static void
+test_verdict_workers (void)
+{
+  GpSession *s = make_worker_session (2, 30.0, 155.0);
+  gchar *text;
+
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  g_assert_nonnull (strstr (text, "  process: 155% CPU of 200% available"));
+  g_assert_null (strstr (text, "CPU-bound"));
+  g_assert_nonnull (strstr (text, "    src:src: 2 threads, 60% CPU"));
+  g_assert_nonnull (strstr (text, "  limiting: src:src: busy"));
+  gp_session_free (s);
+  g_free (text);
+
+  s = make_worker_session (2, 5.0, 106.0);
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  g_assert_nonnull (strstr (text, "  process: 106% CPU"));
+  g_assert_null (strstr (text, "worker threads"));
+  g_assert_nonnull (strstr (text, "  limiting: src:src: busy"));
+  g_free (text);
+  gp_session_free (s);
+}
+
 /* A saved session gives the same verdict: the whole text, through the
  * JSON and back. */
 static void
@@ -680,6 +770,8 @@ main (int argc, char **argv)
   g_test_add_func ("/verdict/text", test_verdict_text);
   g_test_add_func ("/verdict/not-measured", test_verdict_not_measured);
   g_test_add_func ("/verdict/round-trip", test_verdict_round_trip);
+  g_test_add_func ("/verdict/cpu-bound", test_verdict_cpu_bound);
+  g_test_add_func ("/verdict/workers", test_verdict_workers);
 
   return g_test_run ();
 }

@@ -235,6 +235,18 @@ make_full_session (void)
   add_strings (ts->elements, "videotestsrc0", "identity0", NULL);
   ts = gp_session_add_thread (s, G_GUINT64_CONSTANT (4294967296), "q ü:src");
   ts->cpu_pct_mean = 2;
+  /* an encoder's worker: no hook saw it, it runs no element */
+  ts = gp_session_add_thread (s, 12346, "videotestsrc0:s/12346");
+  ts->cpu_pct_mean = 40.25;
+  ts->cpu_pct_max = 100;
+  ts->worker = TRUE;
+  s->process.measured = TRUE;
+  s->process.cpu_pct_mean = 190.5;
+  s->process.cpu_pct_max = 199.75;
+  s->process.n_cpus = 2;
+  s->process.rss_mb_start = 60.25;
+  s->process.rss_mb_max = 512;
+  s->process.rss_mb_end = -1;
 
   ss = gp_session_add_sink (s, "fakesink0");
   ss->fps = 29.9;
@@ -254,7 +266,8 @@ make_full_session (void)
         "{\"level_pct_mean\": 10, \"level_pct_max\": null, \"dropped\": 0}},"
         " \"threads\": {\"12345\": {\"cpu_pct\": 80.5}}, \"paths\": "
         "{\"videotestsrc0.src->fakesink0\": {\"latency_ms_p50\": 52.5, "
-        "\"latency_ms_p95\": 55.0, \"matched\": 7, \"unmatched\": 0}}}",
+        "\"latency_ms_p95\": 55.0, \"matched\": 7, \"unmatched\": 0}}, "
+        "\"process\": {\"cpu_pct\": 150.5, \"rss_mb\": null}}",
         i * 0.25, (i + 1) * 0.25, 7 + i, i);
     JsonObject *w = parse_object (text);
 
@@ -439,6 +452,7 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpfloat (x->cpu_pct_mean, ==, y->cpu_pct_mean);
     g_assert_cmpfloat (x->cpu_pct_max, ==, y->cpu_pct_max);
     assert_strings_equal (x->elements, y->elements);
+    g_assert_cmpint (x->worker, ==, y->worker);
   }
   g_assert_cmpuint (a->sinks->len, ==, b->sinks->len);
   for (i = 0; i < a->sinks->len; i++) {
@@ -452,6 +466,15 @@ assert_sessions_equal (GpSession * a, GpSession * b)
   }
   g_assert_cmpfloat (a->target_fps, ==, b->target_fps);
   g_assert_cmpfloat (a->frame_period_ms, ==, b->frame_period_ms);
+  g_assert_cmpint (a->process.measured, ==, b->process.measured);
+  if (a->process.measured) {
+    g_assert_cmpfloat (a->process.cpu_pct_mean, ==, b->process.cpu_pct_mean);
+    g_assert_cmpfloat (a->process.cpu_pct_max, ==, b->process.cpu_pct_max);
+    g_assert_cmpint (a->process.n_cpus, ==, b->process.n_cpus);
+    g_assert_cmpfloat (a->process.rss_mb_start, ==, b->process.rss_mb_start);
+    g_assert_cmpfloat (a->process.rss_mb_max, ==, b->process.rss_mb_max);
+    g_assert_cmpfloat (a->process.rss_mb_end, ==, b->process.rss_mb_end);
+  }
 
   g_assert_cmpuint (a->series->len, ==, b->series->len);
   for (i = 0; i < a->series->len; i++)
@@ -655,6 +678,14 @@ test_round_trip (void)
   g_assert_cmpuint (len, ==, strlen (data));
   g_assert_true (g_str_has_suffix (text, "}\n"));
   g_assert_nonnull (strstr (text, "\n  \"session\" : {"));
+  /* the new fields by their names: streaming, and process with null for
+   * what is unknown */
+  g_assert_nonnull (strstr (text, "\"streaming\" : false"));
+  g_assert_nonnull (strstr (text, "\"streaming\" : true"));
+  g_assert_nonnull (strstr (text, "\"process\" : {\n      \"cpu_pct\" : {\n"
+          "        \"mean\" : 190.5,"));
+  g_assert_nonnull (strstr (text, "\"n_cpus\" : 2,"));
+  g_assert_nonnull (strstr (text, "\"end\" : null"));
 
   /* and the compact form loads to the same model */
   g_free (data);
@@ -673,6 +704,119 @@ test_round_trip (void)
   remove_tree (dir);
   g_free (path);
   g_free (path2);
+  g_free (dir);
+}
+
+/* An imported session keeps where it came from and what it lacks through
+ * session.json (session.imported_from), and a link whose memory is unknown
+ * (NULL) stays unknown instead of turning into "system". */
+static void
+test_round_trip_import (void)
+{
+  gchar *dir = make_tmp_dir ();
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  GpSession *s = make_full_session (), *loaded, *own;
+  GError *err = NULL;
+  GpLink *l;
+  JsonParser *parser;
+  JsonObject *imp;
+  JsonArray *missing;
+  gchar *text;
+  guint bit, n_named = 0;
+
+  s->import_schema = "gst-profile/1";
+  s->import_mode = "wrap";
+  /* self_time, element_threads and qos; bit 30 has no name and is not
+   * written */
+  s->import_missing = (1u << 0) | (1u << 2) | (1u << 9) | (1u << 30);
+  l = g_ptr_array_index (s->links, 0);
+  g_clear_pointer (&l->memory, g_free);
+
+  g_assert_true (gp_session_save (s, path, &err));
+  g_assert_no_error (err);
+  text = read_file (path);
+  parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  imp = json_object_get_object_member (json_object_get_object_member
+      (json_node_get_object (json_parser_get_root (parser)), "session"),
+      "imported_from");
+  g_assert_nonnull (imp);
+  g_assert_cmpstr (json_object_get_string_member (imp, "schema"), ==,
+      "gst-profile/1");
+  g_assert_cmpstr (json_object_get_string_member (imp, "mode"), ==, "wrap");
+  missing = json_object_get_array_member (imp, "missing");
+  g_assert_cmpuint (json_array_get_length (missing), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (missing, 0), ==,
+      "self_time");
+  g_assert_cmpstr (json_array_get_string_element (missing, 1), ==,
+      "element_threads");
+  g_assert_cmpstr (json_array_get_string_element (missing, 2), ==, "qos");
+  g_object_unref (parser);
+
+  loaded = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_nonnull (loaded);
+  /* static strings, the same ones the ingest readers use */
+  g_assert_cmpstr (loaded->import_schema, ==, "gst-profile/1");
+  g_assert_cmpstr (loaded->import_mode, ==, "wrap");
+  g_assert_cmphex (loaded->import_missing, ==,
+      (1u << 0) | (1u << 2) | (1u << 9));
+  l = g_ptr_array_index (loaded->links, 0);
+  g_assert_null (l->memory);
+  l = g_ptr_array_index (loaded->links, 1);
+  g_assert_nonnull (l->memory);
+  gp_session_free (loaded);
+
+  /* every name maps back to its bit, and only single known bits have one */
+  for (bit = 0; bit < 32; bit++) {
+    const gchar *name = gp_session_import_missing_name (1u << bit);
+
+    if (name == NULL)
+      continue;
+    n_named++;
+    g_assert_cmphex (gp_session_import_missing_from_name (name), ==,
+        1u << bit);
+  }
+  g_assert_cmpuint (n_named, ==, 10);
+  g_assert_null (gp_session_import_missing_name (0));
+  g_assert_null (gp_session_import_missing_name (3));
+  g_assert_cmpuint (gp_session_import_missing_from_name ("nope"), ==, 0);
+
+  /* gstprof's own sessions have no imported_from, and read none back */
+  own = make_full_session ();
+  g_free (text);
+  text = gp_session_to_data (own, FALSE, NULL);
+  g_assert_null (strstr (text, "imported_from"));
+  loaded = gp_session_load_data (text, -1, "own.json", &err);
+  g_assert_no_error (err);
+  g_assert_null (loaded->import_schema);
+  g_assert_null (loaded->import_mode);
+  g_assert_cmpuint (loaded->import_missing, ==, 0);
+  gp_session_free (loaded);
+  gp_session_free (own);
+
+  /* from a file: unknown schema and missing names this build does not
+   * know; a null mode; a wrong type is an error naming the key */
+  loaded = gp_session_load_data ("{\"schema\": \"gstprof/1\", \"session\":"
+      " {\"imported_from\": {\"schema\": \"nsys/9\", \"mode\": null,"
+      " \"missing\": [\"qos\", \"later_thing\"]}}}", -1, "imp.json", &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (loaded->import_schema, ==, "other");
+  g_assert_null (loaded->import_mode);
+  g_assert_cmphex (loaded->import_missing, ==, 1u << 9);
+  gp_session_free (loaded);
+  loaded = gp_session_load_data ("{\"schema\": \"gstprof/1\", \"session\":"
+      " {\"imported_from\": {\"missing\": [1]}}}", -1, "imp.json", &err);
+  g_assert_null (loaded);
+  g_assert_error (err, GP_SESSION_ERROR, GP_SESSION_ERROR_SCHEMA);
+  g_assert_cmpstr (err->message, ==,
+      "imp.json: session.imported_from.missing[0]: expected string");
+  g_clear_error (&err);
+
+  g_free (text);
+  gp_session_free (s);
+  remove_tree (dir);
+  g_free (path);
   g_free (dir);
 }
 
@@ -788,6 +932,34 @@ test_read_defaults_and_nulls (void)
   g_assert_cmpfloat (s->frame_period_ms, ==, -1);
   g_assert_cmpuint (s->elements->len, ==, 0);
   g_assert_cmpuint (s->series->len, ==, 0);
+  g_assert_false (s->process.measured);
+  gp_session_free (s);
+
+  /* sessions from before summary.process and threads[].streaming: not
+   * measured, and streaming threads; a null process is not measured */
+  s = gp_session_load_data ("{\"schema\": \"gstprof/1\", \"summary\": "
+      "{\"threads\": [{\"tid\": 1, \"name\": \"a\"}, {\"tid\": 2, "
+      "\"streaming\": null}, {\"tid\": 3, \"streaming\": false}], "
+      "\"process\": null}}", -1, "old.json", &err);
+  g_assert_no_error (err);
+  g_assert_false (s->process.measured);
+  g_assert_false (gp_session_find_thread (s, 1)->worker);
+  g_assert_false (gp_session_find_thread (s, 2)->worker);
+  g_assert_true (gp_session_find_thread (s, 3)->worker);
+  gp_session_free (s);
+
+  /* a process object with nulls: measured, each number unknown */
+  s = gp_session_load_data ("{\"schema\": \"gstprof/1\", \"summary\": "
+      "{\"process\": {\"cpu_pct\": {\"mean\": 50, \"max\": null}, "
+      "\"n_cpus\": null}}}", -1, "proc.json", &err);
+  g_assert_no_error (err);
+  g_assert_true (s->process.measured);
+  g_assert_cmpfloat (s->process.cpu_pct_mean, ==, 50);
+  g_assert_cmpfloat (s->process.cpu_pct_max, ==, -1);
+  g_assert_cmpint (s->process.n_cpus, ==, -1);
+  g_assert_cmpfloat (s->process.rss_mb_start, ==, -1);
+  g_assert_cmpfloat (s->process.rss_mb_max, ==, -1);
+  g_assert_cmpfloat (s->process.rss_mb_end, ==, -1);
   gp_session_free (s);
 
   s = gp_session_load_data ("{\"schema\": \"gstprof/1\", \"future\": [1],"
@@ -800,7 +972,8 @@ test_read_defaults_and_nulls (void)
       "   \"c\": {\"buffers\": 99}},"
       "  \"queues\": {\"q\": {\"level_pct\": null}},"
       "  \"frame_period_ms\": 33.5, \"target_fps\": null},"
-      " \"graph\": {\"links\": [{\"src\": \"a.src\", \"sink\": \"b.sink\"}]},"
+      " \"graph\": {\"links\": [{\"src\": \"a.src\", \"sink\": \"b.sink\"},"
+      "   {\"src\": \"b.src\", \"sink\": \"c.sink\", \"memory\": null}]},"
       " \"findings\": [{\"rule\": \"HOT\", \"fix_patch\": [1, \"two\"]}]}",
       -1, "nulls.json", &err);
   g_assert_no_error (err);
@@ -824,6 +997,8 @@ test_read_defaults_and_nulls (void)
   g_assert_cmpstr (qs->leaky, ==, "no");
   g_assert_cmpstr (((GpLink *) s->links->pdata[0])->id, ==, "a.src->b.sink");
   g_assert_cmpstr (((GpLink *) s->links->pdata[0])->memory, ==, "system");
+  /* absent memory is the default, null is unknown */
+  g_assert_null (((GpLink *) s->links->pdata[1])->memory);
   g_assert_true (JSON_NODE_HOLDS_ARRAY (((GpFinding *) s->findings->
               pdata[0])->fix_patch));
   gp_session_free (s);
@@ -866,6 +1041,36 @@ test_write_unrepresentable (void)
   g_assert_true (json_object_get_null_member (back->series->pdata[0],
           "fps"));
   text2 = gp_session_to_data (back, TRUE, NULL);
+  g_assert_cmpstr (text, ==, text2);
+  g_free (text);
+  g_free (text2);
+  gp_session_free (s);
+  gp_session_free (back);
+
+  /* doubles json-glib would print as "1e-99.0" (not JSON): in a summary,
+   * an event time and a series window, they are written so the file loads,
+   * within one ulp of the value */
+  s = gp_session_new ();
+  gp_session_add_elem_summary (s, "e")->share_pct = 1e-99;
+  s->duration_s = 1e20;
+  gp_session_add_event (s, -1e22, "eos", "", "");
+  w = json_object_new ();
+  json_object_set_double_member (w, "fps", 1e+300);
+  gp_session_add_window (s, w);
+  json_object_unref (w);
+  text = gp_session_to_data (s, FALSE, &len);
+  g_assert_null (strstr (text, "e-99.0"));
+  g_assert_null (strstr (text, "e+20.0"));
+  back = gp_session_load_data (text, (gssize) len, "exp.json", &err);
+  g_assert_no_error (err);
+  g_assert_cmpfloat_with_epsilon (((GpElementSummary *) back->
+          elem_summaries->pdata[0])->share_pct, 1e-99, 1e-113);
+  g_assert_cmpfloat_with_epsilon (back->duration_s, 1e20, 1e5);
+  g_assert_cmpfloat_with_epsilon (((GpEvent *) back->events->pdata[0])->t,
+      -1e22, 1e7);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member
+      (back->series->pdata[0], "fps"), 1e300, 1e285);
+  text2 = gp_session_to_data (back, FALSE, NULL);
   g_assert_cmpstr (text, ==, text2);
   g_free (text);
   g_free (text2);
@@ -1084,9 +1289,9 @@ test_bad_syntax (void)
   expect_text_error (dir, "words.json", "this is not json", -1,
       "^@:1:[0-9]+: .+");
   expect_text_error (dir, "empty.json", "", 0,
-      "^@: empty file, not a gstprof session$");
+      "^@: empty file, not a session$");
   expect_text_error (dir, "blank.json", " \n\t\n", -1,
-      "^@: empty file, not a gstprof session$");
+      "^@: empty file, not a session$");
   expect_text_error (dir, "png.json", "\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16,
       "^@:1:1: not UTF-8 text \\(byte 0x89\\)$");
   expect_text_error (dir, "nul.json", "{\"schema\": \"gst\0prof/1\"}", 24,
@@ -1205,6 +1410,14 @@ test_bad_types (void)
         "summary.sinks.s.target_fps: expected number"},
     {"\"summary\": {\"frame_period_ms\": false}",
         "summary.frame_period_ms: expected number"},
+    {"\"summary\": {\"threads\": [{\"streaming\": \"no\"}]}",
+        "summary.threads\\[0\\].streaming: expected boolean"},
+    {"\"summary\": {\"process\": [1]}",
+        "summary.process: expected object"},
+    {"\"summary\": {\"process\": {\"n_cpus\": \"two\"}}",
+        "summary.process.n_cpus: expected integer"},
+    {"\"summary\": {\"process\": {\"rss_mb\": {\"max\": \"1G\"}}}",
+        "summary.process.rss_mb.max: expected number"},
     {"\"series\": [{}, []]", "series\\[1\\]: expected object"},
     {"\"series\": {}", "series: expected array"},
     {"\"events\": [{\"t\": \"now\"}]", "events\\[0\\].t: expected number"},
@@ -1314,6 +1527,7 @@ main (int argc, char **argv)
       test_model_find_and_sort);
   g_test_add_func ("/core/session/model-props", test_model_props);
   g_test_add_func ("/core/session/round-trip", test_round_trip);
+  g_test_add_func ("/core/session/round-trip-import", test_round_trip_import);
   g_test_add_func ("/core/session/key-names", test_key_names);
   g_test_add_func ("/core/session/read-defaults-and-nulls",
       test_read_defaults_and_nulls);

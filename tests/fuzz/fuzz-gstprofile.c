@@ -14,14 +14,17 @@
  * - whatever was imported can be saved as a gstprof session and that file
  *   loads again (an import never produces a session gstprof cannot read).
  *
- * Build and run (not part of `meson test`):
+ * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`); by hand, from the
+ * repository root (not part of `meson test`):
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
  *     -fno-sanitize-recover=all -Isrc/core -Isrc -Isrc/ingest \
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0) \
  *     -o fuzz-gstprofile tests/fuzz/fuzz-gstprofile.c src/ingest/gp-ingest-*.c \
- *     src/core/gp-session.c src/core/gp-session-json.c src/core/gp-stats.c \
- *     src/rules/gp-rules-hw.c $(pkg-config --libs glib-2.0 json-glib-1.0) -lm
- *   G_SLICE=always-malloc ./fuzz-gstprofile -max_total_time=120 corpus/ \
+ *     src/core/gp-session.c src/core/gp-session-json.c src/core/gp-json.c \
+ *     src/core/gp-stats.c src/rules/gp-rules-hw.c \
+ *     $(pkg-config --libs glib-2.0 json-glib-1.0) -lm
+ *   G_SLICE=always-malloc ./fuzz-gstprofile -max_total_time=120 \
+ *     -dict=tests/fuzz/gstprofile.dict corpus/ \
  *     ../shared/fixtures/gst-profile-sessions/
  */
 #include <math.h>

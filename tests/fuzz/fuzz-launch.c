@@ -13,7 +13,9 @@
  * GStreamer is initialised without plugins, so names come from the factory
  * names and caps are checked by gst_caps_from_string ().
  *
- * Build and run (from the repository root; not part of `meson test`):
+ * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`, seeded with the
+ * launch strings in tests/); by hand, from the repository root (not part of
+ * `meson test`):
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
  *     -fno-sanitize-recover=all -fno-omit-frame-pointer -Isrc/core \
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0 gstreamer-1.0) \

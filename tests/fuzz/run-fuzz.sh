@@ -1,15 +1,25 @@
 #!/bin/sh
-# Fuzzes the session.json reader (tests/fuzz/fuzz-session.c) with libFuzzer,
-# AddressSanitizer and UndefinedBehaviorSanitizer for N seconds (default 60).
+# Builds and runs every fuzz target with libFuzzer, AddressSanitizer and
+# UndefinedBehaviorSanitizer, each for N seconds (default 60):
 #
-#   sh tests/fuzz/run-fuzz.sh [seconds]
+#   sh tests/fuzz/run-fuzz.sh [seconds]        (make fuzz FUZZ_SECONDS=N)
 #
-# Builds with a plain clang command line (pkg-config flags, the core sources
-# it needs), so it does not touch any meson build directory. Work files go
-# to $FUZZ_DIR (default build-fuzz/): the binaries, seeds/ (regenerated each
-# run), corpus/ (kept between runs, so each run starts where the last one
-# stopped) and crash-*/leak-*/timeout-* artifacts when something is found.
-# Exit status: 0 when nothing was found, libFuzzer's status otherwise.
+#   session     session.json reading (tests/fuzz/fuzz-session.c)
+#   gstprofile  saved files of any schema, gst-profile/1 imports
+#               (tests/fuzz/fuzz-gstprofile.c)
+#   launch      the launch-string tokenizer and rewriter
+#               (tests/fuzz/fuzz-launch.c)
+#
+# Builds with plain clang command lines (pkg-config flags, the sources each
+# target needs), so it touches no meson build directory. When clang or its
+# libFuzzer runtime is missing it installs them with apt as root, and says
+# what to install otherwise. Work files go to $FUZZ_DIR (default
+# build-fuzz/): the binaries, and per target TARGET/seeds (remade each run
+# from the fixtures, saved sessions and the launch strings in tests/),
+# TARGET/corpus (kept, so a run starts where the last one stopped),
+# TARGET/fuzz.log and crash-*/leak-*/timeout-*/oom-* artifacts when something
+# is found. Every target runs even when an earlier one found something.
+# Exit status: 0 nothing found, 1 a finding, 3 bad usage or no toolchain.
 # Not part of `make test`.
 set -eu
 
@@ -17,37 +27,86 @@ SECS=${1:-60}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_DIR:-$ROOT/build-fuzz}
 CC=${CC:-clang}
+FIX=$ROOT/../shared/fixtures
 
 case $SECS in
-  ''|*[!0-9]*) echo "run-fuzz.sh: seconds must be a whole number, got '$SECS'" >&2; exit 3 ;;
+  ''|*[!0-9]*|0) echo "run-fuzz.sh: seconds must be a whole number above 0, got '$SECS'" >&2; exit 3 ;;
 esac
+
+apt_install () {
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "run-fuzz.sh: $1; install it (as root: apt-get install -y $2) or set CC" >&2
+    exit 3
+  fi
+  echo "run-fuzz.sh: $1; installing $2" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null
+  # shellcheck disable=SC2086
+  apt-get install -y -q --no-install-recommends $2 >/dev/null
+}
+
+mkdir -p "$OUT"
 if ! command -v "$CC" >/dev/null 2>&1; then
-  echo "run-fuzz.sh: $CC not found (clang with libFuzzer is needed)" >&2
-  exit 3
+  apt_install "$CC not found" "clang libclang-rt-dev"
+  command -v "$CC" >/dev/null 2>&1 || { echo "run-fuzz.sh: still no $CC" >&2; exit 3; }
 fi
+# clang without its compiler-rt package cannot link -fsanitize=fuzzer
+# (Debian ships the runtime apart from the compiler): try a one-line target.
+probe () {
+  printf 'int LLVMFuzzerTestOneInput (const unsigned char *d, unsigned long n) { (void) d; return (int) (n & 0); }\n' \
+    > "$OUT/probe.c"
+  "$CC" -fsanitize=fuzzer,address,undefined -o "$OUT/probe" "$OUT/probe.c" >/dev/null 2>&1
+}
+if ! probe; then
+  apt_install "$CC cannot link libFuzzer" "libclang-rt-dev"
+  probe || { echo "run-fuzz.sh: $CC still cannot link -fsanitize=fuzzer" >&2; exit 3; }
+fi
+rm -f "$OUT/probe" "$OUT/probe.c"
 
-mkdir -p "$OUT/corpus"
-rm -rf "$OUT/seeds"
-mkdir -p "$OUT/seeds"
-
+# ---- build ---------------------------------------------------------------
 PKG="glib-2.0 json-glib-1.0"
 CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
-CORE="$ROOT/src/core/gp-session.c $ROOT/src/core/gp-session-json.c $ROOT/src/core/gp-stats.c"
+CORE="$ROOT/src/core/gp-session.c $ROOT/src/core/gp-session-json.c \
+  $ROOT/src/core/gp-json.c $ROOT/src/core/gp-stats.c"
+INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
+  $ROOT/src/rules/gp-rules-hw.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+INC="-I$ROOT/src/core -I$ROOT/src -I$ROOT/src/ingest"
 
-echo "run-fuzz.sh: building $OUT/fuzz-session with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch in $OUT with $CC"
 # shellcheck disable=SC2086
-"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer -I"$ROOT/src/core" $CFLAGS_PKG \
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
-"$CC" -std=gnu11 -g -O1 -I"$ROOT/src/core" $CFLAGS_PKG \
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-gstprofile" "$ROOT/tests/fuzz/fuzz-gstprofile.c" $INGEST \
+  $CORE $LIBS_PKG -lm
+# shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG gstreamer-1.0) \
+  -o "$OUT/fuzz-launch" "$ROOT/tests/fuzz/fuzz-launch.c" \
+  "$ROOT/src/core/gp-launch.c" $(pkg-config --libs $PKG gstreamer-1.0)
+# shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
-# Seeds: sessions saved through the model (every section filled), a real
-# capture when a gstprof binary is built, and foreign JSON (gst-profile
-# sessions) that exercises the refusal paths.
-"$OUT/make-seeds" "$OUT/seeds"
+# ---- seeds ---------------------------------------------------------------
+for t in session gstprofile launch; do
+  rm -rf "${OUT:?}/$t/seeds"
+  mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
+done
+# the corpus of the single-target script that came before
+if [ -d "$OUT/corpus" ] && [ -z "$(ls -A "$OUT/session/corpus")" ]; then
+  mv "$OUT/corpus"/* "$OUT/session/corpus/" 2>/dev/null || true
+  rmdir "$OUT/corpus" 2>/dev/null || true
+fi
+
+# Sessions: saved through the model (every section filled), a real capture
+# when a gstprof binary is built, the demo's; gst-profile captures (for
+# fuzz-session they exercise the refusal paths). fuzz-gstprofile reads both
+# schemas, so it gets all of them.
+"$OUT/make-seeds" "$OUT/session/seeds"
 for bin in "$ROOT"/build*/src/cli/gstprof; do
   [ -x "$bin" ] || continue
   rm -rf "$OUT/real"
@@ -55,29 +114,89 @@ for bin in "$ROOT"/build*/src/cli/gstprof; do
     "videotestsrc num-buffers=60 ! identity sleep-time=1000 ! queue ! fakesink sync=false" \
     >/dev/null 2>&1 || true
   if [ -f "$OUT/real/session.json" ]; then
-    cp "$OUT/real/session.json" "$OUT/seeds/real.json"
+    cp "$OUT/real/session.json" "$OUT/session/seeds/real.json"
     break
   fi
 done
-for f in "$ROOT"/demo-session/session.json "$ROOT"/../shared/fixtures/gst-profile-sessions/*.json; do
-  [ -f "$f" ] && cp "$f" "$OUT/seeds/$(basename "$(dirname "$f")")-$(basename "$f")"
+for f in "$ROOT"/demo-session/session.json "$FIX"/gst-profile-sessions/*.json; do
+  [ -f "$f" ] && cp "$f" "$OUT/session/seeds/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
-echo "run-fuzz.sh: $(ls "$OUT/seeds" | wc -l) seeds, $(ls "$OUT/corpus" | wc -l) corpus entries; running ${SECS}s"
+cp "$OUT"/session/seeds/* "$OUT/gstprofile/seeds/"
 
+# Launch strings: every C string literal in tests/ (adjacent literals
+# joined, as the compiler joins them) that holds a '!' link, plus the
+# Makefile's demo. Escapes stay as written: close enough for a seed.
+for f in "$ROOT"/tests/*/*.c "$ROOT"/bench/*.c; do
+  [ -f "$f" ] && cat "$f"
+done | awk -v dir="$OUT/launch/seeds" '
+  function flush () {
+    if (cur ~ /!/) {
+      n++
+      printf "%s", cur > (dir "/t" n)
+      close (dir "/t" n)
+    }
+    cur = ""
+  }
+  {
+    rest = $0; found = 0
+    while (match (rest, /"([^"\\]|\\.)*"/)) {
+      cur = cur substr (rest, RSTART + 1, RLENGTH - 2)
+      rest = substr (rest, RSTART + RLENGTH)
+      found = 1
+    }
+    gsub (/[ \t]/, "", rest)
+    # a literal that ends its line may go on in the next line
+    if (!found || rest != "")
+      flush()
+  }
+  END { flush() }'
+sed -n 's/^DEMO[[:space:]]*?=[[:space:]]*//p' "$ROOT/Makefile" > "$OUT/launch/seeds/demo"
+
+# ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-cd "$OUT"
-set +e
-"$OUT/fuzz-session" -max_total_time="$SECS" -max_len=65536 -timeout=10 \
-  -rss_limit_mb=4096 -print_final_stats=1 -dict="$ROOT/tests/fuzz/session.dict" \
-  -artifact_prefix="$OUT/" "$OUT/corpus" "$OUT/seeds" 2>&1 | tee "$OUT/fuzz.log" | \
-  grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|bad error|written session|save \(load)' 
-set -e
-# the pipeline's status is grep's; read libFuzzer's verdict from its log
-if grep -q -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error|Test unit written' "$OUT/fuzz.log"; then
-  echo "run-fuzz.sh: FINDING, see $OUT/fuzz.log and the artifacts in $OUT" >&2
+
+found=0
+summary=""
+run_target () {
+  t=$1; max_len=$2; dict=$3
+  dir=$OUT/$t
+  echo "run-fuzz.sh: $t: $(ls "$dir/seeds" | wc -l) seeds, $(ls "$dir/corpus" | wc -l) corpus entries; running ${SECS}s"
+  set +e
+  (cd "$dir" && "$OUT/fuzz-$t" -max_total_time="$SECS" -max_len="$max_len" \
+    -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+    ${dict:+-dict="$dict"} -artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds") \
+    > "$dir/fuzz.log" 2>&1
+  set -e
+  execs=$(grep -E '^stat::number_of_executed_units' "$dir/fuzz.log" | awk '{print $2}' | tail -n 1)
+  cov=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$dir/fuzz.log" | sed -n 's/.*cov: \([0-9]*\).*/\1/p' | tail -n 1)
+  units=$(ls "$dir/corpus" | wc -l)
+  if grep -q -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error|Test unit written' "$dir/fuzz.log"; then
+    found=1
+    verdict="FINDING, see $dir/fuzz.log"
+    # the target's own message (it prints one line before abort ()), then
+    # the sanitizer's
+    grep -E -B 1 'ERROR:' "$dir/fuzz.log" | head -n 4 >&2
+    grep -E 'SUMMARY|runtime error|Test unit written' "$dir/fuzz.log" | head -n 4 >&2
+  else
+    verdict="nothing found"
+  fi
+  line=$(printf '  %-11s %10s executions  cov %-6s corpus %-6s %s' "$t" "${execs:-?}" "${cov:-?}" "$units" "$verdict")
+  echo "$line"
+  summary="$summary$line
+"
+}
+
+run_target session 65536 "$ROOT/tests/fuzz/session.dict"
+run_target gstprofile 65536 "$ROOT/tests/fuzz/gstprofile.dict"
+run_target launch 4096 ""
+
+echo "run-fuzz.sh: ${SECS}s per target"
+printf '%s' "$summary"
+if [ $found != 0 ]; then
+  echo "run-fuzz.sh: FINDING (artifacts under $OUT/TARGET/)" >&2
   exit 1
 fi
-echo "run-fuzz.sh: nothing found ($(grep -E '^stat::number_of_executed_units' "$OUT/fuzz.log" | awk '{print $2}') executions)"
+echo "run-fuzz.sh: nothing found"

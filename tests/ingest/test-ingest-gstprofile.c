@@ -622,6 +622,133 @@ test_merge_weights (void)
 }
 
 /* ---------------------------------------------------------------- */
+/* imports through session.json                                       */
+/* ---------------------------------------------------------------- */
+
+/* Every fixture, imported and saved as a gstprof session, reads back with
+ * where it came from, what it lacks, and its unknown link memories still
+ * unknown (not "system"); saving that again gives the same bytes. */
+static void
+test_import_round_trip (void)
+{
+  gchar *dir_path = fixture_path (""), *tmp;
+  GDir *dir = g_dir_open (dir_path, 0, NULL);
+  const gchar *name;
+  GError *err = NULL;
+  guint n = 0, n_unknown_memory = 0;
+
+  tmp = g_dir_make_tmp ("gstprof-ingest-rt-XXXXXX", &err);
+  g_assert_no_error (err);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL) {
+    gchar *out, *again, *text, *text2;
+    GpSession *s, *back;
+    guint i;
+
+    if (!g_str_has_suffix (name, ".json"))
+      continue;
+    s = load_fixture (name);
+    g_assert_cmpstr (s->import_schema, ==, GP_INGEST_SCHEMA_GSTPROFILE);
+    g_assert_cmphex (s->import_missing, ==, GP_INGEST_GSTPROFILE_MISSING);
+
+    out = g_build_filename (tmp, name, NULL);
+    g_assert_true (gp_session_save (s, out, &err));
+    g_assert_no_error (err);
+    back = gp_ingest_load_any (out, &err);
+    g_assert_no_error (err);
+    g_assert_cmpstr (back->schema, ==, GP_SESSION_SCHEMA);
+    g_assert_cmpstr (back->mode, ==, s->mode);
+    g_assert_cmpstr (back->import_schema, ==, s->import_schema);
+    g_assert_cmpstr (back->import_mode, ==, s->import_mode);
+    g_assert_cmphex (back->import_missing, ==, s->import_missing);
+    g_assert_cmpuint (back->links->len, ==, s->links->len);
+    for (i = 0; i < s->links->len; i++) {
+      GpLink *a = g_ptr_array_index (s->links, i);
+      GpLink *b = g_ptr_array_index (back->links, i);
+
+      g_assert_cmpstr (a->id, ==, b->id);
+      g_assert_cmpstr (a->memory, ==, b->memory);
+      n_unknown_memory += a->memory == NULL;
+    }
+
+    again = g_strconcat (out, ".again", NULL);
+    g_assert_true (gp_session_save (back, again, &err));
+    g_assert_no_error (err);
+    g_file_get_contents (out, &text, NULL, &err);
+    g_assert_no_error (err);
+    g_file_get_contents (again, &text2, NULL, &err);
+    g_assert_no_error (err);
+    g_assert_cmpstr (text, ==, text2);
+    g_assert_nonnull (strstr (text, "\"imported_from\""));
+
+    g_unlink (again);
+    g_unlink (out);
+    g_free (text);
+    g_free (text2);
+    g_free (again);
+    g_free (out);
+    gp_session_free (back);
+    gp_session_free (s);
+    n++;
+  }
+  g_dir_close (dir);
+  g_rmdir (tmp);
+  g_free (tmp);
+  g_free (dir_path);
+  g_assert_cmpuint (n, >=, 7);
+  g_test_message ("%u fixtures, %u links of unknown memory", n,
+      n_unknown_memory);
+}
+
+/* Every flag a gst-profile import sets has a name in session.json, a label
+ * for the verdict and a description; the note names them all. */
+static void
+test_missing_names (void)
+{
+  GpSession *s = load_fixture ("software-healthy.json");
+  gchar *note = gp_ingest_import_note (s, 80);
+  /* the note unwrapped, so that a label cut over two lines is found */
+  gchar **parts = g_strsplit (note, "\n  ", -1);
+  gchar *flat = g_strjoinv (" ", parts);
+  guint bit, lines = 0;
+  const gchar *p;
+
+  for (bit = 0; bit < 32; bit++) {
+    guint flag = 1u << bit;
+
+    if ((GP_INGEST_GSTPROFILE_MISSING & flag) == 0) {
+      g_assert_null (gp_ingest_missing_label (flag));
+      continue;
+    }
+    g_assert_nonnull (gp_session_import_missing_name (flag));
+    g_assert_cmphex (gp_session_import_missing_from_name
+        (gp_session_import_missing_name (flag)), ==, flag);
+    g_assert_nonnull (gp_ingest_missing_describe (flag));
+    g_assert_nonnull (gp_ingest_missing_label (flag));
+    g_assert_nonnull (strstr (flat, gp_ingest_missing_label (flag)));
+  }
+  g_assert_true (g_str_has_prefix (note, "imported from gst-profile/1 "
+          "(its mode: run); not in it: self time"));
+  for (p = note; *p != '\0'; p++) {
+    const gchar *nl = strchr (p, '\n');
+
+    g_assert_nonnull (nl);
+    g_assert_cmpint (g_utf8_strlen (p, nl - p), <=, 80);
+    lines++;
+    p = nl;
+  }
+  g_assert_cmpuint (lines, ==, 3);
+  g_free (flat);
+  g_strfreev (parts);
+  g_free (note);
+
+  /* gstprof's own sessions get no note */
+  s->import_schema = NULL;
+  g_assert_null (gp_ingest_import_note (s, 80));
+  gp_session_free (s);
+}
+
+/* ---------------------------------------------------------------- */
 /* bad input                                                          */
 /* ---------------------------------------------------------------- */
 
@@ -638,10 +765,17 @@ test_bad_schema (void)
   assert_refused ("   ", NULL);
   assert_refused ("{\"schema\":\"gst-profile/1\"", NULL);
   assert_refused ("\xff\xfe{}", "not UTF-8");
-  /* one object and nothing after it (json-glib would leak on the second) */
+  /* one value and nothing after it (json-glib would leak on the second) */
   assert_refused ("{\"schema\":\"gst-profile/1\"}\n{\"b\":\"y\"}",
-      "bad.json:2:1: text after the end");
-  assert_refused ("\"s\" {\"a\":1}", "bad.json:1:1: not a session file");
+      "bad.json:2:1: more data after the end of the JSON value");
+  assert_refused ("\"s\" {\"a\":1}",
+      "bad.json:1:5: more data after the end of the JSON value");
+  assert_refused ("\"s\"", "not a session file");
+  /* what json-glib's scanner takes but JSON does not have */
+  assert_refused ("{\"schema\": /* x */ \"gst-profile/1\"}",
+      "bad.json:1:12: a comment");
+  assert_refused ("{'schema': 'gst-profile/1'}",
+      "bad.json:1:2: a single quote");
   assert_refused ("null", "not a session file");
 }
 
@@ -919,6 +1053,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ingest/gstprofile/caps-forms", test_caps_forms);
   g_test_add_func ("/ingest/gstprofile/merge-weights", test_merge_weights);
   g_test_add_func ("/ingest/gstprofile/good-minimal", test_good_minimal);
+  g_test_add_func ("/ingest/gstprofile/import-round-trip",
+      test_import_round_trip);
+  g_test_add_func ("/ingest/gstprofile/missing-names", test_missing_names);
   g_test_add_func ("/ingest/bad/schema", test_bad_schema);
   g_test_add_func ("/ingest/bad/file", test_bad_file);
   g_test_add_func ("/ingest/bad/truncated", test_truncated);

@@ -9,6 +9,8 @@
 #include <gst/gst.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gp-histogram.h"
 
@@ -916,6 +918,194 @@ test_graph (void)
   stop (p);
 }
 
+/* the whole process: CPU clock, RSS, CPUs, and every thread */
+
+typedef struct
+{
+  guint64 proc_cpu_ns;
+  guint64 streaming_ns;         /* threads seen in a hook */
+  guint64 worker_ns;            /* the others */
+  guint64 busiest_streaming_ns; /* the streaming thread with most CPU */
+  guint n_workers_busy;         /* workers with CPU > 0 */
+  guint n_proc;                 /* windows carrying proc_cpu_ns */
+  guint64 rss_min, rss_max;
+  guint n_cpus;
+} ProcSum;
+
+/* a hash key (g_memdup2 is too new for the GLib of older images) */
+static guint64 *
+u64_dup (guint64 v)
+{
+  guint64 *p = g_new (guint64, 1);
+
+  *p = v;
+  return p;
+}
+
+static void
+sum_process (GPtrArray * ws, ProcSum * out)
+{
+  GHashTable *per_tid = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+      g_free, g_free);
+  GHashTableIter it;
+  gpointer k, v;
+  guint i, j;
+
+  memset (out, 0, sizeof (*out));
+  out->rss_min = G_MAXUINT64;
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *w = g_ptr_array_index (ws, i);
+    GHashTable *seen = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+        g_free, NULL);
+    const GstStructure *t;
+    guint64 rss;
+    guint n_cpus;
+
+    if (gst_structure_has_field (w, "proc_cpu_ns")) {
+      out->proc_cpu_ns += get_u64 (w, "proc_cpu_ns");
+      out->n_proc++;
+    }
+    g_assert_true (gst_structure_get_uint64 (w, "proc_rss_bytes", &rss));
+    out->rss_min = MIN (out->rss_min, rss);
+    out->rss_max = MAX (out->rss_max, rss);
+    g_assert_true (gst_structure_get_uint (w, "n_cpus", &n_cpus));
+    out->n_cpus = n_cpus;
+    for (j = 0; (t = list_nth (w, "threads", j)); j++) {
+      guint64 tid = get_u64 (t, "tid"), cpu = get_u64 (t, "cpu_ns");
+      gboolean streaming;
+      guint64 *acc;
+
+      /* each thread once per window: nothing counted twice */
+      g_assert_false (g_hash_table_contains (seen, &tid));
+      g_hash_table_add (seen, u64_dup (tid));
+      g_assert_true (gst_structure_get_boolean (t, "streaming", &streaming));
+      if (streaming) {
+        out->streaming_ns += cpu;
+        acc = g_hash_table_lookup (per_tid, &tid);
+        if (!acc) {
+          acc = g_new0 (guint64, 1);
+          g_hash_table_insert (per_tid, u64_dup (tid), acc);
+        }
+        *acc += cpu;
+      } else {
+        /* threads no hook saw run no element */
+        g_assert_cmpstr (gst_structure_get_string (t, "elements"), ==, "");
+        out->worker_ns += cpu;
+        if (cpu > 0)
+          out->n_workers_busy++;
+      }
+    }
+    g_hash_table_unref (seen);
+  }
+  g_hash_table_iter_init (&it, per_tid);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    out->busiest_streaming_ns = MAX (out->busiest_streaming_ns,
+        *(guint64 *) v);
+  g_hash_table_unref (per_tid);
+  g_test_message ("process %.1f ms CPU in %u windows; streaming threads %.1f "
+      "ms (busiest %.1f), workers %.1f ms (%u busy samples); RSS %.1f-%.1f "
+      "MiB; %u CPUs", out->proc_cpu_ns / 1e6, out->n_proc,
+      out->streaming_ns / 1e6, out->busiest_streaming_ns / 1e6,
+      out->worker_ns / 1e6, out->n_workers_busy, out->rss_min / 1048576.0,
+      out->rss_max / 1048576.0, out->n_cpus);
+}
+
+static guint64
+process_cpu_ns (void)
+{
+  struct timespec t;
+
+  g_assert_cmpint (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t), ==, 0);
+  return (guint64) t.tv_sec * GST_SECOND + t.tv_nsec;
+}
+
+/* One streaming thread doing real work (snow frames converted): the
+ * windows' process CPU adds up to the process's own clock over the same
+ * span, that one thread carries nearly all of it, and the thread list
+ * accounts for the whole process. */
+static void
+test_process (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  ProcSum ps;
+  guint64 cpu0, cpu1;
+  gdouble truth;
+
+  REQUIRE_TRACER ();
+
+  cpu0 = process_cpu_ns ();
+  reset_windows ();
+  p = launch ("videotestsrc name=pr_src num-buffers=150 pattern=snow "
+      "! video/x-raw,width=1280,height=720 ! videoconvert "
+      "! video/x-raw,format=Y444 ! fakesink sync=false");
+  run_to_eos (p, 30);
+  stop (p);
+  ws = take_windows ();
+  cpu1 = process_cpu_ns ();
+  truth = (cpu1 - cpu0) / 1e6;
+  sum_process (ws, &ps);
+  g_test_message ("process clock around the run: %.1f ms", truth);
+
+  g_assert_cmpuint (ps.n_proc, ==, ws->len);
+  /* the windows tile the run: their sum is the clock's delta, less the
+   * bit between the test's clock reads and the flushes */
+  g_assert_cmpfloat (ps.proc_cpu_ns / 1e6, <=, truth + 1.0);
+  g_assert_cmpfloat (ps.proc_cpu_ns / 1e6, >=, truth * 0.95 - 2.0);
+  g_assert_cmpfloat (truth, >, 100.0);
+  /* the working thread is most of the process */
+  g_assert_cmpfloat ((gdouble) ps.busiest_streaming_ns, >=,
+      0.75 * ps.proc_cpu_ns);
+  /* every thread is listed: streaming and others add up to the process
+   * (threads that exited mid-window lose their last slice) */
+  g_assert_cmpfloat ((gdouble) (ps.streaming_ns + ps.worker_ns), >=,
+      0.9 * ps.proc_cpu_ns);
+  g_assert_cmpfloat ((gdouble) (ps.streaming_ns + ps.worker_ns), <=,
+      1.02 * ps.proc_cpu_ns + 2 * GST_MSECOND);
+  g_assert_cmpuint (ps.rss_min, >, 1024 * 1024);
+  g_assert_cmpuint (ps.n_cpus, >=, 1);
+  g_assert_cmpuint (ps.n_cpus, <=, (guint) sysconf (_SC_NPROCESSORS_ONLN));
+  g_ptr_array_unref (ws);
+}
+
+/* x264enc with threads=2 encodes on its own threads, which never pass a
+ * pad: they are listed as non-streaming threads with their CPU, and the
+ * process burns more than all streaming threads together. */
+static void
+test_worker_threads (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  ProcSum ps;
+  GstElementFactory *f;
+
+  REQUIRE_TRACER ();
+  f = gst_element_factory_find ("x264enc");
+  if (!f) {
+    g_test_skip ("x264enc is not installed");
+    return;
+  }
+  gst_object_unref (f);
+
+  reset_windows ();
+  p = launch ("videotestsrc name=wk_src num-buffers=40 pattern=ball "
+      "! video/x-raw,width=1280,height=720,framerate=30/1 "
+      "! x264enc threads=2 speed-preset=veryfast ! fakesink sync=false");
+  run_to_eos (p, 60);
+  stop (p);
+  ws = take_windows ();
+  sum_process (ws, &ps);
+
+  g_assert_cmpuint (ps.n_workers_busy, >, 0);
+  g_assert_cmpuint (ps.worker_ns, >, 20 * GST_MSECOND);
+  g_assert_cmpfloat ((gdouble) ps.proc_cpu_ns, >, 1.1 * ps.streaming_ns);
+  /* the encoder's threads exit at stop: their last slice is in the
+   * process's CPU only */
+  g_assert_cmpfloat ((gdouble) (ps.streaming_ns + ps.worker_ns), >=,
+      0.7 * ps.proc_cpu_ns);
+  g_ptr_array_unref (ws);
+}
+
 #else /* GP_TEST_CPU */
 
 /* cpu=true: sleeping is not CPU; producing frames is */
@@ -999,6 +1189,8 @@ main (int argc, char **argv)
   g_test_add_func ("/tracer/encoder-offset", test_encoder_offset);
   g_test_add_func ("/tracer/dynamic", test_dynamic);
   g_test_add_func ("/tracer/graph", test_graph);
+  g_test_add_func ("/tracer/process", test_process);
+  g_test_add_func ("/tracer/worker-threads", test_worker_threads);
 #else
   g_test_add_func ("/tracer/cpu", test_cpu);
 #endif

@@ -1,0 +1,176 @@
+/* gstprof
+ *
+ * gp-json.c: the strict JSON entry point shared by every reader of saved
+ * files (gp-json.h says what json-glib gets wrong and why it matters).
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "gp-json.h"
+#include "gp-session.h"
+
+void
+gp_json_error_line_valist (GError ** error, gint code, const gchar * format,
+    va_list args)
+{
+  gchar *msg, *valid, *p;
+
+  msg = g_strdup_vprintf (format, args);
+  valid = g_utf8_make_valid (msg, -1);
+  g_free (msg);
+  for (p = valid; *p != '\0'; p++)
+    if ((guchar) * p < 0x20 || *p == 0x7f)
+      *p = ' ';
+  /* a key or a file name can be any length; the line stays readable */
+  if (g_utf8_strlen (valid, -1) > 500) {
+    gchar *end = g_utf8_offset_to_pointer (valid, 497);
+
+    strcpy (end, "...");
+  }
+  g_set_error_literal (error, GP_SESSION_ERROR, code, valid);
+  g_free (valid);
+}
+
+void
+gp_json_error_line (GError ** error, gint code, const gchar * format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  gp_json_error_line_valist (error, code, format, args);
+  va_end (args);
+}
+
+/* Before json-glib sees the text, what it gets wrong:
+ * - it wants UTF-8 but says so without a position: we give line and column;
+ * - its parser recurses once per nesting level and overflows the stack on
+ *   deep input ([[[[... a few MB long): refused past GP_JSON_MAX_DEPTH;
+ * - it accepts a second value after the first ("1 {...}") and then leaks
+ *   the tree it built: refused, JSON has one value per document;
+ * - its scanner also takes C comments and single-quoted strings, in which
+ *   brackets would not be seen here the way the parser sees them: refused,
+ *   they are not JSON (and no tool we read writes them).
+ * Brackets inside strings do not count, so the scan follows strings and
+ * their escapes; nothing else of the grammar is checked here. */
+static gboolean
+gp_json_precheck (const gchar * data, gsize len, const gchar * origin,
+    GError ** error)
+{
+  const gchar *bad = NULL, *problem = NULL;
+  guint line = 1, depth = 0;
+  gsize i, line_start = 0;
+  gboolean in_string = FALSE, escaped = FALSE;
+  gboolean top_done = FALSE;    /* one whole top-level value seen */
+  gboolean top_word = FALSE;    /* inside a top-level number or word */
+
+  /* g_utf8_validate sets @bad to the end on success too. */
+  if (g_utf8_validate (data, (gssize) len, &bad))
+    bad = NULL;
+  else
+    len = (gsize) (bad - data);
+
+  for (i = 0; i < len && problem == NULL; i++) {
+    gchar c = data[i];
+
+    if (in_string) {
+      if (escaped)
+        escaped = FALSE;
+      else if (c == '\\')
+        escaped = TRUE;
+      else if (c == '"') {
+        in_string = FALSE;
+        top_done = depth == 0;
+      }
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (depth == 0 && top_word) {
+        top_word = FALSE;
+        top_done = TRUE;
+      }
+    } else if (c == '\'' || c == '/') {
+      problem = c == '/' ? "a comment or '/' outside a string" :
+          "a single quote outside a string";
+    } else if (depth == 0 && (top_done || (top_word && (c == '"' ||
+                    c == '[' || c == '{')))) {
+      problem = "more data after the end of the JSON value";
+    } else if (c == '"') {
+      in_string = TRUE;
+    } else if (c == '[' || c == '{') {
+      if (++depth > GP_JSON_MAX_DEPTH)
+        problem = "nested deeper than " G_STRINGIFY (GP_JSON_MAX_DEPTH)
+            " levels";
+    } else if (c == ']' || c == '}') {
+      if (depth > 0 && --depth == 0)
+        top_done = TRUE;
+    } else if (depth == 0) {
+      top_word = TRUE;
+    }
+
+    if (problem == NULL && c == '\n') {
+      line++;
+      line_start = i + 1;
+    }
+  }
+
+  if (problem != NULL) {
+    i--;
+    gp_json_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%u:%u: %s",
+        origin, line, (guint) g_utf8_strlen (data + line_start,
+            (gssize) (i - line_start)) + 1, problem);
+    return FALSE;
+  }
+  if (bad != NULL) {
+    gp_json_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s:%u:%u: not UTF-8 text (byte 0x%02x)", origin, line,
+        (guint) g_utf8_strlen (data + line_start,
+            (gssize) (len - line_start)) + 1, (guint) (guchar) * bad);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+JsonNode *
+gp_json_parse_strict (const gchar * data, gsize len, const gchar * origin,
+    GError ** error)
+{
+  JsonParser *parser;
+  JsonNode *root;
+  GError *perr = NULL;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  if (origin == NULL)
+    origin = "<data>";
+  if (len == 0) {
+    gp_json_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s: empty file, not a session", origin);
+    return NULL;
+  }
+  if (!gp_json_precheck (data, len, origin, error))
+    return NULL;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, (gssize) len, &perr)) {
+    /* json-glib prefixes "<data>:LINE:COL: " for text it did not read from
+     * a file; put the real name there. */
+    if (g_str_has_prefix (perr->message, "<data>:"))
+      gp_json_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%s", origin,
+          perr->message + strlen ("<data>:"));
+    else
+      gp_json_error_line (error, GP_SESSION_ERROR_PARSE, "%s: %s", origin,
+          perr->message);
+    g_error_free (perr);
+    g_object_unref (parser);
+    return NULL;
+  }
+  root = json_parser_get_root (parser);
+  if (root == NULL) {
+    /* only blanks */
+    gp_json_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s: empty file, not a session", origin);
+    g_object_unref (parser);
+    return NULL;
+  }
+  root = json_node_ref (root);
+  g_object_unref (parser);
+  return root;
+}

@@ -1,0 +1,47 @@
+/* gstprof
+ *
+ * gp-json.h: reading JSON text safely with json-glib, for every reader of
+ * saved files (session.json in src/core, foreign sessions in src/ingest).
+ *
+ * json-glib 1.6 gets some input wrong in ways a reader of untrusted files
+ * cannot accept: it leaks the tree it built when a second top-level value
+ * follows the first, it takes C comments and single-quoted strings, it
+ * reports invalid UTF-8 without a position, and its parser recurses once per
+ * nesting level, so deep input overflows the stack. gp_json_parse_strict ()
+ * refuses all of that before json-glib sees the text.
+ */
+#ifndef __GP_JSON_H__
+#define __GP_JSON_H__
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Far deeper than any session (gstprof nests about 6 levels plus what a
+ * property or a finding's evidence holds, gst-profile 5), far shallower
+ * than what overflows json-glib's recursive parser. */
+#define GP_JSON_MAX_DEPTH 256
+
+/* Parses @len bytes of @data as one JSON document and returns its root
+ * (a new reference; json_node_unref () it), or NULL with @error set to one
+ * line in GP_SESSION_ERROR / GP_SESSION_ERROR_PARSE that starts with
+ * @origin (NULL: "<data>"), then ":LINE:COLUMN:" where there is a position:
+ * empty or blank text, invalid UTF-8, nesting past GP_JSON_MAX_DEPTH, a
+ * second value after the first, comments, single quotes, and whatever
+ * json-glib itself rejects. Any top-level value is accepted; callers check
+ * that it is the object they want. */
+JsonNode *gp_json_parse_strict (const gchar * data, gsize len,
+    const gchar * origin, GError ** error);
+
+/* Sets @error (GP_SESSION_ERROR, @code) to one line: the message is made
+ * valid UTF-8, control characters become spaces and an overlong message is
+ * cut, whatever the file name or the keys quoted in it contain. */
+void gp_json_error_line (GError ** error, gint code, const gchar * format,
+    ...) G_GNUC_PRINTF (3, 4);
+void gp_json_error_line_valist (GError ** error, gint code,
+    const gchar * format, va_list args) G_GNUC_PRINTF (3, 0);
+
+G_END_DECLS
+
+#endif /* __GP_JSON_H__ */
