@@ -3,9 +3,10 @@
 
 BUILD   ?= build
 GSTPROF := $(BUILD)/src/cli/gstprof
-# A software encode pipeline with a real bottleneck: a 30 fps live 720p
-# source feeding x264enc at a slow preset on the same streaming thread.
-DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1280,height=720,framerate=30/1 ! videoconvert ! x264enc speed-preset=medium ! h264parse ! fakesink sync=false
+# A software encode pipeline with a real bottleneck: a live 1080p30 source,
+# a high-quality software downscale and x264enc, all on the source's one
+# streaming thread, which cannot keep up with 30 frames per second.
+DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1920,height=1080,framerate=30/1 ! videoconvert ! videoscale method=lanczos ! video/x-raw,width=1280,height=720 ! x264enc speed-preset=veryfast tune=zerolatency ! h264parse ! fakesink sync=false
 DEMO_DURATION ?= 8s
 FUZZ_SECONDS ?= 120
 
