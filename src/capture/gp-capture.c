@@ -15,6 +15,7 @@
 #include "gp-aggregate.h"
 #include "gp-config.h"
 
+#include <errno.h>
 #include <glib-unix.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@ gp_capture_options_init (GpCaptureOptions * opts)
   opts->cpu = FALSE;
   opts->eos_timeout_s = 3.0;
   opts->progress = FALSE;
+  opts->checkpoint_path = NULL;
+  opts->checkpoint_s = 2.0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -377,11 +380,15 @@ typedef struct
   guint duration_id;
   guint eos_timeout_id;
   guint progress_id;
+  guint checkpoint_id;
+  GpSession *session;
+  GDateTime *started;
   guint sigint_id;
   guint sigterm_id;
 
   gboolean tty;
   gboolean progress_open;       /* a \r line is on the terminal */
+  gboolean checkpoint_failed;
 } GpCaptureRun;
 
 /* Now, on the tracer's time base. */
@@ -576,6 +583,35 @@ progress_clear (GpCaptureRun * r)
     fputs ("\n", stderr);
     r->progress_open = FALSE;
   }
+}
+
+static void fill_session (GpCaptureRun * r, GpSession * s,
+    GDateTime * started, guint64 t_end);
+static guint64 run_now (GpCaptureRun * r);
+
+/* The session so far, saved atomically. Runs on the main thread, the only
+ * one that writes the session (gp-aggregate.h), so no lock is needed. A
+ * failed write is reported once and retried at the next checkpoint. */
+static gboolean
+on_checkpoint (gpointer data)
+{
+  GpCaptureRun *r = data;
+  GError *err = NULL;
+  gchar *dir = g_path_get_dirname (r->opts->checkpoint_path);
+
+  fill_session (r, r->session, r->started, run_now (r));
+  gp_aggregator_finish (r->agg);
+  r->session->exit_code = -1;
+  if (g_mkdir_with_parents (dir, 0755) != 0
+      || !gp_session_save (r->session, r->opts->checkpoint_path, &err)) {
+    if (!r->checkpoint_failed)
+      g_printerr ("gstprof: cannot write the checkpoint %s: %s\n",
+          r->opts->checkpoint_path, err ? err->message : g_strerror (errno));
+    r->checkpoint_failed = TRUE;
+  }
+  g_clear_error (&err);
+  g_free (dir);
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -816,6 +852,11 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
         on_duration, &r);
   if (opts->progress)
     r.progress_id = g_timeout_add (1000, on_progress, &r);
+  r.session = session;
+  r.started = started;
+  if (opts->checkpoint_path && opts->checkpoint_s > 0)
+    r.checkpoint_id = g_timeout_add ((guint) (opts->checkpoint_s * 1000),
+        on_checkpoint, &r);
 
   ret = gst_element_set_state (r.pipeline, GST_STATE_PLAYING);
   if (ret == GST_STATE_CHANGE_FAILURE) {
@@ -841,6 +882,7 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   remove_source (&r.duration_id);
   remove_source (&r.eos_timeout_id);
   remove_source (&r.progress_id);
+  remove_source (&r.checkpoint_id);
   remove_source (&r.sigint_id);
   remove_source (&r.sigterm_id);
   remove_source (&r.bus_watch_id);

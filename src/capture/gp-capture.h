@@ -23,6 +23,13 @@ typedef struct
   gboolean cpu;                 /* per-element thread CPU time */
   gdouble eos_timeout_s;        /* wait for EOS after it was sent, default 3 */
   gboolean progress;            /* one status line on stderr per second */
+  /* While the pipeline runs, save the session so far to this path every
+   * checkpoint_s seconds (atomically; rules not run, exit_code -1), so that
+   * a capture killed outright (SIGKILL, a crashing element) still leaves a
+   * valid session. NULL: no checkpoints. The folder is created when the
+   * first checkpoint is written, never for a launch string that fails. */
+  const gchar *checkpoint_path;
+  gdouble checkpoint_s;
 } GpCaptureOptions;
 
 typedef enum

@@ -37,8 +37,11 @@ static const gchar gp_run_description[] =
     "\n"
     "Durations: 10s, 500ms, 2m, 1h, or a plain number of seconds.\n"
     "DIR defaults to gstprof-session-YYYYmmdd-HHMMSS in the current folder;\n"
-    "it is created when the run ends (not at all when the launch string is\n"
-    "bad). The progress line (once a second) is shown only on a terminal.\n"
+    "it is created once the pipeline runs (not at all when the launch string\n"
+    "is bad). While it runs, DIR/session.json is saved every 2 s (exit_code\n"
+    "-1, no findings yet), so even a run killed outright leaves a valid\n"
+    "session; the final one replaces it. The progress line (once a second)\n"
+    "is shown only on a terminal.\n"
     "\n"
     "Ctrl-C is a normal way to end a run: the session is written, the "
     "verdict\n"
@@ -215,6 +218,9 @@ gp_cmd_run (gint argc, gchar ** argv)
   /* A progress line is for a person watching; in a pipe or a log it is
    * noise. */
   opts.progress = !opt_quiet && isatty (2);
+  /* Checkpoints: a capture killed outright still leaves a valid session. */
+  path = g_build_filename (dir, "session.json", NULL);
+  opts.checkpoint_path = path;
 
   /* The tracer is found through the environment, which GStreamer reads
    * once, in gst_init: so first the environment, then gst_init. */
@@ -251,7 +257,6 @@ gp_cmd_run (gint argc, gchar ** argv)
       gp_rules_exit_code (s);
   s->exit_code = code;
 
-  path = g_build_filename (dir, "session.json", NULL);
   if (g_mkdir_with_parents (dir, 0755) != 0) {
     code = gp_cli_fail ("run", "--out: cannot create '%s': %s", dir,
         g_strerror (errno));

@@ -173,6 +173,9 @@ gp_vt_header (GpVt * vt, GpSession * s)
   g_string_free (line, TRUE);
   if (s->launch && *s->launch)
     gp_vt_wrap (vt->out, "pipeline: ", "  ", s->launch);
+  if (s->exit_code == -1)
+    gp_vt_wrap (vt->out, "", "  ", "unfinished: the run was stopped before "
+        "it could write its final session; this is its last checkpoint");
 
   for (i = 0; s->events && i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);

@@ -381,6 +381,50 @@ test_interrupt (void)
   g_free (dir);
 }
 
+/* A run killed outright (SIGKILL: no handler runs) still leaves a valid
+ * session: the last checkpoint, marked unfinished */
+
+static void
+test_killed (void)
+{
+  gchar *dir = out_dir ("killed");
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  const gchar *argv[] = { gp_bin, "run", "--quiet", "--duration", "30s",
+    "--out", dir, LIVE_30FPS, NULL
+  };
+  GError *err = NULL;
+  GPid pid;
+  gint status = 0;
+  GpSession *s;
+  Result a;
+
+  g_spawn_async (gp_tmp, (gchar **) argv, NULL,
+      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+      G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &err);
+  g_assert_no_error (err);
+  /* checkpoints come every 2 s: at 4.5 s at least one was written */
+  g_usleep (4500 * 1000);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  waitpid (pid, &status, 0);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFSIGNALED (status));
+
+  s = load_session (dir);
+  g_assert_cmpint (s->exit_code, ==, -1);
+  g_assert_cmpfloat (s->duration_s, >, 1.5);
+  g_assert_cmpuint (s->sinks->len, >=, 1);
+  gp_session_free (s);
+
+  /* a kill between temp file and rename may leave a temp file; the
+   * session itself is whole: analyze reads it */
+  run_gstprof (&a, "analyze", path, NULL);
+  g_assert_cmpint (a.code, ==, 0);
+  g_assert_nonnull (strstr (a.out, "unfinished"));
+  result_clear (&a);
+  g_free (path);
+  g_free (dir);
+}
+
 /* analyze gives the verdict run gave */
 
 static void
@@ -657,6 +701,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/runtime-error", test_runtime_error);
   g_test_add_func ("/cli/duration-live", test_duration_live);
   g_test_add_func ("/cli/interrupt", test_interrupt);
+  g_test_add_func ("/cli/killed", test_killed);
   g_test_add_func ("/cli/analyze-same-verdict", test_analyze_same_verdict);
   g_test_add_func ("/cli/analyze-bad-input", test_analyze_bad_input);
   g_test_add_func ("/cli/analyze-gstprofile", test_analyze_gstprofile);
