@@ -886,7 +886,8 @@ gp_vt_findings (GpVt * vt, GpSession * s)
     for (j = 0; j < n_rules; j++)
       g_string_append_printf (ids, "%s%s", j ? ", " : "", rules[j].id);
     gp_vt_styled (vt, GP_VT_BOLD, GP_VERDICT_FINDINGS_HEADING);
-    g_string_append_printf (vt->out, ": none (rules run: %s)\n", ids->str);
+    g_string_append (vt->out, ": none\n");
+    gp_vt_wrap (vt->out, "  rules run: ", "    ", ids->str);
     g_string_free (ids, TRUE);
     return;
   }

@@ -16,6 +16,70 @@ void gp_rule_hot (GpSession * s, const GpRule * rule);
 /* gp-rule-budget.c: throughput and latency against the frame budget */
 void gp_rule_budget (GpSession * s, const GpRule * rule);
 
+/* gp-rule-queue.c, gp-rule-cpu.c, gp-rule-stall.c, gp-rule-qleak.c:
+ * threads and flow */
+void gp_rule_queue (GpSession * s, const GpRule * rule);
+void gp_rule_cpu (GpSession * s, const GpRule * rule);
+void gp_rule_stall (GpSession * s, const GpRule * rule);
+void gp_rule_qleak (GpSession * s, const GpRule * rule);
+void gp_rule_qfull (GpSession * s, const GpRule * rule);
+
+/* gp-rule-sync.c, gp-rule-late.c, gp-rule-enc.c, gp-rule-mem.c: sink
+ * properties, QoS drops, encoder settings, memory growth */
+void gp_rule_sync (GpSession * s, const GpRule * rule);
+void gp_rule_late (GpSession * s, const GpRule * rule);
+void gp_rule_enc (GpSession * s, const GpRule * rule);
+void gp_rule_mem (GpSession * s, const GpRule * rule);
+
+/* gp-rule-zc.c, gp-rule-sw.c, gp-rule-caps.c: memory, hardware, caps */
+void gp_rule_zc (GpSession * s, const GpRule * rule);
+void gp_rule_sw (GpSession * s, const GpRule * rule);
+void gp_rule_caps (GpSession * s, const GpRule * rule);
+
+/* Platform knowledge (gp-rules-hw.c), for ZC, SW and CAPS. */
+typedef struct
+{
+  const gchar *memory;          /* caps feature, "memory:NVMM" */
+  const gchar *platform;        /* jetson|dgpu|gl|cuda|intel-va|v4l2|d3d11 */
+  const gchar *converter;       /* converts without leaving that memory */
+  const gchar *download;        /* pure mover out of it, or NULL */
+  const gchar *upload;          /* pure mover into it, or NULL */
+} GpHwMemory;
+
+typedef struct
+{
+  const gchar *platform;
+  const gchar *sw;              /* software factory */
+  const gchar *hw;              /* hardware factory doing its job */
+  const gchar *formats;         /* raw formats it takes/gives, NULL: any */
+  const gchar *sink_memory;     /* it only takes this memory, NULL: system ok */
+  const gchar *src_memory;      /* it only gives this memory, NULL: system ok */
+} GpHwSwap;
+
+const GpHwMemory *gp_rules_hw_memories (guint * n);
+const GpHwSwap *gp_rules_hw_swaps (guint * n);
+gboolean gp_rules_is_device_memory (const gchar * memory);
+gboolean gp_rules_is_sw_converter (const gchar * factory);
+gboolean gp_rules_is_device_converter (const gchar * factory);
+/* TRUE when @format is in the comma-separated @formats (or either is NULL). */
+gboolean gp_rules_hw_format_ok (const gchar * formats, const gchar * format);
+
+/* Graph and launch-string helpers shared by ZC, SW and CAPS
+ * (gp-rule-zc.c). Links "through" an element skip capsfilters, which
+ * stand for caps in the launch string. */
+GpLink *gp_rules_link_into (GpSession * s, const gchar * element);
+GpLink *gp_rules_link_out_of (GpSession * s, const gchar * element);
+/* The caps' "format" field, newly allocated, or NULL. */
+gchar *gp_rules_caps_format (const gchar * caps);
+/* The name that designates session element @element in s->launch (the
+ * launch's predicted name, else the alias <factory><n>), or NULL when the
+ * session has no launch string or it does not name that element. */
+gchar *gp_rules_launch_name (GpSession * s, const gchar * element);
+/* Sets f->fix_patch to @patch (taking it) when it applies to s->launch;
+ * otherwise frees it and leaves fix_patch NULL. */
+void gp_rules_set_patch_if_valid (GpSession * s, GpFinding * f,
+    JsonNode * patch);
+
 G_END_DECLS
 
 #endif /* __GP_RULES_PRIVATE_H__ */

@@ -17,6 +17,26 @@ static const GpRule gp_rules_table[] = {
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
+  {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
+      NULL},
+  {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late, NULL},
+  {"ENC", "encoder settings hostile to a live or joined stream", gp_rule_enc,
+      NULL},
+  {"MEM", "process memory growing through the run", gp_rule_mem, NULL},
+  {"ZC", "a stretch in system memory between two links in device memory",
+      gp_rule_zc, NULL},
+  {"SW", "a software element where a registered hardware element does the "
+        "job", gp_rule_sw, NULL},
+  {"CAPS", "a converter in passthrough, or two converters back to back",
+      gp_rule_caps, NULL},
+  {"QUEUE", "an expensive element shares its streaming thread with a live "
+        "source or another expensive element", gp_rule_queue, NULL},
+  {"CPU", "a streaming thread uses >= 90% of a core", gp_rule_cpu, NULL},
+  {"STALL", "a link carries nothing for several frame periods while "
+        "PLAYING", gp_rule_stall, NULL},
+  {"QLEAK", "a leaky queue drops buffers", gp_rule_qleak, NULL},
+  {"QFULL", "a queue persistently full, or empty upstream of a starved "
+        "sink", gp_rule_qfull, NULL},
 };
 
 const GpRule *

@@ -1,0 +1,164 @@
+/* gstprof
+ *
+ * gp-rule-cpu.c: CPU, a streaming thread that uses (nearly) a whole core:
+ * it cannot go faster on this machine however the rest of the pipeline is
+ * tuned, and it names the elements it runs. Thresholds and their reasons:
+ * docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+/* Mean CPU of the thread over its life, % of one core. A thread cannot use
+ * more than one core; 90 % leaves room for the scheduler and the moments
+ * it waits for a lock or the next buffer. */
+#define GP_CPU_SATURATED_PCT 90.0
+/* A thread that never idles (busy >= 90 %) counts as saturated when at
+ * least this much of it is CPU: the core is full, shared with other
+ * processes. Below it the thread mostly waits (sleeps, locks, I/O). */
+#define GP_CPU_MIN_CPU_WHEN_BUSY_PCT 60.0
+
+/* Software elements that can spread their work over several cores with a
+ * property, and the value that asks for one thread per core. */
+static const struct
+{
+  const gchar *factory;
+  const gchar *prop;
+  gint64 all_cores;
+} gp_cpu_threads_prop[] = {
+  {"videoconvert", "n-threads", 0},
+  {"videoscale", "n-threads", 0},
+  {"videoconvertscale", "n-threads", 0},
+  {"avdec_h264", "max-threads", 0},
+  {"avdec_h265", "max-threads", 0},
+  {"x264enc", "threads", 0},
+};
+
+static JsonNode *
+gp_cpu_threads_patch (GpSession * s, const gchar * name, gchar ** prop_out)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  JsonObject *op;
+  JsonNode *node;
+  gint64 v;
+  guint i;
+
+  for (i = 0; e && i < G_N_ELEMENTS (gp_cpu_threads_prop); i++) {
+    if (g_strcmp0 (e->factory, gp_cpu_threads_prop[i].factory) != 0)
+      continue;
+    /* Only when the recorded value really limits it to one thread. */
+    if (!gp_element_get_prop_int (e, gp_cpu_threads_prop[i].prop, &v) ||
+        v != 1)
+      return NULL;
+    op = json_object_new ();
+    json_object_set_string_member (op, "op", "set");
+    json_object_set_string_member (op, "target", name);
+    json_object_set_string_member (op, "prop", gp_cpu_threads_prop[i].prop);
+    json_object_set_int_member (op, "value", gp_cpu_threads_prop[i].all_cores);
+    node = json_node_new (JSON_NODE_OBJECT);
+    json_node_take_object (node, op);
+    *prop_out = g_strdup (gp_cpu_threads_prop[i].prop);
+    return node;
+  }
+  return NULL;
+}
+
+void
+gp_rule_cpu (GpSession * s, const GpRule * rule)
+{
+  guint i, j;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    GpElementSummary *hot;
+    GString *names;
+    GpFinding *f;
+    gchar *title, *prop = NULL;
+    gdouble hot_busy = -1, busy;
+    const gchar *basis;
+    guint n_work = 0;
+
+    /* Only GStreamer streaming threads: an element's own workers (x264's)
+     * are its business, and their element list is empty. */
+    if (t->worker || t->elements == NULL || t->elements->len == 0)
+      continue;
+    busy = gp_rules_thread_busy_pct (s, t);
+    /* Saturated: a core's worth of CPU; or never idle (busy in its
+     * elements >= 90 % of the run) while computing most of that time, the
+     * rest of the core taken by other processes on a loaded machine. A
+     * thread that sleeps in its elements has a high busy and a low CPU. */
+    if (t->cpu_pct_mean >= GP_CPU_SATURATED_PCT)
+      basis = "cpu";
+    else if (busy >= GP_CPU_SATURATED_PCT &&
+        t->cpu_pct_mean >= GP_CPU_MIN_CPU_WHEN_BUSY_PCT)
+      basis = "busy";
+    else
+      continue;
+
+    names = g_string_new (NULL);
+    for (j = 0; j < t->elements->len; j++) {
+      const gchar *name = g_ptr_array_index (t->elements, j);
+      GpElementSummary *es = gp_session_find_elem_summary (s, name);
+
+      g_string_append_printf (names, "%s%s", j ? ", " : "", name);
+      if (es && gp_rules_work_busy_pct (s, es) > 1.0)
+        n_work++;
+    }
+    hot = gp_rules_hottest_on_thread (s, t);
+
+    title = g_strdup_printf ("thread %s is saturated: %.0f%% of a core, "
+        "busy %.0f%% (%s)", t->name, t->cpu_pct_mean, MAX (busy, 0),
+        hot ? hot->name : names->str);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    for (j = 0; j < t->elements->len; j++)
+      gp_finding_add_target (f, g_ptr_array_index (t->elements, j));
+    /* No gain can be estimated from CPU alone: rank by how full the core
+     * is. */
+    f->rank_value = MIN (t->cpu_pct_mean, 100.0);
+
+    gp_finding_set_string (f, "thread", t->name);
+    gp_finding_set_double (f, "cpu_mean_pct", t->cpu_pct_mean);
+    if (t->cpu_pct_max >= 0)
+      gp_finding_set_double (f, "cpu_max_pct", t->cpu_pct_max);
+    if (busy >= 0)
+      gp_finding_set_double (f, "thread_busy_pct", busy);
+    gp_finding_set_string (f, "basis", basis);
+    gp_finding_set_string (f, "elements", names->str);
+    if (hot) {
+      hot_busy = gp_rules_work_busy_pct (s, hot);
+      gp_finding_set_string (f, "hottest", hot->name);
+      if (hot_busy >= 0)
+        gp_finding_set_double (f, "hottest_busy_pct", hot_busy);
+      if (hot->self_ms.p50 >= 0)
+        gp_finding_set_double (f, "hottest_self_p50_ms", hot->self_ms.p50);
+    }
+    if (s->process.measured && s->process.cpu_pct_mean >= 0)
+      gp_finding_set_double (f, "process_cpu_pct", s->process.cpu_pct_mean);
+    if (s->process.measured && s->process.n_cpus > 0)
+      gp_finding_set_int (f, "n_cpus", s->process.n_cpus);
+
+    g_free (f->why);
+    f->why = g_strdup_printf ("A streaming thread runs on one core at a "
+        "time; at %.0f%% it has no time left, so every element on it (%s) "
+        "waits for the others and the thread's rate is the pipeline's "
+        "ceiling on this machine.", t->cpu_pct_mean, names->str);
+
+    if (hot)
+      f->fix_patch = gp_cpu_threads_patch (s, hot->name, &prop);
+    g_free (f->fix);
+    if (prop)
+      f->fix = g_strdup_printf ("%s runs with %s=1: set %s=0 (one thread "
+          "per core) to spread its work.", hot->name, prop, prop);
+    else if (hot && n_work >= 2)
+      f->fix = g_strdup_printf ("Make %s cheaper (its settings, a smaller "
+          "format upstream, a hardware element), or put a queue before it so "
+          "its work and the rest of %s's run on two cores (see QUEUE).",
+          hot->name, t->name);
+    else
+      f->fix = g_strdup_printf ("Make %s cheaper: its settings, a smaller "
+          "or simpler format upstream, or a hardware element for the same "
+          "job; a queue gains nothing here, the thread does little else.",
+          hot ? hot->name : names->str);
+    g_free (prop);
+    g_string_free (names, TRUE);
+  }
+}

@@ -1,0 +1,556 @@
+/* gstprof
+ *
+ * gp-rule-enc.c: ENC, encoder settings that work against a live path or a
+ * stream someone joins, read from the real property values.
+ *
+ * One finding per encoder, listing every hostile setting it has, with one
+ * patch that sets them all:
+ *  - on a live path (a live source upstream): B-frames (the encoder holds
+ *    frames back to reorder them), frame-type lookahead, and x264enc
+ *    without tune=zerolatency;
+ *  - with a streaming sink downstream (network sinks a receiver joins
+ *    mid-stream): a keyframe interval longer than GP_ENC_MAX_KEYINT_S, and
+ *    SPS/PPS sent only at the start (insert-sps-pps=false) with no parser
+ *    or payloader repeating them.
+ *
+ * x264enc is special: a speed preset or tune, when set (speed-preset is
+ * "medium" by default), defines the encoder's settings and the property
+ * defaults are ignored; only properties the user set override them. So
+ * bframes=0 read back from a default x264enc does not mean no B-frames:
+ * preset medium uses 3 and a 40-frame lookahead. The launch string tells
+ * which properties the user set. Thresholds and reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+#include "core/gp-launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A receiver that joins, or loses a packet, waits for the next keyframe:
+ * longer than this and it shows nothing (or garbage) for seconds. */
+#define GP_ENC_MAX_KEYINT_S 2.0
+/* Frame rate assumed when the session does not know it. */
+#define GP_ENC_DEFAULT_FPS 30.0
+
+/* Sinks that send the stream to a receiver that may join at any time. */
+static const gchar *const gp_enc_streaming_sinks[] = {
+  "udpsink", "multiudpsink", "dynudpsink", "tcpserversink", "tcpclientsink",
+  "rtspclientsink", "srtsink", "srtserversink", "srtclientsink", "ristsink",
+  "rtmpsink", "rtmp2sink", "webrtcsink", "whipsink", "whipclientsink",
+  "hlssink", "hlssink2", "hlssink3", "kvssink", "shout2send", "webrtcbin",
+  NULL
+};
+
+/* Properties that set a number of B-frames, by encoder family. */
+static const gchar *const gp_enc_bframe_props[] = {
+  "bframes", "b-frames", "num-B-Frames", "max-bframes", "max-b-frames", NULL
+};
+
+/* Frame-type lookahead, in frames. */
+static const gchar *const gp_enc_lookahead_props[] = {
+  "rc-lookahead", "lookahead", "lookahead-depth", NULL
+};
+
+/* Keyframe interval properties; @zero_frames is what 0 means (x264's
+ * automatic keyint is 250), 0 when 0 means "unknown / automatic" and the
+ * rule does not judge it; a negative value means "never" (nvcodec -1). */
+static const struct
+{
+  const gchar *factory;
+  const gchar *prop;
+  gint64 zero_frames;
+} gp_enc_keyint[] = {
+  {"x264enc", "key-int-max", 250},
+  {"x265enc", "key-int-max", 250},
+  {"nvv4l2h264enc", "idrinterval", 0},
+  {"nvv4l2h265enc", "idrinterval", 0},
+  {"nvh264enc", "gop-size", 0},
+  {"nvh265enc", "gop-size", 0},
+  {"openh264enc", "gop-size", 0},
+  {"vp8enc", "keyframe-max-dist", 0},
+  {"vp9enc", "keyframe-max-dist", 0},
+  {"vah264enc", "key-int-max", 0},
+  {"vah265enc", "key-int-max", 0},
+  {"qsvh264enc", "gop-size", 0},
+  {"qsvh265enc", "gop-size", 0},
+};
+
+/* x264's presets: B-frames and rc-lookahead each one sets (x264's
+ * common/base.c, param_apply_preset); "medium" is x264's defaults. */
+static const struct
+{
+  const gchar *preset;
+  gint bframes;
+  gint lookahead;
+} gp_enc_x264_presets[] = {
+  {"ultrafast", 0, 0}, {"superfast", 3, 0}, {"veryfast", 3, 10},
+  {"faster", 3, 20}, {"fast", 3, 30}, {"medium", 3, 40}, {"slow", 3, 50},
+  {"slower", 3, 60}, {"veryslow", 8, 60}, {"placebo", 16, 60},
+};
+
+/* An integer property: a number, or a number written as a string (imported
+ * sessions keep values as the strings a dot dump shows). */
+static gboolean
+gp_enc_prop_int (GpElement * e, const gchar * prop, gint64 * out)
+{
+  const gchar *str;
+  gchar *end;
+  gint64 v;
+
+  if (gp_element_get_prop_int (e, prop, out))
+    return TRUE;
+  str = gp_element_get_prop_string (e, prop);
+  if (str == NULL || *str == '\0')
+    return FALSE;
+  v = g_ascii_strtoll (str, &end, 10);
+  if (end == str || *end != '\0')
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* TRUE when the launch string sets @prop on @element itself (so x264enc's
+ * preset does not override it). FALSE without a launch string. */
+static gboolean
+gp_enc_launch_sets (GpLaunch * l, const gchar * element, const gchar * prop)
+{
+  gint idx;
+  guint i, n;
+  gsize len = strlen (prop);
+
+  if (l == NULL || (idx = gp_launch_find_element (l, element)) < 0)
+    return FALSE;
+  n = gp_launch_get_n_segments (l);
+  for (i = 0; i < n; i++) {
+    const GpLaunchSegment *seg = gp_launch_get_segment (l, i);
+    const gchar *p;
+
+    if (seg->kind != GP_LAUNCH_SEG_PROPERTY || seg->element != idx)
+      continue;
+    p = seg->text;
+    /* the launch syntax accepts '_' for '-' in property names */
+    if (g_ascii_strncasecmp (p, prop, len) == 0 &&
+        (p[len] == '=' || p[len] == ' ' || p[len] == '\t'))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static gboolean
+gp_enc_is_streaming_sink (GpElement * e)
+{
+  return e && e->factory && g_strv_contains (gp_enc_streaming_sinks,
+      e->factory);
+}
+
+/* The first streaming sink (in graph order) downstream of @enc, or NULL. */
+static GpElement *
+gp_enc_streaming_sink_after (GpSession * s, const gchar * enc)
+{
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    GHashTable *up;
+    gboolean below;
+
+    if (!gp_enc_is_streaming_sink (e))
+      continue;
+    up = gp_rules_upstream_of (s, e->name);
+    below = g_hash_table_contains (up, enc);
+    g_hash_table_unref (up);
+    if (below)
+      return e;
+  }
+  return NULL;
+}
+
+/* TRUE when an element between @enc and @sink repeats the parameter sets
+ * (h264parse / h265parse / rtph264pay / rtph265pay config-interval != 0).
+ * *unknown is set when such an element exists but did not record it. */
+static gboolean
+gp_enc_headers_repeated (GpSession * s, const gchar * enc,
+    const gchar * sink, gboolean * unknown)
+{
+  GHashTable *up = gp_rules_upstream_of (s, sink);
+  gboolean repeated = FALSE;
+  guint i;
+
+  *unknown = FALSE;
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    GHashTable *up_e;
+    gint64 ci;
+
+    if (!g_hash_table_contains (up, e->name) || e->factory == NULL ||
+        !(g_str_has_suffix (e->factory, "parse") ||
+            g_str_has_suffix (e->factory, "pay")))
+      continue;
+    up_e = gp_rules_upstream_of (s, e->name);
+    if (g_hash_table_contains (up_e, enc) && g_strcmp0 (e->name, enc) != 0) {
+      if (gp_enc_prop_int (e, "config-interval", &ci))
+        repeated |= ci != 0;
+      else if (e->props == NULL || json_object_get_size (e->props) == 0 ||
+          (s->import_missing != 0))
+        *unknown = TRUE;
+    }
+    g_hash_table_unref (up_e);
+  }
+  g_hash_table_unref (up);
+  return repeated;
+}
+
+/* Frame rate at the encoder's input: the framerate of the caps on its
+ * incoming link, else the session's target rate; < 0 unknown. */
+static gdouble
+gp_enc_input_fps (GpSession * s, const gchar * enc)
+{
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *sink = gp_rules_pad_element (l->sink);
+    gboolean mine = g_strcmp0 (sink, enc) == 0;
+    const gchar *fr;
+    gint num = 0, den = 0;
+
+    g_free (sink);
+    if (!mine || l->caps == NULL || (fr = strstr (l->caps,
+                "framerate=")) == NULL)
+      continue;
+    fr += strlen ("framerate=");
+    if (g_str_has_prefix (fr, "(fraction)"))
+      fr += strlen ("(fraction)");
+    if (sscanf (fr, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
+      return (gdouble) num / den;
+  }
+  return s->target_fps > 0 ? s->target_fps : -1;
+}
+
+static gboolean
+gp_enc_any_live_upstream (GpSession * s, const gchar * enc, gchar ** which)
+{
+  GHashTable *up = gp_rules_upstream_of (s, enc);
+  GHashTableIter it;
+  gpointer key;
+
+  *which = NULL;
+  g_hash_table_iter_init (&it, up);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    if (g_strcmp0 (key, enc) != 0 && gp_rules_is_live_source (s, key) &&
+        (*which == NULL || g_strcmp0 (key, *which) < 0)) {
+      g_free (*which);
+      *which = g_strdup (key);
+    }
+  g_hash_table_unref (up);
+  return *which != NULL;
+}
+
+static void
+gp_enc_patch_set (JsonArray * patch, const gchar * target, const gchar * prop,
+    JsonNode * value)
+{
+  JsonObject *op = json_object_new ();
+
+  json_object_set_string_member (op, "op", "set");
+  json_object_set_string_member (op, "target", target);
+  json_object_set_string_member (op, "prop", prop);
+  json_object_set_member (op, "value", value);
+  json_array_add_object_element (patch, op);
+}
+
+static JsonNode *
+gp_enc_int_node (gint64 v)
+{
+  JsonNode *n = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_int (n, v);
+  return n;
+}
+
+static JsonNode *
+gp_enc_string_node (const gchar * v)
+{
+  JsonNode *n = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (n, v);
+  return n;
+}
+
+static JsonNode *
+gp_enc_bool_node (gboolean v)
+{
+  JsonNode *n = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_boolean (n, v);
+  return n;
+}
+
+static void
+gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
+    GpElement * e)
+{
+  GString *issues = g_string_new (NULL), *fix = g_string_new (NULL);
+  JsonArray *patch = json_array_new ();
+  JsonObject *ev = json_object_new ();
+  gboolean is_x264 = g_strcmp0 (e->factory, "x264enc") == 0;
+  gchar *live = NULL;
+  GpElement *stream_sink;
+  gdouble fps;
+  gint64 v;
+  guint i, n_issues = 0;
+  gdouble rank = 0;
+
+  fps = gp_enc_input_fps (s, e->name);
+  gp_enc_any_live_upstream (s, e->name, &live);
+  stream_sink = gp_enc_streaming_sink_after (s, e->name);
+  if (live == NULL && stream_sink == NULL)
+    goto out;
+
+#define ISSUE(...) G_STMT_START {                                       \
+    g_string_append_printf (issues, "%s", n_issues ? ", " : "");        \
+    g_string_append_printf (issues, __VA_ARGS__);                       \
+    n_issues++;                                                         \
+  } G_STMT_END
+
+  if (live && is_x264) {
+    const gchar *tune = gp_element_get_prop_string (e, "tune");
+    const gchar *preset = gp_element_get_prop_string (e, "speed-preset");
+    gboolean zerolatency = tune && strstr (tune, "zerolatency") != NULL;
+    gint pb = -1, pl = -1;
+
+    for (i = 0; preset && i < G_N_ELEMENTS (gp_enc_x264_presets); i++)
+      if (g_ascii_strcasecmp (preset, gp_enc_x264_presets[i].preset) == 0) {
+        pb = gp_enc_x264_presets[i].bframes;
+        pl = gp_enc_x264_presets[i].lookahead;
+      }
+    /* A tune string present means the property was recorded; without it
+     * (an import that kept only non-default values) the default, no
+     * tuning, is the only reading, and the preset is "medium". */
+    if (!zerolatency) {
+      gboolean set_b = gp_enc_launch_sets (launch, e->name, "bframes");
+      gboolean set_l = gp_enc_launch_sets (launch, e->name, "rc-lookahead");
+      gboolean no_preset = preset && g_ascii_strcasecmp (preset, "None") == 0
+          && (tune == NULL || *tune == '\0' || strstr (tune, "none"));
+      gboolean other_tune = tune && *tune && strstr (tune, "none") == NULL;
+      gint64 b = 0, la = 0;
+      gchar *new_tune;
+
+      if (preset == NULL && tune == NULL && s->import_missing == 0)
+        goto skip_x264;         /* props not recorded at all: no guess */
+      if (pb < 0) {
+        /* An unknown preset name: x264's defaults are "medium". */
+        pb = 3;
+        pl = 40;
+      }
+      /* Without preset and tune the property values are what x264 gets;
+       * otherwise the preset's, except where the user set a property. */
+      if (set_b || no_preset)
+        gp_enc_prop_int (e, "bframes", &b);
+      else
+        b = pb;
+      if (set_l || no_preset)
+        gp_enc_prop_int (e, "rc-lookahead", &la);
+      else
+        la = pl;
+      ISSUE ("no tune=zerolatency (%s preset: %" G_GINT64_FORMAT
+          " B-frames, %" G_GINT64_FORMAT "-frame lookahead)",
+          preset ? preset : "medium", b, la);
+      json_object_set_string_member (ev, "tune", other_tune ? tune : "none");
+      json_object_set_string_member (ev, "speed_preset",
+          preset ? preset : "medium");
+      json_object_set_int_member (ev, "bframes", b);
+      json_object_set_int_member (ev, "lookahead_frames", la);
+      /* keep the user's other tunings: flags combine with '+' */
+      new_tune = other_tune ? g_strdup_printf ("%s+zerolatency", tune) :
+          g_strdup ("zerolatency");
+      gp_enc_patch_set (patch, e->name, "tune", gp_enc_string_node
+          (new_tune));
+      g_free (new_tune);
+      /* Properties the user set are applied after the tune: undo them. */
+      if ((set_b || no_preset) && b > 0)
+        gp_enc_patch_set (patch, e->name, "bframes", gp_enc_int_node (0));
+      if ((set_l || no_preset) && la > 0)
+        gp_enc_patch_set (patch, e->name, "rc-lookahead",
+            gp_enc_int_node (0));
+      /* Every frame held is a whole frame period of latency. */
+      rank = MAX (rank, MIN (100.0, 50.0 + (b + la) * 100.0));
+    } else {
+      /* zerolatency clears B-frames and lookahead, but properties the user
+       * set are applied after it. */
+      if (gp_enc_launch_sets (launch, e->name, "bframes") &&
+          gp_enc_prop_int (e, "bframes", &v) && v > 0) {
+        ISSUE ("bframes=%" G_GINT64_FORMAT, v);
+        json_object_set_int_member (ev, "bframes", v);
+        gp_enc_patch_set (patch, e->name, "bframes", gp_enc_int_node (0));
+        rank = MAX (rank, MIN (100.0, v * 100.0));
+      }
+      if (gp_enc_launch_sets (launch, e->name, "rc-lookahead") &&
+          gp_enc_prop_int (e, "rc-lookahead", &v) && v > 0) {
+        ISSUE ("rc-lookahead=%" G_GINT64_FORMAT, v);
+        json_object_set_int_member (ev, "lookahead_frames", v);
+        gp_enc_patch_set (patch, e->name, "rc-lookahead",
+            gp_enc_int_node (0));
+        rank = MAX (rank, MIN (100.0, v * 100.0));
+      }
+    }
+  skip_x264:;
+  } else if (live) {
+    for (i = 0; gp_enc_bframe_props[i]; i++)
+      if (gp_enc_prop_int (e, gp_enc_bframe_props[i], &v) && v > 0) {
+        ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_bframe_props[i], v);
+        json_object_set_int_member (ev, "bframes", v);
+        gp_enc_patch_set (patch, e->name, gp_enc_bframe_props[i],
+            gp_enc_int_node (0));
+        rank = MAX (rank, MIN (100.0, v * 100.0));
+      }
+    for (i = 0; gp_enc_lookahead_props[i]; i++)
+      if (gp_enc_prop_int (e, gp_enc_lookahead_props[i], &v) && v > 0) {
+        ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_lookahead_props[i], v);
+        json_object_set_int_member (ev, "lookahead_frames", v);
+        gp_enc_patch_set (patch, e->name, gp_enc_lookahead_props[i],
+            gp_enc_int_node (0));
+        rank = MAX (rank, MIN (100.0, v * 100.0));
+      }
+  }
+
+  if (stream_sink) {
+    gdouble rate = fps > 0 ? fps : GP_ENC_DEFAULT_FPS;
+    gboolean unknown, insert;
+
+    for (i = 0; i < G_N_ELEMENTS (gp_enc_keyint); i++) {
+      gint64 frames;
+
+      if (g_strcmp0 (gp_enc_keyint[i].factory, e->factory) != 0 ||
+          !gp_enc_prop_int (e, gp_enc_keyint[i].prop, &v))
+        continue;
+      frames = v == 0 ? gp_enc_keyint[i].zero_frames : v;
+      if (frames == 0)
+        continue;
+      if (frames > 0 && frames / rate <= GP_ENC_MAX_KEYINT_S)
+        continue;
+      if (frames > 0)
+        ISSUE ("a keyframe every %" G_GINT64_FORMAT " frames (%.1f s%s)",
+            frames, frames / rate, v == 0 ? ", the automatic interval" : "");
+      else
+        ISSUE ("%s=%" G_GINT64_FORMAT " (no periodic keyframes)",
+            gp_enc_keyint[i].prop, v);
+      json_object_set_int_member (ev, "keyint_frames", frames);
+      if (frames > 0)
+        json_object_set_double_member (ev, "keyint_s",
+            ((gint64) (frames / rate * 1000.0 + 0.5)) / 1000.0);
+      gp_enc_patch_set (patch, e->name, gp_enc_keyint[i].prop,
+          gp_enc_int_node ((gint64) (rate + 0.5)));
+      rank = MAX (rank, 20.0);
+    }
+    if (gp_element_get_prop_bool (e, "insert-sps-pps", &insert) && !insert &&
+        !gp_enc_headers_repeated (s, e->name, stream_sink->name, &unknown) &&
+        !unknown) {
+      ISSUE ("insert-sps-pps=false");
+      json_object_set_string_member (ev, "insert_sps_pps", "false");
+      gp_enc_patch_set (patch, e->name, "insert-sps-pps",
+          gp_enc_bool_node (TRUE));
+      rank = MAX (rank, 20.0);
+    }
+  }
+#undef ISSUE
+
+  if (n_issues > 0) {
+    GpFinding *f;
+    gchar *title;
+    GList *members, *l;
+
+    title = g_strdup_printf ("%s: %s", e->name, issues->str);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    gp_finding_add_target (f, e->name);
+    f->rank_value = rank;
+    gp_finding_set_string (f, "factory", e->factory);
+    members = json_object_get_members (ev);
+    for (l = members; l; l = l->next) {
+      JsonNode *m = json_object_get_member (ev, l->data);
+
+      if (json_node_get_value_type (m) == G_TYPE_STRING)
+        gp_finding_set_string (f, l->data, json_node_get_string (m));
+      else if (json_node_get_value_type (m) == G_TYPE_DOUBLE)
+        gp_finding_set_double (f, l->data, json_node_get_double (m));
+      else
+        gp_finding_set_int (f, l->data, json_node_get_int (m));
+    }
+    g_list_free (members);
+    if (live)
+      gp_finding_set_string (f, "live_source", live);
+    if (stream_sink)
+      gp_finding_set_string (f, "streaming_sink", stream_sink->name);
+    if (fps > 0)
+      gp_finding_set_double (f, "input_fps", fps);
+
+    g_string_append_printf (fix, "Set on %s:", e->name);
+    for (i = 0; i < json_array_get_length (patch); i++) {
+      JsonObject *op = json_array_get_object_element (patch, i);
+      JsonNode *val = json_object_get_member (op, "value");
+      gchar *txt = json_node_get_value_type (val) == G_TYPE_STRING ?
+          g_strdup (json_node_get_string (val)) :
+          json_node_get_value_type (val) == G_TYPE_BOOLEAN ?
+          g_strdup (json_node_get_boolean (val) ? "true" : "false") :
+          g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (val));
+
+      g_string_append_printf (fix, " %s=%s", json_object_get_string_member
+          (op, "prop"), txt);
+      g_free (txt);
+    }
+    g_string_append (fix, ". On a live path every frame an encoder holds "
+        "back (B-frames, lookahead, frame threads) is latency; for a stream "
+        "a receiver joins, keyframes and parameter sets must come often. "
+        "Keep the settings for recording to a file, where compression "
+        "matters more.");
+    g_free (f->fix);
+    f->fix = g_string_free (fix, FALSE);
+    fix = NULL;
+    g_free (f->why);
+    f->why = g_strdup_printf ("%s%s%s",
+        live ? "An encoder fed by a live source that reorders (B-frames) or "
+        "looks ahead holds that many frames before it outputs the first "
+        "one, on top of its encoding time: latency the rest of the "
+        "pipeline cannot remove. " : "",
+        stream_sink ? "A receiver joining the stream (or recovering from a "
+        "lost packet) can only start decoding at a keyframe that comes with "
+        "the SPS/PPS parameter sets: until then it shows nothing." : "",
+        "");
+    if (f->fix_patch)
+      json_node_unref (f->fix_patch);
+    f->fix_patch = json_node_new (JSON_NODE_ARRAY);
+    json_node_set_array (f->fix_patch, patch);
+  }
+
+out:
+  json_array_unref (patch);
+  json_object_unref (ev);
+  g_string_free (issues, TRUE);
+  if (fix)
+    g_string_free (fix, TRUE);
+  g_free (live);
+}
+
+void
+gp_rule_enc (GpSession * s, const GpRule * rule)
+{
+  GpLaunch *launch = NULL;
+  guint i;
+
+  /* Which properties the user wrote matters for x264enc; a launch string
+   * that does not parse only loses that knowledge. */
+  if (s->launch)
+    launch = gp_launch_parse (s->launch, NULL);
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+
+    if (e->is_bin || e->factory == NULL || strstr (e->factory, "enc") == NULL)
+      continue;
+    gp_enc_check (s, rule, launch, e);
+  }
+  if (launch)
+    gp_launch_free (launch);
+}

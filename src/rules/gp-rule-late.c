@@ -1,0 +1,173 @@
+/* gstprof
+ *
+ * gp-rule-late.c: LATE, buffers dropped for being late, from the QoS
+ * messages in events[].
+ *
+ * GstBaseSink posts a QoS message when it drops a buffer that came later
+ * than its max-lateness; elements that act on the sink's QoS events
+ * (videoconvert, videoscale, video decoders with qos=true) post one when
+ * they skip a frame. Each message carries the poster's running totals
+ * (processed, dropped), which the tracer writes as "processed N, dropped M
+ * (buffers)". The largest totals seen per poster are its counts over the
+ * run. Thresholds and reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A single late frame at start-up (pre-roll, the first negotiation) is not
+ * a problem worth a finding: at least this many drops ... */
+#define GP_LATE_MIN_DROPPED 3
+/* ... and at least this share of the buffers the poster handled. */
+#define GP_LATE_MIN_DROPPED_PCT 1.0
+
+typedef struct
+{
+  gchar *source;
+  guint64 processed, dropped;
+  guint messages;
+  gdouble first_t, last_t;
+} GpLateCount;
+
+static void
+gp_late_count_free (gpointer p)
+{
+  GpLateCount *c = p;
+
+  g_free (c->source);
+  g_free (c);
+}
+
+/* "processed 12, dropped 3 (buffers)" -> counts; FALSE on other text. */
+static gboolean
+gp_late_parse (const gchar * text, guint64 * processed, guint64 * dropped)
+{
+  guint64 p, d;
+
+  if (text == NULL || sscanf (text, "processed %" G_GUINT64_FORMAT
+          ", dropped %" G_GUINT64_FORMAT, &p, &d) != 2)
+    return FALSE;
+  *processed = p;
+  *dropped = d;
+  return TRUE;
+}
+
+void
+gp_rule_late (GpSession * s, const GpRule * rule)
+{
+  GHashTable *by_source = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *counts = g_ptr_array_new_with_free_func (gp_late_count_free);
+  guint i;
+
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    GpLateCount *c;
+    guint64 p, d;
+
+    if (g_strcmp0 (ev->type, "qos") != 0 ||
+        !gp_late_parse (ev->text, &p, &d))
+      continue;
+    c = g_hash_table_lookup (by_source, ev->source ? ev->source : "");
+    if (c == NULL) {
+      c = g_new0 (GpLateCount, 1);
+      c->source = g_strdup (ev->source ? ev->source : "");
+      c->first_t = ev->t;
+      g_ptr_array_add (counts, c);
+      g_hash_table_insert (by_source, c->source, c);
+    }
+    /* Totals only grow; the maximum survives events lost to the cap on
+     * stored events and any reordering. */
+    c->processed = MAX (c->processed, p);
+    c->dropped = MAX (c->dropped, d);
+    c->messages++;
+    c->first_t = MIN (c->first_t, ev->t);
+    c->last_t = MAX (c->last_t, ev->t);
+  }
+
+  for (i = 0; i < counts->len; i++) {
+    GpLateCount *c = g_ptr_array_index (counts, i);
+    guint64 handled = c->processed + c->dropped;
+    gdouble pct = handled > 0 ? c->dropped * 100.0 / handled : 0;
+    gboolean sink = gp_rules_is_sink (s, c->source);
+    GpThreadSummary *t = NULL;
+    GpElementSummary *hot = NULL;
+    GHashTable *up;
+    gdouble target, period;
+    GString *fix;
+    GpFinding *f;
+    gchar *title;
+
+    if (c->dropped < GP_LATE_MIN_DROPPED || pct < GP_LATE_MIN_DROPPED_PCT)
+      continue;
+
+    target = sink ? gp_rules_sink_target_fps (s, c->source) : s->target_fps;
+    period = target > 0 ? 1000.0 / target : s->frame_period_ms;
+    /* What made the buffers late: the limiting thread upstream, and its
+     * busiest element. */
+    up = gp_rules_upstream_of (s, c->source);
+    t = gp_rules_limiting_thread (s, up);
+    if (t)
+      hot = gp_rules_hottest_on_thread (s, t);
+    g_hash_table_unref (up);
+
+    if (sink)
+      title = g_strdup_printf ("%s dropped %" G_GUINT64_FORMAT " late "
+          "buffers (%.1f%% of %" G_GUINT64_FORMAT ")", c->source, c->dropped,
+          pct, handled);
+    else
+      title = g_strdup_printf ("%s skipped %" G_GUINT64_FORMAT " frames on "
+          "QoS (%.1f%% of %" G_GUINT64_FORMAT "): the sink reports them late",
+          c->source, c->dropped, pct, handled);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    gp_finding_add_target (f, c->source);
+    f->rank_value = MIN (100.0, pct);
+
+    gp_finding_set_int (f, "dropped", (gint64) c->dropped);
+    gp_finding_set_int (f, "processed", (gint64) c->processed);
+    gp_finding_set_double (f, "dropped_pct", pct);
+    gp_finding_set_int (f, "qos_messages", c->messages);
+    gp_finding_set_double (f, "first_drop_s", c->first_t);
+    gp_finding_set_double (f, "last_drop_s", c->last_t);
+    if (period > 0)
+      gp_finding_set_double (f, "frame_period_ms", period);
+    if (hot) {
+      gp_finding_set_string (f, "hottest", hot->name);
+      if (hot->self_ms.p50 >= 0)
+        gp_finding_set_double (f, "hottest_self_p50_ms", hot->self_ms.p50);
+    }
+
+    g_free (f->why);
+    if (sink)
+      f->why = g_strdup_printf ("These buffers reached %s after their "
+          "running time plus the pipeline latency, so it dropped them: the "
+          "output misses frames (stutter), and the work spent on them "
+          "upstream was wasted.", c->source);
+    else
+      f->why = g_strdup_printf ("The sink reported buffers late, so %s "
+          "skipped frames to catch up: the output misses frames (stutter).",
+          c->source);
+
+    fix = g_string_new (NULL);
+    if (hot && hot->self_ms.p50 >= 0 && period > 0 &&
+        hot->self_ms.p50 > period)
+      g_string_append_printf (fix, "%s takes %.1f ms per frame, more than "
+          "the %.1f ms frame period: make it faster (its settings, a "
+          "hardware element) or lower the rate or resolution before it. ",
+          hot->name, hot->self_ms.p50, period);
+    else if (hot)
+      g_string_append_printf (fix, "The busiest element upstream is %s: "
+          "make it faster, or give it its own thread with a queue so its "
+          "spikes do not delay everything behind it. ", hot->name);
+    g_string_append (fix, "Buffers that arrive late are the symptom; "
+        "raising max-lateness or setting sync=false only hides them. If the "
+        "pipeline is live, check that its latency (the sink's "
+        "processing-deadline, queues' sizes) covers the time it takes.");
+    g_free (f->fix);
+    f->fix = g_string_free (fix, FALSE);
+  }
+
+  g_ptr_array_unref (counts);
+  g_hash_table_unref (by_source);
+}

@@ -1,0 +1,254 @@
+/* gstprof
+ *
+ * gp-rule-mem.c: MEM, the process's resident memory growing through the
+ * run.
+ *
+ * The series holds the RSS once per window (series[].process.rss_mb). Every
+ * pipeline grows at start-up (buffer pools, encoder state, the first
+ * frames in queues) and then, when healthy, stays flat. So the first part
+ * of the run is left out and a least-squares line is fitted through the
+ * rest (the steady part): MEM fires when that slope and the growth it
+ * explains are both large, and memory is still growing at the end (a step
+ * that settles is not growth). Unbounded growth ends in the OOM killer;
+ * its usual cause in a pipeline is a queue without limits in front of an
+ * element slower than the rate. Thresholds and reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+#include <math.h>
+
+/* Start-up left out: this share of the run, and at least this long. */
+#define GP_MEM_RAMP_SHARE 0.25
+#define GP_MEM_RAMP_MIN_S 0.5
+/* Points needed in the steady part for a slope to mean anything. */
+#define GP_MEM_MIN_POINTS 4
+/* Fires at this slope over the steady part ... */
+#define GP_MEM_MIN_SLOPE_MIB_S 2.0
+/* ... when the steady part grew at least this much ... */
+#define GP_MEM_MIN_GROWTH_MIB 32.0
+/* ... and its last half still grows at this share of the slope. */
+#define GP_MEM_TAIL_SHARE 0.25
+
+/* Least-squares slope of y over x for points [from, to). */
+static gdouble
+gp_mem_slope (const gdouble * x, const gdouble * y, guint from, guint to)
+{
+  gdouble mx = 0, my = 0, sxx = 0, sxy = 0;
+  guint i, n = to - from;
+
+  if (n < 2)
+    return 0;
+  for (i = from; i < to; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  for (i = from; i < to; i++) {
+    sxx += (x[i] - mx) * (x[i] - mx);
+    sxy += (x[i] - mx) * (y[i] - my);
+  }
+  return sxx > 0 ? sxy / sxx : 0;
+}
+
+/* The queues that can hold buffers without bound: every max-size-* limit
+ * recorded as 0. */
+static GPtrArray *
+gp_mem_unbounded_queues (GpSession * s)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gint64 b, by, t;
+
+    if (g_strcmp0 (e->factory, "queue") != 0 &&
+        g_strcmp0 (e->factory, "queue2") != 0)
+      continue;
+    if (gp_element_get_prop_int (e, "max-size-buffers", &b) &&
+        gp_element_get_prop_int (e, "max-size-bytes", &by) &&
+        gp_element_get_prop_int (e, "max-size-time", &t) &&
+        b == 0 && by == 0 && t == 0)
+      g_ptr_array_add (out, e);
+  }
+  return out;
+}
+
+/* The end of the part of the run in which a source still produced: the
+ * end of the last window where a link out of a source element carried
+ * buffers. After it comes the EOS drain, where memory stops growing because
+ * nothing new comes in, not because the pipeline is healthy. < 0 when the
+ * series does not tell (no source links recorded). */
+static gdouble
+gp_mem_sources_end (GpSession * s)
+{
+  gdouble end = -1;
+  guint i;
+
+  for (i = 0; i < s->series->len; i++) {
+    JsonObject *w = g_ptr_array_index (s->series, i);
+    JsonObject *links;
+    GList *members, *l;
+    gboolean flowing = FALSE;
+
+    if (!json_object_has_member (w, "links") ||
+        (links = json_object_get_object_member (w, "links")) == NULL)
+      continue;
+    members = json_object_get_members (links);
+    for (l = members; l && !flowing; l = l->next) {
+      GpLink *link = gp_session_find_link (s, l->data);
+      JsonObject *lo = json_object_get_object_member (links, l->data);
+      GpElement *src;
+      gchar *name;
+
+      if (link == NULL || lo == NULL)
+        continue;
+      name = gp_rules_pad_element (link->src);
+      src = gp_session_find_element (s, name);
+      g_free (name);
+      if (src && g_strcmp0 (src->kind, "source") == 0 &&
+          json_object_get_double_member_with_default (lo, "fps", 0) > 0)
+        flowing = TRUE;
+    }
+    g_list_free (members);
+    if (flowing)
+      end = json_object_get_double_member_with_default (w, "t1", end);
+  }
+  return end;
+}
+
+void
+gp_rule_mem (GpSession * s, const GpRule * rule)
+{
+  GArray *xs, *ys;
+  gdouble *x, *y, ramp_end, active_end, slope, tail_slope, growth, span;
+  gdouble rss0, rss1;
+  guint i, n, first, mid;
+  GPtrArray *queues;
+  GpFinding *f;
+  GString *fix;
+  gchar *title;
+
+  if (s->series == NULL || s->series->len == 0)
+    return;
+
+  active_end = gp_mem_sources_end (s);
+  xs = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  ys = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  for (i = 0; i < s->series->len; i++) {
+    JsonObject *w = g_ptr_array_index (s->series, i);
+    JsonObject *p;
+    JsonNode *rss;
+    gdouble t, v;
+
+    if (!json_object_has_member (w, "process") ||
+        (p = json_object_get_object_member (w, "process")) == NULL ||
+        (rss = json_object_get_member (p, "rss_mb")) == NULL ||
+        !JSON_NODE_HOLDS_VALUE (rss))
+      continue;
+    v = json_node_get_double (rss);
+    if (!(v > 0))
+      continue;
+    /* The sample is taken at the window's end. */
+    t = json_object_get_double_member_with_default (w, "t1", -1);
+    if (t < 0 || (active_end > 0 && t > active_end + 1e-6))
+      continue;
+    g_array_append_val (xs, t);
+    g_array_append_val (ys, v);
+  }
+  n = xs->len;
+  x = (gdouble *) xs->data;
+  y = (gdouble *) ys->data;
+  if (n < GP_MEM_MIN_POINTS + 1)
+    goto out;
+
+  ramp_end = x[0] + MAX (GP_MEM_RAMP_MIN_S, (x[n - 1] - x[0]) *
+      GP_MEM_RAMP_SHARE);
+  for (first = 0; first < n && x[first] < ramp_end; first++);
+  if (n - first < GP_MEM_MIN_POINTS)
+    goto out;
+
+  slope = gp_mem_slope (x, y, first, n);
+  span = x[n - 1] - x[first];
+  growth = slope * span;
+  mid = first + (n - first) / 2;
+  tail_slope = gp_mem_slope (x, y, mid, n);
+  if (n - mid < 2)
+    tail_slope = slope;
+  if (slope < GP_MEM_MIN_SLOPE_MIB_S || growth < GP_MEM_MIN_GROWTH_MIB ||
+      tail_slope < slope * GP_MEM_TAIL_SHARE)
+    goto out;
+
+  rss0 = s->process.measured && s->process.rss_mb_start > 0 ?
+      s->process.rss_mb_start : y[0];
+  rss1 = s->process.measured && s->process.rss_mb_end > 0 ?
+      s->process.rss_mb_end : y[n - 1];
+
+  title = g_strdup_printf ("process memory grows %.1f MiB/s (%.0f MiB to "
+      "%.0f MiB over the run)", slope, rss0, rss1);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+  g_free (title);
+  /* As a share of what the process started with, capped: doubling is as
+   * urgent as it gets. */
+  f->rank_value = rss0 > 0 ? MIN (100.0, growth / rss0 * 100.0) : 100.0;
+
+  gp_finding_set_double (f, "growth_rate_mib_per_sec", slope);
+  gp_finding_set_double (f, "growth_mib", growth);
+  gp_finding_set_double (f, "tail_rate_mib_per_sec", tail_slope);
+  gp_finding_set_double (f, "rss_start_mib", rss0);
+  if (s->process.measured && s->process.rss_mb_max > 0)
+    gp_finding_set_double (f, "rss_max_mib", s->process.rss_mb_max);
+  gp_finding_set_double (f, "rss_end_mib", rss1);
+  gp_finding_set_double (f, "steady_from_s", x[first]);
+  gp_finding_set_double (f, "steady_s", span);
+  gp_finding_set_int (f, "samples", n - first);
+
+  queues = gp_mem_unbounded_queues (s);
+  fix = g_string_new (NULL);
+  if (queues->len > 0) {
+    GpElement *q = g_ptr_array_index (queues, 0);
+    JsonArray *patch = json_array_new ();
+    JsonObject *op = json_object_new ();
+    GpQueueSummary *qs = gp_session_find_queue_summary (s, q->name);
+
+    for (i = 0; i < queues->len; i++)
+      gp_finding_add_target (f, ((GpElement *) g_ptr_array_index (queues,
+                  i))->name);
+    gp_finding_set_string (f, "unbounded_queue", q->name);
+    if (qs && qs->level_buffers_max > 0)
+      gp_finding_set_int (f, "queue_buffers_max", qs->level_buffers_max);
+    g_string_append_printf (fix, "%s has no limit (max-size-buffers, "
+        "-bytes and -time all 0), so it keeps every buffer its downstream "
+        "cannot take yet. Bound it (max-size-time=1000000000 holds at most "
+        "1 s), with leaky=downstream on a live feed so old frames go first; "
+        "then make the element after it keep up.", q->name);
+    json_object_set_string_member (op, "op", "set");
+    json_object_set_string_member (op, "target", q->name);
+    json_object_set_string_member (op, "prop", "max-size-time");
+    json_object_set_int_member (op, "value", 1000000000);
+    json_array_add_object_element (patch, op);
+    if (f->fix_patch)
+      json_node_unref (f->fix_patch);
+    f->fix_patch = json_node_new (JSON_NODE_ARRAY);
+    json_node_take_array (f->fix_patch, patch);
+  } else {
+    g_string_append (fix, "Look for buffers piling up (a queue with large "
+        "limits before a slow element, an appsink nobody pulls from, "
+        "max-buffers=0), or a leak: run again longer, and under valgrind "
+        "or heaptrack if the growth does not level off.");
+  }
+  g_ptr_array_unref (queues);
+  g_free (f->fix);
+  f->fix = g_string_free (fix, FALSE);
+  g_free (f->why);
+  f->why = g_strdup_printf ("After start-up the resident memory still grows "
+      "%.1f MiB every second and had not levelled off while the sources "
+      "were producing: "
+      "left running, the process ends in swapping or the OOM killer, and "
+      "any frames piling up behind the growth also add latency.", slope);
+
+out:
+  g_array_unref (xs);
+  g_array_unref (ys);
+}

@@ -1,0 +1,386 @@
+/* gstprof
+ *
+ * gp-rule-qleak.c: the queues' own story. QLEAK: a leaky queue drops
+ * buffers (how many, where). QFULL: a queue that is persistently full (what
+ * comes after it is the limiter), or persistently empty while the sink
+ * below it starves (the limiter is before it). Thresholds and their
+ * reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+/* QLEAK: at least this many drops, and this share of what entered. One or
+ * two drops at start-up (the sink prerolling) are not a pattern. */
+#define GP_QLEAK_MIN_DROPPED 5
+#define GP_QLEAK_MIN_DROP_PCT 1.0
+/* QFULL: mean fill level over the run at or above this is "full". */
+#define GP_QFULL_FULL_PCT 80.0
+/* ... and the queue's upstream was blocked on it at least this share of
+ * the PLAYING time (backpressure that really held the producer). */
+#define GP_QFULL_MIN_BLOCKED_PCT 20.0
+/* QFULL (empty): mean level at or below this, while a sink below it gets
+ * its target rate minus more than this. */
+#define GP_QFULL_EMPTY_PCT 5.0
+#define GP_QFULL_STARVED_DEFICIT_PCT 10.0
+
+/* Buffers that entered the queue: the sum over its input links. */
+static guint64
+gp_qleak_input_buffers (GpSession * s, const gchar * queue)
+{
+  guint64 n = 0;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *sink = gp_rules_pad_element (l->sink);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+
+    if (g_strcmp0 (sink, queue) == 0 && ls)
+      n += ls->buffers;
+    g_free (sink);
+  }
+  return n;
+}
+
+/* The element straight after @queue (the first one when it feeds several). */
+static gchar *
+gp_qleak_next (GpSession * s, const gchar * queue)
+{
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *src = gp_rules_pad_element (l->src);
+    gboolean hit = g_strcmp0 (src, queue) == 0;
+
+    g_free (src);
+    if (hit)
+      return gp_rules_pad_element (l->sink);
+  }
+  return NULL;
+}
+
+/* Rate out of @queue: the fastest of its output links; -1 unknown. */
+static gdouble
+gp_qleak_output_fps (GpSession * s, const gchar * queue)
+{
+  gdouble fps = -1;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *src = gp_rules_pad_element (l->src);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+
+    if (g_strcmp0 (src, queue) == 0 && ls)
+      fps = MAX (fps, ls->fps);
+    g_free (src);
+  }
+  return fps;
+}
+
+/* The thread that pops @queue (it runs the element after it) and its
+ * hottest element: what decides how fast the queue drains. */
+static GpElementSummary *
+gp_qleak_drainer (GpSession * s, const gchar * queue, GpThreadSummary ** t)
+{
+  gchar *next = gp_qleak_next (s, queue);
+
+  *t = next ? gp_rules_thread_of (s, next) : NULL;
+  g_free (next);
+  return *t ? gp_rules_hottest_on_thread (s, *t) : NULL;
+}
+
+static void
+gp_qleak_set_drainer (GpSession * s, GpFinding * f, GpThreadSummary * t,
+    GpElementSummary * hot)
+{
+  if (t) {
+    gdouble busy = gp_rules_thread_busy_pct (s, t);
+
+    gp_finding_set_string (f, "drain_thread", t->name);
+    if (busy >= 0)
+      gp_finding_set_double (f, "drain_thread_busy_pct", busy);
+  }
+  if (hot) {
+    gp_finding_set_string (f, "limiter", hot->name);
+    if (hot->self_ms.p50 >= 0)
+      gp_finding_set_double (f, "limiter_self_p50_ms", hot->self_ms.p50);
+  }
+}
+
+/* Drops per window: when they started and in how much of the run. */
+static void
+gp_qleak_drop_windows (GpSession * s, const gchar * queue, gdouble * first,
+    guint * n_windows, guint * n_total)
+{
+  guint i;
+
+  *first = -1;
+  *n_windows = 0;
+  *n_total = 0;
+  for (i = 0; s->series && i < s->series->len; i++) {
+    JsonObject *w = g_ptr_array_index (s->series, i);
+    JsonObject *qs, *qo;
+
+    if (!json_object_has_member (w, "queues"))
+      continue;
+    (*n_total)++;
+    qs = json_object_get_object_member (w, "queues");
+    if (qs == NULL || !json_object_has_member (qs, queue))
+      continue;
+    qo = json_object_get_object_member (qs, queue);
+    if (qo && json_object_has_member (qo, "dropped") &&
+        json_object_get_int_member (qo, "dropped") > 0) {
+      if (*first < 0)
+        *first = json_object_get_double_member (w, "t0");
+      (*n_windows)++;
+    }
+  }
+}
+
+void
+gp_rule_qleak (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  for (i = 0; s->queue_summaries && i < s->queue_summaries->len; i++) {
+    GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, i);
+    guint64 in = gp_qleak_input_buffers (s, q->name);
+    GpThreadSummary *t;
+    GpElementSummary *hot;
+    gdouble pct, first;
+    guint n_win, n_total;
+    GpFinding *f;
+    gchar *title;
+
+    if (q->dropped < GP_QLEAK_MIN_DROPPED || in == 0)
+      continue;
+    pct = (gdouble) q->dropped / (gdouble) in * 100.0;
+    if (pct < GP_QLEAK_MIN_DROP_PCT)
+      continue;
+    hot = gp_qleak_drainer (s, q->name, &t);
+    gp_qleak_drop_windows (s, q->name, &first, &n_win, &n_total);
+
+    title = g_strdup_printf ("%s (leaky=%s) dropped %" G_GUINT64_FORMAT
+        " of %" G_GUINT64_FORMAT " buffers (%.0f%%)", q->name,
+        q->leaky ? q->leaky : "?", q->dropped, in, pct);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    gp_finding_add_target (f, q->name);
+    if (hot)
+      gp_finding_add_target (f, hot->name);
+    f->rank_value = MIN (pct, 100.0);
+
+    gp_finding_set_int (f, "dropped", (gint64) q->dropped);
+    gp_finding_set_int (f, "input_buffers", (gint64) in);
+    gp_finding_set_double (f, "dropped_pct", pct);
+    gp_finding_set_string (f, "leaky", q->leaky ? q->leaky : "");
+    if (first >= 0)
+      gp_finding_set_double (f, "first_drop_s", first);
+    if (n_total > 0)
+      gp_finding_set_double (f, "windows_with_drops_pct",
+          (gdouble) n_win / n_total * 100.0);
+    gp_finding_set_double (f, "level_mean_pct", q->level_pct_mean);
+    gp_qleak_set_drainer (s, f, t, hot);
+
+    g_free (f->why);
+    f->why = g_strdup_printf ("A leaky queue drops when it is full, and it "
+        "is full because what drains it is slower than what fills it: %.0f%% "
+        "of the frames never reach %s. Intended when only fresh frames "
+        "matter; a loss otherwise.", pct, hot ? hot->name : "the next element");
+    g_free (f->fix);
+    f->fix = g_strdup_printf ("The drops are the symptom: make %s faster (on "
+        "thread %s) so the queue drains in time. Making the queue bigger "
+        "only delays the drops and adds latency; leaky=no turns them into "
+        "backpressure on the source.", hot ? hot->name : "the elements after it",
+        t ? t->name : "?");
+    /* No launch-string edit makes the consumer faster. */
+    f->fix_patch = NULL;
+  }
+}
+
+static gdouble
+gp_qfull_playing_ms (GpSession * s)
+{
+  return s->duration_s > 0 ? s->duration_s * 1000.0 : -1;
+}
+
+/* The lowest achieved/target ratio among the sinks below @queue; -1 when no
+ * sink below has a target. */
+static gdouble
+gp_qfull_worst_deficit (GpSession * s, const gchar * queue,
+    const gchar ** sink)
+{
+  gdouble worst = -1;
+  guint i;
+
+  *sink = NULL;
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    gdouble target = gp_rules_sink_target_fps (s, sk->name);
+    GHashTable *up;
+
+    if (target <= 0 || sk->fps < 0)
+      continue;
+    up = gp_rules_upstream_of (s, sk->name);
+    if (g_hash_table_contains (up, queue) &&
+        (target - sk->fps) / target * 100.0 > worst) {
+      worst = (target - sk->fps) / target * 100.0;
+      *sink = sk->name;
+    }
+    g_hash_table_unref (up);
+  }
+  return worst;
+}
+
+static gboolean
+gp_qfull_live_upstream (GpSession * s, const gchar * queue)
+{
+  GHashTable *up = gp_rules_upstream_of (s, queue);
+  GHashTableIter it;
+  gpointer key;
+  gboolean live = FALSE;
+
+  g_hash_table_iter_init (&it, up);
+  while (!live && g_hash_table_iter_next (&it, &key, NULL))
+    live = gp_rules_is_live_source (s, key);
+  g_hash_table_unref (up);
+  return live;
+}
+
+void
+gp_rule_qfull (GpSession * s, const GpRule * rule)
+{
+  gdouble playing_ms = gp_qfull_playing_ms (s);
+  guint i;
+
+  if (playing_ms <= 0)
+    return;
+  for (i = 0; s->queue_summaries && i < s->queue_summaries->len; i++) {
+    GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, i);
+    gdouble blocked_pct = q->blocked_ms >= 0 ?
+        q->blocked_ms / playing_ms * 100.0 : -1;
+    gboolean leaky = q->leaky && g_strcmp0 (q->leaky, "no") != 0;
+    const gchar *sink = NULL;
+    GpSinkSummary *sink_summary;
+    gdouble deficit, out_fps;
+    GpThreadSummary *t;
+    GpElementSummary *hot;
+    GpFinding *f;
+    gchar *title;
+
+    if (q->level_pct_mean < 0)
+      continue;
+
+    /* Full: a leaky queue is QLEAK's (it drops instead of blocking). */
+    if (!leaky && q->level_pct_mean >= GP_QFULL_FULL_PCT &&
+        blocked_pct >= GP_QFULL_MIN_BLOCKED_PCT) {
+      gboolean live = gp_qfull_live_upstream (s, q->name);
+
+      hot = gp_qleak_drainer (s, q->name, &t);
+      title = g_strdup_printf ("%s is full (%.0f%% on average), upstream "
+          "blocked %.0f%% of the run: %s limits", q->name, q->level_pct_mean,
+          blocked_pct, hot ? hot->name : "what follows it");
+      f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+      g_free (title);
+      gp_finding_add_target (f, q->name);
+      if (hot)
+        gp_finding_add_target (f, hot->name);
+      f->rank_value = MIN (blocked_pct, 100.0);
+      gp_finding_set_string (f, "state", "full");
+      gp_finding_set_double (f, "level_mean_pct", q->level_pct_mean);
+      gp_finding_set_double (f, "level_max_pct", q->level_pct_max);
+      gp_finding_set_int (f, "level_buffers_max",
+          (gint64) q->level_buffers_max);
+      gp_finding_set_double (f, "blocked_ms", q->blocked_ms);
+      gp_finding_set_double (f, "blocked_pct", blocked_pct);
+      if (q->residence_ms.p50 >= 0)
+        gp_finding_set_double (f, "residence_p50_ms", q->residence_ms.p50);
+      gp_qleak_set_drainer (s, f, t, hot);
+
+      g_free (f->why);
+      f->why = g_strdup_printf ("%s stays full, so everything upstream of it "
+          "runs at the pace of %s: it is the limiter, and each buffer waits "
+          "in the queue (%.1f ms at the median) on top.", q->name,
+          hot ? hot->name : "the element after it",
+          q->residence_ms.p50 >= 0 ? q->residence_ms.p50 : 0.0);
+      g_free (f->fix);
+      if (live) {
+        JsonObject *op = json_object_new ();
+
+        f->fix = g_strdup_printf ("Make %s faster. Behind a live source, "
+            "leaky=downstream on %s keeps only the newest frames, so latency "
+            "stays low instead of growing with the backlog (QLEAK will then "
+            "count the drops).", hot ? hot->name : "the element after it",
+            q->name);
+        json_object_set_string_member (op, "op", "set");
+        json_object_set_string_member (op, "target", q->name);
+        json_object_set_string_member (op, "prop", "leaky");
+        json_object_set_string_member (op, "value", "downstream");
+        f->fix_patch = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (f->fix_patch, op);
+      } else {
+        f->fix = g_strdup_printf ("Make %s faster; a bigger queue only adds "
+            "latency and memory, the rate stays that of %s.",
+            hot ? hot->name : "the element after it",
+            hot ? hot->name : "the element after it");
+      }
+      continue;
+    }
+
+    /* Empty while the sink below starves: the limiter is upstream. */
+    deficit = gp_qfull_worst_deficit (s, q->name, &sink);
+    out_fps = gp_qleak_output_fps (s, q->name);
+    sink_summary = sink ? gp_session_find_sink (s, sink) : NULL;
+    /* Only when the frames are missing before the queue: what leaves it
+     * reaches the sink (a valve or a dropping element after the queue
+     * would starve the sink with the queue empty too, and the limit would
+     * then be after it). */
+    if (q->level_pct_max >= 0 && q->level_pct_mean <= GP_QFULL_EMPTY_PCT &&
+        deficit > GP_QFULL_STARVED_DEFICIT_PCT && sink_summary &&
+        out_fps > 0 && out_fps <= sink_summary->fps * 1.1 + 0.5) {
+      GHashTable *up = gp_rules_upstream_of (s, q->name);
+      GpThreadSummary *lt = gp_rules_limiting_thread (s, up);
+      GpElementSummary *lhot = lt ? gp_rules_hottest_on_thread (s, lt) : NULL;
+
+      g_hash_table_unref (up);
+      title = g_strdup_printf ("%s is empty (%.1f%% on average) while %s "
+          "gets %.0f%% less than its rate: the limit is upstream%s%s",
+          q->name, q->level_pct_mean, sink, deficit, lhot ? ", in " : "",
+          lhot ? lhot->name : "");
+      f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+      g_free (title);
+      gp_finding_add_target (f, q->name);
+      if (lhot)
+        gp_finding_add_target (f, lhot->name);
+      f->rank_value = MIN (deficit, 100.0);
+      gp_finding_set_string (f, "state", "empty");
+      gp_finding_set_double (f, "level_mean_pct", q->level_pct_mean);
+      gp_finding_set_double (f, "level_max_pct", q->level_pct_max);
+      gp_finding_set_string (f, "sink", sink);
+      gp_finding_set_double (f, "sink_deficit_pct", deficit);
+      if (lt) {
+        gdouble busy = gp_rules_thread_busy_pct (s, lt);
+
+        gp_finding_set_string (f, "upstream_thread", lt->name);
+        if (busy >= 0)
+          gp_finding_set_double (f, "upstream_thread_busy_pct", busy);
+      }
+      if (lhot) {
+        gp_finding_set_string (f, "limiter", lhot->name);
+        if (lhot->self_ms.p50 >= 0)
+          gp_finding_set_double (f, "limiter_self_p50_ms", lhot->self_ms.p50);
+      }
+      g_free (f->why);
+      f->why = g_strdup_printf ("%s has nothing waiting in it most of the "
+          "time, so the elements after it wait for data: they are not the "
+          "limit, and making them faster gains nothing. The missing frames "
+          "are lost before %s.", q->name, q->name);
+      g_free (f->fix);
+      f->fix = g_strdup_printf ("Look upstream of %s: %s.", q->name,
+          lhot ? "its busiest element, named here, or the source's own rate" :
+          "the source's own rate, or an element that drops");
+      f->fix_patch = NULL;
+    }
+  }
+}

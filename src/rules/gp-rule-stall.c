@@ -1,0 +1,480 @@
+/* gstprof
+ *
+ * gp-rule-stall.c: STALL, a link that carries nothing for several frame
+ * periods while the pipeline is PLAYING: one that never flowed, one that
+ * stopped or paused mid-run, and a source that starves. Read from the
+ * series (per-window link rates), so only stalls of at least one window
+ * can be seen. Thresholds and their reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A gap counts when it lasts this many frame periods ... */
+#define GP_STALL_MIN_PERIODS 5.0
+/* ... and at least this long: a window shorter than this says little, and
+ * sub-second hiccups are BUDGET's and LATE's business. */
+#define GP_STALL_MIN_S 0.5
+/* Frame period assumed when neither the link's caps nor the session give a
+ * rate (audio, data). */
+#define GP_STALL_DEFAULT_PERIOD_MS 100.0
+
+typedef struct
+{
+  gdouble t0, t1;               /* the PLAYING part of the run */
+} GpStallSpan;
+
+/* PLAYING from the top-level pipeline's PAUSED->PLAYING to its EOS, an
+ * interrupt or the end of the run. */
+static void
+gp_stall_playing_span (GpSession * s, GpStallSpan * span)
+{
+  guint i;
+
+  span->t0 = -1;
+  span->t1 = s->duration_s;
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    GpElement *e = gp_session_find_element (s, ev->source);
+    gboolean top = e && (e->parent == NULL || e->parent[0] == '\0');
+
+    if (span->t0 < 0 && top && g_strcmp0 (ev->type, "state") == 0 &&
+        g_str_has_suffix (ev->text, "->PLAYING"))
+      span->t0 = ev->t;
+    else if (span->t0 >= 0 && ((top && g_strcmp0 (ev->type, "eos") == 0) ||
+            g_strcmp0 (ev->type, "interrupt") == 0 ||
+            g_strcmp0 (ev->type, "error") == 0))
+      span->t1 = MIN (span->t1, ev->t);
+  }
+  if (span->t0 < 0 && s->series && s->series->len > 0)
+    span->t0 = json_object_get_double_member (g_ptr_array_index (s->series,
+            0), "t0");
+}
+
+/* The frame period of a link, from "framerate=(fraction)N/D" in its caps. */
+static gdouble
+gp_stall_period_ms (GpSession * s, GpLink * l)
+{
+  const gchar *fr = l && l->caps ? strstr (l->caps, "framerate=") : NULL;
+
+  if (fr) {
+    gchar *end;
+    gdouble n, d;
+
+    fr = strchr (fr, '=') + 1;
+    if (*fr == '(')
+      fr = strchr (fr, ')') ? strchr (fr, ')') + 1 : fr;
+    n = g_ascii_strtod (fr, &end);
+    if (end != fr && *end == '/') {
+      d = g_ascii_strtod (end + 1, NULL);
+      if (n > 0 && d > 0)
+        return 1000.0 * d / n;
+    }
+  }
+  if (s->frame_period_ms > 0)
+    return s->frame_period_ms;
+  return GP_STALL_DEFAULT_PERIOD_MS;
+}
+
+static gdouble
+gp_stall_window_fps (JsonObject * w, const gchar * id)
+{
+  JsonObject *links, *lo;
+
+  if (!json_object_has_member (w, "links"))
+    return -1;
+  links = json_object_get_object_member (w, "links");
+  /* gstprof's windows carry every link of the graph (0 when it did not
+   * flow); an import carries only the links its tool measured, and a
+   * missing one is unknown, never zero. */
+  if (links == NULL || !json_object_has_member (links, id))
+    return -1;
+  lo = json_object_get_object_member (links, id);
+  if (lo == NULL || !json_object_has_member (lo, "fps"))
+    return -1;
+  return json_object_get_double_member (lo, "fps");
+}
+
+/* The longest run of windows inside PLAYING where @id carried nothing,
+ * after it first flowed (@after_flow) or from PLAYING on. Returns its
+ * length in s, with its start and end; 0 when none. Also says whether the
+ * link ever flowed inside PLAYING. */
+static gdouble
+gp_stall_longest_gap (GpSession * s, const GpStallSpan * span,
+    const gchar * id, gdouble * g0, gdouble * g1, gboolean * flowed,
+    gboolean * measured)
+{
+  gdouble best = 0, run0 = -1, run1 = -1;
+  guint i;
+
+  *flowed = FALSE;
+  *measured = FALSE;
+  for (i = 0; s->series && i < s->series->len; i++) {
+    JsonObject *w = g_ptr_array_index (s->series, i);
+    gdouble t0 = json_object_get_double_member (w, "t0");
+    gdouble t1 = json_object_get_double_member (w, "t1");
+    gdouble mid = (t0 + t1) / 2, fps;
+
+    /* Windows mostly outside PLAYING (start-up, the EOS drain) say
+     * nothing about flow while playing. */
+    if (mid < span->t0 || mid > span->t1)
+      continue;
+    fps = gp_stall_window_fps (w, id);
+    if (fps < 0)
+      continue;
+    *measured = TRUE;
+    if (fps > 0) {
+      *flowed = TRUE;
+      run0 = -1;
+      continue;
+    }
+    /* A link that has not started yet is a slow start (an encoder's
+     * look-ahead), not a stall; it is reported only if it never flows. */
+    if (!*flowed)
+      continue;
+    if (run0 < 0)
+      run0 = t0;
+    run1 = MIN (t1, span->t1);
+    if (run1 - run0 > best) {
+      best = run1 - run0;
+      *g0 = run0;
+      *g1 = run1;
+    }
+  }
+  return best;
+}
+
+/* Sinks downstream of @element (itself included when it is one). */
+static GPtrArray *
+gp_stall_sinks_below (GpSession * s, const gchar * element)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  guint i;
+
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    GHashTable *up = gp_rules_upstream_of (s, sk->name);
+
+    if (g_hash_table_contains (up, element))
+      g_ptr_array_add (out, sk->name);
+    g_hash_table_unref (up);
+  }
+  return out;
+}
+
+/* TRUE when a sink below @element posted EOS before @t: the stream
+ * ended there (EOS went that way), it did not stall. */
+static gboolean
+gp_stall_branch_ended (GpSession * s, const gchar * element, gdouble t)
+{
+  GPtrArray *sinks = gp_stall_sinks_below (s, element);
+  gboolean any = FALSE;
+  guint i, j;
+
+  for (i = 0; !any && i < sinks->len; i++) {
+    for (j = 0; s->events && j < s->events->len && !any; j++) {
+      GpEvent *ev = g_ptr_array_index (s->events, j);
+
+      any = g_strcmp0 (ev->type, "eos") == 0 &&
+          g_strcmp0 (ev->source, g_ptr_array_index (sinks, i)) == 0 &&
+          ev->t <= t;
+    }
+  }
+  g_ptr_array_free (sinks, TRUE);
+  return any;
+}
+
+/* The first EOS any element posted: after it, links stop because the
+ * stream ends. */
+static gdouble
+gp_stall_first_eos (GpSession * s, gdouble t_end)
+{
+  guint i;
+
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (ev->type, "eos") == 0 && ev->t < t_end)
+      t_end = ev->t;
+  }
+  return t_end;
+}
+
+typedef struct
+{
+  GpLink *link;
+  gchar *src_el;
+  gboolean flowed;
+  gdouble gap_s, g0, g1;
+  gboolean gapped;              /* a gap long enough, whatever its cause */
+  gboolean stalled;             /* ... and not the stream ending */
+} GpStallLink;
+
+static void
+gp_stall_link_clear (gpointer p)
+{
+  GpStallLink *sl = p;
+
+  g_free (sl->src_el);
+}
+
+/* TRUE when a link into @element stopped first (or never flowed, for a
+ * link that never flowed): @sl's gap is then a consequence, reported where
+ * it starts. */
+static gboolean
+gp_stall_input_stalled (GArray * all, const GpStallLink * sl, gdouble win)
+{
+  guint i;
+
+  for (i = 0; i < all->len; i++) {
+    GpStallLink *in = &g_array_index (all, GpStallLink, i);
+    gchar *sink = gp_rules_pad_element (in->link->sink);
+    gboolean hit = FALSE;
+
+    if (g_strcmp0 (sink, sl->src_el) == 0 && in->gapped) {
+      if (!sl->flowed)
+        hit = !in->flowed;
+      else
+        hit = in->g0 <= sl->g0 + win && in->g1 >= sl->g0;
+    }
+    g_free (sink);
+    if (hit)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* The flow into @element over the run: the fastest of its input links. */
+static GpLinkSummary *
+gp_stall_input (GpSession * s, const gchar * element)
+{
+  GpLinkSummary *best = NULL;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *sink = gp_rules_pad_element (l->sink);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+
+    if (g_strcmp0 (sink, element) == 0 && ls && (best == NULL ||
+            ls->fps > best->fps))
+      best = ls;
+    g_free (sink);
+  }
+  return best;
+}
+
+static JsonNode *
+gp_stall_valve_patch (GpSession * s, const gchar * element)
+{
+  GpElement *e = gp_session_find_element (s, element);
+  gboolean drop;
+  JsonObject *op;
+  JsonNode *node;
+
+  if (e == NULL || g_strcmp0 (e->factory, "valve") != 0 ||
+      !gp_element_get_prop_bool (e, "drop", &drop) || !drop)
+    return NULL;
+  op = json_object_new ();
+  json_object_set_string_member (op, "op", "set");
+  json_object_set_string_member (op, "target", element);
+  json_object_set_string_member (op, "prop", "drop");
+  json_object_set_boolean_member (op, "value", FALSE);
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, op);
+  return node;
+}
+
+/* A queue below @element that was (nearly) full during the gap: the data
+ * did not stop at the source, the way out was blocked. */
+static const gchar *
+gp_stall_full_queue_below (GpSession * s, const gchar * element,
+    gdouble g0, gdouble g1)
+{
+  guint i, j;
+
+  for (i = 0; s->queue_summaries && i < s->queue_summaries->len; i++) {
+    GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, i);
+    GHashTable *up = gp_rules_upstream_of (s, q->name);
+    gboolean below = g_hash_table_contains (up, element);
+
+    g_hash_table_unref (up);
+    if (!below)
+      continue;
+    for (j = 0; s->series && j < s->series->len; j++) {
+      JsonObject *w = g_ptr_array_index (s->series, j);
+      JsonObject *qs, *qo;
+      gdouble t0 = json_object_get_double_member (w, "t0");
+
+      if (t0 < g0 || t0 >= g1 || !json_object_has_member (w, "queues"))
+        continue;
+      qs = json_object_get_object_member (w, "queues");
+      if (qs == NULL || !json_object_has_member (qs, q->name))
+        continue;
+      qo = json_object_get_object_member (qs, q->name);
+      if (qo && json_object_has_member (qo, "level_pct_max") &&
+          json_object_get_double_member (qo, "level_pct_max") >= 90.0)
+        return q->name;
+    }
+  }
+  return NULL;
+}
+
+void
+gp_rule_stall (GpSession * s, const GpRule * rule)
+{
+  GpStallSpan span;
+  GArray *all;
+  gdouble win;
+  gboolean any_flow = FALSE;
+  guint i;
+
+  if (s->series == NULL || s->series->len == 0 || s->links == NULL)
+    return;
+  gp_stall_playing_span (s, &span);
+  if (span.t1 - span.t0 <= 0)
+    return;
+  win = s->window_s > 0 ? s->window_s : 0.25;
+
+  all = g_array_new (FALSE, TRUE, sizeof (GpStallLink));
+  g_array_set_clear_func (all, gp_stall_link_clear);
+  for (i = 0; i < s->links->len; i++) {
+    GpStallLink sl = { 0, };
+    gboolean measured;
+    gdouble min_s;
+
+    sl.link = g_ptr_array_index (s->links, i);
+    sl.src_el = gp_rules_pad_element (sl.link->src);
+    min_s = MAX (GP_STALL_MIN_S, GP_STALL_MIN_PERIODS *
+        gp_stall_period_ms (s, sl.link) / 1000.0);
+    sl.gap_s = gp_stall_longest_gap (s, &span, sl.link->id, &sl.g0, &sl.g1,
+        &sl.flowed, &measured);
+    any_flow |= sl.flowed;
+    if (!measured) {
+      /* no rate in any window: nothing to say about it */
+      sl.gap_s = 0;
+    } else if (!sl.flowed) {
+      sl.g0 = span.t0;
+      sl.g1 = gp_stall_first_eos (s, span.t1);
+      sl.gap_s = sl.g1 - sl.g0;
+    }
+    sl.gapped = sl.gap_s >= min_s;
+    sl.stalled = sl.gapped &&
+        !gp_stall_branch_ended (s, sl.src_el, sl.g0 + 0.05);
+    g_array_append_val (all, sl);
+  }
+  /* Nothing flowed anywhere: the pipeline never ran (an error, a state
+   * change that failed); that is not one link's stall. */
+  if (!any_flow) {
+    g_array_unref (all);
+    return;
+  }
+
+  for (i = 0; i < all->len; i++) {
+    GpStallLink *sl = &g_array_index (all, GpStallLink, i);
+    GpElement *src = gp_session_find_element (s, sl->src_el);
+    gboolean is_source = src && g_strcmp0 (src->kind, "source") == 0;
+    GpLinkSummary *in = NULL;
+    const gchar *full = NULL;
+    gdouble period = gp_stall_period_ms (s, sl->link);
+    GpFinding *f;
+    gchar *title;
+    GString *why;
+
+    if (!sl->stalled || gp_stall_input_stalled (all, sl, win))
+      continue;
+    if (!is_source)
+      in = gp_stall_input (s, sl->src_el);
+    else
+      full = gp_stall_full_queue_below (s, sl->src_el, sl->g0, sl->g1);
+
+    if (!sl->flowed)
+      title = g_strdup_printf ("%s never carried a buffer in %.1f s of "
+          "PLAYING", sl->link->id, sl->gap_s);
+    else if (is_source && full == NULL)
+      title = g_strdup_printf ("source %s starves: nothing for %.1f s "
+          "(from %.1f s)", sl->src_el, sl->gap_s, sl->g0);
+    else
+      title = g_strdup_printf ("%s stalled for %.1f s (from %.1f s)",
+          sl->link->id, sl->gap_s, sl->g0);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    gp_finding_add_target (f, sl->link->id);
+    gp_finding_add_target (f, sl->src_el);
+    /* Share of the PLAYING time the link carried nothing. */
+    f->rank_value = MIN (100.0, sl->gap_s / (span.t1 - span.t0) * 100.0);
+
+    gp_finding_set_string (f, "link", sl->link->id);
+    gp_finding_set_string (f, "kind", !sl->flowed ? "never flowed" :
+        is_source && full == NULL ? "source starves" : "stopped");
+    gp_finding_set_string (f, "stops_at", sl->src_el);
+    gp_finding_set_double (f, "gap_s", sl->gap_s);
+    gp_finding_set_double (f, "gap_start_s", sl->g0);
+    gp_finding_set_double (f, "gap_end_s", sl->g1);
+    gp_finding_set_double (f, "gap_frame_periods", sl->gap_s * 1000.0 /
+        period);
+    /* PLAYING until the first EOS: the stream's own end is not flow */
+    gp_finding_set_double (f, "playing_s",
+        gp_stall_first_eos (s, span.t1) - span.t0);
+    if (sl->flowed) {
+      GpLinkSummary *ls = gp_session_find_link_summary (s, sl->link->id);
+
+      if (ls)
+        gp_finding_set_int (f, "buffers", (gint64) ls->buffers);
+    }
+    if (in) {
+      gp_finding_set_string (f, "input", in->id);
+      gp_finding_set_double (f, "input_fps", in->fps);
+    }
+    if (full)
+      gp_finding_set_string (f, "full_queue", full);
+
+    why = g_string_new (NULL);
+    if (!sl->flowed && in && in->fps > 0)
+      g_string_append_printf (why, "%s receives %.1f buffers/s but passes "
+          "none on this link: everything downstream of it gets no data while "
+          "the pipeline plays (a valve with drop=true, an input-selector on "
+          "another pad, a branch blocked by a pad probe).", sl->src_el,
+          in->fps);
+    else if (!sl->flowed)
+      g_string_append_printf (why, "Nothing left %s on this link while the "
+          "pipeline played: the branch downstream of it produced nothing.",
+          sl->src_el);
+    else if (is_source && full == NULL)
+      g_string_append_printf (why, "Source %s produced nothing for %.1f s "
+          "(%.0f frame periods) without ending the stream: a camera or "
+          "network feed that stopped delivering; everything downstream "
+          "starves with it.", sl->src_el, sl->gap_s,
+          sl->gap_s * 1000.0 / period);
+    else if (full)
+      g_string_append_printf (why, "Queue %s downstream was full during the "
+          "gap: the source was blocked by backpressure, not starved.", full);
+    else
+      g_string_append_printf (why, "%s stopped passing data for %.1f s (%.0f "
+          "frame periods) while its input kept flowing: it held or dropped "
+          "buffers (a pad block, a lock, a wait on another stream).",
+          sl->src_el, sl->gap_s, sl->gap_s * 1000.0 / period);
+    g_free (f->why);
+    f->why = g_string_free (why, FALSE);
+
+    f->fix_patch = gp_stall_valve_patch (s, sl->src_el);
+    g_free (f->fix);
+    if (f->fix_patch)
+      f->fix = g_strdup_printf ("%s is a valve with drop=true: set drop=false "
+          "(or remove the branch if it is not wanted).", sl->src_el);
+    else if (is_source && full == NULL && sl->flowed)
+      f->fix = g_strdup_printf ("Check what feeds %s (device, network, "
+          "sender); a timeout on the source (e.g. udpsrc timeout) turns a "
+          "silent stall into a message the application can act on.",
+          sl->src_el);
+    else if (full)
+      f->fix = g_strdup_printf ("Look downstream of %s: the element after "
+          "it stopped taking data (see QFULL).", full);
+    else
+      f->fix = g_strdup_printf ("Look at why %s holds data: its properties "
+          "(drop, active pad), pad probes the application installs, or a "
+          "branch that waits on another.", sl->src_el);
+  }
+  g_array_unref (all);
+}

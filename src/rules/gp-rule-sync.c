@@ -1,0 +1,146 @@
+/* gstprof
+ *
+ * gp-rule-sync.c: SYNC, a sink that synchronises to the clock on a path
+ * fed by a live source.
+ *
+ * When latency matters: a live source upstream of the sink. A live source
+ * timestamps each frame with the clock at capture, and a sink with
+ * sync=true then holds every frame until running time + the pipeline's
+ * latency: the frame waits in the sink for the rest of the latency budget
+ * even when it could have gone out at once. Without a live source,
+ * sync=true is what paces playback of a file at real time and is wanted, so
+ * SYNC stays silent. Audio sinks are left out: they need the clock to play
+ * at the right speed.
+ *
+ * The value is the real one recorded at PLAYING (defaults included: fakesink
+ * defaults to sync=false, appsink and the video sinks to sync=true). An
+ * imported session that only holds non-default properties does not say, and
+ * the rule does not guess. Thresholds and reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+#include <string.h>
+
+/* Sinks that must follow the clock to play correctly: sync=false would
+ * make them play too fast or glitch, whatever the latency. */
+static const gchar *const gp_sync_audio_sinks[] = {
+  "alsasink", "pulsesink", "pipewiresink", "jackaudiosink", "osssink",
+  "oss4sink", "autoaudiosink", "osxaudiosink", "wasapisink", "wasapi2sink",
+  "directsoundsink", "openslessink", "openalsink", "sndiosink", NULL
+};
+
+static gboolean
+gp_sync_is_audio_sink (const gchar * factory)
+{
+  if (factory == NULL)
+    return FALSE;
+  return g_strv_contains (gp_sync_audio_sinks, factory) ||
+      strstr (factory, "audiosink") != NULL;
+}
+
+/* The first live source feeding @sink, or NULL. */
+static gchar *
+gp_sync_live_source (GpSession * s, const gchar * sink)
+{
+  GHashTable *up = gp_rules_upstream_of (s, sink);
+  GHashTableIter it;
+  gpointer key;
+  gchar *found = NULL;
+
+  g_hash_table_iter_init (&it, up);
+  while (g_hash_table_iter_next (&it, &key, NULL)) {
+    if (g_strcmp0 (key, sink) != 0 && gp_rules_is_live_source (s, key)) {
+      /* Deterministic among several live sources: the smallest name. */
+      if (found == NULL || g_strcmp0 (key, found) < 0) {
+        g_free (found);
+        found = g_strdup (key);
+      }
+    }
+  }
+  g_hash_table_unref (up);
+  return found;
+}
+
+static JsonNode *
+gp_sync_patch (const gchar * sink)
+{
+  JsonObject *op = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_string_member (op, "op", "set");
+  json_object_set_string_member (op, "target", sink);
+  json_object_set_string_member (op, "prop", "sync");
+  json_object_set_boolean_member (op, "value", FALSE);
+  json_node_take_object (node, op);
+  return node;
+}
+
+void
+gp_rule_sync (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    GpElementSummary *es;
+    gboolean sync;
+    gchar *live, *title;
+    gdouble period, target;
+    GpFinding *f;
+
+    if (e->is_bin || !gp_rules_is_sink (s, e->name))
+      continue;
+    /* Only the recorded value: absent means the element has no such
+     * property (gstprof records every one) or an import that does not
+     * say; neither is evidence. */
+    if (!gp_element_get_prop_bool (e, "sync", &sync) || !sync)
+      continue;
+    if (gp_sync_is_audio_sink (e->factory))
+      continue;
+    live = gp_sync_live_source (s, e->name);
+    if (live == NULL)
+      continue;
+
+    title = g_strdup_printf ("%s has sync=true on a path fed by the live "
+        "source %s", e->name, live);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    g_free (title);
+    gp_finding_add_target (f, e->name);
+
+    gp_finding_set_string (f, "factory", e->factory);
+    gp_finding_set_string (f, "sync", "true");
+    gp_finding_set_string (f, "live_source", live);
+    target = gp_rules_sink_target_fps (s, e->name);
+    period = target > 0 ? 1000.0 / target : s->frame_period_ms;
+    if (period > 0)
+      gp_finding_set_double (f, "frame_period_ms", period);
+    /* The sink's wall self time per buffer is, with sync=true, mostly the
+     * wait for the clock: what sync=false would give back. */
+    es = gp_session_find_elem_summary (s, e->name);
+    if (es && es->self_ms.p50 >= 0) {
+      gp_finding_set_double (f, "held_p50_ms", es->self_ms.p50);
+      if (es->self_ms.p95 >= 0)
+        gp_finding_set_double (f, "held_p95_ms", es->self_ms.p95);
+      gp_finding_set_int (f, "buffers", (gint64) es->buffers);
+      if (period > 0)
+        f->rank_value = MIN (100.0, es->self_ms.p50 / period * 100.0);
+    }
+
+    g_free (f->why);
+    f->why = g_strdup_printf ("%s timestamps frames when it captures them; "
+        "with sync=true, %s holds each frame until its running time plus "
+        "the pipeline latency before rendering it, so every frame waits in "
+        "the sink for whatever is left of the latency budget. For live "
+        "display, streaming or control, rendering as soon as the frame "
+        "arrives (sync=false) takes that wait off the end-to-end latency.",
+        live, e->name);
+    g_free (f->fix);
+    f->fix = g_strdup_printf ("Set sync=false on %s (keep sync=true when "
+        "frames must be shown at an even pace, or audio and video must stay "
+        "in step).", e->name);
+    if (f->fix_patch)
+      json_node_unref (f->fix_patch);
+    f->fix_patch = gp_sync_patch (e->name);
+    g_free (live);
+  }
+}

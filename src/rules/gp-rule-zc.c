@@ -1,0 +1,545 @@
+/* gstprof
+ *
+ * gp-rule-zc.c: ZC, zero copy broken: a stretch of links in system memory
+ * between two links in device memory (NVMM, GLMemory, VAMemory,
+ * CUDAMemory, DMABuf, ...). Every frame is copied off the device and back
+ * on. Also the graph and launch-string helpers that ZC, SW and CAPS share.
+ * Thresholds and their reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+#include "gp-launch.h"
+
+#include <string.h>
+
+/* A round trip longer than this many links is not followed: real ones are
+ * two to six links (capsfilters included). */
+#define GP_ZC_MAX_LINKS 32
+
+/* helpers shared with SW and CAPS */
+
+static gboolean
+gp_link_is_from (GpLink * l, const gchar * element)
+{
+  gchar *e = gp_rules_pad_element (l->src);
+  gboolean is = g_strcmp0 (e, element) == 0;
+
+  g_free (e);
+  return is;
+}
+
+static gboolean
+gp_link_is_to (GpLink * l, const gchar * element)
+{
+  gchar *e = gp_rules_pad_element (l->sink);
+  gboolean is = g_strcmp0 (e, element) == 0;
+
+  g_free (e);
+  return is;
+}
+
+GpLink *
+gp_rules_link_into (GpSession * s, const gchar * element)
+{
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+
+    if (gp_link_is_to (l, element))
+      return l;
+  }
+  return NULL;
+}
+
+GpLink *
+gp_rules_link_out_of (GpSession * s, const gchar * element)
+{
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+
+    if (gp_link_is_from (l, element))
+      return l;
+  }
+  return NULL;
+}
+
+/* The value of field @key in the first structure of a caps string, type
+ * annotations ("(string)") and quotes dropped; NULL when absent. Rules run
+ * on saved sessions without gst_init (), so caps are read as text. */
+static gchar *
+gp_caps_field (const gchar * caps, const gchar * key)
+{
+  gchar **fields;
+  gchar *val = NULL;
+  guint i;
+
+  if (caps == NULL)
+    return NULL;
+  /* Link caps are fixed: no lists or ranges whose commas would confuse a
+   * plain split. */
+  fields = g_strsplit_set (caps, ",;", -1);
+  for (i = 1; fields[i] && val == NULL; i++) {
+    gchar *f = g_strstrip (fields[i]);
+    gchar *eq = strchr (f, '=');
+    gchar *v;
+
+    if (eq == NULL)
+      continue;
+    *eq = '\0';
+    if (strcmp (g_strstrip (f), key) != 0)
+      continue;
+    v = g_strstrip (eq + 1);
+    if (*v == '(' && strchr (v, ')'))
+      v = strchr (v, ')') + 1;
+    val = g_strdup (v);
+    g_strstrip (val);
+    if (val[0] == '"' && strlen (val) >= 2 && g_str_has_suffix (val, "\"")) {
+      memmove (val, val + 1, strlen (val));
+      val[strlen (val) - 1] = '\0';
+    }
+  }
+  g_strfreev (fields);
+  return val;
+}
+
+gchar *
+gp_rules_caps_format (const gchar * caps)
+{
+  return gp_caps_field (caps, "format");
+}
+
+gchar *
+gp_rules_launch_name (GpSession * s, const gchar * element)
+{
+  GpLaunch *l;
+  GpElement *e;
+  gchar *name = NULL;
+  const gchar *digits;
+
+  if (s->launch == NULL || element == NULL)
+    return NULL;
+  if ((l = gp_launch_parse (s->launch, NULL)) == NULL)
+    return NULL;
+  if (gp_launch_find_element (l, element) >= 0) {
+    name = g_strdup (element);
+  } else if ((e = gp_session_find_element (s, element)) && e->factory) {
+    /* Another tool's capture names an element after its GType
+     * ("nvvconv0" for nvvidconv): its trailing number is still its rank
+     * among the elements of that factory, which the alias names. */
+    digits = element + strlen (element);
+    while (digits > element && g_ascii_isdigit (digits[-1]))
+      digits--;
+    if (*digits) {
+      gchar *alias = g_strconcat (e->factory, digits, NULL);
+
+      if (gp_launch_find_element (l, alias) >= 0)
+        name = alias;
+      else
+        g_free (alias);
+    }
+  }
+  gp_launch_free (l);
+  return name;
+}
+
+void
+gp_rules_set_patch_if_valid (GpSession * s, GpFinding * f, JsonNode * patch)
+{
+  GpLaunch *l;
+  gboolean ok = FALSE;
+
+  /* A patch that does not apply to the user's string would only make
+   * `gstprof fix` fail later: better no patch and the text fix alone. */
+  if (patch && s->launch && (l = gp_launch_parse (s->launch, NULL))) {
+    ok = gp_launch_apply_patch (l, patch, NULL);
+    gp_launch_free (l);
+  }
+  if (ok) {
+    if (f->fix_patch)
+      json_node_unref (f->fix_patch);
+    f->fix_patch = patch;
+  } else if (patch) {
+    json_node_unref (patch);
+  }
+}
+
+/* ZC */
+
+static gboolean
+gp_zc_is_raw_system (GpLink * l)
+{
+  return l->caps && g_str_has_prefix (l->caps, "video/x-raw") &&
+      !gp_rules_is_device_memory (l->memory);
+}
+
+static gboolean
+gp_zc_is_capsfilter (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+
+  return e && g_strcmp0 (e->factory, "capsfilter") == 0;
+}
+
+/* The memory entry to keep @memory's path on the device: the first whose
+ * converter the capture's machine has (a hardware converter in
+ * graph.hw_elements, any other when the graph already uses that memory's
+ * elements). */
+static const GpHwMemory *
+gp_zc_memory_entry (GpSession * s, const gchar * memory)
+{
+  const GpHwMemory *m;
+  guint n, i, j;
+
+  m = gp_rules_hw_memories (&n);
+  for (i = 0; i < n; i++) {
+    if (g_strcmp0 (m[i].memory, memory) != 0)
+      continue;
+    if (gp_rules_is_hardware_factory (m[i].converter, NULL)) {
+      for (j = 0; s->hw_elements && j < s->hw_elements->len; j++)
+        if (g_strcmp0 (g_ptr_array_index (s->hw_elements, j),
+                m[i].converter) == 0)
+          return &m[i];
+      continue;
+    }
+    for (j = 0; s->elements && j < s->elements->len; j++) {
+      GpElement *e = g_ptr_array_index (s->elements, j);
+
+      if (e->factory && (g_strcmp0 (e->factory, m[i].converter) == 0 ||
+              g_strcmp0 (e->factory, m[i].download) == 0 ||
+              g_strcmp0 (e->factory, m[i].upload) == 0))
+        return &m[i];
+    }
+  }
+  return NULL;
+}
+
+/* "video/x-raw(MEMORY),format=F,width=W,height=H" with the fields of
+ * @caps that are fixed: what the element after the round trip received,
+ * now asked for in device memory. */
+static gchar *
+gp_zc_device_caps (const gchar * memory, const gchar * caps)
+{
+  GString *out = g_string_new ("video/x-raw(");
+  const gchar *keys[] = { "format", "width", "height" };
+  guint i;
+
+  g_string_append_printf (out, "%s)", memory);
+  for (i = 0; i < G_N_ELEMENTS (keys); i++) {
+    gchar *v = gp_caps_field (caps, keys[i]);
+
+    if (v)
+      g_string_append_printf (out, ",%s=%s", keys[i], v);
+    g_free (v);
+  }
+  return g_string_free (out, FALSE);
+}
+
+static JsonObject *
+gp_zc_op (JsonArray * ops, const gchar * op)
+{
+  JsonObject *o = json_object_new ();
+
+  json_object_set_string_member (o, "op", op);
+  json_array_add_object_element (ops, o);
+  return o;
+}
+
+/* Adds a remove op for session element @name, FALSE when the launch
+ * string does not name it. */
+static gboolean
+gp_zc_remove (GpSession * s, JsonArray * ops, const gchar * name)
+{
+  gchar *ln = gp_rules_launch_name (s, name);
+
+  if (ln == NULL)
+    return FALSE;
+  json_object_set_string_member (gp_zc_op (ops, "remove"), "target", ln);
+  g_free (ln);
+  return TRUE;
+}
+
+/* Replaces @name by @factory and asks for @caps after it. */
+static gboolean
+gp_zc_replace_with_caps (GpSession * s, JsonArray * ops, const gchar * name,
+    const gchar * factory, const gchar * caps)
+{
+  gchar *ln = gp_rules_launch_name (s, name);
+  JsonObject *o;
+
+  if (ln == NULL)
+    return FALSE;
+  if (caps) {
+    o = gp_zc_op (ops, "caps");
+    json_object_set_string_member (o, "after", ln);
+    json_object_set_string_member (o, "caps", caps);
+  }
+  if (factory) {
+    o = gp_zc_op (ops, "replace");
+    json_object_set_string_member (o, "target", ln);
+    json_object_set_string_member (o, "element", factory);
+  }
+  g_free (ln);
+  return TRUE;
+}
+
+/* The launch-string edit that keeps the stretch on the device:
+ * - the element leaving the device is the device's converter (nvvidconv,
+ *   vapostproc): it converts straight to what the element after the stretch
+ *   takes, in device memory; the software elements in between go;
+ * - it is a pure mover (gldownload): it goes, the first software converter
+ *   in between becomes the device's converter, the mover back (glupload)
+ *   goes;
+ * - it is a software converter taking device memory: it becomes the
+ *   device's converter.
+ * NULL when no such edit is known or the launch string does not name the
+ * elements. */
+static JsonNode *
+gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
+    GPtrArray * inner, const gchar * up, const gchar * dev_caps,
+    GString * text)
+{
+  GpElement *d = gp_session_find_element (s, down);
+  GpElement *u = gp_session_find_element (s, up);
+  JsonArray *ops = json_array_new ();
+  JsonNode *node;
+  gboolean ok = TRUE, placed = FALSE;
+  guint i;
+
+  if (d == NULL || u == NULL || m == NULL) {
+    json_array_unref (ops);
+    return NULL;
+  }
+  if (g_strcmp0 (d->factory, m->converter) == 0 ||
+      (gp_rules_is_hardware_factory (d->factory, NULL) &&
+          g_strcmp0 (d->factory, m->download) != 0)) {
+    ok = gp_zc_replace_with_caps (s, ops, down, NULL, dev_caps);
+    g_string_append_printf (text, "let %s output %s", down, dev_caps);
+    placed = TRUE;
+  } else if (m->download && g_strcmp0 (d->factory, m->download) == 0) {
+    ok = gp_zc_remove (s, ops, down);
+    g_string_append_printf (text, "drop %s", down);
+  } else if (gp_rules_is_sw_converter (d->factory)) {
+    ok = gp_zc_replace_with_caps (s, ops, down, m->converter, dev_caps);
+    g_string_append_printf (text, "replace %s with %s ! %s", down,
+        m->converter, dev_caps);
+    placed = TRUE;
+  } else {
+    ok = FALSE;
+  }
+  for (i = 0; ok && i < inner->len; i++) {
+    const gchar *x = g_ptr_array_index (inner, i);
+    GpElement *xe = gp_session_find_element (s, x);
+
+    if (!placed && xe && gp_rules_is_sw_converter (xe->factory)) {
+      ok = gp_zc_replace_with_caps (s, ops, x, m->converter, dev_caps);
+      g_string_append_printf (text, ", replace %s with %s ! %s", x,
+          m->converter, dev_caps);
+      placed = TRUE;
+    } else {
+      ok = gp_zc_remove (s, ops, x);
+      g_string_append_printf (text, ", drop %s", x);
+    }
+  }
+  if (ok && m->upload && g_strcmp0 (u->factory, m->upload) == 0) {
+    ok = gp_zc_remove (s, ops, up);
+    g_string_append_printf (text, ", drop %s", up);
+  }
+  if (!ok || json_array_get_length (ops) == 0) {
+    json_array_unref (ops);
+    return NULL;
+  }
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, ops);
+  return node;
+}
+
+static gdouble
+gp_zc_work (GpSession * s, const gchar * name)
+{
+  GpElementSummary *es = gp_session_find_elem_summary (s, name);
+  gdouble w;
+
+  return es && (w = gp_rules_work_ms (s, es)) > 0 ? w : 0;
+}
+
+static void
+gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
+    GPtrArray * sys, GpLink * dev_out)
+{
+  GpLink *first = g_ptr_array_index (sys, 0);
+  GpLink *last = g_ptr_array_index (sys, sys->len - 1);
+  gchar *down = gp_rules_pad_element (first->src);
+  gchar *up = gp_rules_pad_element (last->sink);
+  GPtrArray *inner = g_ptr_array_new_with_free_func (g_free);
+  const GpHwMemory *m = gp_zc_memory_entry (s, dev_in->memory);
+  GpLinkSummary *ls;
+  GpFinding *f;
+  GString *fix, *what;
+  gchar *title, *dev_caps, *fmt;
+  gdouble work, total, p50 = 0;
+  gboolean p50_known = FALSE;
+  JsonNode *patch;
+  guint i;
+
+  /* The elements strictly inside the stretch, capsfilters left out: the
+   * launch string writes those as caps on a link. */
+  for (i = 0; i + 1 < sys->len; i++) {
+    gchar *x = gp_rules_pad_element (((GpLink *)
+            g_ptr_array_index (sys, i))->sink);
+
+    if (gp_zc_is_capsfilter (s, x))
+      g_free (x);
+    else
+      g_ptr_array_add (inner, x);
+  }
+
+  title = g_strdup_printf ("Zero copy broken between %s and %s: frames "
+      "leave %s and come back", down, up, dev_in->memory);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_HIGH, title);
+  g_free (title);
+  gp_finding_add_target (f, first->id);
+  gp_finding_add_target (f, down);
+  for (i = 0; i < inner->len; i++)
+    gp_finding_add_target (f, g_ptr_array_index (inner, i));
+  gp_finding_add_target (f, up);
+
+  gp_finding_set_string (f, "memory_in", dev_in->memory);
+  gp_finding_set_string (f, "memory_out", dev_out->memory);
+  gp_finding_set_string (f, "leaves_at", down);
+  gp_finding_set_string (f, "returns_at", up);
+  gp_finding_set_int (f, "system_links", sys->len);
+  fmt = gp_rules_caps_format (last->caps);
+  if (fmt)
+    gp_finding_set_string (f, "system_format", fmt);
+  g_free (fmt);
+  if ((ls = gp_session_find_link_summary (s, first->id)) &&
+      ls->bytes_per_s >= 1e4)
+    gp_finding_set_double (f, "copied_out_mbytes_per_sec", ls->bytes_per_s / 1e6);
+  if ((ls = gp_session_find_link_summary (s, last->id)) &&
+      ls->bytes_per_s >= 1e4)
+    gp_finding_set_double (f, "copied_in_mbytes_per_sec", ls->bytes_per_s / 1e6);
+
+  /* What the round trip costs: the work of the elements that do it. */
+  work = gp_zc_work (s, down) + gp_zc_work (s, up);
+  for (i = 0; i < inner->len; i++)
+    work += gp_zc_work (s, g_ptr_array_index (inner, i));
+  for (i = 0; i < sys->len; i++) {
+    gchar *x = i == 0 ? g_strdup (down) :
+        gp_rules_pad_element (((GpLink *) g_ptr_array_index (sys, i))->src);
+    GpElementSummary *es = gp_session_find_elem_summary (s, x);
+
+    if (es && es->self_ms.p50 >= 0) {
+      p50 += es->self_ms.p50;
+      p50_known = TRUE;
+    }
+    g_free (x);
+  }
+  {
+    GpElementSummary *es = gp_session_find_elem_summary (s, up);
+
+    if (es && es->self_ms.p50 >= 0) {
+      p50 += es->self_ms.p50;
+      p50_known = TRUE;
+    }
+  }
+  if (p50_known)
+    gp_finding_set_double (f, "round_trip_self_p50_ms", p50);
+  total = gp_rules_total_work_ms (s);
+  if (total > 0) {
+    gp_finding_set_double (f, "round_trip_share_pct", work / total * 100.0);
+    f->rank_value = work / total * 100.0;
+  }
+
+  g_free (f->why);
+  f->why = g_strdup_printf ("Every frame is copied out of %s at %s and "
+      "back in at %s: two copies across the memory bus per frame, and the "
+      "work in between runs on the CPU, where the device would do it "
+      "without copying.", dev_in->memory, down, up);
+
+  dev_caps = gp_zc_device_caps (dev_in->memory, last->caps);
+  what = g_string_new (NULL);
+  patch = gp_zc_patch (s, m, down, inner, up, dev_caps, what);
+  fix = g_string_new (NULL);
+  if (m && what->len > 0)
+    g_string_append_printf (fix, "Keep the path in %s with %s: %s.",
+        dev_in->memory, m->converter, what->str);
+  else if (m)
+    g_string_append_printf (fix, "Keep the path in %s: do the conversion "
+        "between %s and %s with %s, asking for %s.", dev_in->memory, down,
+        up, m->converter, dev_caps);
+  else
+    g_string_append_printf (fix, "Keep the path in %s between %s and %s: "
+        "negotiate %s caps, or convert with the device's own converter.",
+        dev_in->memory, down, up, dev_in->memory);
+  g_free (f->fix);
+  f->fix = g_string_free (fix, FALSE);
+  gp_rules_set_patch_if_valid (s, f, patch);
+
+  g_string_free (what, TRUE);
+  g_free (dev_caps);
+  g_ptr_array_unref (inner);
+  g_free (down);
+  g_free (up);
+}
+
+void
+gp_rule_zc (GpSession * s, const GpRule * rule)
+{
+  GHashTable *seen;
+  guint i;
+
+  if (s->links == NULL)
+    return;
+  seen = g_hash_table_new (NULL, NULL);
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLink *cur, *next, *dev_in = NULL, *dev_out = NULL;
+    GPtrArray *sys;
+    gchar *e;
+    guint n;
+
+    if (g_hash_table_contains (seen, l) || !gp_zc_is_raw_system (l))
+      continue;
+    sys = g_ptr_array_new ();
+    g_ptr_array_add (sys, l);
+    g_hash_table_add (seen, l);
+    /* upstream, through raw system-memory links, to a device link */
+    for (cur = l, n = 0; n < GP_ZC_MAX_LINKS; n++, cur = next) {
+      e = gp_rules_pad_element (cur->src);
+      next = gp_rules_link_into (s, e);
+      g_free (e);
+      if (next == NULL || g_hash_table_contains (seen, next))
+        break;
+      if (gp_rules_is_device_memory (next->memory)) {
+        dev_in = next;
+        break;
+      }
+      if (!gp_zc_is_raw_system (next))
+        break;
+      g_ptr_array_insert (sys, 0, next);
+      g_hash_table_add (seen, next);
+    }
+    /* downstream, likewise */
+    for (cur = l, n = 0; n < GP_ZC_MAX_LINKS; n++, cur = next) {
+      e = gp_rules_pad_element (cur->sink);
+      next = gp_rules_link_out_of (s, e);
+      g_free (e);
+      if (next == NULL || g_hash_table_contains (seen, next))
+        break;
+      if (gp_rules_is_device_memory (next->memory)) {
+        dev_out = next;
+        break;
+      }
+      if (!gp_zc_is_raw_system (next))
+        break;
+      g_ptr_array_add (sys, next);
+      g_hash_table_add (seen, next);
+    }
+    if (dev_in && dev_out)
+      gp_zc_report (s, rule, dev_in, sys, dev_out);
+    g_ptr_array_unref (sys);
+  }
+  g_hash_table_unref (seen);
+}

@@ -1,0 +1,507 @@
+/* gstprof
+ *
+ * test-rules-flow.c: the thread and flow rules (QUEUE, CPU, STALL, QLEAK,
+ * QFULL) on real pipelines captured here with gp_capture_run: each fires on
+ * a pipeline that has the problem and stays silent on its fixed twin. For
+ * QUEUE the twin is the bad pipeline with the finding's own fix_patch
+ * applied, and the fix must raise the rate.
+ *
+ * All captures run in this process with the one tracer gst_init loaded;
+ * every pipeline names its elements (automatic names count up across
+ * pipelines).
+ */
+#include <gst/gst.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/gp-capture.h"
+#include "core/gp-launch.h"
+#include "ingest/gp-ingest.h"
+#include "rules/gp-rules.h"
+#include "gp-config.h"
+
+static GpCaptureOptions base_opts;
+
+static gboolean
+have_tracer (void)
+{
+  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
+  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
+
+  if (!ok)
+    g_test_skip ("libgstprof.so is not built in " GP_BUILD_PLUGIN_DIR);
+  g_free (lib);
+  return ok;
+}
+
+/* Captures @launch for @duration_s and runs every rule on it. */
+static GpSession *
+run (const gchar * launch, gdouble duration_s)
+{
+  GpCaptureOptions opts = base_opts;
+  GpCaptureEnd end;
+  GError *error = NULL;
+  GpSession *s;
+  guint i;
+
+  opts.launch = launch;
+  opts.duration_s = duration_s;
+  s = gp_capture_run (&opts, &end, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  g_assert_cmpint (end, !=, GP_CAPTURE_END_ERROR);
+  gp_rules_run (s);
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+    JsonNode *node = json_node_init_object (json_node_alloc (), f->evidence);
+    gchar *ev = json_to_string (node, FALSE);
+
+    g_test_message ("%s [%s] %s (rank %.1f) %s", f->rule, f->severity,
+        f->title, f->rank_value, ev);
+    g_free (ev);
+    json_node_unref (node);
+  }
+  return s;
+}
+
+static GpFinding *
+find (GpSession * s, const gchar * rule, const gchar * target)
+{
+  guint i, j;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (g_strcmp0 (f->rule, rule) != 0)
+      continue;
+    if (target == NULL)
+      return f;
+    for (j = 0; f->targets && j < f->targets->len; j++)
+      if (g_strcmp0 (g_ptr_array_index (f->targets, j), target) == 0)
+        return f;
+  }
+  return NULL;
+}
+
+static gdouble
+ev_double (GpFinding * f, const gchar * key)
+{
+  g_assert_true (json_object_has_member (f->evidence, key));
+  return json_object_get_double_member (f->evidence, key);
+}
+
+static const gchar *
+ev_string (GpFinding * f, const gchar * key)
+{
+  g_assert_true (json_object_has_member (f->evidence, key));
+  return json_object_get_string_member (f->evidence, key);
+}
+
+/* Every finding of a flow rule is complete and unverified (info). */
+static void
+check_shape (GpFinding * f)
+{
+  g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
+  g_assert_true (f->heuristic);
+  g_assert_null (f->verified_on);
+  g_assert_nonnull (f->title);
+  g_assert_cmpuint (f->targets->len, >, 0);
+  g_assert_cmpuint (json_object_get_size (f->evidence), >, 0);
+  g_assert_nonnull (f->why);
+  g_assert_nonnull (f->fix);
+  g_assert_cmpfloat (f->rank_value, >=, 0);
+  g_assert_cmpfloat (f->rank_value, <=, 100);
+}
+
+static gdouble
+sink_fps (GpSession * s, const gchar * name)
+{
+  GpSinkSummary *sk = gp_session_find_sink (s, name);
+
+  g_assert_nonnull (sk);
+  return sk->fps;
+}
+
+/* QUEUE: two 25 ms elements on the live source's thread at 30 fps can do
+ * 20 fps; the finding asks for a queue before the second, and the patched
+ * launch string, run again, gets the source's 30 fps with QUEUE silent. */
+#define QUEUE_BAD "videotestsrc name=src is-live=true ! " \
+  "video/x-raw,width=160,height=120,framerate=30/1 ! " \
+  "identity name=a sleep-time=25000 ! identity name=b sleep-time=25000 ! " \
+  "fakesink name=sink"
+
+static void
+test_queue (void)
+{
+  GpSession *bad, *good;
+  GpFinding *f;
+  GpLaunch *l;
+  GError *error = NULL;
+  gchar *fixed;
+  gdouble fps_bad, fps_good;
+
+  if (!have_tracer ())
+    return;
+  bad = run (QUEUE_BAD, 2.0);
+  f = find (bad, "QUEUE", "b");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "queue_before"), ==, "b");
+  g_assert_cmpstr (ev_string (f, "other"), ==, "a");
+  g_assert_cmpfloat (ev_double (f, "thread_busy_pct"), >=, 80);
+  g_assert_cmpfloat (ev_double (f, "gain_pct"), >=, 50);
+  g_assert_nonnull (f->fix_patch);
+  fps_bad = sink_fps (bad, "sink");
+
+  l = gp_launch_parse (bad->launch, &error);
+  g_assert_no_error (error);
+  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &error));
+  g_assert_no_error (error);
+  fixed = gp_launch_to_string (l);
+  g_test_message ("fixed: %s", fixed);
+  g_assert_nonnull (strstr (fixed, "! queue ! identity name=b"));
+  gp_launch_free (l);
+  gp_session_free (bad);
+
+  good = run (fixed, 2.0);
+  g_assert_null (find (good, "QUEUE", NULL));
+  fps_good = sink_fps (good, "sink");
+  g_test_message ("sink: %.1f fps before, %.1f after the fix", fps_bad,
+      fps_good);
+  g_assert_cmpfloat (fps_bad, <, 24);
+  g_assert_cmpfloat (fps_good, >, 27);
+  gp_session_free (good);
+  g_free (fixed);
+}
+
+/* QUEUE on a live source alone with one element slower than the frame
+ * period: a leaky queue before it; silent once it is there. */
+static void
+test_queue_live_source (void)
+{
+  GpSession *s;
+  GpFinding *f;
+  JsonObject *op;
+
+  if (!have_tracer ())
+    return;
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! "
+      "identity name=slow sleep-time=45000 ! fakesink name=sink", 1.5);
+  f = find (s, "QUEUE", "slow");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "live_source"), ==, "src");
+  op = json_node_get_object (f->fix_patch);
+  g_assert_cmpstr (json_object_get_string_member (op, "op"), ==, "insert");
+  g_assert_cmpstr (json_object_get_string_member (op, "before"), ==, "slow");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member
+          (op, "props"), "leaky"), ==, "downstream");
+  gp_session_free (s);
+
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! "
+      "queue name=q leaky=downstream max-size-buffers=2 ! "
+      "identity name=slow sleep-time=45000 ! fakesink name=sink", 1.5);
+  g_assert_null (find (s, "QUEUE", NULL));
+  gp_session_free (s);
+}
+
+/* CPU: 1080p through a Lanczos scaler, as fast as it goes, keeps one
+ * streaming thread on a full core; the live 160x120 twin is nearly idle.
+ * On a loaded machine the thread gets less than a core, so it has three
+ * tries to show it. */
+static void
+test_cpu (void)
+{
+  GpSession *s = NULL;
+  GpFinding *f = NULL;
+  guint attempt;
+
+  if (!have_tracer ())
+    return;
+  for (attempt = 0; attempt < 3 && f == NULL; attempt++) {
+    g_clear_pointer (&s, gp_session_free);
+    s = run ("videotestsrc name=src ! video/x-raw,width=1920,height=1080 ! "
+        "videoscale name=vs method=lanczos ! video/x-raw,width=1280,height=720"
+        " ! fakesink name=sink sync=false", 1.5);
+    f = find (s, "CPU", "vs");
+  }
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "hottest"), ==, "vs");
+  g_assert_cmpfloat (ev_double (f, "thread_busy_pct"), >=, 90);
+  /* videoscale's n-threads is 1 by default: the patch spreads it */
+  g_assert_nonnull (f->fix_patch);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object
+          (f->fix_patch), "prop"), ==, "n-threads");
+  gp_session_free (s);
+
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=160,height=120,framerate=30/1 ! videoscale name=vs ! "
+      "video/x-raw,width=80,height=60 ! fakesink name=sink", 1.5);
+  g_assert_null (find (s, "CPU", NULL));
+  gp_session_free (s);
+}
+
+/* STALL, never flowed: the tee branch behind a valve with drop=true; the
+ * finding names the valve's output and the fix sets drop=false. */
+static void
+test_stall_never (void)
+{
+  GpSession *s;
+  GpFinding *f;
+  guint i, n = 0;
+
+  if (!have_tracer ())
+    return;
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t ! "
+      "queue name=q1 ! fakesink name=s1  t. ! queue name=q2 ! "
+      "valve name=v drop=true ! fakesink name=s2 async=false", 1.5);
+  f = find (s, "STALL", "v.src->s2.sink");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "kind"), ==, "never flowed");
+  g_assert_cmpstr (ev_string (f, "stops_at"), ==, "v");
+  g_assert_cmpfloat (ev_double (f, "input_fps"), >, 20);
+  g_assert_nonnull (f->fix_patch);
+  /* reported once, where it starts: not for the links around it */
+  for (i = 0; i < s->findings->len; i++)
+    n += g_str_equal (((GpFinding *) g_ptr_array_index (s->findings,
+                i))->rule, "STALL");
+  g_assert_cmpuint (n, ==, 1);
+  /* nor as an empty queue "upstream of a starved sink": q2 drains fine */
+  g_assert_null (find (s, "QFULL", "q2"));
+  gp_session_free (s);
+}
+
+/* STALL, a source that starves mid-run without EOS: a udpsrc whose sender
+ * (in the same pipeline) stops after half a second. The sender's own branch
+ * ends with EOS and is not a stall. */
+static void
+test_stall_starve (void)
+{
+  GpSession *s;
+  GpFinding *f;
+  gchar *launch;
+  guint port = 20000 + (guint) getpid () % 30000;
+
+  if (!have_tracer ())
+    return;
+  launch = g_strdup_printf ("videotestsrc name=src is-live=true "
+      "num-buffers=15 ! video/x-raw,width=64,height=48,framerate=30/1 ! "
+      "rtpvrawpay name=pay ! udpsink name=us host=127.0.0.1 port=%u  "
+      "udpsrc name=usrc port=%u ! fakesink name=s2 async=false", port, port);
+  s = run (launch, 2.0);
+  f = find (s, "STALL", "usrc");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "kind"), ==, "source starves");
+  g_assert_cmpfloat (ev_double (f, "gap_s"), >=, 1.0);
+  g_assert_cmpfloat (ev_double (f, "gap_start_s"), <, 1.0);
+  g_assert_null (find (s, "STALL", "src"));
+  g_assert_null (find (s, "STALL", "pay"));
+  gp_session_free (s);
+  g_free (launch);
+}
+
+/* STALL silent: the same tee with the valve open. */
+static void
+test_stall_steady (void)
+{
+  GpSession *s;
+
+  if (!have_tracer ())
+    return;
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t ! "
+      "queue name=q1 ! fakesink name=s1  t. ! queue name=q2 ! "
+      "valve name=v drop=false ! fakesink name=s2 async=false", 1.5);
+  g_assert_null (find (s, "STALL", NULL));
+  gp_session_free (s);
+}
+
+/* QLEAK: a 2-buffer leaky queue before a 60 ms element at 30 fps drops
+ * about half; with a 5 ms element it drops nothing. */
+static void
+test_qleak (void)
+{
+  GpSession *s;
+  GpFinding *f;
+
+  if (!have_tracer ())
+    return;
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! "
+      "queue name=q leaky=downstream max-size-buffers=2 ! "
+      "identity name=slow sleep-time=60000 ! fakesink name=sink", 1.5);
+  f = find (s, "QLEAK", "q");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "leaky"), ==, "downstream");
+  g_assert_cmpstr (ev_string (f, "limiter"), ==, "slow");
+  g_assert_cmpfloat (ev_double (f, "dropped_pct"), >, 25);
+  g_assert_cmpfloat (ev_double (f, "dropped_pct"), <, 75);
+  g_assert_cmpint (json_object_get_int_member (f->evidence, "dropped"), >=,
+      10);
+  g_assert_null (find (s, "QFULL", "q"));
+  gp_session_free (s);
+
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! "
+      "queue name=q leaky=downstream max-size-buffers=2 ! "
+      "identity name=slow sleep-time=5000 ! fakesink name=sink", 1.5);
+  g_assert_null (find (s, "QLEAK", NULL));
+  g_assert_null (find (s, "QFULL", NULL));
+  gp_session_free (s);
+}
+
+/* QFULL: a non-live source fills a queue before a 10 ms element (full,
+ * the element limits); a 50 ms element before the queue on a live 30 fps
+ * source leaves the queue empty and the sink short (empty). */
+static void
+test_qfull (void)
+{
+  GpSession *s;
+  GpFinding *f;
+
+  if (!have_tracer ())
+    return;
+  s = run ("videotestsrc name=src ! video/x-raw,width=64,height=48 ! "
+      "queue name=q ! identity name=slow sleep-time=10000 ! "
+      "fakesink name=sink sync=false", 1.5);
+  f = find (s, "QFULL", "q");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "state"), ==, "full");
+  g_assert_cmpstr (ev_string (f, "limiter"), ==, "slow");
+  g_assert_cmpfloat (ev_double (f, "level_mean_pct"), >=, 80);
+  /* not live: no leaky patch, a bigger queue would not help */
+  g_assert_null (f->fix_patch);
+  gp_session_free (s);
+
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! "
+      "identity name=slow sleep-time=50000 ! queue name=q ! "
+      "fakesink name=sink", 1.5);
+  f = find (s, "QFULL", "q");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_cmpstr (ev_string (f, "state"), ==, "empty");
+  g_assert_cmpstr (ev_string (f, "limiter"), ==, "slow");
+  g_assert_cmpfloat (ev_double (f, "sink_deficit_pct"), >, 20);
+  gp_session_free (s);
+
+  /* the twin: the same queue, a 5 ms element behind it, a live source */
+  s = run ("videotestsrc name=src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! queue name=q ! "
+      "identity name=slow sleep-time=5000 ! fakesink name=sink", 1.5);
+  g_assert_null (find (s, "QFULL", NULL));
+  gp_session_free (s);
+}
+
+/* The gst-profile captures from the Orin NX: no thread map, no queue
+ * levels, rates only for the links that tool measured (a missing one is
+ * unknown, not zero), so none of the flow rules may fire on them. */
+static void
+test_imports_silent (void)
+{
+  const gchar *const rules[] = { "QUEUE", "CPU", "STALL", "QLEAK", "QFULL" };
+  const gchar *root = g_getenv ("GP_FIXTURES");
+  gchar *dir_path;
+  GDir *dir;
+  const gchar *name;
+  guint n = 0, i;
+
+  g_assert_nonnull (root);
+  dir_path = g_build_filename (root, "gst-profile-sessions", NULL);
+  dir = g_dir_open (dir_path, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir))) {
+    gchar *path;
+    GError *error = NULL;
+    GpSession *s;
+
+    if (!g_str_has_suffix (name, ".json"))
+      continue;
+    path = g_build_filename (dir_path, name, NULL);
+    s = gp_ingest_load_any (path, &error);
+    g_assert_no_error (error);
+    gp_rules_run (s);
+    for (i = 0; i < G_N_ELEMENTS (rules); i++) {
+      GpFinding *f = find (s, rules[i], NULL);
+
+      if (f)
+        g_error ("%s: %s fired: %s", name, f->rule, f->title);
+    }
+    gp_session_free (s);
+    g_free (path);
+    n++;
+  }
+  g_dir_close (dir);
+  g_free (dir_path);
+  g_assert_cmpuint (n, >=, 5);
+}
+
+/* Ranking: the flow rules' findings sit in gp_rules_rank ()'s order
+ * (severity, then rank_value), on a hand-made copy of their numbers. */
+static void
+test_rank (void)
+{
+  GpSession *s = gp_session_new ();
+  const gchar *rules[] = { "STALL", "QLEAK", "CPU", "QUEUE", "QFULL" };
+  const gdouble ranks[] = { 10, 41, 99, 100, 33 };
+  const gchar *want[] = { "QUEUE", "CPU", "QLEAK", "QFULL", "STALL" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rules); i++) {
+    GpFinding *f = gp_rule_add_finding (s, gp_rules_find (rules[i]),
+        GP_SEVERITY_HIGH, rules[i]);
+
+    f->rank_value = ranks[i];
+    /* unverified: clamped to info whatever was asked */
+    g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
+  }
+  {
+    GpFinding *first = g_ptr_array_index (s->findings, 0);
+
+    g_free (first->severity);
+    first->severity = g_strdup (GP_SEVERITY_MEDIUM);
+  }
+  gp_rules_rank (s);
+  /* the medium one first, then the info ones by rank_value */
+  g_assert_cmpstr (((GpFinding *) g_ptr_array_index (s->findings,
+              0))->rule, ==, "STALL");
+  for (i = 1; i < s->findings->len; i++)
+    g_assert_cmpstr (((GpFinding *) g_ptr_array_index (s->findings,
+                i))->rule, ==, want[i - 1]);
+  gp_session_free (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+
+  gp_capture_options_init (&base_opts);
+  /* a blocked branch (a closed valve) keeps EOS from the sinks: do not
+   * wait long for it */
+  base_opts.eos_timeout_s = 1.0;
+  if (!gp_capture_prepare_env (&base_opts, &error))
+    g_error ("%s", error->message);
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/rules-flow/queue", test_queue);
+  g_test_add_func ("/rules-flow/queue-live-source", test_queue_live_source);
+  g_test_add_func ("/rules-flow/cpu", test_cpu);
+  g_test_add_func ("/rules-flow/stall-never", test_stall_never);
+  g_test_add_func ("/rules-flow/stall-starve", test_stall_starve);
+  g_test_add_func ("/rules-flow/stall-steady", test_stall_steady);
+  g_test_add_func ("/rules-flow/qleak", test_qleak);
+  g_test_add_func ("/rules-flow/qfull", test_qfull);
+  g_test_add_func ("/rules-flow/imports-silent", test_imports_silent);
+  g_test_add_func ("/rules-flow/rank", test_rank);
+  return g_test_run ();
+}

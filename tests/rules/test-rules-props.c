@@ -1,0 +1,533 @@
+/* gstprof
+ *
+ * test-rules-props.c: SYNC, LATE, ENC and MEM on real pipelines captured
+ * here through gp_capture_run (each fires on the bad pipeline and stays
+ * silent on its fixed twin, usually the bad one with the finding's own
+ * fix_patch applied), on the gst-profile fixtures from a Jetson (encoder
+ * and sink properties recorded there), and on hand-made sessions at the
+ * edges of the thresholds.
+ *
+ * Every pipeline names its elements: GStreamer's automatic names count up
+ * across the pipelines of one process.
+ */
+#include <gst/gst.h>
+#include <string.h>
+
+#include "capture/gp-capture.h"
+#include "core/gp-launch.h"
+#include "ingest/gp-ingest.h"
+#include "rules/gp-rules.h"
+#include "gp-config.h"
+
+static GpCaptureOptions base_opts;
+
+static gboolean
+have_tracer (void)
+{
+  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
+  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
+
+  if (!ok)
+    g_test_skip ("libgstprof.so is not built in " GP_BUILD_PLUGIN_DIR);
+  g_free (lib);
+  return ok;
+}
+
+static GpSession *
+capture (const gchar * launch, gdouble duration_s)
+{
+  GpCaptureOptions opts = base_opts;
+  GpCaptureEnd end;
+  GError *error = NULL;
+  GpSession *s;
+
+  opts.launch = launch;
+  opts.duration_s = duration_s;
+  /* the drain after EOS proves nothing here; keep the runs short */
+  opts.eos_timeout_s = 1.0;
+  s = gp_capture_run (&opts, &end, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  gp_rules_run (s);
+  return s;
+}
+
+static GpFinding *
+find_finding (GpSession * s, const gchar * rule, const gchar * target)
+{
+  guint i, j;
+
+  for (i = 0; s->findings && i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (g_strcmp0 (f->rule, rule) != 0)
+      continue;
+    if (target == NULL)
+      return f;
+    for (j = 0; f->targets && j < f->targets->len; j++)
+      if (g_strcmp0 (g_ptr_array_index (f->targets, j), target) == 0)
+        return f;
+  }
+  return NULL;
+}
+
+static guint
+count_rule (GpSession * s, const gchar * rule)
+{
+  guint i, n = 0;
+
+  for (i = 0; s->findings && i < s->findings->len; i++)
+    if (g_strcmp0 (((GpFinding *) g_ptr_array_index (s->findings,
+                    i))->rule, rule) == 0)
+      n++;
+  return n;
+}
+
+static gdouble
+ev_double (GpFinding * f, const gchar * key)
+{
+  g_assert_true (json_object_has_member (f->evidence, key));
+  return json_object_get_double_member (f->evidence, key);
+}
+
+static gint64
+ev_int (GpFinding * f, const gchar * key)
+{
+  g_assert_true (json_object_has_member (f->evidence, key));
+  return json_object_get_int_member (f->evidence, key);
+}
+
+/* The session's launch string with the finding's fix_patch applied. */
+static gchar *
+patched (GpSession * s, GpFinding * f)
+{
+  GError *error = NULL;
+  GpLaunch *l;
+  gchar *out;
+
+  g_assert_nonnull (f->fix_patch);
+  l = gp_launch_parse (s->launch, &error);
+  g_assert_no_error (error);
+  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &error));
+  g_assert_no_error (error);
+  out = gp_launch_to_string (l);
+  gp_launch_free (l);
+  return out;
+}
+
+static void
+check_finding_shape (GpFinding * f)
+{
+  g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
+  g_assert_true (f->heuristic);
+  g_assert_nonnull (f->why);
+  g_assert_nonnull (f->fix);
+  g_assert_cmpuint (f->targets->len, >=, 1);
+}
+
+/* ---- SYNC ---- */
+
+#define LIVE_SMALL "videotestsrc name=src is-live=true ! " \
+  "video/x-raw,width=320,height=240,framerate=30/1 ! "
+
+static void
+test_sync_fires_and_fix_clears (void)
+{
+  GpSession *s, *s2;
+  GpFinding *f;
+  gchar *fixed;
+
+  if (!have_tracer ())
+    return;
+  s = capture (LIVE_SMALL "fakesink name=snk sync=true", 1.5);
+  f = find_finding (s, "SYNC", "snk");
+  g_assert_nonnull (f);
+  check_finding_shape (f);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "live_source"), ==, "src");
+  /* The sink holds each frame for most of a frame period (live
+   * videotestsrc reports one frame of latency). */
+  g_test_message ("SYNC fires: held p50 %.1f ms, period %.1f ms",
+      ev_double (f, "held_p50_ms"), ev_double (f, "frame_period_ms"));
+  g_assert_cmpfloat (ev_double (f, "held_p50_ms"), >, 10.0);
+
+  fixed = patched (s, f);
+  g_assert_nonnull (strstr (fixed, "fakesink name=snk sync=false"));
+  s2 = capture (fixed, 1.5);
+  g_assert_null (find_finding (s2, "SYNC", NULL));
+  g_free (fixed);
+  gp_session_free (s2);
+  gp_session_free (s);
+}
+
+/* The real value, default included: appsink defaults to sync=true and
+ * fires with nothing written; fakesink defaults to sync=false and does
+ * not. */
+static void
+test_sync_defaults (void)
+{
+  GpSession *s;
+  GpFinding *f;
+  gchar *fixed;
+
+  if (!have_tracer ())
+    return;
+  s = capture (LIVE_SMALL "appsink name=app max-buffers=1 drop=true", 1.0);
+  f = find_finding (s, "SYNC", "app");
+  g_assert_nonnull (f);
+  fixed = patched (s, f);
+  g_assert_nonnull (strstr (fixed, "appsink name=app max-buffers=1 "
+          "drop=true sync=false"));
+  g_free (fixed);
+  gp_session_free (s);
+
+  s = capture (LIVE_SMALL "fakesink name=snk", 1.0);
+  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
+  gp_session_free (s);
+}
+
+/* Without a live source, sync=true is what plays a file at its rate. */
+static void
+test_sync_not_live (void)
+{
+  GpSession *s;
+
+  if (!have_tracer ())
+    return;
+  s = capture ("videotestsrc name=src num-buffers=20 ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "fakesink name=snk sync=true", 0);
+  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
+  gp_session_free (s);
+}
+
+/* ---- LATE ---- */
+
+#define LATE_SINK "fakesink name=snk sync=true qos=true max-lateness=5000000"
+
+static void
+test_late_fires (void)
+{
+  GpSession *s;
+  GpFinding *f;
+
+  if (!have_tracer ())
+    return;
+  /* 60 ms per frame for a 33 ms period */
+  s = capture (LIVE_SMALL "identity name=slow sleep-time=60000 ! "
+      LATE_SINK, 2.0);
+  f = find_finding (s, "LATE", "snk");
+  g_assert_nonnull (f);
+  check_finding_shape (f);
+  g_test_message ("LATE fires: dropped %" G_GINT64_FORMAT " processed %"
+      G_GINT64_FORMAT " (%.1f%%), hottest %s",
+      ev_int (f, "dropped"), ev_int (f, "processed"),
+      ev_double (f, "dropped_pct"),
+      json_object_get_string_member (f->evidence, "hottest"));
+  g_assert_cmpint (ev_int (f, "dropped"), >=, 10);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "hottest"),
+      ==, "slow");
+  g_assert_nonnull (strstr (f->fix, "slow takes"));
+  g_assert_null (f->fix_patch);
+  gp_session_free (s);
+}
+
+static void
+test_late_silent_when_fast (void)
+{
+  GpSession *s;
+
+  if (!have_tracer ())
+    return;
+  s = capture (LIVE_SMALL "identity name=slow sleep-time=1000 ! " LATE_SINK,
+      2.0);
+  g_assert_cmpuint (count_rule (s, "LATE"), ==, 0);
+  gp_session_free (s);
+}
+
+/* The thresholds on hand-made events: 2 drops never fire, 3 of 1000 (0.3%)
+ * neither, 3 of 100 do; the counts are the largest totals. */
+static void
+test_late_thresholds (void)
+{
+  struct
+  {
+    const gchar *last;
+    gboolean fires;
+  } cases[] = {
+    {"processed 98, dropped 2 (buffers)", FALSE},
+    {"processed 997, dropped 3 (buffers)", FALSE},
+    {"processed 97, dropped 3 (buffers)", TRUE},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GpSession *s = gp_session_new ();
+    GpFinding *f;
+
+    gp_session_add_element (s, "snk", "fakesink", "", "sink");
+    gp_session_add_event (s, 1.0, "qos", "snk",
+        "processed 10, dropped 1 (buffers)");
+    gp_session_add_event (s, 2.0, "qos", "snk", cases[i].last);
+    gp_session_add_event (s, 2.5, "warning", "snk", "dropped 99");
+    gp_rules_run (s);
+    f = find_finding (s, "LATE", "snk");
+    g_assert_cmpint (f != NULL, ==, cases[i].fires);
+    if (f) {
+      g_assert_cmpint (ev_int (f, "dropped"), ==, 3);
+      g_assert_cmpint (ev_int (f, "qos_messages"), ==, 2);
+    }
+    gp_session_free (s);
+  }
+}
+
+/* ---- ENC ---- */
+
+#define ENC_TAIL " ! h264parse name=parse ! rtph264pay name=pay ! " \
+  "udpsink name=net host=127.0.0.1 port=5999"
+
+static void
+test_enc_default_x264_fires (void)
+{
+  GpSession *s;
+  GpFinding *f;
+  gchar *fixed;
+
+  if (!have_tracer ())
+    return;
+  s = capture (LIVE_SMALL "x264enc name=enc" ENC_TAIL, 2.0);
+  f = find_finding (s, "ENC", "enc");
+  g_assert_nonnull (f);
+  check_finding_shape (f);
+  g_test_message ("ENC fires: %s", f->title);
+  /* The properties read back bframes=0, but preset medium decides:
+   * 3 B-frames, 40 frames of lookahead, automatic keyint 250. */
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "tune"), ==,
+      "none");
+  g_assert_cmpint (ev_int (f, "bframes"), ==, 3);
+  g_assert_cmpint (ev_int (f, "lookahead_frames"), ==, 40);
+  g_assert_cmpint (ev_int (f, "keyint_frames"), ==, 250);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "streaming_sink"), ==, "net");
+  fixed = patched (s, f);
+  g_assert_nonnull (strstr (fixed, "x264enc name=enc tune=zerolatency "
+          "key-int-max=30 !"));
+  g_free (fixed);
+  gp_session_free (s);
+}
+
+static void
+test_enc_tuned_silent (void)
+{
+  GpSession *s;
+
+  if (!have_tracer ())
+    return;
+  s = capture (LIVE_SMALL "x264enc name=enc tune=zerolatency key-int-max=30 "
+      "bframes=0" ENC_TAIL, 2.0);
+  g_assert_cmpuint (count_rule (s, "ENC"), ==, 0);
+  gp_session_free (s);
+}
+
+static GpSession *
+load_fixture (const gchar * name)
+{
+  const gchar *dir = g_getenv ("GP_FIXTURES");
+  GError *error = NULL;
+  GpSession *s;
+  gchar *path;
+
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, "gst-profile-sessions", name, NULL);
+  s = gp_ingest_load_any (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  g_free (path);
+  gp_rules_run (s);
+  return s;
+}
+
+/* jetson-zc-break recorded nvv4l2h264enc bframes=2 and
+ * insert-sps-pps=false, feeding udpsink (sync=true) from
+ * nvarguscamerasrc; the Orin NX captures recorded no encoder settings
+ * (only non-default values, none of these), so nothing can be said. */
+static void
+test_fixtures (void)
+{
+  GpSession *s = load_fixture ("jetson-zc-break.json");
+  GpFinding *f = find_finding (s, "ENC", "nvv4l2h264enc0");
+  JsonNode *patch;
+
+  g_assert_nonnull (f);
+  g_test_message ("ENC on jetson-zc-break: %s", f->title);
+  g_assert_cmpint (ev_int (f, "bframes"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "insert_sps_pps"), ==, "false");
+  patch = f->fix_patch;
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (patch));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (patch)), ==,
+      2);
+  g_assert_nonnull (find_finding (s, "SYNC", "udpsink0"));
+  g_assert_cmpuint (count_rule (s, "LATE"), ==, 0);
+  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  gp_session_free (s);
+
+  s = load_fixture ("orin-nx-jp6-healthy.json");
+  g_assert_cmpuint (count_rule (s, "ENC"), ==, 0);
+  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
+  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  gp_session_free (s);
+
+  /* x264enc tune=zerolatency into fakesink sync=false */
+  s = load_fixture ("software-healthy.json");
+  g_assert_cmpuint (count_rule (s, "ENC"), ==, 0);
+  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
+  gp_session_free (s);
+}
+
+/* ---- MEM ---- */
+
+#define MEM_PIPE(limit, sleep) "videotestsrc name=src is-live=true " \
+  "pattern=black ! video/x-raw,width=1280,height=720,framerate=30/1 ! " \
+  "queue name=q max-size-buffers=0 max-size-bytes=0 max-size-time=" limit \
+  " ! identity name=slow sleep-time=" sleep " ! fakesink name=snk"
+
+/* An unbounded queue before an element at 10 fps: the 20 frames a second
+ * it cannot take (1.4 MB each) pile up. Bounded by the finding's patch,
+ * memory grows until the queue is full and then stays: silent. */
+static void
+test_mem_fires_and_fix_clears (void)
+{
+  GpSession *s, *s2;
+  GpFinding *f;
+  gchar *fixed;
+
+  if (!have_tracer ())
+    return;
+  s = capture (MEM_PIPE ("0", "100000"), 3.0);
+  f = find_finding (s, "MEM", "q");
+  g_assert_nonnull (f);
+  check_finding_shape (f);
+  g_test_message ("MEM fires: %.1f MiB/s, %.0f MiB over %.1f s steady",
+      ev_double (f, "growth_rate_mib_per_sec"), ev_double (f, "growth_mib"),
+      ev_double (f, "steady_s"));
+  g_assert_cmpfloat (ev_double (f, "growth_rate_mib_per_sec"), >, 20.0);
+  fixed = patched (s, f);
+  g_assert_nonnull (strstr (fixed, "max-size-time=1000000000 !"));
+  s2 = capture (fixed, 3.0);
+  g_assert_cmpuint (count_rule (s2, "MEM"), ==, 0);
+  g_free (fixed);
+  gp_session_free (s2);
+  gp_session_free (s);
+}
+
+static void
+test_mem_steady_silent (void)
+{
+  GpSession *s;
+
+  if (!have_tracer ())
+    return;
+  s = capture (MEM_PIPE ("0", "1000"), 2.0);
+  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  gp_session_free (s);
+}
+
+/* Hand-made series of 5 s in 0.25 s windows. */
+static GpSession *
+mem_session (gdouble (*rss) (gdouble t))
+{
+  GpSession *s = gp_session_new ();
+  guint i;
+
+  for (i = 1; i <= 20; i++) {
+    JsonObject *w = json_object_new (), *p = json_object_new ();
+
+    json_object_set_double_member (w, "t0", (i - 1) * 0.25);
+    json_object_set_double_member (w, "t1", i * 0.25);
+    json_object_set_double_member (p, "rss_mb", rss (i * 0.25));
+    json_object_set_object_member (w, "process", p);
+    gp_session_add_window (s, w);
+    json_object_unref (w);
+  }
+  gp_rules_run (s);
+  return s;
+}
+
+static gdouble
+rss_ramp (gdouble t)
+{
+  /* 200 MiB of start-up in the first second, then flat */
+  return 50 + 200 * MIN (t, 1.0);
+}
+
+static gdouble
+rss_linear (gdouble t)
+{
+  return 50 + 20 * t;
+}
+
+static gdouble
+rss_slow (gdouble t)
+{
+  /* 1.5 MiB/s: below the slope threshold */
+  return 50 + 1.5 * t;
+}
+
+static gdouble
+rss_step (gdouble t)
+{
+  /* one step at 2.5 s, flat after */
+  return t < 2.5 ? 60 : 160;
+}
+
+static void
+test_mem_thresholds (void)
+{
+  GpSession *s = mem_session (rss_ramp);
+
+  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  gp_session_free (s);
+  s = mem_session (rss_slow);
+  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  gp_session_free (s);
+  s = mem_session (rss_step);
+  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  gp_session_free (s);
+  s = mem_session (rss_linear);
+  g_assert_cmpuint (count_rule (s, "MEM"), ==, 1);
+  g_assert_cmpfloat_with_epsilon (ev_double (find_finding (s, "MEM", NULL),
+          "growth_rate_mib_per_sec"), 20.0, 0.01);
+  gp_session_free (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+
+  gp_capture_options_init (&base_opts);
+  base_opts.progress = FALSE;
+  if (!gp_capture_prepare_env (&base_opts, &error))
+    g_error ("%s", error->message);
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/rules/props/sync/fires-and-fix-clears",
+      test_sync_fires_and_fix_clears);
+  g_test_add_func ("/rules/props/sync/defaults", test_sync_defaults);
+  g_test_add_func ("/rules/props/sync/not-live", test_sync_not_live);
+  g_test_add_func ("/rules/props/late/fires", test_late_fires);
+  g_test_add_func ("/rules/props/late/silent-when-fast",
+      test_late_silent_when_fast);
+  g_test_add_func ("/rules/props/late/thresholds", test_late_thresholds);
+  g_test_add_func ("/rules/props/enc/default-x264-fires",
+      test_enc_default_x264_fires);
+  g_test_add_func ("/rules/props/enc/tuned-silent", test_enc_tuned_silent);
+  g_test_add_func ("/rules/props/fixtures", test_fixtures);
+  g_test_add_func ("/rules/props/mem/fires-and-fix-clears",
+      test_mem_fires_and_fix_clears);
+  g_test_add_func ("/rules/props/mem/steady-silent", test_mem_steady_silent);
+  g_test_add_func ("/rules/props/mem/thresholds", test_mem_thresholds);
+  return g_test_run ();
+}

@@ -1,0 +1,432 @@
+/* gstprof
+ *
+ * test-rules-zc.c: rules ZC, SW and CAPS. ZC and SW on real Jetson
+ * captures (the hardware is not here) and ZC on a real GL pipeline under
+ * Xvfb; CAPS and SW's silence on real software pipelines run here. Every
+ * "fixed twin" is the bad launch string with the finding's own fix_patch
+ * applied, so the tests also prove that the patches make a pipeline that
+ * runs and clears the finding.
+ */
+#include <gst/gst.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "capture/gp-capture.h"
+#include "ingest/gp-ingest.h"
+#include "rules/gp-rules.h"
+#include "gp-launch.h"
+#include "gp-config.h"
+
+/* Pipelines that a fix_patch edits name their converters: GStreamer's
+ * automatic names count up across the pipelines of this one process,
+ * while the patch names elements as a fresh `gstprof run` would. */
+static GpCaptureOptions base_opts;
+static GPid xvfb_pid;
+
+static GpSession *
+load_fixture (const gchar * name)
+{
+  const gchar *dir = g_getenv ("GP_FIXTURES");
+  gchar *path;
+  GError *error = NULL;
+  GpSession *s;
+
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, "gst-profile-sessions", name, NULL);
+  s = gp_ingest_load_any (path, &error);
+  g_assert_no_error (error);
+  g_free (path);
+  gp_rules_run (s);
+  return s;
+}
+
+static gboolean
+have_tracer (void)
+{
+  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
+  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
+
+  if (!ok)
+    g_test_skip ("libgstprof.so is not built");
+  g_free (lib);
+  return ok;
+}
+
+static GpSession *
+capture (const gchar * launch)
+{
+  GpCaptureOptions opts = base_opts;
+  GError *error = NULL;
+  GpCaptureEnd end;
+  GpSession *s;
+
+  opts.launch = launch;
+  opts.duration_s = 3;
+  s = gp_capture_run (&opts, &end, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  g_assert_cmpint (end, ==, GP_CAPTURE_END_EOS);
+  gp_rules_run (s);
+  return s;
+}
+
+static guint
+count_rule (GpSession * s, const gchar * rule)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < s->findings->len; i++)
+    if (g_str_equal (((GpFinding *) g_ptr_array_index (s->findings,
+                    i))->rule, rule))
+      n++;
+  return n;
+}
+
+static GpFinding *
+find_rule (GpSession * s, const gchar * rule)
+{
+  guint i;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (g_str_equal (f->rule, rule))
+      return f;
+  }
+  return NULL;
+}
+
+static void
+print_finding (GpFinding * f)
+{
+  gchar *ev = json_to_string (json_node_init_object (json_node_alloc (),
+          f->evidence), FALSE);
+
+  g_test_message ("%s: %s | %s", f->rule, f->title, ev);
+  g_free (ev);
+}
+
+/* The session's launch string with @f's fix_patch applied. */
+static gchar *
+patched (GpSession * s, GpFinding * f)
+{
+  GpLaunch *l;
+  GError *error = NULL;
+  gchar *out;
+
+  g_assert_nonnull (f->fix_patch);
+  l = gp_launch_parse (s->launch, &error);
+  g_assert_no_error (error);
+  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &error));
+  g_assert_no_error (error);
+  out = gp_launch_to_string (l);
+  gp_launch_free (l);
+  g_test_message ("patched: %s", out);
+  return out;
+}
+
+/* ZC */
+
+static void
+test_zc_orin_fixture (void)
+{
+  GpSession *s = load_fixture ("orin-nx-jp6-zc-break.json");
+  GpFinding *f = find_rule (s, "ZC");
+  gchar *fixed;
+
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpuint (count_rule (s, "ZC"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "leaves_at"),
+      ==, "nvvconv1");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "returns_at"), ==, "nvvconv2");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "memory_in"), ==, "memory:NVMM");
+  g_assert_cmpstr (f->severity, ==, "info");
+  g_assert_true (f->heuristic);
+  fixed = patched (s, f);
+  g_assert_nonnull (strstr (fixed, "nvvidconv ! video/x-raw(memory:NVMM),"
+          "format=NV12,width=1280,height=720 ! nvvidconv"));
+  g_assert_null (strstr (fixed, "videoconvert"));
+  g_free (fixed);
+  gp_session_free (s);
+}
+
+static void
+test_zc_jetson_fixture (void)
+{
+  GpSession *s = load_fixture ("jetson-zc-break.json");
+  GpFinding *f = find_rule (s, "ZC");
+
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "leaves_at"),
+      ==, "videoconvert0");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "returns_at"), ==, "nvvidconv0");
+  /* no launch string in that capture: the text fix alone */
+  g_assert_null (f->fix_patch);
+  g_assert_nonnull (strstr (f->fix, "nvvidconv"));
+  gp_session_free (s);
+}
+
+static void
+test_healthy_fixture_silent (void)
+{
+  GpSession *s = load_fixture ("orin-nx-jp6-healthy.json");
+
+  g_assert_cmpuint (count_rule (s, "ZC"), ==, 0);
+  g_assert_cmpuint (count_rule (s, "SW"), ==, 0);
+  g_assert_cmpuint (count_rule (s, "CAPS"), ==, 0);
+  gp_session_free (s);
+}
+
+/* A failed assertion aborts: take our Xvfb down with us. */
+static void
+kill_xvfb (int sig)
+{
+  if (xvfb_pid > 0)
+    kill (xvfb_pid, SIGTERM);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+/* Without the caps, videoconvert (which takes any memory when it has
+ * nothing to convert) and gldownload keep GLMemory all along: the caps in
+ * system memory force the round trip. */
+
+/* An X server of our own for GL: DISPLAY of the caller when there is one,
+ * else Xvfb on a free display number. */
+static gboolean
+have_display (void)
+{
+  static gint state = -1;
+  gchar *argv[] = { (gchar *) "Xvfb", NULL, (gchar *) "-screen",
+    (gchar *) "0", (gchar *) "640x480x24", (gchar *) "-nolisten",
+    (gchar *) "tcp", NULL
+  };
+  gchar *path, *disp, *sock;
+  guint n, i;
+
+  if (state >= 0)
+    return state;
+  state = 0;
+  if (gst_element_factory_find ("glupload") == NULL) {
+    g_test_skip ("the GL plugin is not installed");
+    return FALSE;
+  }
+  if ((path = g_find_program_in_path ("Xvfb")) == NULL) {
+    if (g_getenv ("DISPLAY"))
+      return (state = 1);
+    g_test_skip ("no Xvfb and no DISPLAY");
+    return FALSE;
+  }
+  g_free (path);
+  for (n = 90 + getpid () % 400; n < 1000; n++) {
+    sock = g_strdup_printf ("/tmp/.X11-unix/X%u", n);
+    disp = g_strdup_printf (":%u", n);
+    if (!g_file_test (sock, G_FILE_TEST_EXISTS)) {
+      argv[1] = disp;
+      if (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+              G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+              NULL, &xvfb_pid, NULL)) {
+        for (i = 0; i < 50 && !g_file_test (sock, G_FILE_TEST_EXISTS); i++)
+          g_usleep (100000);
+        signal (SIGABRT, kill_xvfb);
+        signal (SIGSEGV, kill_xvfb);
+        if (g_file_test (sock, G_FILE_TEST_EXISTS)) {
+          g_setenv ("DISPLAY", disp, TRUE);
+          state = 1;
+        }
+      }
+      g_free (sock);
+      g_free (disp);
+      break;
+    }
+    g_free (sock);
+    g_free (disp);
+  }
+  if (!state)
+    g_test_skip ("Xvfb would not start");
+  return state;
+}
+
+#define GL_BAD "videotestsrc num-buffers=45 ! video/x-raw,width=320," \
+  "height=240 ! glupload ! glcolorconvert ! gldownload ! " \
+  "video/x-raw,format=I420 ! videoconvert ! video/x-raw,format=RGBA ! " \
+  "glupload ! glcolorbalance ! gldownload ! fakesink"
+
+static void
+test_zc_gl (void)
+{
+  GpSession *s, *t;
+  GpFinding *f;
+  gchar *fixed;
+
+  if (!have_tracer () || !have_display ())
+    return;
+  s = capture (GL_BAD);
+  f = find_rule (s, "ZC");
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpuint (count_rule (s, "ZC"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "leaves_at"),
+      ==, "gldownloadelement0");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "returns_at"), ==, "gluploadelement1");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "memory_in"), ==, "memory:GLMemory");
+
+  /* the fixed twin: the patch applied, run again, the path stays in GL */
+  fixed = patched (s, f);
+  g_assert_null (strstr (fixed, "videoconvert"));
+  t = capture (fixed);
+  g_assert_cmpuint (count_rule (t, "ZC"), ==, 0);
+  g_assert_cmpuint (t->links->len, >, 0);
+  g_free (fixed);
+  gp_session_free (t);
+  gp_session_free (s);
+}
+
+/* SW */
+
+static void
+test_sw_fixture (void)
+{
+  GpSession *s = load_fixture ("orin-nx-jp6-sw.json");
+  GpFinding *f = find_rule (s, "SW");
+  gchar *fixed;
+
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpuint (count_rule (s, "SW"), ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "videoconvert0");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "hardware"),
+      ==, "nvvidconv");
+  /* nvvidconv follows it and takes I420 itself: videoconvert just goes */
+  fixed = patched (s, f);
+  g_assert_null (strstr (fixed, "videoconvert"));
+  g_assert_nonnull (strstr (fixed, "format=I420,width=1280,height=720,"
+          "framerate=30/1 ! nvvidconv ! video/x-raw(memory:NVMM)"));
+  g_free (fixed);
+  gp_session_free (s);
+}
+
+static void
+test_sw_local_silent (void)
+{
+  GpSession *s;
+
+  if (!have_tracer ())
+    return;
+  /* a busy software converter, but nothing registered here does its job */
+  s = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
+      "width=1280,height=720 ! videoconvert ! video/x-raw,format=RGBA ! "
+      "fakesink");
+  g_assert_cmpuint (count_rule (s, "SW"), ==, 0);
+  gp_session_free (s);
+}
+
+/* CAPS */
+
+#define CAPS_PAIR "videotestsrc num-buffers=60 ! video/x-raw,format=I420," \
+  "width=640,height=480 ! videoconvert name=c1 ! " \
+  "video/x-raw,format=NV12 ! videoconvert name=c2 ! " \
+  "video/x-raw,format=RGBA ! fakesink"
+
+static void
+test_caps_pair (void)
+{
+  GpSession *s, *t;
+  GpFinding *f;
+  gchar *fixed;
+
+  if (!have_tracer ())
+    return;
+  s = capture (CAPS_PAIR);
+  f = find_rule (s, "CAPS");
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpuint (count_rule (s, "CAPS"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "kind"), ==,
+      "back-to-back");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "format_in"), ==, "I420");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "format_out"), ==, "RGBA");
+  fixed = patched (s, f);
+  g_assert_cmpstr (fixed, ==, "videotestsrc num-buffers=60 ! "
+      "video/x-raw,format=I420,width=640,height=480 ! videoconvert name=c2 ! "
+      "video/x-raw,format=RGBA ! fakesink");
+  t = capture (fixed);
+  g_assert_cmpuint (count_rule (t, "CAPS"), ==, 0);
+  g_free (fixed);
+  gp_session_free (t);
+  gp_session_free (s);
+}
+
+static void
+test_caps_passthrough (void)
+{
+  GpSession *s, *t;
+  GpFinding *f;
+  guint i;
+
+  if (!have_tracer ())
+    return;
+  s = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
+      "width=640,height=480 ! videoconvert name=p1 ! videoconvert name=p2 ! "
+      "fakesink");
+  g_assert_cmpuint (count_rule (s, "CAPS"), ==, 2);
+  for (i = 0; i < s->findings->len; i++) {
+    f = g_ptr_array_index (s->findings, i);
+    if (!g_str_equal (f->rule, "CAPS"))
+      continue;
+    print_finding (f);
+    g_assert_cmpstr (json_object_get_string_member (f->evidence, "kind"),
+        ==, "passthrough");
+    g_assert_nonnull (f->fix_patch);
+  }
+  /* the twin: both removed */
+  t = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
+      "width=640,height=480 ! fakesink");
+  g_assert_cmpuint (count_rule (t, "CAPS"), ==, 0);
+  gp_session_free (t);
+  /* and a converter that converts is not in passthrough */
+  t = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
+      "width=640,height=480 ! videoconvert ! video/x-raw,format=RGBA ! "
+      "fakesink");
+  g_assert_cmpuint (count_rule (t, "CAPS"), ==, 0);
+  gp_session_free (t);
+  gp_session_free (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+  gint ret;
+
+  gp_capture_options_init (&base_opts);
+  if (!gp_capture_prepare_env (&base_opts, &error))
+    g_error ("%s", error->message);
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/zc/orin-fixture", test_zc_orin_fixture);
+  g_test_add_func ("/zc/jetson-fixture", test_zc_jetson_fixture);
+  g_test_add_func ("/zc/healthy-fixture-silent", test_healthy_fixture_silent);
+  g_test_add_func ("/zc/gl", test_zc_gl);
+  g_test_add_func ("/sw/fixture", test_sw_fixture);
+  g_test_add_func ("/sw/local-silent", test_sw_local_silent);
+  g_test_add_func ("/caps/back-to-back", test_caps_pair);
+  g_test_add_func ("/caps/passthrough", test_caps_passthrough);
+  ret = g_test_run ();
+  if (xvfb_pid > 0) {
+    kill (xvfb_pid, SIGTERM);
+    g_spawn_close_pid (xvfb_pid);
+  }
+  return ret;
+}
