@@ -21,6 +21,9 @@ static const gchar gp_main_help[] =
     "                  verdict and writes DIR/session.json\n"
     "  analyze FILE    the verdict again, from a saved session.json\n"
     "  check           what this machine can measure (never fails)\n"
+    "  fix FILE        the findings' fixes applied to the launch string, as a\n"
+    "                  diff; --apply runs it and compares before and after\n"
+    "  compare A B     two saved sessions side by side\n"
     "\n"
     "  gstprof COMMAND --help    a command's options\n"
     "  gstprof --version         the version\n"
@@ -52,6 +55,10 @@ main (int argc, char **argv)
     return gp_cmd_analyze (argc - 1, argv + 1);
   if (strcmp (cmd, "check") == 0)
     return gp_cmd_check (argc - 1, argv + 1);
+  if (strcmp (cmd, "fix") == 0)
+    return gp_cmd_fix (argc - 1, argv + 1);
+  if (strcmp (cmd, "compare") == 0)
+    return gp_cmd_compare (argc - 1, argv + 1);
   if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
       strcmp (cmd, "help") == 0) {
     fputs (gp_main_help, stdout);
@@ -61,6 +68,6 @@ main (int argc, char **argv)
     printf ("gstprof %s\n", gp_version ());
     return GP_EXIT_CLEAN;
   }
-  return gp_cli_fail (NULL, "unknown command '%s' (run, analyze, check; see "
-      "gstprof --help)", cmd);
+  return gp_cli_fail (NULL, "unknown command '%s' (run, analyze, check, fix, "
+      "compare; see gstprof --help)", cmd);
 }

@@ -1,0 +1,739 @@
+/* gstprof
+ *
+ * gp-cmd-fix.c: `gstprof fix SESSION.json [--apply]`: gathers the
+ * launch-string edits the findings carry (fix_patch), in rank order,
+ * leaves out the ones that conflict with a better-ranked edit, applies the
+ * rest to session.launch (src/core/gp-launch) and shows the result as a
+ * diff, each edit with the findings it addresses. With --apply the patched
+ * pipeline runs for the same duration and window as the original, a second
+ * session is written, and both are printed side by side
+ * (src/report/gp-compare).
+ */
+#include "gp-cli.h"
+#include "gp-launch.h"
+#include "gp-session.h"
+#include "capture/gp-capture.h"
+#include "ingest/gp-ingest.h"
+#include "report/gp-compare.h"
+#include "rules/gp-rules.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One edit of the plan: a single patch op and the findings it serves. */
+typedef struct
+{
+  JsonNode *op;
+  gchar *key;                   /* what it changes, see op_identity () */
+  gchar *value;                 /* what it changes it to */
+  gchar *target;                /* the element it is anchored on */
+  gboolean whole;               /* replaces or removes that element */
+  GArray *findings;             /* guint: indexes in s->findings */
+} FixEdit;
+
+typedef struct
+{
+  guint finding;
+  gchar *reason;
+} FixSkip;
+
+struct _GpFixPlan
+{
+  GpSession *s;                 /* borrowed */
+  gchar *before;
+  gchar *after;                 /* == before when no edit applies */
+  GPtrArray *edits;             /* FixEdit* */
+  GArray *skips;                /* FixSkip */
+  GArray *unfixable;            /* guint: findings without a fix_patch */
+};
+
+static void
+fix_edit_free (gpointer p)
+{
+  FixEdit *e = p;
+
+  json_node_unref (e->op);
+  g_free (e->key);
+  g_free (e->value);
+  g_free (e->target);
+  g_array_unref (e->findings);
+  g_free (e);
+}
+
+static void
+fix_skip_clear (gpointer p)
+{
+  g_free (((FixSkip *) p)->reason);
+}
+
+void
+gp_fix_plan_free (GpFixPlan * p)
+{
+  if (p == NULL)
+    return;
+  g_free (p->before);
+  g_free (p->after);
+  g_ptr_array_unref (p->edits);
+  g_array_unref (p->skips);
+  g_array_unref (p->unfixable);
+  g_free (p);
+}
+
+static const gchar *
+member_string (JsonObject * o, const gchar * name)
+{
+  JsonNode *n;
+
+  if (!json_object_has_member (o, name))
+    return NULL;
+  n = json_object_get_member (o, name);
+  if (!JSON_NODE_HOLDS_VALUE (n) ||
+      json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
+/* A value as a person reads it: strings bare, anything else as JSON. */
+static gchar *
+value_text (JsonNode * n)
+{
+  if (n == NULL)
+    return g_strdup ("");
+  if (JSON_NODE_HOLDS_VALUE (n) &&
+      json_node_get_value_type (n) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (n));
+  return json_to_string (n, FALSE);
+}
+
+static gchar *
+props_text (JsonObject * o)
+{
+  JsonNode *n = json_object_has_member (o, "props") ?
+      json_object_get_member (o, "props") : NULL;
+  GString *t = g_string_new (NULL);
+
+  if (n != NULL && JSON_NODE_HOLDS_OBJECT (n)) {
+    JsonObject *props = json_node_get_object (n);
+    GList *names = json_object_get_members (props), *l;
+
+    for (l = names; l; l = l->next) {
+      gchar *v = value_text (json_object_get_member (props, l->data));
+
+      g_string_append_printf (t, " %s=%s", (const gchar *) l->data, v);
+      g_free (v);
+    }
+    g_list_free (names);
+  }
+  return g_string_free (t, FALSE);
+}
+
+/* What an op changes (@key: two ops with the same key edit the same
+ * place), to what (@value), on which element (@target), and whether it
+ * replaces or removes that element (@whole). FALSE for an op gstprof
+ * cannot read; gp_launch_apply_patch () then says what is wrong. */
+static gboolean
+op_identity (JsonNode * op, gchar ** key, gchar ** value, gchar ** target,
+    gboolean * whole)
+{
+  JsonObject *o;
+  const gchar *kind, *where = NULL, *t = NULL;
+  gchar *props;
+
+  *key = *value = *target = NULL;
+  *whole = FALSE;
+  if (op == NULL || !JSON_NODE_HOLDS_OBJECT (op))
+    return FALSE;
+  o = json_node_get_object (op);
+  kind = member_string (o, "op");
+  if (kind == NULL)
+    return FALSE;
+  if ((t = member_string (o, "target")) != NULL)
+    where = "target";
+  else if ((t = member_string (o, "after")) != NULL)
+    where = "after";
+  else if ((t = member_string (o, "before")) != NULL)
+    where = "before";
+  if (t == NULL)
+    return FALSE;
+  *target = g_strdup (t);
+
+  if (strcmp (kind, "set") == 0) {
+    *key = g_strdup_printf ("set\t%s\t%s", t, member_string (o, "prop") ?
+        member_string (o, "prop") : "");
+    *value = value_text (json_object_has_member (o, "value") ?
+        json_object_get_member (o, "value") : NULL);
+  } else if (strcmp (kind, "insert") == 0) {
+    props = props_text (o);
+    *key = g_strdup_printf ("insert\t%s\t%s", where, t);
+    *value = g_strdup_printf ("%s%s", member_string (o, "element") ?
+        member_string (o, "element") : "", props);
+    g_free (props);
+  } else if (strcmp (kind, "caps") == 0) {
+    *key = g_strdup_printf ("caps\t%s\t%s", where, t);
+    *value = g_strdup (member_string (o, "caps") ? member_string (o, "caps") :
+        "");
+  } else if (strcmp (kind, "replace") == 0 || strcmp (kind, "remove") == 0) {
+    props = props_text (o);
+    *key = g_strdup_printf ("element\t%s", t);
+    *value = g_strdup_printf ("%s %s%s", kind, member_string (o, "element") ?
+        member_string (o, "element") : "", props);
+    *whole = TRUE;
+    g_free (props);
+  } else {
+    g_clear_pointer (target, g_free);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* One line for an edit, as the user would say it. */
+static gchar *
+op_describe (JsonNode * op)
+{
+  JsonObject *o = json_node_get_object (op);
+  const gchar *kind = member_string (o, "op");
+  const gchar *target = member_string (o, "target");
+  const gchar *after = member_string (o, "after");
+  const gchar *before = member_string (o, "before");
+  const gchar *where = after ? "after" : "before";
+  const gchar *anchor = after ? after : before;
+  gchar *props = props_text (o), *v, *d;
+
+  if (g_strcmp0 (kind, "set") == 0) {
+    v = value_text (json_object_has_member (o, "value") ?
+        json_object_get_member (o, "value") : NULL);
+    d = g_strdup_printf ("set %s %s=%s", target, member_string (o, "prop"), v);
+    g_free (v);
+  } else if (g_strcmp0 (kind, "insert") == 0) {
+    d = g_strdup_printf ("insert %s%s %s %s", member_string (o, "element"),
+        props, where, anchor);
+  } else if (g_strcmp0 (kind, "replace") == 0) {
+    d = g_strdup_printf ("replace %s with %s%s", target,
+        member_string (o, "element"), props);
+  } else if (g_strcmp0 (kind, "remove") == 0) {
+    d = g_strdup_printf ("remove %s", target);
+  } else if (g_strcmp0 (kind, "caps") == 0) {
+    d = target ? g_strdup_printf ("caps %s on %s", member_string (o, "caps"),
+        target) : g_strdup_printf ("caps %s %s %s", member_string (o, "caps"),
+        where, anchor);
+  } else {
+    d = json_to_string (op, FALSE);
+  }
+  g_free (props);
+  return d;
+}
+
+static gboolean
+has_patch (GpFinding * f)
+{
+  return f->fix_patch != NULL && !JSON_NODE_HOLDS_NULL (f->fix_patch);
+}
+
+/* The ops of a finding's patch, one object or an array of them. */
+static GPtrArray *
+patch_ops (JsonNode * patch)
+{
+  GPtrArray *ops = g_ptr_array_new ();
+
+  if (JSON_NODE_HOLDS_ARRAY (patch)) {
+    JsonArray *a = json_node_get_array (patch);
+    guint i;
+
+    for (i = 0; i < json_array_get_length (a); i++)
+      g_ptr_array_add (ops, json_array_get_element (a, i));
+  } else {
+    g_ptr_array_add (ops, patch);
+  }
+  return ops;
+}
+
+static void
+add_skip (GpFixPlan * p, guint finding, gchar * reason)
+{
+  FixSkip sk = { finding, reason };
+
+  g_array_append_val (p->skips, sk);
+}
+
+/* Every accepted op plus @extra, applied in one call on the original
+ * launch string, so that element names are all those of the session. */
+static gchar *
+try_apply (GpFixPlan * p, GPtrArray * extra, GError ** error)
+{
+  GpLaunch *l = gp_launch_parse (p->before, error);
+  JsonArray *all = json_array_new ();
+  JsonNode *node;
+  gchar *out = NULL;
+  guint i;
+
+  if (l == NULL) {
+    json_array_unref (all);
+    return NULL;
+  }
+  for (i = 0; i < p->edits->len; i++)
+    json_array_add_element (all,
+        json_node_copy (((FixEdit *) g_ptr_array_index (p->edits, i))->op));
+  for (i = 0; extra != NULL && i < extra->len; i++)
+    json_array_add_element (all, json_node_copy (g_ptr_array_index (extra,
+                i)));
+  node = json_node_init_array (json_node_alloc (), all);
+  if (gp_launch_apply_patch (l, node, error))
+    out = gp_launch_to_string (l);
+  json_node_unref (node);
+  json_array_unref (all);
+  gp_launch_free (l);
+  return out;
+}
+
+/* Adds finding @fi's ops to the plan, or records why not. */
+static void
+plan_finding (GpFixPlan * p, guint fi)
+{
+  GpFinding *f = g_ptr_array_index (p->s->findings, fi);
+  GPtrArray *ops = patch_ops (f->fix_patch);
+  GPtrArray *fresh = g_ptr_array_new ();
+  GArray *dups = g_array_new (FALSE, FALSE, sizeof (guint));
+  GError *err = NULL;
+  gchar *reason = NULL, *result;
+  guint i, j;
+
+  if (!JSON_NODE_HOLDS_OBJECT (f->fix_patch) &&
+      !JSON_NODE_HOLDS_ARRAY (f->fix_patch)) {
+    add_skip (p, fi, g_strdup ("its fix_patch is not an edit (an object or "
+            "an array of them)"));
+    goto out;
+  }
+  for (i = 0; i < ops->len && reason == NULL; i++) {
+    JsonNode *op = g_ptr_array_index (ops, i);
+    gchar *key, *value, *target;
+    gboolean whole, dup = FALSE;
+
+    if (!op_identity (op, &key, &value, &target, &whole)) {
+      /* unreadable here: gp_launch names what is wrong with it below */
+      g_ptr_array_add (fresh, op);
+      continue;
+    }
+    /* A better-ranked finding's edit wins: the same change again is
+     * shared, another change of the same place (or an edit next to an
+     * element another edit replaces or removes) is a conflict. */
+    for (j = 0; j < p->edits->len && reason == NULL; j++) {
+      FixEdit *e = g_ptr_array_index (p->edits, j);
+      gchar *desc;
+
+      if (strcmp (e->key, key) == 0) {
+        if (strcmp (e->value, value) == 0) {
+          g_array_append_val (dups, j);
+          dup = TRUE;
+          break;
+        }
+      } else if (!((e->whole && g_strcmp0 (e->target, target) == 0) ||
+              (whole && g_strcmp0 (e->target, target) == 0))) {
+        continue;
+      }
+      desc = op_describe (e->op);
+      reason = g_strdup_printf ("conflicts with edit %u (%s) of a "
+          "better-ranked finding", j + 1, desc);
+      g_free (desc);
+    }
+    if (!dup && reason == NULL)
+      g_ptr_array_add (fresh, op);
+    g_free (key);
+    g_free (value);
+    g_free (target);
+  }
+  if (reason != NULL) {
+    add_skip (p, fi, reason);
+    goto out;
+  }
+  if (fresh->len > 0) {
+    result = try_apply (p, fresh, &err);
+    if (result == NULL) {
+      add_skip (p, fi, g_strdup_printf ("does not apply: %s", err ?
+              err->message : "unknown error"));
+      g_clear_error (&err);
+      goto out;
+    }
+    g_free (p->after);
+    p->after = result;
+    for (i = 0; i < fresh->len; i++) {
+      FixEdit *e = g_new0 (FixEdit, 1);
+
+      e->op = json_node_copy (g_ptr_array_index (fresh, i));
+      if (!op_identity (e->op, &e->key, &e->value, &e->target, &e->whole)) {
+        /* it applied, so it is readable after all; keep it unique */
+        e->key = g_strdup_printf ("op\t%u", p->edits->len);
+        e->value = g_strdup ("");
+      }
+      e->findings = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_array_append_val (e->findings, fi);
+      g_ptr_array_add (p->edits, e);
+    }
+  }
+  for (i = 0; i < dups->len; i++) {
+    FixEdit *e = g_ptr_array_index (p->edits, g_array_index (dups, guint, i));
+
+    g_array_append_val (e->findings, fi);
+  }
+
+out:
+  g_ptr_array_unref (ops);
+  g_ptr_array_unref (fresh);
+  g_array_unref (dups);
+}
+
+GpFixPlan *
+gp_fix_plan_new (GpSession * s, GError ** error)
+{
+  GpFixPlan *p;
+  GpLaunch *l;
+  guint i;
+
+  if (s->launch == NULL || *s->launch == '\0') {
+    g_set_error (error, GP_LAUNCH_ERROR, GP_LAUNCH_ERROR_SYNTAX,
+        "the session has no launch string (%s), so there is nothing to "
+        "patch", s->import_schema ? "an import from another tool" :
+        "a wrapped application");
+    return NULL;
+  }
+  l = gp_launch_parse (s->launch, error);
+  if (l == NULL)
+    return NULL;
+  gp_launch_free (l);
+
+  p = g_new0 (GpFixPlan, 1);
+  p->s = s;
+  p->before = g_strdup (s->launch);
+  p->after = g_strdup (s->launch);
+  p->edits = g_ptr_array_new_with_free_func (fix_edit_free);
+  p->skips = g_array_new (FALSE, FALSE, sizeof (FixSkip));
+  g_array_set_clear_func (p->skips, fix_skip_clear);
+  p->unfixable = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* s->findings is ranked: the best-ranked finding claims its edits
+   * first */
+  for (i = 0; i < s->findings->len; i++) {
+    if (has_patch (g_ptr_array_index (s->findings, i)))
+      plan_finding (p, i);
+    else
+      g_array_append_val (p->unfixable, i);
+  }
+  return p;
+}
+
+const gchar *
+gp_fix_plan_get_launch (GpFixPlan * p)
+{
+  return p->after;
+}
+
+guint
+gp_fix_plan_get_n_edits (GpFixPlan * p)
+{
+  return p->edits->len;
+}
+
+static void
+append_finding (GString * out, GpSession * s, guint fi, const gchar * indent)
+{
+  GpFinding *f = g_ptr_array_index (s->findings, fi);
+
+  g_string_append_printf (out, "%s%s %s: %s\n", indent, f->rule, f->severity,
+      f->title);
+}
+
+gchar *
+gp_fix_plan_format (GpFixPlan * p)
+{
+  GString *out = g_string_new (NULL);
+  guint i, j;
+
+  if (p->edits->len == 0) {
+    g_string_append (out, p->skips->len > 0 ?
+        "No launch-string edit could be applied; the launch string stays as "
+        "it is.\n" :
+        "No finding carries a launch-string edit; nothing to change.\n");
+  } else {
+    gchar *diff = gp_launch_diff (p->before, p->after);
+
+    g_string_append_printf (out, "Patched launch (%u edit%s):\n  %s\n\n",
+        p->edits->len, p->edits->len == 1 ? "" : "s", p->after);
+    g_string_append_printf (out, "Diff:\n%s\n", diff);
+    g_free (diff);
+    g_string_append (out, "Edits, and the findings each addresses:\n");
+    for (i = 0; i < p->edits->len; i++) {
+      FixEdit *e = g_ptr_array_index (p->edits, i);
+      gchar *d = op_describe (e->op);
+
+      g_string_append_printf (out, "  %u. %s\n", i + 1, d);
+      g_free (d);
+      for (j = 0; j < e->findings->len; j++)
+        append_finding (out, p->s, g_array_index (e->findings, guint, j),
+            "       for ");
+    }
+  }
+  if (p->skips->len > 0) {
+    g_string_append (out, "\nSkipped:\n");
+    for (i = 0; i < p->skips->len; i++) {
+      FixSkip *sk = &g_array_index (p->skips, FixSkip, i);
+
+      append_finding (out, p->s, sk->finding, "  ");
+      g_string_append_printf (out, "    %s\n", sk->reason);
+    }
+  }
+  if (p->unfixable->len > 0) {
+    g_string_append (out, "\nNo launch-string edit (see the verdict's fix "
+        "text):\n");
+    for (i = 0; i < p->unfixable->len; i++)
+      append_finding (out, p->s, g_array_index (p->unfixable, guint, i),
+          "  ");
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* The original run's duration, window and CPU option, so the two sessions
+ * measure the same way. */
+static void
+gp_fix_capture_options (GpSession * before, GpCaptureOptions * opts)
+{
+  guint i;
+
+  opts->duration_s = before->duration_s;
+  if (before->window_s > 0)
+    opts->window_ms = (guint) (before->window_s * 1000.0 + 0.5);
+  for (i = 0; i < before->elem_summaries->len; i++)
+    if (((GpElementSummary *) g_ptr_array_index (before->elem_summaries,
+                i))->cpu_ms >= 0)
+      opts->cpu = TRUE;
+}
+
+GpSession *
+gp_fix_apply (GpSession * before, const gchar * launch, gboolean progress,
+    gboolean * pipeline_failed, GError ** error)
+{
+  GpCaptureOptions opts;
+  GpCaptureEnd end = GP_CAPTURE_END_EOS;
+  GpSession *after;
+
+  gp_capture_options_init (&opts);
+  gp_fix_capture_options (before, &opts);
+  opts.launch = launch;
+  opts.progress = progress;
+  after = gp_capture_run (&opts, &end, error);
+  if (pipeline_failed != NULL)
+    *pipeline_failed = after != NULL && end == GP_CAPTURE_END_ERROR;
+  return after;
+}
+
+/* DIR for the after-session when --out is not given: beside the first,
+ * "<its folder>-fixed" for DIR/session.json, else "<file less .json>-fixed"
+ * (with -2, -3... when that exists). */
+static gchar *
+default_out_dir (const gchar * file)
+{
+  gchar *base = g_path_get_basename (file);
+  gchar *dir = g_path_get_dirname (file);
+  gchar *stem, *out;
+  guint i;
+
+  if (strcmp (base, "session.json") == 0 && strcmp (dir, ".") != 0 &&
+      strcmp (dir, G_DIR_SEPARATOR_S) != 0) {
+    stem = g_strdup_printf ("%s-fixed", dir);
+  } else {
+    gchar *noext = g_str_has_suffix (file, ".json") ?
+        g_strndup (file, strlen (file) - 5) : g_strdup (file);
+
+    stem = g_strdup_printf ("%s-fixed", noext);
+    g_free (noext);
+  }
+  out = g_strdup (stem);
+  for (i = 2; g_file_test (out, G_FILE_TEST_EXISTS); i++) {
+    g_free (out);
+    out = g_strdup_printf ("%s-%u", stem, i);
+  }
+  g_free (stem);
+  g_free (base);
+  g_free (dir);
+  return out;
+}
+
+static const gchar gp_fix_description[] =
+    "Runs the rules on the session again (as analyze does; --stored uses the\n"
+    "findings saved in the file instead), gathers every finding's launch-\n"
+    "string edit (fix_patch) in rank order and applies them to the session's\n"
+    "launch string. An edit that changes the same place as a better-ranked\n"
+    "finding's edit differently (the same property to another value, an\n"
+    "element another edit replaces or removes) is skipped, and so is one\n"
+    "that does not apply; each skip is listed with its reason. The same edit\n"
+    "asked by several findings is made once and names them all.\n"
+    "\n"
+    "--apply runs the patched pipeline in-process for the original's\n"
+    "duration, window and CPU option, writes DIR/session.json (default: a\n"
+    "folder beside the session, \"<folder>-fixed\") and prints both runs side\n"
+    "by side: fps per sink, latency p50/p95 per path, process and thread CPU,\n"
+    "findings cleared, remaining and new. A change within the per-window\n"
+    "spread of either run is marked noise.\n"
+    "\n"
+    "Exit codes:\n"
+    "  0  the patched launch string was printed, or no finding has an edit\n"
+    "     (said on stdout); with --apply: the after-run has no high or medium\n"
+    "     finding\n"
+    "  1  with --apply: the after-run has a high or medium finding\n"
+    "  2  with --apply: the patched pipeline failed on its own (its session\n"
+    "     is still written)\n"
+    "  3  bad usage or input: no such file, not a session, a session without\n"
+    "     a launch string (a gst-profile import, a wrapped application) or\n"
+    "     one that does not parse, a patched pipeline GStreamer refuses\n";
+
+gint
+gp_cmd_fix (gint argc, gchar ** argv)
+{
+  gboolean opt_apply = FALSE, opt_stored = FALSE, opt_quiet = FALSE;
+  gchar *opt_out = NULL;
+  gchar **files = NULL;
+  GOptionEntry entries[] = {
+    {"apply", 'a', 0, G_OPTION_ARG_NONE, &opt_apply,
+        "Run the patched pipeline and compare it with the original", NULL},
+    {"out", 'o', 0, G_OPTION_ARG_FILENAME, &opt_out,
+          "With --apply: folder for the after-session (default: see below)",
+        "DIR"},
+    {"stored", 0, 0, G_OPTION_ARG_NONE, &opt_stored,
+          "Use the findings saved in the file, not the rules run again",
+        NULL},
+    {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
+          "No progress line on stderr while --apply runs", NULL},
+    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
+        NULL},
+    {NULL}
+  };
+  GpCaptureOptions opts;
+  GOptionContext *ctx;
+  GError *err = NULL;
+  GpSession *s = NULL, *after = NULL;
+  GpFixPlan *plan = NULL;
+  gchar *text, *dir = NULL, *path = NULL;
+  gboolean failed = FALSE;
+  gint code;
+
+  g_set_prgname ("gstprof fix");
+  ctx = g_option_context_new ("SESSION.json");
+  g_option_context_set_summary (ctx, "Applies the findings' fixes to the "
+      "session's launch string and shows the\nresult as a diff; --apply "
+      "runs it and shows before and after side by side.");
+  g_option_context_set_description (ctx, gp_fix_description);
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    code = gp_cli_fail ("fix", "%s", err->message);
+    goto out;
+  }
+  if (files == NULL || files[0] == NULL) {
+    code = gp_cli_fail ("fix", "no session file given (gstprof fix "
+        "DIR/session.json)");
+    goto out;
+  }
+  if (files[1] != NULL) {
+    code = gp_cli_fail ("fix", "one session file at a time ('%s' is extra)",
+        files[1]);
+    goto out;
+  }
+  if (opt_out != NULL && !opt_apply) {
+    code = gp_cli_fail ("fix", "--out needs --apply (only the after-run "
+        "writes a session)");
+    goto out;
+  }
+
+  s = gp_ingest_load_any (files[0], &err);
+  if (s == NULL) {
+    code = gp_cli_fail ("fix", "%s", err ? err->message : files[0]);
+    goto out;
+  }
+  if (s->launch == NULL || *s->launch == '\0') {
+    code = gp_cli_fail ("fix", "%s has no launch string (%s): there is "
+        "nothing to patch", files[0], s->import_schema ? "an import from "
+        "another tool" : "a wrapped application");
+    goto out;
+  }
+  if (opt_apply && !(s->duration_s > 0)) {
+    code = gp_cli_fail ("fix", "--apply: %s records no duration to run the "
+        "patched pipeline for", files[0]);
+    goto out;
+  }
+
+  /* Element names in the findings are predicted from the registry, and the
+   * tracer must be set up before GStreamer reads the environment. */
+  if (opt_apply) {
+    gp_capture_options_init (&opts);
+    gp_fix_capture_options (s, &opts);
+    if (!gp_capture_prepare_env (&opts, &err)) {
+      code = gp_cli_fail ("fix", "cannot load the gstprof tracer: %s (see "
+          "gstprof check)", err->message);
+      goto out;
+    }
+  }
+  if (!gst_init_check (NULL, NULL, &err)) {
+    code = gp_cli_fail ("fix", "cannot initialise GStreamer: %s",
+        err->message);
+    goto out;
+  }
+
+  if (!opt_stored)
+    gp_rules_run (s);
+  else
+    gp_rules_rank (s);
+  plan = gp_fix_plan_new (s, &err);
+  if (plan == NULL) {
+    code = gp_cli_fail ("fix", "%s: %s", files[0], err->message);
+    goto out;
+  }
+  text = gp_fix_plan_format (plan);
+  fputs (text, stdout);
+  fflush (stdout);
+  g_free (text);
+  code = GP_EXIT_CLEAN;
+  if (!opt_apply || gp_fix_plan_get_n_edits (plan) == 0)
+    goto out;
+
+  dir = opt_out ? g_strdup (opt_out) : default_out_dir (files[0]);
+  if (g_mkdir_with_parents (dir, 0755) != 0) {
+    code = gp_cli_fail ("fix", "--out: cannot create '%s': %s", dir,
+        g_strerror (errno));
+    goto out;
+  }
+  fputs ("\n", stdout);
+  fflush (stdout);
+  after = gp_fix_apply (s, gp_fix_plan_get_launch (plan), !opt_quiet &&
+      isatty (2), &failed, &err);
+  if (after == NULL) {
+    code = gp_cli_fail ("fix", "the patched pipeline could not be run: %s",
+        err ? err->message : "unknown error");
+    goto out;
+  }
+  gp_rules_run (after);
+  code = failed ? GP_EXIT_PIPELINE : gp_rules_exit_code (after);
+  after->exit_code = code;
+  path = g_build_filename (dir, "session.json", NULL);
+  if (!gp_session_save (after, path, &err)) {
+    code = gp_cli_fail ("fix", "cannot write the session: %s", err->message);
+    goto out;
+  }
+  text = gp_compare_format (s, after, "before", "after");
+  fputs (text, stdout);
+  fflush (stdout);
+  g_free (text);
+  g_printerr ("session: %s\n", path);
+
+out:
+  gp_fix_plan_free (plan);
+  if (after)
+    gp_session_free (after);
+  if (s)
+    gp_session_free (s);
+  g_clear_error (&err);
+  g_free (opt_out);
+  g_strfreev (files);
+  g_free (dir);
+  g_free (path);
+  g_option_context_free (ctx);
+  return code;
+}

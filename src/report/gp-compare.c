@@ -1,0 +1,537 @@
+/* gstprof
+ *
+ * gp-compare.c: two sessions side by side (gp-compare.h). Reads only the
+ * two sessions: their summaries for the values, their series for the
+ * run-to-run variation that decides what is noise.
+ */
+#include "gp-compare.h"
+#include "rules/gp-rules.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Windows needed on each side to estimate a spread at all. */
+#define GP_COMPARE_MIN_WINDOWS 3
+/* From this many windows on, the first (start-up, prerolling) and the
+ * last (cut by EOS, the final flush) are left out of the spread. */
+#define GP_COMPARE_TRIM_WINDOWS 5
+/* The smallest change, in % of the value, that is ever called a change. */
+#define GP_COMPARE_MIN_CHANGE_PCT 2.0
+
+/* ------------------------------------------------------------------ */
+/* per-window values                                                   */
+
+static JsonObject *
+object_member (JsonObject * o, const gchar * name)
+{
+  JsonNode *n;
+
+  if (o == NULL || name == NULL || !json_object_has_member (o, name))
+    return NULL;
+  n = json_object_get_member (o, name);
+  return JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+/* series[].<section>[.<key>].<field> of every window that has it as a
+ * number >= 0 (-1 means "no sample in this window"). @key NULL reads
+ * series[].<section>.<field> (the process). */
+static GArray *
+series_values (GpSession * s, const gchar * section, const gchar * key,
+    const gchar * field)
+{
+  GArray *v = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  guint i;
+
+  for (i = 0; i < s->series->len; i++) {
+    JsonObject *w = g_ptr_array_index (s->series, i);
+    JsonObject *o = object_member (w, section);
+    JsonNode *n;
+    gdouble x;
+
+    if (key != NULL)
+      o = object_member (o, key);
+    if (o == NULL || !json_object_has_member (o, field))
+      continue;
+    n = json_object_get_member (o, field);
+    if (!JSON_NODE_HOLDS_VALUE (n) ||
+        (json_node_get_value_type (n) != G_TYPE_DOUBLE &&
+            json_node_get_value_type (n) != G_TYPE_INT64))
+      continue;
+    x = json_node_get_double (n);
+    if (x >= 0)
+      g_array_append_val (v, x);
+  }
+  return v;
+}
+
+/* Sample standard deviation of the windows, -1 when there are too few. */
+static gdouble
+windows_spread (GArray * v)
+{
+  guint first = 0, n = v->len, i;
+  gdouble mean = 0, ss = 0;
+
+  if (n >= GP_COMPARE_TRIM_WINDOWS) {
+    first = 1;
+    n -= 2;
+  }
+  if (n < GP_COMPARE_MIN_WINDOWS)
+    return -1;
+  for (i = first; i < first + n; i++)
+    mean += g_array_index (v, gdouble, i);
+  mean /= n;
+  for (i = first; i < first + n; i++) {
+    gdouble d = g_array_index (v, gdouble, i) - mean;
+
+    ss += d * d;
+  }
+  return sqrt (ss / (n - 1));
+}
+
+/* Fills @v's spread and noise from the two sides' windows. */
+static void
+value_set_spread (GpCompareValue * v, GpSession * a, GpSession * b,
+    const gchar * section, const gchar * key_a, const gchar * key_b,
+    const gchar * field, gdouble floor)
+{
+  GArray *wa = series_values (a, section, key_a, field);
+  GArray *wb = series_values (b, section, key_b, field);
+  gdouble sa = windows_spread (wa), sb = windows_spread (wb);
+
+  /* both sides must show their variation: a steady "after" says nothing
+   * about how much the "before" wobbled */
+  v->spread = sa >= 0 && sb >= 0 ? MAX (sa, sb) : -1;
+  /* A quantity steady within each run (memory, a fixed sleep) still moves
+   * between runs: never claim less than the measurement's resolution
+   * (@floor) or GP_COMPARE_MIN_CHANGE_PCT of the value. */
+  if (v->spread >= 0)
+    v->spread = MAX (v->spread, MAX (floor, GP_COMPARE_MIN_CHANGE_PCT / 100.0
+            * MAX (fabs (v->a), fabs (v->b))));
+  v->noise = v->spread >= 0 && v->a >= 0 && v->b >= 0 &&
+      fabs (v->b - v->a) <= v->spread;
+  g_array_unref (wa);
+  g_array_unref (wb);
+}
+
+/* The id of the link into @sink (its first one), or NULL. */
+static const gchar *
+sink_link_id (GpSession * s, const gchar * sink)
+{
+  guint i;
+
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *el = gp_rules_pad_element (l->sink);
+    gboolean match = g_strcmp0 (el, sink) == 0;
+
+    g_free (el);
+    if (match)
+      return l->id;
+  }
+  return NULL;
+}
+
+gboolean
+gp_compare_sink_fps (GpSession * a, GpSession * b, const gchar * sink,
+    GpCompareValue * v)
+{
+  GpSinkSummary *sa = gp_session_find_sink (a, sink);
+  GpSinkSummary *sb = gp_session_find_sink (b, sink);
+
+  v->a = v->b = v->spread = -1;
+  v->noise = FALSE;
+  if (sa == NULL || sb == NULL)
+    return FALSE;
+  v->a = sa->fps;
+  v->b = sb->fps;
+  /* the rate into the sink per window is that of its input link */
+  value_set_spread (v, a, b, "links", sink_link_id (a, sink),
+      sink_link_id (b, sink), "fps", 0.0);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* the table                                                           */
+
+typedef struct
+{
+  gchar *cells[5];              /* label, a, b, change, note; NULL = "" */
+} Row;
+
+static void
+row_free (gpointer p)
+{
+  Row *r = p;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (r->cells); i++)
+    g_free (r->cells[i]);
+  g_free (r);
+}
+
+static gchar *
+fmt_value (gdouble x)
+{
+  return x < 0 ? g_strdup ("-") : g_strdup_printf ("%.1f", x);
+}
+
+static void
+add_row (GPtrArray * rows, const gchar * label, const GpCompareValue * v)
+{
+  Row *r = g_new0 (Row, 1);
+
+  r->cells[0] = g_strdup (label);
+  r->cells[1] = fmt_value (v->a);
+  r->cells[2] = fmt_value (v->b);
+  if (v->a >= 0 && v->b >= 0) {
+    gdouble d = v->b - v->a;
+
+    r->cells[3] = v->a > 0 ?
+        g_strdup_printf ("%+.1f (%+.0f%%)", d, 100.0 * d / v->a) :
+        g_strdup_printf ("%+.1f", d);
+    if (v->spread < 0)
+      r->cells[4] = g_strdup ("noise? (too few windows)");
+    else if (v->noise)
+      r->cells[4] = g_strdup_printf ("noise (within ±%.1f)", v->spread);
+    else
+      r->cells[4] = g_strdup_printf ("beyond noise (±%.1f)", v->spread);
+  }
+  g_ptr_array_add (rows, r);
+}
+
+static void
+add_note_row (GPtrArray * rows, const gchar * label, const gchar * note)
+{
+  Row *r = g_new0 (Row, 1);
+
+  r->cells[0] = g_strdup (label);
+  r->cells[4] = g_strdup (note);
+  g_ptr_array_add (rows, r);
+}
+
+/* Rows aligned in columns (labels left, numbers right), under a heading
+ * and the column titles; nothing when there are no rows. */
+static void
+flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
+    const gchar * label_a, const gchar * label_b)
+{
+  gsize w[5] = { 0, 0, 0, 0, 0 };
+  guint i, c;
+
+  if (rows->len == 0)
+    return;
+  w[1] = strlen (label_a);
+  w[2] = strlen (label_b);
+  w[3] = strlen ("change");
+  for (i = 0; i < rows->len; i++) {
+    Row *r = g_ptr_array_index (rows, i);
+
+    for (c = 0; c < 4; c++)
+      if (r->cells[c] != NULL)
+        w[c] = MAX (w[c], (gsize) g_utf8_strlen (r->cells[c], -1));
+  }
+  g_string_append_printf (out, "%s\n  %-*s  %*s  %*s  %*s\n", heading,
+      (int) w[0], "", (int) w[1], label_a, (int) w[2], label_b, (int) w[3],
+      "change");
+  for (i = 0; i < rows->len; i++) {
+    Row *r = g_ptr_array_index (rows, i);
+    GString *line = g_string_new ("  ");
+
+    g_string_append_printf (line, "%-*s", (int) w[0], r->cells[0]);
+    for (c = 1; c < 4; c++)
+      g_string_append_printf (line, "  %*s", (int) w[c],
+          r->cells[c] ? r->cells[c] : "");
+    if (r->cells[4] != NULL)
+      g_string_append_printf (line, "  %s", r->cells[4]);
+    while (line->len > 0 && line->str[line->len - 1] == ' ')
+      g_string_truncate (line, line->len - 1);
+    g_string_append_printf (out, "%s\n", line->str);
+    g_string_free (line, TRUE);
+  }
+  g_string_append_c (out, '\n');
+  g_ptr_array_set_size (rows, 0);
+}
+
+static void
+compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
+    const gchar * la, const gchar * lb)
+{
+  guint i;
+
+  for (i = 0; i < a->sinks->len; i++) {
+    GpSinkSummary *sa = g_ptr_array_index (a->sinks, i);
+    GpCompareValue v;
+
+    if (gp_compare_sink_fps (a, b, sa->name, &v))
+      add_row (rows, sa->name, &v);
+    else {
+      gchar *note = g_strdup_printf ("only in %s (%.1f fps)", la, sa->fps);
+
+      add_note_row (rows, sa->name, note);
+      g_free (note);
+    }
+  }
+  for (i = 0; i < b->sinks->len; i++) {
+    GpSinkSummary *sb = g_ptr_array_index (b->sinks, i);
+
+    if (gp_session_find_sink (a, sb->name) == NULL) {
+      gchar *note = g_strdup_printf ("only in %s (%.1f fps)", lb, sb->fps);
+
+      add_note_row (rows, sb->name, note);
+      g_free (note);
+    }
+  }
+  flush_rows (out, "Rate (fps per sink)", rows, la, lb);
+}
+
+static gchar *
+path_key (const GpPath * p)
+{
+  return g_strdup_printf ("%s->%s", p->source, p->sink);
+}
+
+static void
+compare_paths (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
+    const gchar * la, const gchar * lb)
+{
+  guint i;
+
+  for (i = 0; i < a->paths->len; i++) {
+    GpPath *pa = g_ptr_array_index (a->paths, i);
+    GpPath *pb = gp_session_find_path (b, pa->source, pa->sink);
+    gchar *key = path_key (pa), *label;
+
+    if (pb == NULL) {
+      gchar *note = g_strdup_printf ("only in %s", la);
+
+      add_note_row (rows, key, note);
+      g_free (note);
+    } else {
+      GpCompareValue v;
+
+      v.a = pa->latency_ms.p50;
+      v.b = pb->latency_ms.p50;
+      value_set_spread (&v, a, b, "paths", key, key, "latency_ms_p50",
+          0.05);
+      label = g_strdup_printf ("p50 %s", key);
+      add_row (rows, label, &v);
+      g_free (label);
+      v.a = pa->latency_ms.p95;
+      v.b = pb->latency_ms.p95;
+      value_set_spread (&v, a, b, "paths", key, key, "latency_ms_p95",
+          0.05);
+      label = g_strdup_printf ("p95 %s", key);
+      add_row (rows, label, &v);
+      g_free (label);
+    }
+    g_free (key);
+  }
+  for (i = 0; i < b->paths->len; i++) {
+    GpPath *pb = g_ptr_array_index (b->paths, i);
+
+    if (gp_session_find_path (a, pb->source, pb->sink) == NULL) {
+      gchar *key = path_key (pb), *note = g_strdup_printf ("only in %s", lb);
+
+      add_note_row (rows, key, note);
+      g_free (key);
+      g_free (note);
+    }
+  }
+  flush_rows (out, "Latency (ms, per path to a sink)", rows, la, lb);
+}
+
+/* Threads that matter for the comparison: those that ran elements, and
+ * any other that burnt at least 1 % of a core (gstprof's own idle helper
+ * threads are named after the command and would only add noise). */
+static gboolean
+thread_shown (const GpThreadSummary * t)
+{
+  return t != NULL && ((t->elements != NULL && t->elements->len > 0) ||
+      t->cpu_pct_mean >= 1.0);
+}
+
+static GpThreadSummary *
+find_thread_by_name (GpSession * s, const gchar * name)
+{
+  guint i;
+
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    if (g_strcmp0 (t->name, name) == 0)
+      return t;
+  }
+  return NULL;
+}
+
+static void
+compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
+    const gchar * la, const gchar * lb)
+{
+  GpCompareValue v;
+  guint i;
+
+  if (a->process.measured || b->process.measured) {
+    v.a = a->process.measured ? a->process.cpu_pct_mean : -1;
+    v.b = b->process.measured ? b->process.cpu_pct_mean : -1;
+    value_set_spread (&v, a, b, "process", NULL, NULL, "cpu_pct", 0.5);
+    add_row (rows, "process", &v);
+  }
+  for (i = 0; i < a->threads->len; i++) {
+    GpThreadSummary *ta = g_ptr_array_index (a->threads, i);
+    GpThreadSummary *tb = find_thread_by_name (b, ta->name);
+    gchar *label;
+
+    if (!thread_shown (ta) && !thread_shown (tb))
+      continue;
+    label = g_strdup_printf ("thread %s", ta->name);
+    if (tb == NULL) {
+      gchar *note = g_strdup_printf ("only in %s (%.1f %%)", la,
+          ta->cpu_pct_mean);
+
+      add_note_row (rows, label, note);
+      g_free (note);
+    } else {
+      v.a = ta->cpu_pct_mean;
+      v.b = tb->cpu_pct_mean;
+      value_set_spread (&v, a, b, "threads", ta->name, tb->name, "cpu_pct",
+          0.5);
+      add_row (rows, label, &v);
+    }
+    g_free (label);
+  }
+  for (i = 0; i < b->threads->len; i++) {
+    GpThreadSummary *tb = g_ptr_array_index (b->threads, i);
+
+    if (thread_shown (tb) && find_thread_by_name (a, tb->name) == NULL) {
+      gchar *label = g_strdup_printf ("thread %s", tb->name);
+      gchar *note = g_strdup_printf ("only in %s (%.1f %%)", lb,
+          tb->cpu_pct_mean);
+
+      add_note_row (rows, label, note);
+      g_free (label);
+      g_free (note);
+    }
+  }
+  flush_rows (out, "CPU (% of one core, mean over the run)", rows, la, lb);
+
+  if (a->process.measured && b->process.measured &&
+      a->process.rss_mb_max >= 0 && b->process.rss_mb_max >= 0) {
+    v.a = a->process.rss_mb_max;
+    v.b = b->process.rss_mb_max;
+    value_set_spread (&v, a, b, "process", NULL, NULL, "rss_mb", 1.0);
+    add_row (rows, "process RSS, max", &v);
+    flush_rows (out, "Memory (MiB)", rows, la, lb);
+  }
+}
+
+/* A finding's identity across two runs: its rule and its targets. */
+static gchar *
+finding_key (const GpFinding * f)
+{
+  GString *k = g_string_new (f->rule);
+  guint i;
+
+  for (i = 0; f->targets != NULL && i < f->targets->len; i++)
+    g_string_append_printf (k, "%c%s", i == 0 ? '\t' : ',',
+        (const gchar *) g_ptr_array_index (f->targets, i));
+  return g_string_free (k, FALSE);
+}
+
+static GHashTable *
+finding_keys (GpSession * s)
+{
+  GHashTable *h = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
+  guint i;
+
+  for (i = 0; i < s->findings->len; i++)
+    g_hash_table_add (h, finding_key (g_ptr_array_index (s->findings, i)));
+  return h;
+}
+
+static void
+list_findings (GString * out, GpSession * s, GHashTable * other,
+    gboolean in_other, const gchar * what)
+{
+  guint i;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+    gchar *k = finding_key (f);
+
+    if (g_hash_table_contains (other, k) == in_other)
+      g_string_append_printf (out, "  %-9s %-7s %-6s %s\n", what, f->rule,
+          f->severity, f->title);
+    g_free (k);
+  }
+}
+
+static guint
+count_findings (GpSession * s, GHashTable * other, gboolean in_other)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < s->findings->len; i++) {
+    gchar *k = finding_key (g_ptr_array_index (s->findings, i));
+
+    n += g_hash_table_contains (other, k) == in_other;
+    g_free (k);
+  }
+  return n;
+}
+
+static void
+compare_findings (GString * out, GpSession * a, GpSession * b)
+{
+  GHashTable *ka = finding_keys (a), *kb = finding_keys (b);
+
+  g_string_append_printf (out, "Findings: %u cleared, %u remaining, %u new\n",
+      count_findings (a, kb, FALSE), count_findings (b, ka, TRUE),
+      count_findings (b, ka, FALSE));
+  list_findings (out, a, kb, FALSE, "cleared");
+  list_findings (out, b, ka, TRUE, "remaining");
+  list_findings (out, b, ka, FALSE, "new");
+  g_hash_table_unref (ka);
+  g_hash_table_unref (kb);
+}
+
+gchar *
+gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
+    const gchar * label_b)
+{
+  GString *out = g_string_new (NULL);
+  GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
+  gboolean sinks_match = FALSE;
+  int width;
+  guint i;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+
+  width = (int) MAX (strlen (label_a), strlen (label_b));
+  g_string_append_printf (out, "%s:%*s %s\n", label_a,
+      width - (int) strlen (label_a), "", a->launch ? a->launch :
+      "(no launch string)");
+  g_string_append_printf (out, "%s:%*s %s\n", label_b,
+      width - (int) strlen (label_b), "", b->launch ? b->launch :
+      "(no launch string)");
+  g_string_append_printf (out, "duration %.1f s / %.1f s, window %.0f ms / "
+      "%.0f ms\n", a->duration_s, b->duration_s, a->window_s * 1000.0,
+      b->window_s * 1000.0);
+  g_string_append (out, "A change within the per-window spread of either "
+      "run is marked noise.\n\n");
+
+  for (i = 0; i < a->sinks->len && !sinks_match; i++)
+    sinks_match = gp_session_find_sink (b,
+        ((GpSinkSummary *) g_ptr_array_index (a->sinks, i))->name) != NULL;
+  if (!sinks_match && (a->sinks->len > 0 || b->sinks->len > 0))
+    g_string_append (out, "The two sessions have no sink of the same name: "
+        "nothing below compares like with like.\n\n");
+
+  compare_sinks (out, rows, a, b, label_a, label_b);
+  compare_paths (out, rows, a, b, label_a, label_b);
+  compare_cpu (out, rows, a, b, label_a, label_b);
+  compare_findings (out, a, b);
+  g_ptr_array_unref (rows);
+  return g_string_free (out, FALSE);
+}

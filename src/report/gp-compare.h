@@ -1,0 +1,48 @@
+/* gstprof
+ *
+ * gp-compare.h: two sessions side by side (before and after a fix, or any
+ * two saved runs): fps per sink, latency p50/p95 per path, process and
+ * thread CPU, and which findings were cleared, remain or are new. Sinks,
+ * paths and threads are matched by name; what has no partner is said.
+ *
+ * Every change is shown with its sign and percent, and is marked "noise"
+ * when it is within the run-to-run variation the windows show: the larger
+ * of the two sessions' per-window standard deviations of that quantity
+ * (first and last window left out when there are five or more: start-up
+ * and the final flush), and never less than the measurement's resolution
+ * (0.05 ms latency, 0.5 % CPU, 1 MiB memory) nor 2 % of the value: a
+ * quantity steady within each run still moves between runs. A change under
+ * that is not claimed as a gain. With fewer than three usable windows on a
+ * side
+ * the variation is unknown and the row says so ("noise?").
+ */
+#ifndef __GP_COMPARE_H__
+#define __GP_COMPARE_H__
+
+#include <glib.h>
+#include "gp-session.h"
+
+G_BEGIN_DECLS
+
+/* One compared quantity. */
+typedef struct
+{
+  gdouble a, b;                 /* < 0: not measured on that side */
+  gdouble spread;               /* noise band (same unit), < 0 unknown */
+  gboolean noise;               /* |b - a| <= spread (FALSE when unknown) */
+} GpCompareValue;
+
+/* Fills @v for a sink's fps (matched by name); FALSE when either session
+ * lacks the sink. */
+gboolean gp_compare_sink_fps (GpSession * a, GpSession * b,
+    const gchar * sink, GpCompareValue * v);
+
+/* The side-by-side table, plain text, @label_a / @label_b heading the
+ * columns ("before", "after"). Findings must be ranked already (the rules
+ * run); they are matched by rule and targets. */
+gchar *gp_compare_format (GpSession * a, GpSession * b,
+    const gchar * label_a, const gchar * label_b);
+
+G_END_DECLS
+
+#endif /* __GP_COMPARE_H__ */

@@ -1,0 +1,456 @@
+/* gstprof
+ *
+ * test-fix.c: `gstprof fix` and `gstprof compare`. The plan (which edits,
+ * which skipped and why) on hand-made findings; a real slow pipeline fixed
+ * in-process with gp_fix_apply and measured faster; the real binary
+ * (GSTPROF_BIN) on saved sessions: the patched string, --apply, compare,
+ * and bad input (exit 3, one line).
+ */
+#include <string.h>
+#include <sys/wait.h>
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+
+#include "gp-cli.h"
+#include "gp-session.h"
+#include "capture/gp-capture.h"
+#include "report/gp-compare.h"
+#include "rules/gp-rules.h"
+
+#define SLOW "videotestsrc is-live=true ! identity sleep-time=50000 ! fakesink"
+#define FAST "videotestsrc is-live=true ! identity sleep-time=1000 ! fakesink"
+
+static const gchar *gp_bin;
+static gchar *gp_tmp;
+static gchar *slow_path;        /* a real capture of SLOW, with a patch */
+static GpSession *slow_session;
+
+typedef struct
+{
+  gint code;
+  gchar *out;
+  gchar *err;
+} Result;
+
+static void
+result_clear (Result * r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static void
+run_gstprof (Result * r, const gchar * first, ...)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  GError *err = NULL;
+  const gchar *a;
+  gint status = 0;
+  va_list args;
+
+  memset (r, 0, sizeof (*r));
+  g_ptr_array_add (argv, (gpointer) gp_bin);
+  va_start (args, first);
+  for (a = first; a; a = va_arg (args, const gchar *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (gp_tmp, (gchar **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
+      NULL, &r->out, &r->err, &status, &err);
+  g_assert_no_error (err);
+  r->code = WIFEXITED (status) ? WEXITSTATUS (status) : 128;
+  if (g_test_verbose ())
+    g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", r->code, r->out,
+        r->err);
+  g_ptr_array_unref (argv);
+}
+
+/* A bad input: exit 3, one line on stderr naming the command, no stdout. */
+static void
+assert_one_line_error (Result * r)
+{
+  g_assert_cmpint (r->code, ==, 3);
+  g_assert_true (g_str_has_prefix (r->err, "gstprof "));
+  g_assert_nonnull (strchr (r->err, '\n'));
+  g_assert_cmpstr (strchr (r->err, '\n') + 1, ==, "");
+  g_assert_cmpstr (r->out, ==, "");
+}
+
+static GpFinding *
+add_patched (GpSession * s, const gchar * rule, const gchar * title,
+    gdouble rank, const gchar * patch_json)
+{
+  GpFinding *f = gp_session_add_finding (s, rule, GP_SEVERITY_INFO, title);
+
+  f->heuristic = TRUE;
+  f->rank_value = rank;
+  f->why = g_strdup ("test");
+  f->fix = g_strdup ("test");
+  if (patch_json != NULL)
+    f->fix_patch = json_from_string (patch_json, NULL);
+  return f;
+}
+
+/* The edits of ranked findings: the same edit twice is made once for both,
+ * another value for the same property is a conflict, an edit naming no
+ * element does not apply, and a finding without a patch is listed as such;
+ * the result parses. */
+static void
+test_plan (void)
+{
+  GpSession *s = gp_session_new ();
+  GpFixPlan *p;
+  GError *err = NULL;
+  GstElement *pipe;
+  gchar *text;
+  const gchar *want = "videotestsrc is-live=true ! queue ! "
+      "identity sleep-time=1000 ! fakesink sync=false";
+
+  s->launch = g_strdup ("videotestsrc is-live=true ! identity "
+      "sleep-time=50000 ! videoconvert ! fakesink");
+  add_patched (s, "A1", "identity sleeps", 90,
+      "{\"op\":\"set\",\"target\":\"identity0\",\"prop\":\"sleep-time\","
+      "\"value\":1000}");
+  add_patched (s, "A2", "same edit again", 80,
+      "{\"op\":\"set\",\"target\":\"identity0\",\"prop\":\"sleep-time\","
+      "\"value\":1000}");
+  add_patched (s, "A3", "another value", 70,
+      "{\"op\":\"set\",\"target\":\"identity0\",\"prop\":\"sleep-time\","
+      "\"value\":2000}");
+  add_patched (s, "A4", "queue and sync", 60,
+      "[{\"op\":\"insert\",\"after\":\"videotestsrc0\",\"element\":\"queue\"},"
+      "{\"op\":\"set\",\"target\":\"fakesink0\",\"prop\":\"sync\","
+      "\"value\":false}]");
+  add_patched (s, "A5", "converter not needed", 50,
+      "{\"op\":\"remove\",\"target\":\"videoconvert0\"}");
+  add_patched (s, "A6", "names nothing", 40,
+      "{\"op\":\"set\",\"target\":\"nosuch0\",\"prop\":\"x\",\"value\":1}");
+  add_patched (s, "A7", "sets a removed element", 30,
+      "{\"op\":\"set\",\"target\":\"videoconvert0\",\"prop\":\"qos\","
+      "\"value\":false}");
+  add_patched (s, "A8", "no launch edit", 20, NULL);
+  gp_rules_rank (s);
+
+  p = gp_fix_plan_new (s, &err);
+  g_assert_no_error (err);
+  g_assert_cmpuint (gp_fix_plan_get_n_edits (p), ==, 4);
+  g_assert_cmpstr (gp_fix_plan_get_launch (p), ==, want);
+  pipe = gst_parse_launch (gp_fix_plan_get_launch (p), &err);
+  g_assert_no_error (err);
+  gst_object_unref (pipe);
+
+  text = gp_fix_plan_format (p);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "\n  1. set identity0 sleep-time=1000\n"
+          "       for A1 info: identity sleeps\n"
+          "       for A2 info: same edit again\n"));
+  g_assert_nonnull (strstr (text, "A3 info: another value\n    conflicts "
+          "with edit 1 (set identity0 sleep-time=1000)"));
+  g_assert_nonnull (strstr (text, "A6 info: names nothing\n    does not "
+          "apply: "));
+  g_assert_nonnull (strstr (text, "A7 info: sets a removed element\n    "
+          "conflicts with edit 4 (remove videoconvert0)"));
+  g_assert_nonnull (strstr (text, "No launch-string edit"));
+  g_assert_nonnull (strstr (text, "  A8 info: no launch edit\n"));
+  g_assert_nonnull (strstr (text, "- videotestsrc"));
+  g_free (text);
+  gp_fix_plan_free (p);
+
+  /* no launch string: no plan, and a reason */
+  g_clear_pointer (&s->launch, g_free);
+  g_assert_null (gp_fix_plan_new (s, &err));
+  g_assert_nonnull (err);
+  g_clear_error (&err);
+  gp_session_free (s);
+}
+
+/* The slow pipeline, captured once by the binary (so that this process's
+ * first pipeline is the patched one and gets the same element names:
+ * GStreamer numbers elements per process), its rules run and a finding
+ * added that patches the sleep away; saved for the binary's tests. */
+static GpSession *
+slow_capture (void)
+{
+  GError *err = NULL;
+  gchar *dir;
+  Result r;
+
+  if (slow_session != NULL)
+    return slow_session;
+  dir = g_build_filename (gp_tmp, "slow", NULL);
+  slow_path = g_build_filename (dir, "session.json", NULL);
+  run_gstprof (&r, "run", "-q", "-d", "2s", "-o", dir, SLOW, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  result_clear (&r);
+  slow_session = gp_session_load (slow_path, &err);
+  g_assert_no_error (err);
+  gp_rules_run (slow_session);
+  /* the rules' own edits are theirs to test: here only this one counts */
+  for (guint i = 0; i < slow_session->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (slow_session->findings, i);
+
+    g_clear_pointer (&f->fix_patch, json_node_unref);
+  }
+  add_patched (slow_session, "TEST", "identity0 sleeps 50 ms a buffer", 1,
+      "{\"op\":\"set\",\"target\":\"identity0\",\"prop\":\"sleep-time\","
+      "\"value\":1000}");
+  gp_rules_rank (slow_session);
+  g_assert_true (gp_session_save (slow_session, slow_path, &err));
+  g_assert_no_error (err);
+  g_free (dir);
+  return slow_session;
+}
+
+/* --apply in-process: the patched pipeline runs as long as the original
+ * and its sink gets clearly more frames (20 fps -> about 30), beyond the
+ * noise the windows show. */
+static void
+test_apply (void)
+{
+  GpSession *before = slow_capture (), *after;
+  GpFixPlan *p;
+  GpCompareValue v;
+  GError *err = NULL;
+  gboolean failed = TRUE;
+  gchar *table;
+
+  p = gp_fix_plan_new (before, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (gp_fix_plan_get_launch (p), ==, FAST);
+  after = gp_fix_apply (before, gp_fix_plan_get_launch (p), FALSE, &failed,
+      &err);
+  g_assert_no_error (err);
+  g_assert_nonnull (after);
+  g_assert_false (failed);
+  gp_rules_run (after);
+  g_assert_cmpfloat (G_APPROX_VALUE (after->duration_s, before->duration_s,
+          0.5), ==, TRUE);
+  g_assert_cmpfloat (after->window_s, ==, before->window_s);
+
+  g_assert_true (gp_compare_sink_fps (before, after, "fakesink0", &v));
+  g_test_message ("fakesink0: %.1f -> %.1f fps (noise band %.1f)", v.a, v.b,
+      v.spread);
+  g_assert_cmpfloat (v.a, <, 23.0);
+  g_assert_cmpfloat (v.b, >, v.a + 5.0);
+  g_assert_cmpfloat (v.spread, >=, 0.0);
+  g_assert_false (v.noise);
+
+  table = gp_compare_format (before, after, "before", "after");
+  g_test_message ("%s", table);
+  g_assert_nonnull (strstr (table, "Rate (fps per sink)"));
+  g_assert_nonnull (strstr (table, "beyond noise"));
+  g_assert_nonnull (strstr (table, "p50 videotestsrc0.src->fakesink0"));
+  g_assert_nonnull (strstr (table, "cleared   TEST"));
+  g_free (table);
+  gp_session_free (after);
+  gp_fix_plan_free (p);
+}
+
+/* A session compared with itself: every change is 0 and none is claimed. */
+static void
+test_compare_same (void)
+{
+  GpSession *s = slow_capture ();
+  gchar *table = gp_compare_format (s, s, "A", "B");
+
+  g_assert_null (strstr (table, "beyond noise"));
+  g_assert_nonnull (strstr (table, "+0.0 (+0%)  noise"));
+  g_assert_nonnull (strstr (table, "Findings: 0 cleared, "));
+  g_assert_nonnull (strstr (table, " remaining, 0 new\n"));
+  g_assert_nonnull (strstr (table, "remaining TEST"));
+  g_free (table);
+}
+
+/* The binary: the patched string, then --apply writing a second session
+ * and the table, then compare on the two saved sessions. */
+static void
+test_cli_fix_apply_compare (void)
+{
+  Result r;
+  gchar *out_dir, *after_path, *want;
+
+  slow_capture ();
+  run_gstprof (&r, "fix", "--stored", slow_path, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  /* printf formats, so that tests/launch does not take these texts for
+   * launch strings */
+  want = g_strdup_printf ("Patched launch (1 edit):\n  %s\n", FAST);
+  g_assert_nonnull (strstr (r.out, want));
+  g_free (want);
+  want = g_strdup_printf ("- %s\n+ %s\n", SLOW, FAST);
+  g_assert_nonnull (strstr (r.out, want));
+  g_free (want);
+  result_clear (&r);
+
+  /* without --stored the rules run again: the hand-made finding is gone */
+  run_gstprof (&r, "fix", slow_path, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_null (strstr (r.out, "TEST"));
+  g_assert_null (strstr (r.out, "sleep-time=1000"));
+  result_clear (&r);
+
+  out_dir = g_build_filename (gp_tmp, "after", NULL);
+  run_gstprof (&r, "fix", "--stored", "--apply", "--out", out_dir,
+      slow_path, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  want = g_strdup_printf ("before: %s\nafter:  %s\n", SLOW, FAST);
+  g_assert_nonnull (strstr (r.out, want));
+  g_free (want);
+  g_assert_nonnull (strstr (r.out, "beyond noise"));
+  g_assert_nonnull (strstr (r.out, "Findings: "));
+  after_path = g_build_filename (out_dir, "session.json", NULL);
+  g_assert_true (g_file_test (after_path, G_FILE_TEST_IS_REGULAR));
+  g_assert_nonnull (strstr (r.err, after_path));
+  result_clear (&r);
+
+  run_gstprof (&r, "compare", slow_path, after_path, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "fakesink0"));
+  g_assert_nonnull (strstr (r.out, "beyond noise"));
+  g_assert_null (strstr (r.out, "no sink of the same name"));
+  result_clear (&r);
+
+  /* the default folder for the after-session: beside the first */
+  run_gstprof (&r, "fix", "--stored", "--apply", "-q", slow_path, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_free (after_path);
+  after_path = g_build_filename (gp_tmp, "slow-fixed", "session.json", NULL);
+  g_assert_true (g_file_test (after_path, G_FILE_TEST_IS_REGULAR));
+  result_clear (&r);
+  g_free (after_path);
+  g_free (out_dir);
+}
+
+/* Two sessions with no sink in common: said, not compared as if alike. */
+static void
+test_cli_compare_mismatch (void)
+{
+  GpSession *other = gp_session_new ();
+  GpSinkSummary *ss;
+  GError *err = NULL;
+  gchar *path = g_build_filename (gp_tmp, "other.json", NULL);
+  Result r;
+
+  slow_capture ();
+  other->launch = g_strdup ("videotestsrc ! fakesink name=elsewhere");
+  other->duration_s = 2.0;
+  other->window_s = 0.25;
+  ss = gp_session_add_sink (other, "elsewhere");
+  ss->fps = 30.0;
+  g_assert_true (gp_session_save (other, path, &err));
+  g_assert_no_error (err);
+  run_gstprof (&r, "compare", slow_path, path, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "no sink of the same name"));
+  g_assert_nonnull (strstr (r.out, "only in A"));
+  g_assert_nonnull (strstr (r.out, "only in B (30.0 fps)"));
+  result_clear (&r);
+  gp_session_free (other);
+  g_free (path);
+}
+
+/* Bad input: exit 3 and one line, whatever is wrong. */
+static void
+test_cli_bad_input (void)
+{
+  const gchar *fixtures = g_getenv ("GP_FIXTURES");
+  gchar *garbage = g_build_filename (gp_tmp, "garbage.json", NULL);
+  gchar *nolaunch = g_build_filename (gp_tmp, "nolaunch.json", NULL);
+  gchar *badlaunch = g_build_filename (gp_tmp, "badlaunch.json", NULL);
+  gchar *zc = NULL;
+  GpSession *s = gp_session_new ();
+  GError *err = NULL;
+  Result r;
+
+  g_assert_true (g_file_set_contents (garbage, "{\"schema\": 12", -1, NULL));
+  g_assert_true (gp_session_save (s, nolaunch, &err));
+  s->launch = g_strdup ("videotestsrc ! ! fakesink");
+  g_assert_true (gp_session_save (s, badlaunch, &err));
+  g_assert_no_error (err);
+
+  run_gstprof (&r, "fix", NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "fix", "no-such-file.json", NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "fix", garbage, NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "fix", nolaunch, NULL);
+  assert_one_line_error (&r);
+  g_assert_nonnull (strstr (r.err, "no launch string"));
+  result_clear (&r);
+  run_gstprof (&r, "fix", badlaunch, NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "fix", "--out", gp_tmp, nolaunch, NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "fix", nolaunch, garbage, NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "compare", nolaunch, NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "compare", nolaunch, garbage, NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+  run_gstprof (&r, "compare", "--bogus", nolaunch, nolaunch, NULL);
+  assert_one_line_error (&r);
+  result_clear (&r);
+
+  /* a gst-profile import without a launch string: nothing to patch */
+  if (fixtures != NULL) {
+    zc = g_build_filename (fixtures, "gst-profile-sessions",
+        "jetson-zc-break.json", NULL);
+    run_gstprof (&r, "fix", zc, NULL);
+    assert_one_line_error (&r);
+    g_assert_nonnull (strstr (r.err, "an import from another tool"));
+    result_clear (&r);
+  }
+  gp_session_free (s);
+  g_free (garbage);
+  g_free (nolaunch);
+  g_free (badlaunch);
+  g_free (zc);
+}
+
+int
+main (int argc, char **argv)
+{
+  GpCaptureOptions opts;
+  GError *err = NULL;
+  gint ret;
+
+  gp_capture_options_init (&opts);
+  /* as the CLI does: the tracer set up before GStreamer starts */
+  if (!gp_capture_prepare_env (&opts, &err))
+    g_error ("%s", err->message);
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  gp_bin = g_getenv ("GSTPROF_BIN");
+  g_assert_nonnull (gp_bin);
+  gp_tmp = g_dir_make_tmp ("gstprof-test-fix-XXXXXX", &err);
+  g_assert_no_error (err);
+
+  /* apply first: its pipeline must be the first one this process makes */
+  g_test_add_func ("/fix/apply", test_apply);
+  g_test_add_func ("/fix/plan", test_plan);
+  g_test_add_func ("/compare/same", test_compare_same);
+  g_test_add_func ("/fix/cli-apply-compare", test_cli_fix_apply_compare);
+  g_test_add_func ("/compare/cli-mismatch", test_cli_compare_mismatch);
+  g_test_add_func ("/fix/cli-bad-input", test_cli_bad_input);
+  ret = g_test_run ();
+
+  if (slow_session)
+    gp_session_free (slow_session);
+  g_free (slow_path);
+  if (!g_test_verbose ()) {
+    gchar *argv_rm[] = { (gchar *) "rm", (gchar *) "-rf", gp_tmp, NULL };
+    g_spawn_sync (NULL, argv_rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+        NULL, NULL, NULL, NULL);
+  }
+  g_free (gp_tmp);
+  return ret;
+}
