@@ -174,36 +174,22 @@ test_queue (void)
   g_free (fixed);
 }
 
-/* QUEUE on a live source alone with one element slower than the frame
- * period: a leaky queue before it; silent once it is there. */
+/* QUEUE stays silent for a live source alone with one element slower than
+ * the frame period: no queue can raise the rate past that element, and a
+ * leaky one only adds latency (gstprof fix --apply measured 20.0 -> 19.8
+ * fps and latency 49 -> 99 ms). HOT and BUDGET name the element instead. */
 static void
 test_queue_live_source (void)
 {
   GpSession *s;
-  GpFinding *f;
-  JsonObject *op;
 
   if (!have_tracer ())
     return;
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! "
       "identity name=slow sleep-time=45000 ! fakesink name=sink", 1.5);
-  f = find (s, "QUEUE", "slow");
-  g_assert_nonnull (f);
-  check_shape (f);
-  g_assert_cmpstr (ev_string (f, "live_source"), ==, "src");
-  op = json_node_get_object (f->fix_patch);
-  g_assert_cmpstr (json_object_get_string_member (op, "op"), ==, "insert");
-  g_assert_cmpstr (json_object_get_string_member (op, "before"), ==, "slow");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member
-          (op, "props"), "leaky"), ==, "downstream");
-  gp_session_free (s);
-
-  s = run ("videotestsrc name=src is-live=true ! "
-      "video/x-raw,width=64,height=48,framerate=30/1 ! "
-      "queue name=q leaky=downstream max-size-buffers=2 ! "
-      "identity name=slow sleep-time=45000 ! fakesink name=sink", 1.5);
   g_assert_null (find (s, "QUEUE", NULL));
+  g_assert_nonnull (find (s, "BUDGET", NULL));
   gp_session_free (s);
 }
 
