@@ -36,5 +36,11 @@ fuzz: build
 bench: build
 	@sh bench/run-bench.sh $(BUILD)
 
+# Bench pairs that verify rules (bench/pairs/RESULTS.md); not part of test.
+# PAIRS="QUEUE SYNC" runs only those, PAIRS_RUNS=N sets the runs per side.
+.PHONY: pairs
+pairs: build
+	@BUILD=$(BUILD) sh bench/pairs/run-pairs.sh $(PAIRS)
+
 clean:
 	rm -rf $(BUILD)

@@ -168,8 +168,11 @@ gp_caps_report_passthrough (GpSession * s, const GpRule * rule,
 
   title = g_strdup_printf ("%s converts nothing: the same caps in and out",
       e->name);
-  f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
+  /* bench/pairs/caps.pair verified back-to-back conversions; removing a
+   * passthrough converter saves little and has no pair yet */
+  gp_finding_mark_unverified (f);
   gp_finding_add_target (f, e->name);
   gp_finding_set_string (f, "kind", "passthrough");
   gp_finding_set_string (f, "factory", e->factory);
@@ -218,8 +221,13 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
 
   title = g_strdup_printf ("%s and %s convert back to back: one converter "
       "does both steps", a->name, b->name);
-  f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
+  /* the pair verified two software converters; a device converter twice
+   * (nvvidconv ! nvvidconv) has not been measured */
+  if (gp_rules_is_hardware_factory (a->factory, NULL)
+      || gp_rules_is_hardware_factory (b->factory, NULL))
+    gp_finding_mark_unverified (f);
   gp_finding_add_target (f, a->name);
   gp_finding_add_target (f, b->name);
   gp_finding_set_string (f, "kind", "back-to-back");

@@ -462,7 +462,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
     GList *members, *l;
 
     title = g_strdup_printf ("%s: %s", e->name, issues->str);
-    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
     g_free (title);
     gp_finding_add_target (f, e->name);
     f->rank_value = rank;

@@ -119,7 +119,7 @@ gp_rule_late (GpSession * s, const GpRule * rule)
       title = g_strdup_printf ("%s skipped %" G_GUINT64_FORMAT " frames on "
           "QoS (%.1f%% of %" G_GUINT64_FORMAT "): the sink reports them late",
           c->source, c->dropped, pct, handled);
-    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
     g_free (title);
     gp_finding_add_target (f, c->source);
     f->rank_value = MIN (100.0, pct);

@@ -202,10 +202,10 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
    * cannot raise the rate, and a leaky one only adds its depth to the
    * latency (measured with gstprof fix --apply: 20.0 -> 19.8 fps, latency
    * p50 49 -> 99 ms for a 50 ms element behind a 30 fps source). */
-  if (live && split_up < GP_QUEUE_EXPENSIVE_PCT && fps > 0 && target > 0) {
-    gdouble work_ms = split_down / 100.0 * 1000.0 / fps;
-
-    if (work_ms >= 1000.0 / target)
+  if (live && split_up < GP_QUEUE_EXPENSIVE_PCT) {
+    /* without a measured rate and target that cannot be told: say nothing */
+    if (fps <= 0 || target <= 0
+        || split_down / 100.0 * 1000.0 / fps >= 1000.0 / target)
       return;
   }
 
@@ -215,7 +215,7 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
   else
     title = g_strdup_printf ("live source %s waits for %s on thread %s "
         "(busy %.0f%%)", live, split, t->name, busy);
-  f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
   gp_finding_add_target (f, split);
   if (other)

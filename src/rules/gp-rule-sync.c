@@ -103,7 +103,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
 
     title = g_strdup_printf ("%s has sync=true on a path fed by the live "
         "source %s", e->name, live);
-    f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
     g_free (title);
     gp_finding_add_target (f, e->name);
 

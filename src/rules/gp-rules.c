@@ -18,19 +18,27 @@ static const GpRule gp_rules_table[] = {
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
   {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
-      NULL},
-  {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late, NULL},
+      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
+        "bench/pairs/sync.pair"},
+  {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late,
+      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
+        "bench/pairs/late.pair"},
   {"ENC", "encoder settings hostile to a live or joined stream", gp_rule_enc,
-      NULL},
+      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
+        "bench/pairs/enc.pair"},
   {"MEM", "process memory growing through the run", gp_rule_mem, NULL},
   {"ZC", "a stretch in system memory between two links in device memory",
       gp_rule_zc, NULL},
   {"SW", "a software element where a registered hardware element does the "
         "job", gp_rule_sw, NULL},
   {"CAPS", "a converter in passthrough, or two converters back to back",
-      gp_rule_caps, NULL},
+      gp_rule_caps,
+      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
+        "bench/pairs/caps.pair"},
   {"QUEUE", "an expensive element shares its streaming thread with a live "
-        "source or another expensive element", gp_rule_queue, NULL},
+        "source or another expensive element", gp_rule_queue,
+      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
+        "bench/pairs/queue.pair"},
   {"CPU", "a streaming thread uses >= 90% of a core", gp_rule_cpu, NULL},
   {"STALL", "a link carries nothing for several frame periods while "
         "PLAYING", gp_rule_stall, NULL},
@@ -158,6 +166,15 @@ gp_rule_add_finding (GpSession * s, const GpRule * rule,
   g_free (f->verified_on);
   f->verified_on = g_strdup (rule->verified_on);
   return f;
+}
+
+void
+gp_finding_mark_unverified (GpFinding * f)
+{
+  g_free (f->severity);
+  f->severity = g_strdup (GP_SEVERITY_INFO);
+  f->heuristic = TRUE;
+  g_clear_pointer (&f->verified_on, g_free);
 }
 
 static JsonObject *

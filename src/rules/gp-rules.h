@@ -69,6 +69,9 @@ gint gp_severity_weight (const gchar * severity);
  * setters below. */
 GpFinding *gp_rule_add_finding (GpSession * s, const GpRule * rule,
     const gchar * severity, const gchar * title);
+/* For a case of a verified rule that its bench pair did not cover: back to
+ * info, heuristic, no verified_on. */
+void gp_finding_mark_unverified (GpFinding * f);
 void gp_finding_set_double (GpFinding * f, const gchar * key, gdouble v);
 void gp_finding_set_int (GpFinding * f, const gchar * key, gint64 v);
 void gp_finding_set_string (GpFinding * f, const gchar * key,

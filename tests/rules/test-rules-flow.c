@@ -97,13 +97,20 @@ ev_string (GpFinding * f, const gchar * key)
   return json_object_get_string_member (f->evidence, key);
 }
 
-/* Every finding of a flow rule is complete and unverified (info). */
+/* Every finding of a flow rule is complete; QUEUE is verified by its bench
+ * pair (medium), the others are not (info, heuristic). */
 static void
 check_shape (GpFinding * f)
 {
-  g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
-  g_assert_true (f->heuristic);
-  g_assert_null (f->verified_on);
+  if (g_strcmp0 (f->rule, "QUEUE") == 0) {
+    g_assert_cmpstr (f->severity, ==, GP_SEVERITY_MEDIUM);
+    g_assert_false (f->heuristic);
+    g_assert_nonnull (f->verified_on);
+  } else {
+    g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
+    g_assert_true (f->heuristic);
+    g_assert_null (f->verified_on);
+  }
   g_assert_nonnull (f->title);
   g_assert_cmpuint (f->targets->len, >, 0);
   g_assert_cmpuint (json_object_get_size (f->evidence), >, 0);
@@ -438,7 +445,7 @@ test_rank (void)
   GpSession *s = gp_session_new ();
   const gchar *rules[] = { "STALL", "QLEAK", "CPU", "QUEUE", "QFULL" };
   const gdouble ranks[] = { 10, 41, 99, 100, 33 };
-  const gchar *want[] = { "QUEUE", "CPU", "QLEAK", "QFULL", "STALL" };
+  const gchar *want[] = { "QUEUE", "STALL", "CPU", "QLEAK", "QFULL" };
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (rules); i++) {
@@ -446,8 +453,10 @@ test_rank (void)
         GP_SEVERITY_HIGH, rules[i]);
 
     f->rank_value = ranks[i];
-    /* unverified: clamped to info whatever was asked */
-    g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
+    /* unverified rules are clamped to info whatever was asked; QUEUE is
+     * verified and keeps what it asked */
+    g_assert_cmpstr (f->severity, ==, g_strcmp0 (rules[i], "QUEUE") == 0 ?
+        GP_SEVERITY_HIGH : GP_SEVERITY_INFO);
   }
   {
     GpFinding *first = g_ptr_array_index (s->findings, 0);
@@ -456,12 +465,11 @@ test_rank (void)
     first->severity = g_strdup (GP_SEVERITY_MEDIUM);
   }
   gp_rules_rank (s);
-  /* the medium one first, then the info ones by rank_value */
-  g_assert_cmpstr (((GpFinding *) g_ptr_array_index (s->findings,
-              0))->rule, ==, "STALL");
-  for (i = 1; i < s->findings->len; i++)
+  /* by severity (the high QUEUE, the medium STALL), then the info ones by
+   * rank_value */
+  for (i = 0; i < s->findings->len; i++)
     g_assert_cmpstr (((GpFinding *) g_ptr_array_index (s->findings,
-                i))->rule, ==, want[i - 1]);
+                i))->rule, ==, want[i]);
   gp_session_free (s);
 }
 

@@ -356,6 +356,9 @@ test_caps_pair (void)
           "format_in"), ==, "I420");
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
           "format_out"), ==, "RGBA");
+  /* software converters back to back: what bench/pairs/caps.pair verified */
+  g_assert_cmpstr (f->severity, ==, "medium");
+  g_assert_false (f->heuristic);
   fixed = patched (s, f);
   g_assert_cmpstr (fixed, ==, "videotestsrc num-buffers=60 ! "
       "video/x-raw,format=I420,width=640,height=480 ! videoconvert name=c2 ! "
@@ -388,6 +391,9 @@ test_caps_passthrough (void)
     g_assert_cmpstr (json_object_get_string_member (f->evidence, "kind"),
         ==, "passthrough");
     g_assert_nonnull (f->fix_patch);
+    /* no bench pair covers passthrough removal yet */
+    g_assert_cmpstr (f->severity, ==, "info");
+    g_assert_true (f->heuristic);
   }
   /* the twin: both removed */
   t = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
