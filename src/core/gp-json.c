@@ -3,7 +3,10 @@
  * gp-json.c: the strict JSON entry point shared by every reader of saved
  * files (gp-json.h says what json-glib gets wrong and why it matters).
  */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "gp-json.h"
@@ -173,4 +176,51 @@ gp_json_parse_strict (const gchar * data, gsize len, const gchar * origin,
   root = json_node_ref (root);
   g_object_unref (parser);
   return root;
+}
+
+gchar *
+gp_json_read_file (const gchar * path, gsize * len, GError ** error)
+{
+  FILE *f;
+  GString *buf;
+  gchar chunk[65536];
+  size_t n;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  /* stdio rather than g_file_get_contents: its errno gives a plain
+   * "FILE: No such file or directory" instead of a message quoting the
+   * name a second time, and the size cap holds for pipes too. */
+  f = g_fopen (path, "rb");
+  if (f == NULL) {
+    int err = errno;
+
+    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", path,
+        g_strerror (err));
+    return NULL;
+  }
+  buf = g_string_new (NULL);
+  while ((n = fread (chunk, 1, sizeof (chunk), f)) > 0) {
+    if (buf->len + n > GP_JSON_MAX_FILE_BYTES) {
+      gp_json_error_line (error, GP_SESSION_ERROR_IO,
+          "%s: larger than %d MiB, not a session", path,
+          GP_JSON_MAX_FILE_BYTES / (1024 * 1024));
+      fclose (f);
+      g_string_free (buf, TRUE);
+      return NULL;
+    }
+    g_string_append_len (buf, chunk, (gssize) n);
+  }
+  if (ferror (f)) {
+    int err = errno;
+
+    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", path,
+        g_strerror (err));
+    fclose (f);
+    g_string_free (buf, TRUE);
+    return NULL;
+  }
+  fclose (f);
+  *len = buf->len;
+  return g_string_free (buf, FALSE);
 }

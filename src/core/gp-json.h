@@ -42,6 +42,15 @@ void gp_json_error_line (GError ** error, gint code, const gchar * format,
 void gp_json_error_line_valist (GError ** error, gint code,
     const gchar * format, va_list args) G_GNUC_PRINTF (3, 0);
 
+/* Largest file a reader takes: far above any session (a day of windows is
+ * a few MiB), small enough to refuse a wrong file quickly. */
+#define GP_JSON_MAX_FILE_BYTES (256 * 1024 * 1024)
+
+/* Reads all of @path (at most GP_JSON_MAX_FILE_BYTES; pipes and devices
+ * too) into a new buffer, NUL-terminated, its length in @len. On failure
+ * sets @error (GP_SESSION_ERROR_IO) to one line naming the file. */
+gchar *gp_json_read_file (const gchar * path, gsize * len, GError ** error);
+
 G_END_DECLS
 
 #endif /* __GP_JSON_H__ */

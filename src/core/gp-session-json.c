@@ -33,7 +33,6 @@
 
 /* A 10-minute capture is a few MiB; this only stops us from reading
  * /dev/zero or a video file into memory. */
-#define GP_SESSION_MAX_BYTES (256 * 1024 * 1024)
 
 /* ------------------------------------------------------------------ */
 /* imports                                                              */
@@ -1612,49 +1611,16 @@ gp_session_load_data (const gchar * data, gssize length,
 GpSession *
 gp_session_load (const gchar * path, GError ** error)
 {
-  FILE *f;
-  GString *buf;
-  gchar chunk[65536];
   GpSession *s;
-  size_t n;
+  gchar *data;
+  gsize len;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  /* stdio rather than g_file_get_contents: its errno gives a plain
-   * "FILE: No such file or directory" instead of a message quoting the
-   * name a second time. */
-  f = g_fopen (path, "rb");
-  if (f == NULL) {
-    int err = errno;
-
-    gp_set_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", path,
-        g_strerror (err));
+  data = gp_json_read_file (path, &len, error);
+  if (data == NULL)
     return NULL;
-  }
-  buf = g_string_new (NULL);
-  while ((n = fread (chunk, 1, sizeof (chunk), f)) > 0) {
-    if (buf->len + n > GP_SESSION_MAX_BYTES) {
-      gp_set_error_line (error, GP_SESSION_ERROR_IO,
-          "%s: larger than %d MiB, not a gstprof session", path,
-          GP_SESSION_MAX_BYTES / (1024 * 1024));
-      fclose (f);
-      g_string_free (buf, TRUE);
-      return NULL;
-    }
-    g_string_append_len (buf, chunk, (gssize) n);
-  }
-  if (ferror (f)) {
-    int err = errno;
-
-    gp_set_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", path,
-        g_strerror (err));
-    fclose (f);
-    g_string_free (buf, TRUE);
-    return NULL;
-  }
-  fclose (f);
-
-  s = gp_session_load_data (buf->str, (gssize) buf->len, path, error);
-  g_string_free (buf, TRUE);
+  s = gp_session_load_data (data, (gssize) len, path, error);
+  g_free (data);
   return s;
 }

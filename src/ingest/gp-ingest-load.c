@@ -21,7 +21,6 @@
 
 /* A 4-hour gst-profile capture is about 60 MB; this only stops us from
  * reading /dev/zero or a video file into memory. */
-#define GP_INGEST_MAX_BYTES (256 * 1024 * 1024)
 
 void
 gp_ingest_set_error (GError ** error, gint code, const gchar * format, ...)
@@ -102,50 +101,17 @@ gp_ingest_load_any_data (const gchar * data, gssize length,
 GpSession *
 gp_ingest_load_any (const gchar * path, GError ** error)
 {
-  FILE *f;
-  GString *buf;
-  gchar chunk[65536];
   GpSession *s;
-  size_t n;
+  gchar *data;
+  gsize len;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  /* stdio rather than g_file_get_contents: errno gives a plain
-   * "FILE: No such file or directory" without the name quoted twice, and
-   * the size cap holds for pipes and devices too. */
-  f = g_fopen (path, "rb");
-  if (f == NULL) {
-    int err = errno;
-
-    gp_ingest_set_error (error, GP_SESSION_ERROR_IO, "%s: %s", path,
-        g_strerror (err));
+  data = gp_json_read_file (path, &len, error);
+  if (data == NULL)
     return NULL;
-  }
-  buf = g_string_new (NULL);
-  while ((n = fread (chunk, 1, sizeof (chunk), f)) > 0) {
-    if (buf->len + n > GP_INGEST_MAX_BYTES) {
-      gp_ingest_set_error (error, GP_SESSION_ERROR_IO,
-          "%s: larger than %d MiB, not a session", path,
-          GP_INGEST_MAX_BYTES / (1024 * 1024));
-      fclose (f);
-      g_string_free (buf, TRUE);
-      return NULL;
-    }
-    g_string_append_len (buf, chunk, (gssize) n);
-  }
-  if (ferror (f)) {
-    int err = errno;
-
-    gp_ingest_set_error (error, GP_SESSION_ERROR_IO, "%s: %s", path,
-        g_strerror (err));
-    fclose (f);
-    g_string_free (buf, TRUE);
-    return NULL;
-  }
-  fclose (f);
-
-  s = gp_ingest_load_any_data (buf->str, (gssize) buf->len, path, error);
-  g_string_free (buf, TRUE);
+  s = gp_ingest_load_any_data (data, (gssize) len, path, error);
+  g_free (data);
   return s;
 }
 
