@@ -355,6 +355,157 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
   return node;
 }
 
+static gboolean
+gp_zc_applies (GpSession * s, JsonNode * patch)
+{
+  GpLaunch *l;
+  gboolean ok = FALSE;
+
+  if (s->launch && (l = gp_launch_parse (s->launch, NULL))) {
+    ok = gp_launch_apply_patch (l, patch, NULL);
+    gp_launch_free (l);
+  }
+  return ok;
+}
+
+/* TRUE when session element @name is written in the launch string as
+ * inline caps ("a ! video/x-raw,... ! b"): removing the element before it
+ * removes them too, so they get no op of their own. */
+static gboolean
+gp_zc_is_inline_caps (GpSession * s, const gchar * name)
+{
+  GpLaunch *l;
+  gchar *ln;
+  gint i;
+  gboolean is = FALSE;
+
+  if ((ln = gp_rules_launch_name (s, name)) == NULL)
+    return FALSE;
+  if ((l = gp_launch_parse (s->launch, NULL))) {
+    i = gp_launch_find_element (l, ln);
+    is = i >= 0 && gp_launch_get_element (l, i)->kind == GP_LAUNCH_CAPS;
+    gp_launch_free (l);
+  }
+  g_free (ln);
+  return is;
+}
+
+/* The first fix to try: stay on the device. When the stretch only moves
+ * and converts (the device's download mover, software converters and caps,
+ * the upload mover, nothing that scales or does other work), and the
+ * element after it takes the format that left the device, the whole
+ * stretch goes, and with it a device converter right after it that only
+ * converted back to that format. Replacing the software converter by the
+ * device's converter instead (gp_zc_patch) keeps a conversion the path
+ * does not need: on Mesa's software GL that costs more CPU than the round
+ * trip (bench/pairs/RESULTS.md). NULL when the format change is needed
+ * downstream. */
+static JsonNode *
+gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
+    GPtrArray * sys, GpLink * dev_out, GString * text)
+{
+  GpLink *first = g_ptr_array_index (sys, 0);
+  GpLink *last = g_ptr_array_index (sys, sys->len - 1);
+  gchar *down = gp_rules_pad_element (first->src);
+  gchar *up = gp_rules_pad_element (last->sink);
+  gchar *next = gp_rules_pad_element (dev_out->sink);
+  GpElement *d = gp_session_find_element (s, down);
+  GpElement *u = gp_session_find_element (s, up);
+  GpElement *n = gp_session_find_element (s, next);
+  gchar *fmt_in = gp_rules_caps_format (dev_in->caps);
+  gchar *fmt_out = gp_rules_caps_format (dev_out->caps);
+  gchar *fmt_after = NULL;
+  GpLink *after = NULL;
+  JsonArray *ops = NULL;
+  JsonNode *node = NULL;
+  gboolean ok = TRUE, drop_next = FALSE;
+  const gchar *keys[] = { "width", "height" };
+  guint i;
+
+  if (m == NULL || d == NULL || u == NULL || n == NULL || fmt_in == NULL ||
+      m->download == NULL || m->upload == NULL ||
+      g_strcmp0 (d->factory, m->download) != 0 ||
+      g_strcmp0 (u->factory, m->upload) != 0)
+    goto out;
+  /* only format conversions in between: converters and caps, and the
+   * picture size unchanged through the stretch */
+  for (i = 0; ok && i + 1 < sys->len; i++) {
+    gchar *x = gp_rules_pad_element (((GpLink *)
+            g_ptr_array_index (sys, i))->sink);
+    GpElement *xe = gp_session_find_element (s, x);
+
+    ok = xe && (gp_rules_is_sw_converter (xe->factory) ||
+        g_strcmp0 (xe->factory, "capsfilter") == 0);
+    g_free (x);
+  }
+  for (i = 0; ok && i < G_N_ELEMENTS (keys); i++) {
+    gchar *a = gp_caps_field (dev_in->caps, keys[i]);
+    gchar *b = gp_caps_field (dev_out->caps, keys[i]);
+
+    ok = g_strcmp0 (a, b) == 0;
+    g_free (a);
+    g_free (b);
+  }
+  if (!ok)
+    goto out;
+  /* Does the path after the stretch take fmt_in? The device's converter
+   * takes any format; an element that received fmt_in already takes it;
+   * GL elements take RGBA in GLMemory. */
+  if (g_strcmp0 (n->factory, m->converter) == 0) {
+    after = gp_rules_link_out_of (s, next);
+    fmt_after = after ? gp_rules_caps_format (after->caps) : NULL;
+    drop_next = after && g_strcmp0 (after->memory, dev_in->memory) == 0 &&
+        g_strcmp0 (fmt_after, fmt_in) == 0;
+  } else if (g_strcmp0 (fmt_out, fmt_in) != 0 &&
+      !(g_strcmp0 (dev_in->memory, "memory:GLMemory") == 0 &&
+          g_strcmp0 (fmt_in, "RGBA") == 0 && n->factory &&
+          g_str_has_prefix (n->factory, "gl"))) {
+    goto out;
+  }
+
+  ops = json_array_new ();
+  ok = gp_zc_remove (s, ops, down);
+  g_string_append_printf (text, "drop %s", down);
+  for (i = 0; ok && i + 1 < sys->len; i++) {
+    gchar *x = gp_rules_pad_element (((GpLink *)
+            g_ptr_array_index (sys, i))->sink);
+
+    /* inline caps go with the element before them */
+    if (!gp_zc_is_inline_caps (s, x)) {
+      ok = gp_zc_remove (s, ops, x);
+      g_string_append_printf (text, ", %s", x);
+    }
+    g_free (x);
+  }
+  if (ok) {
+    ok = gp_zc_remove (s, ops, up);
+    g_string_append_printf (text, " and %s", up);
+  }
+  if (ok && drop_next) {
+    ok = gp_zc_remove (s, ops, next);
+    g_string_append_printf (text, ", and %s, which only converted back to "
+        "%s", next, fmt_in);
+  }
+  g_string_append_printf (text, ": frames stay %s in %s", fmt_in,
+      dev_in->memory);
+  if (ok) {
+    node = json_node_new (JSON_NODE_ARRAY);
+    json_node_take_array (node, ops);
+  } else {
+    json_array_unref (ops);
+    g_string_truncate (text, 0);
+  }
+
+out:
+  g_free (fmt_after);
+  g_free (fmt_in);
+  g_free (fmt_out);
+  g_free (next);
+  g_free (down);
+  g_free (up);
+  return node;
+}
+
 static gdouble
 gp_zc_work (GpSession * s, const gchar * name)
 {
@@ -379,7 +530,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   GString *fix, *what;
   gchar *title, *dev_caps, *fmt;
   gdouble work, total, p50 = 0;
-  gboolean p50_known = FALSE;
+  gboolean p50_known = FALSE, stay;
   JsonNode *patch;
   guint i;
 
@@ -397,7 +548,9 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
 
   title = g_strdup_printf ("Zero copy broken between %s and %s: frames "
       "leave %s and come back", down, up, dev_in->memory);
-  f = gp_rule_add_finding (s, rule, GP_SEVERITY_HIGH, title);
+  /* medium once verified (gp-rules.c); only the case the bench pair
+   * covers keeps it, see below */
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
   gp_finding_add_target (f, first->id);
   gp_finding_add_target (f, down);
@@ -460,9 +613,25 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
 
   dev_caps = gp_zc_device_caps (dev_in->memory, last->caps);
   what = g_string_new (NULL);
-  patch = gp_zc_patch (s, m, down, inner, up, dev_caps, what);
+  patch = gp_zc_stay_patch (s, m, dev_in, sys, dev_out, what);
+  if (patch && !gp_zc_applies (s, patch)) {
+    json_node_unref (patch);
+    patch = NULL;
+    g_string_truncate (what, 0);
+  }
+  stay = patch != NULL;
+  gp_finding_set_string (f, "fix_strategy", stay ? "stay" : "convert");
+  /* bench/pairs/zc.pair verified the GL round trip that the stay fix
+   * removes; the convert fix and the other memories have no pair */
+  if (!stay || g_strcmp0 (dev_in->memory, "memory:GLMemory") != 0)
+    gp_finding_mark_unverified (f);
+  if (patch == NULL)
+    patch = gp_zc_patch (s, m, down, inner, up, dev_caps, what);
   fix = g_string_new (NULL);
-  if (m && what->len > 0)
+  if (stay)
+    g_string_append_printf (fix, "Keep the path in %s: %s.", dev_in->memory,
+        what->str);
+  else if (m && what->len > 0)
     g_string_append_printf (fix, "Keep the path in %s with %s: %s.",
         dev_in->memory, m->converter, what->str);
   else if (m)

@@ -28,7 +28,9 @@ static const GpRule gp_rules_table[] = {
         "bench/pairs/enc.pair"},
   {"MEM", "process memory growing through the run", gp_rule_mem, NULL},
   {"ZC", "a stretch in system memory between two links in device memory",
-      gp_rule_zc, NULL},
+      gp_rule_zc,
+      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
+        "bench/pairs/zc.pair"},
   {"SW", "a software element where a registered hardware element does the "
         "job", gp_rule_sw, NULL},
   {"CAPS", "a converter in passthrough, or two converters back to back",

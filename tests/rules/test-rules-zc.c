@@ -253,10 +253,18 @@ have_display (void)
   return state;
 }
 
+/* The GL path of bench/pairs/zc.pair, small: the stretch only converts
+ * (RGBA -> I420) and glcolorconvert converts straight back to RGBA for
+ * glcolorscale, so ZC's fix removes the whole round trip. */
 #define GL_BAD "videotestsrc num-buffers=45 ! video/x-raw,width=320," \
-  "height=240 ! glupload ! glcolorconvert ! gldownload ! " \
-  "video/x-raw,format=I420 ! videoconvert ! video/x-raw,format=RGBA ! " \
-  "glupload ! glcolorbalance ! gldownload ! fakesink"
+  "height=240 ! glupload ! gleffects effect=mirror ! gldownload ! " \
+  "videoconvert ! video/x-raw,format=I420 ! glupload ! glcolorconvert ! " \
+  "glcolorscale ! video/x-raw(memory:GLMemory),width=160,height=120 ! " \
+  "fakesink"
+#define GL_STAY "videotestsrc num-buffers=45 ! video/x-raw,width=320," \
+  "height=240 ! glupload ! gleffects effect=mirror ! " \
+  "glcolorscale ! video/x-raw(memory:GLMemory),width=160,height=120 ! " \
+  "fakesink"
 
 static void
 test_zc_gl (void)
@@ -278,10 +286,62 @@ test_zc_gl (void)
           "returns_at"), ==, "gluploadelement1");
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
           "memory_in"), ==, "memory:GLMemory");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "fix_strategy"), ==, "stay");
+  /* the case bench/pairs/zc.pair verified */
+  g_assert_cmpstr (f->severity, ==, "medium");
+  g_assert_false (f->heuristic);
+  g_assert_nonnull (f->verified_on);
 
-  /* the fixed twin: the patch applied, run again, the path stays in GL */
+  /* the fixed twin: the whole round trip gone, run again, ZC silent */
+  fixed = patched (s, f);
+  g_assert_cmpstr (fixed, ==, GL_STAY);
+  t = capture (fixed);
+  g_assert_cmpuint (count_rule (t, "ZC"), ==, 0);
+  g_assert_cmpuint (t->links->len, >, 0);
+  g_free (fixed);
+  gp_session_free (t);
+  gp_session_free (s);
+}
+
+/* Here the format change is needed after the stretch: I420 leaves GL
+ * memory and glcolorbalance takes only RGBA, so the fix keeps a conversion
+ * and does it in GL (glcolorconvert with RGBA caps in GLMemory). */
+/* The elements are named: /zc/gl ran GL elements in this process before,
+ * so GStreamer's counters no longer give the names a fresh process would,
+ * which the patch must use. */
+#define GL_CONVERT "videotestsrc num-buffers=45 ! video/x-raw,width=320," \
+  "height=240 ! glupload name=up0 ! glcolorconvert name=cc0 ! " \
+  "gldownload name=down0 ! video/x-raw,format=I420 ! " \
+  "videoconvert name=vc0 ! video/x-raw,format=RGBA ! glupload name=up1 ! " \
+  "glcolorbalance name=bal0 ! gldownload name=down1 ! fakesink"
+
+static void
+test_zc_gl_convert (void)
+{
+  GpSession *s, *t;
+  GpFinding *f;
+  gchar *fixed;
+
+  if (!have_tracer () || !have_display ())
+    return;
+  s = capture (GL_CONVERT);
+  f = find_rule (s, "ZC");
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpuint (count_rule (s, "ZC"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "leaves_at"),
+      ==, "down0");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "fix_strategy"), ==, "convert");
+  /* no bench pair for this case */
+  g_assert_cmpstr (f->severity, ==, "info");
+  g_assert_true (f->heuristic);
+
   fixed = patched (s, f);
   g_assert_null (strstr (fixed, "videoconvert"));
+  g_assert_nonnull (strstr (fixed, "glcolorconvert name=vc0 ! "
+          "video/x-raw(memory:GLMemory),format=RGBA"));
   t = capture (fixed);
   g_assert_cmpuint (count_rule (t, "ZC"), ==, 0);
   g_assert_cmpuint (t->links->len, >, 0);
@@ -425,6 +485,7 @@ main (int argc, char **argv)
   g_test_add_func ("/zc/jetson-fixture", test_zc_jetson_fixture);
   g_test_add_func ("/zc/healthy-fixture-silent", test_healthy_fixture_silent);
   g_test_add_func ("/zc/gl", test_zc_gl);
+  g_test_add_func ("/zc/gl-convert", test_zc_gl_convert);
   g_test_add_func ("/sw/fixture", test_sw_fixture);
   g_test_add_func ("/sw/local-silent", test_sw_local_silent);
   g_test_add_func ("/caps/back-to-back", test_caps_pair);
