@@ -676,6 +676,60 @@ test_demo_hot (void)
   g_free (dir);
 }
 
+/* HOT and BUDGET on a real pipeline with a known truth: a live 30/1
+ * source into an element that costs 50 ms a frame can deliver at most 20
+ * fps, and its latency exceeds the 33.3 ms period; at 5 ms a frame the
+ * same pipeline keeps up and BUDGET stays silent. */
+
+static guint
+count_findings (GpSession * s, const gchar * rule, const gchar * target)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *fi = g_ptr_array_index (s->findings, i);
+
+    if (g_strcmp0 (fi->rule, rule) == 0 && (target == NULL
+            || g_strcmp0 (g_ptr_array_index (fi->targets, 0), target) == 0))
+      n++;
+  }
+  return n;
+}
+
+static void
+test_budget_real (void)
+{
+  gchar *slow = out_dir ("budget-slow"), *fast = out_dir ("budget-fast");
+  GpSession *s;
+  Result r;
+
+  run_gstprof (&r, "run", "--quiet", "--duration", "2s", "--out", slow,
+      "videotestsrc is-live=true ! video/x-raw,width=64,height=48,"
+      "framerate=30/1 ! identity name=slow sleep-time=50000 ! "
+      "fakesink name=out", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  result_clear (&r);
+  s = load_session (slow);
+  g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, <, 21.0);
+  g_assert_cmpuint (count_findings (s, "HOT", "slow"), ==, 1);
+  /* both halves of BUDGET: 20 fps of 30, and latency over 33.3 ms */
+  g_assert_cmpuint (count_findings (s, "BUDGET", NULL), ==, 2);
+  gp_session_free (s);
+
+  run_gstprof (&r, "run", "--quiet", "--duration", "2s", "--out", fast,
+      "videotestsrc is-live=true ! video/x-raw,width=64,height=48,"
+      "framerate=30/1 ! identity name=slow sleep-time=5000 ! "
+      "fakesink name=out", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  result_clear (&r);
+  s = load_session (fast);
+  g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, >, 29.0);
+  g_assert_cmpuint (count_findings (s, "BUDGET", NULL), ==, 0);
+  gp_session_free (s);
+  g_free (slow);
+  g_free (fast);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -702,6 +756,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/duration-live", test_duration_live);
   g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/killed", test_killed);
+  g_test_add_func ("/cli/budget-real", test_budget_real);
   g_test_add_func ("/cli/analyze-same-verdict", test_analyze_same_verdict);
   g_test_add_func ("/cli/analyze-bad-input", test_analyze_bad_input);
   g_test_add_func ("/cli/analyze-gstprofile", test_analyze_gstprofile);
