@@ -475,22 +475,22 @@ gp_pad_make_origin (GstProfTracer * self, GpPad * ps)
 /* topology walks (may lock pads and elements: never called from a hook that
  * GStreamer may call with an object lock held) */
 
-/* The real element pad feeding @sinkpad, through ghost and proxy pads.
+/* The real element pad linked to @pad, through ghost and proxy pads, in
+ * either direction: a ghost pad leads to its target inside the bin, the
+ * internal pad of a ghost pad leads out of the bin to the ghost's peer.
  * Returns a ref or NULL. */
-GstPad *
-gp_pad_upstream_real (GstPad * sinkpad)
+static GstPad *
+gp_pad_peer_real (GstPad * pad)
 {
-  GstPad *p = gst_pad_get_peer (sinkpad);
+  GstPad *p = gst_pad_get_peer (pad);
   guint i;
 
   for (i = 0; p && GST_IS_PROXY_PAD (p) && i < GP_MAX_WALK; i++) {
     GstPad *next;
 
     if (GST_IS_GHOST_PAD (p)) {
-      /* a bin's ghost src pad: its target is the pad inside */
       next = gst_ghost_pad_get_target (GST_GHOST_PAD (p));
     } else {
-      /* the internal pad of a ghost sink pad: continue outside the bin */
       GstProxyPad *ghost = gst_proxy_pad_get_internal (GST_PROXY_PAD (p));
 
       next = ghost ? gst_pad_get_peer (GST_PAD (ghost)) : NULL;
@@ -507,36 +507,19 @@ gp_pad_upstream_real (GstPad * sinkpad)
   return p;
 }
 
-/* The real element pad that receives what @srcpad pushes.  Returns a ref or
+/* The real element pad feeding @sinkpad. Returns a ref or NULL. */
+GstPad *
+gp_pad_upstream_real (GstPad * sinkpad)
+{
+  return gp_pad_peer_real (sinkpad);
+}
+
+/* The real element pad that receives what @srcpad pushes. Returns a ref or
  * NULL. */
 GstPad *
 gp_pad_downstream_real (GstPad * srcpad)
 {
-  GstPad *p = gst_pad_get_peer (srcpad);
-  guint i;
-
-  for (i = 0; p && GST_IS_PROXY_PAD (p) && i < GP_MAX_WALK; i++) {
-    GstPad *next;
-
-    if (GST_IS_GHOST_PAD (p)) {
-      /* a bin's ghost sink pad: its target is the pad inside */
-      next = gst_ghost_pad_get_target (GST_GHOST_PAD (p));
-    } else {
-      /* the internal pad of a ghost src pad: continue outside the bin */
-      GstProxyPad *ghost = gst_proxy_pad_get_internal (GST_PROXY_PAD (p));
-
-      next = ghost ? gst_pad_get_peer (GST_PAD (ghost)) : NULL;
-      if (ghost)
-        gst_object_unref (ghost);
-    }
-    gst_object_unref (p);
-    p = next;
-  }
-  if (p && GST_IS_PROXY_PAD (p)) {
-    gst_object_unref (p);
-    p = NULL;
-  }
-  return p;
+  return gp_pad_peer_real (srcpad);
 }
 
 gchar *
