@@ -19,38 +19,9 @@
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"
 #include "gp-config.h"
+#include "gp-test-util.h"
 
 static GpCaptureOptions base_opts;
-
-/* The end-to-end tests are meaningless without the plugin; it is skipped
- * only when it was not built at all (a built plugin that does not load is a
- * failure). */
-static gboolean
-have_tracer (void)
-{
-  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
-  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
-
-  if (!ok)
-    g_test_skip ("libgstprof.so is not built in " GP_BUILD_PLUGIN_DIR);
-  g_free (lib);
-  return ok;
-}
-
-static GpSession *
-capture (const gchar * launch, gdouble duration_s, GpCaptureEnd * end)
-{
-  GpCaptureOptions opts = base_opts;
-  GError *error = NULL;
-  GpSession *s;
-
-  opts.launch = launch;
-  opts.duration_s = duration_s;
-  s = gp_capture_run (&opts, end, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (s);
-  return s;
-}
 
 static GpSinkSummary *
 find_sink (GpSession * s, const gchar * name)
@@ -101,7 +72,7 @@ identity_run (gdouble * top_share)
   GpElementSummary *top;
   guint i;
 
-  s = capture ("videotestsrc name=src num-buffers=100 ! "
+  s = gp_test_capture (&base_opts, "videotestsrc name=src num-buffers=100 ! "
       "video/x-raw,width=64,height=48 ! "
       "identity name=id2 sleep-time=2000 ! identity name=id8 sleep-time=8000 ! "
       "identity name=id1 sleep-time=1000 ! fakesink name=sink sync=false",
@@ -141,7 +112,7 @@ test_identity_self_time (void)
   guint attempt;
   gboolean ok = FALSE;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   for (attempt = 0; attempt < 3 && !ok; attempt++)
     ok = identity_run (&share);
@@ -159,9 +130,9 @@ test_live_rate (void)
   GpSinkSummary *ss;
   gchar *json;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
-  s = capture ("videotestsrc name=src is-live=true ! "
+  s = gp_test_capture (&base_opts, "videotestsrc name=src is-live=true ! "
       "video/x-raw,framerate=30/1,width=64,height=48 ! fakesink name=sink",
       2.0, &end);
   g_assert_cmpint (end, ==, GP_CAPTURE_END_DURATION);
@@ -226,9 +197,9 @@ test_queue_latency (void)
   GpElementSummary *qe;
   guint i;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
-  s = capture ("videotestsrc name=src is-live=true ! "
+  s = gp_test_capture (&base_opts, "videotestsrc name=src is-live=true ! "
       "video/x-raw,framerate=30/1,width=64,height=48 ! "
       "queue name=q min-threshold-time=50000000 ! fakesink name=sink",
       1.5, &end);
@@ -270,9 +241,9 @@ test_pipeline_error (void)
   GpCaptureEnd end;
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
-  s = capture ("filesrc name=file location=/nonexistent/gstprof-test ! "
+  s = gp_test_capture (&base_opts, "filesrc name=file location=/nonexistent/gstprof-test ! "
       "fakesink name=sink", 0, &end);
   g_assert_cmpint (end, ==, GP_CAPTURE_END_ERROR);
   g_assert_true (has_event (s, "error"));
@@ -318,10 +289,10 @@ test_interrupt (void)
   GpSession *s;
   GpSinkSummary *ss;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   g_timeout_add (1000, send_sigint, NULL);
-  s = capture ("videotestsrc name=src is-live=true ! "
+  s = gp_test_capture (&base_opts, "videotestsrc name=src is-live=true ! "
       "video/x-raw,framerate=30/1,width=64,height=48 ! fakesink name=sink",
       0, &end);
   g_assert_cmpint (end, ==, GP_CAPTURE_END_INTERRUPTED);
@@ -349,14 +320,14 @@ test_worker_threads (void)
   guint i, n_workers = 0;
   gchar *json, *text, *text_back;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   if (!f) {
     g_test_skip ("x264enc is not installed");
     return;
   }
   gst_object_unref (f);
-  s = capture ("videotestsrc is-live=true pattern=ball ! "
+  s = gp_test_capture (&base_opts, "videotestsrc is-live=true pattern=ball ! "
       "video/x-raw,width=1280,height=720,framerate=30/1 ! "
       "x264enc threads=2 speed-preset=faster ! fakesink sync=false",
       2.0, &end);

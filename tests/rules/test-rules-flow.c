@@ -19,36 +19,18 @@
 #include "ingest/gp-ingest.h"
 #include "rules/gp-rules.h"
 #include "gp-config.h"
+#include "gp-test-util.h"
 
 static GpCaptureOptions base_opts;
-
-static gboolean
-have_tracer (void)
-{
-  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
-  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
-
-  if (!ok)
-    g_test_skip ("libgstprof.so is not built in " GP_BUILD_PLUGIN_DIR);
-  g_free (lib);
-  return ok;
-}
 
 /* Captures @launch for @duration_s and runs every rule on it. */
 static GpSession *
 run (const gchar * launch, gdouble duration_s)
 {
-  GpCaptureOptions opts = base_opts;
   GpCaptureEnd end;
-  GError *error = NULL;
-  GpSession *s;
+  GpSession *s = gp_test_capture (&base_opts, launch, duration_s, &end);
   guint i;
 
-  opts.launch = launch;
-  opts.duration_s = duration_s;
-  s = gp_capture_run (&opts, &end, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (s);
   g_assert_cmpint (end, !=, GP_CAPTURE_END_ERROR);
   gp_rules_run (s);
   for (i = 0; i < s->findings->len; i++) {
@@ -147,7 +129,7 @@ test_queue (void)
   gchar *fixed;
   gdouble fps_bad, fps_good;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   bad = run (QUEUE_BAD, 2.0);
   f = find (bad, "QUEUE", "b");
@@ -190,7 +172,7 @@ test_queue_live_source (void)
 {
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! "
@@ -211,7 +193,7 @@ test_cpu (void)
   GpFinding *f = NULL;
   guint attempt;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   for (attempt = 0; attempt < 3 && f == NULL; attempt++) {
     g_clear_pointer (&s, gp_session_free);
@@ -246,7 +228,7 @@ test_stall_never (void)
   GpFinding *f;
   guint i, n = 0;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t ! "
@@ -280,7 +262,7 @@ test_stall_starve (void)
   gchar *launch;
   guint port = 20000 + (guint) getpid () % 30000;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   launch = g_strdup_printf ("videotestsrc name=src is-live=true "
       "num-buffers=15 ! video/x-raw,width=64,height=48,framerate=30/1 ! "
@@ -305,7 +287,7 @@ test_stall_steady (void)
 {
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t ! "
@@ -323,7 +305,7 @@ test_qleak (void)
   GpSession *s;
   GpFinding *f;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! "
@@ -359,7 +341,7 @@ test_qfull (void)
   GpSession *s;
   GpFinding *f;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = run ("videotestsrc name=src ! video/x-raw,width=64,height=48 ! "
       "queue name=q ! identity name=slow sleep-time=10000 ! "
@@ -412,15 +394,11 @@ test_imports_silent (void)
   dir = g_dir_open (dir_path, 0, NULL);
   g_assert_nonnull (dir);
   while ((name = g_dir_read_name (dir))) {
-    gchar *path;
-    GError *error = NULL;
     GpSession *s;
 
     if (!g_str_has_suffix (name, ".json"))
       continue;
-    path = g_build_filename (dir_path, name, NULL);
-    s = gp_ingest_load_any (path, &error);
-    g_assert_no_error (error);
+    s = gp_test_load_fixture (name);
     gp_rules_run (s);
     for (i = 0; i < G_N_ELEMENTS (rules); i++) {
       GpFinding *f = find (s, rules[i], NULL);
@@ -429,7 +407,6 @@ test_imports_silent (void)
         g_error ("%s: %s fired: %s", name, f->rule, f->title);
     }
     gp_session_free (s);
-    g_free (path);
     n++;
   }
   g_dir_close (dir);

@@ -18,36 +18,19 @@
 #include "ingest/gp-ingest.h"
 #include "rules/gp-rules.h"
 #include "gp-config.h"
+#include "gp-test-util.h"
 
 static GpCaptureOptions base_opts;
-
-static gboolean
-have_tracer (void)
-{
-  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
-  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
-
-  if (!ok)
-    g_test_skip ("libgstprof.so is not built in " GP_BUILD_PLUGIN_DIR);
-  g_free (lib);
-  return ok;
-}
 
 static GpSession *
 capture (const gchar * launch, gdouble duration_s)
 {
   GpCaptureOptions opts = base_opts;
-  GpCaptureEnd end;
-  GError *error = NULL;
   GpSession *s;
 
-  opts.launch = launch;
-  opts.duration_s = duration_s;
   /* the drain after EOS proves nothing here; keep the runs short */
   opts.eos_timeout_s = 1.0;
-  s = gp_capture_run (&opts, &end, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (s);
+  s = gp_test_capture (&opts, launch, duration_s, NULL);
   gp_rules_run (s);
   return s;
 }
@@ -145,7 +128,7 @@ test_sync_fires_and_fix_clears (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "fakesink name=snk sync=true", 1.5);
   f = find_finding (s, "SYNC", "snk");
@@ -178,7 +161,7 @@ test_sync_defaults (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "appsink name=app max-buffers=1 drop=true", 1.0);
   f = find_finding (s, "SYNC", "app");
@@ -200,7 +183,7 @@ test_sync_not_live (void)
 {
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture ("videotestsrc name=src num-buffers=20 ! "
       "video/x-raw,width=320,height=240,framerate=30/1 ! "
@@ -219,7 +202,7 @@ test_late_fires (void)
   GpSession *s;
   GpFinding *f;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   /* 60 ms per frame for a 33 ms period */
   s = capture (LIVE_SMALL "identity name=slow sleep-time=60000 ! "
@@ -245,7 +228,7 @@ test_late_silent_when_fast (void)
 {
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "identity name=slow sleep-time=1000 ! " LATE_SINK,
       2.0);
@@ -301,7 +284,7 @@ test_enc_default_x264_fires (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "x264enc name=enc" ENC_TAIL, 2.0);
   f = find_finding (s, "ENC", "enc");
@@ -329,7 +312,7 @@ test_enc_tuned_silent (void)
 {
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "x264enc name=enc tune=zerolatency key-int-max=30 "
       "bframes=0" ENC_TAIL, 2.0);
@@ -340,17 +323,8 @@ test_enc_tuned_silent (void)
 static GpSession *
 load_fixture (const gchar * name)
 {
-  const gchar *dir = g_getenv ("GP_FIXTURES");
-  GError *error = NULL;
-  GpSession *s;
-  gchar *path;
+  GpSession *s = gp_test_load_fixture (name);
 
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, "gst-profile-sessions", name, NULL);
-  s = gp_ingest_load_any (path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (s);
-  g_free (path);
   gp_rules_run (s);
   return s;
 }
@@ -410,7 +384,7 @@ test_mem_fires_and_fix_clears (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (MEM_PIPE ("0", "100000"), 3.0);
   f = find_finding (s, "MEM", "q");
@@ -434,7 +408,7 @@ test_mem_steady_silent (void)
 {
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (MEM_PIPE ("0", "1000"), 2.0);
   g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);

@@ -17,6 +17,7 @@
 #include "rules/gp-rules.h"
 #include "gp-launch.h"
 #include "gp-config.h"
+#include "gp-test-util.h"
 
 /* Pipelines that a fix_patch edits name their converters: GStreamer's
  * automatic names count up across the pipelines of this one process,
@@ -27,45 +28,18 @@ static GPid xvfb_pid;
 static GpSession *
 load_fixture (const gchar * name)
 {
-  const gchar *dir = g_getenv ("GP_FIXTURES");
-  gchar *path;
-  GError *error = NULL;
-  GpSession *s;
+  GpSession *s = gp_test_load_fixture (name);
 
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, "gst-profile-sessions", name, NULL);
-  s = gp_ingest_load_any (path, &error);
-  g_assert_no_error (error);
-  g_free (path);
   gp_rules_run (s);
   return s;
-}
-
-static gboolean
-have_tracer (void)
-{
-  gchar *lib = g_build_filename (GP_BUILD_PLUGIN_DIR, "libgstprof.so", NULL);
-  gboolean ok = g_file_test (lib, G_FILE_TEST_IS_REGULAR);
-
-  if (!ok)
-    g_test_skip ("libgstprof.so is not built");
-  g_free (lib);
-  return ok;
 }
 
 static GpSession *
 capture (const gchar * launch)
 {
-  GpCaptureOptions opts = base_opts;
-  GError *error = NULL;
   GpCaptureEnd end;
-  GpSession *s;
+  GpSession *s = gp_test_capture (&base_opts, launch, 3, &end);
 
-  opts.launch = launch;
-  opts.duration_s = 3;
-  s = gp_capture_run (&opts, &end, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (s);
   g_assert_cmpint (end, ==, GP_CAPTURE_END_EOS);
   gp_rules_run (s);
   return s;
@@ -273,7 +247,7 @@ test_zc_gl (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!have_tracer () || !have_display ())
+  if (!gp_test_have_tracer () || !have_display ())
     return;
   s = capture (GL_BAD);
   f = find_rule (s, "ZC");
@@ -323,7 +297,7 @@ test_zc_gl_convert (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!have_tracer () || !have_display ())
+  if (!gp_test_have_tracer () || !have_display ())
     return;
   s = capture (GL_CONVERT);
   f = find_rule (s, "ZC");
@@ -379,7 +353,7 @@ test_sw_local_silent (void)
 {
   GpSession *s;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   /* a busy software converter, but nothing registered here does its job */
   s = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
@@ -403,7 +377,7 @@ test_caps_pair (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture (CAPS_PAIR);
   f = find_rule (s, "CAPS");
@@ -437,7 +411,7 @@ test_caps_passthrough (void)
   GpFinding *f;
   guint i;
 
-  if (!have_tracer ())
+  if (!gp_test_have_tracer ())
     return;
   s = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
       "width=640,height=480 ! videoconvert name=p1 ! videoconvert name=p2 ! "

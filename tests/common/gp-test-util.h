@@ -1,0 +1,31 @@
+/* gstprof tests
+ *
+ * gp-test-util.h: what several test programs need alike: whether the
+ * tracer plugin of this build tree exists, a capture of a real pipeline
+ * that must succeed, and the real Jetson/PC captures in GP_FIXTURES.
+ */
+#ifndef __GP_TEST_UTIL_H__
+#define __GP_TEST_UTIL_H__
+
+#include "capture/gp-capture.h"
+#include "core/gp-session.h"
+
+G_BEGIN_DECLS
+
+/* TRUE when libgstprof.so is built in this tree; otherwise marks the
+ * running test skipped. A built plugin that does not load is a failure of
+ * the capture, not a skip. */
+gboolean gp_test_have_tracer (void);
+
+/* Captures @launch with @base's options for @duration_s; asserts that it
+ * ran. @end may be NULL. Rules are not run. */
+GpSession *gp_test_capture (const GpCaptureOptions * base,
+    const gchar * launch, gdouble duration_s, GpCaptureEnd * end);
+
+/* A gst-profile capture from $GP_FIXTURES/gst-profile-sessions; asserts it
+ * loads. Rules are not run. */
+GpSession *gp_test_load_fixture (const gchar * name);
+
+G_END_DECLS
+
+#endif /* __GP_TEST_UTIL_H__ */
