@@ -224,3 +224,44 @@ gp_json_read_file (const gchar * path, gsize * len, GError ** error)
   *len = buf->len;
   return g_string_free (buf, FALSE);
 }
+
+GpSession *
+gp_json_load_session_data (const gchar * data, gssize length,
+    const gchar * origin, GpJsonSessionReader reader, GError ** error)
+{
+  JsonNode *root;
+  GpSession *s;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (reader != NULL, NULL);
+
+  if (origin == NULL)
+    origin = "<data>";
+  /* refuse what json-glib would get wrong (deep nesting, a second value,
+   * comments, bad UTF-8) before it parses */
+  root = gp_json_parse_strict (data, length < 0 ? strlen (data) :
+      (gsize) length, origin, error);
+  if (root == NULL)
+    return NULL;
+  s = reader (root, origin, error);
+  json_node_unref (root);
+  return s;
+}
+
+GpSession *
+gp_json_load_session_file (const gchar * path, GpJsonSessionReader reader,
+    GError ** error)
+{
+  GpSession *s;
+  gchar *data;
+  gsize len;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  data = gp_json_read_file (path, &len, error);
+  if (data == NULL)
+    return NULL;
+  s = gp_json_load_session_data (data, (gssize) len, path, reader, error);
+  g_free (data);
+  return s;
+}

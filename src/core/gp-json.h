@@ -16,6 +16,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "gp-session.h"
+
 G_BEGIN_DECLS
 
 /* Far deeper than any session (gstprof nests about 6 levels plus what a
@@ -50,6 +52,21 @@ void gp_json_error_line_valist (GError ** error, gint code,
  * too) into a new buffer, NUL-terminated, its length in @len. On failure
  * sets @error (GP_SESSION_ERROR_IO) to one line naming the file. */
 gchar *gp_json_read_file (const gchar * path, gsize * len, GError ** error);
+
+/* Turns a parsed document into a session (gp_session_from_json, or an
+ * importer); sets @error to one line naming @origin when it cannot. */
+typedef GpSession *(*GpJsonSessionReader) (JsonNode * root,
+    const gchar * origin, GError ** error);
+
+/* The whole path from bytes to a session: strict parse, then @reader.
+ * @length < 0: @data is NUL-terminated. @origin names the input in errors
+ * (NULL: "<data>"). */
+GpSession *gp_json_load_session_data (const gchar * data,
+    gssize length, const gchar * origin, GpJsonSessionReader reader,
+    GError ** error);
+/* The same from a file (gp_json_read_file), naming @path in errors. */
+GpSession *gp_json_load_session_file (const gchar * path,
+    GpJsonSessionReader reader, GError ** error);
 
 G_END_DECLS
 

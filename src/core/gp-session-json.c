@@ -1589,38 +1589,11 @@ GpSession *
 gp_session_load_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error)
 {
-  JsonNode *root;
-  GpSession *s;
-  gsize len;
-
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-
-  if (origin == NULL)
-    origin = "<data>";
-  len = length < 0 ? strlen (data) : (gsize) length;
-  /* gp-json.c refuses what json-glib would get wrong (deep nesting, a
-   * second value, comments, bad UTF-8) before parsing */
-  root = gp_json_parse_strict (data, len, origin, error);
-  if (root == NULL)
-    return NULL;
-  s = gp_session_from_json (root, origin, error);
-  json_node_unref (root);
-  return s;
+  return gp_json_load_session_data (data, length, origin, gp_session_from_json, error);
 }
 
 GpSession *
 gp_session_load (const gchar * path, GError ** error)
 {
-  GpSession *s;
-  gchar *data;
-  gsize len;
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  data = gp_json_read_file (path, &len, error);
-  if (data == NULL)
-    return NULL;
-  s = gp_session_load_data (data, (gssize) len, path, error);
-  g_free (data);
-  return s;
+  return gp_json_load_session_file (path, gp_session_from_json, error);
 }

@@ -81,38 +81,13 @@ GpSession *
 gp_ingest_load_any_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error)
 {
-  JsonNode *root;
-  GpSession *s;
-  gsize len;
-
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-
-  if (origin == NULL)
-    origin = "<data>";
-  len = length < 0 ? strlen (data) : (gsize) length;
-  root = gp_json_parse_strict (data, len, origin, error);
-  if (root == NULL)
-    return NULL;
-  s = gp_ingest_dispatch (root, origin, error);
-  json_node_unref (root);
-  return s;
+  return gp_json_load_session_data (data, length, origin, gp_ingest_dispatch, error);
 }
 
 GpSession *
 gp_ingest_load_any (const gchar * path, GError ** error)
 {
-  GpSession *s;
-  gchar *data;
-  gsize len;
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  data = gp_json_read_file (path, &len, error);
-  if (data == NULL)
-    return NULL;
-  s = gp_ingest_load_any_data (data, (gssize) len, path, error);
-  g_free (data);
-  return s;
+  return gp_json_load_session_file (path, gp_ingest_dispatch, error);
 }
 
 /* ------------------------------------------------------------------ */
