@@ -7,7 +7,7 @@ PKGS="meson ninja-build pkg-config gcc make python3 \
   libglib2.0-dev libjson-glib-dev \
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
-  gstreamer1.0-plugins-ugly gstreamer1.0-libav \
+  gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x \
   xvfb gstreamer1.0-gl libgl1-mesa-dri"
 
 missing=""
