@@ -431,6 +431,7 @@ typedef struct
                                  * of the opener and its assignments) */
   gsize create_at;              /* where bison makes it (order of creation) */
   gchar *explicit_name;         /* value of its last name=, processed */
+  gboolean name_assigned;       /* it has a name= (even name=NULL) */
   guint alias_n;                /* n-th element of its factory */
   gchar *ref_name;              /* a patch batch's names for it */
   gchar *ref_alias;
@@ -761,6 +762,7 @@ take_property (Parser * p, gint el)
       g_free (e->explicit_name);
       e->explicit_name = name_from_value (p->s + t->value, t->end - t->value);
       e->pub.named = e->explicit_name != NULL;
+      e->name_assigned = TRUE;
     }
     g_free (key);
   }
@@ -1296,7 +1298,8 @@ url_factory (Namer * nm, const gchar * uri, gboolean sink)
 
   if (!nm->registry)
     return NULL;
-  proto = gst_uri_get_protocol (uri);
+  /* GStreamer before 1.20 asserts on a URI it cannot read */
+  proto = gst_uri_is_valid (uri) ? gst_uri_get_protocol (uri) : NULL;
   if (proto == NULL)
     return NULL;
   list = gst_registry_get_feature_list (gst_registry_get (),
@@ -1463,6 +1466,11 @@ predict_names (GpLaunch * l)
       if (e->explicit_name != NULL) {
         g_free (e->pub.name);
         e->pub.name = g_strdup (e->explicit_name);
+      } else if (e->name_assigned && !named_keeps_counter) {
+        /* setting the name to NULL afterwards names it anew */
+        g_free (e->pub.name);
+        e->pub.name = next_default_name (&nm, type_name_for (&nm,
+                e->pub.factory));
       }
     }
     e->pub.name_certain = TRUE;

@@ -374,7 +374,7 @@ test_worker_threads (void)
 
   gp_rules_run (s);
   text = gp_verdict_format (s, GP_VERDICT_PLAIN);
-  g_test_message ("%s", text);
+  gp_test_message_text (text);
   g_assert_nonnull (strstr (text, "\n  process: "));
   g_assert_nonnull (strstr (text, "\n  worker threads: "));
 

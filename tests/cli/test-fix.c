@@ -16,6 +16,7 @@
 #include "capture/gp-capture.h"
 #include "report/gp-compare.h"
 #include "rules/gp-rules.h"
+#include "gp-test-util.h"
 
 #define SLOW "videotestsrc is-live=true ! identity sleep-time=50000 ! fakesink"
 #define FAST "videotestsrc is-live=true ! identity sleep-time=1000 ! fakesink"
@@ -140,7 +141,7 @@ test_plan (void)
   gst_object_unref (pipe);
 
   text = gp_fix_plan_format (p);
-  g_test_message ("%s", text);
+  gp_test_message_text (text);
   g_assert_nonnull (strstr (text, "\n  1. set identity0 sleep-time=1000\n"
           "       for A1 info: identity sleeps\n"
           "       for A2 info: same edit again\n"));
@@ -236,7 +237,7 @@ test_apply (void)
   g_assert_false (v.noise);
 
   table = gp_compare_format (before, after, "before", "after");
-  g_test_message ("%s", table);
+  gp_test_message_text (table);
   g_assert_nonnull (strstr (table, "Rate (fps per sink)"));
   g_assert_nonnull (strstr (table, "beyond noise"));
   g_assert_nonnull (strstr (table, "p50 videotestsrc0.src->fakesink0"));

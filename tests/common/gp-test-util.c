@@ -48,3 +48,15 @@ gp_test_load_fixture (const gchar * name)
   g_free (path);
   return s;
 }
+
+void
+gp_test_message_text (const gchar * text)
+{
+  gchar **lines = g_strsplit (text ? text : "", "\n", -1);
+  gchar **l;
+
+  for (l = lines; *l; l++)
+    if (**l || l[1])
+      g_test_message ("%s", *l);
+  g_strfreev (lines);
+}

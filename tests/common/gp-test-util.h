@@ -26,6 +26,11 @@ GpSession *gp_test_capture (const GpCaptureOptions * base,
  * loads. Rules are not run. */
 GpSession *gp_test_load_fixture (const gchar * name);
 
+/* Logs a multi-line @text as TAP comments, one "# " line each (GLib
+ * before 2.68 prefixes only the first line of a g_test_message, and the
+ * rest breaks the TAP stream). */
+void gp_test_message_text (const gchar * text);
+
 G_END_DECLS
 
 #endif /* __GP_TEST_UTIL_H__ */

@@ -1201,6 +1201,10 @@ test_agrees_with_gstreamer (void)
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     GError *err = NULL, *gerr = NULL;
     GpLaunch *l = gp_launch_parse (cases[i], &err);
+    /* GStreamer before 1.20 asserts on some of these ("e/foo" goes to
+     * gst_element_make_from_uri): its own critical is not the question,
+     * whether it refuses the string is */
+    GLogLevelFlags fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
     GstElement *e = gst_parse_launch_full (cases[i], NULL,
         GST_PARSE_FLAG_FATAL_ERRORS, &gerr);
     gboolean gst_syntax = e == NULL && gerr != NULL &&
@@ -1208,6 +1212,7 @@ test_agrees_with_gstreamer (void)
         gerr->code == GST_PARSE_ERROR_EMPTY_BIN ||
         gerr->code == GST_PARSE_ERROR_EMPTY);
 
+    g_log_set_always_fatal (fatal);
     if (l != NULL) {
       gchar *back = gp_launch_to_string (l);
 
