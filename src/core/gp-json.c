@@ -265,3 +265,19 @@ gp_json_load_session_file (const gchar * path, GpJsonSessionReader reader,
   g_free (data);
   return s;
 }
+
+gdouble
+gp_json_get_double (JsonObject * o, const gchar * name, gdouble fallback)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return fallback;
+  switch (json_node_get_value_type (n)) {
+    case G_TYPE_INT64:
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (n);
+    default:
+      return fallback;
+  }
+}

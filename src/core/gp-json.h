@@ -68,6 +68,11 @@ GpSession *gp_json_load_session_data (const gchar * data,
 GpSession *gp_json_load_session_file (const gchar * path,
     GpJsonSessionReader reader, GError ** error);
 
+/* Member @name of @o as a number, @fallback when it is absent or not a
+ * number (json_object_get_double_member_with_default needs json-glib 1.6). */
+gdouble gp_json_get_double (JsonObject * o, const gchar * name,
+    gdouble fallback);
+
 G_END_DECLS
 
 #endif /* __GP_JSON_H__ */

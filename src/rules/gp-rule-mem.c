@@ -14,6 +14,7 @@
  * element slower than the rate. Thresholds and reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
+#include "core/gp-json.h"
 
 #include <math.h>
 
@@ -108,12 +109,12 @@ gp_mem_sources_end (GpSession * s)
       src = gp_session_find_element (s, name);
       g_free (name);
       if (src && g_strcmp0 (src->kind, "source") == 0 &&
-          json_object_get_double_member_with_default (lo, "fps", 0) > 0)
+          gp_json_get_double (lo, "fps", 0) > 0)
         flowing = TRUE;
     }
     g_list_free (members);
     if (flowing)
-      end = json_object_get_double_member_with_default (w, "t1", end);
+      end = gp_json_get_double (w, "t1", end);
   }
   return end;
 }
@@ -151,7 +152,7 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
     if (!(v > 0))
       continue;
     /* The sample is taken at the window's end. */
-    t = json_object_get_double_member_with_default (w, "t1", -1);
+    t = gp_json_get_double (w, "t1", -1);
     if (t < 0 || (active_end > 0 && t > active_end + 1e-6))
       continue;
     g_array_append_val (xs, t);
