@@ -12,6 +12,7 @@
  */
 #include "gp-aggregate.h"
 #include "gp-stats.h"
+#include "gp-record.h"
 
 #include <string.h>
 
@@ -946,7 +947,7 @@ add_event_locked (GpAggregator * agg, guint64 ts, const gchar * type,
 static void
 add_elements (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
 {
-  const GValue *list = gst_structure_get_value (w, "elements");
+  const GValue *list = gst_structure_get_value (w, GP_W_ELEMENTS);
   guint i, n = list_size (list);
 
   for (i = 0; i < n; i++) {
@@ -956,15 +957,15 @@ add_elements (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
     SerElement *se;
     guint64 buffers, self_ns, self_max;
 
-    if (es == NULL || (name = get_str (es, "name")) == NULL)
+    if (es == NULL || (name = get_str (es, GP_E_NAME)) == NULL)
       continue;
     e = agg_element (agg, name);
-    replace_str (&e->factory, get_str (es, "factory"));
-    replace_str (&e->kind, get_str (es, "kind"));
-    buffers = get_u64 (es, "buffers");
-    self_max = get_u64 (es, "self_max_ns");
-    self_ns = get_u64 (es, "self_ns");
-    read_pairs (es, "self_hist", agg->scratch_pairs);
+    replace_str (&e->factory, get_str (es, GP_E_FACTORY));
+    replace_str (&e->kind, get_str (es, GP_E_KIND));
+    buffers = get_u64 (es, GP_E_BUFFERS);
+    self_max = get_u64 (es, GP_E_SELF_MAX_NS);
+    self_ns = get_u64 (es, GP_E_SELF_NS);
+    read_pairs (es, GP_E_SELF_HIST, agg->scratch_pairs);
     if (agg->scratch_pairs->len > 0)
       gp_hist_add_pairs_exact (&e->hist,
           (const guint64 *) agg->scratch_pairs->data,
@@ -972,9 +973,9 @@ add_elements (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
     e->buffers += buffers;
     e->self_ns += self_ns;
     e->self_max_ns = MAX (e->self_max_ns, self_max);
-    if (has_number (es, "cpu_ns")) {
+    if (has_number (es, GP_E_CPU_NS)) {
       e->has_cpu = TRUE;
-      e->cpu_ns += get_u64 (es, "cpu_ns");
+      e->cpu_ns += get_u64 (es, GP_E_CPU_NS);
     }
 
     se = ser_element (entry, name);
@@ -989,7 +990,7 @@ static gboolean
 add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     SerEntry * entry)
 {
-  const GValue *list = gst_structure_get_value (w, "links");
+  const GValue *list = gst_structure_get_value (w, GP_W_LINKS);
   guint i, n = list_size (list);
   gboolean any = FALSE;
 
@@ -1000,14 +1001,14 @@ add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     AggLink *l;
     SerLink *sl;
 
-    if (ls == NULL || (src = get_str (ls, "src")) == NULL
-        || (sink = get_str (ls, "sink")) == NULL)
+    if (ls == NULL || (src = get_str (ls, GP_L_SRC)) == NULL
+        || (sink = get_str (ls, GP_L_SINK)) == NULL)
       continue;
     l = agg_link (agg, src, sink);
-    replace_str (&l->caps, get_str (ls, "caps"));
-    replace_str (&l->memory, get_str (ls, "memory"));
-    b = get_u64 (ls, "buffers");
-    bytes = get_u64 (ls, "bytes");
+    replace_str (&l->caps, get_str (ls, GP_L_CAPS));
+    replace_str (&l->memory, get_str (ls, GP_L_MEMORY));
+    b = get_u64 (ls, GP_L_BUFFERS);
+    bytes = get_u64 (ls, GP_L_BYTES);
     l->buffers += b;
     l->bytes += bytes;
     if (b > 0) {
@@ -1038,7 +1039,7 @@ static void
 add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
     SerEntry * entry)
 {
-  const GValue *list = gst_structure_get_value (w, "queues");
+  const GValue *list = gst_structure_get_value (w, GP_W_QUEUES);
   guint i, n = list_size (list);
 
   for (i = 0; i < n; i++) {
@@ -1049,20 +1050,20 @@ add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
     gdouble pct_max;
     guint64 dropped;
 
-    if (qs == NULL || (name = get_str (qs, "name")) == NULL)
+    if (qs == NULL || (name = get_str (qs, GP_Q_NAME)) == NULL)
       continue;
     q = agg_queue (agg, name);
-    replace_str (&q->factory, get_str (qs, "factory"));
-    replace_str (&q->leaky, get_str (qs, "leaky"));
-    read_pairs (qs, "residence_hist", agg->scratch_pairs);
+    replace_str (&q->factory, get_str (qs, GP_Q_FACTORY));
+    replace_str (&q->leaky, get_str (qs, GP_Q_LEAKY));
+    read_pairs (qs, GP_Q_RESIDENCE_HIST, agg->scratch_pairs);
     hist_add (&q->residence, agg->scratch_pairs);
     q->residence_max_ns = MAX (q->residence_max_ns,
-        get_u64 (qs, "residence_max_ns"));
-    pct_max = get_double (qs, "level_pct_max");
-    dropped = get_u64 (qs, "dropped");
+        get_u64 (qs, GP_Q_RESIDENCE_MAX_NS));
+    pct_max = get_double (qs, GP_Q_LEVEL_PCT_MAX);
+    dropped = get_u64 (qs, GP_Q_DROPPED);
     sq = ser_item (entry->queues, name, sizeof (SerQueue));
-    if (has_number (qs, "level_pct_mean") && dur > 0) {
-      gdouble mean = get_double (qs, "level_pct_mean");
+    if (has_number (qs, GP_Q_LEVEL_PCT_MEAN) && dur > 0) {
+      gdouble mean = get_double (qs, GP_Q_LEVEL_PCT_MEAN);
 
       q->pct_wsum += mean * dur;
       q->pct_wns += dur;
@@ -1071,9 +1072,9 @@ add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
     }
     q->pct_max = MAX (q->pct_max, pct_max);
     q->level_buffers_max = MAX (q->level_buffers_max,
-        get_u64 (qs, "level_buffers_max"));
+        get_u64 (qs, GP_Q_LEVEL_BUFFERS_MAX));
     q->dropped += dropped;
-    q->blocked_ns += get_u64 (qs, "blocked_ns");
+    q->blocked_ns += get_u64 (qs, GP_Q_BLOCKED_NS);
     sq->pct_max = MAX (sq->pct_max, pct_max);
     sq->dropped += dropped;
   }
@@ -1082,7 +1083,7 @@ add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
 static void
 add_latency (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
 {
-  const GValue *list = gst_structure_get_value (w, "latency");
+  const GValue *list = gst_structure_get_value (w, GP_W_LATENCY);
   guint i, n = list_size (list);
 
   for (i = 0; i < n; i++) {
@@ -1091,17 +1092,17 @@ add_latency (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
     AggLatency *l;
     guint64 max_ns, matched, unmatched;
 
-    if (ls == NULL || (source = get_str (ls, "source")) == NULL
-        || (element = get_str (ls, "element")) == NULL)
+    if (ls == NULL || (source = get_str (ls, GP_LAT_SOURCE)) == NULL
+        || (element = get_str (ls, GP_LAT_ELEMENT)) == NULL)
       continue;
     l = agg_latency (agg, source, element);
-    if (get_bool (ls, "sink"))
+    if (get_bool (ls, GP_LAT_SINK))
       l->sink = TRUE;
-    read_pairs (ls, "hist", agg->scratch_pairs);
+    read_pairs (ls, GP_LAT_HIST, agg->scratch_pairs);
     hist_add (&l->hist, agg->scratch_pairs);
-    max_ns = get_u64 (ls, "max_ns");
-    matched = get_u64 (ls, "matched");
-    unmatched = get_u64 (ls, "unmatched");
+    max_ns = get_u64 (ls, GP_LAT_MAX_NS);
+    matched = get_u64 (ls, GP_LAT_MATCHED);
+    unmatched = get_u64 (ls, GP_LAT_UNMATCHED);
     l->max_ns = MAX (l->max_ns, max_ns);
     l->matched += matched;
     l->unmatched += unmatched;
@@ -1123,7 +1124,7 @@ static void
 add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
     guint64 end, SerEntry * entry)
 {
-  const GValue *list = gst_structure_get_value (w, "threads");
+  const GValue *list = gst_structure_get_value (w, GP_W_THREADS);
   guint i, n = list_size (list);
 
   for (i = 0; i < n; i++) {
@@ -1133,22 +1134,22 @@ add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
     SerThread *st;
     guint64 cpu;
 
-    if (ts == NULL || !has_number (ts, "tid"))
+    if (ts == NULL || !has_number (ts, GP_T_TID))
       continue;
-    t = agg_thread (agg, get_u64 (ts, "tid"), get_str (ts, "name"));
+    t = agg_thread (agg, get_u64 (ts, GP_T_TID), get_str (ts, GP_T_NAME));
     /* records from before the field existed listed hook-seen threads
      * only; a thread that met a hook once stays a streaming thread */
-    if (gst_structure_get_value (ts, "streaming") == NULL ||
-        get_bool (ts, "streaming"))
+    if (gst_structure_get_value (ts, GP_T_STREAMING) == NULL ||
+        get_bool (ts, GP_T_STREAMING))
       t->streaming = TRUE;
-    cpu = get_u64 (ts, "cpu_ns");
+    cpu = get_u64 (ts, GP_T_CPU_NS);
     t->first_start = MIN (t->first_start, start);
     t->last_end = MAX (t->last_end, end);
     t->cpu_ns += cpu;
     if (end > start)
       t->pct_max = MAX (t->pct_max, 100.0 * cpu / (end - start));
 
-    names = get_str (ts, "elements");
+    names = get_str (ts, GP_T_ELEMENTS);
     if (names != NULL) {
       gchar **v = g_strsplit (names, ",", -1);
       gchar **p;
@@ -1182,8 +1183,8 @@ add_process (GpAggregator * agg, const GstStructure * w, guint64 start,
 {
   guint64 span = end - start;
 
-  if (has_number (w, "proc_cpu_ns") && span > 0) {
-    guint64 cpu = get_u64 (w, "proc_cpu_ns");
+  if (has_number (w, GP_W_PROC_CPU_NS) && span > 0) {
+    guint64 cpu = get_u64 (w, GP_W_PROC_CPU_NS);
 
     agg->proc_cpu_ns += cpu;
     agg->proc_cpu_span_ns += span;
@@ -1195,8 +1196,8 @@ add_process (GpAggregator * agg, const GstStructure * w, guint64 start,
       agg->proc_pct_max = MAX (agg->proc_pct_max, 100.0 * cpu / span);
     agg->proc_last_span_ns = span;
   }
-  if (has_number (w, "proc_rss_bytes")) {
-    guint64 rss = get_u64 (w, "proc_rss_bytes");
+  if (has_number (w, GP_W_PROC_RSS_BYTES)) {
+    guint64 rss = get_u64 (w, GP_W_PROC_RSS_BYTES);
 
     if (rss > 0) {
       if (agg->rss_start == 0)
@@ -1206,23 +1207,23 @@ add_process (GpAggregator * agg, const GstStructure * w, guint64 start,
       entry->process.rss_max = MAX (entry->process.rss_max, rss);
     }
   }
-  if (has_number (w, "n_cpus") && get_u64 (w, "n_cpus") > 0)
-    agg->n_cpus = (guint) MIN (get_u64 (w, "n_cpus"), G_MAXINT);
+  if (has_number (w, GP_W_N_CPUS) && get_u64 (w, GP_W_N_CPUS) > 0)
+    agg->n_cpus = (guint) MIN (get_u64 (w, GP_W_N_CPUS), G_MAXINT);
 }
 
 static void
 add_events (GpAggregator * agg, const GstStructure * w)
 {
-  const GValue *list = gst_structure_get_value (w, "events");
+  const GValue *list = gst_structure_get_value (w, GP_W_EVENTS);
   guint i, n = list_size (list);
 
   for (i = 0; i < n; i++) {
     const GstStructure *es = list_struct (list, i);
 
-    if (es == NULL || get_str (es, "type") == NULL)
+    if (es == NULL || get_str (es, GP_EV_TYPE) == NULL)
       continue;
-    add_event_locked (agg, get_u64 (es, "ts"), get_str (es, "type"),
-        get_str (es, "source"), get_str (es, "text"), FALSE);
+    add_event_locked (agg, get_u64 (es, GP_EV_TS), get_str (es, GP_EV_TYPE),
+        get_str (es, GP_EV_SOURCE), get_str (es, GP_EV_TEXT), FALSE);
   }
 }
 
@@ -1235,8 +1236,8 @@ gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
   g_return_if_fail (agg != NULL);
   g_return_if_fail (w != NULL);
 
-  start = get_u64 (w, "start");
-  end = get_u64 (w, "end");
+  start = get_u64 (w, GP_W_START);
+  end = get_u64 (w, GP_W_END);
   if (end < start)
     end = start;
 
@@ -1293,19 +1294,19 @@ gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph)
   /* graph links join the link table (with 0 buffers until data flows), so a
    * link that never carried anything still has a summary and its caps can
    * give the target rate */
-  list = gst_structure_get_value (graph, "links");
+  list = gst_structure_get_value (graph, GP_G_LINKS);
   n = list_size (list);
   for (i = 0; i < n; i++) {
     const GstStructure *ls = list_struct (list, i);
     const gchar *src, *sink;
     AggLink *l;
 
-    if (ls == NULL || (src = get_str (ls, "src")) == NULL
-        || (sink = get_str (ls, "sink")) == NULL)
+    if (ls == NULL || (src = get_str (ls, GP_L_SRC)) == NULL
+        || (sink = get_str (ls, GP_L_SINK)) == NULL)
       continue;
     l = agg_link (agg, src, sink);
-    replace_str (&l->caps, get_str (ls, "caps"));
-    replace_str (&l->memory, get_str (ls, "memory"));
+    replace_str (&l->caps, get_str (ls, GP_L_CAPS));
+    replace_str (&l->memory, get_str (ls, GP_L_MEMORY));
   }
   g_mutex_unlock (&agg->lock);
 }
@@ -1447,7 +1448,7 @@ finish_graph (GpAggregator * agg)
     return;
   }
 
-  list = gst_structure_get_value (agg->graph, "elements");
+  list = gst_structure_get_value (agg->graph, GP_G_ELEMENTS);
   n = list_size (list);
   for (i = 0; i < n; i++) {
     const GstStructure *es = list_struct (list, i);
@@ -1456,15 +1457,15 @@ finish_graph (GpAggregator * agg)
     const gchar *name, *parent;
     GpElement *ge;
 
-    if (es == NULL || (name = get_str (es, "name")) == NULL)
+    if (es == NULL || (name = get_str (es, GP_GE_NAME)) == NULL)
       continue;
-    parent = get_str (es, "parent");
-    ge = gp_session_add_element (s, name, get_str (es, "factory"),
-        parent ? parent : "", get_str (es, "kind"));
+    parent = get_str (es, GP_GE_PARENT);
+    ge = gp_session_add_element (s, name, get_str (es, GP_GE_FACTORY),
+        parent ? parent : "", get_str (es, GP_GE_KIND));
     if (ge == NULL)
       continue;
-    ge->is_bin = get_bool (es, "is_bin");
-    pv = gst_structure_get_value (es, "props");
+    ge->is_bin = get_bool (es, GP_GE_IS_BIN);
+    pv = gst_structure_get_value (es, GP_GE_PROPS);
     if (pv != NULL && GST_VALUE_HOLDS_STRUCTURE (pv))
       props = gst_value_get_structure (pv);
     if (props != NULL) {
@@ -1475,21 +1476,21 @@ finish_graph (GpAggregator * agg)
     }
   }
 
-  list = gst_structure_get_value (agg->graph, "links");
+  list = gst_structure_get_value (agg->graph, GP_G_LINKS);
   n = list_size (list);
   for (i = 0; i < n; i++) {
     const GstStructure *ls = list_struct (list, i);
     const gchar *src, *sink, *memory;
 
-    if (ls == NULL || (src = get_str (ls, "src")) == NULL
-        || (sink = get_str (ls, "sink")) == NULL)
+    if (ls == NULL || (src = get_str (ls, GP_L_SRC)) == NULL
+        || (sink = get_str (ls, GP_L_SINK)) == NULL)
       continue;
-    memory = get_str (ls, "memory");
-    gp_session_add_link (s, src, sink, get_str (ls, "caps"),
+    memory = get_str (ls, GP_L_MEMORY);
+    gp_session_add_link (s, src, sink, get_str (ls, GP_L_CAPS),
         memory ? memory : "system");
   }
 
-  list = gst_structure_get_value (agg->graph, "hw");
+  list = gst_structure_get_value (agg->graph, GP_G_HW);
   n = list_size (list);
   for (i = 0; i < n; i++) {
     const GValue *v = list_value (list, i);
@@ -1521,14 +1522,14 @@ graph_kinds_new (GpAggregator * agg)
 
   if (agg->graph == NULL)
     return kinds;
-  list = gst_structure_get_value (agg->graph, "elements");
+  list = gst_structure_get_value (agg->graph, GP_G_ELEMENTS);
   n = list_size (list);
   for (i = 0; i < n; i++) {
     const GstStructure *es = list_struct (list, i);
     const gchar *name, *kind;
 
-    if (es == NULL || (name = get_str (es, "name")) == NULL
-        || (kind = get_str (es, "kind")) == NULL || get_bool (es, "is_bin"))
+    if (es == NULL || (name = get_str (es, GP_GE_NAME)) == NULL
+        || (kind = get_str (es, GP_GE_KIND)) == NULL || get_bool (es, GP_GE_IS_BIN))
       continue;
     g_hash_table_insert (kinds, (gpointer) name, (gpointer) kind);
   }

@@ -14,6 +14,7 @@
 #include "gp-capture.h"
 #include "gp-aggregate.h"
 #include "gp-config.h"
+#include "gp-record.h"
 
 #include <errno.h>
 #include <glib-unix.h>
@@ -22,7 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define GP_TRACER_NAME "gstprof"
 #define GP_TRACER_LIB "libgstprof.so"
 
 G_DEFINE_QUARK (gp-capture-error-quark, gp_capture_error);
@@ -199,42 +199,15 @@ gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 /* ------------------------------------------------------------------ */
 /* the tracer instance                                                 */
 
-static gboolean
-is_gstprof_tracer (GstTracer * tracer)
-{
-  GstPluginFeature *f;
-  gboolean ok;
-
-  f = gst_registry_lookup_feature (gst_registry_get (), GP_TRACER_NAME);
-  if (f != NULL && GST_IS_TRACER_FACTORY (f)) {
-    GType type = gst_tracer_factory_get_tracer_type (GST_TRACER_FACTORY (f));
-
-    gst_object_unref (f);
-    if (type != G_TYPE_INVALID)
-      return G_TYPE_CHECK_INSTANCE_TYPE (tracer, type);
-  } else if (f != NULL) {
-    gst_object_unref (f);
-  }
-  /* no factory type to compare with: the contract's signals identify it */
-  ok = g_signal_lookup ("window", G_OBJECT_TYPE (tracer)) != 0
-      && g_signal_lookup ("snapshot-graph", G_OBJECT_TYPE (tracer)) != 0
-      && g_signal_lookup ("flush", G_OBJECT_TYPE (tracer)) != 0;
-  return ok;
-}
-
+/* The instance that measures, however GStreamer made it (gp-record.h). */
 static GstTracer *
 find_tracer (void)
 {
-  GstTracer *found = NULL;
-#if GST_CHECK_VERSION (1, 18, 0)
-  GList *tracers = gst_tracing_get_active_tracers (), *l;
+  GType type = g_type_from_name (GP_TRACER_TYPE_NAME);
+  gpointer tracer = type ? g_type_get_qdata (type,
+      g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA)) : NULL;
 
-  for (l = tracers; l != NULL; l = l->next)
-    if (found == NULL && is_gstprof_tracer (l->data))
-      found = gst_object_ref (l->data);
-  g_list_free_full (tracers, gst_object_unref);
-#endif
-  return found;
+  return tracer ? gst_object_ref (tracer) : NULL;
 }
 
 static void
@@ -242,12 +215,6 @@ set_tracer_error (GError ** error)
 {
   const gchar *tracers = g_getenv ("GST_TRACERS");
 
-#if !GST_CHECK_VERSION (1, 18, 0)
-  g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_TRACER,
-      "GStreamer %s cannot hand its tracers to gstprof run (1.18 needed); "
-      "use gstprof wrap", gst_version_string ());
-  return;
-#endif
   if (tracers == NULL || strstr (tracers, GP_TRACER_NAME) == NULL) {
     g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_TRACER,
         "the gstprof tracer is not loaded: GST_TRACERS does not name it "

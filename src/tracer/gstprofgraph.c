@@ -207,19 +207,19 @@ gp_graph_add_element (GstElement * el, const gchar * parent, GValue * elements,
   gchar *name = gst_object_get_name (GST_OBJECT (el));
   GstStructure *s;
 
-  s = gst_structure_new ("element",
-      "name", G_TYPE_STRING, name,
-      "factory", G_TYPE_STRING,
+  s = gst_structure_new (GP_RECORD_GRAPH_ELEMENT,
+      GP_GE_NAME, G_TYPE_STRING, name,
+      GP_GE_FACTORY, G_TYPE_STRING,
       f ? GST_OBJECT_NAME (f) : G_OBJECT_TYPE_NAME (el),
-      "parent", G_TYPE_STRING, parent,
-      "kind", G_TYPE_STRING, gp_kind_name (gp_kind_of (el, &qt)),
-      "is_bin", G_TYPE_BOOLEAN, GST_IS_BIN (el), NULL);
+      GP_GE_PARENT, G_TYPE_STRING, parent,
+      GP_GE_KIND, G_TYPE_STRING, gp_kind_name (gp_kind_of (el, &qt)),
+      GP_GE_IS_BIN, G_TYPE_BOOLEAN, GST_IS_BIN (el), NULL);
   {
     GValue pv = G_VALUE_INIT;
 
     g_value_init (&pv, GST_TYPE_STRUCTURE);
     g_value_take_boxed (&pv, gp_props (G_OBJECT (el)));
-    gst_structure_take_value (s, "props", &pv);
+    gst_structure_take_value (s, GP_GE_PROPS, &pv);
   }
   gp_list_take_structure (elements, s);
 
@@ -261,15 +261,15 @@ gp_graph_add_links (GstElement * el, GValue * links)
       continue;
     sname = gp_pad_full_name (src);
     dname = gp_pad_full_name (sink);
-    s = gst_structure_new ("link", "src", G_TYPE_STRING, sname,
-        "sink", G_TYPE_STRING, dname, NULL);
+    s = gst_structure_new (GP_RECORD_LINK, GP_L_SRC, G_TYPE_STRING, sname,
+        GP_L_SINK, G_TYPE_STRING, dname, NULL);
     caps = gst_pad_get_current_caps (src);
     if (caps) {
       gp_caps_describe (caps, &cstr, &mem);
-      gst_structure_set (s, "caps", G_TYPE_STRING, cstr, NULL);
+      gst_structure_set (s, GP_L_CAPS, G_TYPE_STRING, cstr, NULL);
       gst_caps_unref (caps);
     }
-    gst_structure_set (s, "memory", G_TYPE_STRING, mem ? mem : "system",
+    gst_structure_set (s, GP_L_MEMORY, G_TYPE_STRING, mem ? mem : "system",
         NULL);
     gp_list_take_structure (links, s);
     g_free (sname);
@@ -327,14 +327,14 @@ gp_graph_snapshot (GstProfTracer * self)
   for (i = 0; i < reals->len; i++)
     gp_graph_add_links (g_ptr_array_index (reals, i), &links);
 
-  g = gst_structure_new ("gstprof-graph",
-      "pipeline", G_TYPE_STRING, first ? first : "",
-      "state", G_TYPE_STRING, state, NULL);
-  gst_structure_take_value (g, "elements", &elements);
-  gst_structure_take_value (g, "links", &links);
+  g = gst_structure_new (GP_RECORD_GRAPH,
+      GP_G_PIPELINE, G_TYPE_STRING, first ? first : "",
+      GP_G_STATE, G_TYPE_STRING, state, NULL);
+  gst_structure_take_value (g, GP_G_ELEMENTS, &elements);
+  gst_structure_take_value (g, GP_G_LINKS, &links);
   gp_hw_list (self, &hw);
-  gst_structure_take_value (g, "hw", &hw);
-  gst_structure_take_value (g, "pipelines", &names);
+  gst_structure_take_value (g, GP_G_HW, &hw);
+  gst_structure_take_value (g, GP_G_PIPELINES, &names);
 
   g_free (first);
   g_ptr_array_unref (reals);

@@ -10,6 +10,7 @@
 
 #include "gp-config.h"
 #include "gstproftracer.h"
+#include "gp-record.h"
 
 /* GST_PLUGIN_DEFINE reads these three */
 #ifndef PACKAGE
@@ -28,7 +29,7 @@
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
-  return gst_tracer_register (plugin, "gstprof", GST_TYPE_PROF_TRACER);
+  return gst_tracer_register (plugin, GP_TRACER_NAME, GST_TYPE_PROF_TRACER);
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, prof,

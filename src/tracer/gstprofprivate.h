@@ -25,6 +25,7 @@
 
 #include <gst/gst.h>
 #include "gp-histogram.h"
+#include "gp-record.h"
 #include "gstproftracer.h"
 
 G_BEGIN_DECLS
@@ -48,8 +49,6 @@ GST_DEBUG_CATEGORY_EXTERN (gst_prof_debug);
 #define GP_THREAD_ELEMS 128
 /* a push into a queue longer than this waited for room: backpressure */
 #define GP_QUEUE_BLOCK_NS (100 * GST_USECOND)
-/* events kept per window; more are counted in events_dropped */
-#define GP_MAX_EVENTS 256
 
 /* relaxed atomics on 64-bit counters; the builtins exist on every compiler
  * GStreamer supports on Linux, and GLib has no 64-bit add */

@@ -763,15 +763,15 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
       return;
   }
 
-  ev = gst_structure_new ("event", "ts", G_TYPE_UINT64, ts,
-      "type", G_TYPE_STRING, type,
-      "source", G_TYPE_STRING, GST_OBJECT_NAME (element),
-      "text", G_TYPE_STRING, text ? text : "", NULL);
+  ev = gst_structure_new (GP_RECORD_EVENT, GP_EV_TS, G_TYPE_UINT64, ts,
+      GP_EV_TYPE, G_TYPE_STRING, type,
+      GP_EV_SOURCE, G_TYPE_STRING, GST_OBJECT_NAME (element),
+      GP_EV_TEXT, G_TYPE_STRING, text ? text : "", NULL);
   if (qos)
-    gst_structure_set (ev, "processed", G_TYPE_UINT64, processed,
-        "dropped", G_TYPE_UINT64, (guint64) dropped, NULL);
+    gst_structure_set (ev, GP_EV_PROCESSED, G_TYPE_UINT64, processed,
+        GP_EV_DROPPED, G_TYPE_UINT64, (guint64) dropped, NULL);
   if (debug)
-    gst_structure_set (ev, "debug", G_TYPE_STRING, debug, NULL);
+    gst_structure_set (ev, GP_EV_DEBUG, G_TYPE_STRING, debug, NULL);
   g_free (text);
   g_free (debug);
   gp_window_add_event (self, ev);
@@ -1006,6 +1006,8 @@ gst_prof_tracer_constructed (GObject * object)
     return;
   }
   self->active = TRUE;
+  g_type_set_qdata (GST_TYPE_PROF_TRACER,
+      g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA), self);
   gst_prof_tracer_parse_params (self);
 
   names = g_string_new (NULL);
@@ -1036,6 +1038,8 @@ gst_prof_tracer_finalize (GObject * object)
   guint i;
 
   if (self->active) {
+    g_type_set_qdata (GST_TYPE_PROF_TRACER,
+        g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA), NULL);
     gp_window_stop (self);
     g_atomic_int_add (&gst_prof_instances, -1);
   }

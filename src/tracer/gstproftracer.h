@@ -1,8 +1,8 @@
 /* gstprof tracer
  *
  * gstproftracer.h: the "gstprof" tracer type.  Applications do not include
- * this header: they find the instance with gst_tracing_get_active_tracers ()
- * and talk to it through its signals (see gstproftracer.c).
+ * this header: they find the instance as src/core/gp-record.h says and talk
+ * to it through its signals (see gstproftracer.c).
  */
 #ifndef __GST_PROF_TRACER_H__
 #define __GST_PROF_TRACER_H__

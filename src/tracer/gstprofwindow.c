@@ -292,24 +292,24 @@ gp_add_elements (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
     if (!buffers && !event_ns && !seen)
       continue;
 
-    s = gst_structure_new ("element",
-        "name", G_TYPE_STRING, e->name ? e->name : "",
-        "factory", G_TYPE_STRING, e->factory,
-        "kind", G_TYPE_STRING, gp_kind_name (e->kind), NULL);
+    s = gst_structure_new (GP_RECORD_ELEMENT,
+        GP_E_NAME, G_TYPE_STRING, e->name ? e->name : "",
+        GP_E_FACTORY, G_TYPE_STRING, e->factory,
+        GP_E_KIND, G_TYPE_STRING, gp_kind_name (e->kind), NULL);
     if (e->is_source)
-      gst_structure_set (s, "live", G_TYPE_BOOLEAN,
+      gst_structure_set (s, GP_E_LIVE, G_TYPE_BOOLEAN,
           g_atomic_int_get (&e->live) == 1, NULL);
-    gst_structure_set (s, "buffers", G_TYPE_UINT64, buffers,
-        "self_ns", G_TYPE_UINT64, gp_xchg (&e->self_ns, 0),
-        "self_max_ns", G_TYPE_UINT64, gp_xchg (&e->self_max, 0), NULL);
-    gp_take_hist (s, "self_hist", e->hist);
+    gst_structure_set (s, GP_E_BUFFERS, G_TYPE_UINT64, buffers,
+        GP_E_SELF_NS, G_TYPE_UINT64, gp_xchg (&e->self_ns, 0),
+        GP_E_SELF_MAX_NS, G_TYPE_UINT64, gp_xchg (&e->self_max, 0), NULL);
+    gp_take_hist (s, GP_E_SELF_HIST, e->hist);
     if (self->cpu)
-      gst_structure_set (s, "cpu_ns", G_TYPE_UINT64, gp_xchg (&e->cpu_ns, 0),
-          NULL);
-    gst_structure_set (s, "event_ns", G_TYPE_UINT64, event_ns, NULL);
+      gst_structure_set (s, GP_E_CPU_NS, G_TYPE_UINT64,
+          gp_xchg (&e->cpu_ns, 0), NULL);
+    gst_structure_set (s, GP_E_EVENT_NS, G_TYPE_UINT64, event_ns, NULL);
     gp_list_take_structure (&list, s);
   }
-  gst_structure_take_value (w, "elements", &list);
+  gst_structure_take_value (w, GP_W_ELEMENTS, &list);
 }
 
 static void
@@ -357,14 +357,14 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     }
 
     sink_name = gp_pad_full_name (sink);
-    s = gst_structure_new ("link",
-        "src", G_TYPE_STRING, src_name,
-        "sink", G_TYPE_STRING, sink_name,
-        "buffers", G_TYPE_UINT64, b - p->last_buffers,
-        "bytes", G_TYPE_UINT64, by - p->last_bytes, NULL);
+    s = gst_structure_new (GP_RECORD_LINK,
+        GP_L_SRC, G_TYPE_STRING, src_name,
+        GP_L_SINK, G_TYPE_STRING, sink_name,
+        GP_L_BUFFERS, G_TYPE_UINT64, b - p->last_buffers,
+        GP_L_BYTES, G_TYPE_UINT64, by - p->last_bytes, NULL);
     if (caps)
-      gst_structure_set (s, "caps", G_TYPE_STRING, caps, NULL);
-    gst_structure_set (s, "memory", G_TYPE_STRING, mem ? mem : "system",
+      gst_structure_set (s, GP_L_CAPS, G_TYPE_STRING, caps, NULL);
+    gst_structure_set (s, GP_L_MEMORY, G_TYPE_STRING, mem ? mem : "system",
         NULL);
     p->last_buffers = b;
     p->last_bytes = by;
@@ -377,7 +377,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     gst_object_unref (sink);
     gst_object_unref (pad);
   }
-  gst_structure_take_value (w, "links", &list);
+  gst_structure_take_value (w, GP_W_LINKS, &list);
 }
 
 static void
@@ -395,25 +395,25 @@ gp_add_queues (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
     if (e->qtype == GP_QUEUE_NONE)
       continue;
     n = e->n_level;
-    s = gst_structure_new ("queue",
-        "name", G_TYPE_STRING, e->name ? e->name : "",
-        "factory", G_TYPE_STRING, e->factory, NULL);
-    gp_take_hist (s, "residence_hist", e->res_hist);
+    s = gst_structure_new (GP_RECORD_QUEUE,
+        GP_Q_NAME, G_TYPE_STRING, e->name ? e->name : "",
+        GP_Q_FACTORY, G_TYPE_STRING, e->factory, NULL);
+    gp_take_hist (s, GP_Q_RESIDENCE_HIST, e->res_hist);
     gst_structure_set (s,
-        "residence_max_ns", G_TYPE_UINT64, gp_xchg (&e->res_max, 0),
-        "level_buffers_mean", G_TYPE_DOUBLE,
+        GP_Q_RESIDENCE_MAX_NS, G_TYPE_UINT64, gp_xchg (&e->res_max, 0),
+        GP_Q_LEVEL_BUFFERS_MEAN, G_TYPE_DOUBLE,
         n ? e->level_buffers_sum / n : 0.0,
-        "level_buffers_max", G_TYPE_UINT64, e->level_buffers_max,
-        "level_bytes_max", G_TYPE_UINT64, e->level_bytes_max,
-        "level_time_max_ns", G_TYPE_UINT64, e->level_time_max,
-        "level_pct_mean", G_TYPE_DOUBLE, n ? e->level_pct_sum / n : 0.0,
-        "level_pct_max", G_TYPE_DOUBLE, e->level_pct_max,
-        "max_buffers", G_TYPE_UINT, e->max_buffers,
-        "max_bytes", G_TYPE_UINT, e->max_bytes,
-        "max_time_ns", G_TYPE_UINT64, e->max_time,
-        "leaky", G_TYPE_STRING, e->leaky,
-        "dropped", G_TYPE_UINT64, gp_xchg (&e->dropped, 0),
-        "blocked_ns", G_TYPE_UINT64, gp_xchg (&e->blocked_ns, 0), NULL);
+        GP_Q_LEVEL_BUFFERS_MAX, G_TYPE_UINT64, e->level_buffers_max,
+        GP_Q_LEVEL_BYTES_MAX, G_TYPE_UINT64, e->level_bytes_max,
+        GP_Q_LEVEL_TIME_MAX_NS, G_TYPE_UINT64, e->level_time_max,
+        GP_Q_LEVEL_PCT_MEAN, G_TYPE_DOUBLE, n ? e->level_pct_sum / n : 0.0,
+        GP_Q_LEVEL_PCT_MAX, G_TYPE_DOUBLE, e->level_pct_max,
+        GP_Q_MAX_BUFFERS, G_TYPE_UINT, e->max_buffers,
+        GP_Q_MAX_BYTES, G_TYPE_UINT, e->max_bytes,
+        GP_Q_MAX_TIME_NS, G_TYPE_UINT64, e->max_time,
+        GP_Q_LEAKY, G_TYPE_STRING, e->leaky,
+        GP_Q_DROPPED, G_TYPE_UINT64, gp_xchg (&e->dropped, 0),
+        GP_Q_BLOCKED_NS, G_TYPE_UINT64, gp_xchg (&e->blocked_ns, 0), NULL);
     e->n_level = 0;
     e->level_buffers_sum = 0;
     e->level_buffers_max = 0;
@@ -423,7 +423,7 @@ gp_add_queues (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
     e->level_pct_max = 0;
     gp_list_take_structure (&list, s);
   }
-  gst_structure_take_value (w, "queues", &list);
+  gst_structure_take_value (w, GP_W_QUEUES, &list);
 }
 
 static void
@@ -454,20 +454,21 @@ gp_add_latency (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
       if (!matched && !unmatched)
         continue;
       src_name = gp_pad_dup_name (l->origin);
-      s = gst_structure_new ("latency",
-          "source", G_TYPE_STRING, src_name,
-          "element", G_TYPE_STRING, e->name ? e->name : "",
-          "sink", G_TYPE_BOOLEAN, e->is_sink, NULL);
-      gp_take_hist (s, "hist", l->hist);
-      gst_structure_set (s, "max_ns", G_TYPE_UINT64, gp_xchg (&l->max_ns, 0),
-          "matched", G_TYPE_UINT64, matched,
-          "unmatched", G_TYPE_UINT64, unmatched, NULL);
+      s = gst_structure_new (GP_RECORD_LATENCY,
+          GP_LAT_SOURCE, G_TYPE_STRING, src_name,
+          GP_LAT_ELEMENT, G_TYPE_STRING, e->name ? e->name : "",
+          GP_LAT_SINK, G_TYPE_BOOLEAN, e->is_sink, NULL);
+      gp_take_hist (s, GP_LAT_HIST, l->hist);
+      gst_structure_set (s,
+          GP_LAT_MAX_NS, G_TYPE_UINT64, gp_xchg (&l->max_ns, 0),
+          GP_LAT_MATCHED, G_TYPE_UINT64, matched,
+          GP_LAT_UNMATCHED, G_TYPE_UINT64, unmatched, NULL);
       g_free (src_name);
       gp_list_take_structure (&list, s);
     }
     g_ptr_array_unref (lats);
   }
-  gst_structure_take_value (w, "latency", &list);
+  gst_structure_take_value (w, GP_W_LATENCY, &list);
 }
 
 static void
@@ -659,12 +660,12 @@ gp_scan_others (GstProfTracer * self, GPtrArray * threads, GValue * list)
       gp_comm_of (tid, o->name);
       o->comm_scan = scan;
     }
-    gp_list_take_structure (list, gst_structure_new ("thread",
-            "tid", G_TYPE_UINT64, (guint64) tid,
-            "name", G_TYPE_STRING, o->name,
-            "cpu_ns", G_TYPE_UINT64, delta,
-            "elements", G_TYPE_STRING, "",
-            "streaming", G_TYPE_BOOLEAN, FALSE, NULL));
+    gp_list_take_structure (list, gst_structure_new (GP_RECORD_THREAD,
+            GP_T_TID, G_TYPE_UINT64, (guint64) tid,
+            GP_T_NAME, G_TYPE_STRING, o->name,
+            GP_T_CPU_NS, G_TYPE_UINT64, delta,
+            GP_T_ELEMENTS, G_TYPE_STRING, "",
+            GP_T_STREAMING, G_TYPE_BOOLEAN, FALSE, NULL));
   }
   g_dir_close (dir);
   /* exited threads: their last slice is in proc_cpu_ns only */
@@ -690,16 +691,16 @@ gp_add_process (GstProfTracer * self, GstStructure * w)
   }
   rss = gp_process_rss ();
   if (ok && self->have_proc_cpu)
-    gst_structure_set (w, "proc_cpu_ns", G_TYPE_UINT64,
+    gst_structure_set (w, GP_W_PROC_CPU_NS, G_TYPE_UINT64,
         cpu > self->proc_cpu_last ? cpu - self->proc_cpu_last : 0, NULL);
   if (ok) {
     self->proc_cpu_last = MAX (cpu, self->proc_cpu_last);
     self->have_proc_cpu = TRUE;
   }
   if (rss)
-    gst_structure_set (w, "proc_rss_bytes", G_TYPE_UINT64, rss, NULL);
+    gst_structure_set (w, GP_W_PROC_RSS_BYTES, G_TYPE_UINT64, rss, NULL);
   if (self->n_cpus)
-    gst_structure_set (w, "n_cpus", G_TYPE_UINT, self->n_cpus, NULL);
+    gst_structure_set (w, GP_W_N_CPUS, G_TYPE_UINT, self->n_cpus, NULL);
 }
 
 static void
@@ -736,18 +737,18 @@ gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
         g_string_append_printf (names, "%s%s", names->len ? "," : "",
             e->name);
     }
-    s = gst_structure_new ("thread",
-        "tid", G_TYPE_UINT64, (guint64) MAX (t->tid, 0),
-        "name", G_TYPE_STRING, t->name,
-        "cpu_ns", G_TYPE_UINT64, cpu > t->cpu_last ? cpu - t->cpu_last : 0,
-        "elements", G_TYPE_STRING, names->str,
-        "streaming", G_TYPE_BOOLEAN, TRUE, NULL);
+    s = gst_structure_new (GP_RECORD_THREAD,
+        GP_T_TID, G_TYPE_UINT64, (guint64) MAX (t->tid, 0),
+        GP_T_NAME, G_TYPE_STRING, t->name,
+        GP_T_CPU_NS, G_TYPE_UINT64, cpu > t->cpu_last ? cpu - t->cpu_last : 0,
+        GP_T_ELEMENTS, G_TYPE_STRING, names->str,
+        GP_T_STREAMING, G_TYPE_BOOLEAN, TRUE, NULL);
     t->cpu_last = MAX (cpu, t->cpu_last);
     g_string_free (names, TRUE);
     gp_list_take_structure (&list, s);
   }
   gp_scan_others (self, threads, &list);
-  gst_structure_take_value (w, "threads", &list);
+  gst_structure_take_value (w, GP_W_THREADS, &list);
 }
 
 static void
@@ -772,8 +773,8 @@ gp_add_events (GstProfTracer * self, GstStructure * w)
   for (i = 0; i < events->len; i++)
     gp_list_take_structure (&list, g_ptr_array_index (events, i));
   g_ptr_array_unref (events);
-  gst_structure_take_value (w, "events", &list);
-  gst_structure_set (w, "events_dropped", G_TYPE_UINT64, dropped, NULL);
+  gst_structure_take_value (w, GP_W_EVENTS, &list);
+  gst_structure_set (w, GP_W_EVENTS_DROPPED, G_TYPE_UINT64, dropped, NULL);
 }
 
 /* Dead states were reported one last time above; now the registry lets go.
@@ -850,10 +851,10 @@ gp_emit (GstProfTracer * self, guint64 now)
     }
   }
 
-  w = gst_structure_new ("gstprof-window",
-      "index", G_TYPE_UINT64, index,
-      "start", G_TYPE_UINT64, self->win_start,
-      "end", G_TYPE_UINT64, now, NULL);
+  w = gst_structure_new (GP_RECORD_WINDOW,
+      GP_W_INDEX, G_TYPE_UINT64, index,
+      GP_W_START, G_TYPE_UINT64, self->win_start,
+      GP_W_END, G_TYPE_UINT64, now, NULL);
   gp_add_elements (self, w, elems);
   gp_add_links (self, w, pads);
   gp_add_queues (self, w, elems);
@@ -1007,7 +1008,7 @@ void
 gp_window_add_event (GstProfTracer * self, GstStructure * ev)
 {
   g_mutex_lock (&self->ev_lock);
-  if (self->events->len < GP_MAX_EVENTS) {
+  if (self->events->len < GP_RECORD_MAX_EVENTS) {
     g_ptr_array_add (self->events, ev);
     ev = NULL;
   } else {

@@ -13,14 +13,11 @@
 #include <unistd.h>
 
 #include "gp-histogram.h"
+#include "gp-record.h"
 
 #ifndef GP_TEST_CPU
 #define GP_TEST_CPU 0
 #endif
-
-/* the tests find the tracer with gst_tracing_get_active_tracers (1.18);
- * on older GStreamer (Jetson images) they build and skip */
-#define GP_HAVE_ACTIVE_TRACERS GST_CHECK_VERSION (1, 18, 0)
 
 #if !GST_CHECK_VERSION (1, 20, 0)
 #define gst_element_request_pad_simple(e, n) gst_element_get_request_pad (e, n)
@@ -80,13 +77,8 @@ take_windows (void)
   return out;
 }
 
-/* without the tracer (not found, or GStreamer < 1.18) every case skips */
-#define REQUIRE_TRACER() G_STMT_START {                         \
-  if (!tracer) {                                                \
-    g_test_skip ("the gstprof tracer instance is not available"); \
-    return;                                                     \
-  }                                                             \
-} G_STMT_END
+/* the plugin of this build must load and be found (gp-record.h) */
+#define REQUIRE_TRACER() g_assert_nonnull (tracer)
 
 static GstElement *
 launch (const gchar * desc)
@@ -834,6 +826,164 @@ test_dynamic (void)
 }
 
 /* the graph: real property values (defaults included), links with caps */
+/* record contract (src/core/gp-record.h) */
+
+static gboolean
+field_type_ok (const GValue * v, GpFieldType type)
+{
+  switch (type) {
+    case GP_FIELD_U64:
+      return G_VALUE_HOLDS_UINT64 (v);
+    case GP_FIELD_UINT:
+      return G_VALUE_HOLDS_UINT (v);
+    case GP_FIELD_DOUBLE:
+      return G_VALUE_HOLDS_DOUBLE (v);
+    case GP_FIELD_BOOL:
+      return G_VALUE_HOLDS_BOOLEAN (v);
+    case GP_FIELD_STRING:
+      return G_VALUE_HOLDS_STRING (v);
+    case GP_FIELD_HIST:{
+      guint i, n;
+
+      if (!GST_VALUE_HOLDS_ARRAY (v))
+        return FALSE;
+      n = gst_value_array_get_size (v);
+      for (i = 0; i < n; i++)
+        if (!G_VALUE_HOLDS_UINT64 (gst_value_array_get_value (v, i)))
+          return FALSE;
+      return n % 2 == 0;
+    }
+    case GP_FIELD_LIST:
+    case GP_FIELD_STRINGS:
+      return GST_VALUE_HOLDS_LIST (v);
+    case GP_FIELD_STRUCT:
+      return GST_VALUE_HOLDS_STRUCTURE (v);
+  }
+  return FALSE;
+}
+
+/* Every field of @s is declared in @spec with its type, every field the
+ * spec says is always there is; problems are appended to @out. */
+static void
+check_record (const GstStructure * s, const gchar * record,
+    const GpFieldSpec * spec, guint n, GString * out)
+{
+  guint i, j, nf = (guint) gst_structure_n_fields (s);
+
+  if (!gst_structure_has_name (s, record))
+    g_string_append_printf (out, "record %s where %s was expected\n",
+        gst_structure_get_name (s), record);
+  for (i = 0; i < n; i++)
+    if (!spec[i].optional && !gst_structure_has_field (s, spec[i].name))
+      g_string_append_printf (out, "%s: no %s\n", record, spec[i].name);
+  for (j = 0; j < nf; j++) {
+    const gchar *name = gst_structure_nth_field_name (s, j);
+    const GValue *v = gst_structure_get_value (s, name);
+
+    for (i = 0; i < n && strcmp (spec[i].name, name) != 0; i++);
+    if (i == n)
+      g_string_append_printf (out, "%s: %s is not in the contract\n", record,
+          name);
+    else if (!field_type_ok (v, spec[i].type))
+      g_string_append_printf (out, "%s: %s has type %s\n", record, name,
+          G_VALUE_TYPE_NAME (v));
+  }
+}
+
+static void
+check_sub_records (const GstStructure * s, const gchar * field,
+    const gchar * record, const GpFieldSpec * spec, guint n, GString * out)
+{
+  const GValue *list = gst_structure_get_value (s, field);
+  guint i;
+
+  if (list == NULL || !GST_VALUE_HOLDS_LIST (list))
+    return;
+  for (i = 0; i < gst_value_list_get_size (list); i++) {
+    const GValue *v = gst_value_list_get_value (list, i);
+
+    if (!GST_VALUE_HOLDS_STRUCTURE (v))
+      g_string_append_printf (out, "%s: an entry of %s is a %s\n", record,
+          field, G_VALUE_TYPE_NAME (v));
+    else
+      check_record (gst_value_get_structure (v), record, spec, n, out);
+  }
+}
+
+static void
+check_window_record (const GstStructure * w, GString * out)
+{
+  check_record (w, GP_RECORD_WINDOW, gp_window_spec,
+      G_N_ELEMENTS (gp_window_spec), out);
+  check_sub_records (w, GP_W_ELEMENTS, GP_RECORD_ELEMENT, gp_element_spec,
+      G_N_ELEMENTS (gp_element_spec), out);
+  check_sub_records (w, GP_W_LINKS, GP_RECORD_LINK, gp_link_spec,
+      G_N_ELEMENTS (gp_link_spec), out);
+  check_sub_records (w, GP_W_QUEUES, GP_RECORD_QUEUE, gp_queue_spec,
+      G_N_ELEMENTS (gp_queue_spec), out);
+  check_sub_records (w, GP_W_LATENCY, GP_RECORD_LATENCY, gp_latency_spec,
+      G_N_ELEMENTS (gp_latency_spec), out);
+  check_sub_records (w, GP_W_THREADS, GP_RECORD_THREAD, gp_thread_spec,
+      G_N_ELEMENTS (gp_thread_spec), out);
+  check_sub_records (w, GP_W_EVENTS, GP_RECORD_EVENT, gp_event_spec,
+      G_N_ELEMENTS (gp_event_spec), out);
+}
+
+/* The records a pipeline with a queue, a live source, latency, QoS and a
+ * warning makes, field by field against the contract, and the contract
+ * against them: every declared sub-record list is non-empty here. */
+static void
+test_record_contract (void)
+{
+  GstElement *p;
+  GPtrArray *ws;
+  GstStructure *g = NULL;
+  GString *problems = g_string_new (NULL);
+  gboolean seen[4] = { FALSE, FALSE, FALSE, FALSE };
+  guint i;
+
+  REQUIRE_TRACER ();
+  reset_windows ();
+  p = launch ("videotestsrc num-buffers=40 is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=100/1 ! queue "
+      "! identity sleep-time=1000 ! fakesink sync=true qos=true");
+  run_to_eos (p, 10);
+  g_signal_emit_by_name (tracer, "snapshot-graph", &g);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  ws = take_windows ();
+  g_assert_cmpuint (ws->len, >, 0);
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *w = g_ptr_array_index (ws, i);
+    const gchar *lists[] = { GP_W_ELEMENTS, GP_W_QUEUES, GP_W_LATENCY,
+      GP_W_EVENTS
+    };
+    guint k;
+
+    check_window_record (w, problems);
+    for (k = 0; k < G_N_ELEMENTS (lists); k++) {
+      const GValue *v = gst_structure_get_value (w, lists[k]);
+
+      if (v && gst_value_list_get_size (v) > 0)
+        seen[k] = TRUE;
+    }
+  }
+  g_assert_nonnull (g);
+  check_record (g, GP_RECORD_GRAPH, gp_graph_spec,
+      G_N_ELEMENTS (gp_graph_spec), problems);
+  check_sub_records (g, GP_G_ELEMENTS, GP_RECORD_GRAPH_ELEMENT,
+      gp_graph_element_spec, G_N_ELEMENTS (gp_graph_element_spec), problems);
+  check_sub_records (g, GP_G_LINKS, GP_RECORD_LINK, gp_graph_link_spec,
+      G_N_ELEMENTS (gp_graph_link_spec), problems);
+  if (problems->len)
+    g_error ("records break the contract:\n%s", problems->str);
+  for (i = 0; i < G_N_ELEMENTS (seen); i++)
+    g_assert_true (seen[i]);
+  g_string_free (problems, TRUE);
+  gst_structure_free (g);
+  g_ptr_array_unref (ws);
+}
+
 static void
 test_graph (void)
 {
@@ -1143,7 +1293,6 @@ test_cpu (void)
 int
 main (int argc, char **argv)
 {
-  GList *tracers, *l;
   gint ret;
 
   g_setenv ("GST_TRACERS", GP_TEST_CPU ? "gstprof(window=100,cpu=true)" :
@@ -1153,16 +1302,15 @@ main (int argc, char **argv)
 
   windows = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_structure_free);
-#if GP_HAVE_ACTIVE_TRACERS
-  tracers = gst_tracing_get_active_tracers ();
-  for (l = tracers; l; l = l->next)
-    if (!g_strcmp0 (G_OBJECT_TYPE_NAME (l->data), "GstProfTracer"))
-      tracer = gst_object_ref (l->data);
-  g_list_free_full (tracers, gst_object_unref);
-#else
-  (void) tracers;
-  (void) l;
-#endif
+  {
+    /* as any application finds it (src/core/gp-record.h) */
+    GType type = g_type_from_name (GP_TRACER_TYPE_NAME);
+    gpointer found = type ? g_type_get_qdata (type,
+        g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA)) : NULL;
+
+    if (found)
+      tracer = gst_object_ref (found);
+  }
   if (tracer) {
     gint64 t0 = g_get_monotonic_time ();
 
@@ -1189,6 +1337,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tracer/encoder-offset", test_encoder_offset);
   g_test_add_func ("/tracer/dynamic", test_dynamic);
   g_test_add_func ("/tracer/graph", test_graph);
+  g_test_add_func ("/tracer/record-contract", test_record_contract);
   g_test_add_func ("/tracer/process", test_process);
   g_test_add_func ("/tracer/worker-threads", test_worker_threads);
 #else

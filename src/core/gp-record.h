@@ -1,0 +1,284 @@
+/* gstprof
+ *
+ * gp-record.h: the tracer's records, the contract between the tracer
+ * (src/tracer, which writes them) and their readers (src/capture today, the
+ * wrap socket and the tracer's own session writer later).  Each field is
+ * declared once here, with its type, whether it is always present, and
+ * what it means, the way GStreamer's own tracer records describe their
+ * fields; both sides use the names declared here, never string literals.
+ *
+ * Header-only on purpose, like gp-histogram.h: the tracer plugin must not
+ * link the analysis library.
+ *
+ * Conventions: times are nanoseconds (guint64) on the tracer hooks' time
+ * base (gst_util_get_timestamp () minus gst_init's start, which the tracer
+ * calibrates); counts and sums are for the window only (deltas), levels and
+ * maxima are over the window; a histogram is a GstValueArray of guint64
+ * pairs [bucket, count, bucket, count, ...] over the buckets of
+ * gp-histogram.h, counts for this window only.  Elements are named by
+ * GST_OBJECT_NAME, pads as "element.pad"; ghost and proxy pads are
+ * transparent (links join real elements' pads).
+ */
+#ifndef __GP_RECORD_H__
+#define __GP_RECORD_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GP_FIELD_U64,                 /* guint64 */
+  GP_FIELD_UINT,                /* guint */
+  GP_FIELD_DOUBLE,              /* gdouble */
+  GP_FIELD_BOOL,                /* gboolean */
+  GP_FIELD_STRING,              /* gchar * */
+  GP_FIELD_HIST,                /* GstValueArray of guint64 pairs */
+  GP_FIELD_LIST,                /* GstValueList of sub-records */
+  GP_FIELD_STRINGS,             /* GstValueList of strings */
+  GP_FIELD_STRUCT,              /* GstStructure */
+} GpFieldType;
+
+typedef struct
+{
+  const gchar *name;
+  GpFieldType type;
+  gboolean optional;            /* may be absent (see its meaning) */
+  const gchar *meaning;
+} GpFieldSpec;
+
+#define GP_FIELD_ALWAYS FALSE
+#define GP_FIELD_OPTIONAL TRUE
+
+/* F (C name, field name, type, presence, meaning) */
+#define GP_RECORD_DECLARE_NAME(id, name, type, presence, meaning) \
+  static const gchar id[] = name;
+#define GP_RECORD_DECLARE_SPEC(id, name, type, presence, meaning) \
+  { name, GP_FIELD_##type, GP_FIELD_##presence, meaning },
+
+/* How an application finds the active tracer instance on any GStreamer
+ * release (gst_tracing_get_active_tracers () needs 1.18): the instance
+ * that measures is qdata of its own type,
+ *   g_type_get_qdata (g_type_from_name (GP_TRACER_TYPE_NAME),
+ *       g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA))
+ * set when it is made (at gst_init) and cleared when it goes (gst_deinit).
+ * It talks through its signals: "window", "flush", "snapshot-graph". */
+#define GP_TRACER_NAME "gstprof"
+#define GP_TRACER_TYPE_NAME "GstProfTracer"
+#define GP_TRACER_INSTANCE_QDATA "gstprof-active-instance"
+
+/* ------------------------------------------------------------------ */
+/* gstprof-window: one per window, emitted by the "window" signal       */
+
+#define GP_RECORD_WINDOW "gstprof-window"
+
+#define GP_WINDOW_FIELDS(F) \
+  F (GP_W_INDEX, "index", U64, ALWAYS, \
+      "windows are numbered 0, 1, 2, ... as they close") \
+  F (GP_W_START, "start", U64, ALWAYS, "when the window opened") \
+  F (GP_W_END, "end", U64, ALWAYS, "when it closed") \
+  F (GP_W_EVENTS_DROPPED, "events_dropped", U64, ALWAYS, \
+      "events past the cap of GP_RECORD_MAX_EVENTS this window (QoS storms)") \
+  F (GP_W_PROC_CPU_NS, "proc_cpu_ns", U64, OPTIONAL, \
+      "CPU time of the whole process (every thread, exited ones included, " \
+      "user + system); absent when it could not be read") \
+  F (GP_W_PROC_RSS_BYTES, "proc_rss_bytes", U64, OPTIONAL, \
+      "resident set size at the window's end; absent when unknown") \
+  F (GP_W_N_CPUS, "n_cpus", UINT, OPTIONAL, \
+      "CPUs the process may run on (affinity mask, else online CPUs)") \
+  F (GP_W_ELEMENTS, "elements", LIST, ALWAYS, \
+      "GP_RECORD_ELEMENT, one per element that worked, handled an event " \
+      "or drove a thread this window; bins never appear") \
+  F (GP_W_LINKS, "links", LIST, ALWAYS, \
+      "GP_RECORD_LINK, one per src pad that has a peer") \
+  F (GP_W_QUEUES, "queues", LIST, ALWAYS, \
+      "GP_RECORD_QUEUE, one per queue, queue2 and multiqueue") \
+  F (GP_W_LATENCY, "latency", LIST, ALWAYS, \
+      "GP_RECORD_LATENCY, one per (origin pad, element) pair with lookups") \
+  F (GP_W_THREADS, "threads", LIST, ALWAYS, \
+      "GP_RECORD_THREAD, every thread of the process") \
+  F (GP_W_EVENTS, "events", LIST, ALWAYS, "GP_RECORD_EVENT, in order")
+
+/* events kept per window; more are counted in events_dropped */
+#define GP_RECORD_MAX_EVENTS 256
+
+#define GP_RECORD_ELEMENT "element"
+
+#define GP_ELEMENT_FIELDS(F) \
+  F (GP_E_NAME, "name", STRING, ALWAYS, "the element's name") \
+  F (GP_E_FACTORY, "factory", STRING, ALWAYS, \
+      "its factory (the type name when it has none)") \
+  F (GP_E_KIND, "kind", STRING, ALWAYS, \
+      "source|sink|queue|demux|mux|tee|filter") \
+  F (GP_E_LIVE, "live", BOOL, OPTIONAL, "sources only: it is live") \
+  F (GP_E_BUFFERS, "buffers", U64, ALWAYS, \
+      "self-time samples (buffers; a list counts its buffers)") \
+  F (GP_E_SELF_NS, "self_ns", U64, ALWAYS, \
+      "sum of self time: work on buffers, downstream pushes excluded") \
+  F (GP_E_SELF_MAX_NS, "self_max_ns", U64, ALWAYS, "largest sample") \
+  F (GP_E_SELF_HIST, "self_hist", HIST, ALWAYS, "self time per buffer") \
+  F (GP_E_CPU_NS, "cpu_ns", U64, OPTIONAL, \
+      "only with cpu=true: thread CPU time spent in the element itself") \
+  F (GP_E_EVENT_NS, "event_ns", U64, ALWAYS, \
+      "self time handling serialized events (caps, segment, EOS drain)")
+
+#define GP_RECORD_LINK "link"
+
+#define GP_LINK_FIELDS(F) \
+  F (GP_L_SRC, "src", STRING, ALWAYS, "src pad, element.pad") \
+  F (GP_L_SINK, "sink", STRING, ALWAYS, "the real pad it feeds, element.pad") \
+  F (GP_L_BUFFERS, "buffers", U64, ALWAYS, "buffers pushed (or pulled)") \
+  F (GP_L_BYTES, "bytes", U64, ALWAYS, "their bytes") \
+  F (GP_L_CAPS, "caps", STRING, OPTIONAL, "current caps; absent before caps") \
+  F (GP_L_MEMORY, "memory", STRING, ALWAYS, \
+      "the caps' memory feature, \"system\" when none")
+
+#define GP_RECORD_QUEUE "queue"
+
+#define GP_QUEUE_FIELDS(F) \
+  F (GP_Q_NAME, "name", STRING, ALWAYS, "the queue's name") \
+  F (GP_Q_FACTORY, "factory", STRING, ALWAYS, "queue, queue2 or multiqueue") \
+  F (GP_Q_RESIDENCE_HIST, "residence_hist", HIST, ALWAYS, \
+      "enqueue to dequeue of the same buffer") \
+  F (GP_Q_RESIDENCE_MAX_NS, "residence_max_ns", U64, ALWAYS, "longest stay") \
+  F (GP_Q_LEVEL_BUFFERS_MEAN, "level_buffers_mean", DOUBLE, ALWAYS, \
+      "buffers held, mean of the samples (every 25 ms)") \
+  F (GP_Q_LEVEL_BUFFERS_MAX, "level_buffers_max", U64, ALWAYS, "most held") \
+  F (GP_Q_LEVEL_BYTES_MAX, "level_bytes_max", U64, ALWAYS, "most bytes held") \
+  F (GP_Q_LEVEL_TIME_MAX_NS, "level_time_max_ns", U64, ALWAYS, \
+      "most time held (queue and queue2)") \
+  F (GP_Q_LEVEL_PCT_MEAN, "level_pct_mean", DOUBLE, ALWAYS, \
+      "fill against the nearest limit, mean of the samples") \
+  F (GP_Q_LEVEL_PCT_MAX, "level_pct_max", DOUBLE, ALWAYS, "fullest sample") \
+  F (GP_Q_MAX_BUFFERS, "max_buffers", UINT, ALWAYS, "max-size-buffers") \
+  F (GP_Q_MAX_BYTES, "max_bytes", UINT, ALWAYS, "max-size-bytes") \
+  F (GP_Q_MAX_TIME_NS, "max_time_ns", U64, ALWAYS, "max-size-time") \
+  F (GP_Q_LEAKY, "leaky", STRING, ALWAYS, "no|upstream|downstream") \
+  F (GP_Q_DROPPED, "dropped", U64, ALWAYS, "buffers a leaky queue dropped") \
+  F (GP_Q_BLOCKED_NS, "blocked_ns", U64, ALWAYS, \
+      "upstream pushes blocked on a full queue")
+
+#define GP_RECORD_LATENCY "latency"
+
+#define GP_LATENCY_FIELDS(F) \
+  F (GP_LAT_SOURCE, "source", STRING, ALWAYS, \
+      "origin pad, element.pad: a source's pad, or one that turns untimed " \
+      "input into timed output (a demuxer after filesrc)") \
+  F (GP_LAT_ELEMENT, "element", STRING, ALWAYS, \
+      "the element whose input was looked up") \
+  F (GP_LAT_SINK, "sink", BOOL, ALWAYS, "the element is a sink") \
+  F (GP_LAT_HIST, "hist", HIST, ALWAYS, "origin to the element's input") \
+  F (GP_LAT_MAX_NS, "max_ns", U64, ALWAYS, "largest") \
+  F (GP_LAT_MATCHED, "matched", U64, ALWAYS, "buffers matched") \
+  F (GP_LAT_UNMATCHED, "unmatched", U64, ALWAYS, \
+      "buffers whose running time the origin never recorded")
+
+#define GP_RECORD_THREAD "thread"
+
+#define GP_THREAD_FIELDS(F) \
+  F (GP_T_TID, "tid", U64, ALWAYS, "kernel thread id") \
+  F (GP_T_NAME, "name", STRING, ALWAYS, "its /proc comm") \
+  F (GP_T_CPU_NS, "cpu_ns", U64, ALWAYS, "CPU time this window") \
+  F (GP_T_ELEMENTS, "elements", STRING, ALWAYS, \
+      "comma-separated names of the elements whose self time ran on it") \
+  F (GP_T_STREAMING, "streaming", BOOL, ALWAYS, \
+      "it met a hook (a streaming thread); FALSE for the others: an " \
+      "element's own workers, the application's, the tracer's timer")
+
+#define GP_RECORD_EVENT "event"
+
+#define GP_EVENT_FIELDS(F) \
+  F (GP_EV_TS, "ts", U64, ALWAYS, "when the element posted it") \
+  F (GP_EV_TYPE, "type", STRING, ALWAYS, \
+      "error|warning|qos|eos|state|latency") \
+  F (GP_EV_SOURCE, "source", STRING, ALWAYS, "the posting element") \
+  F (GP_EV_TEXT, "text", STRING, ALWAYS, "the message, for people") \
+  F (GP_EV_DEBUG, "debug", STRING, OPTIONAL, \
+      "errors and warnings: the poster's details") \
+  F (GP_EV_PROCESSED, "processed", U64, OPTIONAL, \
+      "qos: buffers the element processed so far") \
+  F (GP_EV_DROPPED, "dropped", U64, OPTIONAL, \
+      "qos: buffers it dropped so far")
+
+/* ------------------------------------------------------------------ */
+/* gstprof-graph: the "snapshot-graph" action's answer                 */
+
+#define GP_RECORD_GRAPH "gstprof-graph"
+
+#define GP_GRAPH_FIELDS(F) \
+  F (GP_G_PIPELINE, "pipeline", STRING, ALWAYS, \
+      "the first top-level pipeline, \"\" when none") \
+  F (GP_G_STATE, "state", STRING, ALWAYS, "its current state") \
+  F (GP_G_PIPELINES, "pipelines", STRINGS, ALWAYS, \
+      "every top-level pipeline walked, in the order seen") \
+  F (GP_G_ELEMENTS, "elements", LIST, ALWAYS, "GP_RECORD_GRAPH_ELEMENT") \
+  F (GP_G_LINKS, "links", LIST, ALWAYS, \
+      "GP_RECORD_LINK without the counters: gp_graph_link_spec") \
+  F (GP_G_HW, "hw", STRINGS, ALWAYS, \
+      "hardware element factories registered on this machine")
+
+#define GP_RECORD_GRAPH_ELEMENT "element"
+
+#define GP_GRAPH_ELEMENT_FIELDS(F) \
+  F (GP_GE_NAME, "name", STRING, ALWAYS, "the element's name") \
+  F (GP_GE_FACTORY, "factory", STRING, ALWAYS, "its factory") \
+  F (GP_GE_PARENT, "parent", STRING, ALWAYS, "its bin, \"\" for the top") \
+  F (GP_GE_KIND, "kind", STRING, ALWAYS, \
+      "as GP_E_KIND, \"bin\" for pipelines and bins") \
+  F (GP_GE_IS_BIN, "is_bin", BOOL, ALWAYS, "it is a bin") \
+  F (GP_GE_PROPS, "props", STRUCT, ALWAYS, \
+      "every readable property as its real GValue: enums as their nick, " \
+      "flags as nicks joined by \"+\", caps as strings (\"NULL\" unset), " \
+      "fractions as GstFraction; objects, pointers, other boxed left out")
+
+/* the names, as static const strings */
+GP_WINDOW_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_ELEMENT_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_LINK_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_QUEUE_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_LATENCY_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_THREAD_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_EVENT_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_GRAPH_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_GRAPH_ELEMENT_FIELDS (GP_RECORD_DECLARE_NAME)
+
+/* the specs, for checking a record against the contract (tests) and for
+ * documenting it */
+static const GpFieldSpec gp_window_spec[] = {
+  GP_WINDOW_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_element_spec[] = {
+  GP_ELEMENT_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_link_spec[] = {
+  GP_LINK_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_queue_spec[] = {
+  GP_QUEUE_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_latency_spec[] = {
+  GP_LATENCY_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_thread_spec[] = {
+  GP_THREAD_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_event_spec[] = {
+  GP_EVENT_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_graph_spec[] = {
+  GP_GRAPH_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_graph_element_spec[] = {
+  GP_GRAPH_ELEMENT_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+/* a graph link is a window link without its counters */
+static const GpFieldSpec gp_graph_link_spec[] = {
+  {GP_L_SRC, GP_FIELD_STRING, GP_FIELD_ALWAYS, "src pad, element.pad"},
+  {GP_L_SINK, GP_FIELD_STRING, GP_FIELD_ALWAYS, "the real pad it feeds"},
+  {GP_L_CAPS, GP_FIELD_STRING, GP_FIELD_OPTIONAL, "current caps"},
+  {GP_L_MEMORY, GP_FIELD_STRING, GP_FIELD_ALWAYS, "the memory feature"},
+};
+
+G_END_DECLS
+
+#endif /* __GP_RECORD_H__ */
