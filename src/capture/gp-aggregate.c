@@ -327,6 +327,10 @@ typedef struct
   guint64 self_max_ns;
   guint64 cpu_ns;
   gboolean has_cpu;
+  guint64 cpu_buffers;          /* samples timed by CPU (gp-record.h) */
+  GpHist wait;
+  guint64 wait_ns;
+  gboolean has_wait;
   GPtrArray *threads;           /* gchar*: thread display names */
 } AggElement;
 
@@ -371,7 +375,9 @@ typedef struct
   gboolean sink;
   GpHist hist;
   guint64 max_ns;
+  guint64 sum_ns;
   guint64 matched;
+  guint64 exact;
   guint64 unmatched;
 } AggLatency;
 
@@ -767,6 +773,7 @@ agg_element (GpAggregator * agg, const gchar * name)
     e->name = g_strdup (name);
     e->threads = g_ptr_array_new_with_free_func (g_free);
     gp_hist_clear (&e->hist);
+    gp_hist_clear (&e->wait);
     g_hash_table_insert (agg->elements, e->name, e);
   }
   return e;
@@ -978,10 +985,19 @@ add_elements (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
       e->cpu_ns += get_u64 (es, GP_E_CPU_NS);
     }
 
+
     se = ser_element (entry, name);
     se->buffers += buffers;
     se->max_ns = MAX (se->max_ns, self_max);
     pairs_merge (se->pairs, agg->scratch_pairs);
+
+    if (has_number (es, GP_E_WAIT_NS)) {
+      e->has_wait = TRUE;
+      e->cpu_buffers += get_u64 (es, GP_E_CPU_BUFFERS);
+      e->wait_ns += get_u64 (es, GP_E_WAIT_NS);
+      read_pairs (es, GP_E_WAIT_HIST, agg->scratch_pairs);
+      hist_add (&e->wait, agg->scratch_pairs);
+    }
   }
 }
 
@@ -1104,7 +1120,11 @@ add_latency (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
     matched = get_u64 (ls, GP_LAT_MATCHED);
     unmatched = get_u64 (ls, GP_LAT_UNMATCHED);
     l->max_ns = MAX (l->max_ns, max_ns);
+    l->sum_ns += get_u64 (ls, GP_LAT_SUM_NS);
     l->matched += matched;
+    /* records from before interval matching matched exactly only */
+    l->exact += gst_structure_has_field (ls, GP_LAT_EXACT) ?
+        get_u64 (ls, GP_LAT_EXACT) : matched;
     l->unmatched += unmatched;
 
     if (l->sink) {
@@ -1627,8 +1647,16 @@ finish_elements (GpAggregator * agg, const PlaySpan * p,
     es->buffers = e->buffers;
     es->self_total_ms = e->self_ns / 1e6;
     es->cpu_ms = e->has_cpu ? e->cpu_ns / 1e6 : -1.0;
+    es->cpu_buffers = e->cpu_buffers;
+    if (e->has_wait) {
+      gp_hist_quantiles_ms (&e->wait, &es->wait_ms);
+      es->wait_total_ms = e->wait_ns / 1e6;
+    }
+    /* of the threads it ran on: an element fed by two threads (a muxer)
+     * can be busy on both at once, and a share above 100 % means nothing */
     es->busy_pct = p->playing_s > 0.0 ?
-        100.0 * ns_to_s (e->self_ns) / p->playing_s : 0.0;
+        100.0 * ns_to_s (e->self_ns) / p->playing_s /
+        MAX (e->threads->len, 1) : 0.0;
     for (j = 0; j < e->threads->len; j++)
       g_ptr_array_add (es->threads, g_strdup (e->threads->pdata[j]));
     /* a queue's "self time" is hand-over work, its waiting is residence:
@@ -1707,13 +1735,18 @@ finish_paths (GpAggregator * agg)
 
     l->hist.max_ns = l->max_ns;
     gp_hist_quantiles_ms (&l->hist, &path->latency_ms);
+    path->mean_ms = l->matched > 0 && l->sum_ns > 0 ?
+        l->sum_ns / 1e6 / l->matched : -1;
     path->matched = l->matched;
+    path->exact = l->exact;
     path->unmatched = l->unmatched;
     if (l->sink) {
       GpPath *to_sink = gp_session_add_path (s, l->source, l->element);
 
       to_sink->latency_ms = path->latency_ms;
+      to_sink->mean_ms = path->mean_ms;
       to_sink->matched = path->matched;
+      to_sink->exact = path->exact;
       to_sink->unmatched = path->unmatched;
     }
   }

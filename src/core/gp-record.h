@@ -117,6 +117,14 @@ typedef struct
       "sum of self time: work on buffers, downstream pushes excluded") \
   F (GP_E_SELF_MAX_NS, "self_max_ns", U64, ALWAYS, "largest sample") \
   F (GP_E_SELF_HIST, "self_hist", HIST, ALWAYS, "self time per buffer") \
+  F (GP_E_CPU_BUFFERS, "cpu_buffers", U64, ALWAYS, \
+      "samples that are the thread's CPU time, not wall time: the element " \
+      "also waits (a sink for its clock, an aggregator's inputs, a source " \
+      "between buffers), and CPU time is its work") \
+  F (GP_E_WAIT_NS, "wait_ns", U64, ALWAYS, \
+      "what those samples' wall time had on top of their CPU time: waiting " \
+      "(for the clock, preroll, other inputs, the network, a device)") \
+  F (GP_E_WAIT_HIST, "wait_hist", HIST, ALWAYS, "that wait per buffer") \
   F (GP_E_CPU_NS, "cpu_ns", U64, OPTIONAL, \
       "only with cpu=true: thread CPU time spent in the element itself") \
   F (GP_E_EVENT_NS, "event_ns", U64, ALWAYS, \
@@ -169,9 +177,14 @@ typedef struct
   F (GP_LAT_SINK, "sink", BOOL, ALWAYS, "the element is a sink") \
   F (GP_LAT_HIST, "hist", HIST, ALWAYS, "origin to the element's input") \
   F (GP_LAT_MAX_NS, "max_ns", U64, ALWAYS, "largest") \
+  F (GP_LAT_SUM_NS, "sum_ns", U64, ALWAYS, "sum of the matched latencies") \
   F (GP_LAT_MATCHED, "matched", U64, ALWAYS, "buffers matched") \
+  F (GP_LAT_EXACT, "exact", U64, ALWAYS, \
+      "of matched: a buffer left the origin with the same running time; " \
+      "the others matched the origin buffer whose running-time interval " \
+      "holds it (content re-chunked, re-timestamped, mixed or repeated)") \
   F (GP_LAT_UNMATCHED, "unmatched", U64, ALWAYS, \
-      "buffers whose running time the origin never recorded")
+      "buffers whose running time no origin buffer covered")
 
 #define GP_RECORD_THREAD "thread"
 

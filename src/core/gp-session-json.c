@@ -419,7 +419,9 @@ gp_json_paths (GPtrArray * paths)
     gp_json_set_string (po, "sink", p->sink);
     json_object_set_object_member (po, "latency_ms",
         gp_json_quantiles (&p->latency_ms));
+    gp_json_set_maybe (po, "mean_ms", p->mean_ms);
     gp_json_set_count (po, "matched", p->matched);
+    gp_json_set_count (po, "exact", p->exact);
     gp_json_set_count (po, "unmatched", p->unmatched);
     json_array_add_object_element (a, po);
   }
@@ -473,6 +475,10 @@ gp_json_summary (GpSession * s)
         gp_json_quantiles (&es->self_ms));
     gp_json_set_count (eo, "buffers", es->buffers);
     gp_json_set_maybe (eo, "self_total_ms", es->self_total_ms);
+    gp_json_set_count (eo, "cpu_buffers", es->cpu_buffers);
+    json_object_set_object_member (eo, "wait_ms",
+        gp_json_quantiles (&es->wait_ms));
+    gp_json_set_maybe (eo, "wait_total_ms", es->wait_total_ms);
     gp_json_set_maybe (eo, "cpu_ms", es->cpu_ms);
     json_object_set_array_member (eo, "threads",
         gp_json_string_array (es->threads));
@@ -1228,6 +1234,9 @@ gp_reader_elem_summary (GpReader * r, GpSession * s, const gchar * name,
   return gp_reader_quantiles (r, o, p, "self_ms", &es->self_ms) &&
       gp_reader_count (r, o, p, "buffers", &es->buffers) &&
       gp_reader_maybe (r, o, p, "self_total_ms", &es->self_total_ms) &&
+      gp_reader_count (r, o, p, "cpu_buffers", &es->cpu_buffers) &&
+      gp_reader_quantiles (r, o, p, "wait_ms", &es->wait_ms) &&
+      gp_reader_maybe (r, o, p, "wait_total_ms", &es->wait_total_ms) &&
       gp_reader_maybe (r, o, p, "cpu_ms", &es->cpu_ms) &&
       gp_reader_string_array (r, o, p, "threads", es->threads) &&
       gp_reader_maybe (r, o, p, "busy_pct", &es->busy_pct) &&
@@ -1306,8 +1315,13 @@ gp_reader_paths (GpReader * r, JsonObject * summary, const gchar * key,
       ok = gp_reader_string (r, po, ip, "source", "", &p->source) &&
           gp_reader_string (r, po, ip, "sink", "", &p->sink) &&
           gp_reader_quantiles (r, po, ip, "latency_ms", &p->latency_ms) &&
+          gp_reader_maybe (r, po, ip, "mean_ms", &p->mean_ms) &&
           gp_reader_count (r, po, ip, "matched", &p->matched) &&
+          gp_reader_count (r, po, ip, "exact", &p->exact) &&
           gp_reader_count (r, po, ip, "unmatched", &p->unmatched);
+      /* sessions from before interval matching matched exactly only */
+      if (ok && !json_object_has_member (po, "exact"))
+        p->exact = p->matched;
     }
     g_free (ip);
   }

@@ -98,6 +98,8 @@ gp_element_summary_new (const gchar * name)
 
   es->name = gp_strdup_or_empty (name);
   gp_quantiles_set_unknown (&es->self_ms);
+  gp_quantiles_set_unknown (&es->wait_ms);
+  es->wait_total_ms = -1;
   es->cpu_ms = -1;
   es->threads = g_ptr_array_new_with_free_func (g_free);
   return es;
@@ -161,6 +163,7 @@ gp_path_new (const gchar * source, const gchar * sink)
   p->source = gp_strdup_or_empty (source);
   p->sink = gp_strdup_or_empty (sink);
   gp_quantiles_set_unknown (&p->latency_ms);
+  p->mean_ms = -1;
   return p;
 }
 

@@ -48,8 +48,16 @@ typedef struct
   GpQuantiles self_ms;
   guint64 buffers;
   gdouble self_total_ms;        /* sum of self time over the run */
+  /* samples of self_ms that are the thread's CPU time: the element also
+   * waits (a sink for its clock and preroll, an aggregator's or muxer's
+   * inputs, a source between buffers), and only its CPU time is work.
+   * 0 for sessions from before it was measured and for imports. */
+  guint64 cpu_buffers;
+  GpQuantiles wait_ms;          /* the rest of those samples' wall time */
+  gdouble wait_total_ms;        /* its sum, < 0 unknown */
   gdouble cpu_ms;               /* CPU self time, < 0 when not measured */
-  gdouble busy_pct;             /* self_total / duration * 100 (one core) */
+  gdouble busy_pct;             /* self_total over the PLAYING time and the
+                                 * threads it ran on, % (never above 100) */
   gdouble share_pct;            /* of all elements' self time, queues excluded */
   GPtrArray *threads;           /* gchar*: names of the threads it ran on */
 } GpElementSummary;
@@ -81,7 +89,12 @@ typedef struct
   gchar *source;                /* origin "element.pad" */
   gchar *sink;                  /* element name */
   GpQuantiles latency_ms;
+  gdouble mean_ms;              /* exact mean of the matched, < 0 unknown */
   guint64 matched, unmatched;
+  /* of matched: a buffer left the origin with the same running time; the
+   * rest matched by running-time interval (content re-chunked,
+   * re-timestamped, mixed or repeated on the way) */
+  guint64 exact;
 } GpPath;
 
 /* summary.threads[] */

@@ -14,6 +14,10 @@
 #define W GP_VERDICT_WIDTH
 /* Elements listed in "Where the time goes" before the rest are summed up. */
 #define GP_VERDICT_MAX_ROWS 15
+/* Waits shorter than this per buffer (p95) are not listed: a fraction of
+ * a millisecond in a sink or a mixer input is scheduling, not a finding. */
+#define GP_VERDICT_WAIT_MIN_MS 1.0
+#define GP_VERDICT_MAX_WAIT_ROWS 8
 /* The process is CPU-bound at this share of all the cores it may use. */
 #define GP_VERDICT_CPU_BOUND_FRACTION 0.90
 /* Worker threads are shown when together they take this much of a core;
@@ -613,8 +617,8 @@ gp_vt_where (GpVt * vt, GpSession * s)
   guint i, n_rest = 0;
   gchar b[32];
 
-  gp_vt_heading (vt, "Where the time goes (self time: downstream work and "
-      "queue waits excluded)");
+  gp_vt_heading (vt, "Where the time goes (self time: work only; "
+      "downstream and waiting excluded)");
   for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
     GpElement *e = gp_session_find_element (s, es->name);
@@ -622,7 +626,8 @@ gp_vt_where (GpVt * vt, GpSession * s)
     if ((e && e->is_bin) || gp_rules_is_queue (s, es->name))
       continue;
     g_ptr_array_add (rows, es);
-    if (gp_rules_sink_waits_on_clock (s, es->name))
+    /* a sink whose wait was not measured apart (imports) */
+    if (es->cpu_buffers == 0 && gp_rules_sink_waits_on_clock (s, es->name))
       g_ptr_array_add (waiting, es->name);
   }
   if (rows->len == 0) {
@@ -694,6 +699,76 @@ gp_vt_where (GpVt * vt, GpSession * s)
 done:
   g_ptr_array_unref (rows);
   g_ptr_array_unref (waiting);
+}
+
+/* Why @es waits, for the table below. */
+static const gchar *
+gp_vt_wait_reason (GpSession * s, GpElementSummary * es)
+{
+  GpElement *e = gp_session_find_element (s, es->name);
+  const gchar *kind = e ? e->kind : NULL;
+  gboolean sync = FALSE;
+
+  if (g_strcmp0 (kind, "sink") == 0)
+    return gp_rules_sink_waits_on_clock (s, es->name) ?
+        "for its clock (sync) and preroll" : "for preroll";
+  if (g_strcmp0 (kind, "mux") == 0)
+    return "inputs wait for its output or the other inputs";
+  if (g_strcmp0 (kind, "source") == 0)
+    return gp_rules_is_live_source (s, es->name) ?
+        "between buffers: clock, network or device" :
+        "between buffers: for data";
+  if (e && gp_element_get_prop_bool (e, "sync", &sync) && sync)
+    return "for its clock (sync)";
+  return "between buffers: for input";
+}
+
+static gint
+gp_vt_compare_wait (gconstpointer a, gconstpointer b)
+{
+  gdouble wa = (*(GpElementSummary **) a)->wait_total_ms;
+  gdouble wb = (*(GpElementSummary **) b)->wait_total_ms;
+
+  return wa > wb ? -1 : wa < wb ? 1 : 0;
+}
+
+/* Where threads sat in an element without working: measured as the wall
+ * time of its buffers less their CPU time.  Only the ones that matter:
+ * a wait of GP_VERDICT_WAIT_MIN_MS per buffer or more. */
+static void
+gp_vt_waiting (GpVt * vt, GpSession * s)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+  gchar b[32];
+  guint i;
+
+  for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    if (es->cpu_buffers > 0 && es->wait_total_ms > 0 &&
+        es->wait_ms.p95 >= GP_VERDICT_WAIT_MIN_MS)
+      g_ptr_array_add (rows, es);
+  }
+  if (rows->len > 0) {
+    g_ptr_array_sort (rows, gp_vt_compare_wait);
+    gp_vt_heading (vt, "Waiting (wall time in an element that was not work)");
+    g_string_append (vt->out, "  element              p50 ms   p95 ms  "
+        "waits\n");
+    for (i = 0; i < rows->len && i < GP_VERDICT_MAX_WAIT_ROWS; i++) {
+      GpElementSummary *es = g_ptr_array_index (rows, i);
+      GString *line = g_string_new ("  ");
+
+      gp_vt_cell (line, es->name, 19, FALSE);
+      gp_vt_cell (line, gp_vt_ms (b, es->wait_ms.p50), 9, TRUE);
+      gp_vt_cell (line, gp_vt_ms (b, es->wait_ms.p95), 9, TRUE);
+      g_string_append (line, "  ");
+      g_string_append (line, gp_vt_wait_reason (s, es));
+      g_string_append_c (line, '\n');
+      g_string_append (vt->out, line->str);
+      g_string_free (line, TRUE);
+    }
+  }
+  g_ptr_array_unref (rows);
 }
 
 static void
@@ -925,6 +1000,7 @@ gp_verdict_format (GpSession * s, GpVerdictFlags flags)
   gp_vt_latency (&vt, s);
   gp_vt_threads (&vt, s);
   gp_vt_where (&vt, s);
+  gp_vt_waiting (&vt, s);
   gp_vt_queues (&vt, s);
   if (vt.dash_used)
     g_string_append (vt.out, "  (- : not measured)\n");

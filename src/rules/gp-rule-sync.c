@@ -114,16 +114,18 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     period = target > 0 ? 1000.0 / target : s->frame_period_ms;
     if (period > 0)
       gp_finding_set_double (f, "frame_period_ms", period);
-    /* The sink's wall self time per buffer is, with sync=true, mostly the
-     * wait for the clock: what sync=false would give back. */
+    /* With sync=true the sink's wait per buffer is mostly the wait for
+     * the clock: what sync=false would give back. */
     es = gp_session_find_elem_summary (s, e->name);
-    if (es && es->self_ms.p50 >= 0) {
-      gp_finding_set_double (f, "held_p50_ms", es->self_ms.p50);
-      if (es->self_ms.p95 >= 0)
-        gp_finding_set_double (f, "held_p95_ms", es->self_ms.p95);
+    if (es && gp_rules_held_ms (es)->p50 >= 0) {
+      const GpQuantiles *held = gp_rules_held_ms (es);
+
+      gp_finding_set_double (f, "held_p50_ms", held->p50);
+      if (held->p95 >= 0)
+        gp_finding_set_double (f, "held_p95_ms", held->p95);
       gp_finding_set_int (f, "buffers", (gint64) es->buffers);
       if (period > 0)
-        f->rank_value = MIN (100.0, es->self_ms.p50 / period * 100.0);
+        f->rank_value = MIN (100.0, held->p50 / period * 100.0);
     }
 
     g_free (f->why);

@@ -98,9 +98,19 @@ gp_rules_work_ms (GpSession * s, const GpElementSummary * es)
     return -1;
   if (gp_rules_is_queue (s, es->name))
     return -1;
-  if (gp_rules_sink_waits_on_clock (s, es->name))
+  /* self time timed by CPU is work already; a sink's wall self time
+   * (imports, older sessions) is mostly its wait for the clock */
+  if (es->cpu_buffers == 0 && gp_rules_sink_waits_on_clock (s, es->name))
     return es->cpu_ms >= 0 ? es->cpu_ms : -1;
   return es->self_total_ms;
+}
+
+const GpQuantiles *
+gp_rules_held_ms (const GpElementSummary * es)
+{
+  if (es->cpu_buffers > 0 && es->wait_ms.p50 >= 0)
+    return &es->wait_ms;
+  return &es->self_ms;
 }
 
 gdouble

@@ -106,6 +106,9 @@ gboolean gp_rules_is_live_source (GpSession * s, const gchar * name);
  * waiting: its CPU self time then, or -1 when CPU was not measured. Queues
  * are never working time (-1). */
 gdouble gp_rules_work_ms (GpSession * s, const GpElementSummary * es);
+/* How long @es held each buffer without working: its measured wait, or,
+ * where no wait was measured apart (imports), its wall self time. */
+const GpQuantiles *gp_rules_held_ms (const GpElementSummary * es);
 
 /* The element's working time as % of the run: its busy_pct (self time
  * over the PLAYING time, as the aggregator measured it) scaled by the part

@@ -40,6 +40,13 @@ GST_DEBUG_CATEGORY_EXTERN (gst_prof_debug);
 #define GP_ORIGIN_SET_BITS 9
 #define GP_ORIGIN_SETS (1 << GP_ORIGIN_SET_BITS)
 #define GP_ORIGIN_WAYS 4
+/* ... and the last GP_ORIGIN_RUN of them in push order; a reader keeps
+ * GP_ORIGIN_RUN_MARGIN slots away from the writer */
+#define GP_ORIGIN_RUN (1 << 10)
+#define GP_ORIGIN_RUN_MARGIN 64
+/* a running time this far below the newest starts a new timeline (a seek
+ * or flush); less is reordering (B-frames pushed in decode order) */
+#define GP_ORIGIN_REWIND_NS (1 * GST_SECOND)
 /* enqueue records per queue (per sink/src pair for multiqueue) */
 #define GP_RING_SLOTS 512
 /* a ring that failed this many dequeue matches in a row stops recording:
@@ -49,6 +56,15 @@ GST_DEBUG_CATEGORY_EXTERN (gst_prof_debug);
 #define GP_THREAD_ELEMS 128
 /* a push into a queue longer than this waited for room: backpressure */
 #define GP_QUEUE_BLOCK_NS (100 * GST_USECOND)
+/* Waiting apart from work (gp_wait_mode): a frame or gap timed by the wall
+ * clock that is longer than this may hide a wait, so the thread's CPU clock
+ * is read again (two reads, about 0.4 us, under 1 % of it) ... */
+#define GP_WAIT_LONG_NS (50 * GST_USECOND)
+/* ... and this many CPU-timed ones in a row, each shorter than
+ * GP_WAIT_FAST_NS of wall time, show that the element does not wait: the
+ * reads stop, since they would cost more than a few per cent of its time */
+#define GP_WAIT_FAST_NS (20 * GST_USECOND)
+#define GP_WAIT_FAST_RUN 256
 
 /* relaxed atomics on 64-bit counters; the builtins exist on every compiler
  * GStreamer supports on Linux, and GLib has no 64-bit add */
@@ -89,22 +105,69 @@ typedef enum
   GP_QUEUE_MULTI,
 } GpQueueType;
 
+/* Whether an element's frames (or a driver's gaps) are measured by the
+ * thread's CPU clock now, so that its waiting is kept apart from its work;
+ * (hot, relaxed): the threads pushing into it all write it */
+typedef struct
+{
+  gint cpu;                     /* measured by CPU now (starts so) */
+  guint fast;                   /* CPU-measured ones in a row that were short */
+} GpWaitMode;
+
 typedef struct _GpElem GpElem;
 typedef struct _GpPad GpPad;
 typedef struct _GpThread GpThread;
 
-/* (PTS -> ts) table of an origin pad; seqlock per slot, one writer (the
- * origin pad's streaming thread), readers anywhere downstream */
+/* (running time -> ts) tables: sets of GP_ORIGIN_WAYS slots, a seqlock
+ * per slot, one writer (the thread pushing on the pad that owns the
+ * table), readers anywhere downstream */
 typedef struct
 {
   guint64 seq;
-  guint64 pts;
+  guint64 rt;
   guint64 ts;
-} GpOriginSlot;
+} GpTimeSlot;
+
+typedef GpTimeSlot GpTimeSet[GP_ORIGIN_WAYS];
+
+/* A sink pad of an element that merges streams (a muxer, a mixer, funnel)
+ * remembers the running times of the buffers that entered by it, so that
+ * downstream a muxed buffer is matched with the origins of the input it
+ * came from only (a muxed audio packet is not a late video frame); a
+ * buffer no input saw with its running time (a mixer's output) is matched
+ * with them all.  Only as long as the buffers it must cover: the merging
+ * element's own queue and what lies between it and the lookups. */
+#define GP_MERGE_SETS (1 << 7)
 
 typedef struct
 {
-  GpOriginSlot sets[GP_ORIGIN_SETS][GP_ORIGIN_WAYS];
+  /* (create) the element packs its inputs (a muxer): a buffer that came in
+   * by none of them is its own (headers, index, padding), nobody's content,
+   * where a mixer's output is everybody's */
+  gboolean packs;
+  GpTimeSet sets[GP_MERGE_SETS];
+} GpMergeTab;
+
+/* The same entries in push order with running times strictly increasing
+ * (reordered ones are left out: they are in the sets), for the lookups
+ * that miss the exact running time: elements that re-chunk (audio
+ * encoders, depayloaders), re-timestamp (rtpjitterbuffer), aggregate
+ * (compositor, audiomixer, muxers) or drop and repeat (videorate) keep
+ * the running time of their content, not of each input buffer.  One
+ * writer; readers check afterwards that the writer did not lap them. */
+typedef struct
+{
+  guint64 rt;
+  guint64 ts;
+} GpRunSlot;
+
+typedef struct
+{
+  GpTimeSet sets[GP_ORIGIN_SETS];
+  guint64 run_head;             /* next slot to write, published (release) */
+  guint64 run_base;             /* first slot of the current timeline */
+  guint64 run_last;             /* (writer) newest running time appended */
+  GpRunSlot run[GP_ORIGIN_RUN];
 } GpOrigin;
 
 /* enqueue records of one queue (or one multiqueue sink/src pair): single
@@ -137,7 +200,9 @@ typedef struct
   gint ref;
   GpPad *origin;                /* (create) ref */
   guint64 matched;              /* (hot, atomic) */
+  guint64 exact;                /* (hot, atomic) of matched: same running time */
   guint64 unmatched;            /* (hot, atomic) */
+  guint64 sum_ns;               /* (hot, atomic) */
   guint64 max_ns;               /* (hot, atomic) */
   guint64 hist[GP_HIST_N_BUCKETS];      /* (hot, atomic) */
 } GpLat;
@@ -154,6 +219,7 @@ struct _GpElem
   gboolean is_source;
   gboolean is_sink;
   gboolean is_bin;
+  gboolean is_muxer;            /* klass "Muxer": packs its inputs */
   gchar *factory;
 
   /* -1 unknown, 0 not live (or not a source), 1 live; read from "is-live"
@@ -168,6 +234,20 @@ struct _GpElem
   guint64 event_ns;
   guint64 hist[GP_HIST_N_BUCKETS];
   gint seen;                    /* drove a thread this window */
+
+  /* Waiting apart from work.  split (create, or the state change to
+   * PAUSED for clock-synced filters): pushes into it may wait rather than
+   * work (sinks: clock and preroll; aggregators and muxers: their inputs
+   * wait for the output thread or the other inputs; identity sync=true).
+   * Its frames, and every driver's gaps, are measured by the thread's CPU
+   * clock while frame_wait / gap_wait say so: the CPU time is the sample,
+   * the rest of the wall time is wait_ns and wait_hist. */
+  gboolean split;
+  GpWaitMode frame_wait;
+  GpWaitMode gap_wait;          /* (hot, 1 writer: the thread it drives) */
+  guint64 cpu_samples;          /* (hot, atomic) samples timed by CPU */
+  guint64 wait_ns;              /* (hot, atomic) */
+  guint64 wait_hist[GP_HIST_N_BUCKETS]; /* (hot, atomic) wait per buffer */
 
   /* (hot, 1 writer) timed vs untimed input, for origin detection */
   guint64 timed_in;
@@ -242,11 +322,20 @@ struct _GpPad
   gint origin_active;
 
   /* sink side: origins upstream, recomputed when the topology changes;
-   * only the thread pushing into this pad touches them */
+   * only the thread pushing into this pad touches them.  lat_merge: the
+   * sink pad (ref) of the nearest merging element on the way to that
+   * origin, whose table tells the inputs apart, or NULL when the way
+   * merges nothing (GpMergeTab) */
   gint lat_gen;
   guint n_lat;
   GpLat **lat;                  /* refs */
   GpOrigin **lat_tab;
+  GpPad **lat_merge;
+
+  /* sink pads of merging elements: allocated by the first topology walk
+   * that finds the merge (atomic pointer), written by the thread pushing
+   * into the pad, freed with the pad */
+  GpMergeTab *merge;
 
   /* queue family: ring on the sink pad, the src pad points at it */
   GpRing *ring;
@@ -276,10 +365,11 @@ typedef struct
   gpointer slot;                /* pushes into a queue: its ring entry */
   guint64 start;
   guint64 child;
-  guint64 cpu_start;
+  guint64 cpu_start;            /* when cpu */
   guint64 cpu_child;
   guint n;
   guint8 kind;
+  gboolean cpu;                 /* the thread's CPU clock was read at open */
 } GpFrame;
 
 typedef struct
@@ -302,8 +392,10 @@ struct _GpThread
   gboolean gap_valid;
   guint64 gap_start;
   guint64 gap_child;
+  gboolean gap_cpu;             /* this gap is measured by CPU */
   guint64 gap_cpu_start;
   guint64 gap_cpu_child;
+  guint cpu_frames;             /* open frames measured by CPU */
   GpElem *gap_driver;
   GpElem *gap_pulled;
 
@@ -391,6 +483,7 @@ void gp_pad_resolve_deq (GstProfTracer * self, GpPad * ps, GstPad * srcpad);
 void gp_pad_update_lat (GstProfTracer * self, GpPad * sink, gint gen);
 void gp_pad_make_origin (GstProfTracer * self, GpPad * ps);
 void gp_elem_read_live (GpElem * e, GstElement * element);
+void gp_elem_read_split (GpElem * e, GstElement * element);
 GstElement *gp_pad_real_parent (GstPad * pad);
 GstPad *gp_pad_downstream_real (GstPad * srcpad);
 GstPad *gp_pad_upstream_real (GstPad * sinkpad);

@@ -142,25 +142,58 @@ gp_kind_name (GpKind kind)
   return names[kind];
 }
 
+/* A readable boolean property, FALSE with @has FALSE when there is none. */
+static gboolean
+gp_read_bool_prop (GstElement * element, const gchar * name, gboolean * has)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (element), name);
+  gboolean v = FALSE;
+
+  *has = pspec && (pspec->flags & G_PARAM_READABLE)
+      && G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN;
+  if (*has)
+    g_object_get (element, name, &v, NULL);
+  return v;
+}
+
 /* "is-live" is read here, never on the hot path: basesrc's getter takes the
  * object lock.  Called from element-change-state-post and from the first
- * root push of a source, where GStreamer holds no object lock. */
+ * root push of a source, where GStreamer holds no object lock.  Sources
+ * without the property (udpsrc, v4l2src) answer a latency query with
+ * whether they are live. */
 void
 gp_elem_read_live (GpElem * e, GstElement * element)
 {
-  GParamSpec *pspec;
-  gboolean live = FALSE;
+  gboolean has, live = FALSE;
 
   if (!e->is_source) {
     g_atomic_int_set (&e->live, 0);
     return;
   }
-  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element),
-      "is-live");
-  if (pspec && (pspec->flags & G_PARAM_READABLE)
-      && G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN)
-    g_object_get (element, "is-live", &live, NULL);
+  live = gp_read_bool_prop (element, "is-live", &has);
+  if (!has) {
+    GstQuery *q = gst_query_new_latency ();
+
+    if (gst_element_query (element, q))
+      gst_query_parse_latency (q, &live, NULL, NULL);
+    gst_query_unref (q);
+  }
   g_atomic_int_set (&e->live, live ? 1 : 0);
+}
+
+/* A filter that syncs buffers to the clock (identity sync=true) waits in
+ * its chain like a sink: read when it goes to PAUSED. */
+void
+gp_elem_read_split (GpElem * e, GstElement * element)
+{
+  gboolean has, sync;
+
+  if (e->kind != GP_KIND_FILTER)
+    return;
+  sync = gp_read_bool_prop (element, "sync", &has);
+  if (has)
+    e->split = sync;
 }
 
 /* refcounting */
@@ -231,12 +264,17 @@ gp_pad_release_links (GpPad * p)
   if (p->deq)
     gp_pad_unref (p->deq);
   p->deq = NULL;
-  for (i = 0; i < p->n_lat; i++)
+  for (i = 0; i < p->n_lat; i++) {
     gp_lat_unref (p->lat[i]);
+    if (p->lat_merge[i])
+      gp_pad_unref (p->lat_merge[i]);
+  }
   g_free (p->lat);
   g_free (p->lat_tab);
+  g_free (p->lat_merge);
   p->lat = NULL;
   p->lat_tab = NULL;
+  p->lat_merge = NULL;
   p->n_lat = 0;
 }
 
@@ -253,6 +291,7 @@ gp_pad_unref (GpPad * p)
   g_free (p->caps);
   g_free (p->memory);
   g_free (p->origin);
+  g_free (p->merge);
   g_free (p->ring);
   g_free (p->name);
   g_free (p);
@@ -298,6 +337,12 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
   e->is_bin = GST_IS_BIN (element);
   e->is_source = e->kind == GP_KIND_SOURCE;
   e->is_sink = e->kind == GP_KIND_SINK;
+  {
+    const gchar *klass = gst_element_class_get_metadata
+        (GST_ELEMENT_GET_CLASS (element), GST_ELEMENT_METADATA_KLASS);
+
+    e->is_muxer = klass && strstr (klass, "Muxer");
+  }
   e->live = e->is_source ? -1 : 0;
   factory = gst_element_get_factory (element);
   e->factory = g_strdup (factory ? GST_OBJECT_NAME (factory) :
@@ -306,6 +351,11 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
    * data flows, and the timer refreshes it under the lock */
   e->name = g_strdup (GST_OBJECT_NAME (element));
   e->leaky = "no";
+  /* sinks wait for their clock and their preroll, aggregators' and muxers'
+   * inputs for the output thread or the other inputs */
+  e->split = e->kind == GP_KIND_SINK || e->kind == GP_KIND_MUX;
+  e->frame_wait.cpu = 1;
+  e->gap_wait.cpu = 1;
   if (e->qtype != GP_QUEUE_NONE)
     e->res_hist = g_new0 (guint64, GP_HIST_N_BUCKETS);
   g_mutex_init (&e->lat_lock);
@@ -561,9 +611,67 @@ gp_pad_full_name (GstPad * pad)
   return full;
 }
 
+/* The sink pads whose data leaves by @src, stream by stream: the
+ * element's internal links (multiqueue's src_N is fed by sink_N only,
+ * input-selector's src by its active pad), which by default are all its
+ * sink pads (an aggregator mixes them all).  A list of refs. */
+static GList *
+gp_pad_internal_sinks (GstPad * src)
+{
+  GstIterator *it = gst_pad_iterate_internal_links (src);
+  GValue v = G_VALUE_INIT;
+  GList *sinks = NULL;
+  gboolean done = FALSE;
+
+  while (it && !done) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:
+        sinks = g_list_prepend (sinks, g_value_dup_object (&v));
+        g_value_reset (&v);
+        break;
+      case GST_ITERATOR_RESYNC:
+        g_list_free_full (sinks, gst_object_unref);
+        sinks = NULL;
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  if (it)
+    gst_iterator_free (it);
+  return sinks;
+}
+
+/* An origin found upstream of a sink pad, and the sink pad of the nearest
+ * merging element on the way (NULL: none). */
+typedef struct
+{
+  GpPad *origin;                /* ref */
+  GpPad *merge;                 /* ref or NULL */
+} GpOriginWay;
+
+static GpMergeTab *
+gp_pad_merge_tab (GpPad * p)
+{
+  GpMergeTab *t = g_atomic_pointer_get (&p->merge);
+
+  if (!t) {
+    t = g_new0 (GpMergeTab, 1);
+    t->packs = p->elem && p->elem->is_muxer;
+    if (!g_atomic_pointer_compare_and_exchange (&p->merge, NULL, t)) {
+      g_free (t);
+      t = g_atomic_pointer_get (&p->merge);
+    }
+  }
+  return t;
+}
+
 static void
-gp_collect_origins (GstProfTracer * self, GstPad * sinkpad, GPtrArray * out,
-    GHashTable * visited, guint depth)
+gp_collect_origins (GstProfTracer * self, GstPad * sinkpad, GArray * out,
+    GHashTable * visited, GpPad * merge, guint depth)
 {
   GstPad *src;
   GpPad *ps;
@@ -583,17 +691,26 @@ gp_collect_origins (GstProfTracer * self, GstPad * sinkpad, GPtrArray * out,
 
   ps = g_object_get_qdata ((GObject *) src, self->q_pad);
   if (ps && g_atomic_pointer_get (&ps->origin)
-      && g_atomic_int_get (&ps->origin_active))
-    g_ptr_array_add (out, gp_pad_ref (ps));
+      && g_atomic_int_get (&ps->origin_active)) {
+    GpOriginWay way = { gp_pad_ref (ps), merge ? gp_pad_ref (merge) : NULL };
+
+    g_array_append_val (out, way);
+  }
 
   el = gp_pad_real_parent (src);
   if (el) {
-    GST_OBJECT_LOCK (el);
-    for (l = el->sinkpads; l; l = l->next)
-      sinks = g_list_prepend (sinks, gst_object_ref (l->data));
-    GST_OBJECT_UNLOCK (el);
-    for (l = sinks; l; l = l->next)
-      gp_collect_origins (self, l->data, out, visited, depth + 1);
+    sinks = gp_pad_internal_sinks (src);
+    for (l = sinks; l; l = l->next) {
+      GpPad *m = merge;
+
+      /* the nearest element where streams merge: its inputs tell which
+       * stream a buffer below it belongs to */
+      if (!merge && sinks->next) {
+        m = gp_pad_get (self, l->data);
+        gp_pad_merge_tab (m);
+      }
+      gp_collect_origins (self, l->data, out, visited, m, depth + 1);
+    }
     g_list_free_full (sinks, gst_object_unref);
     gst_object_unref (el);
   }
@@ -607,60 +724,70 @@ gp_collect_origins (GstProfTracer * self, GstPad * sinkpad, GPtrArray * out,
 void
 gp_pad_update_lat (GstProfTracer * self, GpPad * sink, gint gen)
 {
-  GPtrArray *origins = g_ptr_array_new ();
+  GArray *ways = g_array_new (FALSE, FALSE, sizeof (GpOriginWay));
   GHashTable *visited = g_hash_table_new (NULL, NULL);
   GpLat **nlat = NULL;
   GpOrigin **ntab = NULL;
+  GpPad **nmerge = NULL;
   guint i, j, n = 0;
   GpElem *e = sink->elem;
 
   if (e && !sink->is_src)
-    gp_collect_origins (self, sink->raw, origins, visited, 0);
+    gp_collect_origins (self, sink->raw, ways, visited, NULL, 0);
   g_hash_table_unref (visited);
 
-  if (origins->len) {
-    nlat = g_new0 (GpLat *, origins->len);
-    ntab = g_new0 (GpOrigin *, origins->len);
+  if (ways->len) {
+    nlat = g_new0 (GpLat *, ways->len);
+    ntab = g_new0 (GpOrigin *, ways->len);
+    nmerge = g_new0 (GpPad *, ways->len);
   }
-  for (i = 0; i < origins->len; i++) {
-    GpPad *o = g_ptr_array_index (origins, i);
+  for (i = 0; i < ways->len; i++) {
+    GpOriginWay *way = &g_array_index (ways, GpOriginWay, i);
+    GpPad *o = way->origin;
     GpLat *l = NULL;
 
     /* an element never measures its own output */
-    if (o->elem == e) {
-      gp_pad_unref (o);
-      continue;
-    }
-    g_mutex_lock (&e->lat_lock);
-    for (j = 0; j < e->lat->len; j++) {
-      GpLat *c = g_ptr_array_index (e->lat, j);
+    if (o->elem != e) {
+      g_mutex_lock (&e->lat_lock);
+      for (j = 0; j < e->lat->len; j++) {
+        GpLat *c = g_ptr_array_index (e->lat, j);
 
-      if (c->origin == o) {
-        l = c;
-        break;
+        if (c->origin == o) {
+          l = c;
+          break;
+        }
       }
+      if (!l) {
+        l = g_new0 (GpLat, 1);
+        l->ref = 1;
+        l->origin = gp_pad_ref (o);
+        g_ptr_array_add (e->lat, l);
+      }
+      g_atomic_int_inc (&l->ref);
+      g_mutex_unlock (&e->lat_lock);
+      nlat[n] = l;
+      ntab[n] = g_atomic_pointer_get (&o->origin);
+      /* a ref: the merging pad's table lives as long as its state */
+      nmerge[n] = way->merge ? gp_pad_ref (way->merge) : NULL;
+      n++;
     }
-    if (!l) {
-      l = g_new0 (GpLat, 1);
-      l->ref = 1;
-      l->origin = gp_pad_ref (o);
-      g_ptr_array_add (e->lat, l);
-    }
-    g_atomic_int_inc (&l->ref);
-    g_mutex_unlock (&e->lat_lock);
-    nlat[n] = l;
-    ntab[n] = g_atomic_pointer_get (&o->origin);
-    n++;
     gp_pad_unref (o);
+    if (way->merge)
+      gp_pad_unref (way->merge);
   }
-  g_ptr_array_unref (origins);
+  g_array_unref (ways);
 
-  for (i = 0; i < sink->n_lat; i++)
+  for (i = 0; i < sink->n_lat; i++) {
     gp_lat_unref (sink->lat[i]);
+    if (sink->lat_merge[i])
+      gp_pad_unref (sink->lat_merge[i]);
+  }
   g_free (sink->lat);
   g_free (sink->lat_tab);
+  g_free (sink->lat_merge);
   sink->lat = nlat;
   sink->lat_tab = ntab;
+  sink->lat_merge = nmerge;
   sink->n_lat = n;
   sink->lat_gen = gen;
 }

@@ -96,7 +96,7 @@ G_DEFINE_TYPE_WITH_CODE (GstProfTracer, gst_prof_tracer, GST_TYPE_TRACER,
 /* data helpers (hot path: inline, no locks, no allocation) */
 
 static inline guint
-gp_pts_set (guint64 pts)
+gp_pts_hash (guint64 pts)
 {
   /* a full 64-bit mix (murmur3's finalizer): PTS are near-multiples of
    * round numbers (10^9 / 30), which defeat a single multiplication */
@@ -105,21 +105,20 @@ gp_pts_set (guint64 pts)
   pts ^= pts >> 33;
   pts *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
   pts ^= pts >> 33;
-  return (guint) (pts & (GP_ORIGIN_SETS - 1));
+  return (guint) pts;
 }
 
-/* seqlock writer: one writer per origin pad (its streaming thread).  The
- * same PTS again replaces its entry; otherwise the oldest way goes. */
+/* seqlock writer: one writer per table.  The same running time again
+ * replaces its entry; otherwise the oldest way goes. */
 static inline void
-gp_origin_record (GpOrigin * o, guint64 pts, guint64 ts)
+gp_time_record (GpTimeSlot * set, guint64 rt, guint64 ts)
 {
-  GpOriginSlot *set = o->sets[gp_pts_set (pts)];
-  GpOriginSlot *s = &set[0];
+  GpTimeSlot *s = &set[0];
   guint64 seq;
   guint w;
 
   for (w = 0; w < GP_ORIGIN_WAYS; w++) {
-    if (gp_load (&set[w].pts) == pts || gp_load (&set[w].seq) == 0) {
+    if (gp_load (&set[w].rt) == rt || gp_load (&set[w].seq) == 0) {
       s = &set[w];
       break;
     }
@@ -129,36 +128,145 @@ gp_origin_record (GpOrigin * o, guint64 pts, guint64 ts)
   seq = gp_load (&s->seq);
   gp_store (&s->seq, seq + 1);
   __atomic_thread_fence (__ATOMIC_RELEASE);
-  gp_store (&s->pts, pts);
+  gp_store (&s->rt, rt);
   gp_store (&s->ts, ts);
   __atomic_store_n (&s->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 /* seqlock reader: a torn or foreign entry is a miss, never a guess */
-static inline void
-gp_lat_lookup (GpLat * l, GpOrigin * o, guint64 pts, guint64 ts)
+static inline gboolean
+gp_time_find (const GpTimeSlot * set, guint64 rt, guint64 * ts)
 {
-  GpOriginSlot *set = o->sets[gp_pts_set (pts)];
   guint w;
 
   for (w = 0; w < GP_ORIGIN_WAYS; w++) {
-    GpOriginSlot *s = &set[w];
+    const GpTimeSlot *s = &set[w];
     guint64 s1 = __atomic_load_n (&s->seq, __ATOMIC_ACQUIRE);
-    guint64 p, t0;
+    guint64 r, t;
 
     if (s1 == 0 || (s1 & 1))
       continue;
-    p = gp_load (&s->pts);
-    t0 = gp_load (&s->ts);
+    r = gp_load (&s->rt);
+    t = gp_load (&s->ts);
     __atomic_thread_fence (__ATOMIC_ACQUIRE);
-    if (p == pts && gp_load (&s->seq) == s1) {
-      guint64 lat = ts > t0 ? ts - t0 : 0;
-
-      gp_add (&l->hist[gp_hist_bucket (lat)], 1);
-      gp_add (&l->matched, 1);
-      gp_atomic_max (&l->max_ns, lat);
-      return;
+    if (r == rt && gp_load (&s->seq) == s1) {
+      *ts = t;
+      return TRUE;
     }
+  }
+  return FALSE;
+}
+
+/* One buffer left an origin pad (its streaming thread is the only
+ * writer): its running time goes into the exact sets, and into the run
+ * (gstprofprivate.h) when it is the newest yet, or starts a new timeline
+ * there when it went back by a seek's worth. */
+static inline void
+gp_origin_record (GpOrigin * o, guint64 pts, guint64 ts)
+{
+  guint64 head;
+
+  gp_time_record (o->sets[gp_pts_hash (pts) & (GP_ORIGIN_SETS - 1)], pts,
+      ts);
+
+  head = gp_load (&o->run_head);
+  if (head != gp_load (&o->run_base) && pts <= o->run_last) {
+    if (pts + GP_ORIGIN_REWIND_NS >= o->run_last)
+      return;                   /* reordered, or the same running time */
+    __atomic_store_n (&o->run_base, head, __ATOMIC_RELEASE);
+  }
+  gp_store (&o->run[head % GP_ORIGIN_RUN].rt, pts);
+  gp_store (&o->run[head % GP_ORIGIN_RUN].ts, ts);
+  o->run_last = pts;
+  __atomic_store_n (&o->run_head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* The newest run entry with a running time below @rt_end: its index, or
+ * G_MAXUINT64 when the run holds none.  @lo_out: the oldest index that was
+ * searched (entries before it may be gone). */
+static inline guint64
+gp_origin_run_before (GpOrigin * o, guint64 head, guint64 rt_end,
+    guint64 * lo_out)
+{
+  guint64 base = __atomic_load_n (&o->run_base, __ATOMIC_ACQUIRE);
+  guint64 lo = head > GP_ORIGIN_RUN - GP_ORIGIN_RUN_MARGIN ?
+      head - (GP_ORIGIN_RUN - GP_ORIGIN_RUN_MARGIN) : 0;
+  guint64 hi;
+
+  lo = MAX (lo, base);
+  *lo_out = lo;
+  if (lo >= head || gp_load (&o->run[lo % GP_ORIGIN_RUN].rt) >= rt_end)
+    return G_MAXUINT64;
+  hi = head - 1;
+  /* most lookups are for the newest buffers */
+  if (gp_load (&o->run[hi % GP_ORIGIN_RUN].rt) < rt_end)
+    return hi;
+  while (lo < hi) {
+    guint64 mid = lo + (hi - lo + 1) / 2;
+
+    if (gp_load (&o->run[mid % GP_ORIGIN_RUN].rt) < rt_end)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+static inline void
+gp_lat_add (GpLat * l, guint64 t0, guint64 ts, gboolean exact)
+{
+  guint64 lat = ts > t0 ? ts - t0 : 0;
+
+  gp_add (&l->hist[gp_hist_bucket (lat)], 1);
+  gp_add (&l->matched, 1);
+  if (exact)
+    gp_add (&l->exact, 1);
+  gp_add (&l->sum_ns, lat);
+  gp_atomic_max (&l->max_ns, lat);
+}
+
+/* The buffer entering an element covers running times [@rt, @rt_end)
+ * (@rt_end = @rt + 1 without a duration).  Its latency from origin @o is
+ * counted from the newest origin buffer in that slot: the same running
+ * time (a filter, an encoder, a decoder that reorders), or one that
+ * started inside the slot (a mixer's output holds the inputs of its slot,
+ * videorate's the frames it dropped, an encoder's frame the input buffers
+ * it was cut from) -- the convention of GStreamer's latency tracer, whose
+ * probe event travels with the newest input.  Otherwise the origin buffer
+ * whose interval holds @rt (a re-timestamped or repeated buffer), but only
+ * if the run shows the next one begins after the slot, or it is the newest
+ * and @rt lies within one spacing of it.  Anything else is unmatched,
+ * never guessed.  Exact entries are read under their seqlock; run entries
+ * are checked afterwards against the writer's progress. */
+static inline void
+gp_lat_lookup (GpLat * l, GpOrigin * o, guint64 rt, guint64 rt_end,
+    guint64 ts)
+{
+  guint64 head = __atomic_load_n (&o->run_head, __ATOMIC_ACQUIRE);
+  guint64 i, lo = 0, rt_i = 0, run_ts = 0, t0;
+  gboolean have = FALSE;
+
+  i = gp_origin_run_before (o, head, rt_end, &lo);
+  if (i != G_MAXUINT64) {
+    rt_i = gp_load (&o->run[i % GP_ORIGIN_RUN].rt);
+    run_ts = gp_load (&o->run[i % GP_ORIGIN_RUN].ts);
+    __atomic_thread_fence (__ATOMIC_ACQUIRE);
+    have = __atomic_load_n (&o->run_head, __ATOMIC_ACQUIRE) - head
+        < GP_ORIGIN_RUN_MARGIN;
+  }
+  if (have && rt_i > rt) {
+    gp_lat_add (l, run_ts, ts, FALSE);
+    return;
+  }
+  if (gp_time_find (o->sets[gp_pts_hash (rt) & (GP_ORIGIN_SETS - 1)], rt,
+          &t0)) {
+    gp_lat_add (l, t0, ts, TRUE);
+    return;
+  }
+  if (have && (i + 1 < head || (i > lo && rt - rt_i <=
+              rt_i - gp_load (&o->run[(i - 1) % GP_ORIGIN_RUN].rt)))) {
+    gp_lat_add (l, run_ts, ts, FALSE);
+    return;
   }
   gp_add (&l->unmatched, 1);
 }
@@ -194,9 +302,62 @@ gp_thread_mark (GstProfTracer * self, GpThread * t, GpElem * e)
   gp_thread_add_elem (self, t, e);
 }
 
+/* The thread CPU clock is read around a push when the frame or one around
+ * it must be measured by CPU: always with cpu=true; inside a frame that is
+ * measured (its own CPU must leave out what runs nested in it); at the
+ * bottom of a thread whose driver's gap is measured; for a push into an
+ * element that waits while it is measured so (gp_wait_mode). */
+static inline gboolean
+gp_wants_cpu (GstProfTracer * self, GpThread * t, GpElem * recv)
+{
+  return self->cpu || t->cpu_frames > 0 || (t->depth == 0 && t->gap_cpu)
+      || (recv && recv->split && gp_load (&recv->frame_wait.cpu));
+}
+
+/* Whether the next frames or gaps are measured by CPU: a long wall-timed one
+ * may hide waiting, so measuring starts again; a long run of short
+ * CPU-timed ones shows the element does not wait, so the clock reads stop.
+ * Races between the threads that push into one element only move it
+ * between the two modes a little early or late. */
+static inline void
+gp_wait_mode_update (GpWaitMode * m, gboolean measured, guint64 wall)
+{
+  if (!measured) {
+    if (G_UNLIKELY (wall > GP_WAIT_LONG_NS)) {
+      gp_store (&m->fast, 0);
+      gp_store (&m->cpu, 1);
+    }
+  } else if (wall >= GP_WAIT_FAST_NS) {
+    gp_store (&m->fast, 0);
+  } else if (gp_load (&m->fast) + 1 >= GP_WAIT_FAST_RUN) {
+    gp_store (&m->fast, 0);
+    gp_store (&m->cpu, 0);
+  } else {
+    gp_store (&m->fast, gp_load (&m->fast) + 1);
+  }
+}
+
+/* One sample of work that was measured by CPU, and the wait around it:
+ * the rest of its wall time. */
+static inline void
+gp_elem_sample_split (GpElem * e, guint64 wall_ns, guint64 cpu_ns, guint n)
+{
+  guint64 wait = wall_ns > cpu_ns ? wall_ns - cpu_ns : 0;
+
+  if (G_UNLIKELY (n == 0))
+    return;
+  gp_elem_sample (e, MIN (cpu_ns, wall_ns), n);
+  gp_add (&e->cpu_samples, n);
+  gp_add (&e->wait_ns, wait);
+  gp_add (&e->wait_hist[gp_hist_bucket (n > 1 ? wait / n : wait)], n);
+}
+
+/* @measure: read the thread's CPU clock now (or take @cpu_now, already
+ * read, when it is not NULL) and at the close. */
 static inline GpFrame *
 gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
-    GpFrameKind kind, guint n, guint64 ts, guint64 cpu)
+    GpFrameKind kind, guint n, guint64 ts, gboolean measure,
+    const guint64 * cpu_now)
 {
   GpFrame *f;
 
@@ -214,10 +375,14 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
   f->slot = NULL;
   f->start = ts;
   f->child = 0;
-  f->cpu_start = cpu;
   f->cpu_child = 0;
   f->n = n;
   f->kind = kind;
+  f->cpu = measure;
+  if (measure) {
+    t->cpu_frames++;
+    f->cpu_start = cpu_now ? *cpu_now : gp_thread_cpu_now ();
+  }
   return f;
 }
 
@@ -237,7 +402,7 @@ static inline void
 gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
 {
   GpFrame *f;
-  guint64 dur, self_ns, cpu = 0, cpu_dur = 0;
+  guint64 dur, self_ns, cpu = 0, cpu_dur = 0, cpu_self = 0;
 
   if (G_UNLIKELY (t->depth == 0))
     return;
@@ -247,9 +412,11 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
   f = &t->stack[t->depth];
   dur = ts > f->start ? ts - f->start : 0;
   self_ns = dur > f->child ? dur - f->child : 0;
-  if (self->cpu) {
+  if (f->cpu) {
     cpu = gp_thread_cpu_now ();
     cpu_dur = cpu > f->cpu_start ? cpu - f->cpu_start : 0;
+    cpu_self = cpu_dur > f->cpu_child ? cpu_dur - f->cpu_child : 0;
+    t->cpu_frames--;
   }
 
   if (f->elem) {
@@ -258,10 +425,17 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
     if (f->kind == GP_FRAME_EVENT) {
       gp_add (&e->event_ns, self_ns);
     } else {
-      gp_elem_sample (e, self_ns, f->n);
+      if (e->split) {
+        if (f->cpu)
+          gp_elem_sample_split (e, self_ns, cpu_self, f->n);
+        else
+          gp_elem_sample (e, self_ns, f->n);
+        gp_wait_mode_update (&e->frame_wait, f->cpu, self_ns);
+      } else {
+        gp_elem_sample (e, self_ns, f->n);
+      }
       if (self->cpu)
-        gp_add (&e->cpu_ns, cpu_dur > f->cpu_child ? cpu_dur - f->cpu_child :
-            0);
+        gp_add (&e->cpu_ns, cpu_self);
       gp_thread_mark (self, t, e);
       /* a push into a queue only takes this long when the queue is full
        * and the chain waits for room: that is backpressure, not work.  The
@@ -287,13 +461,20 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
       parent->cpu_child += f->cpu_child;
     }
   } else if (f->kind == GP_FRAME_BUFFER) {
-    /* a root push ended: the driver's next gap starts now */
+    GpElem *drv = f->drv;
+
+    /* a root push ended: the driver's next gap starts now.  A queue's gap
+     * is its wait for data (residence covers it); any other driver's gap
+     * is measured by CPU while it may wait there (gp_root_push) */
     t->gap_valid = TRUE;
     t->gap_start = ts;
     t->gap_child = 0;
-    t->gap_cpu_start = cpu;
     t->gap_cpu_child = 0;
-    t->gap_driver = f->drv;
+    t->gap_driver = drv;
+    t->gap_cpu = self->cpu || (drv && drv->qtype == GP_QUEUE_NONE
+        && gp_load (&drv->gap_wait.cpu));
+    if (t->gap_cpu)
+      t->gap_cpu_start = f->cpu ? cpu : gp_thread_cpu_now ();
   } else {
     /* pulls and events at the bottom of a thread are not the driver's
      * own work: take them out of its gap */
@@ -305,12 +486,14 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
 }
 
 /* A push at the bottom of a thread: the time since the driver's previous
- * root push ended is its own work only for a non-live source (create/fill)
- * or a pull-mode driver (demuxer loop).  A live source waits for its clock
- * there and a queue or an aggregator waits for data, which is not self
- * time.  Waiting burns no CPU, though: with cpu=true the gap's CPU time is
- * the driver's own work whatever it is (a live source's fill, an
- * aggregator's mixing), so every driver gets it as cpu_ns. */
+ * root push ended (less the pulls and events in between) is the driver's
+ * own: a source creating or filling its next buffer, a demuxer's loop, an
+ * aggregator mixing or muxing, a jitterbuffer's task.  Most of them also
+ * wait there (a live source for its clock, udpsrc in poll, an aggregator
+ * for its inputs), so while the gap is measured by CPU its CPU time is the
+ * driver's work and the rest its wait; once its gaps prove short, the wall
+ * time is the work.  A queue's gap is its wait for data: not its work.
+ * @cpu: the thread's CPU clock now, read when t->gap_cpu. */
 static inline void
 gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
     guint n, guint64 ts, guint64 cpu)
@@ -325,23 +508,27 @@ gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
     if (parent && GST_IS_ELEMENT (parent))
       gp_elem_read_live (drv, GST_ELEMENT (parent));
   }
-  if (t->gap_valid && t->gap_driver == drv) {
-    if ((drv->is_source && g_atomic_int_get (&drv->live) == 0)
-        || t->gap_pulled == drv) {
-      guint64 gap = ts > t->gap_start ? ts - t->gap_start : 0;
+  if (t->gap_valid && t->gap_driver == drv && drv->qtype == GP_QUEUE_NONE) {
+    guint64 gap = ts > t->gap_start ? ts - t->gap_start : 0;
+    guint64 wall = gap > t->gap_child ? gap - t->gap_child : 0;
 
-      gp_elem_sample (drv, gap > t->gap_child ? gap - t->gap_child : 0, n);
-      gp_thread_mark (self, t, drv);
-    }
-    if (self->cpu) {
+    if (t->gap_cpu) {
       guint64 c = cpu > t->gap_cpu_start ? cpu - t->gap_cpu_start : 0;
 
-      gp_add (&drv->cpu_ns, c > t->gap_cpu_child ? c - t->gap_cpu_child : 0);
+      c = c > t->gap_cpu_child ? c - t->gap_cpu_child : 0;
+      gp_elem_sample_split (drv, wall, c, n);
+      if (self->cpu)
+        gp_add (&drv->cpu_ns, c);
+    } else {
+      gp_elem_sample (drv, wall, n);
     }
+    gp_wait_mode_update (&drv->gap_wait, t->gap_cpu, wall);
+    gp_thread_mark (self, t, drv);
   }
   t->gap_pulled = NULL;
   t->gap_child = 0;
   t->gap_cpu_child = 0;
+  t->gap_cpu = FALSE;
 }
 
 /* enqueue: the upstream thread, at push-pre into the queue's sink pad.
@@ -447,6 +634,49 @@ gp_pad_running_time (GpPad * ps, GstPad * pad, guint64 pts)
   return gst_segment_to_running_time (&ps->segment, GST_FORMAT_TIME, pts);
 }
 
+/* A buffer with running time @rt enters the element of sink pad @rs from
+ * @ps: one lookup per origin upstream.  Where the way to an origin passes
+ * an element that merges streams, the buffer is that origin's only if it
+ * came in by that element's input on the way; one that came in by no
+ * input is a mixer's output, everybody's, or a muxer's own header,
+ * nobody's.  Origins past the 64th are looked up without that test. */
+static inline void
+gp_lat_lookups (GpPad * rs, GpPad * ps, GstPad * pad, GstBuffer * buf,
+    guint64 pts, guint64 rt, guint64 ts)
+{
+  guint64 dur = GST_BUFFER_DURATION (buf), rt_end = rt + 1, t;
+  guint64 via = 0, other = 0, none = 0;
+  guint i, n = rs->n_lat;
+
+  /* the slot the buffer covers: [rt, the end of its duration) */
+  if (GST_CLOCK_TIME_IS_VALID (dur) && dur > 0) {
+    guint64 e = gp_pad_running_time (ps, pad, pts + dur);
+
+    if (GST_CLOCK_TIME_IS_VALID (e) && e > rt)
+      rt_end = e;
+  }
+  for (i = 0; i < MIN (n, 64); i++) {
+    GpPad *m = rs->lat_merge[i];
+    GpMergeTab *tab = m ? g_atomic_pointer_get (&m->merge) : NULL;
+
+    if (!tab)
+      continue;
+    if (gp_time_find (tab->sets[gp_pts_hash (rt) & (GP_MERGE_SETS - 1)], rt,
+            &t))
+      via |= G_GUINT64_CONSTANT (1) << i;
+    else if (tab->packs)
+      none |= G_GUINT64_CONSTANT (1) << i;
+    else
+      other |= G_GUINT64_CONSTANT (1) << i;
+  }
+  for (i = 0; i < n; i++) {
+    if (i < 64 && ((none & (G_GUINT64_CONSTANT (1) << i)) ||
+            (via && (other & (G_GUINT64_CONSTANT (1) << i)))))
+      continue;
+    gp_lat_lookup (rs->lat[i], rs->lat_tab[i], rt, rt_end, ts);
+  }
+}
+
 /* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
  * first buffer (NULL for an empty list). */
 static inline void
@@ -460,7 +690,8 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
   GpElem *recv = NULL;
   GpRingSlot *slot = NULL;
   GpFrame *f;
-  guint64 cpu = self->cpu ? gp_thread_cpu_now () : 0;
+  guint64 cpu = 0;
+  gboolean measure;
   guint64 pts = buf ? GST_BUFFER_PTS (buf) : GST_CLOCK_TIME_NONE;
 
   if (G_UNLIKELY (peer != ps->peer))
@@ -522,16 +753,16 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
   if (rs && (recv = rs->elem) != NULL && buf) {
     if (GST_CLOCK_TIME_IS_VALID (pts)) {
       gint gen = g_atomic_int_get (&self->topo_gen);
-      guint i;
-
       guint64 rt = gp_pad_running_time (ps, pad, pts);
 
       gp_bump (&recv->timed_in, 1);
       if (G_UNLIKELY (rs->lat_gen != gen))
         gp_pad_update_lat (self, rs, gen);
-      if (GST_CLOCK_TIME_IS_VALID (rt))
-        for (i = 0; i < rs->n_lat; i++)
-          gp_lat_lookup (rs->lat[i], rs->lat_tab[i], rt, ts);
+      if (GST_CLOCK_TIME_IS_VALID (rt) && rs->n_lat > 0)
+        gp_lat_lookups (rs, ps, pad, buf, pts, rt, ts);
+      if (G_UNLIKELY (rs->merge != NULL) && GST_CLOCK_TIME_IS_VALID (rt))
+        gp_time_record (rs->merge->sets[gp_pts_hash (rt) &
+                (GP_MERGE_SETS - 1)], rt, ts);
     } else {
       gp_bump (&recv->untimed_in, 1);
     }
@@ -539,9 +770,14 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       slot = gp_ring_push (rs->ring, buf, pts, ts, bytes);
   }
 
+  /* one clock read serves the end of the driver's gap and the frame */
+  measure = gp_wants_cpu (self, t, recv);
+  if (measure)
+    cpu = gp_thread_cpu_now ();
   if (t->depth == 0)
     gp_root_push (self, t, ps->elem, pad, n, ts, cpu);
-  f = gp_frame_open (t, pad, recv, ps->elem, GP_FRAME_BUFFER, n, ts, cpu);
+  f = gp_frame_open (t, pad, recv, ps->elem, GP_FRAME_BUFFER, n, ts, measure,
+      measure ? &cpu : NULL);
   if (G_UNLIKELY (slot != NULL) && f)
     f->slot = slot;
 }
@@ -600,7 +836,7 @@ do_pull_range_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
     gp_pad_refresh_peer (self, ps, peer);
   up = ps->peer_state;
   f = gp_frame_open (t, pad, up ? up->elem : NULL, ps->elem, GP_FRAME_PULL,
-      1, ts, self->cpu ? gp_thread_cpu_now () : 0);
+      1, ts, gp_wants_cpu (self, t, NULL), NULL);
   if (f && up && !up->is_proxy)
     f->link = up;
 }
@@ -688,7 +924,7 @@ do_push_event_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
     }
   }
   gp_frame_open (t, pad, recv, NULL, GP_FRAME_EVENT, 0, ts,
-      self->cpu ? gp_thread_cpu_now () : 0);
+      gp_wants_cpu (self, t, NULL), NULL);
 }
 
 static void
@@ -822,6 +1058,7 @@ do_element_change_state_post (GstProfTracer * self, guint64 ts,
     GpElem *e = gp_elem_get (self, element);
 
     gp_elem_read_live (e, element);
+    gp_elem_read_split (e, element);
     if (GST_IS_PIPELINE (element))
       gp_remember_pipeline (self, element);
   }

@@ -303,6 +303,10 @@ gp_add_elements (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
         GP_E_SELF_NS, G_TYPE_UINT64, gp_xchg (&e->self_ns, 0),
         GP_E_SELF_MAX_NS, G_TYPE_UINT64, gp_xchg (&e->self_max, 0), NULL);
     gp_take_hist (s, GP_E_SELF_HIST, e->hist);
+    gst_structure_set (s, GP_E_CPU_BUFFERS, G_TYPE_UINT64,
+        gp_xchg (&e->cpu_samples, 0),
+        GP_E_WAIT_NS, G_TYPE_UINT64, gp_xchg (&e->wait_ns, 0), NULL);
+    gp_take_hist (s, GP_E_WAIT_HIST, e->wait_hist);
     if (self->cpu)
       gst_structure_set (s, GP_E_CPU_NS, G_TYPE_UINT64,
           gp_xchg (&e->cpu_ns, 0), NULL);
@@ -461,7 +465,9 @@ gp_add_latency (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
       gp_take_hist (s, GP_LAT_HIST, l->hist);
       gst_structure_set (s,
           GP_LAT_MAX_NS, G_TYPE_UINT64, gp_xchg (&l->max_ns, 0),
+          GP_LAT_SUM_NS, G_TYPE_UINT64, gp_xchg (&l->sum_ns, 0),
           GP_LAT_MATCHED, G_TYPE_UINT64, matched,
+          GP_LAT_EXACT, G_TYPE_UINT64, gp_xchg (&l->exact, 0),
           GP_LAT_UNMATCHED, G_TYPE_UINT64, unmatched, NULL);
       g_free (src_name);
       gp_list_take_structure (&list, s);
