@@ -13,6 +13,7 @@
 #include "gp-aggregate.h"
 #include "gp-stats.h"
 #include "gp-record.h"
+#include "gp-caps.h"
 
 #include <string.h>
 
@@ -282,30 +283,6 @@ sorted_keys (GHashTable * table)
   return keys;
 }
 
-/* Framerate of the first structure of @caps_str that has a non-zero one;
- * -1 when none (absent, unparsable, or 0/1 = variable). */
-static gdouble
-caps_framerate (const gchar * caps_str)
-{
-  GstCaps *caps;
-  gdouble rate = -1.0;
-  guint i;
-
-  if (caps_str == NULL || *caps_str == '\0')
-    return -1.0;
-  caps = gst_caps_from_string (caps_str);
-  if (caps == NULL)
-    return -1.0;
-  for (i = 0; i < gst_caps_get_size (caps) && rate < 0; i++) {
-    const GstStructure *st = gst_caps_get_structure (caps, i);
-    gint n, d;
-
-    if (gst_structure_get_fraction (st, "framerate", &n, &d) && n > 0 && d > 0)
-      rate = (gdouble) n / d;
-  }
-  gst_caps_unref (caps);
-  return rate;
-}
 
 static gdouble
 ns_to_s (guint64 ns)
@@ -349,6 +326,24 @@ typedef struct
   guint64 blocked_ns;
 } AggQueue;
 
+/* What a link carried over some windows. */
+typedef struct
+{
+  guint64 buffers;
+  guint64 bytes;
+  guint64 duration_ns;          /* media time of the buffers with one */
+  guint64 timed;                /* how many had one */
+} LinkCounts;
+
+static void
+link_counts_add (LinkCounts * dst, const LinkCounts * src, gint sign)
+{
+  dst->buffers += sign * src->buffers;
+  dst->bytes += sign * src->bytes;
+  dst->duration_ns += sign * src->duration_ns;
+  dst->timed += sign * src->timed;
+}
+
 typedef struct
 {
   gchar *id;
@@ -360,12 +355,12 @@ typedef struct
   gchar *memory;
   guint64 buffers;
   guint64 bytes;
-  /* the link's own earliest and latest window with data, so that the
-   * partial windows at the start and end of the PLAYING time can be left
-   * out of the steady-state rate (gp-aggregate.h) */
+  /* the steady-state rate (gp-aggregate.h): what the windows before the
+   * stop carried, less the link's own first and last window with data */
+  LinkCounts steady;
   gboolean seen_data;
-  guint64 first_start, first_buffers, first_bytes;
-  guint64 last_start, last_buffers, last_bytes;
+  LinkCounts first, last;
+  guint64 first_start, first_end, last_start, last_end;
 } AggLink;
 
 typedef struct
@@ -376,6 +371,7 @@ typedef struct
   GpHist hist;
   guint64 max_ns;
   guint64 sum_ns;
+  gboolean has_sum;             /* every record carried sum_ns */
   guint64 matched;
   guint64 exact;
   guint64 unmatched;
@@ -475,6 +471,9 @@ struct _GpAggregator
   GHashTable *thread_names;     /* display name -> AggThread (not owned) */
   GPtrArray *events;            /* AggEvent* */
   guint64 events_dropped;
+  /* when gstprof asked the pipeline to stop (end of --duration, Ctrl-C):
+   * the drain after it is not steady state; 0 while running */
+  guint64 stop_ts;
 
   GstStructure *graph;          /* last graph record, or NULL */
 
@@ -824,6 +823,7 @@ agg_latency (GpAggregator * agg, const gchar * source, const gchar * element)
     l->source = g_strdup (source);
     l->element = g_strdup (element);
     gp_hist_clear (&l->hist);
+    l->has_sum = TRUE;
     g_hash_table_insert (agg->latency, key, l);
   } else {
     g_free (key);
@@ -1004,7 +1004,7 @@ add_elements (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
 /* Returns whether any link carried a buffer in this window. */
 static gboolean
 add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
-    SerEntry * entry)
+    guint64 end, SerEntry * entry)
 {
   const GValue *list = gst_structure_get_value (w, GP_W_LINKS);
   guint i, n = list_size (list);
@@ -1014,6 +1014,7 @@ add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     const GstStructure *ls = list_struct (list, i);
     const gchar *src, *sink;
     guint64 b, bytes;
+    LinkCounts c;
     AggLink *l;
     SerLink *sl;
 
@@ -1025,23 +1026,31 @@ add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     replace_str (&l->memory, get_str (ls, GP_L_MEMORY));
     b = get_u64 (ls, GP_L_BUFFERS);
     bytes = get_u64 (ls, GP_L_BYTES);
+    c.buffers = b;
+    c.bytes = bytes;
+    c.duration_ns = get_u64 (ls, GP_L_DURATION_NS);
+    c.timed = get_u64 (ls, GP_L_TIMED);
     l->buffers += b;
     l->bytes += bytes;
-    if (b > 0) {
+    /* the drain after gstprof asked the pipeline to stop is not steady */
+    if (b > 0 && (agg->stop_ts == 0 || start < agg->stop_ts)) {
       any = TRUE;
+      link_counts_add (&l->steady, &c, 1);
       /* compared by time, not arrival order: flush() and the timer may
        * hand two windows over in either order */
       if (!l->seen_data || start < l->first_start) {
+        l->first = c;
         l->first_start = start;
-        l->first_buffers = b;
-        l->first_bytes = bytes;
+        l->first_end = end;
       }
       if (!l->seen_data || start >= l->last_start) {
+        l->last = c;
         l->last_start = start;
-        l->last_buffers = b;
-        l->last_bytes = bytes;
+        l->last_end = end;
       }
       l->seen_data = TRUE;
+    } else if (b > 0) {
+      any = TRUE;
     }
 
     sl = ser_item (entry->links, l->id, sizeof (SerLink));
@@ -1068,7 +1077,15 @@ add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
 
     if (qs == NULL || (name = get_str (qs, GP_Q_NAME)) == NULL)
       continue;
-    q = agg_queue (agg, name);
+    /* a multiqueue's single queues apart: "multiqueue0.sink_0" */
+    if (get_str (qs, GP_Q_PAD)) {
+      gchar *key = g_strdup_printf ("%s.%s", name, get_str (qs, GP_Q_PAD));
+
+      q = agg_queue (agg, key);
+      g_free (key);
+    } else {
+      q = agg_queue (agg, name);
+    }
     replace_str (&q->factory, get_str (qs, GP_Q_FACTORY));
     replace_str (&q->leaky, get_str (qs, GP_Q_LEAKY));
     read_pairs (qs, GP_Q_RESIDENCE_HIST, agg->scratch_pairs);
@@ -1077,7 +1094,7 @@ add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
         get_u64 (qs, GP_Q_RESIDENCE_MAX_NS));
     pct_max = get_double (qs, GP_Q_LEVEL_PCT_MAX);
     dropped = get_u64 (qs, GP_Q_DROPPED);
-    sq = ser_item (entry->queues, name, sizeof (SerQueue));
+    sq = ser_item (entry->queues, q->name, sizeof (SerQueue));
     if (has_number (qs, GP_Q_LEVEL_PCT_MEAN) && dur > 0) {
       gdouble mean = get_double (qs, GP_Q_LEVEL_PCT_MEAN);
 
@@ -1120,6 +1137,8 @@ add_latency (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
     matched = get_u64 (ls, GP_LAT_MATCHED);
     unmatched = get_u64 (ls, GP_LAT_UNMATCHED);
     l->max_ns = MAX (l->max_ns, max_ns);
+    if (!gst_structure_has_field (ls, GP_LAT_SUM_NS))
+      l->has_sum = FALSE;
     l->sum_ns += get_u64 (ls, GP_LAT_SUM_NS);
     l->matched += matched;
     /* records from before interval matching matched exactly only */
@@ -1265,7 +1284,7 @@ gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
   entry = ser_entry_new (start, end);
   /* elements before threads: the thread records name elements */
   add_elements (agg, w, entry);
-  if (add_links (agg, w, start, entry)) {
+  if (add_links (agg, w, start, end, entry)) {
     if (!agg->have_data || start < agg->first_data_start) {
       agg->first_data_start = start;
       agg->first_data_end = end;
@@ -1340,6 +1359,9 @@ gp_aggregator_add_bus_event (GpAggregator * agg, guint64 ts_ns,
 
   g_mutex_lock (&agg->lock);
   add_event_locked (agg, ts_ns, type, source, text, TRUE);
+  if (agg->stop_ts == 0 && (g_str_equal (type, "interrupt")
+          || g_str_equal (type, "duration")))
+    agg->stop_ts = MAX (ts_ns, 1);
   g_mutex_unlock (&agg->lock);
 }
 
@@ -1559,63 +1581,46 @@ graph_kinds_new (GpAggregator * agg)
 /* ------------------------------------------------------------------ */
 /* finish: summaries                                                   */
 
-typedef struct
+/* The PLAYING time: from the start of the first window in which any link
+ * carried a buffer to the end of the last such window; busy shares are
+ * over it. 0 when nothing flowed. */
+static gdouble
+playing_s (GpAggregator * agg)
 {
-  gboolean valid;
-  gdouble playing_s;            /* whole PLAYING time, for busy_pct */
-  gboolean steady;              /* rates over the inner windows only */
-  gdouble rate_s;               /* the time rates are divided by */
-} PlaySpan;
-
-static PlaySpan
-play_span (GpAggregator * agg)
-{
-  PlaySpan p = { FALSE, 0.0, FALSE, 0.0 };
-
-  if (!agg->have_data)
-    return p;
-  p.valid = TRUE;
-  p.playing_s = ns_to_s (agg->last_data_end - agg->first_data_start);
-  if (agg->last_data_start > agg->first_data_end) {
-    p.steady = TRUE;
-    p.rate_s = ns_to_s (agg->last_data_start - agg->first_data_end);
-  } else {
-    p.rate_s = p.playing_s;
-  }
-  return p;
+  return agg->have_data ?
+      ns_to_s (agg->last_data_end - agg->first_data_start) : 0.0;
 }
 
-/* Buffers and bytes of @l counted towards its rate (gp-aggregate.h). */
-static void
-link_rate_counts (GpAggregator * agg, const PlaySpan * p, AggLink * l,
-    guint64 * buffers, guint64 * bytes)
+/* The steady-state rate of @l (gp-aggregate.h): buffers, bytes and media
+ * time per second over the windows strictly between its own first and last
+ * data windows before the stop, or over all of them when there is no
+ * window between.  FALSE when it never carried data. */
+static gboolean
+link_steady (const AggLink * l, gdouble * fps, gdouble * bytes_per_s,
+    gdouble * media_per_s)
 {
-  *buffers = l->buffers;
-  *bytes = l->bytes;
-  if (!p->steady || !l->seen_data)
-    return;
-  if (l->first_start == agg->first_data_start) {
-    *buffers -= l->first_buffers;
-    *bytes -= l->first_bytes;
-  }
-  if (l->last_start == agg->last_data_start) {
-    *buffers -= l->last_buffers;
-    *bytes -= l->last_bytes;
-  }
-}
-
-static void
-link_rates (GpAggregator * agg, const PlaySpan * p, AggLink * l, gdouble * fps,
-    gdouble * bytes_per_s)
-{
-  guint64 b, bytes;
+  LinkCounts c = l->steady;
+  gdouble span;
 
   *fps = *bytes_per_s = 0.0;
-  if (!p->valid || p->rate_s <= 0.0)
-    return;
-  link_rate_counts (agg, p, l, &b, &bytes);
-  *fps = b / p->rate_s;
-  *bytes_per_s = bytes / p->rate_s;
+  *media_per_s = -1.0;
+  if (!l->seen_data)
+    return FALSE;
+  if (l->last_start > l->first_end) {
+    link_counts_add (&c, &l->first, -1);
+    link_counts_add (&c, &l->last, -1);
+    span = ns_to_s (l->last_start - l->first_end);
+  } else {
+    span = ns_to_s (l->last_end - l->first_start);
+  }
+  if (span <= 0)
+    return FALSE;
+  *fps = c.buffers / span;
+  *bytes_per_s = c.bytes / span;
+  /* media time only when (nearly) every buffer said how long it is */
+  if (c.buffers > 0 && c.timed * 10 >= c.buffers * 9)
+    *media_per_s = ns_to_s (c.duration_ns) * c.buffers / c.timed / span;
+  return TRUE;
 }
 
 static gint
@@ -1630,8 +1635,7 @@ elem_summary_cmp (gconstpointer a, gconstpointer b)
 }
 
 static void
-finish_elements (GpAggregator * agg, const PlaySpan * p,
-    GHashTable * graph_kinds)
+finish_elements (GpAggregator * agg, gdouble playing, GHashTable * graph_kinds)
 {
   GpSession *s = agg->session;
   GPtrArray *keys = sorted_keys (agg->elements);
@@ -1654,9 +1658,9 @@ finish_elements (GpAggregator * agg, const PlaySpan * p,
     }
     /* of the threads it ran on: an element fed by two threads (a muxer)
      * can be busy on both at once, and a share above 100 % means nothing */
-    es->busy_pct = p->playing_s > 0.0 ?
-        100.0 * ns_to_s (e->self_ns) / p->playing_s /
-        MAX (e->threads->len, 1) : 0.0;
+    es->busy_pct = playing > 0.0 ?
+        100.0 * ns_to_s (e->self_ns) / playing / MAX (e->threads->len, 1) :
+        0.0;
     for (j = 0; j < e->threads->len; j++)
       g_ptr_array_add (es->threads, g_strdup (e->threads->pdata[j]));
     /* a queue's "self time" is hand-over work, its waiting is residence:
@@ -1703,7 +1707,7 @@ finish_queues (GpAggregator * agg)
 }
 
 static void
-finish_links (GpAggregator * agg, const PlaySpan * p)
+finish_links (GpAggregator * agg)
 {
   GpSession *s = agg->session;
   GPtrArray *keys = sorted_keys (agg->links);
@@ -1714,7 +1718,8 @@ finish_links (GpAggregator * agg, const PlaySpan * p)
     AggLink *l = g_hash_table_lookup (agg->links, keys->pdata[i]);
     GpLinkSummary *ls = gp_session_add_link_summary (s, l->id);
 
-    link_rates (agg, p, l, &ls->fps, &ls->bytes_per_s);
+    if (link_steady (l, &ls->fps, &ls->bytes_per_s, &ls->media_per_s))
+      ls->first_s = ((gdouble) (gint64) (l->first_start - agg->t0)) / 1e9;
     ls->buffers = l->buffers;
   }
   g_ptr_array_unref (keys);
@@ -1735,7 +1740,7 @@ finish_paths (GpAggregator * agg)
 
     l->hist.max_ns = l->max_ns;
     gp_hist_quantiles_ms (&l->hist, &path->latency_ms);
-    path->mean_ms = l->matched > 0 && l->sum_ns > 0 ?
+    path->mean_ms = l->matched > 0 && l->has_sum ?
         l->sum_ns / 1e6 / l->matched : -1;
     path->matched = l->matched;
     path->exact = l->exact;
@@ -1870,7 +1875,7 @@ upstream_framerate (GHashTable * inputs, const gchar * element)
 
       for (j = 0; arr != NULL && j < arr->len; j++) {
         AggLink *l = g_ptr_array_index (arr, j);
-        gdouble r = caps_framerate (l->caps);
+        gdouble r = gp_caps_framerate (l->caps);
 
         if (r > 0 && r > rate)
           rate = r;
@@ -1926,7 +1931,7 @@ elements_of_kind (GpAggregator * agg, GHashTable * graph_kinds,
 }
 
 static void
-finish_sinks (GpAggregator * agg, const PlaySpan * p, GHashTable * graph_kinds)
+finish_sinks (GpAggregator * agg, GHashTable * graph_kinds)
 {
   GpSession *s = agg->session;
   GHashTable *inputs = input_links_new (agg);
@@ -1939,15 +1944,24 @@ finish_sinks (GpAggregator * agg, const PlaySpan * p, GHashTable * graph_kinds)
     const gchar *name = g_ptr_array_index (sinks, i);
     AggLink *in = main_input (inputs, name);
     GpSinkSummary *ss;
-    gdouble bps;
 
     if (in == NULL)
       continue;                 /* a sink nothing feeds (e.g. an unlinked one) */
     ss = gp_session_add_sink (s, name);
-    link_rates (agg, p, in, &ss->fps, &bps);
+    g_free (ss->media);
+    ss->media = g_strdup (gp_media_kind_name (gp_caps_media_kind (in->caps)));
+    if (link_steady (in, &ss->fps, &ss->bytes_per_s, &ss->media_per_s))
+      ss->first_s = ((gdouble) (gint64) (in->first_start - agg->t0)) / 1e9;
+    else
+      ss->bytes_per_s = -1;
     ss->buffers = in->buffers;
-    ss->target_fps = upstream_framerate (inputs, name);
-    target = MAX (target, ss->target_fps);
+    /* frames to keep up with: video sinks only (an audio branch of the
+     * same demuxer would find the video's rate upstream) */
+    if (gp_caps_media_kind (in->caps) == GP_MEDIA_VIDEO
+        || gp_caps_media_kind (in->caps) == GP_MEDIA_UNKNOWN) {
+      ss->target_fps = upstream_framerate (inputs, name);
+      target = MAX (target, ss->target_fps);
+    }
   }
   g_ptr_array_sort (s->sinks, sink_summary_cmp);
 
@@ -1964,7 +1978,7 @@ finish_sinks (GpAggregator * agg, const PlaySpan * p, GHashTable * graph_kinds)
 
       for (j = 0; j < sources->len; j++)
         if (g_str_equal (sources->pdata[j], l->src_element))
-          target = MAX (target, caps_framerate (l->caps));
+          target = MAX (target, gp_caps_framerate (l->caps));
     }
     g_ptr_array_unref (sources);
   }
@@ -2174,21 +2188,19 @@ void
 gp_aggregator_finish (GpAggregator * agg)
 {
   GHashTable *graph_kinds;
-  PlaySpan p;
 
   g_return_if_fail (agg != NULL);
 
   g_mutex_lock (&agg->lock);
-  p = play_span (agg);
   graph_kinds = graph_kinds_new (agg);
   finish_graph (agg);
-  finish_elements (agg, &p, graph_kinds);
+  finish_elements (agg, playing_s (agg), graph_kinds);
   finish_queues (agg);
-  finish_links (agg, &p);
+  finish_links (agg);
   finish_paths (agg);
   finish_threads (agg);
   finish_process (agg);
-  finish_sinks (agg, &p, graph_kinds);
+  finish_sinks (agg, graph_kinds);
   finish_series (agg);
   finish_events (agg);
   g_hash_table_unref (graph_kinds);

@@ -11,18 +11,15 @@
  * gp_aggregator_finish(), so between two calls to it the session is never
  * touched from another thread.
  *
- * Rates (summary.links.*.fps / bytes_per_s, summary.sinks.*.fps) are
- * steady-state rates over the PLAYING time:
- *  - the PLAYING time runs from the start of the first window in which any
- *    link carried a buffer to the end of the last such window;
- *  - the window where data starts and the one where it stops are only partly
- *    covered by data flow, so when at least one full window lies between
- *    them, a rate is the buffers (bytes) counted in the windows strictly
- *    between the first and the last data window, divided by the time between
- *    the end of the first and the start of the last;
- *  - otherwise (very short runs) it is all buffers over the whole PLAYING
- *    time.
- * busy_pct is the element's self time over the whole PLAYING time.
+ * Rates (summary.links.*, summary.sinks.*) are steady-state rates, link by
+ * link: over the windows in which the link carried data before gstprof
+ * asked the pipeline to stop (the end of --duration, Ctrl-C; the drain
+ * after is not steady), less the link's own first and last data window,
+ * which data covers only in part (a receiver waiting for its first
+ * keyframe starts late), divided by the time between them; when there is
+ * no window between them, all of its data over its whole data time.
+ * busy_pct is the element's self time over the PLAYING time (from the
+ * first window any link carried data in to the last), per thread it ran on.
  */
 #ifndef __GP_AGGREGATE_H__
 #define __GP_AGGREGATE_H__
@@ -46,7 +43,9 @@ void gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph);
 
 /* An event seen outside the tracer (bus message, Ctrl-C), @ts_ns on the
  * tracer's time base. At finish, a bus event of the same type and source as
- * one the tracer reported is dropped: the tracer's copy is preferred. */
+ * one the tracer reported is dropped: the tracer's copy is preferred. The
+ * first "interrupt" or "duration" event marks the stop: windows after it
+ * are the drain, left out of the steady-state rates. */
 void gp_aggregator_add_bus_event (GpAggregator * agg, guint64 ts_ns,
     const gchar * type, const gchar * source, const gchar * text);
 

@@ -137,6 +137,9 @@ typedef struct
   F (GP_L_SINK, "sink", STRING, ALWAYS, "the real pad it feeds, element.pad") \
   F (GP_L_BUFFERS, "buffers", U64, ALWAYS, "buffers pushed (or pulled)") \
   F (GP_L_BYTES, "bytes", U64, ALWAYS, "their bytes") \
+  F (GP_L_DURATION_NS, "duration_ns", U64, ALWAYS, \
+      "the media time they carry: the sum of their durations") \
+  F (GP_L_TIMED, "timed", U64, ALWAYS, "how many of them had a duration") \
   F (GP_L_CAPS, "caps", STRING, OPTIONAL, "current caps; absent before caps") \
   F (GP_L_MEMORY, "memory", STRING, ALWAYS, \
       "the caps' memory feature, \"system\" when none")
@@ -146,6 +149,10 @@ typedef struct
 #define GP_QUEUE_FIELDS(F) \
   F (GP_Q_NAME, "name", STRING, ALWAYS, "the queue's name") \
   F (GP_Q_FACTORY, "factory", STRING, ALWAYS, "queue, queue2 or multiqueue") \
+  F (GP_Q_PAD, "pad", STRING, OPTIONAL, \
+      "multiqueue: the single queue's sink pad (one record per single " \
+      "queue; its fill counts bytes and time, since multiqueue raises its " \
+      "buffer limit itself when a queue is full and another empty)") \
   F (GP_Q_RESIDENCE_HIST, "residence_hist", HIST, ALWAYS, \
       "enqueue to dequeue of the same buffer") \
   F (GP_Q_RESIDENCE_MAX_NS, "residence_max_ns", U64, ALWAYS, "longest stay") \

@@ -507,6 +507,8 @@ gp_json_summary (GpSession * s)
 
     gp_json_set_maybe (lo, "fps", ls->fps);
     gp_json_set_maybe (lo, "bytes_per_s", ls->bytes_per_s);
+    gp_json_set_maybe (lo, "media_per_s", ls->media_per_s);
+    gp_json_set_maybe (lo, "first_s", ls->first_s);
     gp_json_set_count (lo, "buffers", ls->buffers);
     gp_json_set_keyed (links, ls->id, lo);
   }
@@ -528,8 +530,12 @@ gp_json_summary (GpSession * s)
     GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
     JsonObject *so = json_object_new ();
 
+    gp_json_set_string (so, "media", ss->media);
     gp_json_set_maybe (so, "fps", ss->fps);
     gp_json_set_maybe (so, "target_fps", ss->target_fps);
+    gp_json_set_maybe (so, "media_per_s", ss->media_per_s);
+    gp_json_set_maybe (so, "bytes_per_s", ss->bytes_per_s);
+    gp_json_set_maybe (so, "first_s", ss->first_s);
     gp_json_set_count (so, "buffers", ss->buffers);
     gp_json_set_keyed (sinks, ss->name, so);
   }
@@ -1275,6 +1281,8 @@ gp_reader_link_summary (GpReader * r, GpSession * s, const gchar * name,
 
   return gp_reader_maybe (r, o, p, "fps", &ls->fps) &&
       gp_reader_maybe (r, o, p, "bytes_per_s", &ls->bytes_per_s) &&
+      gp_reader_maybe (r, o, p, "media_per_s", &ls->media_per_s) &&
+      gp_reader_maybe (r, o, p, "first_s", &ls->first_s) &&
       gp_reader_count (r, o, p, "buffers", &ls->buffers);
 }
 
@@ -1284,8 +1292,12 @@ gp_reader_sink_summary (GpReader * r, GpSession * s, const gchar * name,
 {
   GpSinkSummary *ss = gp_session_add_sink (s, name);
 
-  return gp_reader_maybe (r, o, p, "fps", &ss->fps) &&
+  return gp_reader_string (r, o, p, "media", "unknown", &ss->media) &&
+      gp_reader_maybe (r, o, p, "fps", &ss->fps) &&
       gp_reader_maybe (r, o, p, "target_fps", &ss->target_fps) &&
+      gp_reader_maybe (r, o, p, "media_per_s", &ss->media_per_s) &&
+      gp_reader_maybe (r, o, p, "bytes_per_s", &ss->bytes_per_s) &&
+      gp_reader_maybe (r, o, p, "first_s", &ss->first_s) &&
       gp_reader_count (r, o, p, "buffers", &ss->buffers);
 }
 

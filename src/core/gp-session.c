@@ -143,6 +143,8 @@ gp_link_summary_new (const gchar * id)
   GpLinkSummary *ls = g_new0 (GpLinkSummary, 1);
 
   ls->id = gp_strdup_or_empty (id);
+  ls->media_per_s = -1;
+  ls->first_s = -1;
   return ls;
 }
 
@@ -205,7 +207,11 @@ gp_sink_summary_new (const gchar * name)
   GpSinkSummary *ss = g_new0 (GpSinkSummary, 1);
 
   ss->name = gp_strdup_or_empty (name);
+  ss->media = g_strdup ("unknown");
   ss->target_fps = -1;
+  ss->media_per_s = -1;
+  ss->bytes_per_s = -1;
+  ss->first_s = -1;
   return ss;
 }
 
@@ -215,6 +221,7 @@ gp_sink_summary_free (GpSinkSummary * ss)
   if (ss == NULL)
     return;
   g_free (ss->name);
+  g_free (ss->media);
   g_free (ss);
 }
 

@@ -78,8 +78,14 @@ typedef struct
 typedef struct
 {
   gchar *id;
-  gdouble fps;                  /* buffers/s over the PLAYING time */
+  /* steady state: over the link's own data windows before gstprof asked
+   * the pipeline to stop, its first and last (partial) windows left out */
+  gdouble fps;                  /* buffers/s (frames/s for video) */
   gdouble bytes_per_s;
+  gdouble media_per_s;          /* media time per second of wall time (1.0 is
+                                 * real time), < 0 when buffers had no
+                                 * duration */
+  gdouble first_s;              /* its first buffer, s from the start; < 0 none */
   guint64 buffers;
 } GpLinkSummary;
 
@@ -132,8 +138,16 @@ typedef struct
 typedef struct
 {
   gchar *name;
-  gdouble fps;                  /* achieved, over the PLAYING time */
+  /* what it receives, from the caps at its input (gp-caps.h): a video sink
+   * is judged in frames/s, an audio sink by the media time it gets per
+   * second (real time is 1.0), RTP and muxed outputs by bits and packets
+   * or buffers per second */
+  gchar *media;                 /* video|audio|rtp|muxed|other|unknown */
+  gdouble fps;                  /* buffers/s, steady state (its input link's) */
   gdouble target_fps;           /* from the caps at its input, < 0 unknown */
+  gdouble media_per_s;          /* < 0 unknown */
+  gdouble bytes_per_s;
+  gdouble first_s;              /* its first buffer, s from the start; < 0 none */
   guint64 buffers;
 } GpSinkSummary;
 

@@ -100,6 +100,7 @@
 #include <string.h>
 
 #include "gp-ingest-private.h"
+#include "core/gp-caps.h"
 #include "rules/gp-rules.h"
 
 /* Larger magnitudes are refused: no real capture has them, and keeping
@@ -669,36 +670,6 @@ gp_imp_memory (const gchar * memory, const gchar * caps)
   return gp_imp_caps_feature (caps);
 }
 
-/* The framerate in a caps string, in frames/s; < 0 when absent, variable
- * (0/1) or unreadable. */
-static gdouble
-gp_imp_caps_fps (const gchar * caps)
-{
-  const gchar *p;
-  gchar *end;
-  gint64 num, den;
-
-  if (caps == NULL)
-    return -1;
-  /* the field itself, not max-framerate= or the like */
-  for (p = strstr (caps, "framerate="); p != NULL;
-      p = strstr (p + 1, "framerate="))
-    if (p == caps || p[-1] == ' ' || p[-1] == ',')
-      break;
-  if (p == NULL)
-    return -1;
-  p += strlen ("framerate=");
-  if (g_str_has_prefix (p, "(fraction)"))
-    p += strlen ("(fraction)");
-  num = g_ascii_strtoll (p, &end, 10);
-  if (end == p || *end != '/')
-    return -1;
-  p = end + 1;
-  den = g_ascii_strtoll (p, &end, 10);
-  if (end == p || den <= 0 || num <= 0)
-    return -1;
-  return (gdouble) num / (gdouble) den;
-}
 
 /* ------------------------------------------------------------------ */
 /* merging per-window percentiles                                       */
@@ -1476,11 +1447,11 @@ gp_imp_rates_summary (GpImport * imp)
     GpLink *out = gp_imp_link_from (imp, src->e->name);
 
     if (out)
-      s->target_fps = gp_imp_caps_fps (out->caps);
+      s->target_fps = gp_caps_framerate (out->caps);
   }
   for (i = 0; s->target_fps <= 0 && i < s->links->len; i++)
     s->target_fps =
-        gp_imp_caps_fps (((GpLink *) g_ptr_array_index (s->links, i))->caps);
+        gp_caps_framerate (((GpLink *) g_ptr_array_index (s->links, i))->caps);
   if (s->target_fps <= 0)
     s->target_fps = -1;
   s->frame_period_ms = s->target_fps > 0 ? 1000.0 / s->target_fps : -1;
@@ -1503,7 +1474,7 @@ gp_imp_rates_summary (GpImport * imp)
           ss->buffers += ls->buffers;
         }
         if (ss->target_fps <= 0)
-          ss->target_fps = gp_imp_caps_fps (l->caps);
+          ss->target_fps = gp_caps_framerate (l->caps);
       }
       g_free (el);
     }

@@ -6,6 +6,7 @@
  */
 #include "gp-verdict.h"
 #include "rules/gp-rules.h"
+#include "core/gp-caps.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,6 +15,11 @@
 #define W GP_VERDICT_WIDTH
 /* Elements listed in "Where the time goes" before the rest are summed up. */
 #define GP_VERDICT_MAX_ROWS 15
+/* A hop of a latency path is named when it holds buffers this long, and
+ * this share of the path's mean or more; at most this many per path. */
+#define GP_VERDICT_HOP_MIN_MS 1.0
+#define GP_VERDICT_HOP_SHARE 0.10
+#define GP_VERDICT_MAX_HOPS 3
 /* Waits shorter than this per buffer (p95) are not listed: a fraction of
  * a millisecond in a sink or a mixer input is scheduling, not a finding. */
 #define GP_VERDICT_WAIT_MIN_MS 1.0
@@ -208,44 +214,162 @@ gp_vt_header (GpVt * vt, GpSession * s)
   }
 }
 
+/* "412 kbit/s" */
+static const gchar *
+gp_vt_bitrate (gchar buf[32], gdouble bytes_per_s)
+{
+  gdouble bits = bytes_per_s * 8;
+
+  if (bytes_per_s < 0)
+    g_snprintf (buf, 32, "-");
+  else if (bits >= 1e6)
+    g_snprintf (buf, 32, "%.1f Mbit/s", bits / 1e6);
+  else
+    g_snprintf (buf, 32, "%.0f kbit/s", bits / 1e3);
+  return buf;
+}
+
+/* How far @got falls short of @target, as the line's verdict. */
+static void
+gp_vt_rate_judge (GString * line, gdouble got, gdouble target)
+{
+  if (got < 0 || target <= 0)
+    return;
+  if (got < target * 0.95)
+    g_string_append_printf (line, "  %.0f%% below", (target - got) / target *
+        100.0);
+  else if (got > target * 1.05)
+    g_string_append (line, "  faster (not paced)");
+  else
+    g_string_append (line, "  ok");
+}
+
+/* Each sink in its own media (gp-session.h, GpSinkSummary). */
 static void
 gp_vt_rate (GpVt * vt, GpSession * s)
 {
+  gchar b[32];
   guint i;
 
-  gp_vt_heading (vt, "Rate (frames per second at each sink)");
+  gp_vt_heading (vt, "Rate (steady state at each sink, in its own media)");
   if (s->sinks == NULL || s->sinks->len == 0) {
     g_string_append (vt->out, "  not measured (no sink received a buffer)\n");
     return;
   }
   for (i = 0; i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-    gdouble target = gp_rules_sink_target_fps (s, sk->name);
+    GpMediaKind kind = gp_media_kind_from_name (sk->media);
     GString *line = g_string_new ("  ");
 
     gp_vt_cell (line, sk->name, 22, FALSE);
-    if (sk->fps < 0)
+    if (sk->fps < 0) {
       g_string_append (line, "  rate not measured");
-    else
-      g_string_append_printf (line, "%7.1f fps", sk->fps);
-    if (target <= 0)
-      g_string_append (line, ", target not known (no framerate in caps)");
-    else {
-      g_string_append_printf (line, " of %.1f fps (caps)", target);
-      if (sk->fps < 0)
-        ;
-      else if (sk->fps < target * 0.95)
-        g_string_append_printf (line, "  %.0f%% below",
-            (target - sk->fps) / target * 100.0);
-      else if (sk->fps > target * 1.05)
-        g_string_append (line, "  faster (not paced)");
+    } else if (kind == GP_MEDIA_AUDIO) {
+      gdouble target = gp_rules_sink_target_media_rate (s, sk->name);
+
+      if (sk->media_per_s >= 0)
+        g_string_append_printf (line, "%5.2fx real time (audio)",
+            sk->media_per_s);
       else
-        g_string_append (line, "  ok");
+        g_string_append_printf (line, "%7.1f buffers/s (audio, no "
+            "durations)", sk->fps);
+      gp_vt_rate_judge (line, sk->media_per_s, target);
+    } else if (kind == GP_MEDIA_RTP || kind == GP_MEDIA_MUXED
+        || kind == GP_MEDIA_OTHER) {
+      g_string_append_printf (line, "%s, %.1f %s/s (%s)",
+          gp_vt_bitrate (b, sk->bytes_per_s), sk->fps,
+          kind == GP_MEDIA_RTP ? "packets" : "buffers", sk->media);
+    } else {
+      gdouble target = gp_rules_sink_target_fps (s, sk->name);
+
+      g_string_append_printf (line, "%7.1f fps", sk->fps);
+      if (target <= 0)
+        g_string_append (line, ", target not known (no framerate in caps)");
+      else
+        g_string_append_printf (line, " of %.1f fps (caps)", target);
+      gp_vt_rate_judge (line, sk->fps, target);
     }
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
+    /* a receiver that waited for its first keyframe, a branch that opened
+     * late: its rate counts from then */
+    if (sk->first_s > 2 * s->window_s && s->window_s > 0) {
+      gchar *note = g_strdup_printf ("first buffer after %.1f s; the rate "
+          "counts from then", sk->first_s);
+
+      gp_vt_wrap (vt->out, "    ", "    ", note);
+      g_free (note);
+    }
   }
+}
+
+static gint
+gp_vt_compare_hops (gconstpointer a, gconstpointer b)
+{
+  gdouble ha = (*(GpHop **) a)->hop_ms, hb = (*(GpHop **) b)->hop_ms;
+
+  return ha > hb ? -1 : ha < hb ? 1 : 0;
+}
+
+/* Where the time of a path goes, element by element (gp_rules_path_hops):
+ * the elements that hold its buffers longest, work or waiting, and where
+ * timestamps changed on the way. */
+static void
+gp_vt_path_hops (GpVt * vt, GpSession * s, GpPath * p)
+{
+  GPtrArray *hops = gp_rules_path_hops (s, p);
+  GPtrArray *big;
+  GString *text;
+  const gchar *changed = NULL;
+  gdouble min_ms;
+  guint i;
+
+  if (hops == NULL || p->mean_ms <= 0) {
+    if (hops)
+      g_ptr_array_unref (hops);
+    return;
+  }
+  min_ms = MAX (GP_VERDICT_HOP_MIN_MS, p->mean_ms * GP_VERDICT_HOP_SHARE);
+  big = g_ptr_array_new ();
+  for (i = 0; i < hops->len; i++) {
+    GpHop *h = g_ptr_array_index (hops, i);
+
+    if (h->hop_ms >= min_ms)
+      g_ptr_array_add (big, h);
+    if (!changed && i + 1 < hops->len &&
+        !((GpHop *) g_ptr_array_index (hops, i + 1))->exact)
+      changed = h->element;
+  }
+  g_ptr_array_sort (big, gp_vt_compare_hops);
+  text = g_string_new (NULL);
+  for (i = 0; i < big->len && i < GP_VERDICT_MAX_HOPS; i++) {
+    GpHop *h = g_ptr_array_index (big, i);
+    gchar b[32];
+
+    g_string_append_printf (text, "%s%s %s ms", i ? "; " : "held longest "
+        "by ", h->element, gp_vt_ms (b, h->hop_ms));
+    if (h->queue)
+      g_string_append (text, " (queued: waiting)");
+    else if (h->work_ms >= 0 && h->work_ms < h->hop_ms * 0.5)
+      g_string_append_printf (text, " (waiting: %s ms of it is work)",
+          gp_vt_ms (b, h->work_ms));
+    else if (h->work_ms >= 0)
+      g_string_append (text, " (working)");
+  }
+  if (text->len > 0)
+    gp_vt_wrap (vt->out, "    ", "      ", text->str);
+  if (changed) {
+    gchar *note = g_strdup_printf ("past %s, timestamps or buffer "
+        "boundaries are not the source's: buffers matched by running-time "
+        "slot", changed);
+
+    gp_vt_wrap (vt->out, "    ", "      ", note);
+    g_free (note);
+  }
+  g_string_free (text, TRUE);
+  g_ptr_array_unref (big);
+  g_ptr_array_unref (hops);
 }
 
 static void
@@ -263,8 +387,13 @@ gp_vt_latency (GpVt * vt, GpSession * s)
   }
   for (i = 0; i < s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (s->paths, i);
+    GpSinkSummary *sk = gp_session_find_sink (s, p->sink);
     gdouble target = gp_rules_sink_target_fps (s, p->sink);
-    gdouble period = target > 0 ? 1000.0 / target : s->frame_period_ms;
+    /* a frame period only means something to a video sink */
+    gdouble period = target > 0 ? 1000.0 / target :
+        sk && gp_media_kind_from_name (sk->media) != GP_MEDIA_VIDEO &&
+        gp_media_kind_from_name (sk->media) != GP_MEDIA_UNKNOWN ? -1 :
+        s->frame_period_ms;
     gchar *name = g_strdup_printf ("%s > %s", p->source, p->sink);
     GString *line = g_string_new ("  ");
 
@@ -278,15 +407,16 @@ gp_vt_latency (GpVt * vt, GpSession * s)
     if (period > 0 && p->latency_ms.p95 >= 0)
       g_string_append_printf (line, "  %s %.1f ms",
           p->latency_ms.p95 > period ? "over" : "within", period);
-    else if (period <= 0)
-      g_string_append (line, "  period not known");
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
-    if (p->unmatched > 0) {
+    gp_vt_path_hops (vt, s, p);
+    /* a buffer or two at the start or the end is noise */
+    if (p->unmatched * 100 > p->matched + p->unmatched) {
       gchar *note = g_strdup_printf ("%" G_GUINT64_FORMAT " buffers matched, "
-          "%" G_GUINT64_FORMAT " could not be matched (timestamps rewritten "
-          "on the way) and are not counted", p->matched, p->unmatched);
+          "%" G_GUINT64_FORMAT " could not be matched (no source buffer "
+          "covers their running time) and are not counted", p->matched,
+          p->unmatched);
 
       gp_vt_wrap (vt->out, "    ", "    ", note);
       g_free (note);

@@ -21,6 +21,7 @@
  * which properties the user set. Thresholds and reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
+#include "core/gp-caps.h"
 #include "core/gp-launch.h"
 
 #include <stdio.h>
@@ -212,18 +213,11 @@ gp_enc_input_fps (GpSession * s, const gchar * enc)
     GpLink *l = g_ptr_array_index (s->links, i);
     gchar *sink = gp_rules_pad_element (l->sink);
     gboolean mine = g_strcmp0 (sink, enc) == 0;
-    const gchar *fr;
-    gint num = 0, den = 0;
+    gdouble fps = mine ? gp_caps_framerate (l->caps) : -1;
 
     g_free (sink);
-    if (!mine || l->caps == NULL || (fr = strstr (l->caps,
-                "framerate=")) == NULL)
-      continue;
-    fr += strlen ("framerate=");
-    if (g_str_has_prefix (fr, "(fraction)"))
-      fr += strlen ("(fraction)");
-    if (sscanf (fr, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
-      return (gdouble) num / den;
+    if (fps > 0)
+      return fps;
   }
   return s->target_fps > 0 ? s->target_fps : -1;
 }

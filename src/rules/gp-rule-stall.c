@@ -7,6 +7,7 @@
  * can be seen. Thresholds and their reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
+#include "core/gp-caps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,22 +57,10 @@ gp_stall_playing_span (GpSession * s, GpStallSpan * span)
 static gdouble
 gp_stall_period_ms (GpSession * s, GpLink * l)
 {
-  const gchar *fr = l && l->caps ? strstr (l->caps, "framerate=") : NULL;
+  gdouble fps = l ? gp_caps_framerate (l->caps) : -1;
 
-  if (fr) {
-    gchar *end;
-    gdouble n, d;
-
-    fr = strchr (fr, '=') + 1;
-    if (*fr == '(')
-      fr = strchr (fr, ')') ? strchr (fr, ')') + 1 : fr;
-    n = g_ascii_strtod (fr, &end);
-    if (end != fr && *end == '/') {
-      d = g_ascii_strtod (end + 1, NULL);
-      if (n > 0 && d > 0)
-        return 1000.0 * d / n;
-    }
-  }
+  if (fps > 0)
+    return 1000.0 / fps;
   if (s->frame_period_ms > 0)
     return s->frame_period_ms;
   return GP_STALL_DEFAULT_PERIOD_MS;

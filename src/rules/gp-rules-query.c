@@ -4,6 +4,7 @@
  * ask. They look only at the GpSession, never at a live pipeline.
  */
 #include "gp-rules-private.h"
+#include "core/gp-caps.h"
 
 #include <string.h>
 
@@ -280,13 +281,167 @@ gp_rules_hottest_on_thread (GpSession * s, const GpThreadSummary * t)
 gdouble
 gp_rules_sink_target_fps (GpSession * s, const gchar * sink)
 {
+  GpSinkSummary *sk = gp_session_find_sink (s, sink);
+
+  if (sk && sk->target_fps > 0)
+    return sk->target_fps;
+  /* an audio, RTP or muxed output has no frame rate to keep up with,
+   * whatever the video beside it runs at */
+  if (sk && gp_media_kind_from_name (sk->media) != GP_MEDIA_VIDEO
+      && gp_media_kind_from_name (sk->media) != GP_MEDIA_UNKNOWN)
+    return -1;
+  return s->target_fps > 0 ? s->target_fps : -1;
+}
+
+gdouble
+gp_rules_sink_target_media_rate (GpSession * s, const gchar * sink)
+{
+  GpSinkSummary *sk = gp_session_find_sink (s, sink);
+  GHashTable *up;
+  GHashTableIter it;
+  gpointer key;
+  gboolean live = FALSE;
+
+  if (!sk || gp_media_kind_from_name (sk->media) != GP_MEDIA_AUDIO)
+    return -1;
+  if (gp_rules_sink_waits_on_clock (s, sink))
+    return 1.0;
+  up = gp_rules_upstream_of (s, sink);
+  g_hash_table_iter_init (&it, up);
+  while (!live && g_hash_table_iter_next (&it, &key, NULL))
+    live = gp_rules_is_live_source (s, key);
+  g_hash_table_unref (up);
+  return live ? 1.0 : -1;
+}
+
+/* The interlatency entry of (@source, @element), or NULL. */
+static GpPath *
+gp_rules_interlatency (GpSession * s, const gchar * source,
+    const gchar * element)
+{
   guint i;
 
-  for (i = 0; s->sinks && i < s->sinks->len; i++) {
-    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+  for (i = 0; s->interlatency && i < s->interlatency->len; i++) {
+    GpPath *p = g_ptr_array_index (s->interlatency, i);
 
-    if (g_strcmp0 (sk->name, sink) == 0 && sk->target_fps > 0)
-      return sk->target_fps;
+    if (g_strcmp0 (p->source, source) == 0 && g_strcmp0 (p->sink, element)
+        == 0)
+      return p;
   }
-  return s->target_fps > 0 ? s->target_fps : -1;
+  return NULL;
+}
+
+static void
+gp_hop_free (gpointer p)
+{
+  GpHop *h = p;
+
+  g_free (h->element);
+  g_free (h);
+}
+
+/* The element chain of @path, sink last: upstream from the sink, through
+ * the input whose element the path's origin reached (its interlatency
+ * entry matched buffers), which keeps the streams of a demuxer or a
+ * multiqueue apart. NULL when the chain does not reach the origin. */
+static GPtrArray *
+gp_rules_path_chain (GpSession * s, const GpPath * path)
+{
+  GPtrArray *chain = g_ptr_array_new_with_free_func (g_free);
+  gchar *origin = gp_rules_pad_element (path->source);
+  gchar *cur = g_strdup (path->sink);
+  guint steps;
+
+  g_ptr_array_add (chain, g_strdup (cur));
+  for (steps = 0; g_strcmp0 (cur, origin) != 0 && steps < 64; steps++) {
+    gchar *best = NULL;
+    guint64 best_matched = 0;
+    guint i;
+
+    for (i = 0; s->links && i < s->links->len; i++) {
+      GpLink *l = g_ptr_array_index (s->links, i);
+      gchar *sink = gp_rules_pad_element (l->sink);
+      gchar *up;
+      GpPath *ip;
+
+      if (g_strcmp0 (sink, cur) != 0) {
+        g_free (sink);
+        continue;
+      }
+      g_free (sink);
+      up = gp_rules_pad_element (l->src);
+      if (g_strcmp0 (l->src, path->source) == 0) {
+        g_free (best);
+        best = up;
+        break;
+      }
+      ip = gp_rules_interlatency (s, path->source, up);
+      if (ip && ip->matched > best_matched) {
+        g_free (best);
+        best = up;
+        best_matched = ip->matched;
+      } else {
+        g_free (up);
+      }
+    }
+    if (best == NULL)
+      break;
+    g_free (cur);
+    cur = best;
+    g_ptr_array_insert (chain, 0, g_strdup (cur));
+  }
+  if (g_strcmp0 (cur, origin) != 0)
+    g_clear_pointer (&chain, g_ptr_array_unref);
+  g_free (cur);
+  g_free (origin);
+  return chain;
+}
+
+GPtrArray *
+gp_rules_path_hops (GpSession * s, const GpPath * path)
+{
+  GPtrArray *chain = gp_rules_path_chain (s, path);
+  GPtrArray *hops;
+  gdouble *at;
+  guint k;
+
+  if (chain == NULL)
+    return NULL;
+  /* the mean latency at each element's input, the origin at 0.  Means
+   * further up are over other buffers when an element re-chunks (RTP
+   * packets before a depayloader, frames after it): a packet waits longer
+   * than the frame it ends.  No element can see a buffer before the one
+   * upstream of it, so a mean above a later one is taken down to it and
+   * the hops add up to the path's own latency. */
+  at = g_new0 (gdouble, chain->len);
+  for (k = chain->len - 1; k > 0; k--) {
+    GpPath *p = gp_rules_interlatency (s, path->source,
+        g_ptr_array_index (chain, k));
+
+    at[k] = p && p->mean_ms >= 0 ? p->mean_ms : -1;
+    if (k + 1 < chain->len && at[k + 1] >= 0 && (at[k] < 0 ||
+            at[k] > at[k + 1]))
+      at[k] = at[k + 1];
+  }
+  hops = g_ptr_array_new_with_free_func (gp_hop_free);
+  for (k = 0; k + 1 < chain->len; k++) {
+    const gchar *el = g_ptr_array_index (chain, k);
+    GpPath *here = k > 0 ? gp_rules_interlatency (s, path->source, el) : NULL;
+    GpElementSummary *es = gp_session_find_elem_summary (s, el);
+    GpHop *h = g_new0 (GpHop, 1);
+
+    h->element = g_strdup (el);
+    h->at_ms = at[k];
+    h->hop_ms = at[k] >= 0 && at[k + 1] >= 0 ? at[k + 1] - at[k] : -1;
+    h->work_ms = es && es->buffers > 0 && es->self_total_ms >= 0 ?
+        es->self_total_ms / es->buffers : -1;
+    h->queue = gp_rules_is_queue (s, el);
+    /* the origin's own buffers always match exactly */
+    h->exact = k == 0 || (here && here->matched > 0 &&
+        here->exact * 2 >= here->matched);
+    g_ptr_array_add (hops, h);
+  }
+  g_free (at);
+  g_ptr_array_unref (chain);
+  return hops;
 }

@@ -144,6 +144,29 @@ GpElementSummary *gp_rules_hottest_on_thread (GpSession * s,
 /* Target frame rate for a sink: its own, else the session's; < 0 unknown. */
 gdouble gp_rules_sink_target_fps (GpSession * s, const gchar * sink);
 
+/* One element on a latency path and the time from its input to the next
+ * element's input, from the mean latencies of summary.interlatency: its
+ * work and its waiting (a queue's residence, a jitterbuffer's hold, a
+ * muxer waiting for its other inputs). */
+typedef struct
+{
+  gchar *element;
+  gdouble at_ms;                /* mean latency at its input (0: the origin) */
+  gdouble hop_ms;               /* until the next element's input, < 0 unknown */
+  gdouble work_ms;              /* its mean self time per buffer, < 0 unknown */
+  gboolean queue;               /* a queue: its hop is waiting */
+  gboolean exact;               /* buffers matched it by the same running time */
+} GpHop;
+
+/* The hops of @path, origin first, sink left out (its latency is measured
+ * at its input); NULL when the links do not lead from the sink back to the
+ * origin. Free with g_ptr_array_unref. */
+GPtrArray *gp_rules_path_hops (GpSession * s, const GpPath * path);
+/* The media time per second an audio sink must get: 1.0 (real time) when
+ * it plays to the clock or a live source feeds it; < 0 otherwise (a file
+ * decoded as fast as it goes has no target) and for other media. */
+gdouble gp_rules_sink_target_media_rate (GpSession * s, const gchar * sink);
+
 G_END_DECLS
 
 #endif /* __GP_RULES_H__ */

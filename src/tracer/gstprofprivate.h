@@ -114,6 +114,29 @@ typedef struct
   guint fast;                   /* CPU-measured ones in a row that were short */
 } GpWaitMode;
 
+/* A queue's accumulators: one per queue or queue2 (in its element's
+ * state), one per single queue of a multiqueue (in its sink pad's). */
+typedef struct
+{
+  /* (hot, atomic) */
+  guint64 res_hist[GP_HIST_N_BUCKETS];
+  guint64 res_max;
+  guint64 dropped;
+  guint64 blocked_ns;
+
+  /* level samples (timer) */
+  guint n_level;
+  gdouble level_buffers_sum;
+  guint64 level_buffers_max;
+  guint64 level_bytes_max;
+  guint64 level_time_max;
+  gdouble level_pct_sum;
+  gdouble level_pct_max;
+  guint max_buffers;
+  guint max_bytes;
+  guint64 max_time;
+} GpQueueAcc;
+
 typedef struct _GpElem GpElem;
 typedef struct _GpPad GpPad;
 typedef struct _GpThread GpThread;
@@ -253,24 +276,9 @@ struct _GpElem
   guint64 timed_in;
   guint64 untimed_in;
 
-  /* queue family (hot, atomic) */
-  guint64 *res_hist;            /* GP_HIST_N_BUCKETS, queues only */
-  guint64 res_max;
-  guint64 dropped;
-  guint64 blocked_ns;
-
-  /* queue level samples (timer) */
-  guint n_level;
-  gdouble level_buffers_sum;
-  guint64 level_buffers_max;
-  guint64 level_bytes_max;
-  guint64 level_time_max;
-  gdouble level_pct_sum;
-  gdouble level_pct_max;
-  guint max_buffers;
-  guint max_bytes;
-  guint64 max_time;
-  const gchar *leaky;
+  /* queue and queue2 (allocated for them only) */
+  GpQueueAcc *q;
+  const gchar *leaky;           /* (timer) */
 
   /* latency pairs, appended under lat_lock, read by the timer under it */
   GMutex lat_lock;
@@ -302,6 +310,8 @@ struct _GpPad
   /* link counters (hot, 1 writer) */
   guint64 buffers;
   guint64 bytes;
+  guint64 duration;             /* sum of the buffers' durations */
+  guint64 timed;                /* buffers that had a duration */
 
   /* caps from CAPS events, and the name; lock is a leaf lock */
   GMutex lock;
@@ -337,14 +347,18 @@ struct _GpPad
    * into the pad, freed with the pad */
   GpMergeTab *merge;
 
-  /* queue family: ring on the sink pad, the src pad points at it */
+  /* queue family: ring on the sink pad, the src pad points at it; a
+   * multiqueue's sink pad also holds its single queue's accumulators */
   GpRing *ring;
+  GpQueueAcc *q;
   GpPad *deq;                   /* ref; src pads of queues */
   gboolean deq_resolved;
 
   /* (timer) */
   guint64 last_buffers;
   guint64 last_bytes;
+  guint64 last_duration;
+  guint64 last_timed;
   gint dead;
   gboolean reported_dead;
 };
@@ -363,6 +377,7 @@ typedef struct
   GpElem *drv;                  /* pushing (or pulling) element */
   GpPad *link;                  /* pull frames: the upstream src pad */
   gpointer slot;                /* pushes into a queue: its ring entry */
+  GpQueueAcc *queue;            /* pushes into a queue: its accumulators */
   guint64 start;
   guint64 child;
   guint64 cpu_start;            /* when cpu */

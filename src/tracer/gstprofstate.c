@@ -239,7 +239,7 @@ gp_elem_unref (GpElem * e)
   gp_elem_release_links (e);
   g_ptr_array_unref (e->lat);
   g_mutex_clear (&e->lat_lock);
-  g_free (e->res_hist);
+  g_free (e->q);
   g_free (e->factory);
   g_free (e->name);
   g_free (e);
@@ -293,6 +293,7 @@ gp_pad_unref (GpPad * p)
   g_free (p->origin);
   g_free (p->merge);
   g_free (p->ring);
+  g_free (p->q);
   g_free (p->name);
   g_free (p);
 }
@@ -356,8 +357,8 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
   e->split = e->kind == GP_KIND_SINK || e->kind == GP_KIND_MUX;
   e->frame_wait.cpu = 1;
   e->gap_wait.cpu = 1;
-  if (e->qtype != GP_QUEUE_NONE)
-    e->res_hist = g_new0 (guint64, GP_HIST_N_BUCKETS);
+  if (e->qtype == GP_QUEUE_QUEUE || e->qtype == GP_QUEUE_QUEUE2)
+    e->q = g_new0 (GpQueueAcc, 1);
   g_mutex_init (&e->lat_lock);
   e->lat = g_ptr_array_new ();
   g_object_set_qdata_full ((GObject *) element, self->q_elem, e,
@@ -399,6 +400,8 @@ gp_pad_get_locked (GstProfTracer * self, GstPad * pad)
     p->elem = gp_elem_ref (gp_elem_get_locked (self, GST_ELEMENT (parent)));
     if (!p->is_src && p->elem->qtype != GP_QUEUE_NONE)
       p->ring = g_new0 (GpRing, 1);
+    if (!p->is_src && p->elem->qtype == GP_QUEUE_MULTI)
+      p->q = g_new0 (GpQueueAcc, 1);
   }
   g_object_set_qdata_full ((GObject *) pad, self->q_pad, p,
       gp_pad_dead_notify);

@@ -373,6 +373,7 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
   f->drv = drv;
   f->link = NULL;
   f->slot = NULL;
+  f->queue = NULL;
   f->start = ts;
   f->child = 0;
   f->cpu_child = 0;
@@ -440,9 +441,9 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
       /* a push into a queue only takes this long when the queue is full
        * and the chain waits for room: that is backpressure, not work.  The
        * buffer entered the queue only now, so its residence starts now. */
-      if (G_UNLIKELY (e->qtype != GP_QUEUE_NONE
-              && f->kind == GP_FRAME_BUFFER && self_ns > GP_QUEUE_BLOCK_NS)) {
-        gp_add (&e->blocked_ns, dur);
+      if (G_UNLIKELY (f->queue != NULL && f->kind == GP_FRAME_BUFFER
+              && self_ns > GP_QUEUE_BLOCK_NS)) {
+        gp_add (&f->queue->blocked_ns, dur);
         if (f->slot)
           gp_store (&((GpRingSlot *) f->slot)->ts, ts);
       }
@@ -564,13 +565,16 @@ static void
 gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
     gconstpointer buf, guint64 pts, guint64 ts)
 {
-  GpElem *q = ps->elem;
+  GpQueueAcc *q;
   GpRing *r;
   guint64 tail, head, fl, i, bytes = 0, flushed = 0;
 
   if (G_UNLIKELY (!ps->deq_resolved))
     gp_pad_resolve_deq (self, ps, pad);
   if (!ps->deq || !(r = ps->deq->ring) || g_atomic_int_get (&r->broken))
+    return;
+  q = ps->deq->q ? ps->deq->q : ps->elem->q;
+  if (!q)
     return;
 
   tail = gp_load (&r->tail);
@@ -704,6 +708,11 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
     /* the link: one writer, the thread holding this pad's stream lock */
     gp_bump (&ps->buffers, n);
     gp_bump (&ps->bytes, bytes);
+    if (buf && GST_BUFFER_DURATION_IS_VALID (buf)) {
+      /* a list's first buffer stands for all of them */
+      gp_bump (&ps->duration, GST_BUFFER_DURATION (buf) * n);
+      gp_bump (&ps->timed, n);
+    }
 
     if (GST_CLOCK_TIME_IS_VALID (pts)) {
       GpOrigin *o = ps->origin;
@@ -778,8 +787,10 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
     gp_root_push (self, t, ps->elem, pad, n, ts, cpu);
   f = gp_frame_open (t, pad, recv, ps->elem, GP_FRAME_BUFFER, n, ts, measure,
       measure ? &cpu : NULL);
-  if (G_UNLIKELY (slot != NULL) && f)
+  if (G_UNLIKELY (recv != NULL && recv->qtype != GP_QUEUE_NONE) && f) {
     f->slot = slot;
+    f->queue = rs->q ? rs->q : recv->q;
+  }
 }
 
 /* hooks */

@@ -138,55 +138,93 @@ gp_list_take_structure (GValue * list, GstStructure * s)
 /* queue levels */
 
 static void
-gp_sample_queue (GstProfTracer * self, GpElem * e, GstElement * q)
+gp_level_add (GpQueueAcc * q, guint64 lb, guint64 lby, guint64 lt,
+    gdouble pct)
 {
-  guint64 lb = 0, lby = 0, lt = 0, mt = 0;
-  guint mb = 0, mby = 0;
+  q->n_level++;
+  q->level_buffers_sum += lb;
+  q->level_buffers_max = MAX (q->level_buffers_max, lb);
+  q->level_bytes_max = MAX (q->level_bytes_max, lby);
+  q->level_time_max = MAX (q->level_time_max, lt);
+  q->level_pct_sum += pct;
+  q->level_pct_max = MAX (q->level_pct_max, pct);
+}
+
+/* A multiqueue's single queue: its pads tell its level (since 1.18; before,
+ * the tracer's own ring counts buffers and bytes).  Its limit in buffers
+ * is no limit: multiqueue raises it on its own when a queue is full while
+ * another is empty, so only bytes and time count in the fill. */
+static void
+gp_sample_single_queue (GpQueueAcc * q, GstPad * sinkpad, GpPad * p,
+    guint mby, guint64 mt)
+{
+  guint64 lb = 0, lby = 0, lt = 0;
   gdouble pct = 0;
 
-  if (e->qtype == GP_QUEUE_MULTI) {
-    GList *l;
-    guint64 pair_max_b = 0, pair_max_by = 0;
-
-    /* multiqueue has no global level: add up the pairs from their rings */
-    GST_OBJECT_LOCK (q);
-    for (l = q->sinkpads; l; l = l->next) {
-      GpPad *p = g_object_get_qdata (l->data, self->q_pad);
-      GpRing *r = p ? p->ring : NULL;
-
-      if (r && !g_atomic_int_get (&r->broken)) {
-        guint64 h = gp_load (&r->head), t = gp_load (&r->tail);
-        guint64 bi = gp_load (&r->bytes_in), bo = gp_load (&r->bytes_out);
-        guint64 b = h > t ? h - t : 0, by = bi > bo ? bi - bo : 0;
-
-        lb += b;
-        lby += by;
-        pair_max_b = MAX (pair_max_b, b);
-        pair_max_by = MAX (pair_max_by, by);
-      }
-    }
-    GST_OBJECT_UNLOCK (q);
-    g_object_get (q, "max-size-buffers", &mb, "max-size-bytes", &mby,
-        "max-size-time", &mt, NULL);
-    /* the limits apply per pair: the fullest pair is what blocks */
-    if (mb)
-      pct = MAX (pct, 100.0 * pair_max_b / mb);
-    if (mby)
-      pct = MAX (pct, 100.0 * pair_max_by / mby);
-  } else {
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (sinkpad),
+          "current-level-time")) {
     guint cb = 0, cby = 0;
 
-    g_object_get (q, "current-level-buffers", &cb, "current-level-bytes",
-        &cby, "current-level-time", &lt, "max-size-buffers", &mb,
-        "max-size-bytes", &mby, "max-size-time", &mt, NULL);
+    g_object_get (sinkpad, "current-level-buffers", &cb,
+        "current-level-bytes", &cby, "current-level-time", &lt, NULL);
     lb = cb;
     lby = cby;
+  } else if (p->ring && !g_atomic_int_get (&p->ring->broken)) {
+    GpRing *r = p->ring;
+    guint64 h = gp_load (&r->head), t = gp_load (&r->tail);
+    guint64 bi = gp_load (&r->bytes_in), bo = gp_load (&r->bytes_out);
+
+    lb = h > t ? h - t : 0;
+    lby = bi > bo ? bi - bo : 0;
+  }
+  if (mby)
+    pct = MAX (pct, 100.0 * lby / mby);
+  if (mt)
+    pct = MAX (pct, 100.0 * lt / mt);
+  gp_level_add (q, lb, lby, lt, pct);
+  q->max_bytes = mby;
+  q->max_time = mt;
+}
+
+static void
+gp_sample_queue (GstProfTracer * self, GpElem * e, GstElement * q)
+{
+  guint mb = 0, mby = 0;
+  guint64 mt = 0;
+
+  g_object_get (q, "max-size-buffers", &mb, "max-size-bytes", &mby,
+      "max-size-time", &mt, NULL);
+  if (e->qtype == GP_QUEUE_MULTI) {
+    GList *pads = NULL, *l;
+
+    GST_OBJECT_LOCK (q);
+    for (l = q->sinkpads; l; l = l->next)
+      pads = g_list_prepend (pads, gst_object_ref (l->data));
+    GST_OBJECT_UNLOCK (q);
+    for (l = pads; l; l = l->next) {
+      GpPad *p = g_object_get_qdata (l->data, self->q_pad);
+
+      if (p && p->q)
+        gp_sample_single_queue (p->q, l->data, p, mby, mt);
+    }
+    g_list_free_full (pads, gst_object_unref);
+  } else if (e->q) {
+    guint cb = 0, cby = 0;
+    guint64 lt = 0;
+    gdouble pct = 0;
+
+    g_object_get (q, "current-level-buffers", &cb, "current-level-bytes",
+        &cby, "current-level-time", &lt, NULL);
     if (mb)
-      pct = MAX (pct, 100.0 * lb / mb);
+      pct = MAX (pct, 100.0 * cb / mb);
     if (mby)
-      pct = MAX (pct, 100.0 * lby / mby);
+      pct = MAX (pct, 100.0 * cby / mby);
     if (mt)
       pct = MAX (pct, 100.0 * lt / mt);
+    gp_level_add (e->q, cb, cby, lt, pct);
+    e->q->max_buffers = mb;
+    e->q->max_bytes = mby;
+    e->q->max_time = mt;
   }
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (q), "leaky")) {
     gint leaky = 0;
@@ -194,17 +232,14 @@ gp_sample_queue (GstProfTracer * self, GpElem * e, GstElement * q)
     g_object_get (q, "leaky", &leaky, NULL);
     e->leaky = leaky == 1 ? "upstream" : leaky == 2 ? "downstream" : "no";
   }
+}
 
-  e->n_level++;
-  e->level_buffers_sum += lb;
-  e->level_buffers_max = MAX (e->level_buffers_max, lb);
-  e->level_bytes_max = MAX (e->level_bytes_max, lby);
-  e->level_time_max = MAX (e->level_time_max, lt);
-  e->level_pct_sum += pct;
-  e->level_pct_max = MAX (e->level_pct_max, pct);
-  e->max_buffers = mb;
-  e->max_bytes = mby;
-  e->max_time = mt;
+/* Whether a level sample is missing this window (a window shorter than
+ * the sampling period still gets one). */
+static gboolean
+gp_queue_needs_level (GstProfTracer * self, GpElem * e)
+{
+  return (e->q && e->q->n_level == 0) || e->qtype == GP_QUEUE_MULTI;
 }
 
 static void
@@ -326,7 +361,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
   for (i = 0; i < pads->len; i++) {
     GpPad *p = g_ptr_array_index (pads, i);
     GstPad *pad, *sink;
-    guint64 b, by;
+    guint64 b, by, du, ti;
     gchar *caps = NULL, *mem = NULL, *sink_name, *src_name;
     GstStructure *s;
 
@@ -342,6 +377,8 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     }
     b = gp_load (&p->buffers);
     by = gp_load (&p->bytes);
+    du = gp_load (&p->duration);
+    ti = gp_load (&p->timed);
 
     g_mutex_lock (&p->lock);
     caps = g_strdup (p->caps);
@@ -365,13 +402,17 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
         GP_L_SRC, G_TYPE_STRING, src_name,
         GP_L_SINK, G_TYPE_STRING, sink_name,
         GP_L_BUFFERS, G_TYPE_UINT64, b - p->last_buffers,
-        GP_L_BYTES, G_TYPE_UINT64, by - p->last_bytes, NULL);
+        GP_L_BYTES, G_TYPE_UINT64, by - p->last_bytes,
+        GP_L_DURATION_NS, G_TYPE_UINT64, du - p->last_duration,
+        GP_L_TIMED, G_TYPE_UINT64, ti - p->last_timed, NULL);
     if (caps)
       gst_structure_set (s, GP_L_CAPS, G_TYPE_STRING, caps, NULL);
     gst_structure_set (s, GP_L_MEMORY, G_TYPE_STRING, mem ? mem : "system",
         NULL);
     p->last_buffers = b;
     p->last_bytes = by;
+    p->last_duration = du;
+    p->last_timed = ti;
     gp_list_take_structure (&list, s);
 
     g_free (sink_name);
@@ -384,6 +425,44 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
   gst_structure_take_value (w, GP_W_LINKS, &list);
 }
 
+/* One queue record from @q, which is reset for the next window. */
+static GstStructure *
+gp_queue_record (GpElem * e, GpQueueAcc * q, const gchar * pad)
+{
+  GstStructure *s;
+  guint n = q->n_level;
+
+  s = gst_structure_new (GP_RECORD_QUEUE,
+      GP_Q_NAME, G_TYPE_STRING, e->name ? e->name : "",
+      GP_Q_FACTORY, G_TYPE_STRING, e->factory, NULL);
+  if (pad)
+    gst_structure_set (s, GP_Q_PAD, G_TYPE_STRING, pad, NULL);
+  gp_take_hist (s, GP_Q_RESIDENCE_HIST, q->res_hist);
+  gst_structure_set (s,
+      GP_Q_RESIDENCE_MAX_NS, G_TYPE_UINT64, gp_xchg (&q->res_max, 0),
+      GP_Q_LEVEL_BUFFERS_MEAN, G_TYPE_DOUBLE,
+      n ? q->level_buffers_sum / n : 0.0,
+      GP_Q_LEVEL_BUFFERS_MAX, G_TYPE_UINT64, q->level_buffers_max,
+      GP_Q_LEVEL_BYTES_MAX, G_TYPE_UINT64, q->level_bytes_max,
+      GP_Q_LEVEL_TIME_MAX_NS, G_TYPE_UINT64, q->level_time_max,
+      GP_Q_LEVEL_PCT_MEAN, G_TYPE_DOUBLE, n ? q->level_pct_sum / n : 0.0,
+      GP_Q_LEVEL_PCT_MAX, G_TYPE_DOUBLE, q->level_pct_max,
+      GP_Q_MAX_BUFFERS, G_TYPE_UINT, q->max_buffers,
+      GP_Q_MAX_BYTES, G_TYPE_UINT, q->max_bytes,
+      GP_Q_MAX_TIME_NS, G_TYPE_UINT64, q->max_time,
+      GP_Q_LEAKY, G_TYPE_STRING, e->leaky,
+      GP_Q_DROPPED, G_TYPE_UINT64, gp_xchg (&q->dropped, 0),
+      GP_Q_BLOCKED_NS, G_TYPE_UINT64, gp_xchg (&q->blocked_ns, 0), NULL);
+  q->n_level = 0;
+  q->level_buffers_sum = 0;
+  q->level_buffers_max = 0;
+  q->level_bytes_max = 0;
+  q->level_time_max = 0;
+  q->level_pct_sum = 0;
+  q->level_pct_max = 0;
+  return s;
+}
+
 static void
 gp_add_queues (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
 {
@@ -393,39 +472,32 @@ gp_add_queues (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
   g_value_init (&list, GST_TYPE_LIST);
   for (i = 0; i < elems->len; i++) {
     GpElem *e = g_ptr_array_index (elems, i);
-    GstStructure *s;
-    guint n;
 
-    if (e->qtype == GP_QUEUE_NONE)
-      continue;
-    n = e->n_level;
-    s = gst_structure_new (GP_RECORD_QUEUE,
-        GP_Q_NAME, G_TYPE_STRING, e->name ? e->name : "",
-        GP_Q_FACTORY, G_TYPE_STRING, e->factory, NULL);
-    gp_take_hist (s, GP_Q_RESIDENCE_HIST, e->res_hist);
-    gst_structure_set (s,
-        GP_Q_RESIDENCE_MAX_NS, G_TYPE_UINT64, gp_xchg (&e->res_max, 0),
-        GP_Q_LEVEL_BUFFERS_MEAN, G_TYPE_DOUBLE,
-        n ? e->level_buffers_sum / n : 0.0,
-        GP_Q_LEVEL_BUFFERS_MAX, G_TYPE_UINT64, e->level_buffers_max,
-        GP_Q_LEVEL_BYTES_MAX, G_TYPE_UINT64, e->level_bytes_max,
-        GP_Q_LEVEL_TIME_MAX_NS, G_TYPE_UINT64, e->level_time_max,
-        GP_Q_LEVEL_PCT_MEAN, G_TYPE_DOUBLE, n ? e->level_pct_sum / n : 0.0,
-        GP_Q_LEVEL_PCT_MAX, G_TYPE_DOUBLE, e->level_pct_max,
-        GP_Q_MAX_BUFFERS, G_TYPE_UINT, e->max_buffers,
-        GP_Q_MAX_BYTES, G_TYPE_UINT, e->max_bytes,
-        GP_Q_MAX_TIME_NS, G_TYPE_UINT64, e->max_time,
-        GP_Q_LEAKY, G_TYPE_STRING, e->leaky,
-        GP_Q_DROPPED, G_TYPE_UINT64, gp_xchg (&e->dropped, 0),
-        GP_Q_BLOCKED_NS, G_TYPE_UINT64, gp_xchg (&e->blocked_ns, 0), NULL);
-    e->n_level = 0;
-    e->level_buffers_sum = 0;
-    e->level_buffers_max = 0;
-    e->level_bytes_max = 0;
-    e->level_time_max = 0;
-    e->level_pct_sum = 0;
-    e->level_pct_max = 0;
-    gp_list_take_structure (&list, s);
+    if (e->q) {
+      gp_list_take_structure (&list, gp_queue_record (e, e->q, NULL));
+    } else if (e->qtype == GP_QUEUE_MULTI) {
+      /* one record per single queue, named by its sink pad */
+      GstElement *mq = g_weak_ref_get (&e->obj);
+      GList *pads = NULL, *l;
+
+      if (!mq)
+        continue;
+      GST_OBJECT_LOCK (mq);
+      for (l = mq->sinkpads; l; l = l->next)
+        pads = g_list_prepend (pads, gst_object_ref (l->data));
+      GST_OBJECT_UNLOCK (mq);
+      pads = g_list_reverse (pads);
+      for (l = pads; l; l = l->next) {
+        GpPad *p = g_object_get_qdata (l->data, self->q_pad);
+        gchar *pad = gst_object_get_name (l->data);
+
+        if (p && p->q)
+          gp_list_take_structure (&list, gp_queue_record (e, p->q, pad));
+        g_free (pad);
+      }
+      g_list_free_full (pads, gst_object_unref);
+      gst_object_unref (mq);
+    }
   }
   gst_structure_take_value (w, GP_W_QUEUES, &list);
 }
@@ -851,7 +923,7 @@ gp_emit (GstProfTracer * self, guint64 now)
   for (i = 0; i < elems->len; i++) {
     GpElem *e = g_ptr_array_index (elems, i);
 
-    if (e->qtype != GP_QUEUE_NONE && e->n_level == 0) {
+    if (e->qtype != GP_QUEUE_NONE && gp_queue_needs_level (self, e)) {
       gp_sample_levels (self, elems);
       break;
     }

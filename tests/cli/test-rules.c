@@ -629,8 +629,8 @@ test_verdict_not_measured (void)
     g_printerr ("%s", text);
   assert_fits_80 (text);
   g_assert_nonnull (strstr (text, "run, duration not measured"));
-  g_assert_nonnull (strstr (text, "Rate (frames per second at each sink)\n"
-          "  not measured"));
+  g_assert_nonnull (strstr (text, "Rate (steady state at each sink, in its "
+          "own media)\n  not measured"));
   g_assert_nonnull (strstr (text, "frame period)\n  not measured (no "
           "buffer was matched"));
   g_assert_nonnull (strstr (text, "Threads\n  not measured"));

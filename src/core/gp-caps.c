@@ -1,0 +1,104 @@
+/* gstprof
+ *
+ * gp-caps.c: see gp-caps.h.
+ */
+#include "gp-caps.h"
+
+#include <string.h>
+
+gchar *
+gp_caps_media_type (const gchar * caps)
+{
+  gsize n;
+
+  if (caps == NULL)
+    return NULL;
+  while (*caps == ' ')
+    caps++;
+  n = strcspn (caps, ",(; ");
+  return n > 0 ? g_strndup (caps, n) : NULL;
+}
+
+/* Containers, by media type: what a muxer produces and a demuxer reads. */
+static const gchar *const gp_muxed_types[] = {
+  "video/quicktime", "video/x-matroska", "video/webm", "video/mpegts",
+  "video/x-flv", "video/x-msvideo", "video/mpeg-ps", "application/ogg",
+  "application/x-ogg", "application/mxf", "application/x-id3",
+  "multipart/x-mixed-replace", "video/x-ms-asf", "application/x-3gp",
+  NULL
+};
+
+GpMediaKind
+gp_caps_media_kind (const gchar * caps)
+{
+  gchar *type = gp_caps_media_type (caps);
+  GpMediaKind kind;
+
+  if (type == NULL)
+    return GP_MEDIA_UNKNOWN;
+  if (g_strv_contains (gp_muxed_types, type))
+    kind = GP_MEDIA_MUXED;
+  else if (g_str_has_prefix (type, "application/x-rtp")
+      || g_str_has_prefix (type, "application/x-srtp"))
+    kind = GP_MEDIA_RTP;
+  else if (g_str_has_prefix (type, "video/")
+      || g_str_has_prefix (type, "image/"))
+    kind = GP_MEDIA_VIDEO;
+  else if (g_str_has_prefix (type, "audio/"))
+    kind = GP_MEDIA_AUDIO;
+  else
+    kind = GP_MEDIA_OTHER;
+  g_free (type);
+  return kind;
+}
+
+static const gchar *const gp_media_kind_names[] = {
+  "unknown", "video", "audio", "rtp", "muxed", "other"
+};
+
+const gchar *
+gp_media_kind_name (GpMediaKind kind)
+{
+  return (guint) kind < G_N_ELEMENTS (gp_media_kind_names) ?
+      gp_media_kind_names[kind] : "unknown";
+}
+
+GpMediaKind
+gp_media_kind_from_name (const gchar * name)
+{
+  guint i;
+
+  for (i = 0; name && i < G_N_ELEMENTS (gp_media_kind_names); i++)
+    if (strcmp (name, gp_media_kind_names[i]) == 0)
+      return (GpMediaKind) i;
+  return GP_MEDIA_UNKNOWN;
+}
+
+gdouble
+gp_caps_framerate (const gchar * caps)
+{
+  const gchar *p;
+  gchar *end;
+  gint64 num, den;
+
+  if (caps == NULL)
+    return -1;
+  /* the field itself, not max-framerate= or the like */
+  for (p = strstr (caps, "framerate="); p != NULL;
+      p = strstr (p + 1, "framerate="))
+    if (p == caps || p[-1] == ' ' || p[-1] == ',')
+      break;
+  if (p == NULL)
+    return -1;
+  p += strlen ("framerate=");
+  if (g_str_has_prefix (p, "(fraction)"))
+    p += strlen ("(fraction)");
+  num = g_ascii_strtoll (p, &end, 10);
+  if (end == p || *end != '/')
+    return -1;
+  p = end + 1;
+  den = g_ascii_strtoll (p, &end, 10);
+  if (end == p || den <= 0 || num <= 0)
+    return -1;
+  return (gdouble) num / (gdouble) den;
+}

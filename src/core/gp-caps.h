@@ -1,0 +1,41 @@
+/* gstprof
+ *
+ * gp-caps.h: what the analysis reads from a caps string: its media type, the
+ * kind of stream it is, its frame rate.  Plain string parsing, so that it
+ * works on any caps text a session holds (gstprof's own, or another tool's)
+ * without GStreamer being initialised.
+ */
+#ifndef __GP_CAPS_H__
+#define __GP_CAPS_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How a stream's rate is judged (gp_caps_media_kind). */
+typedef enum
+{
+  GP_MEDIA_UNKNOWN,             /* no caps */
+  GP_MEDIA_VIDEO,               /* video/ and image/: frames per second */
+  GP_MEDIA_AUDIO,               /* audio/: media time per second of wall time */
+  GP_MEDIA_RTP,                 /* application/x-rtp(cp): packets and bits */
+  GP_MEDIA_MUXED,               /* a container: buffers and bits */
+  GP_MEDIA_OTHER,               /* anything else: buffers and bits */
+} GpMediaKind;
+
+/* The media type ("video/x-raw"), without features or fields; a new string,
+ * NULL when @caps is NULL or empty. */
+gchar *gp_caps_media_type (const gchar * caps);
+
+GpMediaKind gp_caps_media_kind (const gchar * caps);
+/* "video", "audio", "rtp", "muxed", "other", "unknown" */
+const gchar *gp_media_kind_name (GpMediaKind kind);
+GpMediaKind gp_media_kind_from_name (const gchar * name);
+
+/* The framerate field (not max-framerate) of the first structure, in frames
+ * per second; < 0 when absent, variable (0/1) or unreadable. */
+gdouble gp_caps_framerate (const gchar * caps);
+
+G_END_DECLS
+
+#endif /* __GP_CAPS_H__ */
