@@ -387,6 +387,11 @@ typedef struct
   gdouble pct_max;
   GPtrArray *elements;          /* gchar* */
   gboolean streaming;           /* seen in a hook at least once */
+  /* in its latest window: the element it had been pushing into since
+   * before that window, and for how long; NULL when none */
+  gchar *blocked_in;
+  guint64 blocked_ns;
+  guint64 latest_end;
 } AggThread;
 
 typedef struct
@@ -395,6 +400,7 @@ typedef struct
   gchar *type;
   gchar *source;
   gchar *text;
+  JsonObject *data;             /* the record's other fields, or NULL */
   gboolean from_bus;
 } AggEvent;
 
@@ -470,7 +476,12 @@ struct _GpAggregator
   GHashTable *threads;          /* &tid -> AggThread */
   GHashTable *thread_names;     /* display name -> AggThread (not owned) */
   GPtrArray *events;            /* AggEvent* */
-  guint64 events_dropped;
+  guint64 events_dropped;       /* past GP_AGGREGATE_MAX_EVENTS */
+  guint64 tracer_events_dropped;        /* the windows' events_dropped */
+  /* the caller reads the pipeline's bus: an error or warning that did not
+   * reach it (an element without a bus, a bin that handled its child's)
+   * is not the pipeline's */
+  gboolean bus_watched;
   /* when gstprof asked the pipeline to stop (end of --duration, Ctrl-C):
    * the drain after it is not steady state; 0 while running */
   guint64 stop_ts;
@@ -551,6 +562,7 @@ agg_thread_free (gpointer p)
   AggThread *t = p;
 
   g_free (t->name);
+  g_free (t->blocked_in);
   g_ptr_array_unref (t->elements);
   g_free (t);
 }
@@ -563,6 +575,8 @@ agg_event_free (gpointer p)
   g_free (e->type);
   g_free (e->source);
   g_free (e->text);
+  if (e->data)
+    json_object_unref (e->data);
   g_free (e);
 }
 
@@ -928,7 +942,8 @@ gp_aggregator_free (GpAggregator * agg)
 
 static void
 add_event_locked (GpAggregator * agg, guint64 ts, const gchar * type,
-    const gchar * source, const gchar * text, gboolean from_bus)
+    const gchar * source, const gchar * text, JsonObject * data,
+    gboolean from_bus)
 {
   AggEvent *ev;
   gboolean important = g_strcmp0 (type, "error") == 0
@@ -947,6 +962,7 @@ add_event_locked (GpAggregator * agg, guint64 ts, const gchar * type,
   ev->type = g_strdup (type ? type : "");
   ev->source = g_strdup (source ? source : "");
   ev->text = g_strdup (text ? text : "");
+  ev->data = data ? json_object_ref (data) : NULL;
   ev->from_bus = from_bus;
   g_ptr_array_add (agg->events, ev);
 }
@@ -1182,6 +1198,11 @@ add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
         get_bool (ts, GP_T_STREAMING))
       t->streaming = TRUE;
     cpu = get_u64 (ts, GP_T_CPU_NS);
+    if (end >= t->latest_end) {
+      t->latest_end = end;
+      replace_str (&t->blocked_in, get_str (ts, GP_T_BLOCKED_IN));
+      t->blocked_ns = get_u64 (ts, GP_T_BLOCKED_NS);
+    }
     t->first_start = MIN (t->first_start, start);
     t->last_end = MAX (t->last_end, end);
     t->cpu_ns += cpu;
@@ -1250,19 +1271,45 @@ add_process (GpAggregator * agg, const GstStructure * w, guint64 start,
     agg->n_cpus = (guint) MIN (get_u64 (w, GP_W_N_CPUS), G_MAXINT);
 }
 
+static JsonNode *gvalue_to_json (const GValue * v);
+
+/* The fields of an event record past ts, type, source and text. */
+static gboolean
+event_field_to_json (GQuark field, const GValue * v, gpointer user_data)
+{
+  const gchar *name = g_quark_to_string (field);
+  JsonNode *node;
+
+  if (g_str_equal (name, GP_EV_TS) || g_str_equal (name, GP_EV_TYPE)
+      || g_str_equal (name, GP_EV_SOURCE) || g_str_equal (name, GP_EV_TEXT))
+    return TRUE;
+  node = gvalue_to_json (v);
+  if (node != NULL)
+    json_object_set_member (user_data, name, node);
+  return TRUE;
+}
+
 static void
 add_events (GpAggregator * agg, const GstStructure * w)
 {
   const GValue *list = gst_structure_get_value (w, GP_W_EVENTS);
   guint i, n = list_size (list);
 
+  agg->tracer_events_dropped += get_u64 (w, GP_W_EVENTS_DROPPED);
   for (i = 0; i < n; i++) {
     const GstStructure *es = list_struct (list, i);
+    JsonObject *data;
 
     if (es == NULL || get_str (es, GP_EV_TYPE) == NULL)
       continue;
+    data = json_object_new ();
+    gst_structure_foreach (es, event_field_to_json, data);
+    if (json_object_get_size (data) == 0)
+      g_clear_pointer (&data, json_object_unref);
     add_event_locked (agg, get_u64 (es, GP_EV_TS), get_str (es, GP_EV_TYPE),
-        get_str (es, GP_EV_SOURCE), get_str (es, GP_EV_TEXT), FALSE);
+        get_str (es, GP_EV_SOURCE), get_str (es, GP_EV_TEXT), data, FALSE);
+    if (data)
+      json_object_unref (data);
   }
 }
 
@@ -1351,14 +1398,32 @@ gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph)
 }
 
 void
+gp_aggregator_watch_bus (GpAggregator * agg)
+{
+  g_return_if_fail (agg != NULL);
+
+  g_mutex_lock (&agg->lock);
+  agg->bus_watched = TRUE;
+  g_mutex_unlock (&agg->lock);
+}
+
+void
 gp_aggregator_add_bus_event (GpAggregator * agg, guint64 ts_ns,
     const gchar * type, const gchar * source, const gchar * text)
+{
+  gp_aggregator_add_bus_event_data (agg, ts_ns, type, source, text, NULL);
+}
+
+void
+gp_aggregator_add_bus_event_data (GpAggregator * agg, guint64 ts_ns,
+    const gchar * type, const gchar * source, const gchar * text,
+    JsonObject * data)
 {
   g_return_if_fail (agg != NULL);
   g_return_if_fail (type != NULL);
 
   g_mutex_lock (&agg->lock);
-  add_event_locked (agg, ts_ns, type, source, text, TRUE);
+  add_event_locked (agg, ts_ns, type, source, text, data, TRUE);
   if (agg->stop_ts == 0 && (g_str_equal (type, "interrupt")
           || g_str_equal (type, "duration")))
     agg->stop_ts = MAX (ts_ns, 1);
@@ -1790,6 +1855,10 @@ finish_threads (GpAggregator * agg)
         100.0 * t->cpu_ns / (t->last_end - t->first_start) : 0.0;
     ts->cpu_pct_max = t->pct_max;
     ts->worker = !t->streaming;
+    if (t->blocked_in) {
+      ts->blocked_in = g_strdup (t->blocked_in);
+      ts->blocked_ms = t->blocked_ns / 1e6;
+    }
     for (j = 0; j < t->elements->len; j++)
       g_ptr_array_add (ts->elements, g_strdup (t->elements->pdata[j]));
   }
@@ -2143,12 +2212,71 @@ event_cmp (gconstpointer a, gconstpointer b)
   return ea->ts < eb->ts ? -1 : ea->ts > eb->ts ? 1 : 0;
 }
 
+/* Copies the members of @from that @into lacks. */
+static void
+merge_data (JsonObject * into, JsonObject * from)
+{
+  GList *members = json_object_get_members (from), *l;
+
+  for (l = members; l; l = l->next)
+    if (!json_object_has_member (into, l->data))
+      json_object_set_member (into, l->data,
+          json_node_copy (json_object_get_member (from, l->data)));
+  g_list_free (members);
+}
+
+static const gchar *
+data_string (JsonObject * data, const gchar * key)
+{
+  JsonNode *n = data ? json_object_get_member (data, key) : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) &&
+      json_node_get_value_type (n) == G_TYPE_STRING ?
+      json_node_get_string (n) : NULL;
+}
+
+/* A not-negotiated error names the link the tracer saw refuse: the first
+ * refused caps event, else the first push that returned not-negotiated
+ * (the innermost: nested pushes return first). */
+static void
+name_refusal (GPtrArray * sorted, AggEvent * error)
+{
+  const gchar *types[] = { "caps-refused", "flow" };
+  const gchar *keys[] = { "link", "peer", "caps", "accepts" };
+  guint t, i, k;
+
+  if (g_strcmp0 (data_string (error->data, "reason"), "not-negotiated"))
+    return;
+  for (t = 0; t < G_N_ELEMENTS (types); t++) {
+    for (i = 0; i < sorted->len; i++) {
+      AggEvent *ev = g_ptr_array_index (sorted, i);
+
+      if (!g_str_equal (ev->type, types[t]) || !ev->data)
+        continue;
+      for (k = 0; k < G_N_ELEMENTS (keys); k++) {
+        if (json_object_has_member (error->data, keys[k]))
+          json_object_remove_member (error->data, keys[k]);
+        if (data_string (ev->data, keys[k]))
+          json_object_set_string_member (error->data, keys[k],
+              data_string (ev->data, keys[k]));
+      }
+      return;
+    }
+  }
+}
+
+/* The same message seen on the bus and by the tracer is one event, at the
+ * tracer's time (the posting itself): for errors and warnings the bus copy
+ * (what reached the pipeline, with the capture's account of it) with the
+ * tracer's details added, for the rest the tracer's.  Each tracer event
+ * pairs with at most one bus event.  The list is sorted again after. */
 static void
 finish_events (GpAggregator * agg)
 {
   GpSession *s = agg->session;
   GPtrArray *sorted = g_ptr_array_new ();
-  gboolean *absorbed = g_new0 (gboolean, agg->events->len + 1);
+  gboolean *skip = g_new0 (gboolean, agg->events->len + 1);
+  gboolean *paired = g_new0 (gboolean, agg->events->len + 1);
   guint i, j;
 
   for (i = 0; i < agg->events->len; i++)
@@ -2156,32 +2284,68 @@ finish_events (GpAggregator * agg)
   /* stable: events of the same instant keep their order */
   g_ptr_array_sort (sorted, event_cmp);
 
-  g_ptr_array_set_size (s->events, 0);
   for (i = 0; i < sorted->len; i++) {
     AggEvent *ev = g_ptr_array_index (sorted, i);
 
-    if (ev->from_bus) {
-      gboolean dup = FALSE;
+    if (!ev->from_bus)
+      continue;
+    for (j = 0; j < sorted->len; j++) {
+      AggEvent *te = g_ptr_array_index (sorted, j);
 
-      /* the tracer saw the same message (its copy is preferred); each
-       * tracer event stands for at most one bus event */
-      for (j = 0; j < sorted->len && !dup; j++) {
-        AggEvent *te = g_ptr_array_index (sorted, j);
-
-        if (!te->from_bus && !absorbed[j] && g_str_equal (te->type, ev->type)
-            && g_str_equal (te->source, ev->source)) {
-          absorbed[j] = TRUE;
-          dup = TRUE;
-        }
-      }
-      if (dup)
+      if (te->from_bus || paired[j] || !g_str_equal (te->type, ev->type)
+          || !g_str_equal (te->source, ev->source))
         continue;
+      paired[j] = TRUE;
+      if (g_str_equal (ev->type, "error") || g_str_equal (ev->type,
+              "warning")) {
+        skip[j] = TRUE;
+        ev->ts = te->ts;
+        if (te->data) {
+          if (ev->data == NULL)
+            ev->data = json_object_new ();
+          merge_data (ev->data, te->data);
+        }
+      } else {
+        skip[i] = TRUE;
+      }
+      break;
     }
-    gp_session_add_event (s, ((gdouble) (gint64) (ev->ts - agg->t0)) / 1e9,
-        ev->type, ev->source, ev->text);
   }
-  g_free (absorbed);
+
+  for (i = 0; i < sorted->len; i++) {
+    AggEvent *ev = g_ptr_array_index (sorted, i);
+
+    if (ev->from_bus && g_str_equal (ev->type, "error") && ev->data)
+      name_refusal (sorted, ev);
+  }
+  for (i = 0; agg->bus_watched && i < sorted->len; i++) {
+    AggEvent *ev = g_ptr_array_index (sorted, i);
+
+    if (!ev->from_bus && !paired[i] && (g_str_equal (ev->type, "error")
+            || g_str_equal (ev->type, "warning")))
+      skip[i] = TRUE;
+  }
+  for (i = 0, j = 0; i < sorted->len; i++)
+    if (!skip[i])
+      sorted->pdata[j++] = sorted->pdata[i];
+  g_ptr_array_set_size (sorted, j);
+  g_ptr_array_sort (sorted, event_cmp);
+
+  g_ptr_array_set_size (s->events, 0);
+  for (i = 0; i < sorted->len; i++) {
+    AggEvent *ev = g_ptr_array_index (sorted, i);
+    GpEvent *se;
+
+    se = gp_session_add_event (s,
+        ((gdouble) (gint64) (ev->ts - agg->t0)) / 1e9, ev->type, ev->source,
+        ev->text);
+    if (ev->data)
+      se->data = json_object_ref (ev->data);
+  }
+  g_free (skip);
+  g_free (paired);
   g_ptr_array_unref (sorted);
+  s->events_dropped = agg->events_dropped + agg->tracer_events_dropped;
 }
 
 void

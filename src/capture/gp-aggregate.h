@@ -41,13 +41,25 @@ void gp_aggregator_add_window (GpAggregator * agg, const GstStructure * window);
 /* A "gstprof-graph" record; the last one added is the session's graph. */
 void gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph);
 
+/* The caller adds the errors and warnings of the pipeline's bus: at
+ * finish, those the tracer saw that never reached the bus (an element
+ * without one, a bin that handled its child's) are left out. */
+void gp_aggregator_watch_bus (GpAggregator * agg);
+
 /* An event seen outside the tracer (bus message, Ctrl-C), @ts_ns on the
  * tracer's time base. At finish, a bus event of the same type and source as
- * one the tracer reported is dropped: the tracer's copy is preferred. The
- * first "interrupt" or "duration" event marks the stop: windows after it
- * are the drain, left out of the steady-state rates. */
+ * one the tracer reported makes one event with it: errors and warnings keep
+ * the bus copy (what reached the pipeline) with the tracer's details, the
+ * rest the tracer's. The first "interrupt" or "duration" event marks the
+ * stop: windows after it are the drain, left out of the steady-state
+ * rates. */
 void gp_aggregator_add_bus_event (GpAggregator * agg, guint64 ts_ns,
     const gchar * type, const gchar * source, const gchar * text);
+/* The same with the numbers and names behind @text (GpEvent.data); a
+ * reference is taken on @data. */
+void gp_aggregator_add_bus_event_data (GpAggregator * agg, guint64 ts_ns,
+    const gchar * type, const gchar * source, const gchar * text,
+    JsonObject * data);
 
 /* Writes summary.*, graph, series and events into the session from
  * everything added so far. May be called more than once (live views). */

@@ -339,6 +339,10 @@ typedef struct
   gboolean end_set;
   gboolean eos_sent;
   gboolean eos_received;
+  guint64 stop_ts;              /* tracer time gstprof asked it to stop, 0 */
+  guint64 eos_ts;               /* tracer time EOS came back, 0 */
+  GstState reached;             /* the highest state the pipeline reached */
+  GPtrArray *preroll;           /* GpPrerollSink*, when it never played */
   GThread *eos_thread;
   guint n_interrupts;
   gboolean graph_taken;
@@ -394,8 +398,8 @@ on_eos_timeout (gpointer data)
   GpCaptureRun *r = data;
 
   r->eos_timeout_id = 0;
-  gp_aggregator_add_bus_event (r->agg, run_now (r), "warning",
-      "", "EOS did not reach the sinks in time; pipeline stopped");
+  gp_aggregator_add_bus_event (r->agg, run_now (r), "stopped", "",
+      "EOS did not reach the sinks in time; pipeline stopped");
   g_main_loop_quit (r->loop);
   return G_SOURCE_REMOVE;
 }
@@ -499,14 +503,35 @@ send_eos (GpCaptureRun * r)
       on_eos_timeout, r);
 }
 
+/* A pipeline that never reached PLAYING cannot carry an EOS to its sinks
+ * (they wait for their preroll): waiting for it would only add the EOS
+ * timeout to the run. */
+static gboolean
+stop_if_never_played (GpCaptureRun * r)
+{
+  if (r->reached == GST_STATE_PLAYING)
+    return FALSE;
+  gp_aggregator_add_bus_event (r->agg, run_now (r), "stopped", "",
+      "the pipeline never reached PLAYING; stopped without waiting for EOS");
+  g_main_loop_quit (r->loop);
+  return TRUE;
+}
+
 static gboolean
 on_duration (gpointer data)
 {
   GpCaptureRun *r = data;
+  gchar *text;
 
   r->duration_id = 0;
   set_end (r, GP_CAPTURE_END_DURATION);
-  send_eos (r);
+  r->stop_ts = run_now (r);
+  text = g_strdup_printf ("--duration %.1f s reached: EOS sent",
+      r->opts->duration_s);
+  gp_aggregator_add_bus_event (r->agg, r->stop_ts, "duration", "", text);
+  g_free (text);
+  if (!stop_if_never_played (r))
+    send_eos (r);
   return G_SOURCE_REMOVE;
 }
 
@@ -517,11 +542,12 @@ on_signal (GpCaptureRun * r, const gchar * name)
   if (r->n_interrupts == 1) {
     gchar *text = g_strdup_printf ("%s: EOS sent, stopping", name);
 
-    gp_aggregator_add_bus_event (r->agg, run_now (r),
-        "interrupt", "", text);
+    r->stop_ts = run_now (r);
+    gp_aggregator_add_bus_event (r->agg, r->stop_ts, "interrupt", "", text);
     g_free (text);
     set_end (r, GP_CAPTURE_END_INTERRUPTED);
-    send_eos (r);
+    if (!stop_if_never_played (r))
+      send_eos (r);
   } else {
     /* a second Ctrl-C: the user does not want to wait for EOS */
     gp_aggregator_add_bus_event (r->agg, run_now (r),
@@ -552,6 +578,7 @@ progress_clear (GpCaptureRun * r)
   }
 }
 
+static const gchar *end_name (GpCaptureEnd end);
 static void fill_session (GpCaptureRun * r, GpSession * s,
     GDateTime * started, guint64 t_end);
 static guint64 run_now (GpCaptureRun * r);
@@ -600,18 +627,165 @@ on_progress (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The part of an error's debug string that helps a user: its last line
+ * ("No such file "/x.mp4"", "streaming stopped, reason not-negotiated
+ * (-4)"), after the source location and the element path before it. */
+static gchar *
+error_text (const GError * err, const gchar * debug)
+{
+  const gchar *msg = err && err->message ? err->message : "error";
+  const gchar *nl;
+  gchar *detail, *base, *text;
+
+  if (debug == NULL || *debug == '\0')
+    return g_strdup (msg);
+  nl = strrchr (debug, '\n');
+  detail = g_strstrip (g_strdup (nl ? nl + 1 : debug));
+  /* a single line is "file(line): function (): /GstPipeline:...: detail" */
+  if (!nl && strstr (detail, "): ") && strrchr (detail, ':')) {
+    gchar *cut = g_strstrip (g_strdup (strrchr (detail, ':') + 1));
+
+    g_free (detail);
+    detail = cut;
+  }
+  base = g_strdup (msg);
+  if (g_str_has_suffix (base, "."))
+    base[strlen (base) - 1] = '\0';
+  text = *detail && !strstr (msg, detail) ?
+      g_strdup_printf ("%s: %s", base, detail) : g_strdup (msg);
+  g_free (base);
+  g_free (detail);
+  return text;
+}
+
+static gboolean
+caps_fails (GstPad * src, GstPad * sink, gchar ** offered, gchar ** accepted)
+{
+  GstCaps *have = gst_pad_get_current_caps (src);
+  GstCaps *want = gst_pad_query_caps (sink, NULL);
+  gboolean fails;
+
+  if (have == NULL)
+    have = gst_pad_query_caps (src, NULL);
+  /* a pad that answers EMPTY once the stream failed says nothing */
+  fails = have && want && !gst_caps_is_empty (have) &&
+      !gst_caps_is_empty (want) && !gst_caps_can_intersect (have, want);
+  if (fails) {
+    *offered = gst_caps_to_string (have);
+    *accepted = gst_caps_to_string (want);
+  }
+  if (have)
+    gst_caps_unref (have);
+  if (want)
+    gst_caps_unref (want);
+  return fails;
+}
+
+/* For "not-negotiated": the first link (in the order the pipeline's
+ * elements are iterated) whose caps cannot meet, with both sides' caps.
+ * Where the tracer saw the refusal itself (gp-aggregate.c), its account
+ * replaces this one. */
+static void
+negotiation_data (GstElement * pipeline, JsonObject * data)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+  gboolean done = FALSE, found = FALSE;
+
+  while (!done && !found) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:{
+        GstElement *e = g_value_get_object (&v);
+        GList *pads = NULL, *l;
+
+        GST_OBJECT_LOCK (e);
+        for (l = e->srcpads; l; l = l->next)
+          pads = g_list_prepend (pads, gst_object_ref (l->data));
+        GST_OBJECT_UNLOCK (e);
+        for (l = pads; l && !found && !GST_IS_BIN (e); l = l->next) {
+          GstPad *peer = gst_pad_get_peer (l->data);
+          gchar *offered = NULL, *accepted = NULL;
+
+          if (peer && caps_fails (l->data, peer, &offered, &accepted)) {
+            gchar *src = g_strdup_printf ("%s.%s", GST_OBJECT_NAME (e),
+                GST_OBJECT_NAME (l->data));
+            GstObject *pp = gst_pad_get_parent (peer);
+            gchar *sink = g_strdup_printf ("%s.%s", pp ?
+                GST_OBJECT_NAME (pp) : "", GST_OBJECT_NAME (peer));
+
+            json_object_set_string_member (data, "link", src);
+            json_object_set_string_member (data, "peer", sink);
+            json_object_set_string_member (data, "caps", offered);
+            json_object_set_string_member (data, "accepts", accepted);
+            found = TRUE;
+            g_free (src);
+            g_free (sink);
+            if (pp)
+              gst_object_unref (pp);
+          }
+          g_free (offered);
+          g_free (accepted);
+          if (peer)
+            gst_object_unref (peer);
+        }
+        g_list_free_full (pads, gst_object_unref);
+        g_value_reset (&v);
+        break;
+      }
+      case GST_ITERATOR_RESYNC:
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+}
+
+static void
+record_message (GpCaptureRun * r, GstMessage * msg, const gchar * type)
+{
+  GError *err = NULL;
+  gchar *debug = NULL, *text;
+  JsonObject *data = json_object_new ();
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, &debug);
+  else
+    gst_message_parse_warning (msg, &err, &debug);
+  text = error_text (err, debug);
+  if (debug)
+    json_object_set_string_member (data, "debug", debug);
+  /* a flow error: "streaming stopped, reason not-negotiated (-4)" */
+  if (strstr (text, "not-negotiated")) {
+    json_object_set_string_member (data, "reason", "not-negotiated");
+    negotiation_data (r->pipeline, data);
+  }
+  gp_aggregator_add_bus_event_data (r->agg, run_now (r), type,
+      GST_MESSAGE_SRC_NAME (msg) ? GST_MESSAGE_SRC_NAME (msg) : "", text,
+      data);
+  json_object_unref (data);
+  g_free (text);
+  g_clear_error (&err);
+  g_free (debug);
+}
+
 static void
 record_error (GpCaptureRun * r, GstMessage * msg)
 {
   GError *err = NULL;
-  gchar *debug = NULL;
+  gboolean generic;
 
-  gst_message_parse_error (msg, &err, &debug);
-  gp_aggregator_add_bus_event (r->agg, run_now (r), "error",
-      GST_MESSAGE_SRC_NAME (msg) ? GST_MESSAGE_SRC_NAME (msg) : "",
-      err ? err->message : "error");
+  /* "state change failed and some element failed to post a proper error
+   * message": GStreamer's own, after the element's proper one */
+  gst_message_parse_error (msg, &err, NULL);
+  generic = g_error_matches (err, GST_CORE_ERROR,
+      GST_CORE_ERROR_STATE_CHANGE);
   g_clear_error (&err);
-  g_free (debug);
+  if (!(generic && r->end_set && r->end == GP_CAPTURE_END_ERROR))
+    record_message (r, msg, "error");
   set_end (r, GP_CAPTURE_END_ERROR);
 }
 
@@ -625,20 +799,12 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
       record_error (r, msg);
       g_main_loop_quit (r->loop);
       break;
-    case GST_MESSAGE_WARNING:{
-      GError *err = NULL;
-      gchar *debug = NULL;
-
-      gst_message_parse_warning (msg, &err, &debug);
-      gp_aggregator_add_bus_event (r->agg, run_now (r),
-          "warning", GST_MESSAGE_SRC_NAME (msg) ? GST_MESSAGE_SRC_NAME (msg)
-          : "", err ? err->message : "warning");
-      g_clear_error (&err);
-      g_free (debug);
+    case GST_MESSAGE_WARNING:
+      record_message (r, msg, "warning");
       break;
-    }
     case GST_MESSAGE_EOS:
       r->eos_received = TRUE;
+      r->eos_ts = run_now (r);
       set_end (r, GP_CAPTURE_END_EOS);
       g_main_loop_quit (r->loop);
       break;
@@ -647,6 +813,7 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
         GstState old_state, new_state;
 
         gst_message_parse_state_changed (msg, &old_state, &new_state, NULL);
+        r->reached = MAX (r->reached, new_state);
         /* properties and caps are read at PLAYING, as the user's pipeline
          * really runs */
         if (new_state == GST_STATE_PLAYING && !r->graph_taken) {
@@ -731,6 +898,88 @@ fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
   g_free (str);
   replace_session_str (&s->platform, detect_platform ());
   s->window_s = tracer_window_ms (r->tracer, r->opts) / 1000.0;
+  replace_session_str (&s->reached, gst_element_state_get_name (r->reached));
+  replace_session_str (&s->end, r->end_set ? end_name (r->end) : NULL);
+  s->stop_s = r->stop_ts > r->t0 ? (r->stop_ts - r->t0) / 1e9 : -1;
+  s->drain_s = r->stop_ts && r->eos_ts > r->stop_ts ?
+      (r->eos_ts - r->stop_ts) / 1e9 : -1;
+  g_ptr_array_set_size (s->preroll, 0);
+  if (r->preroll) {
+    guint i;
+
+    for (i = 0; i < r->preroll->len; i++) {
+      GpPrerollSink *p = g_ptr_array_index (r->preroll, i);
+
+      g_ptr_array_add (s->preroll, gp_preroll_sink_new (p->name, p->state,
+              p->pending, p->prerolled));
+    }
+  }
+}
+
+static const gchar *
+end_name (GpCaptureEnd end)
+{
+  switch (end) {
+    case GP_CAPTURE_END_EOS:
+      return "eos";
+    case GP_CAPTURE_END_DURATION:
+      return "duration";
+    case GP_CAPTURE_END_INTERRUPTED:
+      return "interrupt";
+    case GP_CAPTURE_END_ERROR:
+      return "error";
+  }
+  return NULL;
+}
+
+/* The sinks of a pipeline that never reached PLAYING, and whether each
+ * prerolled: one that got its first buffer is in PAUSED and holds it, one
+ * still going to PAUSED never got one. */
+static GPtrArray *
+collect_preroll (GstElement * pipeline)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_preroll_sink_free);
+  GstIterator *it = gst_bin_iterate_sinks (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+  gboolean done = FALSE;
+
+  while (!done) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:{
+        GstElement *e = g_value_get_object (&v);
+
+        if (GST_IS_BIN (e)) {
+          /* a sink bin (autovideosink, a user's bin): its own sinks */
+          GPtrArray *inner = collect_preroll (e);
+
+          while (inner->len > 0)
+            g_ptr_array_add (out, g_ptr_array_steal_index (inner, 0));
+          g_ptr_array_unref (inner);
+        } else {
+          GstState state = GST_STATE_VOID_PENDING, pending = state;
+
+          gst_element_get_state (e, &state, &pending, 0);
+          g_ptr_array_add (out, gp_preroll_sink_new (GST_OBJECT_NAME (e),
+                  gst_element_state_get_name (state),
+                  gst_element_state_get_name (pending),
+                  state >= GST_STATE_PAUSED));
+        }
+        g_value_reset (&v);
+        break;
+      }
+      case GST_ITERATOR_RESYNC:
+        g_ptr_array_set_size (out, 0);
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  return out;
 }
 
 static void
@@ -788,6 +1037,7 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
 
   memset (&r, 0, sizeof (r));
   r.opts = opts;
+  r.reached = GST_STATE_NULL;
   r.pipeline = parsed;
   r.tracer = find_tracer ();
   if (r.tracer == NULL) {
@@ -801,6 +1051,7 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   r.clock_offset = tracer_clock_offset (r.tracer);
   r.t0 = run_now (&r);
   r.agg = gp_aggregator_new (session, r.t0);
+  gp_aggregator_watch_bus (r.agg);
   r.loop = g_main_loop_new (NULL, FALSE);
   r.tty = isatty (STDERR_FILENO);
 
@@ -867,7 +1118,9 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     sink->agg = NULL;
     g_mutex_unlock (&sink->lock);
     g_signal_handler_disconnect (r.tracer, window_handler);
-    if (r.eos_sent && !r.eos_received)
+    if (r.reached < GST_STATE_PLAYING)
+      r.preroll = collect_preroll (r.pipeline);
+    if ((r.eos_sent && !r.eos_received) || r.reached < GST_STATE_PLAYING)
       unblock_streaming (r.pipeline);
     gst_element_set_state (r.pipeline, GST_STATE_NULL);
     /* stopping the pipeline released whatever held the EOS back */
@@ -889,6 +1142,8 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   }
 
   gp_aggregator_free (r.agg);
+  if (r.preroll)
+    g_ptr_array_unref (r.preroll);
   g_main_loop_unref (r.loop);
   gst_object_unref (bus);
   gst_object_unref (r.pipeline);

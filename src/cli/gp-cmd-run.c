@@ -30,7 +30,8 @@ static const gchar gp_run_description[] =
     "on\n"
     "Ctrl-C (or SIGTERM) EOS is sent and waited for a bounded time (3 s), "
     "then\n"
-    "the pipeline stops. DIR/session.json is written atomically (temp file + "
+    "the pipeline stops (at once if it never reached PLAYING: EOS cannot "
+    "flow then). DIR/session.json is written atomically (temp file + "
     "rename),\n"
     "the verdict is printed on stdout and \"session: DIR/session.json\" on "
     "stderr.\n"
@@ -51,8 +52,8 @@ static const gchar gp_run_description[] =
     "Exit codes:\n"
     "  0  clean, or only info findings (also after Ctrl-C)\n"
     "  1  a high or medium finding (also after Ctrl-C)\n"
-    "  2  the pipeline failed on its own (an error message); the session is\n"
-    "     still written, with the error event\n"
+    "  2  the pipeline failed on its own (an error message, or it never\n"
+    "     reached PLAYING); the session is still written, with what happened\n"
     "  3  bad usage or input: a bad option value, a bad launch string or an\n"
     "     unknown element (named), the tracer not found, DIR not writable\n";
 
@@ -253,8 +254,8 @@ gp_cmd_run (gint argc, gchar ** argv)
   }
 
   gp_rules_run (s);
-  code = end == GP_CAPTURE_END_ERROR ? GP_EXIT_PIPELINE :
-      gp_rules_exit_code (s);
+  code = end == GP_CAPTURE_END_ERROR || gp_session_never_played (s) ?
+      GP_EXIT_PIPELINE : gp_rules_exit_code (s);
   s->exit_code = code;
 
   if (g_mkdir_with_parents (dir, 0755) != 0) {

@@ -102,3 +102,55 @@ gp_caps_framerate (const gchar * caps)
     return -1;
   return (gdouble) num / (gdouble) den;
 }
+
+gchar *
+gp_caps_brief (const gchar * caps)
+{
+  GString *out = g_string_new (NULL);
+  const gchar *p = caps;
+
+  if (caps == NULL)
+    return g_strdup ("");
+  while (*p) {
+    const gchar *field = p, *eq, *end;
+    gint depth = 0;
+    gboolean quoted = FALSE;
+
+    /* one field: up to the next top-level comma */
+    for (end = p; *end; end++) {
+      if (*end == '"' && (end == p || end[-1] != '\\'))
+        quoted = !quoted;
+      else if (!quoted && (*end == '<' || *end == '{' || *end == '['))
+        depth++;
+      else if (!quoted && (*end == '>' || *end == '}' || *end == ']'))
+        depth--;
+      else if (!quoted && depth <= 0 && (*end == ',' || *end == ';'))
+        break;
+    }
+    eq = memchr (field, '=', end - field);
+    if (!(eq && g_str_has_prefix (eq + 1, "(buffer)"))) {
+      GString *f = g_string_new_len (field, end - field);
+      const gchar *types[] = { "(string)", "(int)", "(fraction)",
+        "(boolean)", "(uint)", "(double)", "(GstVideoMultiviewFlagsSet)"
+      };
+      guint i;
+
+      for (i = 0; i < G_N_ELEMENTS (types); i++) {
+        gchar *at;
+
+        while ((at = strstr (f->str, types[i])) != NULL)
+          g_string_erase (f, at - f->str, strlen (types[i]));
+      }
+      g_string_append (out, f->str);
+      g_string_free (f, TRUE);
+      if (*end)
+        g_string_append_c (out, *end);
+    }
+    p = *end ? end + 1 : end;
+  }
+  /* a dropped last field leaves its separator behind */
+  while (out->len && (out->str[out->len - 1] == ',' ||
+          out->str[out->len - 1] == ' '))
+    g_string_truncate (out, out->len - 1);
+  return g_string_free (out, FALSE);
+}

@@ -36,6 +36,11 @@ GpMediaKind gp_media_kind_from_name (const gchar * name);
  * per second; < 0 when absent, variable (0/1) or unreadable. */
 gdouble gp_caps_framerate (const gchar * caps);
 
+/* @caps for people: without its (buffer) fields (stream headers, codec
+ * data: long hex nobody reads) and the "(string)"-style type names. A new
+ * string. */
+gchar *gp_caps_brief (const gchar * caps);
+
 G_END_DECLS
 
 #endif /* __GP_CAPS_H__ */

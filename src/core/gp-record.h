@@ -29,6 +29,7 @@ G_BEGIN_DECLS
 typedef enum
 {
   GP_FIELD_U64,                 /* guint64 */
+  GP_FIELD_INT64,               /* gint64 */
   GP_FIELD_UINT,                /* guint */
   GP_FIELD_DOUBLE,              /* gdouble */
   GP_FIELD_BOOL,                /* gboolean */
@@ -203,22 +204,46 @@ typedef struct
       "comma-separated names of the elements whose self time ran on it") \
   F (GP_T_STREAMING, "streaming", BOOL, ALWAYS, \
       "it met a hook (a streaming thread); FALSE for the others: an " \
-      "element's own workers, the application's, the tracer's timer")
+      "element's own workers, the application's, the tracer's timer") \
+  F (GP_T_BLOCKED_IN, "blocked_in", STRING, OPTIONAL, \
+      "streaming threads: the element whose push it has been inside since " \
+      "before the window began (a sink holding its preroll, a full queue)") \
+  F (GP_T_BLOCKED_NS, "blocked_ns", U64, OPTIONAL, "for how long, so far")
 
 #define GP_RECORD_EVENT "event"
 
 #define GP_EVENT_FIELDS(F) \
   F (GP_EV_TS, "ts", U64, ALWAYS, "when the element posted it") \
   F (GP_EV_TYPE, "type", STRING, ALWAYS, \
-      "error|warning|qos|eos|state|latency") \
+      "error|warning|qos|eos|state|latency: a message the element posted " \
+      "on its bus; flow: a push on GP_EV_LINK returned GP_EV_TEXT " \
+      "(not-negotiated); caps-refused: its peer refused the caps event") \
   F (GP_EV_SOURCE, "source", STRING, ALWAYS, "the posting element") \
   F (GP_EV_TEXT, "text", STRING, ALWAYS, "the message, for people") \
   F (GP_EV_DEBUG, "debug", STRING, OPTIONAL, \
       "errors and warnings: the poster's details") \
   F (GP_EV_PROCESSED, "processed", U64, OPTIONAL, \
-      "qos: buffers the element processed so far") \
-  F (GP_EV_DROPPED, "dropped", U64, OPTIONAL, \
-      "qos: buffers it dropped so far")
+      "qos: buffers (or GP_EV_FORMAT units) the element processed so far") \
+  F (GP_EV_DROPPED, "dropped", U64, OPTIONAL, "qos: dropped so far") \
+  F (GP_EV_FORMAT, "format", STRING, OPTIONAL, \
+      "qos: the unit of processed and dropped") \
+  F (GP_EV_JITTER_NS, "jitter_ns", INT64, OPTIONAL, \
+      "qos: how late the buffer was (negative: early)") \
+  F (GP_EV_RUNNING_TIME, "running_time", U64, OPTIONAL, \
+      "qos: the running time of the late buffer; absent when it had none") \
+  F (GP_EV_LIVE, "live", BOOL, OPTIONAL, "qos: posted by a live element") \
+  F (GP_EV_OLD, "old", STRING, OPTIONAL, "state: the state it left") \
+  F (GP_EV_NEW, "new", STRING, OPTIONAL, "state: the state it reached") \
+  F (GP_EV_PENDING, "pending", STRING, OPTIONAL, \
+      "state: where it is going next (VOID_PENDING: nowhere)") \
+  F (GP_EV_LINK, "link", STRING, OPTIONAL, \
+      "flow, caps-refused: the src pad, element.pad") \
+  F (GP_EV_PEER, "peer", STRING, OPTIONAL, \
+      "flow, caps-refused: the real pad it feeds") \
+  F (GP_EV_CAPS, "caps", STRING, OPTIONAL, \
+      "flow, caps-refused: the caps offered on the link") \
+  F (GP_EV_ACCEPTS, "accepts", STRING, OPTIONAL, \
+      "flow, caps-refused: what the peer answers a caps query with")
 
 /* ------------------------------------------------------------------ */
 /* gstprof-graph: the "snapshot-graph" action's answer                 */

@@ -348,6 +348,27 @@ gp_json_session_info (GpSession * s)
   gp_json_set_string (o, "platform", s->platform);
   gp_json_set_maybe (o, "window_s", s->window_s);
   json_object_set_int_member (o, "exit_code", s->exit_code);
+  gp_json_set_string (o, "reached", s->reached);
+  gp_json_set_string (o, "end", s->end);
+  gp_json_set_maybe (o, "stop_s", s->stop_s);
+  gp_json_set_maybe (o, "drain_s", s->drain_s);
+  gp_json_set_count (o, "events_dropped", s->events_dropped);
+  if (s->preroll->len > 0) {
+    JsonArray *a = json_array_new ();
+    guint i;
+
+    for (i = 0; i < s->preroll->len; i++) {
+      GpPrerollSink *p = g_ptr_array_index (s->preroll, i);
+      JsonObject *po = json_object_new ();
+
+      gp_json_set_string (po, "sink", p->name);
+      gp_json_set_string (po, "state", p->state);
+      gp_json_set_string (po, "pending", p->pending);
+      json_object_set_boolean_member (po, "prerolled", p->prerolled);
+      json_array_add_object_element (a, po);
+    }
+    json_object_set_array_member (o, "preroll", a);
+  }
   if (s->import_schema != NULL) {
     JsonObject *imp = json_object_new ();
     JsonArray *missing = json_array_new ();
@@ -524,6 +545,10 @@ gp_json_summary (GpSession * s)
     json_object_set_array_member (to, "elements",
         gp_json_string_array (ts->elements));
     json_object_set_boolean_member (to, "streaming", !ts->worker);
+    if (ts->blocked_in) {
+      gp_json_set_string (to, "blocked_in", ts->blocked_in);
+      gp_json_set_maybe (to, "blocked_ms", ts->blocked_ms);
+    }
     json_array_add_object_element (threads, to);
   }
   for (i = 0; i < s->sinks->len; i++) {
@@ -568,6 +593,8 @@ gp_json_events (GpSession * s)
     gp_json_set_string (eo, "type", ev->type);
     gp_json_set_string (eo, "source", ev->source);
     gp_json_set_string (eo, "text", ev->text);
+    if (ev->data)
+      json_object_set_member (eo, "data", gp_json_object_node (ev->data));
     json_array_add_object_element (a, eo);
   }
   return a;
@@ -1127,6 +1154,35 @@ gp_reader_imported_from (GpReader * r, GpSession * s, JsonObject * session)
 }
 
 static gboolean
+gp_reader_preroll (GpReader * r, GpSession * s, JsonObject * session)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_reader_array (r, session, "session", "preroll", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *po;
+    gchar *ip;
+
+    ok = gp_reader_array_object (r, a, i, "session.preroll", &po, &ip);
+    if (ok) {
+      GpPrerollSink *p = gp_preroll_sink_new (NULL, NULL, NULL, FALSE);
+
+      g_ptr_array_add (s->preroll, p);
+      ok = gp_reader_string (r, po, ip, "sink", "", &p->name) &&
+          gp_reader_string (r, po, ip, "state", "", &p->state) &&
+          gp_reader_string (r, po, ip, "pending", "", &p->pending) &&
+          gp_reader_bool (r, po, ip, "prerolled", &p->prerolled);
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+static gboolean
 gp_reader_session_info (GpReader * r, GpSession * s, JsonObject * root)
 {
   JsonObject *o;
@@ -1142,7 +1198,12 @@ gp_reader_session_info (GpReader * r, GpSession * s, JsonObject * root)
       gp_reader_string (r, o, p, "platform", "generic", &s->platform) &&
       gp_reader_maybe (r, o, p, "window_s", &s->window_s) &&
       gp_reader_int (r, o, p, "exit_code", 0, &s->exit_code) &&
-      gp_reader_imported_from (r, s, o);
+      gp_reader_string (r, o, p, "reached", NULL, &s->reached) &&
+      gp_reader_string (r, o, p, "end", NULL, &s->end) &&
+      gp_reader_maybe (r, o, p, "stop_s", &s->stop_s) &&
+      gp_reader_maybe (r, o, p, "drain_s", &s->drain_s) &&
+      gp_reader_count (r, o, p, "events_dropped", &s->events_dropped) &&
+      gp_reader_preroll (r, s, o) && gp_reader_imported_from (r, s, o);
 }
 
 /* A link's memory: null is "unknown" (an import whose tool had no name for
@@ -1369,7 +1430,9 @@ gp_reader_threads (GpReader * r, GpSession * s, JsonObject * summary)
             gp_reader_maybe (r, cpu, cp, "max", &ts->cpu_pct_max);
         g_free (cp);
       }
-      ok = ok && gp_reader_string_array (r, to, ip, "elements", ts->elements);
+      ok = ok && gp_reader_string_array (r, to, ip, "elements", ts->elements)
+          && gp_reader_string (r, to, ip, "blocked_in", NULL, &ts->blocked_in)
+          && gp_reader_maybe (r, to, ip, "blocked_ms", &ts->blocked_ms);
       if (ok && gp_reader_member (to, "streaming") != NULL) {
         gboolean streaming;
 
@@ -1476,10 +1539,15 @@ gp_reader_events (GpReader * r, GpSession * s, JsonObject * root)
     ok = gp_reader_array_object (r, a, i, "events", &eo, &ip);
     if (ok) {
       ev = gp_session_add_event (s, 0, NULL, NULL, NULL);
+      JsonObject *data = NULL;
+
       ok = gp_reader_double (r, eo, ip, "t", 0, &ev->t) &&
           gp_reader_string (r, eo, ip, "type", "", &ev->type) &&
           gp_reader_string (r, eo, ip, "source", "", &ev->source) &&
-          gp_reader_string (r, eo, ip, "text", "", &ev->text);
+          gp_reader_string (r, eo, ip, "text", "", &ev->text) &&
+          gp_reader_object (r, eo, ip, "data", &data);
+      if (ok && data)
+        ev->data = json_object_ref (data);
     }
     g_free (ip);
   }

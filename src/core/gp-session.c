@@ -187,6 +187,7 @@ gp_thread_summary_new (guint64 tid, const gchar * name)
   ts->tid = tid;
   ts->name = gp_strdup_or_empty (name);
   ts->cpu_pct_mean = ts->cpu_pct_max = -1;
+  ts->blocked_ms = -1;
   ts->elements = g_ptr_array_new_with_free_func (g_free);
   return ts;
 }
@@ -197,6 +198,7 @@ gp_thread_summary_free (GpThreadSummary * ts)
   if (ts == NULL)
     return;
   g_free (ts->name);
+  g_free (ts->blocked_in);
   g_ptr_array_unref (ts->elements);
   g_free (ts);
 }
@@ -248,7 +250,39 @@ gp_event_free (GpEvent * ev)
   g_free (ev->type);
   g_free (ev->source);
   g_free (ev->text);
+  if (ev->data)
+    json_object_unref (ev->data);
   g_free (ev);
+}
+
+GpPrerollSink *
+gp_preroll_sink_new (const gchar * name, const gchar * state,
+    const gchar * pending, gboolean prerolled)
+{
+  GpPrerollSink *p = g_new0 (GpPrerollSink, 1);
+
+  p->name = gp_strdup_or_empty (name);
+  p->state = gp_strdup_or_empty (state);
+  p->pending = gp_strdup_or_empty (pending);
+  p->prerolled = prerolled;
+  return p;
+}
+
+void
+gp_preroll_sink_free (GpPrerollSink * p)
+{
+  if (p == NULL)
+    return;
+  g_free (p->name);
+  g_free (p->state);
+  g_free (p->pending);
+  g_free (p);
+}
+
+gboolean
+gp_session_never_played (GpSession * s)
+{
+  return s->reached != NULL && g_strcmp0 (s->reached, "PLAYING") != 0;
 }
 
 GpFinding *
@@ -332,6 +366,10 @@ gp_session_new (void)
   s->series = g_ptr_array_new_with_free_func ((GDestroyNotify)
       json_object_unref);
   s->events = g_ptr_array_new_with_free_func ((GDestroyNotify) gp_event_free);
+  s->preroll = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_preroll_sink_free);
+  s->stop_s = -1;
+  s->drain_s = -1;
   s->findings = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gp_finding_free);
   return s;
@@ -348,6 +386,9 @@ gp_session_free (GpSession * s)
   g_free (s->started);
   g_free (s->gstreamer);
   g_free (s->platform);
+  g_free (s->reached);
+  g_free (s->end);
+  g_ptr_array_unref (s->preroll);
   g_ptr_array_unref (s->elements);
   g_ptr_array_unref (s->links);
   g_ptr_array_unref (s->hw_elements);

@@ -108,6 +108,11 @@ typedef struct
 {
   guint64 tid;
   gchar *name;
+  /* at the end of the run: the element whose push it had been inside for
+   * blocked_ms (a sink holding its preroll, a full queue); NULL when
+   * none */
+  gchar *blocked_in;
+  gdouble blocked_ms;
   gdouble cpu_pct_mean;         /* % of one core, over the run */
   gdouble cpu_pct_max;          /* busiest window */
   GPtrArray *elements;          /* gchar* */
@@ -155,10 +160,26 @@ typedef struct
 typedef struct
 {
   gdouble t;                    /* seconds since the session started */
-  gchar *type;                  /* error|warning|qos|eos|state|latency|interrupt */
+  /* the tracer's (src/core/gp-record.h: error|warning|qos|eos|state|
+   * latency|flow|caps-refused) and gstprof's own: interrupt (Ctrl-C),
+   * duration (the end of --duration), stopped (the wait for EOS ran out) */
+  gchar *type;
   gchar *source;                /* element name or "" */
   gchar *text;
+  /* the numbers and names behind the text (qos: processed, dropped,
+   * jitter_ns, running_time; state: old, new, pending; flow: link, peer,
+   * caps; errors: debug), NULL when none; the record's field names */
+  JsonObject *data;
 } GpEvent;
+
+/* session.preroll[]: a sink of a pipeline that never reached PLAYING */
+typedef struct
+{
+  gchar *name;
+  gchar *state;                 /* its state at the end (READY, PAUSED) */
+  gchar *pending;               /* where it was going (PAUSED), VOID_PENDING */
+  gboolean prerolled;           /* it got its first buffer and holds it */
+} GpPrerollSink;
 
 /* findings[] */
 typedef struct
@@ -188,6 +209,17 @@ typedef struct
   gchar *platform;              /* jetson|dgpu|generic */
   gdouble window_s;
   gint exit_code;               /* what the run exited with */
+  /* how the run went: the highest state the pipeline reached (NULL when
+   * not known: older sessions, imports); how it ended (eos, duration,
+   * interrupt, error; NULL unknown); when gstprof asked it to stop and how
+   * long the EOS took to come back (< 0: not asked, or it never came) */
+  gchar *reached;
+  gchar *end;
+  gdouble stop_s;
+  gdouble drain_s;
+  GPtrArray *preroll;           /* GpPrerollSink*, when it never played */
+  guint64 events_dropped;       /* events the tracer or the capture had to
+                                 * drop (QoS storms) */
 
   /* graph */
   GPtrArray *elements;          /* GpElement* */
@@ -288,6 +320,11 @@ void gp_sink_summary_free (GpSinkSummary * ss);
 GpEvent *gp_event_new (gdouble t, const gchar * type, const gchar * source,
     const gchar * text);
 void gp_event_free (GpEvent * ev);
+GpPrerollSink *gp_preroll_sink_new (const gchar * name, const gchar * state,
+    const gchar * pending, gboolean prerolled);
+void gp_preroll_sink_free (GpPrerollSink * p);
+/* Whether the run is known to have never reached PLAYING. */
+gboolean gp_session_never_played (GpSession * s);
 GpFinding *gp_finding_new (const gchar * rule, const gchar * severity,
     const gchar * title);
 void gp_finding_free (GpFinding * f);

@@ -160,6 +160,115 @@ gp_vt_elem_work (GpSession * s, GpElementSummary * es)
   return gp_rules_work_ms (s, es);
 }
 
+static const gchar *
+gp_vt_data_string (const GpEvent * ev, const gchar * key)
+{
+  JsonNode *n = ev->data ? json_object_get_member (ev->data, key) : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) &&
+      json_node_get_value_type (n) == G_TYPE_STRING ?
+      json_node_get_string (n) : NULL;
+}
+
+/* Under a not-negotiated error: the link whose caps could not meet. */
+static void
+gp_vt_negotiation (GpVt * vt, const GpEvent * ev)
+{
+  const gchar *link = gp_vt_data_string (ev, "link");
+  const gchar *peer = gp_vt_data_string (ev, "peer");
+  const gchar *caps = gp_vt_data_string (ev, "caps");
+  const gchar *accepts = gp_vt_data_string (ev, "accepts");
+  gchar *text;
+
+  gchar *c, *a;
+
+  if (!link || !peer)
+    return;
+  c = gp_caps_brief (caps);
+  a = gp_caps_brief (accepts);
+  text = g_strdup_printf ("at the link %s > %s: it offers %s; %s accepts "
+      "%s", link, peer, caps ? c : "no caps", peer, accepts ? a :
+      "nothing it was offered");
+  gp_vt_wrap (vt->out, "  ", "    ", text);
+  g_free (text);
+  g_free (c);
+  g_free (a);
+}
+
+/* The first event of @type, or NULL. */
+static const GpEvent *
+gp_vt_event (GpSession * s, const gchar * type)
+{
+  guint i;
+
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (ev->type, type) == 0)
+      return ev;
+  }
+  return NULL;
+}
+
+/* Whether the pipeline played, and how the run ended: the facts every
+ * number below depends on. */
+static void
+gp_vt_run_state (GpVt * vt, GpSession * s)
+{
+  GString *line = g_string_new (NULL);
+  const GpEvent *stopped = gp_vt_event (s, "stopped");
+
+  /* (an error says why itself) */
+  if (gp_session_never_played (s) && g_strcmp0 (s->end, "error") != 0) {
+    gchar *waiting = NULL;
+    guint i;
+
+    for (i = 0; i < s->preroll->len; i++) {
+      GpPrerollSink *p = g_ptr_array_index (s->preroll, i);
+
+      if (!p->prerolled) {
+        gchar *w = g_strdup_printf ("%s%s%s", waiting ? waiting : "",
+            waiting ? ", " : "", p->name);
+
+        g_free (waiting);
+        waiting = w;
+      }
+    }
+    g_string_append_printf (line, "NEVER PLAYED: the pipeline never reached "
+        "PLAYING (it got to %s%s%s): no rate, latency or stall is computed",
+        s->reached, waiting ? "; it waits for the preroll of " : "",
+        waiting ? waiting : "");
+    g_free (waiting);
+    gp_vt_wrap (vt->out, "", "  ", line->str);
+    g_string_truncate (line, 0);
+  }
+  if (g_strcmp0 (s->end, "eos") == 0)
+    g_string_append (line, "ended: the stream's own end (EOS)");
+  else if (g_strcmp0 (s->end, "duration") == 0)
+    g_string_append_printf (line, "ended: --duration reached at %.1f s",
+        s->stop_s);
+  else if (g_strcmp0 (s->end, "interrupt") == 0)
+    g_string_append_printf (line, "ended: stopped early (Ctrl-C) at %.1f s",
+        s->stop_s);
+  else if (g_strcmp0 (s->end, "error") == 0)
+    g_string_append (line, "ended: on an error (below)");
+  if (line->len > 0 && s->stop_s >= 0) {
+    if (s->drain_s >= 0)
+      g_string_append_printf (line, "; EOS drained in %.2f s", s->drain_s);
+    else if (stopped)
+      g_string_append_printf (line, "; %s", stopped->text);
+  }
+  if (line->len > 0)
+    gp_vt_wrap (vt->out, "", "  ", line->str);
+  if (s->events_dropped > 0) {
+    g_string_printf (line, "events: %" G_GUINT64_FORMAT " were dropped "
+        "(too many at once, a QoS storm): the timeline has gaps",
+        s->events_dropped);
+    gp_vt_wrap (vt->out, "", "  ", line->str);
+  }
+  g_string_free (line, TRUE);
+}
+
 static void
 gp_vt_header (GpVt * vt, GpSession * s)
 {
@@ -186,6 +295,7 @@ gp_vt_header (GpVt * vt, GpSession * s)
   if (s->exit_code == -1)
     gp_vt_wrap (vt->out, "", "  ", "unfinished: the run was stopped before "
         "it could write its final session; this is its last checkpoint");
+  gp_vt_run_state (vt, s);
 
   for (i = 0; s->events && i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
@@ -201,14 +311,12 @@ gp_vt_header (GpVt * vt, GpSession * s)
       text = g_strdup_printf ("%s%s%s", ev->source && *ev->source ?
           ev->source : "", ev->source && *ev->source ? ": " : "",
           ev->text ? ev->text : "");
-    else if (g_strcmp0 (ev->type, "interrupt") == 0)
-      text = g_strdup_printf ("stopped early%s%s", ev->text && *ev->text ?
-          ", " : "", ev->text ? ev->text : "");
     else {
       g_free (when);
       continue;
     }
     gp_vt_wrap (vt->out, when, "  ", text);
+    gp_vt_negotiation (vt, ev);
     g_free (when);
     g_free (text);
   }
@@ -252,6 +360,10 @@ gp_vt_rate (GpVt * vt, GpSession * s)
   guint i;
 
   gp_vt_heading (vt, "Rate (steady state at each sink, in its own media)");
+  if (gp_session_never_played (s)) {
+    g_string_append (vt->out, "  not measured (the pipeline never played)\n");
+    return;
+  }
   if (s->sinks == NULL || s->sinks->len == 0) {
     g_string_append (vt->out, "  not measured (no sink received a buffer)\n");
     return;
@@ -380,6 +492,10 @@ gp_vt_latency (GpVt * vt, GpSession * s)
 
   gp_vt_heading (vt, "Latency, source to sink input (p50 / p95 / p99; p95 "
       "against the frame period)");
+  if (gp_session_never_played (s)) {
+    g_string_append (vt->out, "  not measured (the pipeline never played)\n");
+    return;
+  }
   if (s->paths == NULL || s->paths->len == 0) {
     g_string_append (vt->out, "  not measured (no buffer was matched from a "
         "source to a sink)\n");
@@ -757,7 +873,8 @@ gp_vt_where (GpVt * vt, GpSession * s)
       continue;
     g_ptr_array_add (rows, es);
     /* a sink whose wait was not measured apart (imports) */
-    if (es->cpu_buffers == 0 && gp_rules_sink_waits_on_clock (s, es->name))
+    if (es->cpu_buffers == 0 && es->buffers > 0 &&
+        gp_rules_sink_waits_on_clock (s, es->name))
       g_ptr_array_add (waiting, es->name);
   }
   if (rows->len == 0) {

@@ -11,6 +11,8 @@
 
 G_BEGIN_DECLS
 
+/* gp-rule-preroll.c: a pipeline that never reached PLAYING */
+void gp_rule_preroll (GpSession * s, const GpRule * rule);
 /* gp-rule-hot.c */
 void gp_rule_hot (GpSession * s, const GpRule * rule);
 /* gp-rule-budget.c: throughput and latency against the frame budget */

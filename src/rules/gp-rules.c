@@ -14,6 +14,8 @@
  * shows the rule firing on the bad pipeline and silent on its good twin;
  * until then the rule can only say "info". */
 static const GpRule gp_rules_table[] = {
+  {"PREROLL", "the pipeline never reached PLAYING: a sink never prerolled",
+      gp_rule_preroll, NULL},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
@@ -123,8 +125,14 @@ gp_rules_run (GpSession * s)
   if (s->findings)
     g_ptr_array_set_size (s->findings, 0);
 
-  for (i = 0; i < G_N_ELEMENTS (gp_rules_table); i++)
+  for (i = 0; i < G_N_ELEMENTS (gp_rules_table); i++) {
+    /* a pipeline that never played has no rate, latency, stall or share
+     * worth a finding: only why it never played */
+    if (gp_session_never_played (s) && gp_rules_table[i].func !=
+        gp_rule_preroll)
+      continue;
     gp_rules_table[i].func (s, &gp_rules_table[i]);
+  }
 
   gp_rules_rank (s);
 }

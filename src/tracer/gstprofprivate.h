@@ -354,6 +354,8 @@ struct _GpPad
   GpPad *deq;                   /* ref; src pads of queues */
   gboolean deq_resolved;
 
+  gint failed;                  /* (hot, once) a refused push or caps reported */
+
   /* (timer) */
   guint64 last_buffers;
   guint64 last_bytes;
@@ -385,6 +387,7 @@ typedef struct
   guint n;
   guint8 kind;
   gboolean cpu;                 /* the thread's CPU clock was read at open */
+  gboolean caps;                /* an event frame: a CAPS event */
 } GpFrame;
 
 typedef struct

@@ -363,17 +363,18 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
 
   if (G_UNLIKELY (t->depth >= GP_STACK_DEPTH)) {
     /* counted, so that the matching post still pops the right level */
-    t->depth++;
+    gp_store (&t->depth, t->depth + 1);
     t->overflows++;
     return NULL;
   }
-  f = &t->stack[t->depth++];
+  f = &t->stack[t->depth];
   f->pad = pad;
   f->elem = elem;
   f->drv = drv;
   f->link = NULL;
   f->slot = NULL;
   f->queue = NULL;
+  f->caps = FALSE;
   f->start = ts;
   f->child = 0;
   f->cpu_child = 0;
@@ -384,6 +385,9 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
     t->cpu_frames++;
     f->cpu_start = cpu_now ? *cpu_now : gp_thread_cpu_now ();
   }
+  /* the timer reads the open frames (gp_thread_blocked): the frame is
+   * whole before it shows */
+  __atomic_store_n (&t->depth, t->depth + 1, __ATOMIC_RELEASE);
   return f;
 }
 
@@ -407,7 +411,7 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
 
   if (G_UNLIKELY (t->depth == 0))
     return;
-  t->depth--;
+  gp_store (&t->depth, t->depth - 1);
   if (G_UNLIKELY (t->depth >= GP_STACK_DEPTH))
     return;
   f = &t->stack[t->depth];
@@ -793,6 +797,58 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
   }
 }
 
+/* A push or a caps event that a link refused: once per pad, the first (and
+ * so the innermost: nested pushes return first) names the link where
+ * negotiation failed, with the caps offered on it. */
+static void
+gp_link_failed (GstProfTracer * self, guint64 ts, GstPad * pad,
+    const gchar * type, const gchar * what)
+{
+  GpPad *ps = g_object_get_qdata ((GObject *) pad, self->q_pad);
+  GstPad *peer;
+  GstStructure *ev;
+  GstObject *parent;
+  gchar *src, *caps = NULL;
+
+  if (!ps || g_atomic_int_get (&ps->failed)
+      || !g_atomic_int_compare_and_exchange (&ps->failed, 0, 1))
+    return;
+  parent = gst_pad_get_parent (pad);
+  src = gp_pad_full_name (pad);
+  ev = gst_structure_new (GP_RECORD_EVENT, GP_EV_TS, G_TYPE_UINT64, ts,
+      GP_EV_TYPE, G_TYPE_STRING, type,
+      GP_EV_SOURCE, G_TYPE_STRING, parent ? GST_OBJECT_NAME (parent) : "",
+      GP_EV_TEXT, G_TYPE_STRING, what, GP_EV_LINK, G_TYPE_STRING, src, NULL);
+  peer = gp_pad_downstream_real (pad);
+  if (peer) {
+    gchar *sink = gp_pad_full_name (peer);
+    /* what it would have taken: the same query the element that refused
+     * answers during negotiation, from the same thread */
+    GstCaps *accepts = gst_pad_query_caps (peer, NULL);
+
+    gst_structure_set (ev, GP_EV_PEER, G_TYPE_STRING, sink, NULL);
+    if (accepts) {
+      gchar *str = gst_caps_to_string (accepts);
+
+      gst_structure_set (ev, GP_EV_ACCEPTS, G_TYPE_STRING, str, NULL);
+      g_free (str);
+      gst_caps_unref (accepts);
+    }
+    g_free (sink);
+    gst_object_unref (peer);
+  }
+  g_mutex_lock (&ps->lock);
+  caps = g_strdup (ps->caps);
+  g_mutex_unlock (&ps->lock);
+  if (caps)
+    gst_structure_set (ev, GP_EV_CAPS, G_TYPE_STRING, caps, NULL);
+  g_free (caps);
+  g_free (src);
+  if (parent)
+    gst_object_unref (parent);
+  gp_window_add_event (self, ev);
+}
+
 /* hooks */
 
 /* Buffer pushes: pre opens the receiver's frame.  Using push (not chain)
@@ -812,6 +868,8 @@ do_push_buffer_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     GstFlowReturn res)
 {
   gp_frame_close (self, gp_thread_current (self), ts);
+  if (G_UNLIKELY (res == GST_FLOW_NOT_NEGOTIATED))
+    gp_link_failed (self, ts, pad, "flow", "not-negotiated");
 }
 
 static void
@@ -829,6 +887,8 @@ do_push_list_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     GstFlowReturn res)
 {
   gp_frame_close (self, gp_thread_current (self), ts);
+  if (G_UNLIKELY (res == GST_FLOW_NOT_NEGOTIATED))
+    gp_link_failed (self, ts, pad, "flow", "not-negotiated");
 }
 
 /* Pulls: @pad is the puller's sink pad; the frame belongs to the upstream
@@ -887,6 +947,7 @@ do_push_event_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
 {
   GpThread *t = gp_thread_current (self);
   GpElem *recv = NULL;
+  GpFrame *f;
 
   /* a pad not yet added to its element (demuxers push stream-start first)
    * gets its state when it is linked or pushes a buffer */
@@ -934,19 +995,30 @@ do_push_event_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
         break;
     }
   }
-  gp_frame_open (t, pad, recv, NULL, GP_FRAME_EVENT, 0, ts,
+  f = gp_frame_open (t, pad, recv, NULL, GP_FRAME_EVENT, 0, ts,
       gp_wants_cpu (self, t, NULL), NULL);
+  if (f)
+    f->caps = GST_EVENT_TYPE (event) == GST_EVENT_CAPS;
 }
 
 static void
 do_push_event_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     gboolean res)
 {
-  gp_frame_close (self, gp_thread_current (self), ts);
+  GpThread *t = gp_thread_current (self);
+  GpFrame *f = gp_frame_top (t);
+  gboolean caps = f && f->kind == GP_FRAME_EVENT && f->caps && f->pad == pad;
+
+  gp_frame_close (self, t, ts);
+  if (G_UNLIKELY (caps && !res))
+    gp_link_failed (self, ts, pad, "caps-refused", "caps refused");
 }
 
 /* Messages become timeline events.  Bins re-post their children's messages
- * through gst_element_post_message too: only the poster's own call counts. */
+ * through gst_element_post_message too: only the poster's own call counts.
+ * An element without a bus posts into the void (autovideosink probes its
+ * candidates before it adopts one): nobody receives that, so it is not an
+ * event of the pipeline either. */
 static void
 do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
     GstMessage * msg)
@@ -954,12 +1026,13 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
   GstStructure *ev;
   const gchar *type;
   gchar *text = NULL, *debug = NULL;
-  guint64 processed = 0, dropped = 0;
-  gboolean qos = FALSE;
 
-  if (GST_MESSAGE_SRC (msg) != GST_OBJECT_CAST (element))
+  if (GST_MESSAGE_SRC (msg) != GST_OBJECT_CAST (element)
+      || GST_ELEMENT_BUS (element) == NULL)
     return;
 
+  ev = gst_structure_new (GP_RECORD_EVENT, GP_EV_TS, G_TYPE_UINT64, ts,
+      GP_EV_SOURCE, G_TYPE_STRING, GST_OBJECT_NAME (element), NULL);
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ERROR:
     case GST_MESSAGE_WARNING:{
@@ -973,6 +1046,8 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
         gst_message_parse_warning (msg, &err, &debug);
       }
       text = g_strdup (err ? err->message : "");
+      if (debug)
+        gst_structure_set (ev, GP_EV_DEBUG, G_TYPE_STRING, debug, NULL);
       g_clear_error (&err);
       break;
     }
@@ -981,44 +1056,60 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
       break;
     case GST_MESSAGE_QOS:{
       GstFormat fmt;
+      guint64 processed, dropped, running_time, stream_time, timestamp, dur;
+      gint64 jitter;
+      gdouble proportion;
+      gint quality;
+      gboolean live;
 
       type = "qos";
-      qos = TRUE;
+      gst_message_parse_qos (msg, &live, &running_time, &stream_time,
+          &timestamp, &dur);
+      gst_message_parse_qos_values (msg, &jitter, &proportion, &quality);
       gst_message_parse_qos_stats (msg, &fmt, &processed, &dropped);
       text = g_strdup_printf ("processed %" G_GUINT64_FORMAT ", dropped %"
           G_GUINT64_FORMAT " (%s)", processed, dropped,
           gst_format_get_name (fmt));
+      gst_structure_set (ev, GP_EV_PROCESSED, G_TYPE_UINT64, processed,
+          GP_EV_DROPPED, G_TYPE_UINT64, dropped,
+          GP_EV_FORMAT, G_TYPE_STRING, gst_format_get_name (fmt),
+          GP_EV_JITTER_NS, G_TYPE_INT64, jitter,
+          GP_EV_LIVE, G_TYPE_BOOLEAN, live, NULL);
+      if (GST_CLOCK_TIME_IS_VALID (running_time))
+        gst_structure_set (ev, GP_EV_RUNNING_TIME, G_TYPE_UINT64,
+            running_time, NULL);
       break;
     }
     case GST_MESSAGE_LATENCY:
       type = "latency";
       break;
     case GST_MESSAGE_STATE_CHANGED:{
-      GstState old_s, new_s;
+      GstState old_s, new_s, pending;
 
       /* children's state changes would drown the timeline */
-      if (!GST_IS_PIPELINE (element) || GST_OBJECT_PARENT (element))
+      if (!GST_IS_PIPELINE (element) || GST_OBJECT_PARENT (element)) {
+        gst_structure_free (ev);
         return;
+      }
       type = "state";
-      gst_message_parse_state_changed (msg, &old_s, &new_s, NULL);
+      gst_message_parse_state_changed (msg, &old_s, &new_s, &pending);
       text = g_strdup_printf ("%s->%s", gst_element_state_get_name (old_s),
           gst_element_state_get_name (new_s));
+      gst_structure_set (ev,
+          GP_EV_OLD, G_TYPE_STRING, gst_element_state_get_name (old_s),
+          GP_EV_NEW, G_TYPE_STRING, gst_element_state_get_name (new_s),
+          GP_EV_PENDING, G_TYPE_STRING, gst_element_state_get_name (pending),
+          NULL);
       gp_calibrate (self, ts);
       break;
     }
     default:
+      gst_structure_free (ev);
       return;
   }
 
-  ev = gst_structure_new (GP_RECORD_EVENT, GP_EV_TS, G_TYPE_UINT64, ts,
-      GP_EV_TYPE, G_TYPE_STRING, type,
-      GP_EV_SOURCE, G_TYPE_STRING, GST_OBJECT_NAME (element),
+  gst_structure_set (ev, GP_EV_TYPE, G_TYPE_STRING, type,
       GP_EV_TEXT, G_TYPE_STRING, text ? text : "", NULL);
-  if (qos)
-    gst_structure_set (ev, GP_EV_PROCESSED, G_TYPE_UINT64, processed,
-        GP_EV_DROPPED, G_TYPE_UINT64, (guint64) dropped, NULL);
-  if (debug)
-    gst_structure_set (ev, GP_EV_DEBUG, G_TYPE_STRING, debug, NULL);
   g_free (text);
   g_free (debug);
   gp_window_add_event (self, ev);

@@ -781,6 +781,34 @@ gp_add_process (GstProfTracer * self, GstStructure * w)
     gst_structure_set (w, GP_W_N_CPUS, G_TYPE_UINT, self->n_cpus, NULL);
 }
 
+/* The element a streaming thread has been pushing into since before the
+ * window began: the innermost open frame that belongs to an element.  Read
+ * from the owner's stack without a lock: a frame shows only once it is
+ * whole (gp_frame_open), and one that changes under the read is either too
+ * young to count or read again next window. */
+static GpElem *
+gp_thread_blocked (GstProfTracer * self, GpThread * t, guint64 * since)
+{
+  guint depth = __atomic_load_n (&t->depth, __ATOMIC_ACQUIRE);
+  guint i;
+
+  if (depth == 0 || depth > GP_STACK_DEPTH)
+    return NULL;
+  for (i = depth; i > 0; i--) {
+    GpFrame *f = &t->stack[i - 1];
+    GpElem *e = gp_load (&f->elem);
+    guint64 start = gp_load (&f->start);
+
+    if (start >= self->win_start)
+      continue;
+    if (e && f->kind == GP_FRAME_BUFFER) {
+      *since = start;
+      return e;
+    }
+  }
+  return NULL;
+}
+
 static void
 gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
     guint64 index)
@@ -821,6 +849,15 @@ gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
         GP_T_CPU_NS, G_TYPE_UINT64, cpu > t->cpu_last ? cpu - t->cpu_last : 0,
         GP_T_ELEMENTS, G_TYPE_STRING, names->str,
         GP_T_STREAMING, G_TYPE_BOOLEAN, TRUE, NULL);
+    if (!g_atomic_int_get (&t->exited)) {
+      guint64 since = 0, now = gp_now (self);
+      GpElem *in = gp_thread_blocked (self, t, &since);
+
+      if (in && in->name)
+        gst_structure_set (s, GP_T_BLOCKED_IN, G_TYPE_STRING, in->name,
+            GP_T_BLOCKED_NS, G_TYPE_UINT64, now > since ? now - since : 0,
+            NULL);
+    }
     t->cpu_last = MAX (cpu, t->cpu_last);
     g_string_free (names, TRUE);
     gp_list_take_structure (&list, s);

@@ -674,8 +674,9 @@ test_graph_from_windows (void)
   gp_session_free (s);
 }
 
-/* Events: relative times, in order; a bus copy of what the tracer reported
- * is dropped, what only the bus saw is kept. */
+/* Events: relative times, in order; a message both the bus and the tracer
+ * saw is one event at the tracer's time (an error keeps the bus text), what
+ * only the bus saw is kept. */
 static void
 test_events (void)
 {
@@ -705,7 +706,7 @@ test_events (void)
   g_assert_cmpstr (ev->source, ==, "conv");
   ev = g_ptr_array_index (s->events, 2);
   g_assert_cmpstr (ev->type, ==, "error");
-  g_assert_cmpstr (ev->text, ==, "Resource not found.");
+  g_assert_cmpstr (ev->text, ==, "Resource not found (bus)");
   assert_near (ev->t, 1.2, 1e-9);
   ev = g_ptr_array_index (s->events, 3);
   g_assert_cmpstr (ev->type, ==, "interrupt");

@@ -634,7 +634,8 @@ test_verdict_not_measured (void)
   g_assert_nonnull (strstr (text, "frame period)\n  not measured (no "
           "buffer was matched"));
   g_assert_nonnull (strstr (text, "Threads\n  not measured"));
-  g_assert_nonnull (strstr (text, "Findings: none\n  rules run: HOT, BUDGET"));
+  g_assert_nonnull (strstr (text, "Findings: none\n  rules run: PREROLL, "
+          "HOT, BUDGET"));
   g_free (text);
   gp_session_free (s);
 }

@@ -834,6 +834,8 @@ field_type_ok (const GValue * v, GpFieldType type)
   switch (type) {
     case GP_FIELD_U64:
       return G_VALUE_HOLDS_UINT64 (v);
+    case GP_FIELD_INT64:
+      return G_VALUE_HOLDS_INT64 (v);
     case GP_FIELD_UINT:
       return G_VALUE_HOLDS_UINT (v);
     case GP_FIELD_DOUBLE:
