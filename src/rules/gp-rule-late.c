@@ -7,13 +7,12 @@
  * than its max-lateness; elements that act on the sink's QoS events
  * (videoconvert, videoscale, video decoders with qos=true) post one when
  * they skip a frame. Each message carries the poster's running totals
- * (processed, dropped), which the tracer writes as "processed N, dropped M
- * (buffers)". The largest totals seen per poster are its counts over the
- * run. Thresholds and reasons: docs/rules.md.
+ * (processed, dropped), numbers in the event's data. The largest totals
+ * seen per poster are its counts over the run. Thresholds and reasons:
+ * docs/rules.md.
  */
 #include "gp-rules-private.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* A single late frame at start-up (pre-roll, the first negotiation) is not
@@ -39,17 +38,20 @@ gp_late_count_free (gpointer p)
   g_free (c);
 }
 
-/* "processed 12, dropped 3 (buffers)" -> counts; FALSE on other text. */
+/* The poster's running totals, as the QoS event's numbers. */
 static gboolean
-gp_late_parse (const gchar * text, guint64 * processed, guint64 * dropped)
+gp_late_counts (const GpEvent * ev, guint64 * processed, guint64 * dropped)
 {
-  guint64 p, d;
+  JsonNode *p = ev->data ? json_object_get_member (ev->data, "processed") :
+      NULL;
+  JsonNode *d = ev->data ? json_object_get_member (ev->data, "dropped") :
+      NULL;
 
-  if (text == NULL || sscanf (text, "processed %" G_GUINT64_FORMAT
-          ", dropped %" G_GUINT64_FORMAT, &p, &d) != 2)
+  if (!p || !d || !JSON_NODE_HOLDS_VALUE (p) || !JSON_NODE_HOLDS_VALUE (d)
+      || json_node_get_int (p) < 0 || json_node_get_int (d) < 0)
     return FALSE;
-  *processed = p;
-  *dropped = d;
+  *processed = (guint64) json_node_get_int (p);
+  *dropped = (guint64) json_node_get_int (d);
   return TRUE;
 }
 
@@ -65,8 +67,7 @@ gp_rule_late (GpSession * s, const GpRule * rule)
     GpLateCount *c;
     guint64 p, d;
 
-    if (g_strcmp0 (ev->type, "qos") != 0 ||
-        !gp_late_parse (ev->text, &p, &d))
+    if (g_strcmp0 (ev->type, "qos") != 0 || !gp_late_counts (ev, &p, &d))
       continue;
     c = g_hash_table_lookup (by_source, ev->source ? ev->source : "");
     if (c == NULL) {
