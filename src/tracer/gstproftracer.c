@@ -225,46 +225,82 @@ gp_lat_add (GpLat * l, guint64 t0, guint64 ts, gboolean exact)
   gp_atomic_max (&l->max_ns, lat);
 }
 
+/* The run entry at @i, read under the writer's progress check. */
+static inline gboolean
+gp_origin_run_read (GpOrigin * o, guint64 head, guint64 i, guint64 * rt,
+    guint64 * ts)
+{
+  *rt = gp_load (&o->run[i % GP_ORIGIN_RUN].rt);
+  *ts = gp_load (&o->run[i % GP_ORIGIN_RUN].ts);
+  __atomic_thread_fence (__ATOMIC_ACQUIRE);
+  return __atomic_load_n (&o->run_head, __ATOMIC_ACQUIRE) - head
+      < GP_ORIGIN_RUN_MARGIN;
+}
+
+/* How long the origin buffer at run index @i lasts: to the next one, or
+ * for the newest, as long as the one before it; 0 when not known. */
+static inline guint64
+gp_origin_run_span (GpOrigin * o, guint64 head, guint64 lo, guint64 i)
+{
+  guint64 rt = gp_load (&o->run[i % GP_ORIGIN_RUN].rt);
+
+  if (i + 1 < head)
+    return gp_load (&o->run[(i + 1) % GP_ORIGIN_RUN].rt) - rt;
+  if (i > lo)
+    return rt - gp_load (&o->run[(i - 1) % GP_ORIGIN_RUN].rt);
+  return 0;
+}
+
 /* The buffer entering an element covers running times [@rt, @rt_end)
  * (@rt_end = @rt + 1 without a duration).  Its latency from origin @o is
- * counted from the newest origin buffer in that slot: the same running
- * time (a filter, an encoder, a decoder that reorders), or one that
- * started inside the slot (a mixer's output holds the inputs of its slot,
- * videorate's the frames it dropped, an encoder's frame the input buffers
- * it was cut from) -- the convention of GStreamer's latency tracer, whose
- * probe event travels with the newest input.  Otherwise the origin buffer
- * whose interval holds @rt (a re-timestamped or repeated buffer), but only
- * if the run shows the next one begins after the slot, or it is the newest
- * and @rt lies within one spacing of it.  Anything else is unmatched,
- * never guessed.  Exact entries are read under their seqlock; run entries
- * are checked afterwards against the writer's progress. */
+ * counted from:
+ *  - the newest origin buffer that starts inside that slot, when the slot
+ *    is as long as that buffer or longer: a mixer's output holds the
+ *    inputs of its slot, videorate's the frames it dropped (the convention
+ *    of GStreamer's latency tracer, whose probe travels with the newest
+ *    input);
+ *  - else the origin buffer with the same running time (a filter, an
+ *    encoder, a decoder that reorders);
+ *  - else the origin buffer whose interval holds @rt: a buffer cut from
+ *    longer ones (an audio encoder's frame) carries its oldest input's
+ *    samples first, a re-timestamped one (rtpjitterbuffer) the content of
+ *    its time; only if the run shows the next origin buffer begins after
+ *    @rt, or the one found is the newest and @rt lies within one spacing.
+ * Anything else is unmatched, never guessed.  Exact entries are read under
+ * their seqlock; run entries are checked against the writer's progress. */
 static inline void
 gp_lat_lookup (GpLat * l, GpOrigin * o, guint64 rt, guint64 rt_end,
     guint64 ts)
 {
   guint64 head = __atomic_load_n (&o->run_head, __ATOMIC_ACQUIRE);
-  guint64 i, lo = 0, rt_i = 0, run_ts = 0, t0;
-  gboolean have = FALSE;
+  guint64 i, lo = 0, rt_i = 0, run_ts = 0, t0, span;
 
   i = gp_origin_run_before (o, head, rt_end, &lo);
-  if (i != G_MAXUINT64) {
-    rt_i = gp_load (&o->run[i % GP_ORIGIN_RUN].rt);
-    run_ts = gp_load (&o->run[i % GP_ORIGIN_RUN].ts);
-    __atomic_thread_fence (__ATOMIC_ACQUIRE);
-    have = __atomic_load_n (&o->run_head, __ATOMIC_ACQUIRE) - head
-        < GP_ORIGIN_RUN_MARGIN;
-  }
-  if (have && rt_i > rt) {
-    gp_lat_add (l, run_ts, ts, FALSE);
-    return;
+  if (i != G_MAXUINT64 && gp_origin_run_read (o, head, i, &rt_i, &run_ts)
+      && rt_i > rt) {
+    span = gp_origin_run_span (o, head, lo, i);
+    /* (1 % for the rounding of durations: 33333333 and 33333334) */
+    if (span > 0 && (rt_end - rt) + (rt_end - rt) / 100 >= span) {
+      gp_lat_add (l, run_ts, ts, FALSE);
+      return;
+    }
+    /* a piece of a longer buffer: what covers its start */
+    i = gp_origin_run_before (o, head, rt + 1, &lo);
+    if (i == G_MAXUINT64 || !gp_origin_run_read (o, head, i, &rt_i,
+            &run_ts)) {
+      gp_add (&l->unmatched, 1);
+      return;
+    }
   }
   if (gp_time_find (o->sets[gp_pts_hash (rt) & (GP_ORIGIN_SETS - 1)], rt,
           &t0)) {
     gp_lat_add (l, t0, ts, TRUE);
     return;
   }
-  if (have && (i + 1 < head || (i > lo && rt - rt_i <=
-              rt_i - gp_load (&o->run[(i - 1) % GP_ORIGIN_RUN].rt)))) {
+  if (i != G_MAXUINT64 && rt_i <= rt && (i + 1 < head ||
+          (i > lo && rt - rt_i <= gp_origin_run_span (o, head, lo, i)))
+      && __atomic_load_n (&o->run_head, __ATOMIC_ACQUIRE) - head
+      < GP_ORIGIN_RUN_MARGIN) {
     gp_lat_add (l, run_ts, ts, FALSE);
     return;
   }

@@ -3,6 +3,11 @@
 #include "gp-config.h"
 #include "ingest/gp-ingest.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+static GPid xvfb_pid;
+
 gboolean
 gp_test_have_tracer (void)
 {
@@ -59,4 +64,77 @@ gp_test_message_text (const gchar * text)
     if (**l || l[1])
       g_test_message ("%s", *l);
   g_strfreev (lines);
+}
+
+/* A failed assertion aborts: take our Xvfb down with us. */
+static void
+kill_xvfb (int sig)
+{
+  if (xvfb_pid > 0)
+    kill (xvfb_pid, SIGTERM);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+/* An X server of our own for GL: DISPLAY of the caller when there is one,
+ * else Xvfb on a free display number. */
+gboolean
+gp_test_have_display (void)
+{
+  static gint state = -1;
+  gchar *argv[] = { (gchar *) "Xvfb", NULL, (gchar *) "-screen",
+    (gchar *) "0", (gchar *) "640x480x24", (gchar *) "-nolisten",
+    (gchar *) "tcp", NULL
+  };
+  gchar *path, *disp, *sock;
+  guint n, i;
+
+  if (state >= 0)
+    return state;
+  state = 0;
+  if ((path = g_find_program_in_path ("Xvfb")) == NULL) {
+    if (g_getenv ("DISPLAY"))
+      return (state = 1);
+    g_test_skip ("no Xvfb and no DISPLAY");
+    return FALSE;
+  }
+  g_free (path);
+  for (n = 90 + getpid () % 400; n < 1000; n++) {
+    sock = g_strdup_printf ("/tmp/.X11-unix/X%u", n);
+    disp = g_strdup_printf (":%u", n);
+    if (!g_file_test (sock, G_FILE_TEST_EXISTS)) {
+      argv[1] = disp;
+      if (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+              G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+              NULL, &xvfb_pid, NULL)) {
+        for (i = 0; i < 50 && !g_file_test (sock, G_FILE_TEST_EXISTS); i++)
+          g_usleep (100000);
+        signal (SIGABRT, kill_xvfb);
+        signal (SIGSEGV, kill_xvfb);
+        if (g_file_test (sock, G_FILE_TEST_EXISTS)) {
+          g_setenv ("DISPLAY", disp, TRUE);
+          state = 1;
+        }
+      }
+      g_free (sock);
+      g_free (disp);
+      break;
+    }
+    g_free (sock);
+    g_free (disp);
+  }
+  if (!state)
+    g_test_skip ("Xvfb would not start");
+  return state;
+}
+
+
+void
+gp_test_stop_display (void)
+{
+  if (xvfb_pid > 0) {
+    kill (xvfb_pid, SIGTERM);
+    g_spawn_close_pid (xvfb_pid);
+    xvfb_pid = 0;
+  }
 }

@@ -31,6 +31,13 @@ GpSession *gp_test_load_fixture (const gchar * name);
  * rest breaks the TAP stream). */
 void gp_test_message_text (const gchar * text);
 
+/* An X display for GL and video sinks: the caller's DISPLAY, else an Xvfb
+ * of our own on a free display number (stopped by gp_test_stop_display, or
+ * when an assertion aborts). FALSE, with the running test marked skipped,
+ * when there is neither. */
+gboolean gp_test_have_display (void);
+void gp_test_stop_display (void);
+
 G_END_DECLS
 
 #endif /* __GP_TEST_UTIL_H__ */

@@ -23,7 +23,6 @@
  * automatic names count up across the pipelines of this one process,
  * while the patch names elements as a fresh `gstprof run` would. */
 static GpCaptureOptions base_opts;
-static GPid xvfb_pid;
 
 static GpSession *
 load_fixture (const gchar * name)
@@ -157,74 +156,21 @@ test_healthy_fixture_silent (void)
   gp_session_free (s);
 }
 
-/* A failed assertion aborts: take our Xvfb down with us. */
-static void
-kill_xvfb (int sig)
-{
-  if (xvfb_pid > 0)
-    kill (xvfb_pid, SIGTERM);
-  signal (sig, SIG_DFL);
-  raise (sig);
-}
-
 /* Without the caps, videoconvert (which takes any memory when it has
  * nothing to convert) and gldownload keep GLMemory all along: the caps in
  * system memory force the round trip. */
 
-/* An X server of our own for GL: DISPLAY of the caller when there is one,
- * else Xvfb on a free display number. */
 static gboolean
-have_display (void)
+have_gl (void)
 {
-  static gint state = -1;
-  gchar *argv[] = { (gchar *) "Xvfb", NULL, (gchar *) "-screen",
-    (gchar *) "0", (gchar *) "640x480x24", (gchar *) "-nolisten",
-    (gchar *) "tcp", NULL
-  };
-  gchar *path, *disp, *sock;
-  guint n, i;
+  GstElementFactory *f = gst_element_factory_find ("glupload");
 
-  if (state >= 0)
-    return state;
-  state = 0;
-  if (gst_element_factory_find ("glupload") == NULL) {
+  if (f == NULL) {
     g_test_skip ("the GL plugin is not installed");
     return FALSE;
   }
-  if ((path = g_find_program_in_path ("Xvfb")) == NULL) {
-    if (g_getenv ("DISPLAY"))
-      return (state = 1);
-    g_test_skip ("no Xvfb and no DISPLAY");
-    return FALSE;
-  }
-  g_free (path);
-  for (n = 90 + getpid () % 400; n < 1000; n++) {
-    sock = g_strdup_printf ("/tmp/.X11-unix/X%u", n);
-    disp = g_strdup_printf (":%u", n);
-    if (!g_file_test (sock, G_FILE_TEST_EXISTS)) {
-      argv[1] = disp;
-      if (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
-              G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-              NULL, &xvfb_pid, NULL)) {
-        for (i = 0; i < 50 && !g_file_test (sock, G_FILE_TEST_EXISTS); i++)
-          g_usleep (100000);
-        signal (SIGABRT, kill_xvfb);
-        signal (SIGSEGV, kill_xvfb);
-        if (g_file_test (sock, G_FILE_TEST_EXISTS)) {
-          g_setenv ("DISPLAY", disp, TRUE);
-          state = 1;
-        }
-      }
-      g_free (sock);
-      g_free (disp);
-      break;
-    }
-    g_free (sock);
-    g_free (disp);
-  }
-  if (!state)
-    g_test_skip ("Xvfb would not start");
-  return state;
+  gst_object_unref (f);
+  return gp_test_have_display ();
 }
 
 /* The GL path of bench/pairs/zc.pair, small: the stretch only converts
@@ -247,7 +193,7 @@ test_zc_gl (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!gp_test_have_tracer () || !have_display ())
+  if (!gp_test_have_tracer () || !have_gl ())
     return;
   s = capture (GL_BAD);
   f = find_rule (s, "ZC");
@@ -297,7 +243,7 @@ test_zc_gl_convert (void)
   GpFinding *f;
   gchar *fixed;
 
-  if (!gp_test_have_tracer () || !have_display ())
+  if (!gp_test_have_tracer () || !have_gl ())
     return;
   s = capture (GL_CONVERT);
   f = find_rule (s, "ZC");
@@ -465,9 +411,6 @@ main (int argc, char **argv)
   g_test_add_func ("/caps/back-to-back", test_caps_pair);
   g_test_add_func ("/caps/passthrough", test_caps_passthrough);
   ret = g_test_run ();
-  if (xvfb_pid > 0) {
-    kill (xvfb_pid, SIGTERM);
-    g_spawn_close_pid (xvfb_pid);
-  }
+  gp_test_stop_display ();
   return ret;
 }
