@@ -241,6 +241,43 @@ gp_check_cpu_clock (void)
       (long) (res.tv_sec * 1000000000L + res.tv_nsec));
 }
 
+/* What this GStreamer cannot show, checked on the running library rather
+ * than guessed from its version: an element or property a measurement
+ * relies on, made and asked here. */
+static gchar *
+gp_check_limits (void)
+{
+  GString *out = g_string_new (NULL);
+  GstElement *mq = gst_element_factory_make ("multiqueue", NULL);
+
+  if (mq) {
+    GstPad *pad = gst_element_request_pad (mq,
+        gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (mq),
+            "sink_%u"), NULL, NULL);
+
+    if (pad && !g_object_class_find_property (G_OBJECT_GET_CLASS (pad),
+            "current-level-time"))
+      g_string_append (out, "a multiqueue's single queues report no level "
+          "of their own here: gstprof counts their buffers and bytes itself, "
+          "without their time level; ");
+    if (pad) {
+      gst_element_release_request_pad (mq, pad);
+      gst_object_unref (pad);
+    }
+    gst_object_unref (mq);
+  }
+  if (out->len == 0) {
+    guint major, minor, micro, nano;
+
+    gst_version (&major, &minor, &micro, &nano);
+    g_string_append_printf (out, "none known on GStreamer %u.%u", major,
+        minor);
+  }
+  else
+    g_string_truncate (out, out->len - 2);
+  return g_string_free (out, FALSE);
+}
+
 gchar *
 gp_check_report (const gchar * tracer_problem)
 {
@@ -292,6 +329,10 @@ gp_check_report (const gchar * tracer_problem)
 
   s = gp_check_cpu_clock ();
   gp_check_line (out, "cpu=true:", s);
+  g_free (s);
+
+  s = gp_check_limits ();
+  gp_check_line (out, "limits:", s);
   g_free (s);
 
   return g_string_free (out, FALSE);
