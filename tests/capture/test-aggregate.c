@@ -1032,6 +1032,170 @@ test_event_cap (void)
   gp_session_free (s);
 }
 
+
+/* The steady state ends where gstprof asked the pipeline to stop: the
+ * drain's burst (an encoder flushing its lookahead) is not part of the
+ * rate; media time per second from the buffers' durations. */
+static void
+test_stop_and_media (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  GpLinkSummary *ls;
+  guint i;
+
+  for (i = 0; i < 12; i++) {
+    guint64 start = T0 + i * WIN;
+    GstStructure *w = window_new (i, start, start + WIN);
+    /* 10 buffers of 25 ms each window (1.0x real time); 40 after the
+     * stop, a drain */
+    guint64 b = i < 8 ? 10 : 40;
+    GstStructure *l;
+
+    if (i == 8)
+      gp_aggregator_add_bus_event (agg, start, "duration", "",
+          "--duration 2.0 s reached: EOS sent");
+    add_element (w, "src", "source", b, 10000);
+    add_element (w, "sink", "sink", b, 10000);
+    add_link (w, "src.src", "sink.sink", b, b * 100, "audio/x-raw, "
+        "rate=(int)48000");
+    l = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
+        (gst_structure_get_value (w, "links"), 0));
+    gst_structure_set (l, "duration_ns", G_TYPE_UINT64, b * 25 * MS,
+        "timed", G_TYPE_UINT64, b, NULL);
+    feed (agg, w);
+  }
+  gp_aggregator_finish (agg);
+  ls = find_link_summary (s, "src.src->sink.sink");
+  g_assert_nonnull (ls);
+  /* windows 1..6 between the first (0) and the last before the stop (7) */
+  assert_near (ls->fps, 40.0, 1e-9);
+  assert_near (ls->media_per_s, 1.0, 1e-9);
+  g_assert_cmpuint (ls->buffers, ==, 8 * 10 + 4 * 40);
+  g_assert_cmpstr (find_sink (s, "sink")->media, ==, "audio");
+  /* no frame rate for an audio sink, whatever the caps upstream say */
+  g_assert_cmpfloat (find_sink (s, "sink")->target_fps, <, 0);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
+/* A multiqueue's single queues are summaries of their own. */
+static void
+test_single_queues (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  GstStructure *w = window_new (0, T0, T0 + WIN);
+  guint i;
+
+  add_queue (w, "mq", 40.0, 60.0, 0, 10 * MS, 5);
+  add_queue (w, "mq", 5.0, 8.0, 0, 1 * MS, 5);
+  for (i = 0; i < 2; i++) {
+    GstStructure *q = (GstStructure *) gst_value_get_structure
+        (gst_value_list_get_value (gst_structure_get_value (w, "queues"), i));
+
+    gst_structure_set (q, "factory", G_TYPE_STRING, "multiqueue", "pad",
+        G_TYPE_STRING, i == 0 ? "sink_0" : "sink_1", NULL);
+  }
+  feed (agg, w);
+  gp_aggregator_finish (agg);
+  g_assert_cmpuint (s->queue_summaries->len, ==, 2);
+  assert_near (gp_session_find_queue_summary (s, "mq.sink_0")->level_pct_max,
+      60.0, 1e-9);
+  assert_near (gp_session_find_queue_summary (s, "mq.sink_1")->level_pct_max,
+      8.0, 1e-9);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
+/* The numbers behind an event travel with it; a bus error takes the
+ * tracer's details; what never reached the bus, or was dropped, is said. */
+static void
+test_event_data (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  GstStructure *w = window_new (0, T0, T0 + WIN);
+  GstStructure *ev;
+  GpEvent *e;
+  guint i, errors = 0, qos = 0;
+
+  gp_aggregator_watch_bus (agg);
+  ev = gst_structure_new ("event", "ts", G_TYPE_UINT64, T0 + 10 * MS,
+      "type", G_TYPE_STRING, "qos", "source", G_TYPE_STRING, "snk",
+      "text", G_TYPE_STRING, "processed 90, dropped 10 (buffers)",
+      "processed", G_TYPE_UINT64, (guint64) 90,
+      "dropped", G_TYPE_UINT64, (guint64) 10,
+      "jitter_ns", G_TYPE_INT64, (gint64) 5 * MS, NULL);
+  append_struct (w, "events", ev);
+  ev = gst_structure_new ("event", "ts", G_TYPE_UINT64, T0 + 20 * MS,
+      "type", G_TYPE_STRING, "error", "source", G_TYPE_STRING, "src",
+      "text", G_TYPE_STRING, "Internal data stream error.",
+      "debug", G_TYPE_STRING, "streaming stopped, reason not-negotiated",
+      NULL);
+  append_struct (w, "events", ev);
+  /* an element without a bus: the tracer saw it, the pipeline never did */
+  add_event (w, T0 + 30 * MS, "error", "probe", "could not open display");
+  gst_structure_set (w, "events_dropped", G_TYPE_UINT64, (guint64) 7, NULL);
+  gp_aggregator_add_bus_event (agg, T0 + 25 * MS, "error", "src",
+      "Internal data stream error: streaming stopped, reason not-negotiated");
+  feed (agg, w);
+  gp_aggregator_finish (agg);
+
+  for (i = 0; i < s->events->len; i++) {
+    e = g_ptr_array_index (s->events, i);
+    if (g_str_equal (e->type, "error")) {
+      errors++;
+      g_assert_cmpstr (e->source, ==, "src");
+      assert_near (e->t, 0.020, 1e-9);
+      g_assert_nonnull (strstr (e->text, "not-negotiated"));
+      g_assert_cmpstr (json_object_get_string_member (e->data, "debug"), ==,
+          "streaming stopped, reason not-negotiated");
+    } else if (g_str_equal (e->type, "qos")) {
+      qos++;
+      g_assert_cmpint (json_object_get_int_member (e->data, "dropped"), ==,
+          10);
+      g_assert_cmpint (json_object_get_int_member (e->data, "jitter_ns"), ==,
+          5 * MS);
+    }
+  }
+  g_assert_cmpuint (errors, ==, 1);
+  g_assert_cmpuint (qos, ==, 1);
+  g_assert_cmpuint (s->events_dropped, ==, 7);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
+/* A thread blocked inside a push, as its latest window says. */
+static void
+test_blocked_thread (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    GstStructure *w = window_new (i, T0 + i * WIN, T0 + (i + 1) * WIN);
+
+    add_element (w, "d", "demux", i == 0 ? 1 : 0, MS);
+    add_thread (w, 7, "d:sink", MS, "d");
+    if (i == 1) {
+      GstStructure *t = (GstStructure *) gst_value_get_structure
+          (gst_value_list_get_value (gst_structure_get_value (w, "threads"),
+              0));
+
+      gst_structure_set (t, "blocked_in", G_TYPE_STRING, "snk",
+          "blocked_ns", G_TYPE_UINT64, 400 * MS, NULL);
+    }
+    feed (agg, w);
+  }
+  gp_aggregator_finish (agg);
+  g_assert_cmpstr (gp_session_find_thread (s, 7)->blocked_in, ==, "snk");
+  assert_near (gp_session_find_thread (s, 7)->blocked_ms, 400.0, 1e-9);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1052,5 +1216,9 @@ main (int argc, char **argv)
   g_test_add_func ("/aggregate/malformed", test_malformed);
   g_test_add_func ("/aggregate/concurrent", test_concurrent);
   g_test_add_func ("/aggregate/event-cap", test_event_cap);
+  g_test_add_func ("/aggregate/stop-and-media", test_stop_and_media);
+  g_test_add_func ("/aggregate/single-queues", test_single_queues);
+  g_test_add_func ("/aggregate/event-data", test_event_data);
+  g_test_add_func ("/aggregate/blocked-thread", test_blocked_thread);
   return g_test_run ();
 }

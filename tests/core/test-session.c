@@ -151,6 +151,15 @@ make_full_session (void)
   s->platform = g_strdup ("jetson");
   s->window_s = 0.1;
   s->exit_code = 2;
+  s->reached = g_strdup ("PAUSED");
+  s->end = g_strdup ("duration");
+  s->stop_s = 10.0;
+  s->drain_s = 0.125;
+  s->events_dropped = 17;
+  g_ptr_array_add (s->preroll, gp_preroll_sink_new ("fakesink0", "PAUSED",
+          "VOID_PENDING", TRUE));
+  g_ptr_array_add (s->preroll, gp_preroll_sink_new ("othersink", "READY",
+          "PAUSED", FALSE));
 
   e = gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
   e->is_bin = TRUE;
@@ -196,6 +205,10 @@ make_full_session (void)
   0.002, 0.003, 0.004, 0.1};
   es->buffers = 199;
   es->self_total_ms = 0.4;
+  es->cpu_buffers = 190;
+  es->wait_ms = (GpQuantiles) {
+  32.5, 33.0, 33.25, 40.0};
+  es->wait_total_ms = 6400.5;
   add_strings (es->threads, "q ü:src", "other", NULL);
 
   qs = gp_session_add_queue_summary (s, "q ü");
@@ -212,6 +225,8 @@ make_full_session (void)
   ls = gp_session_add_link_summary (s, "videotestsrc0.src->q ü.sink");
   ls->fps = 29.97;
   ls->bytes_per_s = 3456789.5;
+  ls->media_per_s = 0.999;
+  ls->first_s = 0.25;
   ls->buffers = 300;
   ls = gp_session_add_link_summary (s, "q ü.src->fakesink0.sink");
   ls->fps = 0;
@@ -220,7 +235,9 @@ make_full_session (void)
   p = gp_session_add_path (s, "videotestsrc0.src", "fakesink0");
   p->latency_ms = (GpQuantiles) {
   52.5, 55, 58.125, 61};
+  p->mean_ms = 53.25;
   p->matched = 290;
+  p->exact = 100;
   p->unmatched = 10;
   p = gp_session_add_path (s, "videotestsrc0.src", "othersink");
   p->unmatched = 3;
@@ -235,6 +252,8 @@ make_full_session (void)
   add_strings (ts->elements, "videotestsrc0", "identity0", NULL);
   ts = gp_session_add_thread (s, G_GUINT64_CONSTANT (4294967296), "q ü:src");
   ts->cpu_pct_mean = 2;
+  ts->blocked_in = g_strdup ("fakesink0");
+  ts->blocked_ms = 812.5;
   /* an encoder's worker: no hook saw it, it runs no element */
   ts = gp_session_add_thread (s, 12346, "videotestsrc0:s/12346");
   ts->cpu_pct_mean = 40.25;
@@ -249,8 +268,13 @@ make_full_session (void)
   s->process.rss_mb_end = -1;
 
   ss = gp_session_add_sink (s, "fakesink0");
+  g_free (ss->media);
+  ss->media = g_strdup ("video");
   ss->fps = 29.9;
   ss->target_fps = 30;
+  ss->media_per_s = 0.996;
+  ss->bytes_per_s = 1234.5;
+  ss->first_s = 1.5;
   ss->buffers = 299;
   ss = gp_session_add_sink (s, "othersink");
   ss->fps = 0.5;
@@ -277,7 +301,13 @@ make_full_session (void)
   }
 
   gp_session_add_event (s, -0.5, "state", "pipeline0", "NULL -> READY");
-  gp_session_add_event (s, 1.25, "qos", "fakesink0", "dropped 3 of 40");
+  {
+    GpEvent *ev = gp_session_add_event (s, 1.25, "qos", "fakesink0",
+        "dropped 3 of 40");
+
+    ev->data = parse_object ("{\"processed\": 37, \"dropped\": 3, "
+        "\"jitter_ns\": -5000000, \"live\": true}");
+  }
   gp_session_add_event (s, 9.999, "error", "",
       "Internal data stream error.\nsecond line");
 
@@ -356,7 +386,9 @@ assert_paths_equal (GPtrArray * a, GPtrArray * b)
     g_assert_cmpstr (x->source, ==, y->source);
     g_assert_cmpstr (x->sink, ==, y->sink);
     assert_quantiles_equal (&x->latency_ms, &y->latency_ms);
+    g_assert_cmpfloat (x->mean_ms, ==, y->mean_ms);
     g_assert_cmpuint (x->matched, ==, y->matched);
+    g_assert_cmpuint (x->exact, ==, y->exact);
     g_assert_cmpuint (x->unmatched, ==, y->unmatched);
   }
 }
@@ -376,6 +408,21 @@ assert_sessions_equal (GpSession * a, GpSession * b)
   g_assert_cmpstr (a->platform, ==, b->platform);
   g_assert_cmpfloat (a->window_s, ==, b->window_s);
   g_assert_cmpint (a->exit_code, ==, b->exit_code);
+  g_assert_cmpstr (a->reached, ==, b->reached);
+  g_assert_cmpstr (a->end, ==, b->end);
+  g_assert_cmpfloat (a->stop_s, ==, b->stop_s);
+  g_assert_cmpfloat (a->drain_s, ==, b->drain_s);
+  g_assert_cmpuint (a->events_dropped, ==, b->events_dropped);
+  g_assert_cmpuint (a->preroll->len, ==, b->preroll->len);
+  for (i = 0; i < a->preroll->len; i++) {
+    GpPrerollSink *x = g_ptr_array_index (a->preroll, i);
+    GpPrerollSink *y = g_ptr_array_index (b->preroll, i);
+
+    g_assert_cmpstr (x->name, ==, y->name);
+    g_assert_cmpstr (x->state, ==, y->state);
+    g_assert_cmpstr (x->pending, ==, y->pending);
+    g_assert_cmpint (x->prerolled, ==, y->prerolled);
+  }
 
   g_assert_cmpuint (a->elements->len, ==, b->elements->len);
   for (i = 0; i < a->elements->len; i++) {
@@ -411,6 +458,9 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     assert_quantiles_equal (&x->self_ms, &y->self_ms);
     g_assert_cmpuint (x->buffers, ==, y->buffers);
     g_assert_cmpfloat (x->self_total_ms, ==, y->self_total_ms);
+    g_assert_cmpuint (x->cpu_buffers, ==, y->cpu_buffers);
+    assert_quantiles_equal (&x->wait_ms, &y->wait_ms);
+    g_assert_cmpfloat (x->wait_total_ms, ==, y->wait_total_ms);
     g_assert_cmpfloat (x->cpu_ms, ==, y->cpu_ms);
     g_assert_cmpfloat (x->busy_pct, ==, y->busy_pct);
     g_assert_cmpfloat (x->share_pct, ==, y->share_pct);
@@ -438,6 +488,8 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpstr (x->id, ==, y->id);
     g_assert_cmpfloat (x->fps, ==, y->fps);
     g_assert_cmpfloat (x->bytes_per_s, ==, y->bytes_per_s);
+    g_assert_cmpfloat (x->media_per_s, ==, y->media_per_s);
+    g_assert_cmpfloat (x->first_s, ==, y->first_s);
     g_assert_cmpuint (x->buffers, ==, y->buffers);
   }
   assert_paths_equal (a->paths, b->paths);
@@ -453,6 +505,9 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpfloat (x->cpu_pct_max, ==, y->cpu_pct_max);
     assert_strings_equal (x->elements, y->elements);
     g_assert_cmpint (x->worker, ==, y->worker);
+    g_assert_cmpstr (x->blocked_in, ==, y->blocked_in);
+    if (x->blocked_in)
+      g_assert_cmpfloat (x->blocked_ms, ==, y->blocked_ms);
   }
   g_assert_cmpuint (a->sinks->len, ==, b->sinks->len);
   for (i = 0; i < a->sinks->len; i++) {
@@ -460,8 +515,12 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     GpSinkSummary *y = g_ptr_array_index (b->sinks, i);
 
     g_assert_cmpstr (x->name, ==, y->name);
+    g_assert_cmpstr (x->media, ==, y->media);
     g_assert_cmpfloat (x->fps, ==, y->fps);
     g_assert_cmpfloat (x->target_fps, ==, y->target_fps);
+    g_assert_cmpfloat (x->media_per_s, ==, y->media_per_s);
+    g_assert_cmpfloat (x->bytes_per_s, ==, y->bytes_per_s);
+    g_assert_cmpfloat (x->first_s, ==, y->first_s);
     g_assert_cmpuint (x->buffers, ==, y->buffers);
   }
   g_assert_cmpfloat (a->target_fps, ==, b->target_fps);
@@ -490,6 +549,7 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpstr (x->type, ==, y->type);
     g_assert_cmpstr (x->source, ==, y->source);
     g_assert_cmpstr (x->text, ==, y->text);
+    assert_objects_equal (x->data, y->data);
   }
   g_assert_cmpuint (a->findings->len, ==, b->findings->len);
   for (i = 0; i < a->findings->len; i++) {
