@@ -54,6 +54,11 @@ GST_DEBUG_CATEGORY_EXTERN (gst_prof_debug);
 #define GP_RING_MAX_MISSES 64
 /* elements remembered per thread for the "elements" field */
 #define GP_THREAD_ELEMS 128
+/* pad states a thread finds without the pad's qdata (a locked list walk,
+ * the hot path's costliest step): a direct-mapped cache per thread, valid
+ * for one topology generation (a pad goes only after element-remove-pad,
+ * which starts a new one) */
+#define GP_PAD_CACHE 64
 /* a push into a queue longer than this waited for room: backpressure */
 #define GP_QUEUE_BLOCK_NS (100 * GST_USECOND)
 /* Waiting apart from work (gp_wait_mode): a frame or gap timed by the wall
@@ -396,6 +401,13 @@ typedef struct
   guint64 win;                  /* window index it last ran in */
 } GpThreadElem;
 
+typedef struct
+{
+  GstPad *pad;                  /* identity only */
+  GpPad *state;                 /* borrowed: the pad's qdata holds it */
+  gint gen;                     /* topology generation it was found in */
+} GpPadCacheSlot;
+
 struct _GpThread
 {
   gint ref;
@@ -416,6 +428,9 @@ struct _GpThread
   guint cpu_frames;             /* open frames measured by CPU */
   GpElem *gap_driver;
   GpElem *gap_pulled;
+
+  /* owner thread only */
+  GpPadCacheSlot pad_cache[GP_PAD_CACHE];
 
   /* written by the owner, read by the timer */
   GpThreadElem elems[GP_THREAD_ELEMS];

@@ -323,6 +323,22 @@ gp_elem_sample (GpElem * e, guint64 self_ns, guint n)
   gp_atomic_max (&e->self_max, v);
 }
 
+/* The state of @pad, from the thread's cache when it was found in this
+ * topology generation (gstprofprivate.h). */
+static inline GpPad *
+gp_pad_lookup (GstProfTracer * self, GpThread * t, GstPad * pad)
+{
+  GpPadCacheSlot *c = &t->pad_cache[((guintptr) pad >> 6) % GP_PAD_CACHE];
+  gint gen = g_atomic_int_get (&self->topo_gen);
+
+  if (G_LIKELY (c->pad == pad && c->gen == gen))
+    return c->state;
+  c->state = gp_pad_get (self, pad);
+  c->pad = pad;
+  c->gen = gen;
+  return c->state;
+}
+
 static inline void
 gp_thread_mark (GstProfTracer * self, GpThread * t, GpElem * e)
 {
@@ -728,7 +744,7 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
     GstBufferList * list, guint n, guint64 bytes)
 {
   GpThread *t = gp_thread_current (self);
-  GpPad *ps = gp_pad_get (self, pad);
+  GpPad *ps = gp_pad_lookup (self, t, pad);
   GstPad *peer = GST_PAD_PEER (pad);
   GpPad *rs;
   GpElem *recv = NULL;
@@ -934,7 +950,7 @@ do_pull_range_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
     guint64 offset, guint size)
 {
   GpThread *t = gp_thread_current (self);
-  GpPad *ps = gp_pad_get (self, pad);
+  GpPad *ps = gp_pad_lookup (self, t, pad);
   GstPad *peer = GST_PAD_PEER (pad);
   GpPad *up;
   GpFrame *f;
@@ -989,7 +1005,7 @@ do_push_event_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
    * gets its state when it is linked or pushes a buffer */
   if (GST_PAD_IS_SRC (pad) && GST_EVENT_IS_SERIALIZED (event)
       && GST_EVENT_IS_DOWNSTREAM (event) && GST_OBJECT_PARENT (pad)) {
-    GpPad *ps = gp_pad_get (self, pad);
+    GpPad *ps = gp_pad_lookup (self, t, pad);
     GstPad *peer = GST_PAD_PEER (pad);
 
     if (G_UNLIKELY (peer != ps->peer))
