@@ -220,25 +220,34 @@ gp_vt_run_state (GpVt * vt, GpSession * s)
 
   /* (an error says why itself) */
   if (gp_session_never_played (s) && g_strcmp0 (s->end, "error") != 0) {
-    gchar *waiting = NULL;
-    guint i;
+    const GpThreadSummary *blocked = NULL;
+    guint i, n;
 
-    for (i = 0; i < s->preroll->len; i++) {
+    g_string_append_printf (line, "NEVER PLAYED: it got to %s", s->reached);
+    for (i = 0, n = 0; i < s->preroll->len; i++) {
       GpPrerollSink *p = g_ptr_array_index (s->preroll, i);
 
-      if (!p->prerolled) {
-        gchar *w = g_strdup_printf ("%s%s%s", waiting ? waiting : "",
-            waiting ? ", " : "", p->name);
-
-        g_free (waiting);
-        waiting = w;
-      }
+      if (!p->prerolled)
+        g_string_append_printf (line, "%s%s", n++ ? ", " : "; never "
+            "prerolled: ", p->name);
     }
-    g_string_append_printf (line, "NEVER PLAYED: the pipeline never reached "
-        "PLAYING (it got to %s%s%s): no rate, latency or stall is computed",
-        s->reached, waiting ? "; it waits for the preroll of " : "",
-        waiting ? waiting : "");
-    g_free (waiting);
+    for (i = 0, n = 0; i < s->preroll->len; i++) {
+      GpPrerollSink *p = g_ptr_array_index (s->preroll, i);
+
+      if (p->prerolled)
+        g_string_append_printf (line, "%s%s", n++ ? ", " : "; holding the "
+            "only buffer (prerolled): ", p->name);
+    }
+    for (i = 0; s->threads && i < s->threads->len; i++) {
+      GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+      if (t->blocked_in && (!blocked || t->blocked_ms > blocked->blocked_ms))
+        blocked = t;
+    }
+    if (blocked)
+      g_string_append_printf (line, ", which blocks thread %s", blocked->name);
+    g_string_append (line, ". No rate, latency or stall is computed; see "
+        "PREROLL.");
     gp_vt_wrap (vt->out, "", "  ", line->str);
     g_string_truncate (line, 0);
   }
@@ -275,7 +284,11 @@ gp_vt_header (GpVt * vt, GpSession * s)
   GString *line = g_string_new (NULL);
   guint i;
 
-  gp_vt_styled (vt, GP_VT_BOLD, "gstprof verdict");
+  /* the fact every number depends on comes first */
+  gp_vt_styled (vt, GP_VT_BOLD, gp_session_never_played (s) &&
+      g_strcmp0 (s->end, "error") != 0 ?
+      "gstprof verdict: the pipeline never reached PLAYING" :
+      "gstprof verdict");
   g_string_append_c (vt->out, '\n');
 
   g_string_append_printf (line, "%s", s->mode && *s->mode ? s->mode : "run");
@@ -766,6 +779,30 @@ gp_vt_workers (GpVt * vt, GpSession * s, gdouble total, guint n_threads,
         n_rest, n_rest == 1 ? "" : "s", gp_vt_pct (b1, rest));
 }
 
+/* In a pipeline that never played: the threads blocked in an element
+ * (a sink holding its preroll, a full queue) and for how long. */
+static void
+gp_vt_blocked_threads (GpVt * vt, GpSession * s)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    gchar *text;
+
+    if (!t->blocked_in)
+      continue;
+    text = g_strdup_printf ("%s: in %s for %.1f s", t->name, t->blocked_in,
+        t->blocked_ms / 1000.0);
+    gp_vt_wrap (vt->out, "  blocked: ", "      ", text);
+    g_free (text);
+    n++;
+  }
+  if (n == 0)
+    g_string_append (vt->out, "  no streaming thread was blocked in an "
+        "element at the end\n");
+}
+
 static void
 gp_vt_threads (GpVt * vt, GpSession * s)
 {
@@ -828,6 +865,11 @@ gp_vt_threads (GpVt * vt, GpSession * s)
 
   if (lim == NULL)
     return;
+  /* nothing flowed, so nothing limits a rate: what holds each thread */
+  if (gp_session_never_played (s)) {
+    gp_vt_blocked_threads (vt, s);
+    return;
+  }
   gp_vt_thread_line (vt, s, bound ? "busiest streaming:" : "limiting:", lim);
   for (i = 0; i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);

@@ -730,6 +730,175 @@ test_verdict_workers (void)
   gp_session_free (s);
 }
 
+/* A pipeline stuck in preroll: the header says so first, names the sink
+ * that never prerolled, the one holding the only buffer and the blocked
+ * thread, and no rate or latency is claimed. */
+static void
+test_verdict_never_played (void)
+{
+  GpSession *s = make_session (5.0);
+  GpThreadSummary *t;
+  gchar *text;
+
+  g_free (s->reached);
+  s->reached = g_strdup ("PAUSED");
+  g_ptr_array_add (s->preroll, gp_preroll_sink_new ("vsink", "PAUSED",
+          "VOID_PENDING", TRUE));
+  g_ptr_array_add (s->preroll, gp_preroll_sink_new ("asink", "READY",
+          "PAUSED", FALSE));
+  t = add_thread (s, 100, "demux:sink", 0.5, NULL);
+  t->blocked_in = g_strdup ("vsink");
+  t->blocked_ms = 4900;
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  g_assert_true (g_str_has_prefix (text, "gstprof verdict: the pipeline "
+          "never reached PLAYING\n"));
+  g_assert_nonnull (strstr (text, "\nNEVER PLAYED: it got to PAUSED; never "
+          "prerolled: asink; holding the only buffer\n  (prerolled): vsink, "
+          "which blocks thread demux:sink. No rate, latency or stall\n"));
+  g_assert_nonnull (strstr (text, "Threads\n  blocked: demux:sink: in vsink "
+          "for 4.9 s\n"));
+  g_assert_null (strstr (text, "limiting:"));
+  g_assert_nonnull (strstr (text, "Rate (steady state at each sink, in its "
+          "own media)\n  not measured (the pipeline never played)"));
+  g_assert_cmpuint (count_rule (s, "PREROLL"), >=, 1);
+  g_free (text);
+
+  /* a pipeline that errors before PLAYING says why itself */
+  g_free (s->end);
+  s->end = g_strdup ("error");
+  gp_session_add_event (s, 0.2, "error", "asink", "Internal data stream "
+      "error.");
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  g_assert_true (g_str_has_prefix (text, "gstprof verdict\n"));
+  g_assert_null (strstr (text, "NEVER PLAYED"));
+  g_assert_nonnull (strstr (text, "ended: on an error (below)"));
+  g_assert_nonnull (strstr (text, "error at 0.2 s: asink: Internal data "
+          "stream error."));
+  g_free (text);
+  gp_session_free (s);
+}
+
+/* How the run ended, with the EOS drain, and dropped events. */
+static void
+test_verdict_ended (void)
+{
+  GpSession *s = make_encode_session ();
+  gchar *text;
+
+  g_free (s->reached);
+  s->reached = g_strdup ("PLAYING");
+  g_free (s->end);
+  s->end = g_strdup ("duration");
+  s->stop_s = 10.0;
+  s->drain_s = 0.25;
+  s->events_dropped = 12;
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  g_assert_true (g_str_has_prefix (text, "gstprof verdict\n"));
+  g_assert_nonnull (strstr (text, "\nended: --duration reached at 10.0 s; "
+          "EOS drained in 0.25 s\n"));
+  g_assert_nonnull (strstr (text, "\nevents: 12 were dropped (too many at "
+          "once, a QoS storm): the timeline has gaps\n"));
+  g_free (text);
+
+  /* the EOS never came back: the stopped event says how long was waited */
+  s->drain_s = -1;
+  s->events_dropped = 0;
+  gp_session_add_event (s, 13.0, "stopped", "", "EOS did not reach the "
+      "sinks in time; pipeline stopped");
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  g_assert_nonnull (strstr (text, "\nended: --duration reached at 10.0 s; "
+          "EOS did not reach the sinks in time;\n  pipeline stopped\n"));
+  g_assert_null (strstr (text, "were dropped"));
+  g_free (text);
+  gp_session_free (s);
+}
+
+/* Each sink in its own media: audio in real time, RTP in bits and
+ * packets, video against the caps' framerate. */
+static void
+test_verdict_rates (void)
+{
+  GpSession *s = make_encode_session ();
+  GpSinkSummary *sk;
+  gchar *text;
+
+  sk = gp_session_find_sink (s, "sink");
+  g_free (sk->media);
+  sk->media = g_strdup ("video");
+  sk->fps = 24.0;
+  sk = gp_session_add_sink (s, "asink");
+  g_free (sk->media);
+  sk->media = g_strdup ("audio");
+  sk->fps = 50.0;
+  sk->media_per_s = 1.0;
+  sk = gp_session_add_sink (s, "udpsink0");
+  g_free (sk->media);
+  sk->media = g_strdup ("rtp");
+  sk->fps = 50.0;
+  sk->bytes_per_s = 8625;
+  sk->first_s = 4.0;
+  s->window_s = 1.0;
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  g_assert_nonnull (strstr (text, "\n  sink                     24.0 fps of "
+          "30.0 fps (caps)  20% below\n"));
+  g_assert_nonnull (strstr (text, "\n  asink                  1.00x real "
+          "time (audio)  ok\n"));
+  g_assert_nonnull (strstr (text, "\n  udpsink0              69 kbit/s, "
+          "50.0 packets/s (rtp)\n    first buffer after 4.0 s; the rate "
+          "counts from then\n"));
+  g_free (text);
+  gp_session_free (s);
+}
+
+/* Under not-negotiated: the link, what it offered and what the peer
+ * accepts, from the event's data. */
+static void
+test_verdict_negotiation (void)
+{
+  GpSession *s = make_session (0.5);
+  GpEvent *ev;
+  gchar *text;
+
+  g_free (s->reached);
+  s->reached = g_strdup ("PAUSED");
+  g_free (s->end);
+  s->end = g_strdup ("error");
+  ev = gp_session_add_event (s, 0.1, "error", "src", "Internal data stream "
+      "error. (not-negotiated)");
+  ev->data = json_object_new ();
+  json_object_set_string_member (ev->data, "link", "src.src");
+  json_object_set_string_member (ev->data, "peer", "sink.sink");
+  json_object_set_string_member (ev->data, "caps", "video/x-raw, "
+      "format=(string)I420, width=(int)320, height=(int)240, "
+      "framerate=(fraction)30/1");
+  json_object_set_string_member (ev->data, "accepts", "audio/x-raw");
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  g_assert_nonnull (strstr (text, "error at 0.1 s: src: Internal data "
+          "stream error. (not-negotiated)\n  at the link src.src > "
+          "sink.sink:"));
+  g_assert_nonnull (strstr (text, "sink.sink accepts"));
+  g_assert_nonnull (strstr (text, "audio/x-raw"));
+  g_free (text);
+  gp_session_free (s);
+}
+
 /* A saved session gives the same verdict: the whole text, through the
  * JSON and back. */
 static void
@@ -783,6 +952,10 @@ main (int argc, char **argv)
   g_test_add_func ("/verdict/round-trip", test_verdict_round_trip);
   g_test_add_func ("/verdict/cpu-bound", test_verdict_cpu_bound);
   g_test_add_func ("/verdict/workers", test_verdict_workers);
+  g_test_add_func ("/verdict/never-played", test_verdict_never_played);
+  g_test_add_func ("/verdict/ended", test_verdict_ended);
+  g_test_add_func ("/verdict/rates", test_verdict_rates);
+  g_test_add_func ("/verdict/negotiation", test_verdict_negotiation);
 
   return g_test_run ();
 }
