@@ -1051,6 +1051,9 @@ test_duration_drain (void)
   assert_near (r.s->stop_s, 3.0, r.s->window_s + 0.1, "stop");
   g_assert_cmpfloat (r.s->drain_s, >=, 0);
   g_assert_cmpfloat (r.s->drain_s, <, 3.0);
+  /* the run lasts the duration, a window, and at most the EOS wait */
+  g_assert_cmpfloat (r.s->duration_s, >=, 3.0 - r.s->window_s);
+  g_assert_cmpfloat (r.s->duration_s, <=, 3.0 + r.s->window_s + 3.0);
   for (i = 0; i < r.s->events->len; i++)
     event |= g_str_equal (((GpEvent *)
             g_ptr_array_index (r.s->events, i))->type, "duration");
