@@ -24,6 +24,11 @@
  * a millisecond in a sink or a mixer input is scheduling, not a finding. */
 #define GP_VERDICT_WAIT_MIN_MS 1.0
 #define GP_VERDICT_MAX_WAIT_ROWS 8
+/* With --cpu, an element whose thread was on the CPU for less than this
+ * share of its wall self time is said to wait there (a sleep, a lock, its
+ * own worker threads); below the minimum its total is noise. */
+#define GP_VERDICT_OFF_CPU_FRACTION 0.5
+#define GP_VERDICT_OFF_CPU_MIN_MS 10.0
 /* The process is CPU-bound at this share of all the cores it may use. */
 #define GP_VERDICT_CPU_BOUND_FRACTION 0.90
 /* Worker threads are shown when together they take this much of a core;
@@ -975,6 +980,22 @@ gp_vt_where (GpVt * vt, GpSession * s)
   if (total > 0)
     g_string_append (vt->out, "  share: of all elements' self time, queues "
         "left out\n");
+  for (i = 0; i < rows->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (rows, i);
+    gchar *note;
+
+    /* (split elements have their wait apart already) */
+    if (es->cpu_buffers > 0 || es->cpu_ms < 0 ||
+        es->self_total_ms < GP_VERDICT_OFF_CPU_MIN_MS ||
+        es->cpu_ms >= GP_VERDICT_OFF_CPU_FRACTION * es->self_total_ms)
+      continue;
+    note = g_strdup_printf ("%s was on the CPU for %s of its self time "
+        "(--cpu): the rest it spent off it, sleeping, on a lock, on I/O or "
+        "waiting for its own worker threads.", es->name,
+        gp_vt_pct (b, es->cpu_ms / es->self_total_ms * 100.0));
+    gp_vt_wrap (vt->out, "  ", "  ", note);
+    g_free (note);
+  }
   for (i = 0; i < waiting->len; i++) {
     gchar *note = g_strdup_printf ("%s waits for the clock (sync): its wall "
         "time is mostly waiting, so only its CPU time, when measured "

@@ -899,6 +899,30 @@ test_verdict_negotiation (void)
   gp_session_free (s);
 }
 
+/* With --cpu, an element mostly off the CPU is said to wait; one that
+ * works, or whose total is too small to judge, is not. */
+static void
+test_verdict_off_cpu (void)
+{
+  GpSession *s = make_encode_session ();
+  gchar *text;
+
+  gp_session_find_elem_summary (s, "enc")->cpu_ms = 6800;
+  gp_session_find_elem_summary (s, "conv")->cpu_ms = 30;
+  gp_session_find_elem_summary (s, "sink")->cpu_ms = 400;
+  gp_rules_run (s);
+  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  g_assert_nonnull (strstr (text, "\n  conv was on the CPU for 2.0% of its "
+          "self time (--cpu): the rest it spent off\n  it, sleeping"));
+  g_assert_null (strstr (text, "enc was on the CPU"));
+  g_assert_null (strstr (text, "sink was on the CPU"));
+  g_free (text);
+  gp_session_free (s);
+}
+
 /* A saved session gives the same verdict: the whole text, through the
  * JSON and back. */
 static void
@@ -956,6 +980,7 @@ main (int argc, char **argv)
   g_test_add_func ("/verdict/ended", test_verdict_ended);
   g_test_add_func ("/verdict/rates", test_verdict_rates);
   g_test_add_func ("/verdict/negotiation", test_verdict_negotiation);
+  g_test_add_func ("/verdict/off-cpu", test_verdict_off_cpu);
 
   return g_test_run ();
 }
