@@ -404,6 +404,36 @@ on_eos_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Every object @it yields, each with a reference, in its order; @it is
+ * freed. A resync starts the list over. */
+static GList *
+iterator_objects (GstIterator * it)
+{
+  GValue v = G_VALUE_INIT;
+  GList *objects = NULL;
+  gboolean done = FALSE;
+
+  while (!done) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:
+        objects = g_list_prepend (objects, g_value_dup_object (&v));
+        g_value_reset (&v);
+        break;
+      case GST_ITERATOR_RESYNC:
+        g_list_free_full (objects, gst_object_unref);
+        objects = NULL;
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  return g_list_reverse (objects);
+}
+
 /* EOS goes to each source, from a thread of its own.
  *
  * Not gst_element_send_event (pipeline): that holds the pipeline's state
@@ -418,29 +448,8 @@ static gpointer
 eos_thread (gpointer data)
 {
   GstElement *pipeline = data;
-  GstIterator *it = gst_bin_iterate_sources (GST_BIN (pipeline));
-  GValue v = G_VALUE_INIT;
-  GList *sources = NULL, *l;
-  gboolean done = FALSE;
-
-  while (!done) {
-    switch (gst_iterator_next (it, &v)) {
-      case GST_ITERATOR_OK:
-        sources = g_list_prepend (sources, g_value_dup_object (&v));
-        g_value_reset (&v);
-        break;
-      case GST_ITERATOR_RESYNC:
-        g_list_free_full (sources, gst_object_unref);
-        sources = NULL;
-        gst_iterator_resync (it);
-        break;
-      default:
-        done = TRUE;
-        break;
-    }
-  }
-  g_value_unset (&v);
-  gst_iterator_free (it);
+  GList *sources = iterator_objects (gst_bin_iterate_sources (GST_BIN
+          (pipeline))), *l;
 
   /* (a bin among them passes it on to its own sources) */
   for (l = sources; l != NULL; l = l->next)
@@ -688,60 +697,47 @@ caps_fails (GstPad * src, GstPad * sink, gchar ** offered, gchar ** accepted)
 static void
 negotiation_data (GstElement * pipeline, JsonObject * data)
 {
-  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipeline));
-  GValue v = G_VALUE_INIT;
-  gboolean done = FALSE, found = FALSE;
+  GList *elements = iterator_objects (gst_bin_iterate_recurse (GST_BIN
+          (pipeline))), *el;
+  gboolean found = FALSE;
 
-  while (!done && !found) {
-    switch (gst_iterator_next (it, &v)) {
-      case GST_ITERATOR_OK:{
-        GstElement *e = g_value_get_object (&v);
-        GList *pads = NULL, *l;
+  for (el = elements; el && !found; el = el->next) {
+    GstElement *e = el->data;
+    GList *pads = NULL, *l;
 
-        GST_OBJECT_LOCK (e);
-        for (l = e->srcpads; l; l = l->next)
-          pads = g_list_prepend (pads, gst_object_ref (l->data));
-        GST_OBJECT_UNLOCK (e);
-        for (l = pads; l && !found && !GST_IS_BIN (e); l = l->next) {
-          GstPad *peer = gst_pad_get_peer (l->data);
-          gchar *offered = NULL, *accepted = NULL;
+    GST_OBJECT_LOCK (e);
+    for (l = e->srcpads; l; l = l->next)
+      pads = g_list_prepend (pads, gst_object_ref (l->data));
+    GST_OBJECT_UNLOCK (e);
+    for (l = pads; l && !found && !GST_IS_BIN (e); l = l->next) {
+      GstPad *peer = gst_pad_get_peer (l->data);
+      gchar *offered = NULL, *accepted = NULL;
 
-          if (peer && caps_fails (l->data, peer, &offered, &accepted)) {
-            gchar *src = g_strdup_printf ("%s.%s", GST_OBJECT_NAME (e),
-                GST_OBJECT_NAME (l->data));
-            GstObject *pp = gst_pad_get_parent (peer);
-            gchar *sink = g_strdup_printf ("%s.%s", pp ?
-                GST_OBJECT_NAME (pp) : "", GST_OBJECT_NAME (peer));
+      if (peer && caps_fails (l->data, peer, &offered, &accepted)) {
+        gchar *src = g_strdup_printf ("%s.%s", GST_OBJECT_NAME (e),
+            GST_OBJECT_NAME (l->data));
+        GstObject *pp = gst_pad_get_parent (peer);
+        gchar *sink = g_strdup_printf ("%s.%s", pp ?
+            GST_OBJECT_NAME (pp) : "", GST_OBJECT_NAME (peer));
 
-            json_object_set_string_member (data, "link", src);
-            json_object_set_string_member (data, "peer", sink);
-            json_object_set_string_member (data, "caps", offered);
-            json_object_set_string_member (data, "accepts", accepted);
-            found = TRUE;
-            g_free (src);
-            g_free (sink);
-            if (pp)
-              gst_object_unref (pp);
-          }
-          g_free (offered);
-          g_free (accepted);
-          if (peer)
-            gst_object_unref (peer);
-        }
-        g_list_free_full (pads, gst_object_unref);
-        g_value_reset (&v);
-        break;
+        json_object_set_string_member (data, "link", src);
+        json_object_set_string_member (data, "peer", sink);
+        json_object_set_string_member (data, "caps", offered);
+        json_object_set_string_member (data, "accepts", accepted);
+        found = TRUE;
+        g_free (src);
+        g_free (sink);
+        if (pp)
+          gst_object_unref (pp);
       }
-      case GST_ITERATOR_RESYNC:
-        gst_iterator_resync (it);
-        break;
-      default:
-        done = TRUE;
-        break;
+      g_free (offered);
+      g_free (accepted);
+      if (peer)
+        gst_object_unref (peer);
     }
+    g_list_free_full (pads, gst_object_unref);
   }
-  g_value_unset (&v);
-  gst_iterator_free (it);
+  g_list_free_full (elements, gst_object_unref);
 }
 
 static void
@@ -940,45 +936,30 @@ collect_preroll (GstElement * pipeline)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gp_preroll_sink_free);
-  GstIterator *it = gst_bin_iterate_sinks (GST_BIN (pipeline));
-  GValue v = G_VALUE_INIT;
-  gboolean done = FALSE;
+  GList *sinks = iterator_objects (gst_bin_iterate_sinks (GST_BIN
+          (pipeline))), *l;
 
-  while (!done) {
-    switch (gst_iterator_next (it, &v)) {
-      case GST_ITERATOR_OK:{
-        GstElement *e = g_value_get_object (&v);
+  for (l = sinks; l; l = l->next) {
+    GstElement *e = l->data;
 
-        if (GST_IS_BIN (e)) {
-          /* a sink bin (autovideosink, a user's bin): its own sinks */
-          GPtrArray *inner = collect_preroll (e);
+    if (GST_IS_BIN (e)) {
+      /* a sink bin (autovideosink, a user's bin): its own sinks */
+      GPtrArray *inner = collect_preroll (e);
 
-          while (inner->len > 0)
-            g_ptr_array_add (out, g_ptr_array_steal_index (inner, 0));
-          g_ptr_array_unref (inner);
-        } else {
-          GstState state = GST_STATE_VOID_PENDING, pending = state;
+      while (inner->len > 0)
+        g_ptr_array_add (out, g_ptr_array_steal_index (inner, 0));
+      g_ptr_array_unref (inner);
+    } else {
+      GstState state = GST_STATE_VOID_PENDING, pending = state;
 
-          gst_element_get_state (e, &state, &pending, 0);
-          g_ptr_array_add (out, gp_preroll_sink_new (GST_OBJECT_NAME (e),
-                  gst_element_state_get_name (state),
-                  gst_element_state_get_name (pending),
-                  state >= GST_STATE_PAUSED));
-        }
-        g_value_reset (&v);
-        break;
-      }
-      case GST_ITERATOR_RESYNC:
-        g_ptr_array_set_size (out, 0);
-        gst_iterator_resync (it);
-        break;
-      default:
-        done = TRUE;
-        break;
+      gst_element_get_state (e, &state, &pending, 0);
+      g_ptr_array_add (out, gp_preroll_sink_new (GST_OBJECT_NAME (e),
+              gst_element_state_get_name (state),
+              gst_element_state_get_name (pending),
+              state >= GST_STATE_PAUSED));
     }
   }
-  g_value_unset (&v);
-  gst_iterator_free (it);
+  g_list_free_full (sinks, gst_object_unref);
   return out;
 }
 

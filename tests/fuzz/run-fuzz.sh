@@ -70,7 +70,7 @@ LIBS_PKG=$(pkg-config --libs $PKG)
 CORE="$ROOT/src/core/gp-session.c $ROOT/src/core/gp-session-json.c \
   $ROOT/src/core/gp-json.c $ROOT/src/core/gp-stats.c"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
-  $ROOT/src/rules/gp-rules-hw.c"
+  $ROOT/src/rules/gp-rules-hw.c $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-I$ROOT/src/core -I$ROOT/src -I$ROOT/src/ingest"
 
