@@ -243,12 +243,7 @@ gp_vt_run_state (GpVt * vt, GpSession * s)
         g_string_append_printf (line, "%s%s", n++ ? ", " : "; holding the "
             "only buffer (prerolled): ", p->name);
     }
-    for (i = 0; s->threads && i < s->threads->len; i++) {
-      GpThreadSummary *t = g_ptr_array_index (s->threads, i);
-
-      if (t->blocked_in && (!blocked || t->blocked_ms > blocked->blocked_ms))
-        blocked = t;
-    }
+    blocked = gp_rules_blocked_thread (s);
     if (blocked)
       g_string_append_printf (line, ", which blocks thread %s", blocked->name);
     g_string_append (line, ". No rate, latency or stall is computed; see "

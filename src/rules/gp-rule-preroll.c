@@ -143,13 +143,8 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
     if (!p->prerolled && !first_waiting)
       first_waiting = p->name;
   }
-  /* the streaming thread stuck inside a push, longest first */
-  for (i = 0; s->threads && i < s->threads->len; i++) {
-    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
-
-    if (t->blocked_in && (!blocked || t->blocked_ms > blocked->blocked_ms))
-      blocked = t;
-  }
+  /* the streaming thread stuck inside a push */
+  blocked = gp_rules_blocked_thread (s);
 
   if (first_waiting)
     branch = gp_preroll_branch_point (s, first_waiting);

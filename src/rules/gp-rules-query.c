@@ -256,6 +256,21 @@ gp_rules_limiting_thread (GpSession * s, GHashTable * only)
   return best;
 }
 
+const GpThreadSummary *
+gp_rules_blocked_thread (GpSession * s)
+{
+  const GpThreadSummary *blocked = NULL;
+  guint i;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    if (t->blocked_in && (!blocked || t->blocked_ms > blocked->blocked_ms))
+      blocked = t;
+  }
+  return blocked;
+}
+
 GpElementSummary *
 gp_rules_hottest_on_thread (GpSession * s, const GpThreadSummary * t)
 {

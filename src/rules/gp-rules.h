@@ -136,6 +136,10 @@ GpThreadSummary *gp_rules_thread_of (GpSession * s, const gchar * element);
  * @only is not NULL. NULL when there are no threads. */
 GpThreadSummary *gp_rules_limiting_thread (GpSession * s, GHashTable * only);
 
+/* The thread blocked longest inside an element at the end of the run (a
+ * sink holding its preroll, a full queue), or NULL. */
+const GpThreadSummary *gp_rules_blocked_thread (GpSession * s);
+
 /* The element with the most working time among @t's elements (queues and
  * clock-waiting sinks without CPU time left out), or NULL. */
 GpElementSummary *gp_rules_hottest_on_thread (GpSession * s,
