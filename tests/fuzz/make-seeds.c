@@ -69,6 +69,10 @@ make_full (void)
   es = gp_session_add_elem_summary (s, "fakesink0");
   es->buffers = 120;
   es->cpu_ms = 0.5;
+  es->cpu_buffers = 120;
+  es->wait_ms = (GpQuantiles) {
+  0.01, 0.02, 0.03, 0.1};
+  es->wait_total_ms = 1.5;
   qs = gp_session_add_queue_summary (s, "queue0");
   qs->residence_ms = (GpQuantiles) {
   0.1, 0.2, 0.3, 0.5};
@@ -82,12 +86,21 @@ make_full (void)
   8.3, 8.5, 9, 9.5};
   p->matched = 118;
   p->unmatched = 2;
+  p->mean_ms = 8.4;
+  p->exact = 100;
   gp_session_add_interlatency (s, "videotestsrc0.src", "identity0");
   ts = gp_session_add_thread (s, 4242, "queue0:src");
   ts->cpu_pct_mean = 3.5;
   ts->cpu_pct_max = 5;
   g_ptr_array_add (ts->elements, g_strdup ("identity0"));
+  ts->blocked_in = g_strdup ("fakesink0");
+  ts->blocked_ms = 12.5;
   ss = gp_session_add_sink (s, "fakesink0");
+  g_free (ss->media);
+  ss->media = g_strdup ("video");
+  ss->media_per_s = 0.99;
+  ss->bytes_per_s = 3.4e6;
+  ss->first_s = 0.05;
   ss->fps = 29.9;
   ss->target_fps = 30;
   ss->buffers = 120;
@@ -105,6 +118,18 @@ make_full (void)
   json_object_unref (w);
   gp_session_add_event (s, 0.01, "state", "pipeline0", "PAUSED -> PLAYING");
   gp_session_add_event (s, 3.9, "eos", "pipeline0", "");
+  gp_session_add_event (s, 1.0, "qos", "fakesink0", "dropped")->data =
+      object_from ("{\"processed\": 30, \"dropped\": 2, \"jitter_ns\": "
+      "1500000, \"live\": true, \"format\": \"buffers\"}");
+  g_free (s->reached);
+  s->reached = g_strdup ("PLAYING");
+  g_free (s->end);
+  s->end = g_strdup ("duration");
+  s->stop_s = 4.0;
+  s->drain_s = 0.02;
+  s->events_dropped = 3;
+  g_ptr_array_add (s->preroll, gp_preroll_sink_new ("fakesink0", "PAUSED",
+          "VOID_PENDING", TRUE));
   f = gp_session_add_finding (s, "HOT", "high", "identity0 takes 97 %");
   gp_finding_add_target (f, "identity0");
   json_object_set_double_member (f->evidence, "share_pct", 97.5);
