@@ -572,6 +572,22 @@ excerpt (const gchar * s, gsize start, gsize end)
   return g_string_free (out, FALSE);
 }
 
+/* Errors are one line whatever the launch string's names and values hold
+ * (a quoted name may span lines): control characters become spaces. */
+static gchar *one_line_vprintf (const gchar * fmt, va_list args)
+    G_GNUC_PRINTF (1, 0);
+
+static gchar *
+one_line_vprintf (const gchar * fmt, va_list args)
+{
+  gchar *msg = g_strdup_vprintf (fmt, args), *c;
+
+  for (c = msg; *c != '\0'; c++)
+    if ((guchar) * c < 0x20 || *c == 0x7f)
+      *c = ' ';
+  return msg;
+}
+
 static gboolean
 parse_fail (Parser * p, gsize at, const gchar * fmt, ...) G_GNUC_PRINTF (3, 4);
 
@@ -584,7 +600,7 @@ parse_fail (Parser * p, gsize at, const gchar * fmt, ...)
   if (p->error == NULL || *p->error != NULL)
     return FALSE;
   va_start (args, fmt);
-  msg = g_strdup_vprintf (fmt, args);
+  msg = one_line_vprintf (fmt, args);
   va_end (args);
   g_set_error (p->error, GP_LAUNCH_ERROR, GP_LAUNCH_ERROR_SYNTAX,
       "launch string, column %" G_GSIZE_FORMAT ": %s", at + 1, msg);
@@ -1776,7 +1792,7 @@ patch_fail (GError ** error, guint index, const gchar * fmt, ...)
   gchar *msg;
 
   va_start (args, fmt);
-  msg = g_strdup_vprintf (fmt, args);
+  msg = one_line_vprintf (fmt, args);
   va_end (args);
   g_set_error (error, GP_LAUNCH_ERROR, GP_LAUNCH_ERROR_PATCH,
       "patch %u: %s", index, msg);

@@ -1090,6 +1090,22 @@ test_patch_errors (void)
   }
 }
 
+/* A quoted name may hold a line break; the error naming it is one line. */
+static void
+test_patch_error_one_line (void)
+{
+  GError *err = NULL;
+  gchar *out = patched ("videotestsrc ! fakesink name=\"a\nb\"",
+      "{\"op\":\"insert\",\"after\":\"a\\nb\",\"element\":\"queue\"}",
+      &err);
+
+  g_assert_null (out);
+  g_assert_error (err, GP_LAUNCH_ERROR, GP_LAUNCH_ERROR_PATCH);
+  g_assert_cmpstr (err->message, ==, "patch 0: \"a b\" has no link after "
+      "it in its chain");
+  g_clear_error (&err);
+}
+
 /* ------------------------------------------------------------------------ */
 /* errors                                                                    */
 
@@ -1346,6 +1362,7 @@ main (int argc, char **argv)
   g_test_add_func ("/launch/patch/jetson-fixture", test_patch_jetson_fixture);
   g_test_add_func ("/launch/patch/text", test_patch_text);
   g_test_add_func ("/launch/patch/errors", test_patch_errors);
+  g_test_add_func ("/launch/patch/error-one-line", test_patch_error_one_line);
   g_test_add_func ("/launch/errors/syntax", test_syntax_errors);
   g_test_add_func ("/launch/errors/agrees-with-gstreamer",
       test_agrees_with_gstreamer);
