@@ -431,6 +431,12 @@ struct _GpThread
 
   /* owner thread only */
   GpPadCacheSlot pad_cache[GP_PAD_CACHE];
+  /* a caps event a linked pad refused, reported when the push around it
+   * returns: the event hooks may run under the pad's object lock (sticky
+   * events pushed by a buffer push), where naming the pad and asking its
+   * peer's caps would take that lock again (owner thread only, a ref) */
+  GstPad *refused;
+  guint64 refused_ts;
 
   /* written by the owner, read by the timer */
   GpThreadElem elems[GP_THREAD_ELEMS];
@@ -510,6 +516,8 @@ gchar *gp_pad_dup_name (GpPad * p);
 GpThread *gp_thread_new (GstProfTracer * self);
 void gp_thread_unref (GpThread * t);
 GpThread *gp_thread_current (GstProfTracer * self);
+/* The calling thread's state, NULL when no hook has run on it yet. */
+GpThread *gp_thread_peek (void);
 void gp_thread_add_elem (GstProfTracer * self, GpThread * t, GpElem * e);
 void gp_pad_refresh_peer (GstProfTracer * self, GpPad * ps, GstPad * peer);
 void gp_pad_resolve_deq (GstProfTracer * self, GpPad * ps, GstPad * srcpad);

@@ -845,6 +845,12 @@ gp_thread_new (GstProfTracer * self)
 }
 
 GpThread *
+gp_thread_peek (void)
+{
+  return g_private_get (&gp_thread_key);
+}
+
+GpThread *
 gp_thread_current (GstProfTracer * self)
 {
   GpThread *t = g_private_get (&gp_thread_key);
@@ -864,6 +870,8 @@ gp_thread_unref (GpThread * t)
   for (i = 0; i < GP_THREAD_ELEMS; i++)
     if (t->elems[i].elem)
       gp_elem_unref (t->elems[i].elem);
+  if (t->refused)
+    gst_object_unref (t->refused);
   g_free (t);
 }
 

@@ -915,13 +915,41 @@ do_push_buffer_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
   gp_push_pre (self, ts, pad, buffer, NULL, 1, gst_buffer_get_size (buffer));
 }
 
+/* A caps refusal kept back (GpThread.refused), reported from a hook that
+ * runs without pad locks: the push around it returning, or the thread
+ * posting a message (the element's not-negotiated error when it gives up
+ * without pushing). */
+static void
+gp_report_refused (GstProfTracer * self, GpThread * t)
+{
+  GstPad *refused = t->refused;
+
+  t->refused = NULL;
+  gp_link_failed (self, t->refused_ts, refused, "caps-refused",
+      "caps refused");
+  gst_object_unref (refused);
+}
+
+/* After a push: a caps refusal inside it first, then the push's own
+ * not-negotiated. */
+static inline void
+gp_push_failures (GstProfTracer * self, GpThread * t, guint64 ts,
+    GstPad * pad, GstFlowReturn res)
+{
+  if (G_UNLIKELY (t->refused != NULL))
+    gp_report_refused (self, t);
+  if (G_UNLIKELY (res == GST_FLOW_NOT_NEGOTIATED))
+    gp_link_failed (self, ts, pad, "flow", "not-negotiated");
+}
+
 static void
 do_push_buffer_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     GstFlowReturn res)
 {
-  gp_frame_close (self, gp_thread_current (self), ts);
-  if (G_UNLIKELY (res == GST_FLOW_NOT_NEGOTIATED))
-    gp_link_failed (self, ts, pad, "flow", "not-negotiated");
+  GpThread *t = gp_thread_current (self);
+
+  gp_frame_close (self, t, ts);
+  gp_push_failures (self, t, ts, pad, res);
 }
 
 static void
@@ -938,9 +966,10 @@ static void
 do_push_list_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     GstFlowReturn res)
 {
-  gp_frame_close (self, gp_thread_current (self), ts);
-  if (G_UNLIKELY (res == GST_FLOW_NOT_NEGOTIATED))
-    gp_link_failed (self, ts, pad, "flow", "not-negotiated");
+  GpThread *t = gp_thread_current (self);
+
+  gp_frame_close (self, t, ts);
+  gp_push_failures (self, t, ts, pad, res);
 }
 
 /* Pulls: @pad is the puller's sink pad; the frame belongs to the upstream
@@ -1062,8 +1091,12 @@ do_push_event_post (GstProfTracer * self, guint64 ts, GstPad * pad,
   gboolean caps = f && f->kind == GP_FRAME_EVENT && f->caps && f->pad == pad;
 
   gp_frame_close (self, t, ts);
-  if (G_UNLIKELY (caps && !res))
-    gp_link_failed (self, ts, pad, "caps-refused", "caps refused");
+  /* (an unlinked pad refuses every event: that is not negotiation) */
+  if (G_UNLIKELY (caps && !res && GST_PAD_PEER (pad) != NULL
+          && t->refused == NULL)) {
+    t->refused = gst_object_ref (pad);
+    t->refused_ts = ts;
+  }
 }
 
 /* Messages become timeline events.  Bins re-post their children's messages
@@ -1078,7 +1111,10 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
   GstStructure *ev;
   const gchar *type;
   gchar *text = NULL, *debug = NULL;
+  GpThread *t = gp_thread_peek ();
 
+  if (G_UNLIKELY (t != NULL && t->refused != NULL))
+    gp_report_refused (self, t);
   if (GST_MESSAGE_SRC (msg) != GST_OBJECT_CAST (element)
       || GST_ELEMENT_BUS (element) == NULL)
     return;

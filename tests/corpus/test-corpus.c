@@ -30,6 +30,21 @@
 static GpCaptureOptions base_opts;
 static gchar *media_dir;
 
+/* GStreamer 1.25.x to 1.26.4 run tracer hooks for sticky events under the
+ * pad's object lock, and its latency tracer takes that lock again in them
+ * and hangs (fixed in 1.26.5). There the truth cannot be loaded: latency is
+ * only checked to be matched, and the test says so. */
+static gboolean lat_tracer_loaded;
+
+static gboolean
+lat_tracer_hangs (void)
+{
+  guint major, minor, micro, nano;
+
+  gst_version (&major, &minor, &micro, &nano);
+  return major == 1 && (minor == 25 || (minor == 26 && micro < 5));
+}
+
 /* ------------------------------------------------------------------ */
 /* the latency tracer's records, read off GStreamer's debug log        */
 
@@ -347,9 +362,15 @@ assert_latency_agrees (GpSession * s, const gchar * source_pad,
 {
   GpPath *p = path (s, source_pad, sinkname);
   guint n = 0;
-  gdouble theirs = lat_tracer_p50 (src_element, sinkname, &n);
-  gdouble tol;
+  gdouble theirs, tol;
 
+  if (!lat_tracer_loaded) {
+    g_test_message ("%s: its latency tracer hangs, not loaded; "
+        "%s > %s not compared", gst_version_string (), source_pad, sinkname);
+    g_assert_cmpuint (p->matched, >=, 10);
+    return;
+  }
+  theirs = lat_tracer_p50 (src_element, sinkname, &n);
   g_test_message ("latency tracer %s > %s: p50 %.2f ms (%u records)",
       src_element ? src_element : "any source", sinkname, theirs, n);
   g_assert_cmpuint (n, >=, 10);
@@ -1161,7 +1182,9 @@ main (int argc, char **argv)
   gint ret;
 
   /* the latency tracer beside gstprof, its records in our log function */
-  g_setenv ("GST_TRACERS", "latency(flags=pipeline)", TRUE);
+  lat_tracer_loaded = !lat_tracer_hangs ();
+  if (lat_tracer_loaded)
+    g_setenv ("GST_TRACERS", "latency(flags=pipeline)", TRUE);
   g_setenv ("GST_DEBUG", "GST_TRACER:7", TRUE);
   lat_records = g_ptr_array_new_with_free_func (lat_record_free);
   gp_capture_options_init (&base_opts);
