@@ -344,6 +344,20 @@ link_counts_add (LinkCounts * dst, const LinkCounts * src, gint sign)
   dst->timed += sign * src->timed;
 }
 
+/* A link's first second of data is start-up, not steady state: a receiver
+ * decoding from its first keyframe, a jitter buffer and a decoder filling
+ * (an RTP receiver's first 250 ms windows carry 4 and 12 frames of 30). */
+#define GP_AGG_STARTUP_NS (1 * GST_SECOND)
+/* It is left out only when this much data time remains after it. */
+#define GP_AGG_STEADY_MIN_NS (1 * GST_SECOND)
+
+/* One of a link's data windows in its start-up. */
+typedef struct
+{
+  guint64 start, end;
+  LinkCounts c;
+} LinkWindow;
+
 typedef struct
 {
   gchar *id;
@@ -356,11 +370,14 @@ typedef struct
   guint64 buffers;
   guint64 bytes;
   /* the steady-state rate (gp-aggregate.h): what the windows before the
-   * stop carried, less the link's own first and last window with data */
+   * stop carried, less the link's start-up (the data windows in
+   * @early, its first among them) and its last data window */
   LinkCounts steady;
   gboolean seen_data;
-  LinkCounts first, last;
-  guint64 first_start, first_end, last_start, last_end;
+  GArray *early;                /* LinkWindow, starting within
+                                 * GP_AGG_STARTUP_NS of the first */
+  LinkCounts last;
+  guint64 first_start, last_start, last_end;
 } AggLink;
 
 typedef struct
@@ -543,6 +560,7 @@ agg_link_free (gpointer p)
   g_free (l->sink_element);
   g_free (l->caps);
   g_free (l->memory);
+  g_array_unref (l->early);
   g_free (l);
 }
 
@@ -819,6 +837,7 @@ agg_link (GpAggregator * agg, const gchar * src, const gchar * sink)
     l->sink = g_strdup (sink);
     l->src_element = pad_element (src);
     l->sink_element = pad_element (sink);
+    l->early = g_array_new (FALSE, FALSE, sizeof (LinkWindow));
     g_hash_table_insert (agg->links, l->id, l);
   } else {
     g_free (id);
@@ -1017,6 +1036,32 @@ add_elements (GpAggregator * agg, const GstStructure * w, SerEntry * entry)
   }
 }
 
+/* A window in which @l carried data before the stop: kept apart while it
+ * is start-up, and as the last one so far.  Compared by time, not arrival
+ * order: flush() and the timer may hand two windows over in either order. */
+static void
+link_add_data_window (AggLink * l, guint64 start, guint64 end,
+    const LinkCounts * c)
+{
+  LinkWindow w = { start, end, *c };
+  guint i;
+
+  if (!l->seen_data || start < l->first_start) {
+    l->first_start = start;
+    for (i = l->early->len; i > 0; i--)
+      if (g_array_index (l->early, LinkWindow, i - 1).start >=
+          start + GP_AGG_STARTUP_NS)
+        g_array_remove_index (l->early, i - 1);
+  }
+  if (start < l->first_start + GP_AGG_STARTUP_NS)
+    g_array_append_val (l->early, w);
+  if (!l->seen_data || start >= l->last_start) {
+    l->last = *c;
+    l->last_start = start;
+    l->last_end = end;
+  }
+}
+
 /* Returns whether any link carried a buffer in this window. */
 static gboolean
 add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
@@ -1052,18 +1097,7 @@ add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     if (b > 0 && (agg->stop_ts == 0 || start < agg->stop_ts)) {
       any = TRUE;
       link_counts_add (&l->steady, &c, 1);
-      /* compared by time, not arrival order: flush() and the timer may
-       * hand two windows over in either order */
-      if (!l->seen_data || start < l->first_start) {
-        l->first = c;
-        l->first_start = start;
-        l->first_end = end;
-      }
-      if (!l->seen_data || start >= l->last_start) {
-        l->last = c;
-        l->last_start = start;
-        l->last_end = end;
-      }
+      link_add_data_window (l, start, end, &c);
       l->seen_data = TRUE;
     } else if (b > 0) {
       any = TRUE;
@@ -1657,24 +1691,40 @@ playing_s (GpAggregator * agg)
 }
 
 /* The steady-state rate of @l (gp-aggregate.h): buffers, bytes and media
- * time per second over the windows strictly between its own first and last
- * data windows before the stop, or over all of them when there is no
- * window between.  FALSE when it never carried data. */
+ * time per second over its data windows before the stop, less its
+ * start-up when a steady second remains after it, else less only its
+ * first and last data window, else over all of them.  FALSE when it never
+ * carried data. */
 static gboolean
 link_steady (const AggLink * l, gdouble * fps, gdouble * bytes_per_s,
     gdouble * media_per_s)
 {
   LinkCounts c = l->steady;
+  const LinkWindow *first = NULL;
+  guint64 early_end = 0;
   gdouble span;
+  guint i;
 
   *fps = *bytes_per_s = 0.0;
   *media_per_s = -1.0;
   if (!l->seen_data)
     return FALSE;
-  if (l->last_start > l->first_end) {
-    link_counts_add (&c, &l->first, -1);
+  for (i = 0; i < l->early->len; i++) {
+    const LinkWindow *w = &g_array_index (l->early, LinkWindow, i);
+
+    early_end = MAX (early_end, w->end);
+    if (w->start == l->first_start)
+      first = w;
+  }
+  if (l->last_start >= early_end + GP_AGG_STEADY_MIN_NS) {
+    for (i = 0; i < l->early->len; i++)
+      link_counts_add (&c, &g_array_index (l->early, LinkWindow, i).c, -1);
     link_counts_add (&c, &l->last, -1);
-    span = ns_to_s (l->last_start - l->first_end);
+    span = ns_to_s (l->last_start - early_end);
+  } else if (first && l->last_start > first->end) {
+    link_counts_add (&c, &first->c, -1);
+    link_counts_add (&c, &l->last, -1);
+    span = ns_to_s (l->last_start - first->end);
   } else {
     span = ns_to_s (l->last_end - l->first_start);
   }

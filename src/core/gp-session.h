@@ -79,7 +79,8 @@ typedef struct
 {
   gchar *id;
   /* steady state: over the link's own data windows before gstprof asked
-   * the pipeline to stop, its first and last (partial) windows left out */
+   * the pipeline to stop, its start-up (first second) and last (partial)
+   * window left out (docs/session-schema.md) */
   gdouble fps;                  /* buffers/s (frames/s for video) */
   gdouble bytes_per_s;
   gdouble media_per_s;          /* media time per second of wall time (1.0 is

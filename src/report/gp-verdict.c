@@ -418,10 +418,10 @@ gp_vt_rate (GpVt * vt, GpSession * s)
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
     /* a receiver that waited for its first keyframe, a branch that opened
-     * late: its rate counts from then */
+     * late: its rate is the steady state after its start-up */
     if (sk->first_s > 2 * s->window_s && s->window_s > 0) {
       gchar *note = g_strdup_printf ("first buffer after %.1f s; the rate "
-          "counts from then", sk->first_s);
+          "is the steady state after it", sk->first_s);
 
       gp_vt_wrap (vt->out, "    ", "    ", note);
       g_free (note);

@@ -857,8 +857,8 @@ test_verdict_rates (void)
   g_assert_nonnull (strstr (text, "\n  asink                  1.00x real "
           "time (audio)  ok\n"));
   g_assert_nonnull (strstr (text, "\n  udpsink0              69 kbit/s, "
-          "50.0 packets/s (rtp)\n    first buffer after 4.0 s; the rate "
-          "counts from then\n"));
+          "50.0 packets/s (rtp)\n    first buffer after 4.0 s; the rate is "
+          "the steady state after it\n"));
   g_free (text);
   gp_session_free (s);
 }

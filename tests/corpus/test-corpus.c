@@ -294,8 +294,22 @@ assert_no_rate_finding (GpSession * s)
   }
 }
 
-/* CPU time in ms that the threads @es ran on spent over the run, from the
- * kernel's per-thread clocks (as the tracer's timer reads them). */
+/* Whether @t is @streaming or a worker it started: workers inherit their
+ * creator's name, made unique as "name/tid" (x264enc's frame threads,
+ * started from the streaming thread that opened the encoder). */
+static gboolean
+thread_of (const GpThreadSummary * t, const gchar * streaming)
+{
+  gsize n = strlen (streaming);
+
+  return g_strcmp0 (t->name, streaming) == 0 || (t->worker &&
+      strncmp (t->name, streaming, n) == 0 && t->name[n] == '/');
+}
+
+/* CPU time in ms that the threads @es ran on, and the workers they started,
+ * spent over the run, from the kernel's per-thread clocks (as the tracer's
+ * timer reads them): an encoder that waits for its own workers inside its
+ * chain holds the streaming thread for their CPU time. */
 static gdouble
 threads_cpu_ms (GpSession * s, GpElementSummary * es)
 {
@@ -306,7 +320,7 @@ threads_cpu_ms (GpSession * s, GpElementSummary * es)
     for (j = 0; j < s->threads->len; j++) {
       GpThreadSummary *t = g_ptr_array_index (s->threads, j);
 
-      if (g_strcmp0 (t->name, g_ptr_array_index (es->threads, i)) == 0)
+      if (thread_of (t, g_ptr_array_index (es->threads, i)))
         ms += t->cpu_pct_mean / 100.0 * s->duration_s * 1000.0;
     }
   return ms;
@@ -568,8 +582,13 @@ test_audiomixer_rtp (void)
   /* the mixer's self time is its mixing: far below what its threads had */
   g_assert_cmpfloat (mix->wait_total_ms, >, mix->self_total_ms * 10);
   assert_work_is_cpu (r.s);
-  /* and the hottest element is not the mixer that mostly waits */
-  g_assert_cmpstr (hottest (r.s)->name, !=, "am_mix");
+  /* and the mixer that mostly waits is not where the work goes (the issue
+   * saw 96 %): its mixing is a part, of the size of opusenc's (on 1.18 a
+   * little more, both under 1 % of a core) */
+  g_assert_cmpfloat (gp_rules_work_ms (r.s, mix), <,
+      0.5 * gp_rules_total_work_ms (r.s));
+  g_assert_cmpfloat (gp_rules_work_ms (r.s, elem (r.s, "am_enc")), >,
+      0.1 * gp_rules_total_work_ms (r.s));
   run_clear (&r);
   g_free (launch);
 }
@@ -644,7 +663,7 @@ test_rtp_receiver (void)
   g_usleep (300 * 1000);
   r = run (recv, 5.0);
   assert_latency_agrees (r.s, "rr_src.src", "rr_src", "rr_sink");
-  assert_near (sink (r.s, "rr_sink")->fps, 30.0, 1.5, "rr_sink fps");
+  assert_near (sink (r.s, "rr_sink")->fps, 30.0, 1.0, "rr_sink fps");
   hops = gp_rules_path_hops (r.s, path (r.s, "rr_src.src", "rr_sink"));
   g_assert_nonnull (hops);
   for (i = 0; i < hops->len; i++) {
