@@ -144,20 +144,6 @@ gp_caps_share (GpSession * s, const gchar * name)
   return w / total * 100.0;
 }
 
-static JsonNode *
-gp_caps_op (const gchar * op, const gchar * target, const gchar * element)
-{
-  JsonObject *o = json_object_new ();
-  JsonNode *n = json_node_new (JSON_NODE_OBJECT);
-
-  json_object_set_string_member (o, "op", op);
-  json_object_set_string_member (o, "target", target);
-  if (element)
-    json_object_set_string_member (o, "element", element);
-  json_node_take_object (n, o);
-  return n;
-}
-
 static void
 gp_caps_report_passthrough (GpSession * s, const GpRule * rule,
     GpElement * e, gdouble p50)
@@ -190,8 +176,12 @@ gp_caps_report_passthrough (GpSession * s, const GpRule * rule,
   g_free (f->fix);
   f->fix = g_strdup_printf ("Remove %s.", e->name);
   name = gp_rules_launch_name (s, e->name);
-  if (name)
-    gp_rules_set_patch_if_valid (s, f, gp_caps_op ("remove", name, NULL));
+  if (name) {
+    JsonNode *patch = gp_patch_new ();
+
+    gp_patch_add_remove (patch, name);
+    gp_rules_attach_patch (s, f, patch);
+  }
   g_free (name);
 }
 
@@ -216,7 +206,6 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
   GpFinding *f;
   gchar *title, *an, *bn, *fin, *fout;
   const gchar *merged = NULL;
-  JsonArray *ops;
   JsonNode *patch = NULL;
 
   title = g_strdup_printf ("%s and %s convert back to back: one converter "
@@ -272,14 +261,12 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
     an = gp_rules_launch_name (s, a->name);
     bn = gp_rules_launch_name (s, b->name);
     if (an && bn) {
-      ops = json_array_new ();
-      json_array_add_element (ops, gp_caps_op ("remove", an, NULL));
+      patch = gp_patch_new ();
+      gp_patch_add_remove (patch, an);
       if (merged)
-        json_array_add_element (ops, gp_caps_op ("replace", bn, merged));
-      patch = json_node_new (JSON_NODE_ARRAY);
-      json_node_take_array (patch, ops);
+        gp_patch_add_replace (patch, bn, merged, FALSE);
+      gp_rules_attach_patch (s, f, patch);
     }
-    gp_rules_set_patch_if_valid (s, f, patch);
     g_free (an);
     g_free (bn);
   }

@@ -36,8 +36,7 @@ static JsonNode *
 gp_cpu_threads_patch (GpSession * s, const gchar * name, gchar ** prop_out)
 {
   GpElement *e = gp_session_find_element (s, name);
-  JsonObject *op;
-  JsonNode *node;
+  JsonNode *patch;
   gint64 v;
   guint i;
 
@@ -48,15 +47,11 @@ gp_cpu_threads_patch (GpSession * s, const gchar * name, gchar ** prop_out)
     if (!gp_element_get_prop_int (e, gp_cpu_threads_prop[i].prop, &v) ||
         v != 1)
       return NULL;
-    op = json_object_new ();
-    json_object_set_string_member (op, "op", "set");
-    json_object_set_string_member (op, "target", name);
-    json_object_set_string_member (op, "prop", gp_cpu_threads_prop[i].prop);
-    json_object_set_int_member (op, "value", gp_cpu_threads_prop[i].all_cores);
-    node = json_node_new (JSON_NODE_OBJECT);
-    json_node_take_object (node, op);
+    patch = gp_patch_new ();
+    gp_patch_add_set_int (patch, name, gp_cpu_threads_prop[i].prop,
+        gp_cpu_threads_prop[i].all_cores);
     *prop_out = g_strdup (gp_cpu_threads_prop[i].prop);
-    return node;
+    return patch;
   }
   return NULL;
 }
@@ -142,8 +137,9 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
         "waits for the others and the thread's rate is the pipeline's "
         "ceiling on this machine.", t->cpu_pct_mean, names->str);
 
-    if (hot)
-      f->fix_patch = gp_cpu_threads_patch (s, hot->name, &prop);
+    if (hot && !gp_rules_attach_patch (s, f, gp_cpu_threads_patch (s,
+                hot->name, &prop)))
+      g_clear_pointer (&prop, g_free);
     g_free (f->fix);
     if (prop)
       f->fix = g_strdup_printf ("%s runs with %s=1: set %s=0 (one thread "

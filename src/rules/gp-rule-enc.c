@@ -241,44 +241,40 @@ gp_enc_any_live_upstream (GpSession * s, const gchar * enc, gchar ** which)
   return *which != NULL;
 }
 
-static void
-gp_enc_patch_set (JsonArray * patch, const gchar * target, const gchar * prop,
-    JsonNode * value)
+static JsonNode *
+gp_enc_int (gint64 v)
 {
-  JsonObject *op = json_object_new ();
-
-  json_object_set_string_member (op, "op", "set");
-  json_object_set_string_member (op, "target", target);
-  json_object_set_string_member (op, "prop", prop);
-  json_object_set_member (op, "value", value);
-  json_array_add_object_element (patch, op);
+  return json_node_init_int (json_node_alloc (), v);
 }
 
-static JsonNode *
-gp_enc_int_node (gint64 v)
+/* Sinks that write a recording: latency through the encoder does not
+ * matter to anyone there. */
+static const gchar *const gp_enc_file_sinks[] = {
+  "filesink", "multifilesink", "splitmuxsink", "giosink", NULL
+};
+
+/* TRUE when every sink below @enc writes a file: nobody watches the
+ * stream as it is made, so frames the encoder holds back cost nothing but
+ * memory, and B-frames and lookahead buy compression. */
+static gboolean
+gp_enc_recording_only (GpSession * s, const gchar * enc)
 {
-  JsonNode *n = json_node_new (JSON_NODE_VALUE);
+  guint i, n = 0, files = 0;
 
-  json_node_set_int (n, v);
-  return n;
-}
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    GHashTable *up;
 
-static JsonNode *
-gp_enc_string_node (const gchar * v)
-{
-  JsonNode *n = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_string (n, v);
-  return n;
-}
-
-static JsonNode *
-gp_enc_bool_node (gboolean v)
-{
-  JsonNode *n = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_boolean (n, v);
-  return n;
+    if (e->is_bin || !gp_rules_is_sink (s, e->name))
+      continue;
+    up = gp_rules_upstream_of (s, e->name);
+    if (g_hash_table_contains (up, enc)) {
+      n++;
+      files += e->factory && g_strv_contains (gp_enc_file_sinks, e->factory);
+    }
+    g_hash_table_unref (up);
+  }
+  return n > 0 && files == n;
 }
 
 static void
@@ -286,7 +282,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
     GpElement * e)
 {
   GString *issues = g_string_new (NULL), *fix = g_string_new (NULL);
-  JsonArray *patch = json_array_new ();
+  JsonNode *patch = gp_patch_new ();
   JsonObject *ev = json_object_new ();
   gboolean is_x264 = g_strcmp0 (e->factory, "x264enc") == 0;
   gchar *live = NULL;
@@ -297,7 +293,11 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
   gdouble rank = 0;
 
   fps = gp_enc_input_fps (s, e->name);
-  gp_enc_any_live_upstream (s, e->name, &live);
+  /* a live source, and someone downstream who sees the stream as it is
+   * made: not a recording */
+  if (gp_enc_any_live_upstream (s, e->name, &live) &&
+      gp_enc_recording_only (s, e->name))
+    g_clear_pointer (&live, g_free);
   stream_sink = gp_enc_streaming_sink_after (s, e->name);
   if (live == NULL && stream_sink == NULL)
     goto out;
@@ -359,15 +359,14 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
       /* keep the user's other tunings: flags combine with '+' */
       new_tune = other_tune ? g_strdup_printf ("%s+zerolatency", tune) :
           g_strdup ("zerolatency");
-      gp_enc_patch_set (patch, e->name, "tune", gp_enc_string_node
-          (new_tune));
+      gp_patch_add_set (patch, e->name, "tune", json_node_init_string (json_node_alloc (), new_tune));
       g_free (new_tune);
       /* Properties the user set are applied after the tune: undo them. */
       if ((set_b || no_preset) && b > 0)
-        gp_enc_patch_set (patch, e->name, "bframes", gp_enc_int_node (0));
+        gp_patch_add_set (patch, e->name, "bframes", gp_enc_int (0));
       if ((set_l || no_preset) && la > 0)
-        gp_enc_patch_set (patch, e->name, "rc-lookahead",
-            gp_enc_int_node (0));
+        gp_patch_add_set (patch, e->name, "rc-lookahead",
+            gp_enc_int (0));
       /* Every frame held is a whole frame period of latency. */
       rank = MAX (rank, MIN (100.0, 50.0 + (b + la) * 100.0));
     } else {
@@ -377,15 +376,15 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
           gp_enc_prop_int (e, "bframes", &v) && v > 0) {
         ISSUE ("bframes=%" G_GINT64_FORMAT, v);
         json_object_set_int_member (ev, "bframes", v);
-        gp_enc_patch_set (patch, e->name, "bframes", gp_enc_int_node (0));
+        gp_patch_add_set (patch, e->name, "bframes", gp_enc_int (0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
       if (gp_enc_launch_sets (launch, e->name, "rc-lookahead") &&
           gp_enc_prop_int (e, "rc-lookahead", &v) && v > 0) {
         ISSUE ("rc-lookahead=%" G_GINT64_FORMAT, v);
         json_object_set_int_member (ev, "lookahead_frames", v);
-        gp_enc_patch_set (patch, e->name, "rc-lookahead",
-            gp_enc_int_node (0));
+        gp_patch_add_set (patch, e->name, "rc-lookahead",
+            gp_enc_int (0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
     }
@@ -395,16 +394,16 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
       if (gp_enc_prop_int (e, gp_enc_bframe_props[i], &v) && v > 0) {
         ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_bframe_props[i], v);
         json_object_set_int_member (ev, "bframes", v);
-        gp_enc_patch_set (patch, e->name, gp_enc_bframe_props[i],
-            gp_enc_int_node (0));
+        gp_patch_add_set (patch, e->name, gp_enc_bframe_props[i],
+            gp_enc_int (0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
     for (i = 0; gp_enc_lookahead_props[i]; i++)
       if (gp_enc_prop_int (e, gp_enc_lookahead_props[i], &v) && v > 0) {
         ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_lookahead_props[i], v);
         json_object_set_int_member (ev, "lookahead_frames", v);
-        gp_enc_patch_set (patch, e->name, gp_enc_lookahead_props[i],
-            gp_enc_int_node (0));
+        gp_patch_add_set (patch, e->name, gp_enc_lookahead_props[i],
+            gp_enc_int (0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
   }
@@ -434,8 +433,8 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
       if (frames > 0)
         json_object_set_double_member (ev, "keyint_s",
             ((gint64) (frames / rate * 1000.0 + 0.5)) / 1000.0);
-      gp_enc_patch_set (patch, e->name, gp_enc_keyint[i].prop,
-          gp_enc_int_node ((gint64) (rate + 0.5)));
+      gp_patch_add_set (patch, e->name, gp_enc_keyint[i].prop,
+          gp_enc_int ((gint64) (rate + 0.5)));
       rank = MAX (rank, 20.0);
     }
     if (gp_element_get_prop_bool (e, "insert-sps-pps", &insert) && !insert &&
@@ -443,8 +442,8 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
         !unknown) {
       ISSUE ("insert-sps-pps=false");
       json_object_set_string_member (ev, "insert_sps_pps", "false");
-      gp_enc_patch_set (patch, e->name, "insert-sps-pps",
-          gp_enc_bool_node (TRUE));
+      gp_patch_add_set (patch, e->name, "insert-sps-pps",
+          json_node_init_boolean (json_node_alloc (), TRUE));
       rank = MAX (rank, 20.0);
     }
   }
@@ -481,8 +480,9 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
       gp_finding_set_double (f, "input_fps", fps);
 
     g_string_append_printf (fix, "Set on %s:", e->name);
-    for (i = 0; i < json_array_get_length (patch); i++) {
-      JsonObject *op = json_array_get_object_element (patch, i);
+    for (i = 0; i < json_array_get_length (json_node_get_array (patch)); i++) {
+      JsonObject *op = json_array_get_object_element (json_node_get_array
+          (patch), i);
       JsonNode *val = json_object_get_member (op, "value");
       gchar *txt = json_node_get_value_type (val) == G_TYPE_STRING ?
           g_strdup (json_node_get_string (val)) :
@@ -512,14 +512,13 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
         "lost packet) can only start decoding at a keyframe that comes with "
         "the SPS/PPS parameter sets: until then it shows nothing." : "",
         "");
-    if (f->fix_patch)
-      json_node_unref (f->fix_patch);
-    f->fix_patch = json_node_new (JSON_NODE_ARRAY);
-    json_node_set_array (f->fix_patch, patch);
+    gp_rules_attach_patch (s, f, patch);
+    patch = NULL;
   }
 
 out:
-  json_array_unref (patch);
+  if (patch)
+    json_node_unref (patch);
   json_object_unref (ev);
   g_string_free (issues, TRUE);
   if (fix)

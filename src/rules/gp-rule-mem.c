@@ -209,8 +209,7 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   fix = g_string_new (NULL);
   if (queues->len > 0) {
     GpElement *q = g_ptr_array_index (queues, 0);
-    JsonArray *patch = json_array_new ();
-    JsonObject *op = json_object_new ();
+    JsonNode *patch = gp_patch_new ();
     GpQueueSummary *qs = gp_session_find_queue_summary (s, q->name);
 
     for (i = 0; i < queues->len; i++)
@@ -224,15 +223,8 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
         "cannot take yet. Bound it (max-size-time=1000000000 holds at most "
         "1 s), with leaky=downstream on a live feed so old frames go first; "
         "then make the element after it keep up.", q->name);
-    json_object_set_string_member (op, "op", "set");
-    json_object_set_string_member (op, "target", q->name);
-    json_object_set_string_member (op, "prop", "max-size-time");
-    json_object_set_int_member (op, "value", 1000000000);
-    json_array_add_object_element (patch, op);
-    if (f->fix_patch)
-      json_node_unref (f->fix_patch);
-    f->fix_patch = json_node_new (JSON_NODE_ARRAY);
-    json_node_take_array (f->fix_patch, patch);
+    gp_patch_add_set_int (patch, q->name, "max-size-time", 1000000000);
+    gp_rules_attach_patch (s, f, patch);
   } else {
     g_string_append (fix, "Look for buffers piling up (a queue with large "
         "limits before a slow element, an appsink nobody pulls from, "

@@ -101,26 +101,13 @@ gp_preroll_branch_has_queue (GpSession * s, const gchar * first)
   return queue;
 }
 
-static JsonNode *
-gp_preroll_queue_op (const gchar * before)
-{
-  JsonObject *op = json_object_new ();
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-
-  json_object_set_string_member (op, "op", "insert");
-  json_object_set_string_member (op, "before", before);
-  json_object_set_string_member (op, "element", "queue");
-  json_node_take_object (node, op);
-  return node;
-}
-
 void
 gp_rule_preroll (GpSession * s, const GpRule * rule)
 {
   GString *waiting = g_string_new (NULL), *holding = g_string_new (NULL);
   GString *fix = g_string_new (NULL), *no_queue = g_string_new (NULL);
   GString *why;
-  JsonArray *ops = json_array_new ();
+  JsonNode *ops = gp_patch_new ();
   const GpThreadSummary *blocked = NULL;
   gchar *branch = NULL, *title;
   const gchar *first_waiting = NULL;
@@ -158,7 +145,7 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
       if (!gp_preroll_branch_has_queue (s, first)) {
         g_string_append_printf (no_queue, "%s%s", no_queue->len ? ", " : "",
             first);
-        json_array_add_element (ops, gp_preroll_queue_op (first));
+        gp_patch_add_insert (ops, "before", first, "queue");
       }
       g_free (first);
     }
@@ -214,10 +201,8 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
     g_string_append_printf (fix, "Put a queue at the start of each branch "
         "of %s (before %s): each branch then has its own thread.", branch,
         no_queue->str);
-    if (f->fix_patch)
-      json_node_unref (f->fix_patch);
-    f->fix_patch = json_node_new (JSON_NODE_ARRAY);
-    json_node_set_array (f->fix_patch, ops);
+    gp_rules_attach_patch (s, f, ops);
+    ops = NULL;
   } else {
     g_string_append_printf (fix, "If %s waits for data that only flows once "
         "the pipeline plays (its source is a receiver in this same pipeline), "
@@ -233,7 +218,8 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
 
 out:
   g_free (branch);
-  json_array_unref (ops);
+  if (ops)
+    json_node_unref (ops);
   g_string_free (waiting, TRUE);
   g_string_free (holding, TRUE);
   g_string_free (no_queue, TRUE);

@@ -306,19 +306,15 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
           q->residence_ms.p50 >= 0 ? q->residence_ms.p50 : 0.0);
       g_free (f->fix);
       if (live) {
-        JsonObject *op = json_object_new ();
+        JsonNode *patch = gp_patch_new ();
 
         f->fix = g_strdup_printf ("Make %s faster. Behind a live source, "
             "leaky=downstream on %s keeps only the newest frames, so latency "
             "stays low instead of growing with the backlog (QLEAK will then "
             "count the drops).", hot ? hot->name : "the element after it",
             q->name);
-        json_object_set_string_member (op, "op", "set");
-        json_object_set_string_member (op, "target", q->name);
-        json_object_set_string_member (op, "prop", "leaky");
-        json_object_set_string_member (op, "value", "downstream");
-        f->fix_patch = json_node_new (JSON_NODE_OBJECT);
-        json_node_take_object (f->fix_patch, op);
+        gp_patch_add_set_string (patch, q->name, "leaky", "downstream");
+        gp_rules_attach_patch (s, f, patch);
       } else {
         f->fix = g_strdup_printf ("Make %s faster; a bigger queue only adds "
             "latency and memory, the rate stays that of %s.",

@@ -87,22 +87,16 @@ gp_queue_live_source_on (GpSession * s, const GpThreadSummary * t)
 static JsonNode *
 gp_queue_patch (const gchar * before, gboolean leaky)
 {
-  JsonObject *op = json_object_new ();
-  JsonObject *props = json_object_new ();
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonNode *patch = gp_patch_new ();
+  JsonObject *props = gp_patch_add_insert (patch, "before", before, "queue");
 
-  json_object_set_string_member (op, "op", "insert");
-  json_object_set_string_member (op, "before", before);
-  json_object_set_string_member (op, "element", "queue");
   /* Behind a live source a plain queue fills up and blocks the source
    * again; keeping only the freshest frames lets the source keep time. */
   if (leaky) {
     json_object_set_string_member (props, "leaky", "downstream");
     json_object_set_int_member (props, "max-size-buffers", 2);
   }
-  json_object_set_object_member (op, "props", props);
-  json_node_take_object (node, op);
-  return node;
+  return patch;
 }
 
 static void
@@ -290,8 +284,8 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
     f->fix = g_strdup_printf ("Insert a queue before %s, so %s and %s run "
         "on two threads.", split, other ? other : "the elements before it",
         split);
-  f->fix_patch = gp_queue_patch (split, live && split_up <
-      GP_QUEUE_EXPENSIVE_PCT);
+  gp_rules_attach_patch (s, f, gp_queue_patch (split, live && split_up <
+          GP_QUEUE_EXPENSIVE_PCT));
 }
 
 void

@@ -259,20 +259,14 @@ gp_stall_valve_patch (GpSession * s, const gchar * element)
 {
   GpElement *e = gp_session_find_element (s, element);
   gboolean drop;
-  JsonObject *op;
-  JsonNode *node;
+  JsonNode *patch;
 
   if (e == NULL || g_strcmp0 (e->factory, "valve") != 0 ||
       !gp_element_get_prop_bool (e, "drop", &drop) || !drop)
     return NULL;
-  op = json_object_new ();
-  json_object_set_string_member (op, "op", "set");
-  json_object_set_string_member (op, "target", element);
-  json_object_set_string_member (op, "prop", "drop");
-  json_object_set_boolean_member (op, "value", FALSE);
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (node, op);
-  return node;
+  patch = gp_patch_new ();
+  gp_patch_add_set_bool (patch, element, "drop", FALSE);
+  return patch;
 }
 
 /* A queue below @element that was (nearly) full during the gap: the data

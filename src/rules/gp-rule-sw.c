@@ -112,7 +112,6 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
   gdouble busy = gp_rules_work_busy_pct (s, es);
   gdouble total = gp_rules_total_work_ms (s);
   gdouble work = gp_rules_work_ms (s, es);
-  JsonObject *op;
   JsonNode *patch = NULL;
   GString *fix;
   gboolean needs_up = w->sink_memory && (in == NULL ||
@@ -157,11 +156,8 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
         "and converts it itself.", e->name, w->hw, fin ? fin : "its input",
         fout ? " and gives " : "", fout ? fout : "");
     if (name) {
-      op = json_object_new ();
-      json_object_set_string_member (op, "op", "remove");
-      json_object_set_string_member (op, "target", name);
-      patch = json_node_new (JSON_NODE_OBJECT);
-      json_node_take_object (patch, op);
+      patch = gp_patch_new ();
+      gp_patch_add_remove (patch, name);
     }
   } else {
     g_string_append_printf (fix, "Replace %s with %s (its caps: %s%s).",
@@ -180,17 +176,14 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
     /* Only a drop-in swap gets an automatic edit: one that needs a memory
      * converter too depends on what is around it. */
     if (name && !needs_up && !needs_down) {
-      op = json_object_new ();
-      json_object_set_string_member (op, "op", "replace");
-      json_object_set_string_member (op, "target", name);
-      json_object_set_string_member (op, "element", w->hw);
-      patch = json_node_new (JSON_NODE_OBJECT);
-      json_node_take_object (patch, op);
+      patch = gp_patch_new ();
+      gp_patch_add_replace (patch, name, w->hw, FALSE);
     }
   }
   g_free (f->fix);
   f->fix = g_string_free (fix, FALSE);
-  gp_rules_set_patch_if_valid (s, f, patch);
+  if (patch)
+    gp_rules_attach_patch (s, f, patch);
   g_free (name);
   g_free (fin);
   g_free (fout);

@@ -61,20 +61,6 @@ gp_sync_live_source (GpSession * s, const gchar * sink)
   return found;
 }
 
-static JsonNode *
-gp_sync_patch (const gchar * sink)
-{
-  JsonObject *op = json_object_new ();
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-
-  json_object_set_string_member (op, "op", "set");
-  json_object_set_string_member (op, "target", sink);
-  json_object_set_string_member (op, "prop", "sync");
-  json_object_set_boolean_member (op, "value", FALSE);
-  json_node_take_object (node, op);
-  return node;
-}
-
 void
 gp_rule_sync (GpSession * s, const GpRule * rule)
 {
@@ -87,6 +73,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     gchar *live, *title;
     gdouble period, target;
     GpFinding *f;
+    JsonNode *patch;
 
     if (e->is_bin || !gp_rules_is_sink (s, e->name))
       continue;
@@ -140,9 +127,9 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     f->fix = g_strdup_printf ("Set sync=false on %s (keep sync=true when "
         "frames must be shown at an even pace, or audio and video must stay "
         "in step).", e->name);
-    if (f->fix_patch)
-      json_node_unref (f->fix_patch);
-    f->fix_patch = gp_sync_patch (e->name);
+    patch = gp_patch_new ();
+    gp_patch_add_set_bool (patch, e->name, "sync", FALSE);
+    gp_rules_attach_patch (s, f, patch);
     g_free (live);
   }
 }

@@ -3,7 +3,7 @@
  * gp-rule-zc.c: ZC, zero copy broken: a stretch of links in system memory
  * between two links in device memory (NVMM, GLMemory, VAMemory,
  * CUDAMemory, DMABuf, ...). Every frame is copied off the device and back
- * on. Also the graph and launch-string helpers that ZC, SW and CAPS share.
+ * on.
  * Thresholds and their reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
@@ -14,156 +14,6 @@
 /* A round trip longer than this many links is not followed: real ones are
  * two to six links (capsfilters included). */
 #define GP_ZC_MAX_LINKS 32
-
-/* helpers shared with SW and CAPS */
-
-static gboolean
-gp_link_is_from (GpLink * l, const gchar * element)
-{
-  gchar *e = gp_rules_pad_element (l->src);
-  gboolean is = g_strcmp0 (e, element) == 0;
-
-  g_free (e);
-  return is;
-}
-
-static gboolean
-gp_link_is_to (GpLink * l, const gchar * element)
-{
-  gchar *e = gp_rules_pad_element (l->sink);
-  gboolean is = g_strcmp0 (e, element) == 0;
-
-  g_free (e);
-  return is;
-}
-
-GpLink *
-gp_rules_link_into (GpSession * s, const gchar * element)
-{
-  guint i;
-
-  for (i = 0; s->links && i < s->links->len; i++) {
-    GpLink *l = g_ptr_array_index (s->links, i);
-
-    if (gp_link_is_to (l, element))
-      return l;
-  }
-  return NULL;
-}
-
-GpLink *
-gp_rules_link_out_of (GpSession * s, const gchar * element)
-{
-  guint i;
-
-  for (i = 0; s->links && i < s->links->len; i++) {
-    GpLink *l = g_ptr_array_index (s->links, i);
-
-    if (gp_link_is_from (l, element))
-      return l;
-  }
-  return NULL;
-}
-
-/* The value of field @key in the first structure of a caps string, type
- * annotations ("(string)") and quotes dropped; NULL when absent. Rules run
- * on saved sessions without gst_init (), so caps are read as text. */
-static gchar *
-gp_caps_field (const gchar * caps, const gchar * key)
-{
-  gchar **fields;
-  gchar *val = NULL;
-  guint i;
-
-  if (caps == NULL)
-    return NULL;
-  /* Link caps are fixed: no lists or ranges whose commas would confuse a
-   * plain split. */
-  fields = g_strsplit_set (caps, ",;", -1);
-  for (i = 1; fields[i] && val == NULL; i++) {
-    gchar *f = g_strstrip (fields[i]);
-    gchar *eq = strchr (f, '=');
-    gchar *v;
-
-    if (eq == NULL)
-      continue;
-    *eq = '\0';
-    if (strcmp (g_strstrip (f), key) != 0)
-      continue;
-    v = g_strstrip (eq + 1);
-    if (*v == '(' && strchr (v, ')'))
-      v = strchr (v, ')') + 1;
-    val = g_strdup (v);
-    g_strstrip (val);
-    if (val[0] == '"' && strlen (val) >= 2 && g_str_has_suffix (val, "\"")) {
-      memmove (val, val + 1, strlen (val));
-      val[strlen (val) - 1] = '\0';
-    }
-  }
-  g_strfreev (fields);
-  return val;
-}
-
-gchar *
-gp_rules_caps_format (const gchar * caps)
-{
-  return gp_caps_field (caps, "format");
-}
-
-gchar *
-gp_rules_launch_name (GpSession * s, const gchar * element)
-{
-  GpLaunch *l;
-  GpElement *e;
-  gchar *name = NULL;
-  const gchar *digits;
-
-  if (s->launch == NULL || element == NULL)
-    return NULL;
-  if ((l = gp_launch_parse (s->launch, NULL)) == NULL)
-    return NULL;
-  if (gp_launch_find_element (l, element) >= 0) {
-    name = g_strdup (element);
-  } else if ((e = gp_session_find_element (s, element)) && e->factory) {
-    /* Another tool's capture names an element after its GType
-     * ("nvvconv0" for nvvidconv): its trailing number is still its rank
-     * among the elements of that factory, which the alias names. */
-    digits = element + strlen (element);
-    while (digits > element && g_ascii_isdigit (digits[-1]))
-      digits--;
-    if (*digits) {
-      gchar *alias = g_strconcat (e->factory, digits, NULL);
-
-      if (gp_launch_find_element (l, alias) >= 0)
-        name = alias;
-      else
-        g_free (alias);
-    }
-  }
-  gp_launch_free (l);
-  return name;
-}
-
-void
-gp_rules_set_patch_if_valid (GpSession * s, GpFinding * f, JsonNode * patch)
-{
-  GpLaunch *l;
-  gboolean ok = FALSE;
-
-  /* A patch that does not apply to the user's string would only make
-   * `gstprof fix` fail later: better no patch and the text fix alone. */
-  if (patch && s->launch && (l = gp_launch_parse (s->launch, NULL))) {
-    ok = gp_launch_apply_patch (l, patch, NULL);
-    gp_launch_free (l);
-  }
-  if (ok) {
-    if (f->fix_patch)
-      json_node_unref (f->fix_patch);
-    f->fix_patch = patch;
-  } else if (patch) {
-    json_node_unref (patch);
-  }
-}
 
 /* ZC */
 
@@ -227,7 +77,7 @@ gp_zc_device_caps (const gchar * memory, const gchar * caps)
 
   g_string_append_printf (out, "%s)", memory);
   for (i = 0; i < G_N_ELEMENTS (keys); i++) {
-    gchar *v = gp_caps_field (caps, keys[i]);
+    gchar *v = gp_rules_caps_field (caps, keys[i]);
 
     if (v)
       g_string_append_printf (out, ",%s=%s", keys[i], v);
@@ -236,50 +86,33 @@ gp_zc_device_caps (const gchar * memory, const gchar * caps)
   return g_string_free (out, FALSE);
 }
 
-static JsonObject *
-gp_zc_op (JsonArray * ops, const gchar * op)
-{
-  JsonObject *o = json_object_new ();
-
-  json_object_set_string_member (o, "op", op);
-  json_array_add_object_element (ops, o);
-  return o;
-}
-
 /* Adds a remove op for session element @name, FALSE when the launch
  * string does not name it. */
 static gboolean
-gp_zc_remove (GpSession * s, JsonArray * ops, const gchar * name)
+gp_zc_remove (GpSession * s, JsonNode * ops, const gchar * name)
 {
   gchar *ln = gp_rules_launch_name (s, name);
 
   if (ln == NULL)
     return FALSE;
-  json_object_set_string_member (gp_zc_op (ops, "remove"), "target", ln);
+  gp_patch_add_remove (ops, ln);
   g_free (ln);
   return TRUE;
 }
 
 /* Replaces @name by @factory and asks for @caps after it. */
 static gboolean
-gp_zc_replace_with_caps (GpSession * s, JsonArray * ops, const gchar * name,
+gp_zc_replace_with_caps (GpSession * s, JsonNode * ops, const gchar * name,
     const gchar * factory, const gchar * caps)
 {
   gchar *ln = gp_rules_launch_name (s, name);
-  JsonObject *o;
 
   if (ln == NULL)
     return FALSE;
-  if (caps) {
-    o = gp_zc_op (ops, "caps");
-    json_object_set_string_member (o, "after", ln);
-    json_object_set_string_member (o, "caps", caps);
-  }
-  if (factory) {
-    o = gp_zc_op (ops, "replace");
-    json_object_set_string_member (o, "target", ln);
-    json_object_set_string_member (o, "element", factory);
-  }
+  if (caps)
+    gp_patch_add_caps (ops, "after", ln, caps);
+  if (factory)
+    gp_patch_add_replace (ops, ln, factory, FALSE);
   g_free (ln);
   return TRUE;
 }
@@ -293,24 +126,25 @@ gp_zc_replace_with_caps (GpSession * s, JsonArray * ops, const gchar * name,
  *   goes;
  * - it is a software converter taking device memory: it becomes the
  *   device's converter.
- * NULL when no such edit is known or the launch string does not name the
- * elements. */
+ * An element in between that does work of its own (videoflip, videobalance,
+ * compositor) becomes its device twin with the same properties; when the
+ * platform has none, there is no edit and @text says which element keeps
+ * the frames in system memory. NULL when no edit is known or the launch
+ * string does not name the elements. */
 static JsonNode *
 gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
     GPtrArray * inner, const gchar * up, const gchar * dev_caps,
-    GString * text)
+    GString * text, gboolean * no_twin)
 {
   GpElement *d = gp_session_find_element (s, down);
   GpElement *u = gp_session_find_element (s, up);
-  JsonArray *ops = json_array_new ();
-  JsonNode *node;
+  JsonNode *ops;
   gboolean ok = TRUE, placed = FALSE;
   guint i;
 
-  if (d == NULL || u == NULL || m == NULL) {
-    json_array_unref (ops);
+  if (d == NULL || u == NULL || m == NULL)
     return NULL;
-  }
+  ops = gp_patch_new ();
   if (g_strcmp0 (d->factory, m->converter) == 0 ||
       (gp_rules_is_hardware_factory (d->factory, NULL) &&
           g_strcmp0 (d->factory, m->download) != 0)) {
@@ -331,41 +165,42 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
   for (i = 0; ok && i < inner->len; i++) {
     const gchar *x = g_ptr_array_index (inner, i);
     GpElement *xe = gp_session_find_element (s, x);
+    const gchar *twin = xe ? gp_rules_hw_device_twin (m->memory,
+        xe->factory) : NULL;
+    gchar *ln;
 
     if (!placed && xe && gp_rules_is_sw_converter (xe->factory)) {
       ok = gp_zc_replace_with_caps (s, ops, x, m->converter, dev_caps);
       g_string_append_printf (text, ", replace %s with %s ! %s", x,
           m->converter, dev_caps);
       placed = TRUE;
-    } else {
+    } else if (xe && gp_rules_is_sw_converter (xe->factory)) {
       ok = gp_zc_remove (s, ops, x);
       g_string_append_printf (text, ", drop %s", x);
+    } else if (twin && (ln = gp_rules_launch_name (s, x))) {
+      gp_patch_add_replace (ops, ln, twin, TRUE);
+      g_string_append_printf (text, ", replace %s with %s (same "
+          "properties)", x, twin);
+      g_free (ln);
+    } else {
+      g_string_truncate (text, 0);
+      g_string_append_printf (text, "%s (%s) has no counterpart that works "
+          "in %s, so the frames must leave it for %s", x, xe && xe->factory ?
+          xe->factory : "?", m->memory, x);
+      json_node_unref (ops);
+      *no_twin = TRUE;
+      return NULL;
     }
   }
   if (ok && m->upload && g_strcmp0 (u->factory, m->upload) == 0) {
     ok = gp_zc_remove (s, ops, up);
     g_string_append_printf (text, ", drop %s", up);
   }
-  if (!ok || json_array_get_length (ops) == 0) {
-    json_array_unref (ops);
+  if (!ok || json_array_get_length (json_node_get_array (ops)) == 0) {
+    json_node_unref (ops);
     return NULL;
   }
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_take_array (node, ops);
-  return node;
-}
-
-static gboolean
-gp_zc_applies (GpSession * s, JsonNode * patch)
-{
-  GpLaunch *l;
-  gboolean ok = FALSE;
-
-  if (s->launch && (l = gp_launch_parse (s->launch, NULL))) {
-    ok = gp_launch_apply_patch (l, patch, NULL);
-    gp_launch_free (l);
-  }
-  return ok;
+  return ops;
 }
 
 /* TRUE when session element @name is written in the launch string as
@@ -416,7 +251,6 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
   gchar *fmt_out = gp_rules_caps_format (dev_out->caps);
   gchar *fmt_after = NULL;
   GpLink *after = NULL;
-  JsonArray *ops = NULL;
   JsonNode *node = NULL;
   gboolean ok = TRUE, drop_next = FALSE;
   const gchar *keys[] = { "width", "height" };
@@ -439,8 +273,8 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
     g_free (x);
   }
   for (i = 0; ok && i < G_N_ELEMENTS (keys); i++) {
-    gchar *a = gp_caps_field (dev_in->caps, keys[i]);
-    gchar *b = gp_caps_field (dev_out->caps, keys[i]);
+    gchar *a = gp_rules_caps_field (dev_in->caps, keys[i]);
+    gchar *b = gp_rules_caps_field (dev_out->caps, keys[i]);
 
     ok = g_strcmp0 (a, b) == 0;
     g_free (a);
@@ -463,8 +297,8 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
     goto out;
   }
 
-  ops = json_array_new ();
-  ok = gp_zc_remove (s, ops, down);
+  node = gp_patch_new ();
+  ok = gp_zc_remove (s, node, down);
   g_string_append_printf (text, "drop %s", down);
   for (i = 0; ok && i + 1 < sys->len; i++) {
     gchar *x = gp_rules_pad_element (((GpLink *)
@@ -472,27 +306,24 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
 
     /* inline caps go with the element before them */
     if (!gp_zc_is_inline_caps (s, x)) {
-      ok = gp_zc_remove (s, ops, x);
+      ok = gp_zc_remove (s, node, x);
       g_string_append_printf (text, ", %s", x);
     }
     g_free (x);
   }
   if (ok) {
-    ok = gp_zc_remove (s, ops, up);
+    ok = gp_zc_remove (s, node, up);
     g_string_append_printf (text, " and %s", up);
   }
   if (ok && drop_next) {
-    ok = gp_zc_remove (s, ops, next);
+    ok = gp_zc_remove (s, node, next);
     g_string_append_printf (text, ", and %s, which only converted back to "
         "%s", next, fmt_in);
   }
   g_string_append_printf (text, ": frames stay %s in %s", fmt_in,
       dev_in->memory);
-  if (ok) {
-    node = json_node_new (JSON_NODE_ARRAY);
-    json_node_take_array (node, ops);
-  } else {
-    json_array_unref (ops);
+  if (!ok) {
+    g_clear_pointer (&node, json_node_unref);
     g_string_truncate (text, 0);
   }
 
@@ -530,7 +361,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   GString *fix, *what;
   gchar *title, *dev_caps, *fmt;
   gdouble work, total, p50 = 0;
-  gboolean p50_known = FALSE, stay;
+  gboolean p50_known = FALSE, stay, no_twin = FALSE;
   JsonNode *patch;
   guint i;
 
@@ -614,23 +445,25 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   dev_caps = gp_zc_device_caps (dev_in->memory, last->caps);
   what = g_string_new (NULL);
   patch = gp_zc_stay_patch (s, m, dev_in, sys, dev_out, what);
-  if (patch && !gp_zc_applies (s, patch)) {
-    json_node_unref (patch);
-    patch = NULL;
+  stay = patch && gp_rules_attach_patch (s, f, patch);
+  if (!stay)
     g_string_truncate (what, 0);
-  }
-  stay = patch != NULL;
   gp_finding_set_string (f, "fix_strategy", stay ? "stay" : "convert");
   /* bench/pairs/zc.pair verified the GL round trip that the stay fix
    * removes; the convert fix and the other memories have no pair */
   if (!stay || g_strcmp0 (dev_in->memory, "memory:GLMemory") != 0)
     gp_finding_mark_unverified (f);
-  if (patch == NULL)
-    patch = gp_zc_patch (s, m, down, inner, up, dev_caps, what);
+  if (!stay && (patch = gp_zc_patch (s, m, down, inner, up, dev_caps, what,
+              &no_twin)))
+    gp_rules_attach_patch (s, f, patch);
   fix = g_string_new (NULL);
   if (stay)
     g_string_append_printf (fix, "Keep the path in %s: %s.", dev_in->memory,
         what->str);
+  else if (no_twin)
+    g_string_append_printf (fix, "No edit keeps the path in %s: %s. Do that "
+        "element's work before %s or after %s, or accept the copies.",
+        dev_in->memory, what->str, down, up);
   else if (m && what->len > 0)
     g_string_append_printf (fix, "Keep the path in %s with %s: %s.",
         dev_in->memory, m->converter, what->str);
@@ -644,7 +477,6 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
         dev_in->memory, down, up, dev_in->memory);
   g_free (f->fix);
   f->fix = g_string_free (fix, FALSE);
-  gp_rules_set_patch_if_valid (s, f, patch);
 
   g_string_free (what, TRUE);
   g_free (dev_caps);

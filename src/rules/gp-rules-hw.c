@@ -6,6 +6,8 @@
  */
 #include "gp-rules-private.h"
 
+#include <string.h>
+
 /* Plugins whose every element drives hardware. */
 static const gchar *const gp_hw_plugins[] = {
   "nvcodec", "nvvideo4linux2", "nvvidconv", "nvvideoconvert", "nvjpeg",
@@ -115,6 +117,42 @@ static const GpHwSwap gp_hw_swaps[] = {
   {"v4l2", "videoconvert", "v4l2convert", "I420,NV12,YUY2,RGB16", NULL,
       NULL},
 };
+
+/* Elements that do a software element's job on frames in device memory,
+ * with the same properties: what a round trip (rule ZC) swaps in instead
+ * of dropping work the user asked for. The GL ones are all in the same
+ * plugin as glupload and gldownload, so a pipeline that has those has
+ * them. */
+static const struct
+{
+  const gchar *memory, *sw, *device;
+} gp_hw_twins[] = {
+  {"memory:GLMemory", "videoflip", "glvideoflip"},
+  {"memory:GLMemory", "videobalance", "glcolorbalance"},
+  {"memory:GLMemory", "videoscale", "glcolorscale"},
+  {"memory:GLMemory", "videoconvert", "glcolorconvert"},
+  {"memory:GLMemory", "compositor", "glvideomixer"},
+  {"memory:CUDAMemory", "videoconvert", "cudaconvert"},
+  {"memory:CUDAMemory", "videoscale", "cudascale"},
+  {"memory:VAMemory", "videoconvert", "vapostproc"},
+  {"memory:VAMemory", "videoscale", "vapostproc"},
+  {"memory:VAMemory", "compositor", "vacompositor"},
+  {"memory:D3D11Memory", "videoconvert", "d3d11convert"},
+  {"memory:D3D11Memory", "compositor", "d3d11compositor"},
+  {"memory:NVMM", "compositor", "nvcompositor"},
+};
+
+const gchar *
+gp_rules_hw_device_twin (const gchar * memory, const gchar * factory)
+{
+  guint i;
+
+  for (i = 0; memory && factory && i < G_N_ELEMENTS (gp_hw_twins); i++)
+    if (strcmp (gp_hw_twins[i].memory, memory) == 0 &&
+        strcmp (gp_hw_twins[i].sw, factory) == 0)
+      return gp_hw_twins[i].device;
+  return NULL;
+}
 
 /* Converters (format and/or size), software and device: two in a row do
  * one job twice (rule CAPS). */

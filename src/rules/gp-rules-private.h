@@ -61,25 +61,59 @@ typedef struct
 const GpHwMemory *gp_rules_hw_memories (guint * n);
 const GpHwSwap *gp_rules_hw_swaps (guint * n);
 gboolean gp_rules_is_device_memory (const gchar * memory);
+/* The element that does @factory's job on frames in @memory without
+ * leaving it (videoflip -> glvideoflip in GLMemory), with the same
+ * properties, or NULL when the platform has none. */
+const gchar *gp_rules_hw_device_twin (const gchar * memory,
+    const gchar * factory);
 gboolean gp_rules_is_sw_converter (const gchar * factory);
 gboolean gp_rules_is_device_converter (const gchar * factory);
 /* TRUE when @format is in the comma-separated @formats (or either is NULL). */
 gboolean gp_rules_hw_format_ok (const gchar * formats, const gchar * format);
 
-/* Graph and launch-string helpers shared by ZC, SW and CAPS
- * (gp-rule-zc.c). Links "through" an element skip capsfilters, which
- * stand for caps in the launch string. */
+/* Graph and launch-string queries shared by ZC, SW, CAPS and the patch
+ * check (gp-rules-query.c). Links "through" an element skip capsfilters,
+ * which stand for caps in the launch string. */
 GpLink *gp_rules_link_into (GpSession * s, const gchar * element);
 GpLink *gp_rules_link_out_of (GpSession * s, const gchar * element);
+/* The value of @key in the first structure of a fixed caps string, type
+ * annotation and quotes dropped, newly allocated; NULL when absent. */
+gchar *gp_rules_caps_field (const gchar * caps, const gchar * key);
 /* The caps' "format" field, newly allocated, or NULL. */
 gchar *gp_rules_caps_format (const gchar * caps);
 /* The name that designates session element @element in s->launch (the
  * launch's predicted name, else the alias <factory><n>), or NULL when the
  * session has no launch string or it does not name that element. */
 gchar *gp_rules_launch_name (GpSession * s, const gchar * element);
-/* Sets f->fix_patch to @patch (taking it) when it applies to s->launch;
- * otherwise frees it and leaves fix_patch NULL. */
-void gp_rules_set_patch_if_valid (GpSession * s, GpFinding * f,
+
+/* The patch kit (gp-rules-patch.c): every rule builds its fix_patch with
+ * these and attaches it with gp_rules_attach_patch (), which refuses a
+ * patch that would change what the pipeline does (the list is at the top
+ * of gp-rules-patch.c). A patch is an array of edits, as
+ * gp_launch_apply_patch () takes them; names are launch names
+ * (gp_rules_launch_name ()). */
+JsonNode *gp_patch_new (void);
+void gp_patch_add_set (JsonNode * patch, const gchar * target,
+    const gchar * prop, JsonNode * value);
+void gp_patch_add_set_int (JsonNode * patch, const gchar * target,
+    const gchar * prop, gint64 value);
+void gp_patch_add_set_bool (JsonNode * patch, const gchar * target,
+    const gchar * prop, gboolean value);
+void gp_patch_add_set_string (JsonNode * patch, const gchar * target,
+    const gchar * prop, const gchar * value);
+/* @where: "before" or "after"; returns the new element's props to fill. */
+JsonObject *gp_patch_add_insert (JsonNode * patch, const gchar * where,
+    const gchar * element, const gchar * factory);
+void gp_patch_add_remove (JsonNode * patch, const gchar * target);
+/* @keep_props: the element's properties (and its pads') carry over. */
+JsonObject *gp_patch_add_replace (JsonNode * patch, const gchar * target,
+    const gchar * factory, gboolean keep_props);
+void gp_patch_add_caps (JsonNode * patch, const gchar * where,
+    const gchar * element, const gchar * caps);
+/* Takes @patch (an edit or an array of them). Attaches it to @f and
+ * returns TRUE when it passes the check; else frees it, leaves
+ * f->fix_patch as it was and returns FALSE. */
+gboolean gp_rules_attach_patch (GpSession * s, GpFinding * f,
     JsonNode * patch);
 
 G_END_DECLS

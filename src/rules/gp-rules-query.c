@@ -5,6 +5,7 @@
  */
 #include "gp-rules-private.h"
 #include "core/gp-caps.h"
+#include "gp-launch.h"
 
 #include <string.h>
 
@@ -459,4 +460,133 @@ gp_rules_path_hops (GpSession * s, const GpPath * path)
   g_free (at);
   g_ptr_array_unref (chain);
   return hops;
+}
+
+/* links, caps and launch names (ZC, SW, CAPS, the patch check) */
+
+static gboolean
+gp_link_is_from (GpLink * l, const gchar * element)
+{
+  gchar *e = gp_rules_pad_element (l->src);
+  gboolean is = g_strcmp0 (e, element) == 0;
+
+  g_free (e);
+  return is;
+}
+
+static gboolean
+gp_link_is_to (GpLink * l, const gchar * element)
+{
+  gchar *e = gp_rules_pad_element (l->sink);
+  gboolean is = g_strcmp0 (e, element) == 0;
+
+  g_free (e);
+  return is;
+}
+
+GpLink *
+gp_rules_link_into (GpSession * s, const gchar * element)
+{
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+
+    if (gp_link_is_to (l, element))
+      return l;
+  }
+  return NULL;
+}
+
+GpLink *
+gp_rules_link_out_of (GpSession * s, const gchar * element)
+{
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+
+    if (gp_link_is_from (l, element))
+      return l;
+  }
+  return NULL;
+}
+
+/* The value of field @key in the first structure of a caps string, type
+ * annotations ("(string)") and quotes dropped; NULL when absent. Rules run
+ * on saved sessions without gst_init (), so caps are read as text. */
+gchar *
+gp_rules_caps_field (const gchar * caps, const gchar * key)
+{
+  gchar **fields;
+  gchar *val = NULL;
+  guint i;
+
+  if (caps == NULL)
+    return NULL;
+  /* Link caps are fixed: no lists or ranges whose commas would confuse a
+   * plain split. */
+  fields = g_strsplit_set (caps, ",;", -1);
+  for (i = 1; fields[i] && val == NULL; i++) {
+    gchar *f = g_strstrip (fields[i]);
+    gchar *eq = strchr (f, '=');
+    gchar *v;
+
+    if (eq == NULL)
+      continue;
+    *eq = '\0';
+    if (strcmp (g_strstrip (f), key) != 0)
+      continue;
+    v = g_strstrip (eq + 1);
+    if (*v == '(' && strchr (v, ')'))
+      v = strchr (v, ')') + 1;
+    val = g_strdup (v);
+    g_strstrip (val);
+    if (val[0] == '"' && strlen (val) >= 2 && g_str_has_suffix (val, "\"")) {
+      memmove (val, val + 1, strlen (val));
+      val[strlen (val) - 1] = '\0';
+    }
+  }
+  g_strfreev (fields);
+  return val;
+}
+
+gchar *
+gp_rules_caps_format (const gchar * caps)
+{
+  return gp_rules_caps_field (caps, "format");
+}
+
+gchar *
+gp_rules_launch_name (GpSession * s, const gchar * element)
+{
+  GpLaunch *l;
+  GpElement *e;
+  gchar *name = NULL;
+  const gchar *digits;
+
+  if (s->launch == NULL || element == NULL)
+    return NULL;
+  if ((l = gp_launch_parse (s->launch, NULL)) == NULL)
+    return NULL;
+  if (gp_launch_find_element (l, element) >= 0) {
+    name = g_strdup (element);
+  } else if ((e = gp_session_find_element (s, element)) && e->factory) {
+    /* Another tool's capture names an element after its GType
+     * ("nvvconv0" for nvvidconv): its trailing number is still its rank
+     * among the elements of that factory, which the alias names. */
+    digits = element + strlen (element);
+    while (digits > element && g_ascii_isdigit (digits[-1]))
+      digits--;
+    if (*digits) {
+      gchar *alias = g_strconcat (e->factory, digits, NULL);
+
+      if (gp_launch_find_element (l, alias) >= 0)
+        name = alias;
+      else
+        g_free (alias);
+    }
+  }
+  gp_launch_free (l);
+  return name;
 }

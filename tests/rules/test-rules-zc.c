@@ -389,6 +389,94 @@ test_caps_passthrough (void)
   gp_session_free (s);
 }
 
+/* Fixes keep what the pipeline does (gp-rules-patch.c). */
+
+/* A converter in passthrough before the user's caps: removing it would
+ * take the caps with it, and the encoder would pick another format. */
+static void
+test_patch_keeps_user_caps (void)
+{
+  GpSession *s;
+  GpFinding *f;
+
+  if (!gp_test_have_tracer ())
+    return;
+  s = capture ("videotestsrc num-buffers=30 ! video/x-raw,width=320,"
+      "height=240 ! videoconvert name=kc ! video/x-raw,format=I420 ! "
+      "x264enc speed-preset=ultrafast ! fakesink");
+  f = find_rule (s, "CAPS");
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "kind"), ==,
+      "passthrough");
+  g_assert_null (f->fix_patch);
+  gp_session_free (s);
+}
+
+/* videoflip inside a GL round trip: the fix swaps in glvideoflip with the
+ * same direction instead of deleting the flip; the fixed pipeline, run
+ * again, has no round trip and still flips. (video-direction, not the
+ * older method=: GStreamer 1.22's parser leaves both elements' method at
+ * "none", as gstprof's recorded properties show.) */
+#define GL_FLIP "videotestsrc num-buffers=30 ! video/x-raw,width=320," \
+  "height=240 ! glupload name=fu0 ! glcolorconvert name=fc0 ! " \
+  "gldownload name=fd0 ! videoflip name=flip video-direction=horiz ! " \
+  "glupload name=fu1 ! glcolorconvert name=fc1 ! gldownload name=fd1 ! " \
+  "fakesink"
+
+static void
+test_patch_device_twin (void)
+{
+  GpSession *s, *t;
+  GpFinding *f;
+  gchar *fixed;
+  GpElement *e;
+
+  if (!gp_test_have_tracer () || !have_gl ())
+    return;
+  s = capture (GL_FLIP);
+  f = find_rule (s, "ZC");
+  g_assert_nonnull (f);
+  print_finding (f);
+  fixed = patched (s, f);
+  g_assert_nonnull (strstr (fixed, "glvideoflip name=flip "
+          "video-direction=horiz"));
+  g_assert_null (strstr (fixed, " videoflip"));
+  t = capture (fixed);
+  g_assert_cmpuint (count_rule (t, "ZC"), ==, 0);
+  e = gp_session_find_element (t, "flip");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (e->factory, ==, "glvideoflip");
+  g_assert_cmpstr (gp_element_get_prop_string (e, "video-direction"), ==,
+      "horiz");
+  g_free (fixed);
+  gp_session_free (t);
+  gp_session_free (s);
+}
+
+/* The same with an element no device has a twin for: no edit, and the fix
+ * says why instead of deleting the work. */
+static void
+test_patch_no_twin (void)
+{
+  GpSession *s;
+  GpFinding *f;
+
+  if (!gp_test_have_tracer () || !have_gl ())
+    return;
+  s = capture ("videotestsrc num-buffers=30 ! video/x-raw,width=320,"
+      "height=240 ! glupload name=nu0 ! glcolorconvert name=nc0 ! "
+      "gldownload name=nd0 ! videoconvert name=nv ! "
+      "video/x-raw,format=I420 ! timeoverlay name=to ! glupload name=nu1 ! "
+      "glcolorconvert name=nc1 ! gldownload name=nd1 ! fakesink");
+  f = find_rule (s, "ZC");
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_null (f->fix_patch);
+  g_assert_nonnull (strstr (f->fix, "to (timeoverlay) has no counterpart"));
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -410,6 +498,9 @@ main (int argc, char **argv)
   g_test_add_func ("/sw/local-silent", test_sw_local_silent);
   g_test_add_func ("/caps/back-to-back", test_caps_pair);
   g_test_add_func ("/caps/passthrough", test_caps_passthrough);
+  g_test_add_func ("/patch/keeps-user-caps", test_patch_keeps_user_caps);
+  g_test_add_func ("/patch/device-twin", test_patch_device_twin);
+  g_test_add_func ("/patch/no-twin", test_patch_no_twin);
   ret = g_test_run ();
   gp_test_stop_display ();
   return ret;
