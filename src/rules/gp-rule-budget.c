@@ -154,7 +154,9 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
 
     if (period <= 0 || p->latency_ms.p95 < 0 ||
         p->matched < GP_BUDGET_MIN_MATCHED ||
-        p->latency_ms.p95 <= period || !gp_rules_is_live_source (s, src)) {
+        p->latency_ms.p95 <= period || !gp_rules_is_live_source (s, src) ||
+        gp_rules_recording_only (s, p->sink)) {
+      /* latency on the way into a file costs nobody anything */
       g_free (src);
       continue;
     }

@@ -274,6 +274,56 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
   g_free (fout);
 }
 
+/* Bins that pick decoders at run time: what they output depends on the
+ * stream. */
+static const gchar *const gp_caps_autoplug_bins[] = {
+  "decodebin", "decodebin3", "uridecodebin", "uridecodebin3", "playbin",
+  "playbin3", "parsebin", NULL
+};
+
+static gboolean
+gp_caps_in_autoplug_bin (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  guint depth = 0;
+
+  for (; e && depth < 64; depth++) {
+    if (e->factory && g_strv_contains (gp_caps_autoplug_bins, e->factory))
+      return TRUE;
+    e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
+        NULL;
+  }
+  return FALSE;
+}
+
+/* TRUE when @e takes what a decodebin gives (queues between them do not
+ * count): the converter there is the recommended safety net, since the
+ * decoded format changes with the file. */
+static gboolean
+gp_caps_after_autoplug (GpSession * s, GpElement * e)
+{
+  gchar *cur = g_strdup (e->name);
+  gboolean after = FALSE;
+  guint depth;
+
+  for (depth = 0; cur && depth < 32 && !after; depth++) {
+    GpLink *in = gp_rules_link_into (s, cur);
+    gchar *prev = in ? gp_rules_pad_element (in->src) : NULL;
+
+    g_free (cur);
+    cur = NULL;
+    if (prev == NULL)
+      break;
+    if (gp_caps_in_autoplug_bin (s, prev))
+      after = TRUE;
+    else if (gp_rules_is_queue (s, prev))
+      cur = g_steal_pointer (&prev);
+    g_free (prev);
+  }
+  g_free (cur);
+  return after;
+}
+
 void
 gp_rule_caps (GpSession * s, const GpRule * rule)
 {
@@ -287,8 +337,11 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
   for (i = 0; i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
 
+    /* a bin's own converters (playbin's) are not the user's to remove,
+     * and one after a decodebin is there on purpose */
     if (gp_caps_is_converter (e) && gp_caps_is_passthrough (s, e, &p50)) {
-      gp_caps_report_passthrough (s, rule, e, p50);
+      if (gp_rules_is_users (s, e->name) && !gp_caps_after_autoplug (s, e))
+        gp_caps_report_passthrough (s, rule, e, p50);
       g_hash_table_add (passthrough, e->name);
     }
   }
@@ -301,7 +354,8 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
       continue;
     b = gp_caps_next (s, a->name);
     if (!gp_caps_is_converter (b) ||
-        g_hash_table_contains (passthrough, b->name))
+        g_hash_table_contains (passthrough, b->name) ||
+        !gp_rules_is_users (s, a->name) || !gp_rules_is_users (s, b->name))
       continue;
     /* Same kind only: software with software, or the same device
      * converter twice. videoconvert before nvvidconv is how system memory

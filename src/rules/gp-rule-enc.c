@@ -247,36 +247,6 @@ gp_enc_int (gint64 v)
   return json_node_init_int (json_node_alloc (), v);
 }
 
-/* Sinks that write a recording: latency through the encoder does not
- * matter to anyone there. */
-static const gchar *const gp_enc_file_sinks[] = {
-  "filesink", "multifilesink", "splitmuxsink", "giosink", NULL
-};
-
-/* TRUE when every sink below @enc writes a file: nobody watches the
- * stream as it is made, so frames the encoder holds back cost nothing but
- * memory, and B-frames and lookahead buy compression. */
-static gboolean
-gp_enc_recording_only (GpSession * s, const gchar * enc)
-{
-  guint i, n = 0, files = 0;
-
-  for (i = 0; s->elements && i < s->elements->len; i++) {
-    GpElement *e = g_ptr_array_index (s->elements, i);
-    GHashTable *up;
-
-    if (e->is_bin || !gp_rules_is_sink (s, e->name))
-      continue;
-    up = gp_rules_upstream_of (s, e->name);
-    if (g_hash_table_contains (up, enc)) {
-      n++;
-      files += e->factory && g_strv_contains (gp_enc_file_sinks, e->factory);
-    }
-    g_hash_table_unref (up);
-  }
-  return n > 0 && files == n;
-}
-
 static void
 gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
     GpElement * e)
@@ -296,7 +266,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
   /* a live source, and someone downstream who sees the stream as it is
    * made: not a recording */
   if (gp_enc_any_live_upstream (s, e->name, &live) &&
-      gp_enc_recording_only (s, e->name))
+      gp_rules_recording_only (s, e->name))
     g_clear_pointer (&live, g_free);
   stream_sink = gp_enc_streaming_sink_after (s, e->name);
   if (live == NULL && stream_sink == NULL)

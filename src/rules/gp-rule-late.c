@@ -25,6 +25,7 @@ typedef struct
 {
   gchar *source;
   guint64 processed, dropped;
+  guint64 base_processed, base_dropped; /* counted before it played */
   guint messages;
   gdouble first_t, last_t;
 } GpLateCount;
@@ -60,8 +61,10 @@ gp_rule_late (GpSession * s, const GpRule * rule)
 {
   GHashTable *by_source = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *counts = g_ptr_array_new_with_free_func (gp_late_count_free);
+  GpPlayingSpan span;
   guint i;
 
+  gp_rules_playing_span (s, &span);
   for (i = 0; s->events && i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
     GpLateCount *c;
@@ -73,9 +76,19 @@ gp_rule_late (GpSession * s, const GpRule * rule)
     if (c == NULL) {
       c = g_new0 (GpLateCount, 1);
       c->source = g_strdup (ev->source ? ev->source : "");
-      c->first_t = ev->t;
+      c->first_t = G_MAXDOUBLE;
       g_ptr_array_add (counts, c);
       g_hash_table_insert (by_source, c->source, c);
+    }
+    /* Not a late frame: a QoS message posted before PLAYING (a decoder
+     * dropping its header packets: theoradec's three), or one without the
+     * running time of a buffer (nothing was late against the clock). The
+     * poster's totals include them: they are taken off its later ones. */
+    if (ev->t < span.t0 || !json_object_has_member (ev->data,
+            "running_time")) {
+      c->base_processed = MAX (c->base_processed, p);
+      c->base_dropped = MAX (c->base_dropped, d);
+      continue;
     }
     /* Totals only grow; the maximum survives events lost to the cap on
      * stored events and any reordering. */
@@ -88,8 +101,8 @@ gp_rule_late (GpSession * s, const GpRule * rule)
 
   for (i = 0; i < counts->len; i++) {
     GpLateCount *c = g_ptr_array_index (counts, i);
-    guint64 handled = c->processed + c->dropped;
-    gdouble pct = handled > 0 ? c->dropped * 100.0 / handled : 0;
+    guint64 handled, dropped, processed;
+    gdouble pct;
     gboolean sink = gp_rules_is_sink (s, c->source);
     GpThreadSummary *t = NULL;
     GpElementSummary *hot = NULL;
@@ -99,7 +112,14 @@ gp_rule_late (GpSession * s, const GpRule * rule)
     GpFinding *f;
     gchar *title;
 
-    if (c->dropped < GP_LATE_MIN_DROPPED || pct < GP_LATE_MIN_DROPPED_PCT)
+    if (c->messages == 0)
+      continue;
+    dropped = c->dropped > c->base_dropped ? c->dropped - c->base_dropped : 0;
+    processed = c->processed > c->base_processed ?
+        c->processed - c->base_processed : 0;
+    handled = processed + dropped;
+    pct = handled > 0 ? dropped * 100.0 / handled : 0;
+    if (dropped < GP_LATE_MIN_DROPPED || pct < GP_LATE_MIN_DROPPED_PCT)
       continue;
 
     target = sink ? gp_rules_sink_target_fps (s, c->source) : s->target_fps;
@@ -114,19 +134,19 @@ gp_rule_late (GpSession * s, const GpRule * rule)
 
     if (sink)
       title = g_strdup_printf ("%s dropped %" G_GUINT64_FORMAT " late "
-          "buffers (%.1f%% of %" G_GUINT64_FORMAT ")", c->source, c->dropped,
+          "buffers (%.1f%% of %" G_GUINT64_FORMAT ")", c->source, dropped,
           pct, handled);
     else
       title = g_strdup_printf ("%s skipped %" G_GUINT64_FORMAT " frames on "
           "QoS (%.1f%% of %" G_GUINT64_FORMAT "): the sink reports them late",
-          c->source, c->dropped, pct, handled);
+          c->source, dropped, pct, handled);
     f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
     g_free (title);
     gp_finding_add_target (f, c->source);
     f->rank_value = MIN (100.0, pct);
 
-    gp_finding_set_int (f, "dropped", (gint64) c->dropped);
-    gp_finding_set_int (f, "processed", (gint64) c->processed);
+    gp_finding_set_int (f, "dropped", (gint64) dropped);
+    gp_finding_set_int (f, "processed", (gint64) processed);
     gp_finding_set_double (f, "dropped_pct", pct);
     gp_finding_set_int (f, "qos_messages", c->messages);
     gp_finding_set_double (f, "first_drop_s", c->first_t);

@@ -8,6 +8,8 @@
  */
 #include "gp-rules-private.h"
 
+#include <math.h>
+
 /* QLEAK: at least this many drops, and this share of what entered. One or
  * two drops at start-up (the sink prerolling) are not a pattern. */
 #define GP_QLEAK_MIN_DROPPED 5
@@ -17,6 +19,18 @@
 /* ... and the queue's upstream was blocked on it at least this share of
  * the PLAYING time (backpressure that really held the producer). */
 #define GP_QFULL_MIN_BLOCKED_PCT 20.0
+/* ... and the thread that drains it is busy at least this share of the
+ * run: a full queue before a drain that mostly waits (a sink keeping
+ * time with the clock: playback) is how clock-paced playback works. */
+#define GP_QFULL_DRAIN_BUSY_PCT 50.0
+/* A full queue before a muxer or mixer waits for another input when that
+ * input's buffers reach the joiner at least this late (ms) ... */
+#define GP_QFULL_LATE_BRANCH_MS 100.0
+/* ... and at least this share of the time the queue holds its own. */
+#define GP_QFULL_LATE_BRANCH_SHARE 0.5
+/* Longest chain followed from a queue to the element that joins it with
+ * other inputs. */
+#define GP_QFULL_MAX_HOPS 32
 /* QFULL (empty): mean level at or below this, while a sink below it gets
  * its target rate minus more than this. */
 #define GP_QFULL_EMPTY_PCT 5.0
@@ -248,6 +262,137 @@ gp_qfull_live_upstream (GpSession * s, const gchar * queue)
   return live;
 }
 
+static guint
+gp_qfull_n_inputs (GpSession * s, const gchar * element)
+{
+  guint i, n = 0;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    gchar *to = gp_rules_pad_element (((GpLink *) g_ptr_array_index
+            (s->links, i))->sink);
+
+    n += g_strcmp0 (to, element) == 0;
+    g_free (to);
+  }
+  return n;
+}
+
+/* The muxer or mixer @queue's data waits in: the first element below it,
+ * on a chain without branches, with more than one input; NULL when the
+ * chain ends first. */
+static gchar *
+gp_qfull_joiner (GpSession * s, const gchar * queue)
+{
+  gchar *cur = g_strdup (queue);
+  guint hops;
+
+  for (hops = 0; cur && hops < GP_QFULL_MAX_HOPS; hops++) {
+    gchar *next = gp_qleak_next (s, cur);
+
+    g_free (cur);
+    cur = next;
+    if (cur && gp_qfull_n_inputs (s, cur) > 1)
+      return cur;
+  }
+  g_free (cur);
+  return NULL;
+}
+
+/* The input of @joiner that arrives latest, from an origin that is not
+ * upstream of @queue: its origin and its mean latency at @joiner's input.
+ * FALSE when no such input was measured. */
+static gboolean
+gp_qfull_late_input (GpSession * s, const gchar * queue,
+    const gchar * joiner, const gchar ** origin, gdouble * late_ms)
+{
+  GHashTable *mine = gp_rules_upstream_of (s, queue);
+  guint i;
+
+  *origin = NULL;
+  *late_ms = -1;
+  for (i = 0; s->interlatency && i < s->interlatency->len; i++) {
+    GpPath *p = g_ptr_array_index (s->interlatency, i);
+    gchar *src = gp_rules_pad_element (p->source);
+    gdouble ms = p->mean_ms >= 0 ? p->mean_ms : p->latency_ms.p50;
+
+    if (g_strcmp0 (p->sink, joiner) == 0 && !g_hash_table_contains (mine,
+            src) && ms > *late_ms) {
+      *late_ms = ms;
+      *origin = p->source;
+    }
+    g_free (src);
+  }
+  g_hash_table_unref (mine);
+  return *origin != NULL;
+}
+
+/* A full queue before a joiner that waits for a late input: the queue
+ * holds this branch's buffers while the other branch's are still on their
+ * way (an encoder's lookahead). TRUE when reported. */
+static gboolean
+gp_qfull_report_late_branch (GpSession * s, const GpRule * rule,
+    GpQueueSummary * q, gdouble blocked_pct)
+{
+  gchar *joiner = gp_qfull_joiner (s, q->name);
+  GpElement *qe = gp_session_find_element (s, q->name);
+  const gchar *origin = NULL;
+  gdouble late_ms = -1, want_s;
+  gint64 max_time = -1;
+  gchar *title, *other;
+  GpFinding *f;
+  JsonNode *patch;
+
+  if (joiner == NULL || !gp_qfull_late_input (s, q->name, joiner, &origin,
+          &late_ms) || late_ms < GP_QFULL_LATE_BRANCH_MS ||
+      q->residence_ms.p50 < 0 ||
+      late_ms < GP_QFULL_LATE_BRANCH_SHARE * q->residence_ms.p50) {
+    g_free (joiner);
+    return FALSE;
+  }
+  other = gp_rules_pad_element (origin);
+  title = g_strdup_printf ("%s is full (%.0f%% on average) because %s waits "
+      "for %s's branch, %.0f ms late", q->name, q->level_pct_mean, joiner,
+      other, late_ms);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+  g_free (title);
+  gp_finding_add_target (f, q->name);
+  gp_finding_add_target (f, joiner);
+  f->rank_value = MIN (blocked_pct, 100.0);
+  gp_finding_set_string (f, "state", "full");
+  gp_finding_set_double (f, "level_mean_pct", q->level_pct_mean);
+  gp_finding_set_double (f, "blocked_pct", blocked_pct);
+  gp_finding_set_double (f, "residence_p50_ms", q->residence_ms.p50);
+  gp_finding_set_string (f, "joiner", joiner);
+  gp_finding_set_string (f, "late_branch", other);
+  gp_finding_set_double (f, "late_branch_latency_ms", late_ms);
+  if (qe && gp_element_get_prop_int (qe, "max-size-time", &max_time))
+    gp_finding_set_double (f, "queue_max_time_ms", max_time / 1e6);
+
+  g_free (f->why);
+  f->why = g_strdup_printf ("%s can only output once it has data from "
+      "every input; %s's buffers reach it %.0f ms after they were made "
+      "(an encoder's lookahead and B-frames hold that much), so this "
+      "branch's buffers wait in %s until then. When %s cannot hold that "
+      "long it blocks, and the source before it stalls: a live source "
+      "loses data there.", joiner, other, late_ms, q->name, q->name);
+  /* room for twice the other branch's lateness, in whole seconds */
+  want_s = MAX (1.0, ceil (2.0 * late_ms / 1000.0));
+  g_free (f->fix);
+  f->fix = g_strdup_printf ("Let %s hold the difference: max-size-time=%.0f "
+      "s (and no buffer or byte limit), or make %s's branch less late "
+      "(an encoder's tune=zerolatency or a shorter lookahead, at some cost "
+      "in compression).", q->name, want_s, other);
+  patch = gp_patch_new ();
+  gp_patch_add_set_int (patch, q->name, "max-size-time",
+      (gint64) (want_s * 1e9));
+  gp_patch_add_set_int (patch, q->name, "max-size-buffers", 0);
+  gp_patch_add_set_int (patch, q->name, "max-size-bytes", 0);
+  gp_rules_attach_patch (s, f, patch);
+  g_free (other);
+  g_free (joiner);
+  return TRUE;
+}
+
 void
 gp_rule_qfull (GpSession * s, const GpRule * rule)
 {
@@ -275,9 +420,19 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
     /* Full: a leaky queue is QLEAK's (it drops instead of blocking). */
     if (!leaky && q->level_pct_mean >= GP_QFULL_FULL_PCT &&
         blocked_pct >= GP_QFULL_MIN_BLOCKED_PCT) {
-      gboolean live = gp_qfull_live_upstream (s, q->name);
+      /* a leaky queue drops data: never on a recording */
+      gboolean live = gp_qfull_live_upstream (s, q->name) &&
+          !gp_rules_recording_only (s, q->name);
+      gdouble drain_busy;
 
+      if (gp_qfull_report_late_branch (s, rule, q, blocked_pct))
+        continue;
       hot = gp_qleak_drainer (s, q->name, &t);
+      /* the drain waits, it does not work: the pace is set after it (a
+       * sink keeping time with the clock) */
+      drain_busy = t ? gp_rules_thread_busy_pct (s, t) : -1;
+      if (drain_busy >= 0 && drain_busy < GP_QFULL_DRAIN_BUSY_PCT)
+        continue;
       title = g_strdup_printf ("%s is full (%.0f%% on average), upstream "
           "blocked %.0f%% of the run: %s limits", q->name, q->level_pct_mean,
           blocked_pct, hot ? hot->name : "what follows it");

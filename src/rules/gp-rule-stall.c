@@ -21,38 +21,6 @@
  * rate (audio, data). */
 #define GP_STALL_DEFAULT_PERIOD_MS 100.0
 
-typedef struct
-{
-  gdouble t0, t1;               /* the PLAYING part of the run */
-} GpStallSpan;
-
-/* PLAYING from the top-level pipeline's PAUSED->PLAYING to its EOS, an
- * interrupt or the end of the run. */
-static void
-gp_stall_playing_span (GpSession * s, GpStallSpan * span)
-{
-  guint i;
-
-  span->t0 = -1;
-  span->t1 = s->duration_s;
-  for (i = 0; s->events && i < s->events->len; i++) {
-    GpEvent *ev = g_ptr_array_index (s->events, i);
-    GpElement *e = gp_session_find_element (s, ev->source);
-    gboolean top = e && (e->parent == NULL || e->parent[0] == '\0');
-
-    if (span->t0 < 0 && top && g_strcmp0 (ev->type, "state") == 0 &&
-        g_str_has_suffix (ev->text, "->PLAYING"))
-      span->t0 = ev->t;
-    else if (span->t0 >= 0 && ((top && g_strcmp0 (ev->type, "eos") == 0) ||
-            g_strcmp0 (ev->type, "interrupt") == 0 ||
-            g_strcmp0 (ev->type, "error") == 0))
-      span->t1 = MIN (span->t1, ev->t);
-  }
-  if (span->t0 < 0 && s->series && s->series->len > 0)
-    span->t0 = json_object_get_double_member (g_ptr_array_index (s->series,
-            0), "t0");
-}
-
 /* The frame period of a link, from "framerate=(fraction)N/D" in its caps. */
 static gdouble
 gp_stall_period_ms (GpSession * s, GpLink * l)
@@ -90,7 +58,7 @@ gp_stall_window_fps (JsonObject * w, const gchar * id)
  * length in s, with its start and end; 0 when none. Also says whether the
  * link ever flowed inside PLAYING. */
 static gdouble
-gp_stall_longest_gap (GpSession * s, const GpStallSpan * span,
+gp_stall_longest_gap (GpSession * s, const GpPlayingSpan * span,
     const gchar * id, gdouble * g0, gdouble * g1, gboolean * flowed,
     gboolean * measured)
 {
@@ -307,7 +275,7 @@ gp_stall_full_queue_below (GpSession * s, const gchar * element,
 void
 gp_rule_stall (GpSession * s, const GpRule * rule)
 {
-  GpStallSpan span;
+  GpPlayingSpan span;
   GArray *all;
   gdouble win;
   gboolean any_flow = FALSE;
@@ -315,7 +283,7 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
 
   if (s->series == NULL || s->series->len == 0 || s->links == NULL)
     return;
-  gp_stall_playing_span (s, &span);
+  gp_rules_playing_span (s, &span);
   if (span.t1 - span.t0 <= 0)
     return;
   win = s->window_s > 0 ? s->window_s : 0.25;

@@ -12,6 +12,13 @@
  * SYNC stays silent. Audio sinks are left out: they need the clock to play
  * at the right speed.
  *
+ * Only a sink that measurably holds its buffers (GP_SYNC_HELD_MIN_MS) is a
+ * finding: an RTP sender whose packets go out within microseconds of
+ * arriving gains nothing from sync=false. Display sinks and network
+ * senders want sync=true (an even pace on screen; packets paced at the
+ * stream's rate rather than in bursts): there the finding is info, with
+ * the trade-off.
+ *
  * The value is the real one recorded at PLAYING (defaults included: fakesink
  * defaults to sync=false, appsink and the video sinks to sync=true). An
  * imported session that only holds non-default properties does not say, and
@@ -27,6 +34,28 @@ static const gchar *const gp_sync_audio_sinks[] = {
   "alsasink", "pulsesink", "pipewiresink", "jackaudiosink", "osssink",
   "oss4sink", "autoaudiosink", "osxaudiosink", "wasapisink", "wasapi2sink",
   "directsoundsink", "openslessink", "openalsink", "sndiosink", NULL
+};
+
+/* A sink that holds each buffer less than this at the median waits for
+ * nothing worth removing: scheduling noise, not the clock. */
+#define GP_SYNC_HELD_MIN_MS 1.0
+
+/* Sinks that show frames to a person: sync=true gives the even pace. */
+static const gchar *const gp_sync_display_sinks[] = {
+  "xvimagesink", "ximagesink", "glimagesink", "glimagesinkelement",
+  "autovideosink", "waylandsink", "kmssink", "fbdevsink", "gtksink",
+  "gtkglsink", "gtk4paintablesink", "qmlglsink", "qml6glsink",
+  "d3dvideosink", "d3d11videosink", "d3d12videosink", "osxvideosink",
+  "nv3dsink", "nveglglessink", "nvoverlaysink", "nvdrmvideosink",
+  "clutterautovideosink", "aasink", "cacasink", NULL
+};
+
+/* Sinks that send to a receiver: sync=true paces the packets. */
+static const gchar *const gp_sync_network_sinks[] = {
+  "udpsink", "multiudpsink", "dynudpsink", "tcpserversink",
+  "tcpclientsink", "srtsink", "srtserversink", "srtclientsink", "ristsink",
+  "rtspclientsink", "rtmpsink", "rtmp2sink", "webrtcsink", "whipsink",
+  "whipclientsink", "shout2send", NULL
 };
 
 static gboolean
@@ -69,7 +98,8 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
     GpElementSummary *es;
-    gboolean sync;
+    const GpQuantiles *held;
+    gboolean sync, display, network;
     gchar *live, *title;
     gdouble period, target;
     GpFinding *f;
@@ -88,9 +118,23 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     if (live == NULL)
       continue;
 
+    /* Only a sink that measurably holds buffers is worth a word. */
+    es = gp_session_find_elem_summary (s, e->name);
+    held = es ? gp_rules_held_ms (es) : NULL;
+    if (held == NULL || held->p50 < GP_SYNC_HELD_MIN_MS) {
+      g_free (live);
+      continue;
+    }
+    display = e->factory && g_strv_contains (gp_sync_display_sinks,
+        e->factory);
+    network = e->factory && g_strv_contains (gp_sync_network_sinks,
+        e->factory);
+
     title = g_strdup_printf ("%s has sync=true on a path fed by the live "
-        "source %s", e->name, live);
-    f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
+        "source %s%s", e->name, live, display ? " (a display: usually "
+        "wanted)" : network ? " (a sender: usually wanted)" : "");
+    f = gp_rule_add_finding (s, rule, display || network ?
+        GP_SEVERITY_INFO : GP_SEVERITY_MEDIUM, title);
     g_free (title);
     gp_finding_add_target (f, e->name);
 
@@ -103,33 +147,41 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
       gp_finding_set_double (f, "frame_period_ms", period);
     /* With sync=true the sink's wait per buffer is mostly the wait for
      * the clock: what sync=false would give back. */
-    es = gp_session_find_elem_summary (s, e->name);
-    if (es && gp_rules_held_ms (es)->p50 >= 0) {
-      const GpQuantiles *held = gp_rules_held_ms (es);
-
-      gp_finding_set_double (f, "held_p50_ms", held->p50);
-      if (held->p95 >= 0)
-        gp_finding_set_double (f, "held_p95_ms", held->p95);
-      gp_finding_set_int (f, "buffers", (gint64) es->buffers);
-      if (period > 0)
-        f->rank_value = MIN (100.0, held->p50 / period * 100.0);
-    }
+    gp_finding_set_double (f, "held_p50_ms", held->p50);
+    if (held->p95 >= 0)
+      gp_finding_set_double (f, "held_p95_ms", held->p95);
+    gp_finding_set_int (f, "buffers", (gint64) es->buffers);
+    if (period > 0)
+      f->rank_value = MIN (100.0, held->p50 / period * 100.0);
 
     g_free (f->why);
     f->why = g_strdup_printf ("%s timestamps frames when it captures them; "
         "with sync=true, %s holds each frame until its running time plus "
-        "the pipeline latency before rendering it, so every frame waits in "
-        "the sink for whatever is left of the latency budget. For live "
-        "display, streaming or control, rendering as soon as the frame "
-        "arrives (sync=false) takes that wait off the end-to-end latency.",
-        live, e->name);
+        "the pipeline latency before rendering it (%.1f ms at the median "
+        "here), so every frame waits in the sink for whatever is left of "
+        "the latency budget.%s", live, e->name, held->p50, display ?
+        " On a display that wait is what shows each frame at its time, "
+        "evenly, and in step with audio; sync=false shows frames as they "
+        "come, sooner but unevenly." : network ? " A sender with sync=true "
+        "sends each frame at its time, so the receiver's jitter buffer sees "
+        "an even stream; sync=false sends as soon as a frame is encoded, "
+        "sooner but in bursts." : " For control, analysis or a "
+        "hand-off to an application, rendering as soon as the frame "
+        "arrives (sync=false) takes that wait off the end-to-end latency.");
     g_free (f->fix);
-    f->fix = g_strdup_printf ("Set sync=false on %s (keep sync=true when "
-        "frames must be shown at an even pace, or audio and video must stay "
-        "in step).", e->name);
-    patch = gp_patch_new ();
-    gp_patch_add_set_bool (patch, e->name, "sync", FALSE);
-    gp_rules_attach_patch (s, f, patch);
+    f->fix = display || network ?
+        g_strdup_printf ("Keep sync=true on %s unless the lowest latency "
+        "matters more than an even pace: then sync=false takes %.1f ms "
+        "off.", e->name, held->p50) :
+        g_strdup_printf ("Set sync=false on %s (keep sync=true when "
+        "frames must be handed on at an even pace, or audio and video must "
+        "stay in step).", e->name);
+    /* the fix text of a display or a sender says keep it: no edit */
+    if (!display && !network) {
+      patch = gp_patch_new ();
+      gp_patch_add_set_bool (patch, e->name, "sync", FALSE);
+      gp_rules_attach_patch (s, f, patch);
+    }
     g_free (live);
   }
 }

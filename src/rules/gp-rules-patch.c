@@ -173,33 +173,6 @@ gp_patch_session_element (GpSession * s, const gchar * launch_name)
   return NULL;
 }
 
-/* TRUE when @e and every bin it sits in are the user's: written in the
- * launch string, not made at run time inside a bin (decodebin's parser,
- * playbin's sinks, glupload's helpers). */
-static gboolean
-gp_patch_is_users (GpSession * s, GpElement * e)
-{
-  guint depth = 0;
-
-  while (e && depth++ < 64) {
-    gchar *ln = s->launch ? gp_rules_launch_name (s, e->name) : NULL;
-    GpElement *parent;
-
-    /* without a launch string (an import), only where it sits tells */
-    if (s->launch && ln == NULL)
-      return FALSE;
-    g_free (ln);
-    if (e->parent == NULL || *e->parent == '\0')
-      return TRUE;
-    parent = gp_session_find_element (s, e->parent);
-    /* the top-level pipeline gst-launch made around several elements */
-    if (parent == NULL || g_strcmp0 (parent->parent, "") == 0)
-      return TRUE;
-    e = parent;
-  }
-  return FALSE;
-}
-
 /* A JSON value as the text gst_parse_launch () would be given, or NULL. */
 static gchar *
 gp_patch_value_text (JsonNode * n)
@@ -318,7 +291,7 @@ gp_patch_check_op (GpSession * s, JsonObject * op)
   e = gp_patch_session_element (s, name);
   /* caps the patch itself refers to are checked by what is lost */
   if (e && g_strcmp0 (e->factory, "capsfilter") != 0 &&
-      !gp_patch_is_users (s, e))
+      !gp_rules_is_users (s, e->name))
     return g_strdup_printf ("%s is not an element of the launch string",
         name);
   if (strcmp (kind, "remove") == 0 && e &&

@@ -330,8 +330,7 @@ gp_rules_sink_target_media_rate (GpSession * s, const gchar * sink)
   return live ? 1.0 : -1;
 }
 
-/* The interlatency entry of (@source, @element), or NULL. */
-static GpPath *
+GpPath *
 gp_rules_interlatency (GpSession * s, const gchar * source,
     const gchar * element)
 {
@@ -589,4 +588,85 @@ gp_rules_launch_name (GpSession * s, const gchar * element)
   }
   gp_launch_free (l);
   return name;
+}
+
+void
+gp_rules_playing_span (GpSession * s, GpPlayingSpan * span)
+{
+  guint i;
+
+  span->t0 = -1;
+  span->t1 = s->duration_s;
+  /* gstprof asked it to stop (--duration, Ctrl-C): what follows is the
+   * EOS drain, not playing */
+  if (s->stop_s > 0)
+    span->t1 = MIN (span->t1, s->stop_s);
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    GpElement *e = gp_session_find_element (s, ev->source);
+    gboolean top = e && (e->parent == NULL || e->parent[0] == '\0');
+
+    if (span->t0 < 0 && top && g_strcmp0 (ev->type, "state") == 0 &&
+        g_str_has_suffix (ev->text, "->PLAYING"))
+      span->t0 = ev->t;
+    else if (span->t0 >= 0 && ((top && g_strcmp0 (ev->type, "eos") == 0) ||
+            g_strcmp0 (ev->type, "interrupt") == 0 ||
+            g_strcmp0 (ev->type, "error") == 0))
+      span->t1 = MIN (span->t1, ev->t);
+  }
+  if (span->t0 < 0 && s->series && s->series->len > 0)
+    span->t0 = json_object_get_double_member (g_ptr_array_index (s->series,
+            0), "t0");
+}
+
+/* Sinks that write a recording: latency through the encoder does not
+ * matter to anyone there. */
+static const gchar *const gp_rules_file_sinks[] = {
+  "filesink", "multifilesink", "splitmuxsink", "giosink", NULL
+};
+
+gboolean
+gp_rules_recording_only (GpSession * s, const gchar * element)
+{
+  guint i, n = 0, files = 0;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    GHashTable *up;
+
+    if (e->is_bin || !gp_rules_is_sink (s, e->name))
+      continue;
+    up = gp_rules_upstream_of (s, e->name);
+    if (g_hash_table_contains (up, element)) {
+      n++;
+      files += e->factory && g_strv_contains (gp_rules_file_sinks, e->factory);
+    }
+    g_hash_table_unref (up);
+  }
+  return n > 0 && files == n;
+}
+
+gboolean
+gp_rules_is_users (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  guint depth = 0;
+
+  while (e && depth++ < 64) {
+    gchar *ln = s->launch ? gp_rules_launch_name (s, e->name) : NULL;
+    GpElement *parent;
+
+    /* without a launch string (an import), only where it sits tells */
+    if (s->launch && ln == NULL)
+      return FALSE;
+    g_free (ln);
+    if (e->parent == NULL || *e->parent == '\0')
+      return TRUE;
+    parent = gp_session_find_element (s, e->parent);
+    /* the top-level pipeline gst-launch made around several elements */
+    if (parent == NULL || g_strcmp0 (parent->parent, "") == 0)
+      return TRUE;
+    e = parent;
+  }
+  return FALSE;
 }

@@ -171,6 +171,32 @@ GPtrArray *gp_rules_path_hops (GpSession * s, const GpPath * path);
  * decoded as fast as it goes has no target) and for other media. */
 gdouble gp_rules_sink_target_media_rate (GpSession * s, const gchar * sink);
 
+/* TRUE when element @name and every bin it sits in are the user's:
+ * written in the launch string (gp_rules_launch_name ()), not made at run
+ * time inside a bin (decodebin's parser, playbin's sinks, glupload's
+ * helpers). Without a launch string (imports), where it sits decides. */
+gboolean gp_rules_is_users (GpSession * s, const gchar * name);
+
+/* TRUE when every sink below @element writes a file (filesink,
+ * splitmuxsink, ...): nobody sees the stream as it is made, so latency
+ * costs nothing there, and dropping data loses part of the recording. */
+gboolean gp_rules_recording_only (GpSession * s, const gchar * element);
+
+/* The interlatency entry of (@source "element.pad", @element): latency
+ * from the origin to @element's input; NULL when not measured. */
+GpPath *gp_rules_interlatency (GpSession * s, const gchar * source,
+    const gchar * element);
+
+/* The PLAYING part of the run, in s from its start: from the top-level
+ * pipeline's PAUSED->PLAYING (else the first window) to its EOS, an
+ * interrupt, an error, gstprof's stop (--duration, Ctrl-C: the EOS drain
+ * after it is not playing) or the end of the run. */
+typedef struct
+{
+  gdouble t0, t1;
+} GpPlayingSpan;
+void gp_rules_playing_span (GpSession * s, GpPlayingSpan * span);
+
 G_END_DECLS
 
 #endif /* __GP_RULES_H__ */
