@@ -18,6 +18,24 @@
 /* Splitting the thread must promise at least this much more throughput (%
  * of the current rate) to be worth a finding. */
 #define GP_QUEUE_MIN_GAIN_PCT 10.0
+/* Share of the machine's cores a process can really have: the rest goes
+ * to the scheduler, interrupts and everything else running. Two threads
+ * only run in parallel on cores that are free. */
+#define GP_QUEUE_CPU_USABLE 0.9
+
+/* The most throughput a second thread can add on this machine, in % of
+ * the current rate: the process needs that much more CPU, and only the
+ * free part of the cores is there to give it (a process at 172% of 200%
+ * has about 5% left). -1 when the process CPU was not measured. */
+static gdouble
+gp_queue_cpu_gain_cap (GpSession * s)
+{
+  if (!s->process.measured || s->process.cpu_pct_mean <= 0 ||
+      s->process.n_cpus <= 0)
+    return -1;
+  return MAX (0.0, (GP_QUEUE_CPU_USABLE * s->process.n_cpus * 100.0 /
+          s->process.cpu_pct_mean - 1.0) * 100.0);
+}
 
 /* Elements whose real work runs on a thread of their own (a pad task, or a
  * device): their time on the upstream thread is handing buffers over or
@@ -105,7 +123,7 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
   GPtrArray *expensive;
   const gchar *live, *split = NULL, *other = NULL;
   gdouble busy, best_max = G_MAXDOUBLE, split_up = 0, split_down = 0;
-  gdouble gain_pct = 0, fps = -1, target = -1, rank;
+  gdouble gain_pct = 0, fps = -1, target = -1, rank, cap, split_gain = 0;
   GpFinding *f;
   gchar *title;
   guint i, j;
@@ -176,8 +194,15 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
   /* The thread's rate is set by its total work; after the cut, by the
    * larger half. */
   if (split_up >= GP_QUEUE_EXPENSIVE_PCT)
-    gain_pct = (busy / MAX (split_up, split_down) - 1.0) * 100.0;
+    split_gain = gain_pct = (busy / MAX (split_up, split_down) - 1.0) * 100.0;
+  /* ... as far as the free cores allow */
+  cap = gp_queue_cpu_gain_cap (s);
+  if (cap >= 0 && gain_pct > cap)
+    gain_pct = cap;
   if (live == NULL && gain_pct < GP_QUEUE_MIN_GAIN_PCT)
+    return;
+  if (live && split_up >= GP_QUEUE_EXPENSIVE_PCT &&
+      gain_pct < GP_QUEUE_MIN_GAIN_PCT)
     return;
 
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
@@ -190,6 +215,12 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
     }
     g_hash_table_unref (up);
   }
+
+  /* A live path that already gets its source's rate has nothing to win
+   * (within GP_QUEUE_MIN_GAIN_PCT: run-to-run noise on a loaded machine). */
+  if (live && fps > 0 && target > 0 &&
+      (target / fps - 1.0) * 100.0 < GP_QUEUE_MIN_GAIN_PCT)
+    return;
 
   /* Freeing a live source only helps when the work after the cut fits in
    * a frame period: if that work alone is slower than the source, a queue
@@ -236,6 +267,12 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
     gp_finding_set_double (f, "achieved_fps", fps);
   if (target > 0)
     gp_finding_set_double (f, "target_fps", target);
+  if (cap >= 0) {
+    gp_finding_set_double (f, "process_cpu_pct", s->process.cpu_pct_mean);
+    gp_finding_set_int (f, "n_cpus", s->process.n_cpus);
+    if (split_gain > cap)
+      gp_finding_set_double (f, "cpu_gain_cap_pct", cap);
+  }
   if (gain_pct > 0) {
     gdouble expected = fps >= 0 ? fps * (1.0 + gain_pct / 100.0) : -1;
 
@@ -265,8 +302,9 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
         "elements one after the other, so the thread's rate is set by their "
         "total (busy %.0f%% of the run, saturated). With a queue before %s "
         "the work splits over two threads, %.0f%% and %.0f%% busy, and they "
-        "run in parallel on two cores: about %.0f%% more throughput%s.",
+        "run in parallel on two cores: about %.0f%% more throughput%s%s.",
         t->name, busy, split, split_up, split_down, gain_pct,
+        split_gain > gain_pct ? ", as much as the free CPU allows" : "",
         live ? ", up to the source's rate" : "");
   else
     f->why = g_strdup_printf ("Live source %s pushes on thread %s, which is "
