@@ -274,28 +274,6 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
   g_free (fout);
 }
 
-/* Bins that pick decoders at run time: what they output depends on the
- * stream. */
-static const gchar *const gp_caps_autoplug_bins[] = {
-  "decodebin", "decodebin3", "uridecodebin", "uridecodebin3", "playbin",
-  "playbin3", "parsebin", NULL
-};
-
-static gboolean
-gp_caps_in_autoplug_bin (GpSession * s, const gchar * name)
-{
-  GpElement *e = gp_session_find_element (s, name);
-  guint depth = 0;
-
-  for (; e && depth < 64; depth++) {
-    if (e->factory && g_strv_contains (gp_caps_autoplug_bins, e->factory))
-      return TRUE;
-    e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
-        NULL;
-  }
-  return FALSE;
-}
-
 /* TRUE when @e takes what a decodebin gives (queues between them do not
  * count): the converter there is the recommended safety net, since the
  * decoded format changes with the file. */
@@ -314,7 +292,7 @@ gp_caps_after_autoplug (GpSession * s, GpElement * e)
     cur = NULL;
     if (prev == NULL)
       break;
-    if (gp_caps_in_autoplug_bin (s, prev))
+    if (gp_rules_in_autoplug_bin (s, prev))
       after = TRUE;
     else if (gp_rules_is_queue (s, prev))
       cur = g_steal_pointer (&prev);
@@ -322,6 +300,17 @@ gp_caps_after_autoplug (GpSession * s, GpElement * e)
   }
   g_free (cur);
   return after;
+}
+
+/* TRUE when @e feeds an encoder (capsfilters skipped): the converter
+ * there is what makes the encoder's format from whatever comes, the place
+ * a pinned format (FORMAT) is made. */
+static gboolean
+gp_caps_before_encoder (GpSession * s, GpElement * e)
+{
+  GpElement *n = gp_caps_next (s, e->name);
+
+  return n && n->factory && g_str_has_suffix (n->factory, "enc");
 }
 
 void
@@ -338,9 +327,10 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
     GpElement *e = g_ptr_array_index (s->elements, i);
 
     /* a bin's own converters (playbin's) are not the user's to remove,
-     * and one after a decodebin is there on purpose */
+     * and one after a decodebin or before an encoder is there on purpose */
     if (gp_caps_is_converter (e) && gp_caps_is_passthrough (s, e, &p50)) {
-      if (gp_rules_is_users (s, e->name) && !gp_caps_after_autoplug (s, e))
+      if (gp_rules_is_users (s, e->name) && !gp_caps_after_autoplug (s, e) &&
+          !gp_caps_before_encoder (s, e))
         gp_caps_report_passthrough (s, rule, e, p50);
       g_hash_table_add (passthrough, e->name);
     }

@@ -13,7 +13,8 @@
  *  - removing an element that is not a pure mover: only converters that
  *    were found to convert nothing, uploads and downloads, queues and
  *    identity may go, never an element that changes the picture or sound
- *    (videoflip, videobalance, overlays, encoders);
+ *    (videoflip, videobalance, overlays, encoders), unless the same patch
+ *    inserts one of its kind elsewhere (a move);
  *  - deleting caps the user wrote, unless the element they fed converts by
  *    itself (the caps only chose what a removed converter made for it);
  *  - setting a property to the value it already has;
@@ -274,9 +275,11 @@ gp_patch_member (JsonObject * o, const gchar * key)
       json_node_get_string (n) : NULL;
 }
 
-/* NULL when @op keeps what the pipeline does; else why not. */
+/* NULL when @op keeps what the pipeline does; else why not. @inserted:
+ * the factories the patch inserts (a removed element of one of them is
+ * moved, not dropped). */
 static gchar *
-gp_patch_check_op (GpSession * s, JsonObject * op)
+gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
 {
   const gchar *kind = gp_patch_member (op, "op");
   const gchar *keys[] = { "target", "before", "after" };
@@ -296,7 +299,8 @@ gp_patch_check_op (GpSession * s, JsonObject * op)
         name);
   if (strcmp (kind, "remove") == 0 && e &&
       g_strcmp0 (e->factory, "capsfilter") != 0 &&
-      !gp_patch_is_removable (e->factory))
+      !gp_patch_is_removable (e->factory) &&
+      !(e->factory && g_hash_table_contains (inserted, e->factory)))
     return g_strdup_printf ("%s (%s) does work of its own", name, e->factory);
   if (strcmp (kind, "set") == 0) {
     const gchar *prop = gp_patch_member (op, "prop");
@@ -339,6 +343,7 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
   GpLaunch *before = NULL, *after = NULL;
   GList *ops = NULL, *o;
   GHashTable *removed = g_hash_table_new (NULL, NULL);
+  GHashTable *inserted = g_hash_table_new (g_str_hash, g_str_equal);
   gchar *why = NULL;
   GError *err = NULL;
 
@@ -352,12 +357,21 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
     why = g_strdup ("no edit");
   else if (s->launch && (before = gp_launch_parse (s->launch, NULL)) == NULL)
     why = g_strdup ("the launch string does not parse");
+  for (o = ops; o; o = o->next) {
+    JsonObject *op = JSON_NODE_HOLDS_OBJECT (patch) ? o->data :
+        json_node_get_object (o->data);
+
+    if (op && g_strcmp0 (gp_patch_member (op, "op"), "insert") == 0 &&
+        gp_patch_member (op, "element"))
+      g_hash_table_add (inserted, (gpointer) gp_patch_member (op,
+              "element"));
+  }
   for (o = ops; why == NULL && o; o = o->next) {
     JsonObject *op = JSON_NODE_HOLDS_OBJECT (patch) ? o->data :
         json_node_get_object (o->data);
 
-    why = op ? gp_patch_check_op (s, op) : g_strdup ("an edit that is not "
-        "an object");
+    why = op ? gp_patch_check_op (s, op, inserted) : g_strdup ("an edit "
+        "that is not an object");
     if (why == NULL && before &&
         g_strcmp0 (gp_patch_member (op, "op"), "remove") == 0) {
       gint el = gp_launch_find_element (before, gp_patch_member (op,
@@ -386,6 +400,7 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
   g_clear_pointer (&before, gp_launch_free);
   g_clear_pointer (&after, gp_launch_free);
   g_hash_table_unref (removed);
+  g_hash_table_unref (inserted);
   if (why) {
     g_debug ("%s: no fix_patch: %s", f->rule, why);
     g_free (why);

@@ -33,6 +33,13 @@ void gp_rule_late (GpSession * s, const GpRule * rule);
 void gp_rule_enc (GpSession * s, const GpRule * rule);
 void gp_rule_mem (GpSession * s, const GpRule * rule);
 
+/* gp-rule-waste.c: frames worked on and then dropped; streams decoded
+ * for nobody */
+void gp_rule_waste (GpSession * s, const GpRule * rule);
+void gp_rule_unused (GpSession * s, const GpRule * rule);
+/* gp-rule-format.c: a heavy raw format nobody asked for */
+void gp_rule_format (GpSession * s, const GpRule * rule);
+
 /* gp-rule-zc.c, gp-rule-sw.c, gp-rule-caps.c: memory, hardware, caps */
 void gp_rule_zc (GpSession * s, const GpRule * rule);
 void gp_rule_sw (GpSession * s, const GpRule * rule);

@@ -670,3 +670,25 @@ gp_rules_is_users (GpSession * s, const gchar * name)
   }
   return FALSE;
 }
+
+/* Bins that pick decoders at run time: what they output depends on the
+ * stream. */
+static const gchar *const gp_rules_autoplug_bins[] = {
+  "decodebin", "decodebin3", "uridecodebin", "uridecodebin3", "playbin",
+  "playbin3", "parsebin", NULL
+};
+
+gboolean
+gp_rules_in_autoplug_bin (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  guint depth = 0;
+
+  for (; e && depth < 64; depth++) {
+    if (e->factory && g_strv_contains (gp_rules_autoplug_bins, e->factory))
+      return TRUE;
+    e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
+        NULL;
+  }
+  return FALSE;
+}

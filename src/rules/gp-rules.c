@@ -39,6 +39,16 @@ static const GpRule gp_rules_table[] = {
       gp_rule_caps,
       "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
         "bench/pairs/caps.pair"},
+  {"FORMAT", "an encoder works on a high-bit-depth or 4:4:4 format that "
+        "nothing asked for", gp_rule_format,
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/format.pair"},
+  {"WASTE", "frames worked on and then dropped (a videorate after the "
+        "work)", gp_rule_waste,
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/waste.pair"},
+  {"UNUSED", "a decodebin decodes a stream nothing is linked to",
+      gp_rule_unused, NULL},
   {"QUEUE", "an expensive element shares its streaming thread with a live "
         "source or another expensive element", gp_rule_queue,
       "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "

@@ -177,6 +177,10 @@ gdouble gp_rules_sink_target_media_rate (GpSession * s, const gchar * sink);
  * helpers). Without a launch string (imports), where it sits decides. */
 gboolean gp_rules_is_users (GpSession * s, const gchar * name);
 
+/* TRUE when @name is, or sits inside, a bin that picks its elements at
+ * run time (decodebin, uridecodebin, playbin, their 3s, parsebin). */
+gboolean gp_rules_in_autoplug_bin (GpSession * s, const gchar * name);
+
 /* TRUE when every sink below @element writes a file (filesink,
  * splitmuxsink, ...): nobody sees the stream as it is made, so latency
  * costs nothing there, and dropping data loses part of the recording. */
