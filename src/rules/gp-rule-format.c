@@ -122,9 +122,17 @@ gp_format_trace (GpSession * s, const gchar * enc, GpFormatTrace * t)
       if (caps && strstr (caps, "format="))
         t->pinned_by = g_strdup (prev);
     }
+    /* a converter that changed the format made it; one in passthrough
+     * handed on what came to it */
     if (pe && (gp_rules_is_sw_converter (pe->factory) ||
-            gp_rules_is_device_converter (pe->factory)) && !t->made_by)
-      t->made_by = g_strdup (prev);
+            gp_rules_is_device_converter (pe->factory)) && !t->made_by) {
+      GpLink *pin = gp_rules_link_into (s, prev);
+      gchar *fin = pin ? gp_rules_caps_format (pin->caps) : NULL;
+
+      if (fin == NULL || g_strcmp0 (fin, t->origin_format) != 0)
+        t->made_by = g_strdup (prev);
+      g_free (fin);
+    }
     g_free (cur);
     cur = prev;
     /* a converter makes any format: whatever is above it did not choose */

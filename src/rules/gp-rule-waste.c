@@ -60,7 +60,7 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
     gdouble b;
 
     if (pe == NULL || gp_rules_link_into (s, prev) == NULL ||
-        g_strcmp0 (pe->kind, "source") == 0 || !gp_rules_is_users (s, prev)) {
+        g_strcmp0 (pe->kind, "source") == 0) {
       g_free (prev);
       break;
     }
@@ -69,6 +69,9 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
     if (g_strcmp0 (pe->factory, "capsfilter") == 0 ||
         gp_rules_is_queue (s, prev))
       continue;
+    /* inside a bin the user did not write: the frames came from there */
+    if (!gp_rules_is_users (s, prev))
+      break;
     es = gp_session_find_elem_summary (s, prev);
     b = es ? gp_rules_work_busy_pct (s, es) : -1;
     if (b > 0)

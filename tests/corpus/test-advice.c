@@ -1,0 +1,587 @@
+/* gstprof tests
+ *
+ * test-advice.c: the advice of the verdict on the pipelines people run
+ * (tests/corpus/README.md, "Advice"): for each pipeline, the findings that
+ * must be there, at what severity, and those that must not, as an
+ * experienced GStreamer engineer reading the same pipeline would have it.
+ * Where a finding carries a fix, the fix is applied to the launch string
+ * and the fixed pipeline runs again: the finding is gone and what the
+ * pipeline does is kept.
+ *
+ * Elements a fix edits are named in the launch strings: automatic names
+ * count up across the captures of this one process, while a fix names
+ * elements as a fresh `gstprof run` would.
+ */
+#include <gst/gst.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "capture/gp-capture.h"
+#include "core/gp-launch.h"
+#include "rules/gp-rules.h"
+#include "gp-test-util.h"
+
+static GpCaptureOptions base_opts;
+static gchar *media_dir;
+
+static GpSession *
+run (const gchar * launch, gdouble duration_s)
+{
+  GpCaptureEnd end;
+  GpSession *s = gp_test_capture (&base_opts, launch, duration_s, &end);
+  guint i;
+
+  gp_rules_run (s);
+  g_test_message ("%s (end %d)", launch, end);
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    g_test_message ("  [%s] %s: %s", f->severity, f->rule, f->title);
+  }
+  return s;
+}
+
+/* Findings of @rule at @severity or stronger ("info": any). */
+static GpFinding *
+find (GpSession * s, const gchar * rule, const gchar * severity)
+{
+  guint i;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if ((rule == NULL || g_str_equal (f->rule, rule)) &&
+        gp_severity_weight (f->severity) >= gp_severity_weight (severity))
+      return f;
+  }
+  return NULL;
+}
+
+/* @must and @must_not: "RULE" (any severity) or "RULE:severity" (that
+ * severity or stronger); "*:medium" in @must_not: nothing at medium or
+ * high, the exit code stays 0. */
+static void
+expect (GpSession * s, const gchar * const *must,
+    const gchar * const *must_not)
+{
+  guint i;
+
+  for (i = 0; must && must[i]; i++) {
+    gchar **p = g_strsplit (must[i], ":", 2);
+
+    if (find (s, p[0], p[1] ? p[1] : GP_SEVERITY_INFO) == NULL)
+      g_error ("%s: expected a %s finding%s%s", s->launch, p[0],
+          p[1] ? " at " : "", p[1] ? p[1] : "");
+    g_strfreev (p);
+  }
+  for (i = 0; must_not && must_not[i]; i++) {
+    gchar **p = g_strsplit (must_not[i], ":", 2);
+    GpFinding *f = find (s, g_str_equal (p[0], "*") ? NULL : p[0],
+        p[1] ? p[1] : GP_SEVERITY_INFO);
+
+    if (f)
+      g_error ("%s: no %s%s%s finding expected, got [%s] %s: %s", s->launch,
+          p[0], p[1] ? " at " : "", p[1] ? p[1] : "", f->severity, f->rule,
+          f->title);
+    g_strfreev (p);
+  }
+}
+
+/* The session's launch string with @f's fix applied. */
+static gchar *
+fixed (GpSession * s, GpFinding * f)
+{
+  GError *err = NULL;
+  GpLaunch *l;
+  gchar *out;
+
+  g_assert_nonnull (f->fix_patch);
+  l = gp_launch_parse (s->launch, &err);
+  g_assert_no_error (err);
+  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &err));
+  g_assert_no_error (err);
+  out = gp_launch_to_string (l);
+  gp_launch_free (l);
+  g_test_message ("fixed: %s", out);
+  return out;
+}
+
+static void
+make_media (const gchar * launch)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (launch, &err);
+  GstBus *bus;
+  GstMessage *m;
+
+  g_assert_no_error (err);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (m);
+  g_assert_cmpint (GST_MESSAGE_TYPE (m), ==, GST_MESSAGE_EOS);
+  gst_message_unref (m);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+/* A 10 s H.264 + AAC mp4, made once. */
+static const gchar *
+av_mp4 (void)
+{
+  static gchar *path;
+
+  if (path == NULL) {
+    gchar *launch;
+
+    path = g_build_filename (media_dir, "av.mp4", NULL);
+    launch = g_strdup_printf ("videotestsrc num-buffers=300 ! "
+        "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
+        "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
+        "filesink location=%s audiotestsrc num-buffers=431 ! audioconvert ! "
+        "avenc_aac ! aacparse ! mux.", path);
+    make_media (launch);
+    g_free (launch);
+  }
+  return path;
+}
+
+/* A 5 s Theora + Vorbis ogg, made once. */
+static const gchar *
+theora_ogg (void)
+{
+  static gchar *path;
+
+  if (path == NULL) {
+    gchar *launch;
+
+    path = g_build_filename (media_dir, "av.ogg", NULL);
+    launch = g_strdup_printf ("videotestsrc num-buffers=150 ! "
+        "video/x-raw,width=320,height=240,framerate=30/1 ! theoraenc ! "
+        "oggmux name=mux ! filesink location=%s audiotestsrc "
+        "num-buffers=215 ! audioconvert ! vorbisenc ! mux.", path);
+    make_media (launch);
+    g_free (launch);
+  }
+  return path;
+}
+
+static gboolean
+have (const gchar * factory)
+{
+  GstElementFactory *f = gst_element_factory_find (factory);
+
+  if (f == NULL) {
+    gchar *msg = g_strdup_printf ("%s is not installed", factory);
+
+    g_test_skip (msg);
+    g_free (msg);
+    return FALSE;
+  }
+  gst_object_unref (f);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* playback                                                            */
+
+/* decodebin playback with sync=true sinks: full queues are how clock-paced
+ * playback works, the converters after decodebin are the safety net, and
+ * the drain after --duration is no stall. Nothing to say. */
+static void
+test_playback (void)
+{
+  gchar *launch = g_strdup_printf ("filesrc location=%s ! decodebin name=d "
+      "d. ! queue ! videoconvert ! fakesink sync=true d. ! queue ! "
+      "audioconvert ! audioresample ! fakesink sync=true", av_mp4 ());
+  GpSession *s = run (launch, 3.0);
+
+  expect (s, NULL, (const gchar *[]) {
+      "QFULL", "STALL", "CAPS", "*:medium", NULL});
+  gp_session_free (s);
+  g_free (launch);
+}
+
+/* playbin: its own converters are not the user's to remove. */
+static void
+test_playbin (void)
+{
+  gchar *launch = g_strdup_printf ("playbin uri=file://%s "
+      "video-sink=\"fakesink sync=true\" audio-sink=\"fakesink sync=true\"",
+      av_mp4 ());
+  GpSession *s = run (launch, 3.0);
+
+  expect (s, NULL, (const gchar *[]) {
+      "CAPS", "QFULL", "STALL", "*:medium", NULL});
+  gp_session_free (s);
+  g_free (launch);
+}
+
+/* Theora playback: theoradec's QoS messages for its three header packets
+ * come before PLAYING, without a running time: not late frames. */
+static void
+test_theora (void)
+{
+  gchar *launch;
+  GpSession *s;
+
+  if (!have ("theoradec"))
+    return;
+  launch = g_strdup_printf ("filesrc location=%s ! oggdemux ! theoradec ! "
+      "videoconvert ! fakesink sync=true", theora_ogg ());
+  s = run (launch, 3.0);
+  expect (s, NULL, (const gchar *[]) {
+      "LATE", "*:medium", NULL});
+  gp_session_free (s);
+  g_free (launch);
+}
+
+/* uridecodebin in a video-only pipeline decodes the audio for nobody; the
+ * fix (demux, decode the video only) decodes no audio and still plays. */
+static void
+test_unused (void)
+{
+  gchar *launch = g_strdup_printf ("uridecodebin name=un_dec uri=file://%s "
+      "! videoconvert ! fakesink sync=true", av_mp4 ());
+  GpSession *s = run (launch, 2.0), *t;
+  GpFinding *f;
+  gchar *twin;
+
+  expect (s, (const gchar *[]) {
+      "UNUSED", NULL}, (const gchar *[]) {
+      "*:medium", NULL});
+  f = find (s, "UNUSED", GP_SEVERITY_INFO);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "factory"),
+      ==, "avdec_aac");
+  g_assert_null (f->fix_patch);
+  g_assert_nonnull (strstr (f->fix, "d.video_0"));
+  /* its fix text, followed */
+  twin = g_strdup_printf ("filesrc location=%s ! qtdemux name=d d.video_0 ! "
+      "queue ! decodebin ! videoconvert ! fakesink name=un_sink sync=true",
+      av_mp4 ());
+  t = run (twin, 2.0);
+  expect (t, NULL, (const gchar *[]) {
+      "UNUSED", NULL});
+  g_assert_cmpfloat (gp_session_find_sink (t, "un_sink")->fps, >, 25);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+  g_free (launch);
+}
+
+/* ------------------------------------------------------------------ */
+/* encoding and recording                                              */
+
+/* A live source recorded to a file with x264enc's defaults: B-frames and
+ * lookahead cost only latency nobody sees. What is worth a word is the
+ * format nothing pinned: a 10-bit 4:4:4 recording. */
+static void
+test_record_live (void)
+{
+  gchar *out = g_build_filename (media_dir, "rec.mp4", NULL);
+  gchar *launch = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc ! "
+      "mp4mux ! filesink location=%s", out);
+  GpSession *s = run (launch, 3.0);
+
+  expect (s, (const gchar *[]) {
+      "FORMAT:medium", NULL}, (const gchar *[]) {
+      "ENC", "BUDGET", NULL});
+  gp_session_free (s);
+  g_free (launch);
+  g_free (out);
+}
+
+/* The same encoder sending RTP: a keyframe every 250 frames (8 s) keeps a
+ * receiver that joins in the dark that long. udpsink sends each packet
+ * as it comes: SYNC has nothing to say. */
+static void
+test_rtp_send (void)
+{
+  GpSession *s = run ("videotestsrc is-live=true ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! x264enc name=rs_enc tune=zerolatency "
+      "speed-preset=ultrafast ! rtph264pay ! udpsink host=127.0.0.1 "
+      "port=5998", 3.0);
+  GpFinding *f;
+
+  expect (s, (const gchar *[]) {
+      "ENC:medium", NULL}, (const gchar *[]) {
+      "SYNC", NULL});
+  f = find (s, "ENC", GP_SEVERITY_MEDIUM);
+  g_assert_cmpint (json_object_get_int_member (f->evidence,
+          "keyint_frames"), ==, 250);
+  gp_session_free (s);
+}
+
+/* audiomixer -> opus -> RTP: udpsink paces the packets with sync=true,
+ * which a sender wants: at most info. */
+static void
+test_audiomixer_rtp (void)
+{
+  GpSession *s = run ("audiomixer name=mix ! audioconvert ! audioresample ! "
+      "opusenc ! rtpopuspay ! udpsink host=127.0.0.1 port=5996 "
+      "audiotestsrc is-live=true freq=440 ! mix. audiotestsrc is-live=true "
+      "freq=660 ! mix.", 3.0);
+
+  expect (s, NULL, (const gchar *[]) {
+      "SYNC:medium", "*:medium", NULL});
+  gp_session_free (s);
+}
+
+/* x264enc negotiates Y444_10LE when nothing pins a format; FORMAT's fix
+ * (I420 before the encoder) runs the same pipeline several times faster
+ * and leaves FORMAT silent. The converter before the encoder is where the
+ * pinned format is made: no CAPS. */
+static void
+test_format (void)
+{
+  GpSession *s = run ("videotestsrc num-buffers=150 ! video/x-raw,width=640,"
+      "height=360 ! videoconvert ! x264enc name=fo_enc speed-preset=ultrafast "
+      "tune=zerolatency ! fakesink name=fo_sink", 0), *t;
+  GpFinding *f;
+  gchar *twin;
+  guint i;
+
+  expect (s, (const gchar *[]) {
+      "FORMAT:medium", NULL}, (const gchar *[]) {
+      "CAPS", NULL});
+  f = find (s, "FORMAT", GP_SEVERITY_MEDIUM);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "format"),
+      ==, "Y444_10LE");
+  twin = fixed (s, f);
+  g_assert_nonnull (strstr (twin, "videoconvert ! video/x-raw,format=I420 ! "
+          "x264enc"));
+  t = run (twin, 0);
+  expect (t, NULL, (const gchar *[]) {
+      "FORMAT", "CAPS", NULL});
+  for (i = 0; i < t->links->len; i++) {
+    GpLink *l = g_ptr_array_index (t->links, i);
+
+    if (g_str_has_prefix (l->sink, "fo_enc."))
+      g_assert_nonnull (strstr (l->caps, "format=(string)I420"));
+  }
+  /* the same frames, encoded */
+  g_assert_cmpuint (gp_session_find_elem_summary (t, "fo_sink")->buffers, ==,
+      gp_session_find_elem_summary (s, "fo_sink")->buffers);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+}
+
+/* The demo `make run` profiles (the DEMO line of the Makefile): a live
+ * 1080p source scaled with lanczos and encoded, with nothing pinning the
+ * format: FORMAT is what to say, not "remove the converter". */
+static void
+test_demo (void)
+{
+  gchar *path = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "Makefile",
+      NULL);
+  gchar *text = NULL, *demo = NULL, **lines;
+  GpSession *s;
+  guint i;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (i = 0; lines[i] && demo == NULL; i++)
+    if (g_str_has_prefix (lines[i], "DEMO ") && strstr (lines[i], "?="))
+      demo = g_strstrip (g_strdup (strstr (lines[i], "?=") + 2));
+  g_assert_nonnull (demo);
+  s = run (demo, 3.0);
+  expect (s, (const gchar *[]) {
+      "FORMAT:medium", NULL}, (const gchar *[]) {
+      "CAPS", NULL});
+  gp_session_free (s);
+  g_strfreev (lines);
+  g_free (demo);
+  g_free (text);
+  g_free (path);
+}
+
+/* A file transcode: the decoder's format is the content's, the converter
+ * before the encoder stays, and a recording has no latency to judge. */
+static void
+test_transcode (void)
+{
+  gchar *out = g_build_filename (media_dir, "tc.mp4", NULL);
+  gchar *launch = g_strdup_printf ("filesrc location=%s ! qtdemux name=d "
+      "d.video_0 ! h264parse ! avdec_h264 ! videoconvert ! x264enc "
+      "speed-preset=ultrafast ! mp4mux ! filesink location=%s", av_mp4 (),
+      out);
+  GpSession *s = run (launch, 0);
+
+  expect (s, NULL, (const gchar *[]) {
+      "CAPS", "FORMAT", "ENC", "BUDGET", "STALL", NULL});
+  gp_session_free (s);
+  g_free (launch);
+  g_free (out);
+}
+
+/* The user pinned a format: whatever it is, FORMAT stays silent. */
+static void
+test_format_pinned (void)
+{
+  GpSession *s = run ("videotestsrc num-buffers=60 ! video/x-raw,width=640,"
+      "height=360 ! videoconvert ! video/x-raw,format=Y444 ! x264enc "
+      "speed-preset=ultrafast ! fakesink", 0);
+
+  expect (s, NULL, (const gchar *[]) {
+      "FORMAT", NULL});
+  gp_session_free (s);
+}
+
+/* matroskamux waits for x264enc's video, held ~1.5 s by its lookahead,
+ * while the audio fills its 1 s queue and blocks its live source. QFULL
+ * says so (not "the muxer limits", not leaky=downstream on a recording);
+ * its fix gives the queue the room, and run again the queue no longer
+ * blocks. ENC stays silent: it is a recording. */
+static void
+test_mux_late_branch (void)
+{
+  gchar *out = g_build_filename (media_dir, "late.mkv", NULL);
+  gchar *launch = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
+      "x264enc ! h264parse ! queue ! matroskamux name=lb_mux ! filesink location=%s "
+      "audiotestsrc is-live=true ! audioconvert ! opusenc ! queue name=lb_q "
+      "! lb_mux.", out);
+  GpSession *s = run (launch, 4.0), *t;
+  GpFinding *f;
+  gchar *twin;
+
+  expect (s, (const gchar *[]) {
+      "QFULL", NULL}, (const gchar *[]) {
+      "ENC", "BUDGET", "*:medium", NULL});
+  f = find (s, "QFULL", GP_SEVERITY_INFO);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "joiner"),
+      ==, "lb_mux");
+  g_assert_cmpfloat (json_object_get_double_member (f->evidence,
+          "late_branch_latency_ms"), >, 500);
+  twin = fixed (s, f);
+  g_assert_null (strstr (twin, "leaky"));
+  t = run (twin, 4.0);
+  expect (t, NULL, (const gchar *[]) {
+      "QFULL", NULL});
+  g_assert_cmpfloat (gp_session_find_queue_summary (t, "lb_q")->blocked_ms,
+      <, 0.05 * 4000);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+  g_free (launch);
+  g_free (out);
+}
+
+/* ------------------------------------------------------------------ */
+/* frames worked on and dropped                                        */
+
+/* 60 fps scaled, then videorate to 15: three scaled frames of four are
+ * dropped. WASTE's fix moves videorate and its caps before the scaler:
+ * the same 15 fps come out, WASTE is silent. */
+static void
+test_waste (void)
+{
+  GpSession *s = run ("videotestsrc is-live=true ! video/x-raw,width=640,"
+      "height=360,framerate=60/1 ! videoscale name=wa_scale method=lanczos ! "
+      "video/x-raw,width=1280,height=720 ! videorate name=wa_rate ! "
+      "video/x-raw,framerate=15/1 ! fakesink name=wa_sink", 3.0), *t;
+  GpFinding *f;
+  gchar *twin;
+  gdouble fps;
+
+  expect (s, (const gchar *[]) {
+      "WASTE:medium", NULL}, NULL);
+  f = find (s, "WASTE", GP_SEVERITY_MEDIUM);
+  g_assert_cmpfloat (json_object_get_double_member (f->evidence,
+          "kept_pct"), <, 30);
+  fps = gp_session_find_sink (s, "wa_sink")->fps;
+  twin = fixed (s, f);
+  g_assert_nonnull (strstr (twin, "videorate name=wa_rate ! "
+          "video/x-raw,framerate=15/1 ! videoscale name=wa_scale"));
+  t = run (twin, 3.0);
+  expect (t, NULL, (const gchar *[]) {
+      "WASTE", NULL});
+  g_assert_cmpfloat (fabs (gp_session_find_sink (t, "wa_sink")->fps - fps),
+      <, 1.0);
+  g_assert_cmpuint (gp_session_find_elem_summary (t, "wa_scale")->buffers,
+      <, gp_session_find_elem_summary (t, "wa_rate")->buffers / 2);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+}
+
+/* A flip the user asked for, in system memory: nothing to swap, nothing
+ * removed. */
+static void
+test_flip (void)
+{
+  GpSession *s = run ("videotestsrc is-live=true ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! videoflip video-direction=horiz ! "
+      "videoconvert ! fakesink", 2.0);
+  guint i;
+
+  expect (s, NULL, (const gchar *[]) {
+      "ZC", "*:medium", NULL});
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    gchar *patch = f->fix_patch ? json_to_string (f->fix_patch, FALSE) :
+        NULL;
+
+    g_assert_true (patch == NULL || strstr (patch, "videoflip") == NULL);
+    g_free (patch);
+  }
+  gp_session_free (s);
+}
+
+static void
+remove_tree (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d)) != NULL) {
+    gchar *p = g_build_filename (dir, name, NULL);
+
+    g_remove (p);
+    g_free (p);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+  gint ret;
+
+  gp_capture_options_init (&base_opts);
+  base_opts.eos_timeout_s = 2.0;
+  if (!gp_capture_prepare_env (&base_opts, &error))
+    g_error ("%s", error->message);
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  media_dir = g_dir_make_tmp ("gstprof-advice-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/advice/playback", test_playback);
+  g_test_add_func ("/advice/playbin", test_playbin);
+  g_test_add_func ("/advice/theora", test_theora);
+  g_test_add_func ("/advice/unused", test_unused);
+  g_test_add_func ("/advice/record-live", test_record_live);
+  g_test_add_func ("/advice/rtp-send", test_rtp_send);
+  g_test_add_func ("/advice/audiomixer-rtp", test_audiomixer_rtp);
+  g_test_add_func ("/advice/format", test_format);
+  g_test_add_func ("/advice/format-pinned", test_format_pinned);
+  g_test_add_func ("/advice/demo", test_demo);
+  g_test_add_func ("/advice/transcode", test_transcode);
+  g_test_add_func ("/advice/mux-late-branch", test_mux_late_branch);
+  g_test_add_func ("/advice/waste", test_waste);
+  g_test_add_func ("/advice/flip", test_flip);
+  ret = g_test_run ();
+  remove_tree (media_dir);
+  g_free (media_dir);
+  return ret;
+}
