@@ -168,6 +168,29 @@ typedef struct
   gboolean stalled;             /* ... and not the stream ending */
 } GpStallLink;
 
+/* TRUE when @sl stopped for good because what feeds it ran out: the gap
+ * lasts to the end of PLAYING and nothing upstream is live (a file read
+ * to its end while the queues below still play what they hold). */
+static gboolean
+gp_stall_data_ran_out (GpSession * s, const GpPlayingSpan * span,
+    const GpStallLink * sl)
+{
+  GHashTable *up;
+  GHashTableIter it;
+  gpointer key;
+  gboolean live = FALSE;
+  gdouble w = s->window_s > 0 ? s->window_s : 0.25;
+
+  if (!sl->flowed || sl->g1 < span->t1 - w)
+    return FALSE;
+  up = gp_rules_upstream_of (s, sl->src_el);
+  g_hash_table_iter_init (&it, up);
+  while (!live && g_hash_table_iter_next (&it, &key, NULL))
+    live = gp_rules_is_live_source (s, key);
+  g_hash_table_unref (up);
+  return !live;
+}
+
 static void
 gp_stall_link_clear (gpointer p)
 {
@@ -312,7 +335,8 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
     }
     sl.gapped = sl.gap_s >= min_s;
     sl.stalled = sl.gapped &&
-        !gp_stall_branch_ended (s, sl.src_el, sl.g0 + 0.05);
+        !gp_stall_branch_ended (s, sl.src_el, sl.g0 + 0.05) &&
+        !gp_stall_data_ran_out (s, &span, &sl);
     g_array_append_val (all, sl);
   }
   /* Nothing flowed anywhere: the pipeline never ran (an error, a state

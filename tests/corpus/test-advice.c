@@ -205,6 +205,32 @@ test_playback (void)
   g_free (launch);
 }
 
+/* The same to the end of a 4 s file: the file is read to its end while
+ * the queues below still play what they hold; that is no stall. */
+static void
+test_playback_to_end (void)
+{
+  gchar *file = g_build_filename (media_dir, "short.mp4", NULL);
+  gchar *make = g_strdup_printf ("videotestsrc num-buffers=120 ! "
+      "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
+      "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
+      "filesink location=%s audiotestsrc num-buffers=172 ! audioconvert ! "
+      "avenc_aac ! aacparse ! mux.", file);
+  gchar *launch = g_strdup_printf ("filesrc location=%s ! decodebin name=d "
+      "d. ! queue ! videoconvert ! fakesink sync=true d. ! queue ! "
+      "audioconvert ! audioresample ! fakesink sync=true", file);
+  GpSession *s;
+
+  make_media (make);
+  s = run (launch, 0);
+  expect (s, NULL, (const gchar *[]) {
+      "STALL", "QFULL", "*:medium", NULL});
+  gp_session_free (s);
+  g_free (launch);
+  g_free (make);
+  g_free (file);
+}
+
 /* playbin: its own converters are not the user's to remove. */
 static void
 test_playbin (void)
@@ -567,6 +593,7 @@ main (int argc, char **argv)
   g_assert_no_error (error);
 
   g_test_add_func ("/advice/playback", test_playback);
+  g_test_add_func ("/advice/playback-to-end", test_playback_to_end);
   g_test_add_func ("/advice/playbin", test_playbin);
   g_test_add_func ("/advice/theora", test_theora);
   g_test_add_func ("/advice/unused", test_unused);
