@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -499,7 +500,16 @@ gp_fix_capture_options (GpSession * before, GpCaptureOptions * opts)
 {
   guint i;
 
-  opts->duration_s = before->duration_s;
+  /* The duration asked for, not the one measured (that has the EOS drain
+   * on top): when gstprof stopped it, the time it asked it to stop; when it
+   * ended on its own, until it ends again. */
+  if ((g_strcmp0 (before->end, "duration") == 0 ||
+          g_strcmp0 (before->end, "interrupt") == 0) && before->stop_s > 0)
+    opts->duration_s = round (before->stop_s * 1000.0) / 1000.0;
+  else if (g_strcmp0 (before->end, "eos") == 0)
+    opts->duration_s = 0;
+  else
+    opts->duration_s = before->duration_s;
   if (before->window_s > 0)
     opts->window_ms = (guint) (before->window_s * 1000.0 + 0.5);
   for (i = 0; i < before->elem_summaries->len; i++)

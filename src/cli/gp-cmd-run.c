@@ -6,6 +6,7 @@
 #include "gp-cli.h"
 #include "gp-session.h"
 #include "capture/gp-capture.h"
+#include "core/gp-launch.h"
 #include "report/gp-check.h"
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"
@@ -30,19 +31,20 @@ static const gchar gp_run_description[] =
     "on\n"
     "Ctrl-C (or SIGTERM) EOS is sent and waited for a bounded time (3 s), "
     "then\n"
-    "the pipeline stops (at once if it never reached PLAYING: EOS cannot "
-    "flow then). DIR/session.json is written atomically (temp file + "
-    "rename),\n"
-    "the verdict is printed on stdout and \"session: DIR/session.json\" on "
-    "stderr.\n"
+    "the pipeline stops (at once if it never reached PLAYING: EOS cannot\n"
+    "flow then). DIR/session.json is written atomically (temp file +\n"
+    "rename), the verdict is printed on stdout and \"session:\n"
+    "DIR/session.json\" on stderr.\n"
     "\n"
     "Durations: 10s, 500ms, 2m, 1h, or a plain number of seconds.\n"
     "DIR defaults to gstprof-session-YYYYmmdd-HHMMSS in the current folder;\n"
     "it is created once the pipeline runs (not at all when the launch string\n"
     "is bad). While it runs, DIR/session.json is saved every 2 s (exit_code\n"
     "-1, no findings yet), so even a run killed outright leaves a valid\n"
-    "session; the final one replaces it. The progress line (once a second)\n"
-    "is shown only on a terminal.\n"
+    "session; the final one replaces it. A session.json already in DIR is\n"
+    "kept, renamed to session.N.json (the first free N). The progress line\n"
+    "(once a second) is shown only on a terminal. A pipeline pasted with\n"
+    "its gst-launch-1.0 command and options in front runs without them.\n"
     "\n"
     "Ctrl-C is a normal way to end a run: the session is written, the "
     "verdict\n"
@@ -115,6 +117,65 @@ gp_run_check_dir (const gchar * dir, gchar ** reason)
   return ok;
 }
 
+/* A session already at @path is kept: renamed to session.N.json beside it
+ * (the first free N), and said on stderr. FALSE when it cannot be moved. */
+static gboolean
+gp_run_keep_old (const gchar * dir, const gchar * path, gchar ** reason)
+{
+  gchar *kept = NULL;
+  guint n;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  for (n = 1; kept == NULL || g_file_test (kept, G_FILE_TEST_EXISTS); n++) {
+    gchar *name = g_strdup_printf ("session.%u.json", n);
+
+    g_free (kept);
+    kept = g_build_filename (dir, name, NULL);
+    g_free (name);
+  }
+  if (g_rename (path, kept) != 0) {
+    *reason = g_strdup_printf ("cannot keep the earlier %s as %s: %s", path,
+        kept, g_strerror (errno));
+    g_free (kept);
+    return FALSE;
+  }
+  g_printerr ("gstprof run: the earlier %s is kept as %s\n", path, kept);
+  g_free (kept);
+  return TRUE;
+}
+
+/* A pipeline pasted from a shell line, "gst-launch-1.0 -v -e ...": the
+ * command and its options dropped, with a note. Returns @launch itself
+ * when there is nothing to drop. */
+static gchar *
+gp_run_drop_gst_launch (gchar * launch)
+{
+  gchar **words = g_strsplit_set (launch, " \t", -1);
+  GString *dropped = g_string_new (NULL);
+  gchar *rest;
+  guint i = 0;
+
+  if (words[0] == NULL || !(g_str_has_suffix (words[0], "gst-launch-1.0") ||
+          g_str_has_suffix (words[0], "gst-launch"))) {
+    g_strfreev (words);
+    g_string_free (dropped, TRUE);
+    return launch;
+  }
+  for (i = 0; words[i] && (i == 0 || words[i][0] == '-' ||
+          words[i][0] == '\0'); i++)
+    if (words[i][0])
+      g_string_append_printf (dropped, "%s%s", dropped->len ? " " : "",
+          words[i]);
+  rest = g_strstrip (g_strjoinv (" ", words + i));
+  g_printerr ("gstprof run: dropped '%s' from the front of the pipeline "
+      "(gstprof runs it itself)\n", dropped->str);
+  g_strfreev (words);
+  g_string_free (dropped, TRUE);
+  g_free (launch);
+  return rest;
+}
+
 /* A session for a pipeline that failed before the capture could build one
  * (it would not even start): enough to say what happened. */
 static GpSession *
@@ -142,6 +203,7 @@ gint
 gp_cmd_run (gint argc, gchar ** argv)
 {
   gchar *opt_duration = NULL, *opt_window = NULL, *opt_out = NULL;
+  GpLaunch *lp;
   gboolean opt_cpu = FALSE, opt_quiet = FALSE;
   gchar **rest = NULL;
   GOptionEntry entries[] = {
@@ -199,6 +261,8 @@ gp_cmd_run (gint argc, gchar ** argv)
   }
   /* gst-launch-1.0 takes the pipeline as one or several arguments. */
   launch = rest ? g_strstrip (g_strjoinv (" ", rest)) : NULL;
+  if (launch)
+    launch = gp_run_drop_gst_launch (launch);
   if (launch == NULL || *launch == '\0') {
     code = gp_cli_fail ("run", "no pipeline given (gstprof run \"videotestsrc "
         "! fakesink\"; see gstprof run --help)");
@@ -222,6 +286,16 @@ gp_cmd_run (gint argc, gchar ** argv)
   /* Checkpoints: a capture killed outright still leaves a valid session. */
   path = g_build_filename (dir, "session.json", NULL);
   opts.checkpoint_path = path;
+  /* an earlier run into the same DIR is not overwritten: kept beside it,
+   * once the launch string is known to be one */
+  lp = gp_launch_parse (launch, NULL);
+  if (lp && !gp_run_keep_old (dir, path, &reason)) {
+    code = gp_cli_fail ("run", "--out: %s", reason);
+    gp_launch_free (lp);
+    goto out;
+  }
+  if (lp)
+    gp_launch_free (lp);
 
   /* The tracer is found through the environment, which GStreamer reads
    * once, in gst_init: so first the environment, then gst_init. */

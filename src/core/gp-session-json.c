@@ -852,6 +852,13 @@ gp_reader_string (GpReader * r, JsonObject * o, const gchar * path,
   return TRUE;
 }
 
+/* Numbers no measurement here can reach: a share (a member or object
+ * named *_pct) above a thousand cores, anything else above 1e15 (ms in
+ * thirty thousand years, bytes in a petabyte). A session holding one was
+ * not written by a measurement: it is rejected, not printed as "inf%". */
+#define GP_READER_MAX_PCT 1e5
+#define GP_READER_MAX_ABS 1e15
+
 /* Numbers: integers and reals both; null and absent give @dflt. A real too
  * large for a double (1e999) reads as infinity, which the model cannot
  * hold: it is taken as null too. */
@@ -877,6 +884,21 @@ gp_reader_double (GpReader * r, JsonObject * o, const gchar * path,
       break;
     default:
       return gp_reader_type_error (r, path, key, "number");
+  }
+  if (isfinite (v)) {
+    gboolean pct = g_str_has_suffix (key, "_pct") || (path &&
+        g_str_has_suffix (path, "_pct"));
+    gdouble max = pct ? GP_READER_MAX_PCT : GP_READER_MAX_ABS;
+
+    if (fabs (v) > max) {
+      gchar *full = gp_key_path (path, key);
+
+      gp_set_error_line (r->error, GP_SESSION_ERROR_SCHEMA, "%s: %s: %g "
+          "cannot be (%s stays within %g)", r->origin, full, v,
+          pct ? "a share" : "a measurement", max);
+      g_free (full);
+      return FALSE;
+    }
   }
   *out = isfinite (v) ? v : dflt;
   return TRUE;

@@ -87,7 +87,23 @@ gp_ingest_load_any_data (const gchar * data, gssize length,
 GpSession *
 gp_ingest_load_any (const gchar * path, GError ** error)
 {
-  return gp_json_load_session_file (path, gp_ingest_dispatch, error);
+  GpSession *s;
+  gchar *file;
+
+  /* `run --out DIR` is what the user typed: DIR means its session */
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return gp_json_load_session_file (path, gp_ingest_dispatch, error);
+  file = g_build_filename (path, "session.json", NULL);
+  if (!g_file_test (file, G_FILE_TEST_EXISTS)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: a folder "
+        "without a session.json (give the file, or the folder gstprof run "
+        "--out wrote)", path);
+    g_free (file);
+    return NULL;
+  }
+  s = gp_json_load_session_file (file, gp_ingest_dispatch, error);
+  g_free (file);
+  return s;
 }
 
 /* ------------------------------------------------------------------ */

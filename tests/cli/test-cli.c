@@ -455,6 +455,36 @@ test_analyze_same_verdict (void)
   g_assert_cmpstr (a.out, ==, b.out);
   /* gstprof's own session is no import */
   g_assert_null (strstr (b.out, "imported from"));
+  result_clear (&b);
+
+  /* the folder run --out wrote stands for its session */
+  run_gstprof (&b, "analyze", dir, NULL);
+  g_assert_cmpint (b.code, ==, 0);
+  g_assert_cmpstr (a.out, ==, b.out);
+  result_clear (&b);
+
+  /* the same folder again, with a pasted gst-launch-1.0 line: the command
+   * and its options dropped (said), the earlier session kept (said) */
+  {
+    gchar *kept = g_build_filename (dir, "session.1.json", NULL);
+    gchar *first = NULL, *again = NULL;
+    GpSession *s;
+
+    g_assert_true (g_file_get_contents (path, &first, NULL, NULL));
+    run_gstprof (&b, "run", "--quiet", "--duration", "1", "--out", dir,
+        "gst-launch-1.0 -v -e videotestsrc num-buffers=10 ! fakesink", NULL);
+    g_assert_cmpint (b.code, ==, 0);
+    g_assert_nonnull (strstr (b.err, "dropped 'gst-launch-1.0 -v -e'"));
+    g_assert_nonnull (strstr (b.err, "kept as"));
+    g_assert_true (g_file_get_contents (kept, &again, NULL, NULL));
+    g_assert_cmpstr (first, ==, again);
+    s = load_session (dir);
+    g_assert_cmpstr (s->launch, ==, "videotestsrc num-buffers=10 ! fakesink");
+    gp_session_free (s);
+    g_free (first);
+    g_free (again);
+    g_free (kept);
+  }
 
   result_clear (&a);
   result_clear (&b);
@@ -609,6 +639,21 @@ test_analyze_bad_input (void)
   run_gstprof (&r, "analyze", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, NULL);
+  result_clear (&r);
+
+  /* a folder without a session */
+  run_gstprof (&r, "analyze", gp_tmp, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "without a session.json");
+  result_clear (&r);
+
+  /* a number no measurement gives */
+  g_assert_true (g_file_set_contents (other, "{\"schema\": \"gstprof/1\", "
+          "\"summary\": {\"elements\": {\"x\": {\"busy_pct\": 1e308}}}}",
+          -1, NULL));
+  run_gstprof (&r, "analyze", other, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "summary.elements.x.busy_pct: 1e+308 cannot be");
   result_clear (&r);
 
   g_free (garbage);

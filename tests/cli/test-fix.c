@@ -6,6 +6,7 @@
  * (GSTPROF_BIN) on saved sessions: the patched string, --apply, compare,
  * and bad input (exit 3, one line).
  */
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
@@ -226,6 +227,9 @@ test_apply (void)
   gp_rules_run (after);
   g_assert_cmpfloat (G_APPROX_VALUE (after->duration_s, before->duration_s,
           0.5), ==, TRUE);
+  /* asked to stop when the original was, not after its drain on top */
+  g_assert_cmpstr (before->end, ==, "duration");
+  g_assert_cmpfloat (fabs (after->stop_s - before->stop_s), <, 0.2);
   g_assert_cmpfloat (after->window_s, ==, before->window_s);
 
   g_assert_true (gp_compare_sink_fps (before, after, "fakesink0", &v));
