@@ -350,18 +350,29 @@ thread_shown (const GpThreadSummary * t)
       t->cpu_pct_mean >= 1.0);
 }
 
+/* The thread of @b that is @ta of @a: the same identity (renumbered
+ * elements and workers' thread ids aside), the first one not yet taken. */
 static GpThreadSummary *
-find_thread_by_name (GpSession * s, const gchar * name)
+find_thread (GpSession * a, const GpThreadSummary * ta, GpSession * b,
+    GHashTable * taken)
 {
+  gchar *ida = gp_rules_target_identity (a, ta->name);
+  GpThreadSummary *found = NULL;
   guint i;
 
-  for (i = 0; i < s->threads->len; i++) {
-    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+  for (i = 0; i < b->threads->len && found == NULL; i++) {
+    GpThreadSummary *t = g_ptr_array_index (b->threads, i);
+    gchar *idb;
 
-    if (g_strcmp0 (t->name, name) == 0)
-      return t;
+    if (taken && g_hash_table_contains (taken, t))
+      continue;
+    idb = gp_rules_target_identity (b, t->name);
+    if (g_strcmp0 (ida, idb) == 0)
+      found = t;
+    g_free (idb);
   }
-  return NULL;
+  g_free (ida);
+  return found;
 }
 
 static void
@@ -369,6 +380,7 @@ compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     const gchar * la, const gchar * lb)
 {
   GpCompareValue v;
+  GHashTable *taken = g_hash_table_new (NULL, NULL);
   guint i;
 
   if (a->process.measured || b->process.measured) {
@@ -379,9 +391,11 @@ compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   }
   for (i = 0; i < a->threads->len; i++) {
     GpThreadSummary *ta = g_ptr_array_index (a->threads, i);
-    GpThreadSummary *tb = find_thread_by_name (b, ta->name);
+    GpThreadSummary *tb = find_thread (a, ta, b, taken);
     gchar *label;
 
+    if (tb)
+      g_hash_table_add (taken, tb);
     if (!thread_shown (ta) && !thread_shown (tb))
       continue;
     label = g_strdup_printf ("thread %s", ta->name);
@@ -403,7 +417,7 @@ compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   for (i = 0; i < b->threads->len; i++) {
     GpThreadSummary *tb = g_ptr_array_index (b->threads, i);
 
-    if (thread_shown (tb) && find_thread_by_name (a, tb->name) == NULL) {
+    if (thread_shown (tb) && !g_hash_table_contains (taken, tb)) {
       gchar *label = g_strdup_printf ("thread %s", tb->name);
       gchar *note = g_strdup_printf ("only in %s (%.1f %%)", lb,
           tb->cpu_pct_mean);
@@ -414,6 +428,7 @@ compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     }
   }
   flush_rows (out, "CPU (% of one core, mean over the run)", rows, la, lb);
+  g_hash_table_unref (taken);
 
   if (a->process.measured && b->process.measured &&
       a->process.rss_mb_max >= 0 && b->process.rss_mb_max >= 0) {
@@ -425,17 +440,31 @@ compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   }
 }
 
-/* A finding's identity across two runs: its rule and its targets. */
+/* A finding's identity across two runs: its rule and what it is about,
+ * named so that renumbering does not change it (gp_rules_target_identity
+ * ()): its first target; for CPU, which targets every element a thread
+ * ran (a list that may differ between runs), the thread. */
 static gchar *
-finding_key (const GpFinding * f)
+finding_key (GpSession * s, const GpFinding * f)
 {
-  GString *k = g_string_new (f->rule);
-  guint i;
+  const gchar *about = g_strcmp0 (f->rule, "CPU") == 0 && f->evidence &&
+      json_object_has_member (f->evidence, "thread") ?
+      json_object_get_string_member (f->evidence, "thread") :
+      f->targets && f->targets->len > 0 ? g_ptr_array_index (f->targets, 0) :
+      NULL;
+  gchar *id = about ? gp_rules_target_identity (s, about) : g_strdup ("");
+  /* one rule can say two things of one target (BUDGET: a rate below its
+   * target, a latency above the frame period; QFULL: full or empty) */
+  const gchar *what = f->evidence == NULL ? "" :
+      json_object_has_member (f->evidence, "kind") ?
+      json_object_get_string_member (f->evidence, "kind") :
+      json_object_has_member (f->evidence, "state") ?
+      json_object_get_string_member (f->evidence, "state") :
+      json_object_has_member (f->evidence, "achieved_fps") ? "rate" : "";
+  gchar *k = g_strdup_printf ("%s\t%s\t%s", f->rule, id, what);
 
-  for (i = 0; f->targets != NULL && i < f->targets->len; i++)
-    g_string_append_printf (k, "%c%s", i == 0 ? '\t' : ',',
-        (const gchar *) g_ptr_array_index (f->targets, i));
-  return g_string_free (k, FALSE);
+  g_free (id);
+  return k;
 }
 
 static GHashTable *
@@ -446,7 +475,8 @@ finding_keys (GpSession * s)
   guint i;
 
   for (i = 0; i < s->findings->len; i++)
-    g_hash_table_add (h, finding_key (g_ptr_array_index (s->findings, i)));
+    g_hash_table_add (h, finding_key (s, g_ptr_array_index (s->findings,
+                i)));
   return h;
 }
 
@@ -458,7 +488,7 @@ list_findings (GString * out, GpSession * s, GHashTable * other,
 
   for (i = 0; i < s->findings->len; i++) {
     GpFinding *f = g_ptr_array_index (s->findings, i);
-    gchar *k = finding_key (f);
+    gchar *k = finding_key (s, f);
 
     if (g_hash_table_contains (other, k) == in_other)
       g_string_append_printf (out, "  %-9s %-7s %-6s %s\n", what, f->rule,
@@ -473,7 +503,7 @@ count_findings (GpSession * s, GHashTable * other, gboolean in_other)
   guint i, n = 0;
 
   for (i = 0; i < s->findings->len; i++) {
-    gchar *k = finding_key (g_ptr_array_index (s->findings, i));
+    gchar *k = finding_key (s, g_ptr_array_index (s->findings, i));
 
     n += g_hash_table_contains (other, k) == in_other;
     g_free (k);
@@ -496,6 +526,38 @@ compare_findings (GString * out, GpSession * a, GpSession * b)
   g_hash_table_unref (kb);
 }
 
+/* How many elements of @a, by identity, @b has too (bins and the
+ * elements a fix adds or removes left out). */
+static guint
+shared_elements (GpSession * a, GpSession * b, guint * n_a)
+{
+  GHashTable *ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
+  guint i, shared = 0;
+
+  *n_a = 0;
+  for (i = 0; b->elements && i < b->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (b->elements, i);
+
+    if (!e->is_bin)
+      g_hash_table_add (ids, gp_rules_element_identity (b, e->name));
+  }
+  for (i = 0; a->elements && i < a->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (a->elements, i);
+    gchar *id;
+
+    if (e->is_bin || gp_rules_is_queue (a, e->name) ||
+        g_strcmp0 (e->factory, "capsfilter") == 0)
+      continue;
+    (*n_a)++;
+    id = gp_rules_element_identity (a, e->name);
+    shared += g_hash_table_contains (ids, id);
+    g_free (id);
+  }
+  g_hash_table_unref (ids);
+  return shared;
+}
+
 gchar *
 gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
     const gchar * label_b)
@@ -504,11 +566,16 @@ gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
   GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
   gboolean sinks_match = FALSE;
   int width;
-  guint i;
+  guint i, n_a;
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
 
   width = (int) MAX (strlen (label_a), strlen (label_b));
+  /* first of all: whether this compares a pipeline with itself */
+  if (shared_elements (a, b, &n_a) == 0 && n_a > 0)
+    g_string_append_printf (out, "%s and %s profile different pipelines: no "
+        "element of one is in the other, so nothing below compares like "
+        "with like.\n\n", label_a, label_b);
   g_string_append_printf (out, "%s:%*s %s\n", label_a,
       width - (int) strlen (label_a), "", a->launch ? a->launch :
       "(no launch string)");

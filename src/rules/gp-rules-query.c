@@ -692,3 +692,180 @@ gp_rules_in_autoplug_bin (GpSession * s, const gchar * name)
   }
   return FALSE;
 }
+
+/* identities that survive a second run */
+
+/* TRUE when @e's name is one GStreamer made up (factory or type name and
+ * a number: "queue1", "avdec_h264-0", "gldownloadelement0"). */
+static gboolean
+gp_identity_auto_name (const GpElement * e)
+{
+  gsize n = strlen (e->name);
+  gchar *stem;
+  gboolean is;
+
+  while (n > 0 && g_ascii_isdigit (e->name[n - 1]))
+    n--;
+  if (n == strlen (e->name))
+    return FALSE;
+  if (n > 0 && e->name[n - 1] == '-')
+    n--;
+  stem = g_strndup (e->name, n);
+  is = e->factory && *stem && (g_str_has_prefix (stem, e->factory) ||
+      g_str_has_prefix (e->factory, stem));
+  g_free (stem);
+  return is;
+}
+
+/* The number at the end of an automatic name. */
+static guint64
+gp_identity_number (const GpElement * e)
+{
+  const gchar *p = e->name + strlen (e->name);
+
+  while (p > e->name && g_ascii_isdigit (p[-1]))
+    p--;
+  return g_ascii_strtoull (p, NULL, 10);
+}
+
+/* Elements a fix adds or takes away without changing what the pipeline
+ * does: they are no landmark for the others. */
+static gboolean
+gp_identity_transparent (GpSession * s, const GpElement * e)
+{
+  return gp_rules_is_queue (s, e->name) ||
+      g_strcmp0 (e->factory, "capsfilter") == 0 ||
+      g_strcmp0 (e->factory, "identity") == 0;
+}
+
+/* The factory of the nearest element up (or down) the links from @name
+ * that is not transparent, or "-". */
+static const gchar *
+gp_identity_neighbour (GpSession * s, const gchar * name, gboolean up)
+{
+  gchar *cur = g_strdup (name);
+  const gchar *found = "-";
+  guint hops;
+
+  for (hops = 0; hops < 16; hops++) {
+    GpLink *l = up ? gp_rules_link_into (s, cur) :
+        gp_rules_link_out_of (s, cur);
+    gchar *next = l ? gp_rules_pad_element (up ? l->src : l->sink) : NULL;
+    GpElement *ne = next ? gp_session_find_element (s, next) : NULL;
+
+    g_free (cur);
+    cur = next;
+    if (ne == NULL)
+      break;
+    if (!gp_identity_transparent (s, ne)) {
+      found = ne->factory ? ne->factory : "-";
+      break;
+    }
+  }
+  g_free (cur);
+  return found;
+}
+
+static gchar *
+gp_identity_base (GpSession * s, GpElement * e)
+{
+  GpElement *parent = e->parent && *e->parent ?
+      gp_session_find_element (s, e->parent) : NULL;
+  gchar *in = NULL, *base;
+
+  /* inside a bin: the bin's identity first (playbin's own elements) */
+  if (parent && parent->parent && *parent->parent)
+    in = gp_rules_element_identity (s, parent->name);
+  if (!gp_identity_auto_name (e))
+    base = g_strdup (e->name);
+  else
+    base = g_strdup_printf ("%s(%s>%s)", e->factory ? e->factory : "?",
+        gp_identity_neighbour (s, e->name, TRUE),
+        gp_identity_neighbour (s, e->name, FALSE));
+  if (in) {
+    gchar *full = g_strdup_printf ("%s/%s", in, base);
+
+    g_free (base);
+    g_free (in);
+    base = full;
+  }
+  return base;
+}
+
+gchar *
+gp_rules_element_identity (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  gchar *base;
+  guint i, k = 0, n = 0;
+
+  if (e == NULL)
+    return g_strdup (name);
+  base = gp_identity_base (s, e);
+  if (!gp_identity_auto_name (e))
+    return base;
+  /* the same factory between the same neighbours twice (two branches of a
+   * tee): the order GStreamer made them in tells them apart (their
+   * numbers, which only count up) */
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *o = g_ptr_array_index (s->elements, i);
+    gchar *ob;
+
+    if (g_strcmp0 (o->factory, e->factory) != 0 || !gp_identity_auto_name (o))
+      continue;
+    ob = gp_identity_base (s, o);
+    if (g_strcmp0 (ob, base) == 0) {
+      n++;
+      if (gp_identity_number (o) <= gp_identity_number (e))
+        k++;
+    }
+    g_free (ob);
+  }
+  if (n > 1) {
+    gchar *numbered = g_strdup_printf ("%s#%u", base, k);
+
+    g_free (base);
+    base = numbered;
+  }
+  return base;
+}
+
+gchar *
+gp_rules_target_identity (GpSession * s, const gchar * target)
+{
+  const gchar *arrow = strstr (target, "->");
+  const gchar *colon;
+
+  if (arrow) {
+    gchar *src = g_strndup (target, arrow - target);
+    gchar *a = gp_rules_target_identity (s, src);
+    gchar *b = gp_rules_target_identity (s, arrow + 2);
+    gchar *id = g_strdup_printf ("%s->%s", a, b);
+
+    g_free (src);
+    g_free (a);
+    g_free (b);
+    return id;
+  }
+  /* a pad ("el.src") or a thread ("el:src", "el:s/1234": a worker whose
+   * thread id differs every run) */
+  colon = strchr (target, ':');
+  if (colon || (strrchr (target, '.') && !gp_session_find_element (s,
+              target))) {
+    const gchar *sep = colon ? colon : strrchr (target, '.');
+    gchar *el = g_strndup (target, sep - target);
+    gchar *rest = g_strdup (sep);
+    gchar *slash = strchr (rest, '/');
+    gchar *id, *eid;
+
+    if (slash)
+      *slash = '\0';
+    eid = gp_rules_element_identity (s, el);
+    id = g_strconcat (eid, rest, slash ? "/worker" : "", NULL);
+    g_free (eid);
+    g_free (el);
+    g_free (rest);
+    return id;
+  }
+  return gp_rules_element_identity (s, target);
+}

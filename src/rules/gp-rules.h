@@ -191,6 +191,18 @@ gboolean gp_rules_recording_only (GpSession * s, const gchar * element);
 GpPath *gp_rules_interlatency (GpSession * s, const gchar * source,
     const gchar * element);
 
+/* What names @name in a way a second run of the same pipeline, or of its
+ * fixed twin, names the same: the user's name when it has one; else its
+ * factory between the nearest factories up and down the links (queues,
+ * capsfilters and identity left out: a fix adds and removes those), with
+ * a number only where that is not enough, and its bin's identity in
+ * front. GStreamer's numbers (queue1 becoming queue2 once a queue is
+ * inserted before it) play no part. Newly allocated. */
+gchar *gp_rules_element_identity (GpSession * s, const gchar * name);
+/* The same for a finding's target: an element, a link id
+ * ("a.src->b.sink") or a thread ("el:src", workers "el:s/TID"). */
+gchar *gp_rules_target_identity (GpSession * s, const gchar * target);
+
 /* The PLAYING part of the run, in s from its start: from the top-level
  * pipeline's PAUSED->PLAYING (else the first window) to its EOS, an
  * interrupt, an error, gstprof's stop (--duration, Ctrl-C: the EOS drain

@@ -347,6 +347,10 @@ test_cli_compare_mismatch (void)
   run_gstprof (&r, "compare", slow_path, path, NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "no sink of the same name"));
+  /* said first, before anything is set side by side */
+  g_assert_nonnull (strstr (r.out, "A and B profile different pipelines"));
+  g_assert_true (strstr (r.out, "profile different pipelines") <
+      strstr (r.out, "duration "));
   g_assert_nonnull (strstr (r.out, "only in A"));
   g_assert_nonnull (strstr (r.out, "only in B (30.0 fps)"));
   result_clear (&r);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "gp-session.h"
 #include "rules/gp-rules.h"
+#include "report/gp-compare.h"
 #include "report/gp-verdict.h"
 
 /* session builders */
@@ -153,6 +154,102 @@ evidence_double (GpFinding * f, const gchar * key)
 {
   g_assert_true (json_object_has_member (f->evidence, key));
   return json_object_get_double_member (f->evidence, key);
+}
+
+
+/* identities across runs (gp_rules_element_identity, compare) */
+
+/* videotestsrc0 ! [queue] ! queue ! videoconvert0 ! queue ! x264enc0 !
+ * fakesink0, with the queues numbered from 0 in order: the second session
+ * (@extra) has one more queue at the front, as a fix inserts one. */
+static GpSession *
+chain_session (gboolean extra)
+{
+  GpSession *s = gp_session_new ();
+  const gchar *chain[8];
+  guint n = 0, i, q = 0;
+  gchar *names[8];
+
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  chain[n++] = "videotestsrc";
+  if (extra)
+    chain[n++] = "queue";
+  chain[n++] = "queue";
+  chain[n++] = "videoconvert";
+  chain[n++] = "queue";
+  chain[n++] = "x264enc";
+  chain[n++] = "fakesink";
+  for (i = 0; i < n; i++) {
+    names[i] = g_str_equal (chain[i], "queue") ?
+        g_strdup_printf ("queue%u", q++) : g_strdup_printf ("%s0", chain[i]);
+    gp_session_add_element (s, names[i], chain[i], "pipeline0",
+        i == 0 ? "source" : i + 1 == n ? "sink" : "filter");
+  }
+  for (i = 0; i + 1 < n; i++) {
+    gchar *a = g_strdup_printf ("%s.src", names[i]);
+    gchar *b = g_strdup_printf ("%s.sink", names[i + 1]);
+
+    gp_session_add_link (s, a, b, NULL, NULL);
+    g_free (a);
+    g_free (b);
+  }
+  for (i = 0; i < n; i++)
+    g_free (names[i]);
+  return s;
+}
+
+static void
+add_named_finding (GpSession * s, const gchar * rule, const gchar * target)
+{
+  GpFinding *f = gp_session_add_finding (s, rule, "info", target);
+
+  if (f->targets == NULL)
+    f->targets = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (f->targets, g_strdup (target));
+  if (f->evidence == NULL)
+    f->evidence = json_object_new ();
+}
+
+static void
+test_identity (void)
+{
+  GpSession *a = chain_session (FALSE), *b = chain_session (TRUE);
+  gchar *ia, *ib, *out;
+
+  /* the queue before the encoder is queue1, then queue2: the same one */
+  ia = gp_rules_element_identity (a, "queue1");
+  ib = gp_rules_element_identity (b, "queue2");
+  g_assert_cmpstr (ia, ==, ib);
+  g_assert_cmpstr (ia, ==, "queue(videoconvert>x264enc)");
+  g_free (ia);
+  g_free (ib);
+  /* threads and links are named by their elements */
+  ia = gp_rules_target_identity (a, "queue1:src");
+  ib = gp_rules_target_identity (b, "queue2:src");
+  g_assert_cmpstr (ia, ==, ib);
+  g_free (ia);
+  g_free (ib);
+  ia = gp_rules_target_identity (a, "queue1.src->x264enc0.sink");
+  ib = gp_rules_target_identity (b, "queue2.src->x264enc0.sink");
+  g_assert_cmpstr (ia, ==, ib);
+  g_free (ia);
+  g_free (ib);
+  /* a name the user gave is the identity */
+  gp_session_add_element (a, "enc", "x264enc", "pipeline0", "filter");
+  ia = gp_rules_element_identity (a, "enc");
+  g_assert_cmpstr (ia, ==, "enc");
+  g_free (ia);
+
+  /* compare: the same finding on the renumbered queue remains */
+  add_named_finding (a, "QFULL", "queue1");
+  add_named_finding (b, "QFULL", "queue2");
+  out = gp_compare_format (a, b, "A", "B");
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "0 cleared, 1 remaining, 0 new"));
+  g_assert_null (strstr (out, "different pipelines"));
+  g_free (out);
+  gp_session_free (a);
+  gp_session_free (b);
 }
 
 /* registry */
@@ -968,6 +1065,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/rules/registry", test_registry);
+  g_test_add_func ("/rules/identity", test_identity);
   g_test_add_func ("/rules/hot/fires", test_hot_fires);
   g_test_add_func ("/rules/hot/silent-when-even", test_hot_silent_when_even);
   g_test_add_func ("/rules/hot/silent-when-idle", test_hot_silent_when_idle);

@@ -1109,25 +1109,26 @@ test_write_unrepresentable (void)
 
   /* doubles json-glib would print as "1e-99.0" (not JSON): in a summary,
    * an event time and a series window, they are written so the file loads,
-   * within one ulp of the value */
+   * within one ulp of the value (measurements stay within 1e15: larger
+   * ones are refused on reading, see test_reject_impossible) */
   s = gp_session_new ();
   gp_session_add_elem_summary (s, "e")->share_pct = 1e-99;
-  s->duration_s = 1e20;
-  gp_session_add_event (s, -1e22, "eos", "", "");
+  s->duration_s = 1e-20;
+  gp_session_add_event (s, -1e-22, "eos", "", "");
   w = json_object_new ();
   json_object_set_double_member (w, "fps", 1e+300);
   gp_session_add_window (s, w);
   json_object_unref (w);
   text = gp_session_to_data (s, FALSE, &len);
   g_assert_null (strstr (text, "e-99.0"));
-  g_assert_null (strstr (text, "e+20.0"));
+  g_assert_null (strstr (text, "e-20.0"));
   back = gp_session_load_data (text, (gssize) len, "exp.json", &err);
   g_assert_no_error (err);
   g_assert_cmpfloat_with_epsilon (((GpElementSummary *) back->
           elem_summaries->pdata[0])->share_pct, 1e-99, 1e-113);
-  g_assert_cmpfloat_with_epsilon (back->duration_s, 1e20, 1e5);
+  g_assert_cmpfloat_with_epsilon (back->duration_s, 1e-20, 1e-35);
   g_assert_cmpfloat_with_epsilon (((GpEvent *) back->events->pdata[0])->t,
-      -1e22, 1e7);
+      -1e-22, 1e-37);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member
       (back->series->pdata[0], "fps"), 1e300, 1e285);
   text2 = gp_session_to_data (back, FALSE, NULL);
@@ -1136,6 +1137,31 @@ test_write_unrepresentable (void)
   g_free (text2);
   gp_session_free (s);
   gp_session_free (back);
+}
+
+/* Numbers no measurement gives are refused, naming where they are. */
+static void
+test_reject_impossible (void)
+{
+  GError *err = NULL;
+  const gchar *bad[] = {
+    "{\"schema\":\"gstprof/1\",\"session\":{\"duration_s\":1e20}}",
+    "{\"schema\":\"gstprof/1\",\"summary\":{\"elements\":{\"x\":"
+        "{\"busy_pct\":1e308}}}}",
+    "{\"schema\":\"gstprof/1\",\"summary\":{\"threads\":[{\"tid\":1,"
+        "\"name\":\"t\",\"cpu_pct\":{\"mean\":2e5}}]}}",
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    GpSession *s = gp_session_load_data (bad[i], -1, "bad.json", &err);
+
+    g_assert_null (s);
+    g_assert_error (err, GP_SESSION_ERROR, GP_SESSION_ERROR_SCHEMA);
+    g_assert_nonnull (strstr (err->message, "cannot be"));
+    g_assert_null (strchr (err->message, '\n'));
+    g_clear_error (&err);
+  }
 }
 
 /* ---------------------------------------------------------------- */
@@ -1593,6 +1619,8 @@ main (int argc, char **argv)
       test_read_defaults_and_nulls);
   g_test_add_func ("/core/session/write-unrepresentable",
       test_write_unrepresentable);
+  g_test_add_func ("/core/session/reject-impossible",
+      test_reject_impossible);
   g_test_add_func ("/core/session/save-atomic", test_save_atomic);
   g_test_add_func ("/core/session/save-readonly", test_save_readonly);
   g_test_add_func ("/core/session/save-readonly/subprocess",
