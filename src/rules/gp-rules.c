@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-/* The rules, in evaluation order. One line per rule; the next issue's rules
- * (ZC, SW, QUEUE, SYNC, CAPS, STALL, QLEAK, QFULL, LATE, CPU, ENC, MEM) are
- * added here. verified_on stays NULL until a bench pair on named hardware
+/* The rules, in evaluation order, one entry each. verified_on is the
+ * string `make pairs` wrote in bench/pairs/results.json, and stays NULL
+ * until a bench pair on named hardware
  * shows the rule firing on the bad pipeline and silent on its good twin;
  * until then the rule can only say "info". */
 static const GpRule gp_rules_table[] = {
@@ -20,25 +20,25 @@ static const GpRule gp_rules_table[] = {
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
   {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
-      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
-        "bench/pairs/sync.pair"},
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/sync.pair"},
   {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late,
-      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
-        "bench/pairs/late.pair"},
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/late.pair"},
   {"ENC", "encoder settings hostile to a live or joined stream", gp_rule_enc,
-      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
-        "bench/pairs/enc.pair"},
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/enc.pair"},
   {"MEM", "process memory growing through the run", gp_rule_mem, NULL},
   {"ZC", "a stretch in system memory between two links in device memory",
       gp_rule_zc,
-      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
-        "bench/pairs/zc.pair"},
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/zc.pair"},
   {"SW", "a software element where a registered hardware element does the "
         "job", gp_rule_sw, NULL},
   {"CAPS", "a converter in passthrough, or two converters back to back",
       gp_rule_caps,
-      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
-        "bench/pairs/caps.pair"},
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/caps.pair"},
   {"FORMAT", "an encoder works on a high-bit-depth or 4:4:4 format that "
         "nothing asked for", gp_rule_format,
       "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
@@ -51,8 +51,8 @@ static const GpRule gp_rules_table[] = {
       gp_rule_unused, NULL},
   {"QUEUE", "an expensive element shares its streaming thread with a live "
         "source or another expensive element", gp_rule_queue,
-      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-11-30, "
-        "bench/pairs/queue.pair"},
+      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
+        "GStreamer 1.22.0, 2026-12-01, bench/pairs/queue.pair"},
   {"CPU", "a streaming thread uses >= 90% of a core", gp_rule_cpu, NULL},
   {"STALL", "a link carries nothing for several frame periods while "
         "PLAYING", gp_rule_stall, NULL},

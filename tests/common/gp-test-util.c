@@ -3,6 +3,7 @@
 #include "gp-config.h"
 #include "ingest/gp-ingest.h"
 
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -137,4 +138,45 @@ gp_test_stop_display (void)
     g_spawn_close_pid (xvfb_pid);
     xvfb_pid = 0;
   }
+}
+
+void
+gp_test_make_media (const gchar * launch)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (launch, &err);
+  GstBus *bus;
+  GstMessage *msg;
+
+  g_assert_no_error (err);
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpint (GST_MESSAGE_TYPE (msg), ==, GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+}
+
+void
+gp_test_remove_tree (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d)) != NULL) {
+    gchar *p = g_build_filename (dir, name, NULL);
+
+    if (g_file_test (p, G_FILE_TEST_IS_DIR))
+      gp_test_remove_tree (p);
+    else
+      g_remove (p);
+    g_free (p);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
 }

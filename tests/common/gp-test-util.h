@@ -38,6 +38,12 @@ void gp_test_message_text (const gchar * text);
 gboolean gp_test_have_display (void);
 void gp_test_stop_display (void);
 
+/* Runs @launch to its EOS (making a media file); asserts it got there. */
+void gp_test_make_media (const gchar * launch);
+
+/* Removes @dir and everything in it. */
+void gp_test_remove_tree (const gchar * dir);
+
 G_END_DECLS
 
 #endif /* __GP_TEST_UTIL_H__ */

@@ -107,27 +107,6 @@ fixed (GpSession * s, GpFinding * f)
   return out;
 }
 
-static void
-make_media (const gchar * launch)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (launch, &err);
-  GstBus *bus;
-  GstMessage *m;
-
-  g_assert_no_error (err);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  bus = gst_element_get_bus (p);
-  m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  g_assert_nonnull (m);
-  g_assert_cmpint (GST_MESSAGE_TYPE (m), ==, GST_MESSAGE_EOS);
-  gst_message_unref (m);
-  gst_object_unref (bus);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
-}
-
 /* A 10 s H.264 + AAC mp4, made once. */
 static const gchar *
 av_mp4 (void)
@@ -143,7 +122,7 @@ av_mp4 (void)
         "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
         "filesink location=%s audiotestsrc num-buffers=431 ! audioconvert ! "
         "avenc_aac ! aacparse ! mux.", path);
-    make_media (launch);
+    gp_test_make_media (launch);
     g_free (launch);
   }
   return path;
@@ -163,7 +142,7 @@ theora_ogg (void)
         "video/x-raw,width=320,height=240,framerate=30/1 ! theoraenc ! "
         "oggmux name=mux ! filesink location=%s audiotestsrc "
         "num-buffers=215 ! audioconvert ! vorbisenc ! mux.", path);
-    make_media (launch);
+    gp_test_make_media (launch);
     g_free (launch);
   }
   return path;
@@ -221,7 +200,7 @@ test_playback_to_end (void)
       "audioconvert ! audioresample ! fakesink sync=true", file);
   GpSession *s;
 
-  make_media (make);
+  gp_test_make_media (make);
   s = run (launch, 0);
   expect (s, NULL, (const gchar *[]) {
       "STALL", "QFULL", "*:medium", NULL});
@@ -560,23 +539,6 @@ test_flip (void)
   gp_session_free (s);
 }
 
-static void
-remove_tree (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL) {
-    gchar *p = g_build_filename (dir, name, NULL);
-
-    g_remove (p);
-    g_free (p);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -608,7 +570,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advice/waste", test_waste);
   g_test_add_func ("/advice/flip", test_flip);
   ret = g_test_run ();
-  remove_tree (media_dir);
+  gp_test_remove_tree (media_dir);
   g_free (media_dir);
   return ret;
 }

@@ -406,28 +406,6 @@ assert_near (gdouble v, gdouble want, gdouble tol, const gchar * what)
 /* ------------------------------------------------------------------ */
 /* media and senders                                                   */
 
-/* Runs @launch to EOS (making a file). */
-static void
-make_media (const gchar * launch)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (launch, &err);
-  GstBus *bus;
-  GstMessage *msg;
-
-  g_assert_no_error (err);
-  bus = gst_element_get_bus (p);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  g_assert_nonnull (msg);
-  g_assert_cmpint (GST_MESSAGE_TYPE (msg), ==, GST_MESSAGE_EOS);
-  gst_message_unref (msg);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (p);
-}
-
 /* A 10 s H.264 + AAC mp4 at 30/1, made once. */
 static const gchar *
 av_mp4 (void)
@@ -443,7 +421,7 @@ av_mp4 (void)
         "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
         "filesink location=%s audiotestsrc num-buffers=431 ! audioconvert ! "
         "avenc_aac ! aacparse ! mux.", path);
-    make_media (launch);
+    gp_test_make_media (launch);
     g_free (launch);
   }
   return path;
@@ -1177,23 +1155,6 @@ test_gl (void)
   run_clear (&r);
 }
 
-static void
-remove_tree (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL) {
-    gchar *p = g_build_filename (dir, name, NULL);
-
-    g_remove (p);
-    g_free (p);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -1244,6 +1205,6 @@ main (int argc, char **argv)
   g_test_add_func ("/corpus/gl", test_gl);
   ret = g_test_run ();
   gp_test_stop_display ();
-  remove_tree (media_dir);
+  gp_test_remove_tree (media_dir);
   return ret;
 }
