@@ -218,18 +218,31 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
       full ? ", twice the chroma samples" : "", enc->name,
       full || depth > 8 ? "High 4:4:4 / 10-bit" : "high");
   g_free (f->fix);
-  f->fix = g_strdup_printf ("Pin the format before %s: `%s ! "
+  f->fix = g_strdup_printf ("Pin the format right before %s: `... ! "
       "video/x-raw,format=%s ! %s` (keep %s only if the output must carry "
-      "that depth or chroma).", enc->name, t.made_by ? t.made_by : t.origin,
-      GP_FORMAT_PIN, enc->name, format);
+      "that depth or chroma).", enc->name, GP_FORMAT_PIN, enc->name,
+      format);
   ln = gp_rules_launch_name (s, enc->name);
   if (ln) {
     JsonNode *patch = gp_patch_new ();
-    gchar *caps = g_strdup_printf ("video/x-raw,format=%s", GP_FORMAT_PIN);
+    gchar *caps_name = NULL;
+    gchar *mine = gp_rules_launch_caps_beside (s, enc->name, TRUE,
+        &caps_name);
+    gchar *caps;
 
-    gp_patch_add_caps (patch, "before", ln, caps);
+    /* the user's caps right before the encoder get the format added;
+     * otherwise caps of its own go there */
+    if (mine && caps_name) {
+      caps = g_strdup_printf ("%s,format=%s", mine, GP_FORMAT_PIN);
+      gp_patch_add_caps (patch, "target", caps_name, caps);
+    } else {
+      caps = g_strdup_printf ("video/x-raw,format=%s", GP_FORMAT_PIN);
+      gp_patch_add_caps (patch, "before", ln, caps);
+    }
     gp_rules_attach_patch (s, f, patch);
     g_free (caps);
+    g_free (mine);
+    g_free (caps_name);
   }
   g_free (ln);
   g_string_free (what, TRUE);

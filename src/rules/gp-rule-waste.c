@@ -116,28 +116,6 @@ gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
     gp_launch_free (l);
 }
 
-/* The caps written right after @element in the launch string ("videorate
- * ! video/x-raw,framerate=15/1"), newly allocated, or NULL. */
-static gchar *
-gp_waste_launch_caps_after (GpSession * s, const gchar * element)
-{
-  GpLaunch *l = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
-  gchar *ln = gp_rules_launch_name (s, element), *caps = NULL;
-  gint idx = l && ln ? gp_launch_find_element (l, ln) : -1;
-
-  if (idx >= 0 && (guint) idx + 1 < gp_launch_get_n_elements (l)) {
-    const GpLaunchElement *c = gp_launch_get_element (l, idx + 1);
-
-    if (c->kind == GP_LAUNCH_CAPS && c->offset > gp_launch_get_element (l,
-            idx)->offset)
-      caps = g_strndup (s->launch + c->offset, c->length);
-  }
-  g_free (ln);
-  if (l)
-    gp_launch_free (l);
-  return caps;
-}
-
 /* The move: the dropper and the caps after it go before the first worker;
  * NULL when the launch string does not name them. */
 static JsonNode *
@@ -145,7 +123,7 @@ gp_waste_patch (GpSession * s, GpElement * d, const gchar * first)
 {
   gchar *dn = gp_rules_launch_name (s, d->name);
   gchar *fn = gp_rules_launch_name (s, first);
-  gchar *caps = gp_waste_launch_caps_after (s, d->name);
+  gchar *caps = gp_rules_launch_caps_beside (s, d->name, FALSE, NULL);
   JsonNode *patch = NULL;
 
   if (dn && fn) {

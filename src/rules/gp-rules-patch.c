@@ -15,8 +15,9 @@
  *    identity may go, never an element that changes the picture or sound
  *    (videoflip, videobalance, overlays, encoders), unless the same patch
  *    inserts one of its kind elsewhere (a move);
- *  - deleting caps the user wrote, unless the element they fed converts by
- *    itself (the caps only chose what a removed converter made for it);
+ *  - deleting caps the user wrote (adding a field to them keeps them),
+ *    unless the element they fed converts by itself (the caps only chose
+ *    what a removed converter made for it) or goes too;
  *  - setting a property to the value it already has;
  *  - a queue where a queue already is.
  */
@@ -248,8 +249,10 @@ gp_patch_lost_caps (GpLaunch * before, GpLaunch * after, GHashTable * removed)
     for (j = 0; j < gp_launch_get_n_elements (after) && !kept; j++) {
       const GpLaunchElement *d = gp_launch_get_element (after, j);
 
-      kept = d->kind == GP_LAUNCH_CAPS && d->length == c->length &&
-          strncmp (text + d->offset, caps, c->length) == 0;
+      /* the same caps, or the same with a field added after them */
+      kept = d->kind == GP_LAUNCH_CAPS && d->length >= c->length &&
+          strncmp (text + d->offset, caps, c->length) == 0 &&
+          (d->length == c->length || text[d->offset + c->length] == ',');
     }
     f = gp_patch_fed_by (before, orig, i);
     fed = f >= 0 ? gp_launch_get_element (before, f) : NULL;

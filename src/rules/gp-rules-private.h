@@ -92,6 +92,12 @@ gchar *gp_rules_caps_format (const gchar * caps);
  * launch's predicted name, else the alias <factory><n>), or NULL when the
  * session has no launch string or it does not name that element. */
 gchar *gp_rules_launch_name (GpSession * s, const gchar * element);
+/* The caps written right before (or after) session element @element in
+ * s->launch ("a ! video/x-raw,width=640 ! b"), as the user wrote them,
+ * newly allocated, with their launch name in @caps_name (may be NULL);
+ * NULL when there are none. */
+gchar *gp_rules_launch_caps_beside (GpSession * s, const gchar * element,
+    gboolean before, gchar ** caps_name);
 
 /* The patch kit (gp-rules-patch.c): every rule builds its fix_patch with
  * these and attaches it with gp_rules_attach_patch (), which refuses a

@@ -729,13 +729,27 @@ gp_identity_number (const GpElement * e)
 }
 
 /* Elements a fix adds or takes away without changing what the pipeline
- * does: they are no landmark for the others. */
+ * does (queues, caps): they are no landmark for the others. */
 static gboolean
 gp_identity_transparent (GpSession * s, const GpElement * e)
 {
   return gp_rules_is_queue (s, e->name) ||
       g_strcmp0 (e->factory, "capsfilter") == 0 ||
       g_strcmp0 (e->factory, "identity") == 0;
+}
+
+/* How many elements of @e's factory have a made-up name. */
+static guint
+gp_identity_n_auto (GpSession * s, const GpElement * e)
+{
+  guint i, n = 0;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *o = g_ptr_array_index (s->elements, i);
+
+    n += g_strcmp0 (o->factory, e->factory) == 0 && gp_identity_auto_name (o);
+  }
+  return n;
 }
 
 /* The factory of the nearest element up (or down) the links from @name
@@ -776,8 +790,14 @@ gp_identity_base (GpSession * s, GpElement * e)
   /* inside a bin: the bin's identity first (playbin's own elements) */
   if (parent && parent->parent && *parent->parent)
     in = gp_rules_element_identity (s, parent->name);
+  /* the user's name; the factory alone when it is the only one of its
+   * kind (and not of the kinds a fix adds: a queue, a converter); else
+   * the factory between its neighbours */
   if (!gp_identity_auto_name (e))
     base = g_strdup (e->name);
+  else if (!gp_identity_transparent (s, e) &&
+      !gp_rules_is_sw_converter (e->factory) && gp_identity_n_auto (s, e) == 1)
+    base = g_strdup (e->factory);
   else
     base = g_strdup_printf ("%s(%s>%s)", e->factory ? e->factory : "?",
         gp_identity_neighbour (s, e->name, TRUE),
@@ -868,4 +888,38 @@ gp_rules_target_identity (GpSession * s, const gchar * target)
     return id;
   }
   return gp_rules_element_identity (s, target);
+}
+
+gchar *
+gp_rules_launch_caps_beside (GpSession * s, const gchar * element,
+    gboolean before, gchar ** caps_name)
+{
+  GpLaunch *l = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
+  gchar *ln = gp_rules_launch_name (s, element), *caps = NULL;
+  gint idx = l && ln ? gp_launch_find_element (l, ln) : -1;
+  gint c = before ? idx - 1 : idx + 1;
+
+  if (caps_name)
+    *caps_name = NULL;
+  if (idx >= 0 && c >= 0 && (guint) c < gp_launch_get_n_elements (l)) {
+    const GpLaunchElement *ce = gp_launch_get_element (l, c);
+    const GpLaunchElement *e = gp_launch_get_element (l, idx);
+    guint from = before ? ce->offset + ce->length : e->offset + e->length;
+    guint to = before ? e->offset : ce->offset;
+    gboolean adjacent = ce->kind == GP_LAUNCH_CAPS && from <= to;
+    guint k;
+
+    /* only the link between them: "a ! caps ! b" */
+    for (k = from; adjacent && k < to; k++)
+      adjacent = g_ascii_isspace (s->launch[k]) || s->launch[k] == '!';
+    if (adjacent) {
+      caps = g_strndup (s->launch + ce->offset, ce->length);
+      if (caps_name)
+        *caps_name = g_strdup (ce->name);
+    }
+  }
+  g_free (ln);
+  if (l)
+    gp_launch_free (l);
+  return caps;
 }

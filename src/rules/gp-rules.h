@@ -192,11 +192,11 @@ GpPath *gp_rules_interlatency (GpSession * s, const gchar * source,
     const gchar * element);
 
 /* What names @name in a way a second run of the same pipeline, or of its
- * fixed twin, names the same: the user's name when it has one; else its
+ * fixed twin, names the same: the user's name when it has one; its factory
+ * when it is the only one of it (queues and converters aside); else its
  * factory between the nearest factories up and down the links (queues,
- * capsfilters and identity left out: a fix adds and removes those), with
- * a number only where that is not enough, and its bin's identity in
- * front. GStreamer's numbers (queue1 becoming queue2 once a queue is
+ * capsfilters and identity left out: a fix adds and removes those), with a number only where that is not enough, and its bin's
+ * identity in front. GStreamer's numbers (queue1 becoming queue2 once a queue is
  * inserted before it) play no part. Newly allocated. */
 gchar *gp_rules_element_identity (GpSession * s, const gchar * name);
 /* The same for a finding's target: an element, a link id

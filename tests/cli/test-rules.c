@@ -223,6 +223,11 @@ test_identity (void)
   g_assert_cmpstr (ia, ==, "queue(videoconvert>x264enc)");
   g_free (ia);
   g_free (ib);
+  /* the only one of its factory is that factory, whatever is beside it
+   * (a fix that removes a converter after the source changes nothing) */
+  ia = gp_rules_element_identity (a, "videotestsrc0");
+  g_assert_cmpstr (ia, ==, "videotestsrc");
+  g_free (ia);
   /* threads and links are named by their elements */
   ia = gp_rules_target_identity (a, "queue1:src");
   ib = gp_rules_target_identity (b, "queue2:src");
