@@ -122,6 +122,64 @@ gp_rules_rank (GpSession * s)
     g_ptr_array_sort (s->findings, gp_rules_compare);
 }
 
+/* The user's bin that made @name at run time (the outermost one), or
+ * NULL when @name is the user's own or no bin of theirs made it. */
+static GpElement *
+gp_rules_maker_bin (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name), *bin = NULL;
+  guint depth;
+
+  if (e == NULL || gp_rules_is_users (s, name))
+    return NULL;
+  for (depth = 0; e && depth < 64; depth++) {
+    e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
+        NULL;
+    if (e && e->is_bin && e->parent && *e->parent &&
+        gp_rules_is_users (s, e->name))
+      bin = e;
+  }
+  return bin;
+}
+
+/* A finding about an element a bin made (decodebin's decoder, playbin's
+ * sink, the one autovideosink picked) has no launch-string edit: the fix
+ * says so, and how the user can reach it. */
+static void
+gp_rules_explain_made_by_bins (GpSession * s)
+{
+  guint i;
+
+  for (i = 0; s->findings && i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+    const gchar *target = f->targets && f->targets->len > 0 ?
+        g_ptr_array_index (f->targets, 0) : NULL;
+    GpElement *bin = target ? gp_rules_maker_bin (s, target) : NULL;
+    GpElement *e;
+    const gchar *how;
+    gchar *fix;
+
+    if (bin == NULL || f->fix_patch != NULL)
+      continue;
+    e = gp_session_find_element (s, target);
+    if (g_str_has_prefix (bin->factory, "playbin"))
+      how = "give playbin that element yourself (its video-sink, "
+          "audio-sink, video-filter or audio-filter property) and set it "
+          "there";
+    else if (g_str_has_prefix (bin->factory, "auto"))
+      how = "write the element it picked in its place";
+    else
+      how = "write that part of the pipeline yourself (the demuxer, "
+          "parser and decoder) to set it";
+    fix = g_strdup_printf ("%s%s%s (%s) is made by %s at run time, so no "
+        "edit of the launch string reaches it: %s.", f->fix ? f->fix : "",
+        f->fix ? " " : "", target, e && e->factory ? e->factory : "?",
+        bin->name, how);
+    g_free (f->fix);
+    f->fix = fix;
+  }
+}
+
 void
 gp_rules_run (GpSession * s)
 {
@@ -144,6 +202,7 @@ gp_rules_run (GpSession * s)
     gp_rules_table[i].func (s, &gp_rules_table[i]);
   }
 
+  gp_rules_explain_made_by_bins (s);
   gp_rules_rank (s);
 }
 

@@ -249,12 +249,46 @@ test_identity (void)
   add_named_finding (a, "QFULL", "queue1");
   add_named_finding (b, "QFULL", "queue2");
   out = gp_compare_format (a, b, "A", "B");
-  g_test_message ("%s", out);
   g_assert_nonnull (strstr (out, "0 cleared, 1 remaining, 0 new"));
   g_assert_null (strstr (out, "different pipelines"));
   g_free (out);
   gp_session_free (a);
   gp_session_free (b);
+}
+
+/* A finding about an element a bin made says how to reach it. */
+static void
+test_made_by_bin (void)
+{
+  GpSession *s = make_session (10.0);
+  const gchar *const els[] = { "filesrc0", "avdec_h264-0", "fakesink0", NULL };
+  GpElement *e;
+  GpFinding *f;
+
+  s->launch = g_strdup ("filesrc location=a.mp4 ! decodebin name=d ! "
+      "fakesink");
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  gp_session_add_element (s, "filesrc0", "filesrc", "pipeline0", "source");
+  e = gp_session_add_element (s, "d", "decodebin", "pipeline0", "bin");
+  e->is_bin = TRUE;
+  gp_session_add_element (s, "avdec_h264-0", "avdec_h264", "d", "filter");
+  e = gp_session_add_element (s, "fakesink0", "fakesink", "pipeline0",
+      "sink");
+  set_prop_bool (e, "sync", FALSE);
+  link_pads (s, "filesrc0", "avdec_h264-0");
+  link_pads (s, "avdec_h264-0", "fakesink0");
+  add_summary (s, "avdec_h264-0", 7000, 23.0, 30.0, 300, "d:sink");
+  add_summary (s, "fakesink0", 500, 1.6, 2.0, 300, "d:sink");
+  add_thread (s, 100, "d:sink", 75.0, els);
+  gp_rules_run (s);
+  f = find_rule (s, "HOT");
+  g_assert_nonnull (f);
+  g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "avdec_h264-0");
+  g_assert_null (f->fix_patch);
+  g_assert_nonnull (strstr (f->fix, "avdec_h264-0 (avdec_h264) is made by d "
+          "at run time"));
+  g_assert_nonnull (strstr (f->fix, "demuxer, parser and decoder"));
+  gp_session_free (s);
 }
 
 /* registry */
@@ -1071,6 +1105,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/rules/registry", test_registry);
   g_test_add_func ("/rules/identity", test_identity);
+  g_test_add_func ("/rules/made-by-bin", test_made_by_bin);
   g_test_add_func ("/rules/hot/fires", test_hot_fires);
   g_test_add_func ("/rules/hot/silent-when-even", test_hot_silent_when_even);
   g_test_add_func ("/rules/hot/silent-when-idle", test_hot_silent_when_idle);

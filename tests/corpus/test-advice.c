@@ -479,12 +479,27 @@ test_mux_late_branch (void)
       "audiotestsrc is-live=true ! audioconvert ! opusenc ! queue name=lb_q "
       "! lb_mux.", out);
   GpSession *s = run (launch, 4.0), *t;
+  GpQueueSummary *q = gp_session_find_queue_summary (s, "lb_q");
   GpFinding *f;
   gchar *twin;
 
-  expect (s, (const gchar *[]) {
-      "QFULL", NULL}, (const gchar *[]) {
+  expect (s, NULL, (const gchar *[]) {
       "ENC", "BUDGET", "*:medium", NULL});
+  /* GStreamer 1.22's matroskamux holds the audio until the video comes
+   * (the queue full, its source blocked most of the run); 1.26's lets it
+   * through sooner, and then there is nothing to report */
+  g_test_message ("lb_q: level %.0f%%, blocked %.0f ms", q->level_pct_mean,
+      q->blocked_ms);
+  if (q->level_pct_mean < 80 || q->blocked_ms < 0.2 * 4000) {
+    expect (s, NULL, (const gchar *[]) {
+        "QFULL", NULL});
+    gp_session_free (s);
+    g_free (launch);
+    g_free (out);
+    return;
+  }
+  expect (s, (const gchar *[]) {
+      "QFULL", NULL}, NULL);
   f = find (s, "QFULL", GP_SEVERITY_INFO);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "joiner"),
       ==, "lb_mux");
@@ -502,6 +517,71 @@ test_mux_late_branch (void)
   g_free (twin);
   g_free (launch);
   g_free (out);
+}
+
+/* ------------------------------------------------------------------ */
+/* threads and sinks                                                   */
+
+/* A live 720p source, a lanczos upscale and a single-threaded encoder on
+ * one streaming thread (bench/pairs/queue.pair): QUEUE's medium, and its
+ * fix, run again, has the encoder on a thread of its own and no QUEUE
+ * finding for the same split. */
+static void
+test_queue_split (void)
+{
+  GpSession *s = run ("videotestsrc is-live=true pattern=ball ! "
+      "video/x-raw,width=1280,height=720,framerate=30/1 ! queue ! videoscale "
+      "name=qs_scale method=lanczos envelope=3 ! video/x-raw,width=1920,"
+      "height=1080 ! x264enc name=qs_enc threads=1 speed-preset=superfast "
+      "tune=zerolatency ! h264parse ! fakesink sync=false", 3.0), *t;
+  GpFinding *f;
+  gchar *twin;
+  guint i;
+
+  expect (s, (const gchar *[]) {
+      "QUEUE:medium", NULL}, NULL);
+  f = find (s, "QUEUE", GP_SEVERITY_MEDIUM);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence,
+          "queue_before"), ==, "qs_enc");
+  twin = fixed (s, f);
+  g_assert_nonnull (strstr (twin, "! queue ! x264enc name=qs_enc"));
+  t = run (twin, 3.0);
+  for (i = 0; i < t->findings->len; i++) {
+    GpFinding *g = g_ptr_array_index (t->findings, i);
+
+    g_assert_false (g_str_equal (g->rule, "QUEUE") &&
+        g_strcmp0 (json_object_get_string_member (g->evidence,
+                "queue_before"), "qs_enc") == 0);
+  }
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+}
+
+/* A live source into a sink that keeps time with sync=true, with nothing
+ * that needs an even pace: the sink holds every frame for the rest of the
+ * latency (bench/pairs/sync.pair). The fix, run again, is silent. */
+static void
+test_sync_live_sink (void)
+{
+  GpSession *s = run ("videotestsrc is-live=true ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! queue ! fakesink name=sl_sink sync=true",
+      3.0), *t;
+  GpFinding *f;
+  gchar *twin;
+
+  expect (s, (const gchar *[]) {
+      "SYNC:medium", NULL}, NULL);
+  f = find (s, "SYNC", GP_SEVERITY_MEDIUM);
+  g_assert_cmpfloat (json_object_get_double_member (f->evidence,
+          "held_p50_ms"), >, 5);
+  twin = fixed (s, f);
+  t = run (twin, 3.0);
+  expect (t, NULL, (const gchar *[]) {
+      "SYNC", "*:medium", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
 }
 
 /* ------------------------------------------------------------------ */
@@ -585,6 +665,8 @@ static const struct
   {"/advice/demo", test_demo},
   {"/advice/transcode", test_transcode},
   {"/advice/mux-late-branch", test_mux_late_branch},
+  {"/advice/queue-split", test_queue_split},
+  {"/advice/sync-live-sink", test_sync_live_sink},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
 };
