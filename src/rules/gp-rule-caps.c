@@ -302,14 +302,18 @@ gp_caps_after_autoplug (GpSession * s, GpElement * e)
   return after;
 }
 
-/* TRUE when @e feeds an encoder (capsfilters skipped): the converter
+/* TRUE when @e feeds an encoder (capsfilters and queues skipped): the converter
  * there is what makes the encoder's format from whatever comes, the place
  * a pinned format (FORMAT) is made. */
 static gboolean
 gp_caps_before_encoder (GpSession * s, GpElement * e)
 {
   GpElement *n = gp_caps_next (s, e->name);
+  guint hops;
 
+  /* queues between them aside: `videoconvert ! I420 ! queue ! x264enc` */
+  for (hops = 0; n && hops < 8 && gp_rules_is_queue (s, n->name); hops++)
+    n = gp_caps_next (s, n->name);
   return n && n->factory && g_str_has_suffix (n->factory, "enc");
 }
 
