@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof overhead benchmark: one timed pipeline run.
  *
  * gp-bench-run [--timeout SECONDS] "LAUNCH STRING"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """gstprof overhead benchmark (make bench).
 
 Runs four pipelines under four configurations -- no tracer, the no-op tracer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof overhead benchmark: the no-op tracer.
  *
  * SECTION:tracer-gstprofnoop

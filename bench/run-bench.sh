@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # make bench: what the gstprof tracer costs, against no tracer, GStreamer's
 # core tracers and a no-op tracer (the floor of hook dispatch). Not a test:
 # it prints measurements and PASS/FAIL per target, and exits 0 either way.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what gstprof needs to build, test and run, when it is missing.
 # Debian/Ubuntu; as root it runs apt-get itself, otherwise it says what to run.
 set -e

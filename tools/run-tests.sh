@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Runs meson's test suite and ends with one line: "N passed, N failed".
 # Every test program speaks TAP, so each GLib test case counts on its own;
 # a program that dies before finishing its plan counts its missing cases

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # gstprof bench pairs: run each rule's bad pipeline and its fixed twin
 # alternately with `gstprof run`, take the metric that matters from every
 # session.json, and decide whether the rule earned its severity here:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # make pairs: the bench pairs that earn rules their severity. For each rule
 # a bad pipeline and its fixed twin (bench/pairs/*.pair) run alternately with
 # `gstprof run`; the metric that matters (fps, latency, CPU, drops) is read

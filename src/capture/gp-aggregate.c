@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-aggregate.c: the tracer's window and graph records folded into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-aggregate.h: folds the tracer's records (docs/ARCHITECTURE.md, "The

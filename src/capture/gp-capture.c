@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-capture.c: `gstprof run`, in-process. The tracer is loaded by
@@ -12,6 +13,7 @@
  * and analyse it like any other.
  */
 #include "gp-capture.h"
+#include "core/gp-platform.h"
 #include "gp-aggregate.h"
 #include "gp-config.h"
 #include "gp-record.h"
@@ -824,21 +826,6 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static const gchar *
-detect_platform (void)
-{
-  gchar *smi;
-
-  if (g_file_test ("/etc/nv_tegra_release", G_FILE_TEST_EXISTS))
-    return "jetson";
-  smi = g_find_program_in_path ("nvidia-smi");
-  if (smi != NULL) {
-    g_free (smi);
-    return "dgpu";
-  }
-  return "generic";
-}
-
 /* The window the tracer really uses: its parameters were fixed when
  * gst_init created it, and a later run in the same process (another
  * gp_capture_run, a test) may have asked for another. */
@@ -892,7 +879,8 @@ fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
   str = g_strdup_printf ("%u.%u.%u", major, minor, micro);
   replace_session_str (&s->gstreamer, str);
   g_free (str);
-  replace_session_str (&s->platform, detect_platform ());
+  g_free (s->platform);
+  s->platform = gp_platform_detect (NULL);
   s->window_s = tracer_window_ms (r->tracer, r->opts) / 1000.0;
   replace_session_str (&s->reached, gst_element_state_get_name (r->reached));
   replace_session_str (&s->end, r->end_set ? end_name (r->end) : NULL);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-cli-args.c: helpers for the subcommands' argument handling.

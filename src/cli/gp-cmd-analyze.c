@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-cmd-analyze.c: `gstprof analyze FILE`: the verdict from a saved

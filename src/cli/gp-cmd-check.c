@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-cmd-check.c: `gstprof check`: what this machine can measure. Never

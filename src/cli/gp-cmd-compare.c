@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-cmd-compare.c: `gstprof compare A.json B.json`: two saved sessions

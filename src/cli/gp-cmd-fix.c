@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-cmd-fix.c: `gstprof fix SESSION.json [--apply]`: gathers the

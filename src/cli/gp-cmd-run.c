@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-cmd-run.c: `gstprof run "LAUNCH"`: profile a launch string in-process
@@ -7,6 +8,7 @@
 #include "gp-session.h"
 #include "capture/gp-capture.h"
 #include "core/gp-launch.h"
+#include "core/gp-platform.h"
 #include "report/gp-check.h"
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"
@@ -193,7 +195,7 @@ gp_run_error_session (const gchar * launch, const gchar * message)
   g_free (s->gstreamer);
   s->gstreamer = gst_version_string ();
   g_free (s->platform);
-  s->platform = gp_check_platform (NULL);
+  s->platform = gp_platform_detect (NULL);
   gp_session_add_event (s, 0.0, "error", "", message);
   g_date_time_unref (now);
   return s;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-json.c: the strict JSON entry point shared by every reader of saved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-launch.c: tokenizer, element naming and rewriter for gst-launch-1.0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-launch.h: the gst-launch-1.0 syntax as the user wrote it.

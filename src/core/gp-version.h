@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof: gp-version.h */
 #ifndef __GP_VERSION_H__
 #define __GP_VERSION_H__

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-ingest-gstprofile.c: sessions saved by gst-profile (ProventusNova

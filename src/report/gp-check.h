@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-check.h: what this machine can measure (`gstprof check`): GStreamer
@@ -11,10 +12,6 @@
 #include <glib.h>
 
 G_BEGIN_DECLS
-
-/* "jetson", "dgpu" or "generic"; @detail (may be NULL) receives the board
- * model and L4T release, or the GPU name, or NULL. */
-gchar *gp_check_platform (gchar ** detail);
 
 /* The report, one "name: value" line per item. gst_init() must have run;
  * @tracer_problem is why the tracer's environment could not be prepared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-compare.c: two sessions side by side (gp-compare.h). Reads only the

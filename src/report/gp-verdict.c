@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-verdict.c: the verdict text. Laid out for 80 columns; every number

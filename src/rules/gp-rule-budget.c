@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-rule-budget.c: BUDGET, the frame budget: (a) a sink that gets fewer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-rule-cpu.c: CPU, a streaming thread that uses (nearly) a whole core:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-rule-late.c: LATE, buffers dropped for being late, from the QoS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-rule-preroll.c: PREROLL, a pipeline that never reached PLAYING.  A

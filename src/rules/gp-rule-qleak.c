@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-rule-qleak.c: the queues' own story. QLEAK: a leaky queue drops

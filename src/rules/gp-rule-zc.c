@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * gp-rule-zc.c: ZC, zero copy broken: a stretch of links in system memory

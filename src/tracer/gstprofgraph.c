@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tracer
  *
  * gstprofgraph.c: the `snapshot-graph` action: every top-level pipeline the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tracer
  *
  * gstprofplugin.c: the plugin (libgstprof.so) registering the "gstprof"
@@ -33,5 +34,7 @@ plugin_init (GstPlugin * plugin)
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, prof,
+    /* "LGPL" is GStreamer's name for the LGPL family (GST_LICENSE list):
+     * the file's SPDX line and LICENSE say which, 2.1 or later */
     "gstprof pipeline profiler tracer", plugin_init, GP_VERSION, "LGPL",
     GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

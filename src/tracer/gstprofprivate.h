@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tracer
  *
  * gstprofprivate.h: the tracer's internal state, shared by the hook file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tracer
  *
  * gstprofstate.c: creation, lifetime and topology of the tracer's per-object

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tracer
  *
  * gstproftracer.c: the "gstprof" tracer: hooks and accumulators.

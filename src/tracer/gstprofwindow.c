@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tracer
  *
  * gstprofwindow.c: the window emitter.  A private thread with its own

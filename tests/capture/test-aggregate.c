@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-aggregate.c: the aggregator on hand-built tracer records (the

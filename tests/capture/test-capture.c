@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-capture.c: gp_capture_run on real pipelines, with the tracer of this

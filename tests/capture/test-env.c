@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-env.c: gp_capture_prepare_env, which must run before gst_init (so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-cli.c: the real gstprof binary (GSTPROF_BIN, set by meson) on real
@@ -686,6 +687,60 @@ test_check (void)
   g_free (version);
 }
 
+/* run and check ask the platform one way: with an nvidia-smi that lists
+ * no GPU (the tool installed, the driver not loaded: "No devices were
+ * found", exit 6) both say generic; with one that lists a GPU both say
+ * dgpu. The stand-in prints what the real tool prints for each. */
+static void
+test_platform_agrees (void)
+{
+  const gchar *outputs[][3] = {
+    {"echo 'No devices were found'; exit 6", "generic", NULL},
+    {"echo 'GPU 0: NVIDIA H200 (UUID: GPU-0000)'; exit 0", "dgpu", NULL},
+  };
+  gchar *bin = g_build_filename (gp_tmp, "fake-smi", NULL);
+  gchar *smi = g_build_filename (bin, "nvidia-smi", NULL);
+  gchar *old_path = g_strdup (g_getenv ("PATH"));
+  gchar *path = g_strdup_printf ("%s:%s", bin, old_path);
+  guint i;
+
+  if (g_file_test ("/etc/nv_tegra_release", G_FILE_TEST_EXISTS)) {
+    g_test_skip ("a Jetson: the platform is jetson whatever nvidia-smi says");
+    goto out;
+  }
+  g_assert_cmpint (g_mkdir_with_parents (bin, 0755), ==, 0);
+  g_setenv ("PATH", path, TRUE);
+  for (i = 0; i < G_N_ELEMENTS (outputs); i++) {
+    gchar *script = g_strdup_printf ("#!/bin/sh\n%s\n", outputs[i][0]);
+    gchar *dir = out_dir ("platform");
+    gchar *line = g_strdup_printf ("platform:    %s", outputs[i][1]);
+    GpSession *s;
+    Result r;
+
+    g_assert_true (g_file_set_contents (smi, script, -1, NULL));
+    g_assert_cmpint (g_chmod (smi, 0755), ==, 0);
+    run_gstprof (&r, "check", NULL);
+    g_assert_nonnull (strstr (r.out, line));
+    result_clear (&r);
+    run_gstprof (&r, "run", "--quiet", "--duration", "1", "--out", dir,
+        "videotestsrc num-buffers=5 ! fakesink", NULL);
+    g_assert_cmpint (r.code, ==, 0);
+    s = load_session (dir);
+    g_assert_cmpstr (s->platform, ==, outputs[i][1]);
+    gp_session_free (s);
+    result_clear (&r);
+    g_free (line);
+    g_free (dir);
+    g_free (script);
+  }
+  g_setenv ("PATH", old_path, TRUE);
+out:
+  g_free (bin);
+  g_free (smi);
+  g_free (old_path);
+  g_free (path);
+}
+
 /* the demo's bottleneck: x264enc at a slow preset */
 
 static void
@@ -811,6 +866,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/analyze-gstprofile-bad",
       test_analyze_gstprofile_bad);
   g_test_add_func ("/cli/check", test_check);
+  g_test_add_func ("/cli/platform-agrees", test_platform_agrees);
   g_test_add_func ("/cli/demo-hot", test_demo_hot);
 
   ret = g_test_run ();

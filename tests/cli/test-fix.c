@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-fix.c: `gstprof fix` and `gstprof compare`. The plan (which edits,

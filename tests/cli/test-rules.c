@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-rules.c: the rule registry, HOT and BUDGET, ranking, the exit code

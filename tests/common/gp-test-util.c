@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: gp-test-util.c, see gp-test-util.h */
 #include "gp-test-util.h"
 #include "gp-config.h"

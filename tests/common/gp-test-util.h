@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests
  *
  * gp-test-util.h: what several test programs need alike: whether the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """gstprof tests: no GStreamer API newer than the oldest supported release
 (1.16: JetPack 5, Ubuntu 20.04) outside a GST_CHECK_VERSION guard.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: the session model and session.json.
  *
  * - round trip: a session with every field set (unknown values, unicode,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: gp-stats.c quantiles against distributions whose quantiles
  * are known exactly. The values are generated here, so the truth is the
  * sorted sample itself, not a formula. */

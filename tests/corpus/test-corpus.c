@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests
  *
  * test-corpus.c: the numbers of the verdict on the pipelines people run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof fuzz target: reading gst-profile sessions (src/ingest).
  *
  * libFuzzer feeds arbitrary bytes to gp_ingest_load_any_data () (UTF-8 and

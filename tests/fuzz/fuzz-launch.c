@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof fuzz target: the launch-string tokenizer and rewriter
  * (src/core/gp-launch.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof fuzz target: session.json parsing.
  *
  * libFuzzer feeds arbitrary bytes to gp_session_load_data () (UTF-8 and

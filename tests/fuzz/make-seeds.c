@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof fuzz seeds: writes sessions with every section filled through
  * the model and gp_session_save (), so the seeds always follow the schema
  * this build writes. Usage: make-seeds DIR */

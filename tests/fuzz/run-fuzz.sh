@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Builds and runs every fuzz target with libFuzzer, AddressSanitizer and
 # UndefinedBehaviorSanitizer, each for N seconds (default 60):
 #

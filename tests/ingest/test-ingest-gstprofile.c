@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: reading gst-profile sessions (src/ingest).
  *
  * The truth is the real captures in ../shared/fixtures/gst-profile-sessions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: the launch-string tokenizer, element naming and rewriter
  * (src/core/gp-launch.c).
  *

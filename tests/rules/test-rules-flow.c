@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-rules-flow.c: the thread and flow rules (QUEUE, CPU, STALL, QLEAK,

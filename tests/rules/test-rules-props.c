@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-rules-props.c: SYNC, LATE, ENC and MEM on real pipelines captured

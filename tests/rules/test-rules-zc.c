@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
  * test-rules-zc.c: rules ZC, SW and CAPS. ZC and SW on real Jetson

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tracer tests: real pipelines under the gstprof tracer, each
  * measurement compared with a known truth (identity sleep-time, queue
  * min-threshold-time, a live source's frame rate).

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-platform.h: the platform probe: a Jetson (its L4T release file), a
+ * machine with an NVIDIA GPU (nvidia-smi lists one), or generic; and the
+ * bounded way vendor tools are asked (a wedged GPU driver can make
+ * nvidia-smi block).
+ */
+#ifndef __GP_PLATFORM_H__
+#define __GP_PLATFORM_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* "jetson", "dgpu" or "generic"; @detail (may be NULL) receives the board
+ * model and L4T release, or the GPU name, or NULL. A machine with
+ * nvidia-smi but no GPU it can list is generic. */
+gchar *gp_platform_detect (gchar ** detail);
+
+/* Runs @argv for at most 5 s; TRUE when it exited 0. @out (may be NULL)
+ * receives its stdout. */
+gboolean gp_platform_run (const gchar * const *argv, gchar ** out);
+
+G_END_DECLS
+
+#endif /* __GP_PLATFORM_H__ */
