@@ -572,6 +572,41 @@ gp_session_find_element (GpSession * s, const gchar * name)
   return NULL;
 }
 
+GpFinding *
+gp_session_find_finding (GpSession * s, const gchar * rule,
+    const gchar * target)
+{
+  guint i, j;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
+  for (i = 0; s->findings && i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (rule && g_strcmp0 (f->rule, rule) != 0)
+      continue;
+    if (target == NULL)
+      return f;
+    for (j = 0; f->targets && j < f->targets->len; j++)
+      if (g_strcmp0 (g_ptr_array_index (f->targets, j), target) == 0)
+        return f;
+  }
+  return NULL;
+}
+
+guint
+gp_session_count_findings (GpSession * s, const gchar * rule)
+{
+  guint i, n = 0;
+
+  g_return_val_if_fail (s != NULL, 0);
+
+  for (i = 0; s->findings && i < s->findings->len; i++)
+    n += g_strcmp0 (((GpFinding *) g_ptr_array_index (s->findings,
+                i))->rule, rule) == 0;
+  return n;
+}
+
 GpElementSummary *
 gp_session_find_elem_summary (GpSession * s, const gchar * name)
 {

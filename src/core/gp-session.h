@@ -275,6 +275,12 @@ GpFinding *gp_session_add_finding (GpSession * s, const gchar * rule,
     const gchar * severity, const gchar * title);
 
 GpElement *gp_session_find_element (GpSession * s, const gchar * name);
+/* The first finding of @rule (NULL: any rule) that names @target among
+ * its targets (NULL: whatever it names), or NULL. */
+GpFinding *gp_session_find_finding (GpSession * s, const gchar * rule,
+    const gchar * target);
+/* How many findings of @rule there are. */
+guint gp_session_count_findings (GpSession * s, const gchar * rule);
 GpElementSummary *gp_session_find_elem_summary (GpSession * s,
     const gchar * name);
 GpQueueSummary *gp_session_find_queue_summary (GpSession * s,

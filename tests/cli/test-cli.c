@@ -16,6 +16,7 @@
 #include <gst/gst.h>
 
 #include "gp-cli.h"
+#include "gp-test-util.h"
 #include "gp-session.h"
 #include "ingest/gp-ingest.h"
 #include "report/gp-verdict.h"
@@ -26,63 +27,6 @@ static gchar *gp_tmp;           /* a fresh folder for this test program */
 
 #define LIVE_30FPS "videotestsrc is-live=true ! " \
   "video/x-raw,width=320,height=240,framerate=30/1 ! fakesink"
-
-typedef struct
-{
-  gint code;
-  gchar *out;
-  gchar *err;
-  gdouble wall_s;
-} Result;
-
-static void
-result_clear (Result * r)
-{
-  g_free (r->out);
-  g_free (r->err);
-  memset (r, 0, sizeof (*r));
-}
-
-static gint
-exit_code_of (gint status)
-{
-  if (WIFEXITED (status))
-    return WEXITSTATUS (status);
-  if (WIFSIGNALED (status))
-    return 128 + WTERMSIG (status);
-  return -1;
-}
-
-/* Runs gstprof with the NULL-terminated arguments, in gp_tmp. */
-static void
-run_gstprof (Result * r, const gchar * first, ...)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  GError *err = NULL;
-  const gchar *a;
-  gint64 t0;
-  gint status = 0;
-  va_list args;
-
-  memset (r, 0, sizeof (*r));
-  g_ptr_array_add (argv, (gpointer) gp_bin);
-  va_start (args, first);
-  for (a = first; a; a = va_arg (args, const gchar *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  t0 = g_get_monotonic_time ();
-  g_spawn_sync (gp_tmp, (gchar **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
-      NULL, &r->out, &r->err, &status, &err);
-  g_assert_no_error (err);
-  r->wall_s = (g_get_monotonic_time () - t0) / 1e6;
-  r->code = exit_code_of (status);
-  if (g_test_verbose ())
-    g_printerr ("exit %d after %.2f s\n--- stdout\n%s--- stderr\n%s---\n",
-        r->code, r->wall_s, r->out, r->err);
-  g_ptr_array_unref (argv);
-}
 
 /* Exactly one line, and it contains @needle (when not NULL). */
 static void
@@ -165,64 +109,67 @@ test_parse_duration (void)
 static void
 test_help (void)
 {
-  Result r;
+  GpTestRun r;
 
-  run_gstprof (&r, "--help", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "--help", NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "Exit codes"));
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "run", "--help", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--help", NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "--duration"));
   g_assert_nonnull (strstr (r.out, "Ctrl-C"));
   g_assert_nonnull (strstr (r.out, "default 10s"));
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "analyze", "--help", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", "--help", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, NULL, NULL); /* no argument at all */
   g_assert_cmpint (r.code, ==, 3);
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "frobnicate", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "frobnicate", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "frobnicate");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "--version", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "--version", NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "gstprof "));
-  result_clear (&r);
+  gp_test_run_clear (&r);
 }
 
 static void
 test_bad_options (void)
 {
-  Result r;
+  GpTestRun r;
 
-  run_gstprof (&r, "run", "--duration", "xyz", "fakesrc ! fakesink", NULL);
+  gp_test_run_gstprof (&r, gp_tmp,
+      "run", "--duration", "xyz", "fakesrc ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "--duration");
   g_assert_nonnull (strstr (r.err, "xyz"));
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "run", "--window", "250", "fakesrc ! fakesink", NULL);
+  gp_test_run_gstprof (&r, gp_tmp,
+      "run", "--window", "250", "fakesrc ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "--window");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "run", "--no-such-option", "fakesrc ! fakesink", NULL);
+  gp_test_run_gstprof (&r, gp_tmp,
+      "run", "--no-such-option", "fakesrc ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "--no-such-option");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "run", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "run", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "no pipeline");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 }
 
 /* bad input in the launch string */
@@ -231,29 +178,29 @@ static void
 test_bad_launch (void)
 {
   gchar *dir = out_dir ("bad-launch");
-  Result r;
+  GpTestRun r;
 
-  run_gstprof (&r, "run", "--duration", "2s", "--out", dir,
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--duration", "2s", "--out", dir,
       "videotestsrc ! ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, NULL);
   g_assert_cmpstr (r.out, ==, "");
   /* nothing ran, so nothing is left behind */
   g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
-  result_clear (&r);
+  gp_test_run_clear (&r);
   g_free (dir);
 }
 
 static void
 test_unknown_element (void)
 {
-  Result r;
+  GpTestRun r;
 
-  run_gstprof (&r, "run", "--duration", "2s", "--out",
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--duration", "2s", "--out",
       "unknown-element", "videotestsrc ! nosuchelement0 ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "nosuchelement0");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 }
 
 /* the pipeline fails on its own: exit 2, and the session records it */
@@ -263,9 +210,9 @@ test_runtime_error (void)
 {
   gchar *dir = out_dir ("runtime-error");
   GpSession *s;
-  Result r;
+  GpTestRun r;
 
-  run_gstprof (&r, "run", "--duration", "5s", "--out", dir,
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--duration", "5s", "--out", dir,
       "filesrc location=/nonexistent/gstprof-test ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 2);
   g_assert_true (g_str_has_suffix (r.err, "/session.json\n"));
@@ -276,7 +223,7 @@ test_runtime_error (void)
   g_assert_true (has_event (s, "error"));
   g_assert_cmpint (s->exit_code, ==, 2);
   gp_session_free (s);
-  result_clear (&r);
+  gp_test_run_clear (&r);
   g_free (dir);
 }
 
@@ -288,9 +235,10 @@ test_duration_live (void)
   gchar *dir = out_dir ("duration-live");
   gchar *expect;
   GpSession *s;
-  Result r;
+  GpTestRun r;
 
-  run_gstprof (&r, "run", "--duration", "1s", "--quiet", "--out", dir,
+  gp_test_run_gstprof (&r, gp_tmp,
+      "run", "--duration", "1s", "--quiet", "--out", dir,
       LIVE_30FPS, NULL);
   g_assert_cmpint (r.code, >=, 0);
   g_assert_cmpint (r.code, <=, 1);
@@ -304,7 +252,7 @@ test_duration_live (void)
   g_assert_cmpint (s->exit_code, ==, r.code);
   gp_session_free (s);
   g_free (expect);
-  result_clear (&r);
+  gp_test_run_clear (&r);
   g_free (dir);
 }
 
@@ -360,12 +308,12 @@ test_interrupt (void)
   g_spawn_close_pid (pid);
   if (g_test_verbose ()) {
     g_file_get_contents (err_path, &text, NULL, NULL);
-    g_printerr ("exit %d after %.2f s; stderr:\n%s", exit_code_of (status),
+    g_printerr ("exit %d after %.2f s; stderr:\n%s", gp_test_exit_code (status),
         (g_get_monotonic_time () - t0) / 1e6, text);
     g_free (text);
   }
-  g_assert_cmpint (exit_code_of (status), >=, 0);
-  g_assert_cmpint (exit_code_of (status), <=, 1);
+  g_assert_cmpint (gp_test_exit_code (status), >=, 0);
+  g_assert_cmpint (gp_test_exit_code (status), <=, 1);
 
   s = load_session (dir);
   g_assert_true (has_event (s, "interrupt"));
@@ -397,7 +345,7 @@ test_killed (void)
   GPid pid;
   gint status = 0;
   GpSession *s;
-  Result a;
+  GpTestRun a;
 
   g_spawn_async (gp_tmp, (gchar **) argv, NULL,
       G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
@@ -418,10 +366,10 @@ test_killed (void)
 
   /* a kill between temp file and rename may leave a temp file; the
    * session itself is whole: analyze reads it */
-  run_gstprof (&a, "analyze", path, NULL);
+  gp_test_run_gstprof (&a, gp_tmp, "analyze", path, NULL);
   g_assert_cmpint (a.code, ==, 0);
   g_assert_nonnull (strstr (a.out, "unfinished"));
-  result_clear (&a);
+  gp_test_run_clear (&a);
   g_free (path);
   g_free (dir);
 }
@@ -434,15 +382,16 @@ test_analyze_same_verdict (void)
   gchar *dir = out_dir ("analyze");
   gchar *path = g_build_filename (dir, "session.json", NULL);
   const gchar *fa, *fb;
-  Result a, b;
+  GpTestRun a, b;
 
   /* identity sleeps 5 ms a buffer: HOT fires on it, so the findings part
    * is not empty. */
-  run_gstprof (&a, "run", "--out", dir, "videotestsrc num-buffers=60 ! "
+  gp_test_run_gstprof (&a, gp_tmp,
+      "run", "--out", dir, "videotestsrc num-buffers=60 ! "
       "video/x-raw,width=64,height=48 ! identity sleep-time=5000 ! "
       "fakesink sync=false", NULL);
   g_assert_cmpint (a.code, ==, 0);
-  run_gstprof (&b, "analyze", path, NULL);
+  gp_test_run_gstprof (&b, gp_tmp, "analyze", path, NULL);
   g_assert_cmpint (b.code, ==, 0);
   g_assert_cmpstr (b.err, ==, "");
 
@@ -456,13 +405,13 @@ test_analyze_same_verdict (void)
   g_assert_cmpstr (a.out, ==, b.out);
   /* gstprof's own session is no import */
   g_assert_null (strstr (b.out, "imported from"));
-  result_clear (&b);
+  gp_test_run_clear (&b);
 
   /* the folder run --out wrote stands for its session */
-  run_gstprof (&b, "analyze", dir, NULL);
+  gp_test_run_gstprof (&b, gp_tmp, "analyze", dir, NULL);
   g_assert_cmpint (b.code, ==, 0);
   g_assert_cmpstr (a.out, ==, b.out);
-  result_clear (&b);
+  gp_test_run_clear (&b);
 
   /* the same folder again, with a pasted gst-launch-1.0 line: the command
    * and its options dropped (said), the earlier session kept (said) */
@@ -472,7 +421,8 @@ test_analyze_same_verdict (void)
     GpSession *s;
 
     g_assert_true (g_file_get_contents (path, &first, NULL, NULL));
-    run_gstprof (&b, "run", "--quiet", "--duration", "1", "--out", dir,
+    gp_test_run_gstprof (&b, gp_tmp,
+        "run", "--quiet", "--duration", "1", "--out", dir,
         "gst-launch-1.0 -v -e videotestsrc num-buffers=10 ! fakesink", NULL);
     g_assert_cmpint (b.code, ==, 0);
     g_assert_nonnull (strstr (b.err, "dropped 'gst-launch-1.0 -v -e'"));
@@ -487,8 +437,8 @@ test_analyze_same_verdict (void)
     g_free (kept);
   }
 
-  result_clear (&a);
-  result_clear (&b);
+  gp_test_run_clear (&a);
+  gp_test_run_clear (&b);
   g_free (path);
   g_free (dir);
 }
@@ -515,7 +465,7 @@ test_analyze_gstprofile (void)
     const gchar *header_end, *p;
     GError *err = NULL;
     GpSession *s;
-    Result r;
+    GpTestRun r;
     guint lines = 0;
 
     if (!g_str_has_suffix (name, ".json"))
@@ -532,7 +482,7 @@ test_analyze_gstprofile (void)
     expected = g_strdup_printf ("%.*s%s%s", (int) (header_end - verdict + 1),
         verdict, note, header_end + 1);
 
-    run_gstprof (&r, "analyze", path, NULL);
+    gp_test_run_gstprof (&r, gp_tmp, "analyze", path, NULL);
     g_test_message ("%s: exit %d", name, r.code);
     g_assert_cmpint (r.code, ==, gp_rules_exit_code (s));
     g_assert_cmpint (r.code, <=, 1);
@@ -555,7 +505,7 @@ test_analyze_gstprofile (void)
       g_assert_nonnull (strstr (r.out, "fakesink0                29.7 fps "
               "of 30.0 fps (caps)"));
 
-    result_clear (&r);
+    gp_test_run_clear (&r);
     g_free (expected);
     g_free (note);
     g_free (verdict);
@@ -577,7 +527,7 @@ test_analyze_gstprofile_bad (void)
   gchar *bad_type = g_build_filename (gp_tmp, "gp-type.json", NULL);
   gchar *two = g_build_filename (gp_tmp, "gp-two.json", NULL);
   gchar *schema = g_build_filename (gp_tmp, "gp-schema.json", NULL);
-  Result r;
+  GpTestRun r;
 
   g_assert_true (g_file_set_contents (bad_type,
           "{\"schema\": \"gst-profile/1\", \"session\": 7}", -1, NULL));
@@ -586,22 +536,22 @@ test_analyze_gstprofile_bad (void)
   g_assert_true (g_file_set_contents (schema,
           "{\"schema\": \"gst-profile/2\"}", -1, NULL));
 
-  run_gstprof (&r, "analyze", bad_type, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", bad_type, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "gp-type.json: session: expected an object");
   g_assert_cmpstr (r.out, ==, "");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "analyze", two, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", two, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err,
       "gp-two.json:2:1: more data after the end of the JSON value");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "analyze", schema, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", schema, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "unknown schema \"gst-profile/2\"");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   g_free (bad_type);
   g_free (two);
@@ -614,48 +564,48 @@ test_analyze_bad_input (void)
   gchar *garbage = g_build_filename (gp_tmp, "garbage.json", NULL);
   gchar *missing = g_build_filename (gp_tmp, "missing.json", NULL);
   gchar *other = g_build_filename (gp_tmp, "other.json", NULL);
-  Result r;
+  GpTestRun r;
 
   g_assert_true (g_file_set_contents (garbage, "{ \"schema\": \"gstprof/1\", "
           "\n  oops", -1, NULL));
   g_assert_true (g_file_set_contents (other, "{\"hello\": [1, 2]}\n", -1,
           NULL));
 
-  run_gstprof (&r, "analyze", garbage, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", garbage, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, garbage);
   g_assert_cmpstr (r.out, ==, "");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "analyze", missing, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", missing, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, missing);
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "analyze", other, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", other, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, other);
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "analyze", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, NULL);
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   /* a folder without a session */
-  run_gstprof (&r, "analyze", gp_tmp, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", gp_tmp, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "without a session.json");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   /* a number no measurement gives */
   g_assert_true (g_file_set_contents (other, "{\"schema\": \"gstprof/1\", "
           "\"summary\": {\"elements\": {\"x\": {\"busy_pct\": 1e308}}}}",
           -1, NULL));
-  run_gstprof (&r, "analyze", other, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", other, NULL);
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "summary.elements.x.busy_pct: 1e+308 cannot be");
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   g_free (garbage);
   g_free (missing);
@@ -669,11 +619,11 @@ test_check (void)
 {
   guint major, minor, micro, nano;
   gchar *version;
-  Result r;
+  GpTestRun r;
 
   gst_version (&major, &minor, &micro, &nano);
   version = g_strdup_printf ("GStreamer %u.%u.%u", major, minor, micro);
-  run_gstprof (&r, "check", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "check", NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, version));
   /* the test environment points GST_PLUGIN_PATH at the built tracer */
@@ -683,7 +633,7 @@ test_check (void)
   /* GStreamer 1.18 and later give a multiqueue's single queues their own
    * levels: nothing this version cannot show */
   g_assert_nonnull (strstr (r.out, "limits:      none known"));
-  result_clear (&r);
+  gp_test_run_clear (&r);
   g_free (version);
 }
 
@@ -715,20 +665,21 @@ test_platform_agrees (void)
     gchar *dir = out_dir ("platform");
     gchar *line = g_strdup_printf ("platform:    %s", outputs[i][1]);
     GpSession *s;
-    Result r;
+    GpTestRun r;
 
     g_assert_true (g_file_set_contents (smi, script, -1, NULL));
     g_assert_cmpint (g_chmod (smi, 0755), ==, 0);
-    run_gstprof (&r, "check", NULL);
+    gp_test_run_gstprof (&r, gp_tmp, "check", NULL);
     g_assert_nonnull (strstr (r.out, line));
-    result_clear (&r);
-    run_gstprof (&r, "run", "--quiet", "--duration", "1", "--out", dir,
+    gp_test_run_clear (&r);
+    gp_test_run_gstprof (&r, gp_tmp,
+        "run", "--quiet", "--duration", "1", "--out", dir,
         "videotestsrc num-buffers=5 ! fakesink", NULL);
     g_assert_cmpint (r.code, ==, 0);
     s = load_session (dir);
     g_assert_cmpstr (s->platform, ==, outputs[i][1]);
     gp_session_free (s);
-    result_clear (&r);
+    gp_test_run_clear (&r);
     g_free (line);
     g_free (dir);
     g_free (script);
@@ -751,7 +702,7 @@ test_demo_hot (void)
   GpSession *s;
   GpFinding *hot = NULL;
   guint i;
-  Result r;
+  GpTestRun r;
 
   if (f == NULL) {
     g_test_skip ("x264enc is not installed");
@@ -759,7 +710,7 @@ test_demo_hot (void)
     return;
   }
   gst_object_unref (f);
-  run_gstprof (&r, "run", "--duration", "3s", "--out", dir,
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--duration", "3s", "--out", dir,
       "videotestsrc is-live=true pattern=ball ! "
       "video/x-raw,width=1280,height=720,framerate=30/1 ! videoconvert ! "
       "x264enc speed-preset=medium ! h264parse ! fakesink sync=false", NULL);
@@ -775,7 +726,7 @@ test_demo_hot (void)
   g_assert_cmpstr (g_ptr_array_index (hot->targets, 0), ==, "x264enc0");
   g_assert_nonnull (strstr (r.out, "HOT: x264enc0 takes"));
   gp_session_free (s);
-  result_clear (&r);
+  gp_test_run_clear (&r);
   g_free (dir);
 }
 
@@ -804,14 +755,15 @@ test_budget_real (void)
 {
   gchar *slow = out_dir ("budget-slow"), *fast = out_dir ("budget-fast");
   GpSession *s;
-  Result r;
+  GpTestRun r;
 
-  run_gstprof (&r, "run", "--quiet", "--duration", "2s", "--out", slow,
+  gp_test_run_gstprof (&r, gp_tmp,
+      "run", "--quiet", "--duration", "2s", "--out", slow,
       "videotestsrc is-live=true ! video/x-raw,width=64,height=48,"
       "framerate=30/1 ! identity name=slow sleep-time=50000 ! "
       "fakesink name=out", NULL);
   g_assert_cmpint (r.code, <=, 1);
-  result_clear (&r);
+  gp_test_run_clear (&r);
   s = load_session (slow);
   g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, <, 21.0);
   g_assert_cmpuint (count_findings (s, "HOT", "slow"), ==, 1);
@@ -819,12 +771,13 @@ test_budget_real (void)
   g_assert_cmpuint (count_findings (s, "BUDGET", NULL), ==, 2);
   gp_session_free (s);
 
-  run_gstprof (&r, "run", "--quiet", "--duration", "2s", "--out", fast,
+  gp_test_run_gstprof (&r, gp_tmp,
+      "run", "--quiet", "--duration", "2s", "--out", fast,
       "videotestsrc is-live=true ! video/x-raw,width=64,height=48,"
       "framerate=30/1 ! identity name=slow sleep-time=5000 ! "
       "fakesink name=out", NULL);
   g_assert_cmpint (r.code, <=, 1);
-  result_clear (&r);
+  gp_test_run_clear (&r);
   s = load_session (fast);
   g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, >, 29.0);
   g_assert_cmpuint (count_findings (s, "BUDGET", NULL), ==, 0);

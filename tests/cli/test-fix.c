@@ -28,49 +28,9 @@ static gchar *gp_tmp;
 static gchar *slow_path;        /* a real capture of SLOW, with a patch */
 static GpSession *slow_session;
 
-typedef struct
-{
-  gint code;
-  gchar *out;
-  gchar *err;
-} Result;
-
-static void
-result_clear (Result * r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-static void
-run_gstprof (Result * r, const gchar * first, ...)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  GError *err = NULL;
-  const gchar *a;
-  gint status = 0;
-  va_list args;
-
-  memset (r, 0, sizeof (*r));
-  g_ptr_array_add (argv, (gpointer) gp_bin);
-  va_start (args, first);
-  for (a = first; a; a = va_arg (args, const gchar *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_spawn_sync (gp_tmp, (gchar **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
-      NULL, &r->out, &r->err, &status, &err);
-  g_assert_no_error (err);
-  r->code = WIFEXITED (status) ? WEXITSTATUS (status) : 128;
-  if (g_test_verbose ())
-    g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", r->code, r->out,
-        r->err);
-  g_ptr_array_unref (argv);
-}
-
 /* A bad input: exit 3, one line on stderr naming the command, no stdout. */
 static void
-assert_one_line_error (Result * r)
+assert_one_line_error (GpTestRun * r)
 {
   g_assert_cmpint (r->code, ==, 3);
   g_assert_true (g_str_has_prefix (r->err, "gstprof "));
@@ -176,15 +136,16 @@ slow_capture (void)
 {
   GError *err = NULL;
   gchar *dir;
-  Result r;
+  GpTestRun r;
 
   if (slow_session != NULL)
     return slow_session;
   dir = g_build_filename (gp_tmp, "slow", NULL);
   slow_path = g_build_filename (dir, "session.json", NULL);
-  run_gstprof (&r, "run", "-q", "-d", "2s", "-o", dir, SLOW, NULL);
+  gp_test_run_gstprof (&r, gp_tmp,
+      "run", "-q", "-d", "2s", "-o", dir, SLOW, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  result_clear (&r);
+  gp_test_run_clear (&r);
   slow_session = gp_session_load (slow_path, &err);
   g_assert_no_error (err);
   gp_rules_run (slow_session);
@@ -272,11 +233,11 @@ test_compare_same (void)
 static void
 test_cli_fix_apply_compare (void)
 {
-  Result r;
+  GpTestRun r;
   gchar *out_dir, *after_path, *want;
 
   slow_capture ();
-  run_gstprof (&r, "fix", "--stored", slow_path, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", "--stored", slow_path, NULL);
   g_assert_cmpint (r.code, ==, 0);
   /* printf formats, so that tests/launch does not take these texts for
    * launch strings */
@@ -286,17 +247,18 @@ test_cli_fix_apply_compare (void)
   want = g_strdup_printf ("- %s\n+ %s\n", SLOW, FAST);
   g_assert_nonnull (strstr (r.out, want));
   g_free (want);
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   /* without --stored the rules run again: the hand-made finding is gone */
-  run_gstprof (&r, "fix", slow_path, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", slow_path, NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_null (strstr (r.out, "TEST"));
   g_assert_null (strstr (r.out, "sleep-time=1000"));
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   out_dir = g_build_filename (gp_tmp, "after", NULL);
-  run_gstprof (&r, "fix", "--stored", "--apply", "--out", out_dir,
+  gp_test_run_gstprof (&r, gp_tmp,
+      "fix", "--stored", "--apply", "--out", out_dir,
       slow_path, NULL);
   g_assert_cmpint (r.code, ==, 0);
   want = g_strdup_printf ("before: %s\nafter:  %s\n", SLOW, FAST);
@@ -307,22 +269,23 @@ test_cli_fix_apply_compare (void)
   after_path = g_build_filename (out_dir, "session.json", NULL);
   g_assert_true (g_file_test (after_path, G_FILE_TEST_IS_REGULAR));
   g_assert_nonnull (strstr (r.err, after_path));
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
-  run_gstprof (&r, "compare", slow_path, after_path, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "compare", slow_path, after_path, NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "fakesink0"));
   g_assert_nonnull (strstr (r.out, "beyond noise"));
   g_assert_null (strstr (r.out, "no sink of the same name"));
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   /* the default folder for the after-session: beside the first */
-  run_gstprof (&r, "fix", "--stored", "--apply", "-q", slow_path, NULL);
+  gp_test_run_gstprof (&r, gp_tmp,
+      "fix", "--stored", "--apply", "-q", slow_path, NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_free (after_path);
   after_path = g_build_filename (gp_tmp, "slow-fixed", "session.json", NULL);
   g_assert_true (g_file_test (after_path, G_FILE_TEST_IS_REGULAR));
-  result_clear (&r);
+  gp_test_run_clear (&r);
   g_free (after_path);
   g_free (out_dir);
 }
@@ -335,7 +298,7 @@ test_cli_compare_mismatch (void)
   GpSinkSummary *ss;
   GError *err = NULL;
   gchar *path = g_build_filename (gp_tmp, "other.json", NULL);
-  Result r;
+  GpTestRun r;
 
   slow_capture ();
   other->launch = g_strdup ("videotestsrc ! fakesink name=elsewhere");
@@ -345,7 +308,7 @@ test_cli_compare_mismatch (void)
   ss->fps = 30.0;
   g_assert_true (gp_session_save (other, path, &err));
   g_assert_no_error (err);
-  run_gstprof (&r, "compare", slow_path, path, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "compare", slow_path, path, NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "no sink of the same name"));
   /* said first, before anything is set side by side */
@@ -354,7 +317,7 @@ test_cli_compare_mismatch (void)
       strstr (r.out, "duration "));
   g_assert_nonnull (strstr (r.out, "only in A"));
   g_assert_nonnull (strstr (r.out, "only in B (30.0 fps)"));
-  result_clear (&r);
+  gp_test_run_clear (&r);
   gp_session_free (other);
   g_free (path);
 }
@@ -370,7 +333,7 @@ test_cli_bad_input (void)
   gchar *zc = NULL;
   GpSession *s = gp_session_new ();
   GError *err = NULL;
-  Result r;
+  GpTestRun r;
 
   g_assert_true (g_file_set_contents (garbage, "{\"schema\": 12", -1, NULL));
   g_assert_true (gp_session_save (s, nolaunch, &err));
@@ -378,46 +341,47 @@ test_cli_bad_input (void)
   g_assert_true (gp_session_save (s, badlaunch, &err));
   g_assert_no_error (err);
 
-  run_gstprof (&r, "fix", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "fix", "no-such-file.json", NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", "no-such-file.json", NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "fix", garbage, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", garbage, NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "fix", nolaunch, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", nolaunch, NULL);
   assert_one_line_error (&r);
   g_assert_nonnull (strstr (r.err, "no launch string"));
-  result_clear (&r);
-  run_gstprof (&r, "fix", badlaunch, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", badlaunch, NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "fix", "--out", gp_tmp, nolaunch, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", "--out", gp_tmp, nolaunch, NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "fix", nolaunch, garbage, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", nolaunch, garbage, NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "compare", nolaunch, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "compare", nolaunch, NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "compare", nolaunch, garbage, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "compare", nolaunch, garbage, NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
-  run_gstprof (&r, "compare", "--bogus", nolaunch, nolaunch, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp,
+      "compare", "--bogus", nolaunch, nolaunch, NULL);
   assert_one_line_error (&r);
-  result_clear (&r);
+  gp_test_run_clear (&r);
 
   /* a gst-profile import without a launch string: nothing to patch */
   if (fixtures != NULL) {
     zc = g_build_filename (fixtures, "gst-profile-sessions",
         "jetson-zc-break.json", NULL);
-    run_gstprof (&r, "fix", zc, NULL);
+    gp_test_run_gstprof (&r, gp_tmp, "fix", zc, NULL);
     assert_one_line_error (&r);
     g_assert_nonnull (strstr (r.err, "an import from another tool"));
-    result_clear (&r);
+    gp_test_run_clear (&r);
   }
   gp_session_free (s);
   g_free (garbage);

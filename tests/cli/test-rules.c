@@ -122,34 +122,6 @@ make_encode_session (void)
   return s;
 }
 
-static guint
-count_rule (GpSession * s, const gchar * rule)
-{
-  guint i, n = 0;
-
-  for (i = 0; i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-
-    if (g_strcmp0 (f->rule, rule) == 0)
-      n++;
-  }
-  return n;
-}
-
-static GpFinding *
-find_rule (GpSession * s, const gchar * rule)
-{
-  guint i;
-
-  for (i = 0; i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-
-    if (g_strcmp0 (f->rule, rule) == 0)
-      return f;
-  }
-  return NULL;
-}
-
 static gdouble
 evidence_double (GpFinding * f, const gchar * key)
 {
@@ -282,7 +254,7 @@ test_made_by_bin (void)
   add_summary (s, "fakesink0", 500, 1.6, 2.0, 300, "d:sink");
   add_thread (s, 100, "d:sink", 75.0, els);
   gp_rules_run (s);
-  f = find_rule (s, "HOT");
+  f = gp_session_find_finding (s, "HOT", NULL);
   g_assert_nonnull (f);
   g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "avdec_h264-0");
   g_assert_null (f->fix_patch);
@@ -341,8 +313,8 @@ test_hot_fires (void)
   GpFinding *f;
 
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "HOT"), ==, 1);
-  f = find_rule (s, "HOT");
+  g_assert_cmpuint (gp_session_count_findings (s, "HOT"), ==, 1);
+  f = gp_session_find_finding (s, "HOT", NULL);
   g_assert_cmpstr (f->severity, ==, "info");
   g_assert_true (f->heuristic);
   g_assert_null (f->verified_on);
@@ -379,7 +351,7 @@ test_hot_silent_when_even (void)
   add_summary (s, "d", 1900, 1.9, 1.9, 1000, "t");
   gp_rules_run (s);
   /* 25 % each: no element dominates. */
-  g_assert_cmpuint (count_rule (s, "HOT"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "HOT"), ==, 0);
   gp_session_free (s);
 }
 
@@ -394,7 +366,7 @@ test_hot_silent_when_idle (void)
   add_summary (s, "conv", 300, 1.0, 1.1, 300, "t");
   add_summary (s, "src", 33, 0.1, 0.1, 300, "t");
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "HOT"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "HOT"), ==, 0);
   gp_session_free (s);
 }
 
@@ -409,12 +381,12 @@ test_hot_boundary (void)
   add_summary (s, "a", 3990, 4, 4, 1000, "t");
   add_summary (s, "b", 6010, 6, 6, 1000, "t");
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "HOT"), ==, 1);
-  g_assert_cmpstr (g_ptr_array_index (find_rule (s, "HOT")->targets, 0), ==,
-      "b");
+  g_assert_cmpuint (gp_session_count_findings (s, "HOT"), ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (gp_session_find_finding (s, "HOT",
+              NULL)->targets, 0), ==, "b");
   /* the runner-up is above 25 %: named in the evidence */
-  g_assert_cmpstr (json_object_get_string_member (find_rule (s,
-              "HOT")->evidence, "next"), ==, "a");
+  g_assert_cmpstr (json_object_get_string_member (gp_session_find_finding (s,
+              "HOT", NULL)->evidence, "next"), ==, "a");
   gp_session_free (s);
 
   s = make_session (10.0);
@@ -426,7 +398,7 @@ test_hot_boundary (void)
   add_summary (s, "b", 3005, 3, 3, 1000, "t");
   add_summary (s, "c", 3005, 3, 3, 1000, "t");
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "HOT"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "HOT"), ==, 0);
   gp_session_free (s);
 }
 
@@ -451,7 +423,7 @@ test_hot_excludes_waiting (void)
   add_summary (s, "work", 1500, 5, 5.5, 300, "q:src");
   add_summary (s, "src", 500, 1.6, 1.7, 300, "src:src");
   gp_rules_run (s);
-  f = find_rule (s, "HOT");
+  f = gp_session_find_finding (s, "HOT", NULL);
   g_assert_nonnull (f);
   g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "work");
   /* 1500 of 2000 ms of work */
@@ -473,8 +445,8 @@ test_budget_throughput_fires (void)
 
   sk->fps = 20.0;
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 1);
-  f = find_rule (s, "BUDGET");
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 1);
+  f = gp_session_find_finding (s, "BUDGET", NULL);
   g_assert_cmpstr (f->severity, ==, "info");
   g_assert_true (f->heuristic);
   g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "sink");
@@ -525,7 +497,7 @@ test_budget_throughput_unsaturated (void)
   sk->fps = 15;
   sk->target_fps = 30;
   gp_rules_run (s);
-  f = find_rule (s, "BUDGET");
+  f = gp_session_find_finding (s, "BUDGET", NULL);
   g_assert_nonnull (f);
   g_assert_cmpfloat_with_epsilon (evidence_double (f, "thread_busy_pct"),
       12.0, 0.01);
@@ -542,19 +514,19 @@ test_budget_throughput_silent (void)
   /* within 5 % of the target */
   sk->fps = 28.6;
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 0);
 
   /* just outside */
   sk->fps = 28.4;
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 1);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 1);
 
   /* no target from the caps: nothing to compare with */
   sk->target_fps = -1;
   s->target_fps = -1;
   s->frame_period_ms = -1;
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 0);
   gp_session_free (s);
 
   /* too short to judge: 0.2 s is 6 frames at 30 fps */
@@ -562,7 +534,7 @@ test_budget_throughput_silent (void)
   s->duration_s = 0.2;
   gp_session_find_sink (s, "sink")->fps = 10;
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 0);
   gp_session_free (s);
 }
 
@@ -593,8 +565,8 @@ test_budget_latency (void)
 
   s = make_live_latency_session (TRUE, 50.0);
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 1);
-  f = find_rule (s, "BUDGET");
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 1);
+  f = gp_session_find_finding (s, "BUDGET", NULL);
   g_assert_cmpfloat_with_epsilon (evidence_double (f, "latency_p95_ms"), 50.0,
       0.001);
   g_assert_cmpfloat_with_epsilon (evidence_double (f, "frame_period_ms"),
@@ -606,13 +578,13 @@ test_budget_latency (void)
   /* within the frame period */
   s = make_live_latency_session (TRUE, 30.0);
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 0);
   gp_session_free (s);
 
   /* not live: latency is not a budget */
   s = make_live_latency_session (FALSE, 50.0);
   gp_rules_run (s);
-  g_assert_cmpuint (count_rule (s, "BUDGET"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 0);
   gp_session_free (s);
 }
 
@@ -914,7 +886,7 @@ test_verdict_never_played (void)
   g_assert_null (strstr (text, "limiting:"));
   g_assert_nonnull (strstr (text, "Rate (steady state at each sink, in its "
           "own media)\n  not measured (the pipeline never played)"));
-  g_assert_cmpuint (count_rule (s, "PREROLL"), >=, 1);
+  g_assert_cmpuint (gp_session_count_findings (s, "PREROLL"), >=, 1);
   g_free (text);
 
   /* a pipeline that errors before PLAYING says why itself */

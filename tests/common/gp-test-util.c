@@ -6,6 +6,8 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static GPid xvfb_pid;
@@ -180,4 +182,55 @@ gp_test_remove_tree (const gchar * dir)
   if (d)
     g_dir_close (d);
   g_rmdir (dir);
+}
+
+gint
+gp_test_exit_code (gint status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return -1;
+}
+
+void
+gp_test_run_gstprof (GpTestRun * r, const gchar * cwd, const gchar * first,
+    ...)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  const gchar *bin = g_getenv ("GSTPROF_BIN");
+  GError *err = NULL;
+  const gchar *a;
+  gint64 t0;
+  gint status = 0;
+  va_list args;
+
+  g_assert_nonnull (bin);
+  memset (r, 0, sizeof (*r));
+  g_ptr_array_add (argv, (gpointer) bin);
+  va_start (args, first);
+  for (a = first; a; a = va_arg (args, const gchar *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  t0 = g_get_monotonic_time ();
+  g_spawn_sync (cwd, (gchar **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
+      NULL, &r->out, &r->err, &status, &err);
+  g_assert_no_error (err);
+  r->wall_s = (g_get_monotonic_time () - t0) / 1e6;
+  r->code = gp_test_exit_code (status);
+  if (g_test_verbose ())
+    g_printerr ("exit %d after %.2f s\n--- stdout\n%s--- stderr\n%s---\n",
+        r->code, r->wall_s, r->out, r->err);
+  g_ptr_array_unref (argv);
+}
+
+void
+gp_test_run_clear (GpTestRun * r)
+{
+  g_free (r->out);
+  g_free (r->err);
+  memset (r, 0, sizeof (*r));
 }

@@ -39,6 +39,24 @@ void gp_test_message_text (const gchar * text);
 gboolean gp_test_have_display (void);
 void gp_test_stop_display (void);
 
+/* The gstprof binary ($GSTPROF_BIN) run once: its exit code (128 + the
+ * signal when one killed it), what it printed, how long it took. */
+typedef struct
+{
+  gint code;
+  gchar *out;
+  gchar *err;
+  gdouble wall_s;
+} GpTestRun;
+
+/* Runs $GSTPROF_BIN with the NULL-terminated arguments in folder @cwd. */
+void gp_test_run_gstprof (GpTestRun * r, const gchar * cwd,
+    const gchar * first, ...) G_GNUC_NULL_TERMINATED;
+void gp_test_run_clear (GpTestRun * r);
+/* A wait status as an exit code: the exit status, 128 + the signal that
+ * killed it, else -1. */
+gint gp_test_exit_code (gint status);
+
 /* Runs @launch to its EOS (making a media file); asserts it got there. */
 void gp_test_make_media (const gchar * launch);
 

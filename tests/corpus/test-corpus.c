@@ -267,20 +267,6 @@ path_into (GpSession * s, const gchar * sinkname)
   return path (s, found->source, sinkname);
 }
 
-static GpFinding *
-finding (GpSession * s, const gchar * rule)
-{
-  guint i;
-
-  for (i = 0; i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-
-    if (g_strcmp0 (f->rule, rule) == 0)
-      return f;
-  }
-  return NULL;
-}
-
 /* No finding judges a sink's rate (BUDGET's throughput check). */
 static void
 assert_no_rate_finding (GpSession * s)
@@ -700,7 +686,7 @@ test_udpsrc_idle (void)
 
   /* no buffer: no sample at all, so no share and no busy time */
   g_assert_true (es == NULL || es->self_total_ms < 5.0);
-  g_assert_null (finding (r.s, "HOT"));
+  g_assert_null (gp_session_find_finding (r.s, "HOT", NULL));
   run_clear (&r);
   g_free (launch);
 }
@@ -800,7 +786,7 @@ test_mp4_record (void)
   g_assert_cmpstr (r.s->end, ==, "eos");
   g_assert_cmpfloat (elem (r.s, "mr_mux")->busy_pct, <=, 100.0);
   g_assert_cmpstr (hottest (r.s)->name, ==, "mr_enc");
-  g_assert_null (finding (r.s, "STALL"));
+  g_assert_null (gp_session_find_finding (r.s, "STALL", NULL));
   assert_work_is_cpu (r.s);
   run_clear (&r);
   g_free (launch);
@@ -888,7 +874,7 @@ test_preroll_stuck (void)
       "name=ps_video sync=true ps_d.audio_0 ! aacparse name=ps_aparse ! "
       "avdec_aac ! fakesink name=ps_audio sync=true", av_mp4 ());
   Run r = run (launch, 2.0);
-  GpFinding *f = finding (r.s, "PREROLL");
+  GpFinding *f = gp_session_find_finding (r.s, "PREROLL", NULL);
   GError *err = NULL;
   GpLaunch *l;
   gchar *fixed;
@@ -914,7 +900,7 @@ test_preroll_stuck (void)
   r = run (fixed, 2.0);
   g_assert_false (gp_session_never_played (r.s));
   g_assert_cmpstr (r.s->reached, ==, "PLAYING");
-  g_assert_null (finding (r.s, "PREROLL"));
+  g_assert_null (gp_session_find_finding (r.s, "PREROLL", NULL));
   assert_near (sink (r.s, "ps_video")->fps, 30.0, 1.5, "fixed video fps");
   run_clear (&r);
   gp_launch_free (l);
@@ -956,8 +942,8 @@ test_transcode (void)
 
   g_assert_cmpint (r.end, ==, GP_CAPTURE_END_EOS);
   g_assert_cmpstr (r.s->end, ==, "eos");
-  g_assert_null (finding (r.s, "STALL"));
-  g_assert_null (finding (r.s, "QFULL"));
+  g_assert_null (gp_session_find_finding (r.s, "STALL", NULL));
+  g_assert_null (gp_session_find_finding (r.s, "QFULL", NULL));
   assert_work_is_cpu (r.s);
   run_clear (&r);
   g_free (launch);
@@ -1079,7 +1065,7 @@ test_duration_drain (void)
   g_assert_true (event);
   /* x264enc's lookahead burst at EOS is not the steady rate */
   assert_near (sink (r.s, "dd_sink")->fps, 30.0, 1.5, "dd_sink fps");
-  g_assert_null (finding (r.s, "STALL"));
+  g_assert_null (gp_session_find_finding (r.s, "STALL", NULL));
   run_clear (&r);
 }
 

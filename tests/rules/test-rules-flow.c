@@ -47,25 +47,6 @@ run (const gchar * launch, gdouble duration_s)
   return s;
 }
 
-static GpFinding *
-find (GpSession * s, const gchar * rule, const gchar * target)
-{
-  guint i, j;
-
-  for (i = 0; i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-
-    if (g_strcmp0 (f->rule, rule) != 0)
-      continue;
-    if (target == NULL)
-      return f;
-    for (j = 0; f->targets && j < f->targets->len; j++)
-      if (g_strcmp0 (g_ptr_array_index (f->targets, j), target) == 0)
-        return f;
-  }
-  return NULL;
-}
-
 static gdouble
 ev_double (GpFinding * f, const gchar * key)
 {
@@ -133,7 +114,7 @@ test_queue (void)
   if (!gp_test_have_tracer ())
     return;
   bad = run (QUEUE_BAD, 2.0);
-  f = find (bad, "QUEUE", "b");
+  f = gp_session_find_finding (bad, "QUEUE", "b");
   g_assert_nonnull (f);
   check_shape (f);
   g_assert_cmpstr (ev_string (f, "queue_before"), ==, "b");
@@ -154,15 +135,15 @@ test_queue (void)
     bad->process.cpu_pct_mean = 172;
     bad->process.n_cpus = 2;
     gp_rules_run (bad);
-    g_assert_null (find (bad, "QUEUE", NULL));
+    g_assert_null (gp_session_find_finding (bad, "QUEUE", NULL));
     bad->process.cpu_pct_mean = 60;
     gp_rules_run (bad);
-    f = find (bad, "QUEUE", "b");
+    f = gp_session_find_finding (bad, "QUEUE", "b");
     g_assert_nonnull (f);
     g_assert_cmpfloat (ev_double (f, "gain_pct"), >=, 50);
     bad->process = keep;
     gp_rules_run (bad);
-    f = find (bad, "QUEUE", "b");
+    f = gp_session_find_finding (bad, "QUEUE", "b");
     g_assert_nonnull (f);
   }
 
@@ -177,7 +158,7 @@ test_queue (void)
   gp_session_free (bad);
 
   good = run (fixed, 2.0);
-  g_assert_null (find (good, "QUEUE", NULL));
+  g_assert_null (gp_session_find_finding (good, "QUEUE", NULL));
   fps_good = sink_fps (good, "sink");
   g_test_message ("sink: %.1f fps before, %.1f after the fix", fps_bad,
       fps_good);
@@ -201,8 +182,8 @@ test_queue_live_source (void)
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! "
       "identity name=slow sleep-time=45000 ! fakesink name=sink", 1.5);
-  g_assert_null (find (s, "QUEUE", NULL));
-  g_assert_nonnull (find (s, "BUDGET", NULL));
+  g_assert_null (gp_session_find_finding (s, "QUEUE", NULL));
+  g_assert_nonnull (gp_session_find_finding (s, "BUDGET", NULL));
   gp_session_free (s);
 }
 
@@ -224,7 +205,7 @@ test_cpu (void)
     s = run ("videotestsrc name=src ! video/x-raw,width=1920,height=1080 ! "
         "videoscale name=vs method=lanczos ! video/x-raw,width=1280,height=720"
         " ! fakesink name=sink sync=false", 1.5);
-    f = find (s, "CPU", "vs");
+    f = gp_session_find_finding (s, "CPU", "vs");
   }
   g_assert_nonnull (f);
   check_shape (f);
@@ -240,7 +221,7 @@ test_cpu (void)
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=160,height=120,framerate=30/1 ! videoscale name=vs ! "
       "video/x-raw,width=80,height=60 ! fakesink name=sink", 1.5);
-  g_assert_null (find (s, "CPU", NULL));
+  g_assert_null (gp_session_find_finding (s, "CPU", NULL));
   gp_session_free (s);
 }
 
@@ -259,7 +240,7 @@ test_stall_never (void)
       "video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t ! "
       "queue name=q1 ! fakesink name=s1  t. ! queue name=q2 ! "
       "valve name=v drop=true ! fakesink name=s2 async=false", 1.5);
-  f = find (s, "STALL", "v.src->s2.sink");
+  f = gp_session_find_finding (s, "STALL", "v.src->s2.sink");
   g_assert_nonnull (f);
   check_shape (f);
   g_assert_cmpstr (ev_string (f, "kind"), ==, "never flowed");
@@ -272,7 +253,7 @@ test_stall_never (void)
                 i))->rule, "STALL");
   g_assert_cmpuint (n, ==, 1);
   /* nor as an empty queue "upstream of a starved sink": q2 drains fine */
-  g_assert_null (find (s, "QFULL", "q2"));
+  g_assert_null (gp_session_find_finding (s, "QFULL", "q2"));
   gp_session_free (s);
 }
 
@@ -294,14 +275,14 @@ test_stall_starve (void)
       "rtpvrawpay name=pay ! udpsink name=us host=127.0.0.1 port=%u  "
       "udpsrc name=usrc port=%u ! fakesink name=s2 async=false", port, port);
   s = run (launch, 2.0);
-  f = find (s, "STALL", "usrc");
+  f = gp_session_find_finding (s, "STALL", "usrc");
   g_assert_nonnull (f);
   check_shape (f);
   g_assert_cmpstr (ev_string (f, "kind"), ==, "source starves");
   g_assert_cmpfloat (ev_double (f, "gap_s"), >=, 1.0);
   g_assert_cmpfloat (ev_double (f, "gap_start_s"), <, 1.0);
-  g_assert_null (find (s, "STALL", "src"));
-  g_assert_null (find (s, "STALL", "pay"));
+  g_assert_null (gp_session_find_finding (s, "STALL", "src"));
+  g_assert_null (gp_session_find_finding (s, "STALL", "pay"));
   gp_session_free (s);
   g_free (launch);
 }
@@ -318,7 +299,7 @@ test_stall_steady (void)
       "video/x-raw,width=64,height=48,framerate=30/1 ! tee name=t ! "
       "queue name=q1 ! fakesink name=s1  t. ! queue name=q2 ! "
       "valve name=v drop=false ! fakesink name=s2 async=false", 1.5);
-  g_assert_null (find (s, "STALL", NULL));
+  g_assert_null (gp_session_find_finding (s, "STALL", NULL));
   gp_session_free (s);
 }
 
@@ -336,7 +317,7 @@ test_qleak (void)
       "video/x-raw,width=64,height=48,framerate=30/1 ! "
       "queue name=q leaky=downstream max-size-buffers=2 ! "
       "identity name=slow sleep-time=60000 ! fakesink name=sink", 1.5);
-  f = find (s, "QLEAK", "q");
+  f = gp_session_find_finding (s, "QLEAK", "q");
   g_assert_nonnull (f);
   check_shape (f);
   g_assert_cmpstr (ev_string (f, "leaky"), ==, "downstream");
@@ -345,15 +326,15 @@ test_qleak (void)
   g_assert_cmpfloat (ev_double (f, "dropped_pct"), <, 75);
   g_assert_cmpint (json_object_get_int_member (f->evidence, "dropped"), >=,
       10);
-  g_assert_null (find (s, "QFULL", "q"));
+  g_assert_null (gp_session_find_finding (s, "QFULL", "q"));
   gp_session_free (s);
 
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! "
       "queue name=q leaky=downstream max-size-buffers=2 ! "
       "identity name=slow sleep-time=5000 ! fakesink name=sink", 1.5);
-  g_assert_null (find (s, "QLEAK", NULL));
-  g_assert_null (find (s, "QFULL", NULL));
+  g_assert_null (gp_session_find_finding (s, "QLEAK", NULL));
+  g_assert_null (gp_session_find_finding (s, "QFULL", NULL));
   gp_session_free (s);
 }
 
@@ -371,7 +352,7 @@ test_qfull (void)
   s = run ("videotestsrc name=src ! video/x-raw,width=64,height=48 ! "
       "queue name=q ! identity name=slow sleep-time=10000 ! "
       "fakesink name=sink sync=false", 1.5);
-  f = find (s, "QFULL", "q");
+  f = gp_session_find_finding (s, "QFULL", "q");
   g_assert_nonnull (f);
   check_shape (f);
   g_assert_cmpstr (ev_string (f, "state"), ==, "full");
@@ -385,7 +366,7 @@ test_qfull (void)
       "video/x-raw,width=64,height=48,framerate=30/1 ! "
       "identity name=slow sleep-time=50000 ! queue name=q ! "
       "fakesink name=sink", 1.5);
-  f = find (s, "QFULL", "q");
+  f = gp_session_find_finding (s, "QFULL", "q");
   g_assert_nonnull (f);
   check_shape (f);
   g_assert_cmpstr (ev_string (f, "state"), ==, "empty");
@@ -397,7 +378,7 @@ test_qfull (void)
   s = run ("videotestsrc name=src is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! queue name=q ! "
       "identity name=slow sleep-time=5000 ! fakesink name=sink", 1.5);
-  g_assert_null (find (s, "QFULL", NULL));
+  g_assert_null (gp_session_find_finding (s, "QFULL", NULL));
   gp_session_free (s);
 }
 
@@ -426,7 +407,7 @@ test_imports_silent (void)
     s = gp_test_load_fixture (name);
     gp_rules_run (s);
     for (i = 0; i < G_N_ELEMENTS (rules); i++) {
-      GpFinding *f = find (s, rules[i], NULL);
+      GpFinding *f = gp_session_find_finding (s, rules[i], NULL);
 
       if (f)
         g_error ("%s: %s fired: %s", name, f->rule, f->title);

@@ -36,37 +36,6 @@ capture (const gchar * launch, gdouble duration_s)
   return s;
 }
 
-static GpFinding *
-find_finding (GpSession * s, const gchar * rule, const gchar * target)
-{
-  guint i, j;
-
-  for (i = 0; s->findings && i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-
-    if (g_strcmp0 (f->rule, rule) != 0)
-      continue;
-    if (target == NULL)
-      return f;
-    for (j = 0; f->targets && j < f->targets->len; j++)
-      if (g_strcmp0 (g_ptr_array_index (f->targets, j), target) == 0)
-        return f;
-  }
-  return NULL;
-}
-
-static guint
-count_rule (GpSession * s, const gchar * rule)
-{
-  guint i, n = 0;
-
-  for (i = 0; s->findings && i < s->findings->len; i++)
-    if (g_strcmp0 (((GpFinding *) g_ptr_array_index (s->findings,
-                    i))->rule, rule) == 0)
-      n++;
-  return n;
-}
-
 static gdouble
 ev_double (GpFinding * f, const gchar * key)
 {
@@ -132,7 +101,7 @@ test_sync_fires_and_fix_clears (void)
   if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "fakesink name=snk sync=true", 1.5);
-  f = find_finding (s, "SYNC", "snk");
+  f = gp_session_find_finding (s, "SYNC", "snk");
   g_assert_nonnull (f);
   check_finding_shape (f);
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
@@ -146,7 +115,7 @@ test_sync_fires_and_fix_clears (void)
   fixed = patched (s, f);
   g_assert_nonnull (strstr (fixed, "fakesink name=snk sync=false"));
   s2 = capture (fixed, 1.5);
-  g_assert_null (find_finding (s2, "SYNC", NULL));
+  g_assert_null (gp_session_find_finding (s2, "SYNC", NULL));
   g_free (fixed);
   gp_session_free (s2);
   gp_session_free (s);
@@ -165,7 +134,7 @@ test_sync_defaults (void)
   if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "appsink name=app max-buffers=1 drop=true", 1.0);
-  f = find_finding (s, "SYNC", "app");
+  f = gp_session_find_finding (s, "SYNC", "app");
   g_assert_nonnull (f);
   fixed = patched (s, f);
   g_assert_nonnull (strstr (fixed, "appsink name=app max-buffers=1 "
@@ -174,7 +143,7 @@ test_sync_defaults (void)
   gp_session_free (s);
 
   s = capture (LIVE_SMALL "fakesink name=snk", 1.0);
-  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "SYNC"), ==, 0);
   gp_session_free (s);
 }
 
@@ -189,7 +158,7 @@ test_sync_not_live (void)
   s = capture ("videotestsrc name=src num-buffers=20 ! "
       "video/x-raw,width=320,height=240,framerate=30/1 ! "
       "fakesink name=snk sync=true", 0);
-  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "SYNC"), ==, 0);
   gp_session_free (s);
 }
 
@@ -208,7 +177,7 @@ test_late_fires (void)
   /* 60 ms per frame for a 33 ms period */
   s = capture (LIVE_SMALL "identity name=slow sleep-time=60000 ! "
       LATE_SINK, 2.0);
-  f = find_finding (s, "LATE", "snk");
+  f = gp_session_find_finding (s, "LATE", "snk");
   g_assert_nonnull (f);
   check_finding_shape (f);
   g_test_message ("LATE fires: dropped %" G_GINT64_FORMAT " processed %"
@@ -233,7 +202,7 @@ test_late_silent_when_fast (void)
     return;
   s = capture (LIVE_SMALL "identity name=slow sleep-time=1000 ! " LATE_SINK,
       2.0);
-  g_assert_cmpuint (count_rule (s, "LATE"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "LATE"), ==, 0);
   gp_session_free (s);
 }
 
@@ -277,7 +246,7 @@ test_late_not_before_playing (void)
   }
   gp_session_add_event (s, 0.004, "state", "pipeline0", "PAUSED->PLAYING");
   gp_rules_run (s);
-  g_assert_null (find_finding (s, "LATE", "dec"));
+  g_assert_null (gp_session_find_finding (s, "LATE", "dec"));
   /* the same start, then 3 real drops of 100 after PLAYING: those count */
   ev = gp_session_add_event (s, 2.0, "qos", "dec", "late");
   ev->data = json_object_new ();
@@ -285,7 +254,7 @@ test_late_not_before_playing (void)
   json_object_set_int_member (ev->data, "dropped", 6);
   json_object_set_int_member (ev->data, "running_time", 2000000000);
   gp_rules_run (s);
-  f = find_finding (s, "LATE", "dec");
+  f = gp_session_find_finding (s, "LATE", "dec");
   g_assert_nonnull (f);
   g_assert_cmpint (ev_int (f, "dropped"), ==, 3);
   g_assert_cmpint (ev_int (f, "processed"), ==, 97);
@@ -318,7 +287,7 @@ test_late_thresholds (void)
     gp_session_add_event (s, 2.5, "qos", "snk", "processed 1, dropped 99");
     gp_session_add_event (s, 2.6, "warning", "snk", "dropped 99");
     gp_rules_run (s);
-    f = find_finding (s, "LATE", "snk");
+    f = gp_session_find_finding (s, "LATE", "snk");
     g_assert_cmpint (f != NULL, ==, cases[i].fires);
     if (f) {
       g_assert_cmpint (ev_int (f, "dropped"), ==, 3);
@@ -344,7 +313,7 @@ test_enc_default_x264_fires (void)
   if (!gp_test_have_tracer ())
     return;
   s = capture (LIVE_SMALL "x264enc name=enc" ENC_TAIL, 2.0);
-  f = find_finding (s, "ENC", "enc");
+  f = gp_session_find_finding (s, "ENC", "enc");
   g_assert_nonnull (f);
   check_finding_shape (f);
   g_test_message ("ENC fires: %s", f->title);
@@ -373,7 +342,7 @@ test_enc_tuned_silent (void)
     return;
   s = capture (LIVE_SMALL "x264enc name=enc tune=zerolatency key-int-max=30 "
       "bframes=0" ENC_TAIL, 2.0);
-  g_assert_cmpuint (count_rule (s, "ENC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "ENC"), ==, 0);
   gp_session_free (s);
 }
 
@@ -394,7 +363,7 @@ static void
 test_fixtures (void)
 {
   GpSession *s = load_fixture ("jetson-zc-break.json");
-  GpFinding *f = find_finding (s, "ENC", "nvv4l2h264enc0");
+  GpFinding *f = gp_session_find_finding (s, "ENC", "nvv4l2h264enc0");
   JsonNode *patch;
 
   g_assert_nonnull (f);
@@ -408,21 +377,21 @@ test_fixtures (void)
       2);
   /* udpsink0 has sync=true, but the capture did not time it: no hold
    * measured, no finding (and a sender would only get info) */
-  g_assert_null (find_finding (s, "SYNC", "udpsink0"));
-  g_assert_cmpuint (count_rule (s, "LATE"), ==, 0);
-  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  g_assert_null (gp_session_find_finding (s, "SYNC", "udpsink0"));
+  g_assert_cmpuint (gp_session_count_findings (s, "LATE"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 0);
   gp_session_free (s);
 
   s = load_fixture ("orin-nx-jp6-healthy.json");
-  g_assert_cmpuint (count_rule (s, "ENC"), ==, 0);
-  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
-  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "ENC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "SYNC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 0);
   gp_session_free (s);
 
   /* x264enc tune=zerolatency into fakesink sync=false */
   s = load_fixture ("software-healthy.json");
-  g_assert_cmpuint (count_rule (s, "ENC"), ==, 0);
-  g_assert_cmpuint (count_rule (s, "SYNC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "ENC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "SYNC"), ==, 0);
   gp_session_free (s);
 }
 
@@ -446,7 +415,7 @@ test_mem_fires_and_fix_clears (void)
   if (!gp_test_have_tracer ())
     return;
   s = capture (MEM_PIPE ("0", "100000"), 3.0);
-  f = find_finding (s, "MEM", "q");
+  f = gp_session_find_finding (s, "MEM", "q");
   g_assert_nonnull (f);
   check_finding_shape (f);
   g_test_message ("MEM fires: %.1f MiB/s, %.0f MiB over %.1f s steady",
@@ -456,7 +425,7 @@ test_mem_fires_and_fix_clears (void)
   fixed = patched (s, f);
   g_assert_nonnull (strstr (fixed, "max-size-time=1000000000 !"));
   s2 = capture (fixed, 3.0);
-  g_assert_cmpuint (count_rule (s2, "MEM"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s2, "MEM"), ==, 0);
   g_free (fixed);
   gp_session_free (s2);
   gp_session_free (s);
@@ -470,7 +439,7 @@ test_mem_steady_silent (void)
   if (!gp_test_have_tracer ())
     return;
   s = capture (MEM_PIPE ("0", "1000"), 2.0);
-  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 0);
   gp_session_free (s);
 }
 
@@ -527,18 +496,18 @@ test_mem_thresholds (void)
 {
   GpSession *s = mem_session (rss_ramp);
 
-  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 0);
   gp_session_free (s);
   s = mem_session (rss_slow);
-  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 0);
   gp_session_free (s);
   s = mem_session (rss_step);
-  g_assert_cmpuint (count_rule (s, "MEM"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 0);
   gp_session_free (s);
   s = mem_session (rss_linear);
-  g_assert_cmpuint (count_rule (s, "MEM"), ==, 1);
-  g_assert_cmpfloat_with_epsilon (ev_double (find_finding (s, "MEM", NULL),
-          "growth_rate_mib_per_sec"), 20.0, 0.01);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 1);
+  g_assert_cmpfloat_with_epsilon (ev_double (gp_session_find_finding (s,
+              "MEM", NULL), "growth_rate_mib_per_sec"), 20.0, 0.01);
   gp_session_free (s);
 }
 

@@ -45,32 +45,6 @@ capture (const gchar * launch)
   return s;
 }
 
-static guint
-count_rule (GpSession * s, const gchar * rule)
-{
-  guint i, n = 0;
-
-  for (i = 0; i < s->findings->len; i++)
-    if (g_str_equal (((GpFinding *) g_ptr_array_index (s->findings,
-                    i))->rule, rule))
-      n++;
-  return n;
-}
-
-static GpFinding *
-find_rule (GpSession * s, const gchar * rule)
-{
-  guint i;
-
-  for (i = 0; i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-
-    if (g_str_equal (f->rule, rule))
-      return f;
-  }
-  return NULL;
-}
-
 static void
 print_finding (GpFinding * f)
 {
@@ -106,12 +80,12 @@ static void
 test_zc_orin_fixture (void)
 {
   GpSession *s = load_fixture ("orin-nx-jp6-zc-break.json");
-  GpFinding *f = find_rule (s, "ZC");
+  GpFinding *f = gp_session_find_finding (s, "ZC", NULL);
   gchar *fixed;
 
   g_assert_nonnull (f);
   print_finding (f);
-  g_assert_cmpuint (count_rule (s, "ZC"), ==, 1);
+  g_assert_cmpuint (gp_session_count_findings (s, "ZC"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "leaves_at"),
       ==, "nvvconv1");
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
@@ -132,7 +106,7 @@ static void
 test_zc_jetson_fixture (void)
 {
   GpSession *s = load_fixture ("jetson-zc-break.json");
-  GpFinding *f = find_rule (s, "ZC");
+  GpFinding *f = gp_session_find_finding (s, "ZC", NULL);
 
   g_assert_nonnull (f);
   print_finding (f);
@@ -151,9 +125,9 @@ test_healthy_fixture_silent (void)
 {
   GpSession *s = load_fixture ("orin-nx-jp6-healthy.json");
 
-  g_assert_cmpuint (count_rule (s, "ZC"), ==, 0);
-  g_assert_cmpuint (count_rule (s, "SW"), ==, 0);
-  g_assert_cmpuint (count_rule (s, "CAPS"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "ZC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "SW"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "CAPS"), ==, 0);
   gp_session_free (s);
 }
 
@@ -197,10 +171,10 @@ test_zc_gl (void)
   if (!gp_test_have_tracer () || !have_gl ())
     return;
   s = capture (GL_BAD);
-  f = find_rule (s, "ZC");
+  f = gp_session_find_finding (s, "ZC", NULL);
   g_assert_nonnull (f);
   print_finding (f);
-  g_assert_cmpuint (count_rule (s, "ZC"), ==, 1);
+  g_assert_cmpuint (gp_session_count_findings (s, "ZC"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "leaves_at"),
       ==, "gldownloadelement0");
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
@@ -218,7 +192,7 @@ test_zc_gl (void)
   fixed = patched (s, f);
   g_assert_cmpstr (fixed, ==, GL_STAY);
   t = capture (fixed);
-  g_assert_cmpuint (count_rule (t, "ZC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (t, "ZC"), ==, 0);
   g_assert_cmpuint (t->links->len, >, 0);
   g_free (fixed);
   gp_session_free (t);
@@ -247,10 +221,10 @@ test_zc_gl_convert (void)
   if (!gp_test_have_tracer () || !have_gl ())
     return;
   s = capture (GL_CONVERT);
-  f = find_rule (s, "ZC");
+  f = gp_session_find_finding (s, "ZC", NULL);
   g_assert_nonnull (f);
   print_finding (f);
-  g_assert_cmpuint (count_rule (s, "ZC"), ==, 1);
+  g_assert_cmpuint (gp_session_count_findings (s, "ZC"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "leaves_at"),
       ==, "down0");
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
@@ -264,7 +238,7 @@ test_zc_gl_convert (void)
   g_assert_nonnull (strstr (fixed, "glcolorconvert name=vc0 ! "
           "video/x-raw(memory:GLMemory),format=RGBA"));
   t = capture (fixed);
-  g_assert_cmpuint (count_rule (t, "ZC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (t, "ZC"), ==, 0);
   g_assert_cmpuint (t->links->len, >, 0);
   g_free (fixed);
   gp_session_free (t);
@@ -277,12 +251,12 @@ static void
 test_sw_fixture (void)
 {
   GpSession *s = load_fixture ("orin-nx-jp6-sw.json");
-  GpFinding *f = find_rule (s, "SW");
+  GpFinding *f = gp_session_find_finding (s, "SW", NULL);
   gchar *fixed;
 
   g_assert_nonnull (f);
   print_finding (f);
-  g_assert_cmpuint (count_rule (s, "SW"), ==, 1);
+  g_assert_cmpuint (gp_session_count_findings (s, "SW"), ==, 1);
   g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "videoconvert0");
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "hardware"),
       ==, "nvvidconv");
@@ -306,7 +280,7 @@ test_sw_local_silent (void)
   s = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
       "width=1280,height=720 ! videoconvert ! video/x-raw,format=RGBA ! "
       "fakesink");
-  g_assert_cmpuint (count_rule (s, "SW"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "SW"), ==, 0);
   gp_session_free (s);
 }
 
@@ -327,10 +301,10 @@ test_caps_pair (void)
   if (!gp_test_have_tracer ())
     return;
   s = capture (CAPS_PAIR);
-  f = find_rule (s, "CAPS");
+  f = gp_session_find_finding (s, "CAPS", NULL);
   g_assert_nonnull (f);
   print_finding (f);
-  g_assert_cmpuint (count_rule (s, "CAPS"), ==, 1);
+  g_assert_cmpuint (gp_session_count_findings (s, "CAPS"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "kind"), ==,
       "back-to-back");
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
@@ -345,7 +319,7 @@ test_caps_pair (void)
       "video/x-raw,format=I420,width=640,height=480 ! videoconvert name=c2 ! "
       "video/x-raw,format=RGBA ! fakesink");
   t = capture (fixed);
-  g_assert_cmpuint (count_rule (t, "CAPS"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (t, "CAPS"), ==, 0);
   g_free (fixed);
   gp_session_free (t);
   gp_session_free (s);
@@ -363,7 +337,7 @@ test_caps_passthrough (void)
   s = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
       "width=640,height=480 ! videoconvert name=p1 ! videoconvert name=p2 ! "
       "fakesink");
-  g_assert_cmpuint (count_rule (s, "CAPS"), ==, 2);
+  g_assert_cmpuint (gp_session_count_findings (s, "CAPS"), ==, 2);
   for (i = 0; i < s->findings->len; i++) {
     f = g_ptr_array_index (s->findings, i);
     if (!g_str_equal (f->rule, "CAPS"))
@@ -379,13 +353,13 @@ test_caps_passthrough (void)
   /* the twin: both removed */
   t = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
       "width=640,height=480 ! fakesink");
-  g_assert_cmpuint (count_rule (t, "CAPS"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (t, "CAPS"), ==, 0);
   gp_session_free (t);
   /* and a converter that converts is not in passthrough */
   t = capture ("videotestsrc num-buffers=60 ! video/x-raw,format=I420,"
       "width=640,height=480 ! videoconvert ! video/x-raw,format=RGBA ! "
       "fakesink");
-  g_assert_cmpuint (count_rule (t, "CAPS"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (t, "CAPS"), ==, 0);
   gp_session_free (t);
   gp_session_free (s);
 }
@@ -405,7 +379,7 @@ test_patch_keeps_user_caps (void)
   s = capture ("videotestsrc num-buffers=30 ! video/x-raw,width=320,"
       "height=240 ! videoconvert name=kc ! video/x-raw,format=I420 ! "
       "videobalance saturation=0.5 ! fakesink");
-  f = find_rule (s, "CAPS");
+  f = gp_session_find_finding (s, "CAPS", NULL);
   g_assert_nonnull (f);
   print_finding (f);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "kind"), ==,
@@ -436,7 +410,7 @@ test_patch_device_twin (void)
   if (!gp_test_have_tracer () || !have_gl ())
     return;
   s = capture (GL_FLIP);
-  f = find_rule (s, "ZC");
+  f = gp_session_find_finding (s, "ZC", NULL);
   g_assert_nonnull (f);
   print_finding (f);
   fixed = patched (s, f);
@@ -444,7 +418,7 @@ test_patch_device_twin (void)
           "video-direction=horiz"));
   g_assert_null (strstr (fixed, " videoflip"));
   t = capture (fixed);
-  g_assert_cmpuint (count_rule (t, "ZC"), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (t, "ZC"), ==, 0);
   e = gp_session_find_element (t, "flip");
   g_assert_nonnull (e);
   g_assert_cmpstr (e->factory, ==, "glvideoflip");
@@ -470,7 +444,7 @@ test_patch_no_twin (void)
       "gldownload name=nd0 ! videoconvert name=nv ! "
       "video/x-raw,format=I420 ! timeoverlay name=to ! glupload name=nu1 ! "
       "glcolorconvert name=nc1 ! gldownload name=nd1 ! fakesink");
-  f = find_rule (s, "ZC");
+  f = gp_session_find_finding (s, "ZC", NULL);
   g_assert_nonnull (f);
   print_finding (f);
   g_assert_null (f->fix_patch);
