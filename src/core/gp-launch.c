@@ -1699,6 +1699,68 @@ gp_launch_find_element (const GpLaunch * l, const gchar * name)
   return -1;
 }
 
+gint
+gp_launch_caps_beside (const GpLaunch * l, gint el, gboolean before)
+{
+  LElement *e;
+  Item *it;
+  gint lk;
+
+  g_return_val_if_fail (l != NULL, -1);
+  if (el < 0 || (guint) el >= l->elements->len)
+    return -1;
+  e = ELEM (l, el);
+  if (e->item < 0)
+    return -1;
+  it = ITEM (l, e->item);
+  lk = before ? it->link_in : it->link_out;
+  return lk >= 0 ? LINK (l, lk)->caps : -1;
+}
+
+gint
+gp_launch_caps_feeds (const GpLaunch * l, gint caps)
+{
+  LElement *c;
+
+  g_return_val_if_fail (l != NULL, -1);
+  if (caps < 0 || (guint) caps >= l->elements->len)
+    return -1;
+  c = ELEM (l, caps);
+  if (c->pub.kind != GP_LAUNCH_CAPS || c->link < 0)
+    return -1;
+  return ITEM (l, LINK (l, c->link)->sink)->element;
+}
+
+JsonObject *
+gp_launch_element_props (const GpLaunch * l, gint el)
+{
+  JsonObject *props = json_object_new ();
+  LElement *e;
+  guint i;
+
+  g_return_val_if_fail (l != NULL, props);
+  if (el < 0 || (guint) el >= l->elements->len)
+    return props;
+  e = ELEM (l, el);
+  for (i = e->first_seg; i <= e->props_last_seg && i < l->segs->len; i++) {
+    GpLaunchSegment *seg = SEG (l, i);
+    gchar *key, *value;
+    gsize v;
+
+    if (seg->kind != GP_LAUNCH_SEG_PROPERTY || seg->element != el)
+      continue;
+    key = prop_key (seg->text);
+    v = strchr (seg->text, '=') - seg->text + 1;
+    while (is_space (seg->text[v]))
+      v++;
+    value = name_from_value (seg->text + v, strlen (seg->text) - v);
+    json_object_set_string_member (props, key, value ? value : "NULL");
+    g_free (value);
+    g_free (key);
+  }
+  return props;
+}
+
 /* ------------------------------------------------------------------------ */
 /* patches                                                                   */
 
@@ -1833,9 +1895,8 @@ quote_value (const gchar * v)
   return g_string_free (q, FALSE);
 }
 
-/* a JSON scalar as the text of a property value */
-static gchar *
-scalar_text (JsonNode * node)
+gchar *
+gp_launch_value_text (JsonNode * node)
 {
   if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
     return NULL;
@@ -1889,7 +1950,7 @@ props_text (JsonObject * op, guint index, GString * out, GError ** error)
   members = json_object_get_members (props);
   for (walk = members; walk != NULL && ok; walk = walk->next) {
     const gchar *key = walk->data;
-    gchar *v = scalar_text (json_object_get_member (props, key)), *q;
+    gchar *v = gp_launch_value_text (json_object_get_member (props, key)), *q;
 
     if (!is_identifier (key)) {
       ok = patch_fail (error, index, "property name \"%s\" is not valid", key);
@@ -2122,7 +2183,7 @@ op_replace (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
 
     for (walk = members; walk != NULL; walk = walk->next) {
       const gchar *key = walk->data;
-      gchar *v = scalar_text (json_object_get_member (props, key));
+      gchar *v = gp_launch_value_text (json_object_get_member (props, key));
       gint seg = find_prop (l, el, key);
 
       /* a property already there gets the new value (and is not dropped
@@ -2190,7 +2251,7 @@ op_set (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
   if (key == NULL || !is_identifier (key))
     return patch_fail (error, index, "set needs \"prop\": a property name");
   value = json_object_has_member (op, "value") ?
-      scalar_text (json_object_get_member (op, "value")) : NULL;
+      gp_launch_value_text (json_object_get_member (op, "value")) : NULL;
   if (value == NULL)
     return patch_fail (error, index, "set needs \"value\": a string, number "
         "or boolean");

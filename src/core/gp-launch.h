@@ -109,6 +109,20 @@ gint gp_launch_find_element (const GpLaunch * l, const gchar * name);
  * ("pipeline0"), or NULL when the string has one top-level element. */
 const gchar *gp_launch_get_toplevel_name (const GpLaunch * l);
 
+/* The caps written on the link into (@before) or out of element @el
+ * ("a ! video/x-raw,width=640 ! b": for b before, for a after), as an
+ * element index, or -1. */
+gint gp_launch_caps_beside (const GpLaunch * l, gint el, gboolean before);
+/* The element caps element @caps feed, or -1 (a reference: "caps ! d."). */
+gint gp_launch_caps_feeds (const GpLaunch * l, gint caps);
+/* The properties the string gives element @el, as GStreamer receives them
+ * (quotes and escapes taken off), last one of a key wins; "NULL" for a
+ * NULL. A new object, empty when it has none. */
+JsonObject *gp_launch_element_props (const GpLaunch * l, gint el);
+/* A JSON scalar as the text of a property value ("true", "30", "0.5"), or
+ * NULL for anything else. */
+gchar *gp_launch_value_text (JsonNode * node);
+
 /* Applies one edit (a JSON object) or several (an array, applied in order,
  * all or nothing). Element names in one call are those of the string as it
  * was when the call began. Ops:

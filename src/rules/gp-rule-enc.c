@@ -242,12 +242,6 @@ gp_enc_any_live_upstream (GpSession * s, const gchar * enc, gchar ** which)
   return *which != NULL;
 }
 
-static JsonNode *
-gp_enc_int (gint64 v)
-{
-  return json_node_init_int (json_node_alloc (), v);
-}
-
 static void
 gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
     GpElement * e)
@@ -330,14 +324,13 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
       /* keep the user's other tunings: flags combine with '+' */
       new_tune = other_tune ? g_strdup_printf ("%s+zerolatency", tune) :
           g_strdup ("zerolatency");
-      gp_patch_add_set (patch, e->name, "tune", json_node_init_string (json_node_alloc (), new_tune));
+      gp_patch_add_set_string (patch, e->name, "tune", new_tune);
       g_free (new_tune);
       /* Properties the user set are applied after the tune: undo them. */
       if ((set_b || no_preset) && b > 0)
-        gp_patch_add_set (patch, e->name, "bframes", gp_enc_int (0));
+        gp_patch_add_set_int (patch, e->name, "bframes", 0);
       if ((set_l || no_preset) && la > 0)
-        gp_patch_add_set (patch, e->name, "rc-lookahead",
-            gp_enc_int (0));
+        gp_patch_add_set_int (patch, e->name, "rc-lookahead", 0);
       /* Every frame held is a whole frame period of latency. */
       rank = MAX (rank, MIN (100.0, 50.0 + (b + la) * 100.0));
     } else {
@@ -347,15 +340,14 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
           gp_enc_prop_int (e, "bframes", &v) && v > 0) {
         ISSUE ("bframes=%" G_GINT64_FORMAT, v);
         json_object_set_int_member (ev, "bframes", v);
-        gp_patch_add_set (patch, e->name, "bframes", gp_enc_int (0));
+        gp_patch_add_set_int (patch, e->name, "bframes", 0);
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
       if (gp_enc_launch_sets (launch, e->name, "rc-lookahead") &&
           gp_enc_prop_int (e, "rc-lookahead", &v) && v > 0) {
         ISSUE ("rc-lookahead=%" G_GINT64_FORMAT, v);
         json_object_set_int_member (ev, "lookahead_frames", v);
-        gp_patch_add_set (patch, e->name, "rc-lookahead",
-            gp_enc_int (0));
+        gp_patch_add_set_int (patch, e->name, "rc-lookahead", 0);
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
     }
@@ -365,16 +357,14 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
       if (gp_enc_prop_int (e, gp_enc_bframe_props[i], &v) && v > 0) {
         ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_bframe_props[i], v);
         json_object_set_int_member (ev, "bframes", v);
-        gp_patch_add_set (patch, e->name, gp_enc_bframe_props[i],
-            gp_enc_int (0));
+        gp_patch_add_set_int (patch, e->name, gp_enc_bframe_props[i], 0);
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
     for (i = 0; gp_enc_lookahead_props[i]; i++)
       if (gp_enc_prop_int (e, gp_enc_lookahead_props[i], &v) && v > 0) {
         ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_lookahead_props[i], v);
         json_object_set_int_member (ev, "lookahead_frames", v);
-        gp_patch_add_set (patch, e->name, gp_enc_lookahead_props[i],
-            gp_enc_int (0));
+        gp_patch_add_set_int (patch, e->name, gp_enc_lookahead_props[i], 0);
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
   }
@@ -404,8 +394,8 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
       if (frames > 0)
         json_object_set_double_member (ev, "keyint_s",
             ((gint64) (frames / rate * 1000.0 + 0.5)) / 1000.0);
-      gp_patch_add_set (patch, e->name, gp_enc_keyint[i].prop,
-          gp_enc_int ((gint64) (rate + 0.5)));
+      gp_patch_add_set_int (patch, e->name, gp_enc_keyint[i].prop,
+          (gint64) (rate + 0.5));
       rank = MAX (rank, 20.0);
     }
     if (gp_element_get_prop_bool (e, "insert-sps-pps", &insert) && !insert &&
@@ -413,8 +403,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
         !unknown) {
       ISSUE ("insert-sps-pps=false");
       json_object_set_string_member (ev, "insert_sps_pps", "false");
-      gp_patch_add_set (patch, e->name, "insert-sps-pps",
-          json_node_init_boolean (json_node_alloc (), TRUE));
+      gp_patch_add_set_bool (patch, e->name, "insert-sps-pps", TRUE);
       rank = MAX (rank, 20.0);
     }
   }

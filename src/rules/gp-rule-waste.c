@@ -89,28 +89,17 @@ gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
 {
   GpLaunch *l = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
   gchar *ln = gp_rules_launch_name (s, element);
-  gint idx = l && ln ? gp_launch_find_element (l, ln) : -1;
-  guint i;
+  JsonObject *props;
+  GList *keys, *k;
 
-  for (i = 0; idx >= 0 && i < gp_launch_get_n_segments (l); i++) {
-    const GpLaunchSegment *seg = gp_launch_get_segment (l, i);
-    gchar **kv;
-
-    if (seg->kind != GP_LAUNCH_SEG_PROPERTY || seg->element != idx)
-      continue;
-    kv = g_strsplit (seg->text, "=", 2);
-    if (kv[0] && kv[1]) {
-      gchar *v = g_strstrip (g_strdup (kv[1]));
-
-      if (strlen (v) >= 2 && (v[0] == '"' || v[0] == '\'') &&
-          v[strlen (v) - 1] == v[0]) {
-        v[strlen (v) - 1] = '\0';
-        memmove (v, v + 1, strlen (v));
-      }
-      json_object_set_string_member (to, g_strstrip (kv[0]), v);
-      g_free (v);
-    }
-    g_strfreev (kv);
+  if (l && ln) {
+    props = gp_launch_element_props (l, gp_launch_find_element (l, ln));
+    keys = json_object_get_members (props);
+    for (k = keys; k; k = k->next)
+      json_object_set_string_member (to, k->data,
+          json_object_get_string_member (props, k->data));
+    g_list_free (keys);
+    json_object_unref (props);
   }
   g_free (ln);
   if (l)

@@ -63,30 +63,24 @@ void
 gp_patch_add_set_int (JsonNode * patch, const gchar * target,
     const gchar * prop, gint64 value)
 {
-  JsonNode *v = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_int (v, value);
-  gp_patch_add_set (patch, target, prop, v);
+  gp_patch_add_set (patch, target, prop, json_node_init_int (json_node_alloc
+          (), value));
 }
 
 void
 gp_patch_add_set_bool (JsonNode * patch, const gchar * target,
     const gchar * prop, gboolean value)
 {
-  JsonNode *v = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_boolean (v, value);
-  gp_patch_add_set (patch, target, prop, v);
+  gp_patch_add_set (patch, target, prop,
+      json_node_init_boolean (json_node_alloc (), value));
 }
 
 void
 gp_patch_add_set_string (JsonNode * patch, const gchar * target,
     const gchar * prop, const gchar * value)
 {
-  JsonNode *v = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_string (v, value);
-  gp_patch_add_set (patch, target, prop, v);
+  gp_patch_add_set (patch, target, prop,
+      json_node_init_string (json_node_alloc (), value));
 }
 
 JsonObject *
@@ -176,26 +170,6 @@ gp_patch_session_element (GpSession * s, const gchar * launch_name)
   return NULL;
 }
 
-/* A JSON value as the text gst_parse_launch () would be given, or NULL. */
-static gchar *
-gp_patch_value_text (JsonNode * n)
-{
-  if (n == NULL || JSON_NODE_TYPE (n) != JSON_NODE_VALUE)
-    return NULL;
-  switch (json_node_get_value_type (n)) {
-    case G_TYPE_BOOLEAN:
-      return g_strdup (json_node_get_boolean (n) ? "true" : "false");
-    case G_TYPE_INT64:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (n));
-    case G_TYPE_DOUBLE:
-      return g_strdup_printf ("%g", json_node_get_double (n));
-    case G_TYPE_STRING:
-      return g_strdup (json_node_get_string (n));
-    default:
-      return NULL;
-  }
-}
-
 /* The recorded value of @prop on @e as text, or NULL. */
 static gchar *
 gp_patch_current (GpElement * e, const gchar * prop)
@@ -203,26 +177,7 @@ gp_patch_current (GpElement * e, const gchar * prop)
   if (e == NULL || e->props == NULL || !json_object_has_member (e->props,
           prop))
     return NULL;
-  return gp_patch_value_text (json_object_get_member (e->props, prop));
-}
-
-/* Index of the element that caps element @i of @l feed ("a ! caps ! b":
- * b, the next element written, when only the link is between them), or
- * -1 (a reference to a named element, a pad list). */
-static gint
-gp_patch_fed_by (GpLaunch * l, const gchar * text, guint i)
-{
-  const GpLaunchElement *c = gp_launch_get_element (l, i);
-  const GpLaunchElement *n;
-  guint k;
-
-  if (i + 1 >= gp_launch_get_n_elements (l))
-    return -1;
-  n = gp_launch_get_element (l, i + 1);
-  for (k = c->offset + c->length; k < n->offset; k++)
-    if (!g_ascii_isspace (text[k]) && text[k] != '!')
-      return -1;
-  return i + 1;
+  return gp_launch_value_text (json_object_get_member (e->props, prop));
 }
 
 /* NULL when every caps element of @before is still in @after, or fed an
@@ -255,7 +210,7 @@ gp_patch_lost_caps (GpLaunch * before, GpLaunch * after, GHashTable * removed)
           strncmp (text + d->offset, caps, c->length) == 0 &&
           (d->length == c->length || text[d->offset + c->length] == ',');
     }
-    f = gp_patch_fed_by (before, orig, i);
+    f = gp_launch_caps_feeds (before, i);
     fed = f >= 0 ? gp_launch_get_element (before, f) : NULL;
     if (!kept && !(fed && (gp_rules_is_sw_converter (fed->factory) ||
                 gp_rules_is_device_converter (fed->factory) ||
@@ -309,7 +264,7 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
   if (strcmp (kind, "set") == 0) {
     const gchar *prop = gp_patch_member (op, "prop");
     gchar *cur = prop ? gp_patch_current (e, prop) : NULL;
-    gchar *want = gp_patch_value_text (json_object_get_member (op, "value"));
+    gchar *want = gp_launch_value_text (json_object_get_member (op, "value"));
     gchar *why = NULL;
 
     if (cur && want && g_ascii_strcasecmp (cur, want) == 0)

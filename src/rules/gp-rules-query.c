@@ -464,52 +464,34 @@ gp_rules_path_hops (GpSession * s, const GpPath * path)
 
 /* links, caps and launch names (ZC, SW, CAPS, the patch check) */
 
-static gboolean
-gp_link_is_from (GpLink * l, const gchar * element)
+/* The first link into (@into) or out of @element. */
+static GpLink *
+gp_rules_link_at (GpSession * s, const gchar * element, gboolean into)
 {
-  gchar *e = gp_rules_pad_element (l->src);
-  gboolean is = g_strcmp0 (e, element) == 0;
+  guint i;
 
-  g_free (e);
-  return is;
-}
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *e = gp_rules_pad_element (into ? l->sink : l->src);
+    gboolean is = g_strcmp0 (e, element) == 0;
 
-static gboolean
-gp_link_is_to (GpLink * l, const gchar * element)
-{
-  gchar *e = gp_rules_pad_element (l->sink);
-  gboolean is = g_strcmp0 (e, element) == 0;
-
-  g_free (e);
-  return is;
+    g_free (e);
+    if (is)
+      return l;
+  }
+  return NULL;
 }
 
 GpLink *
 gp_rules_link_into (GpSession * s, const gchar * element)
 {
-  guint i;
-
-  for (i = 0; s->links && i < s->links->len; i++) {
-    GpLink *l = g_ptr_array_index (s->links, i);
-
-    if (gp_link_is_to (l, element))
-      return l;
-  }
-  return NULL;
+  return gp_rules_link_at (s, element, TRUE);
 }
 
 GpLink *
 gp_rules_link_out_of (GpSession * s, const gchar * element)
 {
-  guint i;
-
-  for (i = 0; s->links && i < s->links->len; i++) {
-    GpLink *l = g_ptr_array_index (s->links, i);
-
-    if (gp_link_is_from (l, element))
-      return l;
-  }
-  return NULL;
+  return gp_rules_link_at (s, element, FALSE);
 }
 
 /* The value of field @key in the first structure of a caps string, type
@@ -898,26 +880,16 @@ gp_rules_launch_caps_beside (GpSession * s, const gchar * element,
   GpLaunch *l = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
   gchar *ln = gp_rules_launch_name (s, element), *caps = NULL;
   gint idx = l && ln ? gp_launch_find_element (l, ln) : -1;
-  gint c = before ? idx - 1 : idx + 1;
+  gint c = idx >= 0 ? gp_launch_caps_beside (l, idx, before) : -1;
 
   if (caps_name)
     *caps_name = NULL;
-  if (idx >= 0 && c >= 0 && (guint) c < gp_launch_get_n_elements (l)) {
+  if (c >= 0) {
     const GpLaunchElement *ce = gp_launch_get_element (l, c);
-    const GpLaunchElement *e = gp_launch_get_element (l, idx);
-    guint from = before ? ce->offset + ce->length : e->offset + e->length;
-    guint to = before ? e->offset : ce->offset;
-    gboolean adjacent = ce->kind == GP_LAUNCH_CAPS && from <= to;
-    guint k;
 
-    /* only the link between them: "a ! caps ! b" */
-    for (k = from; adjacent && k < to; k++)
-      adjacent = g_ascii_isspace (s->launch[k]) || s->launch[k] == '!';
-    if (adjacent) {
-      caps = g_strndup (s->launch + ce->offset, ce->length);
-      if (caps_name)
-        *caps_name = g_strdup (ce->name);
-    }
+    caps = g_strndup (s->launch + ce->offset, ce->length);
+    if (caps_name)
+      *caps_name = g_strdup (ce->name);
   }
   g_free (ln);
   if (l)

@@ -164,6 +164,26 @@ gp_test_make_media (const gchar * launch)
   gst_object_unref (p);
 }
 
+gchar *
+gp_test_av_mp4 (const gchar * dir, const gchar * name, guint seconds)
+{
+  gchar *path = g_build_filename (dir, name, NULL);
+  gchar *launch;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return path;
+  /* AAC frames are 1024 samples: 44100 / 1024 of them a second */
+  launch = g_strdup_printf ("videotestsrc num-buffers=%u ! "
+      "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
+      "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
+      "filesink location=%s audiotestsrc num-buffers=%u ! audioconvert ! "
+      "avenc_aac ! aacparse ! mux.", seconds * 30, path,
+      (guint) (seconds * 44100.0 / 1024.0));
+  gp_test_make_media (launch);
+  g_free (launch);
+  return path;
+}
+
 void
 gp_test_remove_tree (const gchar * dir)
 {

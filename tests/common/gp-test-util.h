@@ -60,6 +60,11 @@ gint gp_test_exit_code (gint status);
 /* Runs @launch to its EOS (making a media file); asserts it got there. */
 void gp_test_make_media (const gchar * launch);
 
+/* @dir/@name: an H.264 + AAC mp4 of @seconds (320x240 I420 at 30/1, AAC
+ * at 44.1 kHz), made when it is not there yet. Newly allocated. */
+gchar *gp_test_av_mp4 (const gchar * dir, const gchar * name,
+    guint seconds);
+
 /* Removes @dir and everything in it. */
 void gp_test_remove_tree (const gchar * dir);
 

@@ -128,18 +128,8 @@ av_mp4 (void)
 {
   static gchar *path;
 
-  if (path == NULL) {
-    gchar *launch;
-
-    path = g_build_filename (media_dir, "av.mp4", NULL);
-    launch = g_strdup_printf ("videotestsrc num-buffers=300 ! "
-        "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
-        "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
-        "filesink location=%s audiotestsrc num-buffers=431 ! audioconvert ! "
-        "avenc_aac ! aacparse ! mux.", path);
-    gp_test_make_media (launch);
-    g_free (launch);
-  }
+  if (path == NULL)
+    path = gp_test_av_mp4 (media_dir, "av.mp4", 10);
   return path;
 }
 
@@ -204,24 +194,17 @@ test_playback (void)
 static void
 test_playback_to_end (void)
 {
-  gchar *file = g_build_filename (media_dir, "short.mp4", NULL);
-  gchar *make = g_strdup_printf ("videotestsrc num-buffers=120 ! "
-      "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
-      "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
-      "filesink location=%s audiotestsrc num-buffers=172 ! audioconvert ! "
-      "avenc_aac ! aacparse ! mux.", file);
+  gchar *file = gp_test_av_mp4 (media_dir, "short.mp4", 4);
   gchar *launch = g_strdup_printf ("filesrc location=%s ! decodebin name=d "
       "d. ! queue ! videoconvert ! fakesink sync=true d. ! queue ! "
       "audioconvert ! audioresample ! fakesink sync=true", file);
   GpSession *s;
 
-  gp_test_make_media (make);
   s = run (launch, 0);
   expect (s, NULL, (const gchar *[]) {
       "STALL", "QFULL", "*:medium", NULL});
   gp_session_free (s);
   g_free (launch);
-  g_free (make);
   g_free (file);
 }
 

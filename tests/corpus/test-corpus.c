@@ -399,18 +399,8 @@ av_mp4 (void)
 {
   static gchar *path;
 
-  if (path == NULL) {
-    gchar *launch;
-
-    path = g_build_filename (media_dir, "av.mp4", NULL);
-    launch = g_strdup_printf ("videotestsrc num-buffers=300 ! "
-        "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
-        "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux ! "
-        "filesink location=%s audiotestsrc num-buffers=431 ! audioconvert ! "
-        "avenc_aac ! aacparse ! mux.", path);
-    gp_test_make_media (launch);
-    g_free (launch);
-  }
+  if (path == NULL)
+    path = gp_test_av_mp4 (media_dir, "av.mp4", 10);
   return path;
 }
 
