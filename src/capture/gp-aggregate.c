@@ -243,15 +243,6 @@ hist_add (GpHist * h, const GArray * pairs)
     gp_hist_add_pairs (h, (const guint64 *) pairs->data, pairs->len * 2);
 }
 
-/* "element.pad" -> "element". Pad names carry no dot, element names may. */
-static gchar *
-pad_element (const gchar * pad)
-{
-  const gchar *dot = strrchr (pad, '.');
-
-  return dot ? g_strndup (pad, dot - pad) : g_strdup (pad);
-}
-
 static void
 str_array_add_unique (GPtrArray * arr, const gchar * s)
 {
@@ -836,8 +827,8 @@ agg_link (GpAggregator * agg, const gchar * src, const gchar * sink)
     l->id = id;
     l->src = g_strdup (src);
     l->sink = g_strdup (sink);
-    l->src_element = pad_element (src);
-    l->sink_element = pad_element (sink);
+    l->src_element = gp_pad_element (src);
+    l->sink_element = gp_pad_element (sink);
     l->early = g_array_new (FALSE, FALSE, sizeof (LinkWindow));
     g_hash_table_insert (agg->links, l->id, l);
   } else {

@@ -18,6 +18,17 @@
 
 G_DEFINE_QUARK (gp-session-error-quark, gp_session_error);
 
+gchar *
+gp_pad_element (const gchar * pad)
+{
+  const gchar *dot;
+
+  if (pad == NULL)
+    return g_strdup ("");
+  dot = strrchr (pad, '.');
+  return dot ? g_strndup (pad, dot - pad) : g_strdup (pad);
+}
+
 /* gstreamer and friends hand us NULL for "none"; the model keeps "" for
  * names so readers never have to test them. */
 static gchar *

@@ -42,6 +42,11 @@ typedef struct
   gchar *memory;                /* caps feature, "system" when none */
 } GpLink;
 
+/* The element of a pad named "element.pad" (a link's src or sink): a new
+ * string, "" for NULL. Pad names carry no dot, element names may, so the
+ * last dot separates. */
+gchar *gp_pad_element (const gchar * pad);
+
 /* summary.elements.<name> */
 typedef struct
 {

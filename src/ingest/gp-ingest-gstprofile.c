@@ -454,15 +454,6 @@ gp_imp_pad_element (const gchar * pad)
   return colon ? g_strndup (pad, colon - pad) : g_strdup (pad);
 }
 
-/* The element part of our "element.pad" (pad names carry no dots). */
-static gchar *
-gp_imp_our_pad_element (const gchar * pad)
-{
-  const gchar *dot = strrchr (pad, '.');
-
-  return dot ? g_strndup (pad, dot - pad) : g_strdup (pad);
-}
-
 /* Element factories whose GType name is not "Gst" + the factory name, so
  * gst-profile's guess (strip "Gst", lower-case) names a factory that does
  * not exist. */
@@ -1068,8 +1059,8 @@ gp_imp_series_link_id (GpImport * imp, const gchar * key, gchar ** src_el,
   gchar *src, *sink, *our_src, *our_sink, *id;
 
   if (link != NULL) {
-    *src_el = gp_imp_our_pad_element (link->src);
-    *sink_el = gp_imp_our_pad_element (link->sink);
+    *src_el = gp_pad_element (link->src);
+    *sink_el = gp_pad_element (link->sink);
     return g_strdup (link->id);
   }
   /* a link the graph does not list: its key still names both pads */
@@ -1384,7 +1375,7 @@ gp_imp_link_from (GpImport * imp, const gchar * element)
 
   for (i = 0; i < imp->s->links->len; i++) {
     GpLink *l = g_ptr_array_index (imp->s->links, i);
-    gchar *el = gp_imp_our_pad_element (l->src);
+    gchar *el = gp_pad_element (l->src);
     gboolean match = g_strcmp0 (el, element) == 0;
 
     g_free (el);
@@ -1466,7 +1457,7 @@ gp_imp_rates_summary (GpImport * imp)
     ss = gp_session_add_sink (s, ie->e->name);
     for (k = 0; k < s->links->len; k++) {
       GpLink *l = g_ptr_array_index (s->links, k);
-      gchar *el = gp_imp_our_pad_element (l->sink);
+      gchar *el = gp_pad_element (l->sink);
       GpLinkSummary *ls;
 
       if (g_strcmp0 (el, ie->e->name) == 0) {

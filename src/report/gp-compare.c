@@ -122,7 +122,7 @@ sink_link_id (GpSession * s, const gchar * sink)
 
   for (i = 0; i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *el = gp_rules_pad_element (l->sink);
+    gchar *el = gp_pad_element (l->sink);
     gboolean match = g_strcmp0 (el, sink) == 0;
 
     g_free (el);

@@ -143,7 +143,7 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
 
   for (i = 0; s->paths && i < s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (s->paths, i);
-    gchar *src = gp_rules_pad_element (p->source);
+    gchar *src = gp_pad_element (p->source);
     gdouble target = gp_rules_sink_target_fps (s, p->sink);
     gdouble period = target > 0 ? 1000.0 / target : s->frame_period_ms;
     gdouble queue_wait = -1, slow_p50 = -1;

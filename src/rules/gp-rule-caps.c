@@ -49,7 +49,7 @@ gp_caps_next (GpSession * s, const gchar * name)
 
     if (l == NULL)
       break;
-    next = gp_rules_pad_element (l->sink);
+    next = gp_pad_element (l->sink);
     g_free (cur);
     cur = next;
     if (!gp_caps_is_capsfilter (s, cur)) {
@@ -287,7 +287,7 @@ gp_caps_after_autoplug (GpSession * s, GpElement * e)
 
   for (depth = 0; cur && depth < 32 && !after; depth++) {
     GpLink *in = gp_rules_link_into (s, cur);
-    gchar *prev = in ? gp_rules_pad_element (in->src) : NULL;
+    gchar *prev = in ? gp_pad_element (in->src) : NULL;
 
     g_free (cur);
     cur = NULL;

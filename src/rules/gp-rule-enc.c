@@ -212,7 +212,7 @@ gp_enc_input_fps (GpSession * s, const gchar * enc)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *sink = gp_rules_pad_element (l->sink);
+    gchar *sink = gp_pad_element (l->sink);
     gboolean mine = g_strcmp0 (sink, enc) == 0;
     gdouble fps = mine ? gp_caps_framerate (l->caps) : -1;
 

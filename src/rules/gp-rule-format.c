@@ -110,7 +110,7 @@ gp_format_trace (GpSession * s, const gchar * enc, GpFormatTrace * t)
 
     if (in == NULL)
       break;
-    prev = gp_rules_pad_element (in->src);
+    prev = gp_pad_element (in->src);
     pe = gp_session_find_element (s, prev);
     g_ptr_array_insert (t->chain, 0, g_strdup (prev));
     g_free (t->origin);

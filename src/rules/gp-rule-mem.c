@@ -106,7 +106,7 @@ gp_mem_sources_end (GpSession * s)
 
       if (link == NULL || lo == NULL)
         continue;
-      name = gp_rules_pad_element (link->src);
+      name = gp_pad_element (link->src);
       src = gp_session_find_element (s, name);
       g_free (name);
       if (src && g_strcmp0 (src->kind, "source") == 0 &&

@@ -24,7 +24,7 @@ gp_preroll_outputs (GpSession * s, const gchar * element)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *src = gp_rules_pad_element (l->src);
+    gchar *src = gp_pad_element (l->src);
 
     if (g_strcmp0 (src, element) == 0)
       g_ptr_array_add (out, l);
@@ -41,12 +41,12 @@ gp_preroll_upstream (GpSession * s, const gchar * element)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *sink = gp_rules_pad_element (l->sink);
+    gchar *sink = gp_pad_element (l->sink);
     gboolean mine = g_strcmp0 (sink, element) == 0;
 
     g_free (sink);
     if (mine)
-      return gp_rules_pad_element (l->src);
+      return gp_pad_element (l->src);
   }
   return NULL;
 }
@@ -94,7 +94,7 @@ gp_preroll_branch_has_queue (GpSession * s, const gchar * first)
     outs = gp_preroll_outputs (s, cur);
     g_free (cur);
     cur = outs->len > 0 ?
-        gp_rules_pad_element (((GpLink *) g_ptr_array_index (outs, 0))->sink)
+        gp_pad_element (((GpLink *) g_ptr_array_index (outs, 0))->sink)
         : NULL;
     g_ptr_array_unref (outs);
   }
@@ -141,7 +141,7 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
 
     for (i = 0; i < outs->len; i++) {
       GpLink *l = g_ptr_array_index (outs, i);
-      gchar *first = gp_rules_pad_element (l->sink);
+      gchar *first = gp_pad_element (l->sink);
 
       if (!gp_preroll_branch_has_queue (s, first)) {
         g_string_append_printf (no_queue, "%s%s", no_queue->len ? ", " : "",

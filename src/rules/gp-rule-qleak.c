@@ -46,7 +46,7 @@ gp_qleak_input_buffers (GpSession * s, const gchar * queue)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *sink = gp_rules_pad_element (l->sink);
+    gchar *sink = gp_pad_element (l->sink);
     GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
 
     if (g_strcmp0 (sink, queue) == 0 && ls)
@@ -64,12 +64,12 @@ gp_qleak_next (GpSession * s, const gchar * queue)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *src = gp_rules_pad_element (l->src);
+    gchar *src = gp_pad_element (l->src);
     gboolean hit = g_strcmp0 (src, queue) == 0;
 
     g_free (src);
     if (hit)
-      return gp_rules_pad_element (l->sink);
+      return gp_pad_element (l->sink);
   }
   return NULL;
 }
@@ -83,7 +83,7 @@ gp_qleak_output_fps (GpSession * s, const gchar * queue)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *src = gp_rules_pad_element (l->src);
+    gchar *src = gp_pad_element (l->src);
     GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
 
     if (g_strcmp0 (src, queue) == 0 && ls)
@@ -269,7 +269,7 @@ gp_qfull_n_inputs (GpSession * s, const gchar * element)
   guint i, n = 0;
 
   for (i = 0; s->links && i < s->links->len; i++) {
-    gchar *to = gp_rules_pad_element (((GpLink *) g_ptr_array_index
+    gchar *to = gp_pad_element (((GpLink *) g_ptr_array_index
             (s->links, i))->sink);
 
     n += g_strcmp0 (to, element) == 0;
@@ -313,7 +313,7 @@ gp_qfull_late_input (GpSession * s, const gchar * queue,
   *late_ms = -1;
   for (i = 0; s->interlatency && i < s->interlatency->len; i++) {
     GpPath *p = g_ptr_array_index (s->interlatency, i);
-    gchar *src = gp_rules_pad_element (p->source);
+    gchar *src = gp_pad_element (p->source);
     gdouble ms = p->mean_ms >= 0 ? p->mean_ms : p->latency_ms.p50;
 
     if (g_strcmp0 (p->sink, joiner) == 0 && !g_hash_table_contains (mine,
@@ -350,7 +350,7 @@ gp_qfull_report_late_branch (GpSession * s, const GpRule * rule,
     g_free (joiner);
     return FALSE;
   }
-  other = gp_rules_pad_element (origin);
+  other = gp_pad_element (origin);
   title = g_strdup_printf ("%s is full (%.0f%% on average) because %s waits "
       "for %s's branch, %.0f ms late", q->name, q->level_pct_mean, joiner,
       other, late_ms);

@@ -84,8 +84,8 @@ gp_queue_live_source_on (GpSession * s, const GpThreadSummary * t)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *src = gp_rules_pad_element (l->src);
-    gchar *sink = gp_rules_pad_element (l->sink);
+    gchar *src = gp_pad_element (l->src);
+    gchar *sink = gp_pad_element (l->sink);
     GpElement *e = gp_session_find_element (s, src);
     const gchar *found = NULL;
 

@@ -210,7 +210,7 @@ gp_stall_input_stalled (GArray * all, const GpStallLink * sl, gdouble win)
 
   for (i = 0; i < all->len; i++) {
     GpStallLink *in = &g_array_index (all, GpStallLink, i);
-    gchar *sink = gp_rules_pad_element (in->link->sink);
+    gchar *sink = gp_pad_element (in->link->sink);
     gboolean hit = FALSE;
 
     if (g_strcmp0 (sink, sl->src_el) == 0 && in->gapped) {
@@ -235,7 +235,7 @@ gp_stall_input (GpSession * s, const gchar * element)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *sink = gp_rules_pad_element (l->sink);
+    gchar *sink = gp_pad_element (l->sink);
     GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
 
     if (g_strcmp0 (sink, element) == 0 && ls && (best == NULL ||
@@ -320,7 +320,7 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
     gdouble min_s;
 
     sl.link = g_ptr_array_index (s->links, i);
-    sl.src_el = gp_rules_pad_element (sl.link->src);
+    sl.src_el = gp_pad_element (sl.link->src);
     min_s = MAX (GP_STALL_MIN_S, GP_STALL_MIN_PERIODS *
         gp_stall_period_ms (s, sl.link) / 1000.0);
     sl.gap_s = gp_stall_longest_gap (s, &span, sl.link->id, &sl.g0, &sl.g1,

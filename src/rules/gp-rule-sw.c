@@ -51,7 +51,7 @@ gp_sw_neighbour (GpSession * s, const gchar * name, gboolean down)
 
     if (l == NULL)
       break;
-    next = gp_rules_pad_element (down ? l->sink : l->src);
+    next = gp_pad_element (down ? l->sink : l->src);
     g_free (cur);
     cur = next;
     if (!gp_sw_is_capsfilter (s, cur)) {

@@ -55,7 +55,7 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
   *busy = 0;
   for (hops = 0; hops < GP_WASTE_MAX_HOPS; hops++) {
     GpLink *in = gp_rules_link_into (s, cur);
-    gchar *prev = in ? gp_rules_pad_element (in->src) : NULL;
+    gchar *prev = in ? gp_pad_element (in->src) : NULL;
     GpElement *pe = prev ? gp_session_find_element (s, prev) : NULL;
     GpElementSummary *es;
     gdouble b;

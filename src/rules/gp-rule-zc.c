@@ -242,9 +242,9 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
 {
   GpLink *first = g_ptr_array_index (sys, 0);
   GpLink *last = g_ptr_array_index (sys, sys->len - 1);
-  gchar *down = gp_rules_pad_element (first->src);
-  gchar *up = gp_rules_pad_element (last->sink);
-  gchar *next = gp_rules_pad_element (dev_out->sink);
+  gchar *down = gp_pad_element (first->src);
+  gchar *up = gp_pad_element (last->sink);
+  gchar *next = gp_pad_element (dev_out->sink);
   GpElement *d = gp_session_find_element (s, down);
   GpElement *u = gp_session_find_element (s, up);
   GpElement *n = gp_session_find_element (s, next);
@@ -265,7 +265,7 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
   /* only format conversions in between: converters and caps, and the
    * picture size unchanged through the stretch */
   for (i = 0; ok && i + 1 < sys->len; i++) {
-    gchar *x = gp_rules_pad_element (((GpLink *)
+    gchar *x = gp_pad_element (((GpLink *)
             g_ptr_array_index (sys, i))->sink);
     GpElement *xe = gp_session_find_element (s, x);
 
@@ -302,7 +302,7 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
   ok = gp_zc_remove (s, node, down);
   g_string_append_printf (text, "drop %s", down);
   for (i = 0; ok && i + 1 < sys->len; i++) {
-    gchar *x = gp_rules_pad_element (((GpLink *)
+    gchar *x = gp_pad_element (((GpLink *)
             g_ptr_array_index (sys, i))->sink);
 
     /* inline caps go with the element before them */
@@ -353,8 +353,8 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
 {
   GpLink *first = g_ptr_array_index (sys, 0);
   GpLink *last = g_ptr_array_index (sys, sys->len - 1);
-  gchar *down = gp_rules_pad_element (first->src);
-  gchar *up = gp_rules_pad_element (last->sink);
+  gchar *down = gp_pad_element (first->src);
+  gchar *up = gp_pad_element (last->sink);
   GPtrArray *inner = g_ptr_array_new_with_free_func (g_free);
   const GpHwMemory *m = gp_zc_memory_entry (s, dev_in->memory);
   GpLinkSummary *ls;
@@ -369,7 +369,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   /* The elements strictly inside the stretch, capsfilters left out: the
    * launch string writes those as caps on a link. */
   for (i = 0; i + 1 < sys->len; i++) {
-    gchar *x = gp_rules_pad_element (((GpLink *)
+    gchar *x = gp_pad_element (((GpLink *)
             g_ptr_array_index (sys, i))->sink);
 
     if (gp_zc_is_capsfilter (s, x))
@@ -412,7 +412,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
     work += gp_zc_work (s, g_ptr_array_index (inner, i));
   for (i = 0; i < sys->len; i++) {
     gchar *x = i == 0 ? g_strdup (down) :
-        gp_rules_pad_element (((GpLink *) g_ptr_array_index (sys, i))->src);
+        gp_pad_element (((GpLink *) g_ptr_array_index (sys, i))->src);
     GpElementSummary *es = gp_session_find_elem_summary (s, x);
 
     if (es && es->self_ms.p50 >= 0) {
@@ -509,7 +509,7 @@ gp_rule_zc (GpSession * s, const GpRule * rule)
     g_hash_table_add (seen, l);
     /* upstream, through raw system-memory links, to a device link */
     for (cur = l, n = 0; n < GP_ZC_MAX_LINKS; n++, cur = next) {
-      e = gp_rules_pad_element (cur->src);
+      e = gp_pad_element (cur->src);
       next = gp_rules_link_into (s, e);
       g_free (e);
       if (next == NULL || g_hash_table_contains (seen, next))
@@ -525,7 +525,7 @@ gp_rule_zc (GpSession * s, const GpRule * rule)
     }
     /* downstream, likewise */
     for (cur = l, n = 0; n < GP_ZC_MAX_LINKS; n++, cur = next) {
-      e = gp_rules_pad_element (cur->sink);
+      e = gp_pad_element (cur->sink);
       next = gp_rules_link_out_of (s, e);
       g_free (e);
       if (next == NULL || g_hash_table_contains (seen, next))

@@ -284,7 +284,7 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
     if (gp_rules_is_queue (s, e->name))
       return g_strdup_printf ("%s is a queue already", name);
     if (l)
-      other = gp_rules_pad_element (before ? l->src : l->sink);
+      other = gp_pad_element (before ? l->src : l->sink);
     if (other && gp_rules_is_queue (s, other)) {
       gchar *why = g_strdup_printf ("a queue (%s) is there already", other);
 

@@ -10,18 +10,6 @@
 
 #include <string.h>
 
-gchar *
-gp_rules_pad_element (const gchar * pad)
-{
-  const gchar *dot;
-
-  if (pad == NULL)
-    return g_strdup ("");
-  /* Pad names carry no dots; element names may, so cut at the last one. */
-  dot = strrchr (pad, '.');
-  return dot ? g_strndup (pad, dot - pad) : g_strdup (pad);
-}
-
 gboolean
 gp_rules_is_queue (GpSession * s, const gchar * name)
 {
@@ -163,8 +151,8 @@ gp_rules_upstream_of (GpSession * s, const gchar * element)
     grew = FALSE;
     for (i = 0; s->links && i < s->links->len; i++) {
       GpLink *l = g_ptr_array_index (s->links, i);
-      gchar *src = gp_rules_pad_element (l->src);
-      gchar *sink = gp_rules_pad_element (l->sink);
+      gchar *src = gp_pad_element (l->src);
+      gchar *sink = gp_pad_element (l->sink);
 
       if (g_hash_table_contains (set, sink) &&
           !g_hash_table_contains (set, src)) {
@@ -364,7 +352,7 @@ static GPtrArray *
 gp_rules_path_chain (GpSession * s, const GpPath * path)
 {
   GPtrArray *chain = g_ptr_array_new_with_free_func (g_free);
-  gchar *origin = gp_rules_pad_element (path->source);
+  gchar *origin = gp_pad_element (path->source);
   gchar *cur = g_strdup (path->sink);
   guint steps;
 
@@ -376,7 +364,7 @@ gp_rules_path_chain (GpSession * s, const GpPath * path)
 
     for (i = 0; s->links && i < s->links->len; i++) {
       GpLink *l = g_ptr_array_index (s->links, i);
-      gchar *sink = gp_rules_pad_element (l->sink);
+      gchar *sink = gp_pad_element (l->sink);
       gchar *up;
       GpPath *ip;
 
@@ -385,7 +373,7 @@ gp_rules_path_chain (GpSession * s, const GpPath * path)
         continue;
       }
       g_free (sink);
-      up = gp_rules_pad_element (l->src);
+      up = gp_pad_element (l->src);
       if (g_strcmp0 (l->src, path->source) == 0) {
         g_free (best);
         best = up;
@@ -472,7 +460,7 @@ gp_rules_link_at (GpSession * s, const gchar * element, gboolean into)
 
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *e = gp_rules_pad_element (into ? l->sink : l->src);
+    gchar *e = gp_pad_element (into ? l->sink : l->src);
     gboolean is = g_strcmp0 (e, element) == 0;
 
     g_free (e);
@@ -747,7 +735,7 @@ gp_identity_neighbour (GpSession * s, const gchar * name, gboolean up)
   for (hops = 0; hops < 16; hops++) {
     GpLink *l = up ? gp_rules_link_into (s, cur) :
         gp_rules_link_out_of (s, cur);
-    gchar *next = l ? gp_rules_pad_element (up ? l->src : l->sink) : NULL;
+    gchar *next = l ? gp_pad_element (up ? l->src : l->sink) : NULL;
     GpElement *ne = next ? gp_session_find_element (s, next) : NULL;
 
     g_free (cur);

@@ -87,10 +87,6 @@ gboolean gp_rules_is_hardware_factory (const gchar * factory,
 /* Queries on the session shared by the rules and the verdict
  * (gp-rules-query.c). They read only the session. */
 
-/* "element.pad" -> newly allocated "element" (the text before the last
- * dot; the whole string when there is none). */
-gchar *gp_rules_pad_element (const gchar * pad);
-
 gboolean gp_rules_is_queue (GpSession * s, const gchar * name);
 gboolean gp_rules_is_sink (GpSession * s, const gchar * name);
 
