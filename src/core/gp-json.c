@@ -2,9 +2,11 @@
 /* gstprof
  *
  * gp-json.c: the strict JSON entry point shared by every reader of saved
- * files (gp-json.h says what json-glib gets wrong and why it matters).
+ * files (gp-json.h says what json-glib gets wrong and why it matters), and
+ * the typed member reads with a sticky error they all use.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <glib/gstdio.h>
@@ -13,7 +15,7 @@
 #include "gp-json.h"
 #include "gp-session.h"
 
-void
+static void
 gp_json_error_line_valist (GError ** error, gint code, const gchar * format,
     va_list args)
 {
@@ -281,4 +283,320 @@ gp_json_get_double (JsonObject * o, const gchar * name, gdouble fallback)
     default:
       return fallback;
   }
+}
+
+/* ------------------------------------------------------------------ */
+/* typed member reads with a sticky error                               */
+/* ------------------------------------------------------------------ */
+
+void
+gp_json_reader_init (GpJsonReader * r, const gchar * origin)
+{
+  r->origin = origin ? origin : "<data>";
+  r->error = NULL;
+}
+
+gboolean
+gp_json_reader_ok (const GpJsonReader * r)
+{
+  return r->error == NULL;
+}
+
+gboolean
+gp_json_reader_finish (GpJsonReader * r, GError ** error)
+{
+  if (r->error == NULL)
+    return TRUE;
+  g_propagate_error (error, r->error);
+  r->error = NULL;
+  return FALSE;
+}
+
+gboolean
+gp_json_reader_fail (GpJsonReader * r, const gchar * path,
+    const gchar * format, ...)
+{
+  va_list args;
+  gchar *msg;
+
+  if (r->error != NULL)
+    return FALSE;
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  gp_json_error_line (&r->error, GP_SESSION_ERROR_SCHEMA, "%s: %s: %s",
+      r->origin, path && *path ? path : "(top level)", msg);
+  g_free (msg);
+  return FALSE;
+}
+
+gchar *
+gp_json_key_path (const gchar * path, const gchar * key)
+{
+  gchar *k = g_strndup (key, 80);
+  gchar *res;
+
+  if (path == NULL || path[0] == '\0')
+    res = g_strdup (k);
+  else if (key[0] == '[')
+    res = g_strconcat (path, k, NULL);
+  else
+    res = g_strconcat (path, ".", k, NULL);
+  g_free (k);
+  return res;
+}
+
+gchar *
+gp_json_index_path (const gchar * path, guint i)
+{
+  return g_strdup_printf ("%s[%u]", path ? path : "", i);
+}
+
+gboolean
+gp_json_reader_expected (GpJsonReader * r, const gchar * path,
+    const gchar * key, const gchar * what)
+{
+  gchar *full = gp_json_key_path (path, key);
+
+  gp_json_reader_fail (r, full, "expected %s", what);
+  g_free (full);
+  return FALSE;
+}
+
+JsonNode *
+gp_json_member (JsonObject * o, const gchar * key)
+{
+  JsonNode *node;
+
+  if (o == NULL)
+    return NULL;
+  node = json_object_get_member (o, key);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  return node;
+}
+
+gboolean
+gp_json_node_number (JsonNode * node, gdouble * out)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  switch (json_node_get_value_type (node)) {
+    case G_TYPE_INT64:
+      *out = (gdouble) json_node_get_int (node);
+      return TRUE;
+    case G_TYPE_DOUBLE:
+      *out = json_node_get_double (node);
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+static gboolean
+gp_json_holds (JsonNode * node, GType type)
+{
+  return JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == type;
+}
+
+gboolean
+gp_json_read_object (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, JsonObject ** out)
+{
+  JsonNode *node;
+
+  if (r->error)
+    return FALSE;
+  node = gp_json_member (o, key);
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return gp_json_reader_expected (r, path, key, "an object");
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+gboolean
+gp_json_read_array (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, JsonArray ** out)
+{
+  JsonNode *node;
+
+  if (r->error)
+    return FALSE;
+  node = gp_json_member (o, key);
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return gp_json_reader_expected (r, path, key, "an array");
+  *out = json_node_get_array (node);
+  return TRUE;
+}
+
+gboolean
+gp_json_read_element_object (GpJsonReader * r, JsonArray * a, guint i,
+    const gchar * path, JsonObject ** out, gchar ** ipath)
+{
+  gchar *here;
+
+  *out = NULL;
+  if (ipath)
+    *ipath = NULL;
+  if (r->error)
+    return FALSE;
+  here = gp_json_index_path (path, i);
+  if (!JSON_NODE_HOLDS_OBJECT (json_array_get_element (a, i)))
+    gp_json_reader_fail (r, here, "expected an object");
+  else
+    *out = json_node_get_object (json_array_get_element (a, i));
+  if (ipath)
+    *ipath = here;
+  else
+    g_free (here);
+  return r->error == NULL;
+}
+
+gboolean
+gp_json_read_string (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, const gchar ** out)
+{
+  JsonNode *node;
+
+  if (r->error)
+    return FALSE;
+  node = gp_json_member (o, key);
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!gp_json_holds (node, G_TYPE_STRING))
+    return gp_json_reader_expected (r, path, key, "a string");
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+gboolean
+gp_json_read_bool (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gboolean * out)
+{
+  JsonNode *node;
+
+  if (r->error)
+    return FALSE;
+  node = gp_json_member (o, key);
+  *out = FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!gp_json_holds (node, G_TYPE_BOOLEAN))
+    return gp_json_reader_expected (r, path, key, "true or false");
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+gboolean
+gp_json_read_number (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gdouble max, gdouble * out)
+{
+  JsonNode *node;
+  gdouble v;
+
+  if (r->error)
+    return FALSE;
+  node = gp_json_member (o, key);
+  *out = NAN;
+  if (node == NULL)
+    return TRUE;
+  if (!gp_json_node_number (node, &v))
+    return gp_json_reader_expected (r, path, key, "a number");
+  if (!isfinite (v))
+    return TRUE;
+  if (fabs (v) > max) {
+    gchar *full = gp_json_key_path (path, key);
+
+    gp_json_reader_fail (r, full, "%g cannot be (a measurement stays "
+        "within %g)", v, max);
+    g_free (full);
+    return FALSE;
+  }
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+gp_json_read_int (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gint dflt, gint * out)
+{
+  JsonNode *node;
+  gint64 v;
+
+  if (r->error)
+    return FALSE;
+  node = gp_json_member (o, key);
+  if (node == NULL) {
+    *out = dflt;
+    return TRUE;
+  }
+  if (!gp_json_holds (node, G_TYPE_INT64) ||
+      (v = json_node_get_int (node)) < G_MININT || v > G_MAXINT)
+    return gp_json_reader_expected (r, path, key, "an integer");
+  *out = (gint) v;
+  return TRUE;
+}
+
+gboolean
+gp_json_read_count (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, guint64 * out)
+{
+  JsonNode *node;
+  gdouble v;
+
+  if (r->error)
+    return FALSE;
+  node = gp_json_member (o, key);
+  if (node == NULL) {
+    *out = 0;
+    return TRUE;
+  }
+  if (gp_json_holds (node, G_TYPE_INT64)) {
+    gint64 i = json_node_get_int (node);
+
+    if (i >= 0) {
+      *out = (guint64) i;
+      return TRUE;
+    }
+  } else if (gp_json_node_number (node, &v) && isfinite (v) && v >= 0) {
+    *out = v >= 9.2e18 ? (guint64) G_MAXINT64 : (guint64) v;
+    return TRUE;
+  }
+  return gp_json_reader_expected (r, path, key, "a non-negative integer");
+}
+
+gboolean
+gp_json_read_string_array (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, GPtrArray * dst)
+{
+  JsonArray *a;
+  gchar *apath;
+  guint i, n;
+
+  if (!gp_json_read_array (r, o, path, key, &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  apath = gp_json_key_path (path, key);
+  for (i = 0; i < n; i++) {
+    JsonNode *node = json_array_get_element (a, i);
+
+    if (!gp_json_holds (node, G_TYPE_STRING)) {
+      gchar *here = gp_json_index_path (apath, i);
+
+      gp_json_reader_fail (r, here, "expected a string");
+      g_free (here);
+      break;
+    }
+    g_ptr_array_add (dst, g_strdup (json_node_get_string (node)));
+  }
+  g_free (apath);
+  return r->error == NULL;
 }

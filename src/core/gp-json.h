@@ -42,8 +42,6 @@ JsonNode *gp_json_parse_strict (const gchar * data, gsize len,
  * cut, whatever the file name or the keys quoted in it contain. */
 void gp_json_error_line (GError ** error, gint code, const gchar * format,
     ...) G_GNUC_PRINTF (3, 4);
-void gp_json_error_line_valist (GError ** error, gint code,
-    const gchar * format, va_list args) G_GNUC_PRINTF (3, 0);
 
 /* Largest file a reader takes: far above any session (a day of windows is
  * a few MiB), small enough to refuse a wrong file quickly. */
@@ -73,6 +71,88 @@ GpSession *gp_json_load_session_file (const gchar * path,
  * number (json_object_get_double_member_with_default needs json-glib 1.6). */
 gdouble gp_json_get_double (JsonObject * o, const gchar * name,
     gdouble fallback);
+
+/* ------------------------------------------------------------------ */
+/* typed member reads with a sticky error                               */
+/* ------------------------------------------------------------------ */
+
+/* One reader of one parsed document, for the session loader and every
+ * importer. Each gp_json_read_* () checks a member's type; when it is
+ * wrong the reader records one error line "ORIGIN: key.path: expected a
+ * string" (GP_SESSION_ERROR_SCHEMA) and the read fails. As json-glib's
+ * JsonReader keeps its error state, the first error stays and every later
+ * read fails at once without touching its output, so a reader may chain
+ * reads with && or look once at gp_json_reader_ok () after several.
+ * Absent and null members both mean "not recorded": the read succeeds and
+ * leaves the default it documents. Key paths ("graph.elements[2].props")
+ * name members in errors; keys taken from the file are cut so that an
+ * error stays one readable line. */
+typedef struct
+{
+  const gchar *origin;          /* the input's name in errors */
+  GError *error;                /* the first error (owned), NULL until then */
+} GpJsonReader;
+
+/* Magnitudes no measurement reaches, so a file holding one was not written
+ * by one (and sums over millions of windows stay finite): a share in
+ * percent above a thousand cores, anything else above 1e15 (ms in thirty
+ * thousand years, bytes in a petabyte). */
+#define GP_JSON_MAX_SHARE 1e5
+#define GP_JSON_MAX_MAGNITUDE 1e15
+
+void gp_json_reader_init (GpJsonReader * r, const gchar * origin);
+gboolean gp_json_reader_ok (const GpJsonReader * r);
+/* Hands the reader's error, if any, to @error (which may be NULL) and
+ * returns whether there was none. */
+gboolean gp_json_reader_finish (GpJsonReader * r, GError ** error);
+/* Records "ORIGIN: PATH: MESSAGE" unless an error is already kept; always
+ * FALSE, so that a reader can return it. */
+gboolean gp_json_reader_fail (GpJsonReader * r, const gchar * path,
+    const gchar * format, ...) G_GNUC_PRINTF (3, 4);
+/* gp_json_reader_fail () at PATH.KEY: "expected WHAT" ("a string"). */
+gboolean gp_json_reader_expected (GpJsonReader * r, const gchar * path,
+    const gchar * key, const gchar * what);
+
+/* "a.b" + "c" -> "a.b.c"; "a.b" + "[2]" -> "a.b[2]"; the key is cut to
+ * 80 characters. */
+gchar *gp_json_key_path (const gchar * path, const gchar * key);
+gchar *gp_json_index_path (const gchar * path, guint i);
+
+/* Member @key of @o (which may be NULL), NULL when absent or null. */
+JsonNode *gp_json_member (JsonObject * o, const gchar * key);
+/* An integer or real node's value; FALSE (no error) for anything else. */
+gboolean gp_json_node_number (JsonNode * node, gdouble * out);
+
+/* Borrowed from the tree; NULL when absent. */
+gboolean gp_json_read_object (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, JsonObject ** out);
+gboolean gp_json_read_array (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, JsonArray ** out);
+/* Element @i of @a, which must be an object; @ipath (may be NULL) gets a
+ * new "PATH[i]" for the reads inside it. */
+gboolean gp_json_read_element_object (GpJsonReader * r, JsonArray * a,
+    guint i, const gchar * path, JsonObject ** out, gchar ** ipath);
+/* Borrowed from the tree; NULL when absent. */
+gboolean gp_json_read_string (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, const gchar ** out);
+/* FALSE when absent. */
+gboolean gp_json_read_bool (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, gboolean * out);
+/* An integer or a real of magnitude at most @max; NAN when absent, null,
+ * or beyond what a double holds (1e999: no writer means that). Above @max
+ * it fails: "V cannot be (a measurement stays within MAX)". */
+gboolean gp_json_read_number (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, gdouble max, gdouble * out);
+/* An integer that fits a gint; @dflt when absent. */
+gboolean gp_json_read_int (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, gint dflt, gint * out);
+/* A non-negative integer (a real such as 12.0 too: some writers print
+ * every number so); 0 when absent. */
+gboolean gp_json_read_count (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, guint64 * out);
+/* An array of strings, each appended to @dst as a new string. */
+gboolean gp_json_read_string_array (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, GPtrArray * dst);
 
 G_END_DECLS
 

@@ -2,8 +2,9 @@
 /* gstprof
  *
  * gp-session.c: the session model's constructors, destructors, lookups and
- * property getters. Reading and writing session.json is in
- * gp-session-json.c.
+ * property getters, and the names of what an import could not know.
+ * session.json is written by gp-session-write.c and read by
+ * gp-session-read.c.
  *
  * Lookups are linear scans: a session holds tens of elements, and keeping
  * the arrays as the only index means their order (which is the order
@@ -915,4 +916,50 @@ gp_element_get_prop_double (GpElement * e, const gchar * prop, gdouble * out)
   if (out != NULL)
     *out = v;
   return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* imports                                                              */
+/* ------------------------------------------------------------------ */
+
+/* session.imported_from.missing: bit n of GpSession.import_missing is
+ * GpIngestMissing 1 << n (src/ingest/gp-ingest.h, whose test checks that
+ * every flag has a name here). Names, not numbers, in the file: a script
+ * reading it should not need our header, and bits may be added. */
+static const gchar *const gp_import_missing_names[] = {
+  "self_time",
+  "histograms",
+  "element_threads",
+  "prop_defaults",
+  "element_cpu",
+  "thread_cpu_run",
+  "queue_levels",
+  "hw_registry",
+  "path_latency",
+  "qos",
+};
+
+const gchar *
+gp_session_import_missing_name (guint flag)
+{
+  guint bit;
+
+  if (flag == 0 || (flag & (flag - 1)) != 0)
+    return NULL;
+  for (bit = 0; bit < G_N_ELEMENTS (gp_import_missing_names); bit++)
+    if (flag == (1u << bit))
+      return gp_import_missing_names[bit];
+  return NULL;
+}
+
+guint
+gp_session_import_missing_from_name (const gchar * name)
+{
+  guint bit;
+
+  for (bit = 0; name != NULL && bit < G_N_ELEMENTS (gp_import_missing_names);
+      bit++)
+    if (strcmp (name, gp_import_missing_names[bit]) == 0)
+      return 1u << bit;
+  return 0;
 }

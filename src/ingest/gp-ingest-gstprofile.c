@@ -100,14 +100,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gp-ingest-private.h"
+#include "gp-ingest.h"
+#include "core/gp-json.h"
 #include "core/gp-caps.h"
 #include "rules/gp-rules.h"
-
-/* Larger magnitudes are refused: no real capture has them, and keeping
- * every input number below this keeps sums over millions of windows
- * finite. */
-#define GP_IMP_MAX_NUMBER 1e15
 
 /* gst-profile's default when series.window_ms is absent. */
 #define GP_IMP_DEFAULT_WINDOW_MS 250.0
@@ -138,8 +134,7 @@ typedef struct
 
 typedef struct
 {
-  const gchar *origin;
-  GError **error;
+  GpJsonReader r;               /* the document's reads, its first error */
   GpSession *s;
 
   GHashTable *elements;         /* name -> ImpElement* */
@@ -174,177 +169,21 @@ imp_link_cols_free (ImpLinkCols * c)
   g_free (c);
 }
 
-static gboolean
-gp_imp_fail (GpImport * imp, const gchar * path, const gchar * format, ...)
-    G_GNUC_PRINTF (3, 4);
-
-/* One error line "FILE: key.path: what is wrong". Always returns FALSE. */
-static gboolean
-gp_imp_fail (GpImport * imp, const gchar * path, const gchar * format, ...)
-{
-  va_list args;
-  gchar *msg;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  gp_ingest_set_error (imp->error, GP_SESSION_ERROR_SCHEMA, "%s: %s: %s",
-      imp->origin, path, msg);
-  g_free (msg);
-  return FALSE;
-}
-
-/* "graph.elements[2]" + "props" -> "graph.elements[2].props". Keys taken
- * from the file are cut, so an error stays one readable line. */
-static gchar *
-gp_imp_path (const gchar * path, const gchar * key)
-{
-  gchar *k = g_strndup (key, 80);
-  gchar *res;
-
-  if (path == NULL || *path == '\0')
-    res = g_strdup (k);
-  else
-    res = g_strconcat (path, ".", k, NULL);
-  g_free (k);
-  return res;
-}
-
-static gchar *
-gp_imp_index_path (const gchar * path, guint i)
-{
-  return g_strdup_printf ("%s[%u]", path, i);
-}
-
 /* ------------------------------------------------------------------ */
 /* typed access: absent and null both mean "not recorded"               */
 /* ------------------------------------------------------------------ */
 
-static JsonNode *
-gp_imp_member (JsonObject * o, const gchar * key)
-{
-  JsonNode *node;
-
-  if (o == NULL)
-    return NULL;
-  node = json_object_get_member (o, key);
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-  return node;
-}
-
-static gboolean
-gp_imp_type_error (GpImport * imp, const gchar * path, const gchar * key,
-    const gchar * expected)
-{
-  gchar *full = gp_imp_path (path, key);
-
-  gp_imp_fail (imp, full, "expected %s", expected);
-  g_free (full);
-  return FALSE;
-}
-
-static gboolean
-gp_imp_object (GpImport * imp, JsonObject * o, const gchar * path,
-    const gchar * key, JsonObject ** out)
-{
-  JsonNode *node = gp_imp_member (o, key);
-
-  *out = NULL;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return gp_imp_type_error (imp, path, key, "an object");
-  *out = json_node_get_object (node);
-  return TRUE;
-}
-
-static gboolean
-gp_imp_array (GpImport * imp, JsonObject * o, const gchar * path,
-    const gchar * key, JsonArray ** out)
-{
-  JsonNode *node = gp_imp_member (o, key);
-
-  *out = NULL;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    return gp_imp_type_error (imp, path, key, "an array");
-  *out = json_node_get_array (node);
-  return TRUE;
-}
-
-/* @out borrows the string from the JSON tree. */
-static gboolean
-gp_imp_string (GpImport * imp, JsonObject * o, const gchar * path,
-    const gchar * key, const gchar ** out)
-{
-  JsonNode *node = gp_imp_member (o, key);
-
-  *out = NULL;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return gp_imp_type_error (imp, path, key, "a string");
-  *out = json_node_get_string (node);
-  return TRUE;
-}
-
-static gboolean
-gp_imp_bool (GpImport * imp, JsonObject * o, const gchar * path,
-    const gchar * key, gboolean * out)
-{
-  JsonNode *node = gp_imp_member (o, key);
-
-  *out = FALSE;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return gp_imp_type_error (imp, path, key, "true or false");
-  *out = json_node_get_boolean (node);
-  return TRUE;
-}
-
-/* A number node (integer or real) into @out; FALSE (without an error) when
- * @node is not a number. */
-static gboolean
-gp_imp_node_number (JsonNode * node, gdouble * out)
-{
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  switch (json_node_get_value_type (node)) {
-    case G_TYPE_INT64:
-      *out = (gdouble) json_node_get_int (node);
-      return TRUE;
-    case G_TYPE_DOUBLE:
-      *out = json_node_get_double (node);
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
-
-/* A number in range (finite, |v| <= GP_IMP_MAX_NUMBER, and >= 0 when
- * @non_negative); absent or null leaves NAN in @out. */
+/* A number within GP_JSON_MAX_MAGNITUDE, and >= 0 when @non_negative;
+ * absent or null leaves NAN in @out. */
 static gboolean
 gp_imp_number (GpImport * imp, JsonObject * o, const gchar * path,
     const gchar * key, gboolean non_negative, gdouble * out)
 {
-  JsonNode *node = gp_imp_member (o, key);
-  gdouble v;
-
-  *out = NAN;
-  if (node == NULL)
-    return TRUE;
-  if (!gp_imp_node_number (node, &v))
-    return gp_imp_type_error (imp, path, key, "a number");
-  if (!isfinite (v) || fabs (v) > GP_IMP_MAX_NUMBER)
-    return gp_imp_type_error (imp, path, key, "a number in range");
-  if (non_negative && v < 0)
-    return gp_imp_type_error (imp, path, key, "a non-negative number");
-  *out = v;
+  if (!gp_json_read_number (&imp->r, o, path, key, GP_JSON_MAX_MAGNITUDE, out))
+    return FALSE;
+  if (non_negative && *out < 0)
+    return gp_json_reader_expected (&imp->r, path, key,
+        "a non-negative number");
   return TRUE;
 }
 
@@ -370,14 +209,15 @@ gp_imp_column (GpImport * imp, JsonObject * o, const gchar * path,
 
   if (out)
     *out = NULL;
-  if (!gp_imp_array (imp, o, path, key, &a))
+  if (!gp_json_read_array (&imp->r, o, path, key, &a))
     return FALSE;
   if (a == NULL)
     return TRUE;
-  full = gp_imp_path (path, key);
+  full = gp_json_key_path (path, key);
   len = json_array_get_length (a);
   if (len != imp->n) {
-    gp_imp_fail (imp, full, "has %u value%s but series.t has %u", len,
+    gp_json_reader_fail (&imp->r, full, "has %u value%s but series.t has %u",
+        len,
         len == 1 ? "" : "s", imp->n);
     g_free (full);
     return FALSE;
@@ -392,9 +232,9 @@ gp_imp_column (GpImport * imp, JsonObject * o, const gchar * path,
     if (JSON_NODE_HOLDS_NULL (node)) {
       /* unknown in this window */
     } else if (type == GP_IMP_COL_NUMBER) {
-      if (!gp_imp_node_number (node, &v))
+      if (!gp_json_node_number (node, &v))
         bad = "a number or null";
-      else if (!isfinite (v) || v < 0 || v > GP_IMP_MAX_NUMBER)
+      else if (!isfinite (v) || v < 0 || v > GP_JSON_MAX_MAGNITUDE)
         bad = "a non-negative number in range";
     } else if (type == GP_IMP_COL_BOOL) {
       if (!JSON_NODE_HOLDS_VALUE (node) ||
@@ -404,7 +244,7 @@ gp_imp_column (GpImport * imp, JsonObject * o, const gchar * path,
       bad = "an array or null";
     }
     if (bad != NULL) {
-      gp_imp_fail (imp, full, "value %u: expected %s", i, bad);
+      gp_json_reader_fail (&imp->r, full, "value %u: expected %s", i, bad);
       g_free (full);
       g_free (vals);
       return FALSE;
@@ -776,16 +616,16 @@ gp_imp_session_info (GpImport * imp, JsonObject * root)
   JsonArray *a;
   gdouble duration;
 
-  if (!gp_imp_object (imp, root, "", "session", &so) ||
-      !gp_imp_string (imp, so, "session", "started", &started) ||
-      !gp_imp_string (imp, so, "session", "mode", &mode) ||
-      !gp_imp_string (imp, so, "session", "launch", &launch) ||
+  if (!gp_json_read_object (&imp->r, root, "", "session", &so) ||
+      !gp_json_read_string (&imp->r, so, "session", "started", &started) ||
+      !gp_json_read_string (&imp->r, so, "session", "mode", &mode) ||
+      !gp_json_read_string (&imp->r, so, "session", "launch", &launch) ||
       !gp_imp_number (imp, so, "session", "duration_s", TRUE, &duration))
     return FALSE;
-  if (!gp_imp_object (imp, root, "", "target", &to) ||
-      !gp_imp_string (imp, to, "target", "gstreamer", &gst) ||
-      !gp_imp_string (imp, to, "target", "platform", &platform) ||
-      !gp_imp_array (imp, to, "target", "sources_present", &a))
+  if (!gp_json_read_object (&imp->r, root, "", "target", &to) ||
+      !gp_json_read_string (&imp->r, to, "target", "gstreamer", &gst) ||
+      !gp_json_read_string (&imp->r, to, "target", "platform", &platform) ||
+      !gp_json_read_array (&imp->r, to, "target", "sources_present", &a))
     return FALSE;
 
   g_free (s->mode);
@@ -813,7 +653,7 @@ static gboolean
 gp_imp_element (GpImport * imp, JsonArray * a, guint i)
 {
   JsonNode *node = json_array_get_element (a, i);
-  gchar *path = gp_imp_index_path ("graph.elements", i);
+  gchar *path = gp_json_index_path ("graph.elements", i);
   JsonObject *eo, *props, *pads;
   const gchar *id, *factory, *gtype, *klass, *bin;
   gboolean is_bin, ok = FALSE;
@@ -821,27 +661,28 @@ gp_imp_element (GpImport * imp, JsonArray * a, guint i)
   GList *members, *l;
 
   if (!JSON_NODE_HOLDS_OBJECT (node)) {
-    gp_imp_fail (imp, path, "expected an object");
+    gp_json_reader_fail (&imp->r, path, "expected an object");
     goto out;
   }
   eo = json_node_get_object (node);
-  if (!gp_imp_string (imp, eo, path, "id", &id) ||
-      !gp_imp_string (imp, eo, path, "factory", &factory) ||
-      !gp_imp_string (imp, eo, path, "gtype", &gtype) ||
-      !gp_imp_string (imp, eo, path, "klass", &klass) ||
-      !gp_imp_string (imp, eo, path, "bin", &bin) ||
-      !gp_imp_bool (imp, eo, path, "is_bin", &is_bin) ||
-      !gp_imp_object (imp, eo, path, "props", &props) ||
-      !gp_imp_object (imp, eo, path, "pads", &pads))
+  if (!gp_json_read_string (&imp->r, eo, path, "id", &id) ||
+      !gp_json_read_string (&imp->r, eo, path, "factory", &factory) ||
+      !gp_json_read_string (&imp->r, eo, path, "gtype", &gtype) ||
+      !gp_json_read_string (&imp->r, eo, path, "klass", &klass) ||
+      !gp_json_read_string (&imp->r, eo, path, "bin", &bin) ||
+      !gp_json_read_bool (&imp->r, eo, path, "is_bin", &is_bin) ||
+      !gp_json_read_object (&imp->r, eo, path, "props", &props) ||
+      !gp_json_read_object (&imp->r, eo, path, "pads", &pads))
     goto out;
   if (id == NULL || *id == '\0') {
-    gp_imp_fail (imp, path, "an element needs an \"id\"");
+    gp_json_reader_fail (&imp->r, path, "an element needs an \"id\"");
     goto out;
   }
   if (g_hash_table_contains (imp->elements, id)) {
     gchar *shown = g_strndup (id, 80);
 
-    gp_imp_fail (imp, path, "element \"%s\" is listed twice", shown);
+    gp_json_reader_fail (&imp->r, path, "element \"%s\" is listed twice",
+        shown);
     g_free (shown);
     goto out;
   }
@@ -859,9 +700,9 @@ gp_imp_element (GpImport * imp, JsonArray * a, guint i)
   ie->e->props = json_object_new ();
   members = props ? json_object_get_members (props) : NULL;
   for (l = members; l != NULL; l = l->next) {
-    gchar *ppath = gp_imp_path (path, "props");
+    gchar *ppath = gp_json_key_path (path, "props");
     const gchar *v;
-    gboolean good = gp_imp_string (imp, props, ppath, l->data, &v);
+    gboolean good = gp_json_read_string (&imp->r, props, ppath, l->data, &v);
 
     g_free (ppath);
     if (!good) {
@@ -875,9 +716,9 @@ gp_imp_element (GpImport * imp, JsonArray * a, guint i)
 
   members = pads ? json_object_get_members (pads) : NULL;
   for (l = members; l != NULL; l = l->next) {
-    gchar *ppath = gp_imp_path (path, "pads");
+    gchar *ppath = gp_json_key_path (path, "pads");
     const gchar *dir;
-    gboolean good = gp_imp_string (imp, pads, ppath, l->data, &dir);
+    gboolean good = gp_json_read_string (&imp->r, pads, ppath, l->data, &dir);
 
     g_free (ppath);
     if (!good) {
@@ -900,7 +741,7 @@ static gboolean
 gp_imp_link (GpImport * imp, JsonArray * a, guint i)
 {
   JsonNode *node = json_array_get_element (a, i);
-  gchar *path = gp_imp_index_path ("graph.links", i);
+  gchar *path = gp_json_index_path ("graph.links", i);
   JsonObject *lo;
   const gchar *id, *src, *sink, *caps, *memory, *format, *media;
   gchar *our_src = NULL, *our_sink = NULL, *our_caps = NULL, *our_mem = NULL;
@@ -910,20 +751,20 @@ gp_imp_link (GpImport * imp, JsonArray * a, guint i)
   gboolean ok = FALSE;
 
   if (!JSON_NODE_HOLDS_OBJECT (node)) {
-    gp_imp_fail (imp, path, "expected an object");
+    gp_json_reader_fail (&imp->r, path, "expected an object");
     goto out;
   }
   lo = json_node_get_object (node);
-  if (!gp_imp_string (imp, lo, path, "id", &id) ||
-      !gp_imp_string (imp, lo, path, "src", &src) ||
-      !gp_imp_string (imp, lo, path, "sink", &sink) ||
-      !gp_imp_string (imp, lo, path, "caps", &caps) ||
-      !gp_imp_string (imp, lo, path, "memory", &memory) ||
-      !gp_imp_string (imp, lo, path, "format", &format) ||
-      !gp_imp_string (imp, lo, path, "media", &media))
+  if (!gp_json_read_string (&imp->r, lo, path, "id", &id) ||
+      !gp_json_read_string (&imp->r, lo, path, "src", &src) ||
+      !gp_json_read_string (&imp->r, lo, path, "sink", &sink) ||
+      !gp_json_read_string (&imp->r, lo, path, "caps", &caps) ||
+      !gp_json_read_string (&imp->r, lo, path, "memory", &memory) ||
+      !gp_json_read_string (&imp->r, lo, path, "format", &format) ||
+      !gp_json_read_string (&imp->r, lo, path, "media", &media))
     goto out;
   if (src == NULL || *src == '\0' || sink == NULL || *sink == '\0') {
-    gp_imp_fail (imp, path, "a link needs \"src\" and \"sink\"");
+    gp_json_reader_fail (&imp->r, path, "a link needs \"src\" and \"sink\"");
     goto out;
   }
 
@@ -1020,9 +861,9 @@ gp_imp_graph (GpImport * imp, JsonObject * root)
   JsonArray *elements, *links;
   guint i;
 
-  if (!gp_imp_object (imp, root, "", "graph", &go) ||
-      !gp_imp_array (imp, go, "graph", "elements", &elements) ||
-      !gp_imp_array (imp, go, "graph", "links", &links))
+  if (!gp_json_read_object (&imp->r, root, "", "graph", &go) ||
+      !gp_json_read_array (&imp->r, go, "graph", "elements", &elements) ||
+      !gp_json_read_array (&imp->r, go, "graph", "links", &links))
     return FALSE;
   for (i = 0; elements && i < json_array_get_length (elements); i++)
     if (!gp_imp_element (imp, elements, i))
@@ -1093,15 +934,15 @@ gp_imp_series (GpImport * imp, JsonObject * root)
   gdouble window_ms;
   guint i;
 
-  if (!gp_imp_object (imp, root, "", "series", &so))
+  if (!gp_json_read_object (&imp->r, root, "", "series", &so))
     return FALSE;
   if (so == NULL)
     return TRUE;
   if (!gp_imp_number (imp, so, "series", "window_ms", FALSE, &window_ms) ||
-      !gp_imp_array (imp, so, "series", "t", &t))
+      !gp_json_read_array (&imp->r, so, "series", "t", &t))
     return FALSE;
   if (!isnan (window_ms) && !(window_ms > 0))
-    return gp_imp_type_error (imp, "series", "window_ms",
+    return gp_json_reader_expected (&imp->r, "series", "window_ms",
         "a positive number");
   imp->s->window_s = (isnan (window_ms) ? GP_IMP_DEFAULT_WINDOW_MS :
       window_ms) / 1000.0;
@@ -1109,29 +950,30 @@ gp_imp_series (GpImport * imp, JsonObject * root)
   imp->n = t ? json_array_get_length (t) : 0;
   imp->t = g_new (gdouble, MAX (imp->n, 1));
   for (i = 0; i < imp->n; i++) {
-    if (!gp_imp_node_number (json_array_get_element (t, i), &imp->t[i]) ||
-        !isfinite (imp->t[i]) || fabs (imp->t[i]) > GP_IMP_MAX_NUMBER)
-      return gp_imp_fail (imp, "series.t", "value %u: expected a number", i);
+    if (!gp_json_node_number (json_array_get_element (t, i), &imp->t[i]) ||
+        !isfinite (imp->t[i]) || fabs (imp->t[i]) > GP_JSON_MAX_MAGNITUDE)
+      return gp_json_reader_fail (&imp->r, "series.t",
+          "value %u: expected a number", i);
   }
 
-  if (!gp_imp_object (imp, so, "series", "elements", &eo) ||
-      !gp_imp_object (imp, so, "series", "links", &lo) ||
-      !gp_imp_object (imp, so, "series", "pipeline", &po) ||
-      !gp_imp_object (imp, so, "series", "system", &sys))
+  if (!gp_json_read_object (&imp->r, so, "series", "elements", &eo) ||
+      !gp_json_read_object (&imp->r, so, "series", "links", &lo) ||
+      !gp_json_read_object (&imp->r, so, "series", "pipeline", &po) ||
+      !gp_json_read_object (&imp->r, so, "series", "system", &sys))
     return FALSE;
   if (t == NULL && (eo || lo || po || sys))
-    return gp_imp_fail (imp, "series", "columns without \"t\"");
+    return gp_json_reader_fail (&imp->r, "series", "columns without \"t\"");
 
   members = eo ? json_object_get_members (eo) : NULL;
   for (l = members; l != NULL; l = l->next) {
-    gchar *path = gp_imp_path ("series.elements", l->data);
+    gchar *path = gp_json_key_path ("series.elements", l->data);
     JsonObject *co;
     ImpElemCols *c = g_new0 (ImpElemCols, 1);
     gboolean ok;
 
     c->name = g_strdup (l->data);
     g_ptr_array_add (imp->elem_cols, c);
-    ok = gp_imp_object (imp, eo, "series.elements", l->data, &co) &&
+    ok = gp_json_read_object (&imp->r, eo, "series.elements", l->data, &co) &&
         gp_imp_column (imp, co, path, "proc_ms_p50", GP_IMP_COL_NUMBER,
         &c->p50) &&
         gp_imp_column (imp, co, path, "proc_ms_p95", GP_IMP_COL_NUMBER,
@@ -1150,14 +992,14 @@ gp_imp_series (GpImport * imp, JsonObject * root)
 
   members = lo ? json_object_get_members (lo) : NULL;
   for (l = members; l != NULL; l = l->next) {
-    gchar *path = gp_imp_path ("series.links", l->data);
+    gchar *path = gp_json_key_path ("series.links", l->data);
     JsonObject *co;
     ImpLinkCols *c = g_new0 (ImpLinkCols, 1);
     gboolean ok;
 
     c->id = gp_imp_series_link_id (imp, l->data, &c->src_el, &c->sink_el);
     g_ptr_array_add (imp->link_cols, c);
-    ok = gp_imp_object (imp, lo, "series.links", l->data, &co) &&
+    ok = gp_json_read_object (&imp->r, lo, "series.links", l->data, &co) &&
         gp_imp_column (imp, co, path, "fps", GP_IMP_COL_NUMBER, &c->fps) &&
         gp_imp_column (imp, co, path, "bytes_s", GP_IMP_COL_NUMBER,
         &c->bytes) &&
@@ -1497,7 +1339,7 @@ gp_imp_threads_summary (GpImport * imp, JsonObject * threads)
       }
     }
     ts = gp_session_add_thread (imp->s, tid, name);
-    if (gp_imp_node_number (node, &v))
+    if (gp_json_node_number (node, &v))
       ts->cpu_pct_mean = v;
   }
   g_list_free (members);
@@ -1510,7 +1352,7 @@ gp_imp_check_threads (GpImport * imp, JsonObject * root, JsonObject ** out)
 {
   GList *members, *l;
 
-  if (!gp_imp_object (imp, root, "", "threads", out))
+  if (!gp_json_read_object (&imp->r, root, "", "threads", out))
     return FALSE;
   members = *out ? json_object_get_members (*out) : NULL;
   for (l = members; l != NULL; l = l->next) {
@@ -1611,25 +1453,25 @@ gp_imp_events (GpImport * imp, JsonObject * root)
   JsonArray *a;
   guint i;
 
-  if (!gp_imp_array (imp, root, "", "events", &a))
+  if (!gp_json_read_array (&imp->r, root, "", "events", &a))
     return FALSE;
   for (i = 0; a && i < json_array_get_length (a); i++) {
     JsonNode *node = json_array_get_element (a, i);
-    gchar *path = gp_imp_index_path ("events", i);
+    gchar *path = gp_json_index_path ("events", i);
     const gchar *kind, *text;
     JsonObject *eo;
     gdouble t;
     gboolean ok;
 
     if (!JSON_NODE_HOLDS_OBJECT (node)) {
-      gp_imp_fail (imp, path, "expected an object");
+      gp_json_reader_fail (&imp->r, path, "expected an object");
       g_free (path);
       return FALSE;
     }
     eo = json_node_get_object (node);
     ok = gp_imp_number (imp, eo, path, "t", FALSE, &t) &&
-        gp_imp_string (imp, eo, path, "kind", &kind) &&
-        gp_imp_string (imp, eo, path, "text", &text);
+        gp_json_read_string (&imp->r, eo, path, "kind", &kind) &&
+        gp_json_read_string (&imp->r, eo, path, "text", &text);
     g_free (path);
     if (!ok)
       return FALSE;
@@ -1700,23 +1542,24 @@ gp_ingest_gstprofile (JsonNode * root, const gchar * origin, GError ** error)
 
   g_return_val_if_fail (root != NULL, NULL);
 
-  imp.origin = origin ? origin : "<data>";
-  imp.error = error;
+  gp_json_reader_init (&imp.r, origin);
   if (!JSON_NODE_HOLDS_OBJECT (root)) {
-    gp_ingest_set_error (error, GP_SESSION_ERROR_SCHEMA,
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
         "%s: not a gst-profile session (the top level is not an object)",
-        imp.origin);
+        imp.r.origin);
     return NULL;
   }
   ro = json_node_get_object (root);
-  if (!gp_imp_string (&imp, ro, "", "schema", &schema))
+  if (!gp_json_read_string (&imp.r, ro, "", "schema", &schema)) {
+    gp_json_reader_finish (&imp.r, error);
     return NULL;
+  }
   if (g_strcmp0 (schema, GP_INGEST_SCHEMA_GSTPROFILE) != 0) {
     gchar *shown = g_strndup (schema ? schema : "", 64);
     gchar *escaped = g_strescape (shown, NULL);
 
-    gp_ingest_set_error (error, GP_SESSION_ERROR_SCHEMA,
-        "%s: not a gst-profile session (schema \"%s\")", imp.origin,
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: not a gst-profile session (schema \"%s\")", imp.r.origin,
         escaped);
     g_free (escaped);
     g_free (shown);
@@ -1756,6 +1599,7 @@ gp_ingest_gstprofile (JsonNode * root, const gchar * origin, GError ** error)
   g_free (imp.lat_p50);
   g_free (imp.lat_p95);
   if (!ok) {
+    gp_json_reader_finish (&imp.r, error);
     gp_session_free (imp.s);
     return NULL;
   }

@@ -17,21 +17,9 @@
 
 #include <glib/gstdio.h>
 
-#include "gp-ingest-private.h"
+#include "gp-ingest.h"
 #include "gp-json.h"
 
-/* A 4-hour gst-profile capture is about 60 MB; this only stops us from
- * reading /dev/zero or a video file into memory. */
-
-void
-gp_ingest_set_error (GError ** error, gint code, const gchar * format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  gp_json_error_line_valist (error, code, format, args);
-  va_end (args);
-}
 
 /* Picks the reader from the top-level "schema". */
 static GpSession *
@@ -43,7 +31,7 @@ gp_ingest_dispatch (JsonNode * root, const gchar * origin, GError ** error)
   gchar *shown, *escaped;
 
   if (!JSON_NODE_HOLDS_OBJECT (root)) {
-    gp_ingest_set_error (error, GP_SESSION_ERROR_SCHEMA,
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
         "%s: not a session file (the top level is not a JSON object)",
         origin);
     return NULL;
@@ -51,14 +39,14 @@ gp_ingest_dispatch (JsonNode * root, const gchar * origin, GError ** error)
   o = json_node_get_object (root);
   schema = json_object_get_member (o, "schema");
   if (schema == NULL || JSON_NODE_HOLDS_NULL (schema)) {
-    gp_ingest_set_error (error, GP_SESSION_ERROR_SCHEMA,
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
         "%s: no \"schema\" key: not a gstprof or gst-profile session",
         origin);
     return NULL;
   }
   if (!JSON_NODE_HOLDS_VALUE (schema) ||
       json_node_get_value_type (schema) != G_TYPE_STRING) {
-    gp_ingest_set_error (error, GP_SESSION_ERROR_SCHEMA,
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
         "%s: schema: expected a string", origin);
     return NULL;
   }
@@ -70,7 +58,7 @@ gp_ingest_dispatch (JsonNode * root, const gchar * origin, GError ** error)
 
   shown = g_strndup (name, 64);
   escaped = g_strescape (shown, NULL);
-  gp_ingest_set_error (error, GP_SESSION_ERROR_SCHEMA,
+  gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
       "%s: unknown schema \"%s\" (gstprof reads \"%s\" and \"%s\")", origin,
       escaped, GP_SESSION_SCHEMA, GP_INGEST_SCHEMA_GSTPROFILE);
   g_free (escaped);
@@ -82,7 +70,8 @@ GpSession *
 gp_ingest_load_any_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error)
 {
-  return gp_json_load_session_data (data, length, origin, gp_ingest_dispatch, error);
+  return gp_json_load_session_data (data, length, origin, gp_ingest_dispatch,
+      error);
 }
 
 GpSession *

@@ -68,7 +68,8 @@ rm -f "$OUT/probe" "$OUT/probe.c"
 PKG="glib-2.0 json-glib-1.0"
 CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
-CORE="$ROOT/src/core/gp-session.c $ROOT/src/core/gp-session-json.c \
+CORE="$ROOT/src/core/gp-session.c $ROOT/src/core/gp-session-read.c \
+  $ROOT/src/core/gp-session-write.c \
   $ROOT/src/core/gp-json.c $ROOT/src/core/gp-stats.c"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/rules/gp-rules-hw.c $ROOT/src/core/gp-caps.c"

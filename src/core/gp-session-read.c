@@ -1,0 +1,750 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-session-read.c: session.json (schema "gstprof/1", docs/session-schema.md)
+ * back into the GpSession model, through gp-json's strict parse and its
+ * typed reads (gp-session-write.c is the way there).
+ *
+ * Every problem becomes one GError line that names the file, and where
+ * possible the line and column or the key path. Missing keys take their
+ * defaults, unknown keys are ignored (a newer gstprof may add some), and a
+ * key of the wrong type is an error rather than a silent zero.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gp-json.h"
+#include "gp-session.h"
+
+/* import_schema and import_mode are static strings (the model never frees
+ * them): a value read from a file becomes the matching static name, or
+ * "other" for one this build does not know (interning every value a file
+ * may hold would grow without bound). */
+static const gchar *
+gp_session_read_static_name (const gchar * value, const gchar * const *known,
+    gsize n_known)
+{
+  gsize i;
+
+  if (value == NULL)
+    return NULL;
+  for (i = 0; i < n_known; i++)
+    if (strcmp (value, known[i]) == 0)
+      return known[i];
+  return "other";
+}
+
+/* ------------------------------------------------------------------ */
+/* reading                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A string member as a new string in *@out (whatever was there is freed);
+ * @dflt when absent or null. */
+static gboolean
+gp_session_read_string (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, const gchar * dflt, gchar ** out)
+{
+  const gchar *v;
+
+  if (!gp_json_read_string (r, o, path, key, &v))
+    return FALSE;
+  g_free (*out);
+  *out = g_strdup (v != NULL ? v : dflt);
+  return TRUE;
+}
+
+/* A number; @dflt when absent or null. A share (a member or object named
+ * *_pct) stays within GP_JSON_MAX_SHARE, anything else within
+ * GP_JSON_MAX_MAGNITUDE: a session holding more was not written by a
+ * measurement, and is refused rather than printed as "inf%". */
+static gboolean
+gp_session_read_double (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gdouble dflt, gdouble * out)
+{
+  gboolean share = g_str_has_suffix (key, "_pct") || (path &&
+      g_str_has_suffix (path, "_pct"));
+  gdouble v;
+
+  if (!gp_json_read_number (r, o, path, key, share ? GP_JSON_MAX_SHARE :
+          GP_JSON_MAX_MAGNITUDE, &v))
+    return FALSE;
+  *out = isnan (v) ? dflt : v;
+  return TRUE;
+}
+
+/* Unknown-able numbers: null, absent or negative read as -1. */
+static gboolean
+gp_session_read_maybe (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, gdouble * out)
+{
+  if (!gp_session_read_double (r, o, path, key, -1, out))
+    return FALSE;
+  if (*out < 0)
+    *out = -1;
+  return TRUE;
+}
+
+static gboolean
+gp_session_read_quantiles (GpJsonReader * r, JsonObject * o, const gchar * path,
+    const gchar * key, GpQuantiles * q)
+{
+  JsonObject *qo;
+  gchar *qpath;
+  gboolean ok;
+
+  gp_quantiles_set_unknown (q);
+  if (!gp_json_read_object (r, o, path, key, &qo))
+    return FALSE;
+  if (qo == NULL)
+    return TRUE;
+  qpath = gp_json_key_path (path, key);
+  ok = gp_session_read_maybe (r, qo, qpath, "p50", &q->p50) &&
+      gp_session_read_maybe (r, qo, qpath, "p95", &q->p95) &&
+      gp_session_read_maybe (r, qo, qpath, "p99", &q->p99) &&
+      gp_session_read_maybe (r, qo, qpath, "max", &q->max);
+  g_free (qpath);
+  return ok;
+}
+
+/* Calls @func on each member of the keyed section @key ("summary.queues")
+ * in file order. A name given twice makes one entry (json-glib keeps the
+ * last value; the member list is checked too, so no version of it can make
+ * two entries of the same name). */
+typedef gboolean (*GpSessionReadKeyedFunc) (GpJsonReader * r, GpSession * s,
+    const gchar * name, JsonObject * o, const gchar * path);
+
+static gboolean
+gp_session_read_keyed (GpJsonReader * r, GpSession * s, JsonObject * parent,
+    const gchar * path, const gchar * key, GpSessionReadKeyedFunc func)
+{
+  JsonObject *o;
+  GList *members, *l;
+  GHashTable *seen;
+  gchar *kpath;
+  gboolean ok = TRUE;
+
+  if (!gp_json_read_object (r, parent, path, key, &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+
+  kpath = gp_json_key_path (path, key);
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  members = json_object_get_members (o);
+  for (l = members; l != NULL && ok; l = l->next) {
+    const gchar *name = l->data;
+    JsonNode *node;
+    gchar *epath;
+
+    if (!g_hash_table_add (seen, (gpointer) name))
+      continue;
+    node = json_object_get_member (o, name);
+    epath = gp_json_key_path (kpath, name);
+    if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node)) {
+      ok = gp_json_reader_fail (r, epath, "expected an object");
+    } else {
+      ok = func (r, s, name, json_node_get_object (node), epath);
+    }
+    g_free (epath);
+  }
+  g_list_free (members);
+  g_hash_table_unref (seen);
+  g_free (kpath);
+  return ok;
+}
+
+/* session.imported_from: absent or null for gstprof's own sessions. An
+ * unknown name in "missing" is skipped: a newer gstprof may know more. */
+static gboolean
+gp_session_read_imported_from (GpJsonReader * r, GpSession * s,
+    JsonObject * session)
+{
+  static const gchar *const schemas[] = { "gst-profile/1" };
+  static const gchar *const modes[] = { "run", "wrap", "analyze", "other" };
+  const gchar *p = "session.imported_from";
+  JsonObject *o;
+  gchar *schema = NULL, *mode = NULL;
+  GPtrArray *missing;
+  gboolean ok;
+  guint i;
+
+  if (!gp_json_read_object (r, session, "session", "imported_from", &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+  missing = g_ptr_array_new_with_free_func (g_free);
+  ok = gp_session_read_string (r, o, p, "schema", "other", &schema) &&
+      gp_session_read_string (r, o, p, "mode", NULL, &mode) &&
+      gp_json_read_string_array (r, o, p, "missing", missing);
+  if (ok) {
+    s->import_schema = gp_session_read_static_name (schema, schemas,
+        G_N_ELEMENTS (schemas));
+    s->import_mode = gp_session_read_static_name (mode, modes,
+        G_N_ELEMENTS (modes));
+    s->import_missing = 0;
+    for (i = 0; i < missing->len; i++)
+      s->import_missing |=
+          gp_session_import_missing_from_name (g_ptr_array_index (missing, i));
+  }
+  g_ptr_array_unref (missing);
+  g_free (schema);
+  g_free (mode);
+  return ok;
+}
+
+static gboolean
+gp_session_read_preroll (GpJsonReader * r, GpSession * s, JsonObject * session)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_json_read_array (r, session, "session", "preroll", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *po;
+    gchar *ip;
+
+    ok = gp_json_read_element_object (r, a, i, "session.preroll", &po, &ip);
+    if (ok) {
+      GpPrerollSink *p = gp_preroll_sink_new (NULL, NULL, NULL, FALSE);
+
+      g_ptr_array_add (s->preroll, p);
+      ok = gp_session_read_string (r, po, ip, "sink", "", &p->name) &&
+          gp_session_read_string (r, po, ip, "state", "", &p->state) &&
+          gp_session_read_string (r, po, ip, "pending", "", &p->pending) &&
+          gp_json_read_bool (r, po, ip, "prerolled", &p->prerolled);
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+static gboolean
+gp_session_read_session_info (GpJsonReader * r, GpSession * s,
+    JsonObject * root)
+{
+  JsonObject *o;
+  const gchar *p = "session";
+
+  if (!gp_json_read_object (r, root, "", "session", &o))
+    return FALSE;
+  return gp_session_read_string (r, o, p, "mode", "run", &s->mode) &&
+      gp_session_read_string (r, o, p, "launch", NULL, &s->launch) &&
+      gp_session_read_string (r, o, p, "started", "", &s->started) &&
+      gp_session_read_maybe (r, o, p, "duration_s", &s->duration_s) &&
+      gp_session_read_string (r, o, p, "gstreamer", "", &s->gstreamer) &&
+      gp_session_read_string (r, o, p, "platform", "generic", &s->platform) &&
+      gp_session_read_maybe (r, o, p, "window_s", &s->window_s) &&
+      gp_json_read_int (r, o, p, "exit_code", 0, &s->exit_code) &&
+      gp_session_read_string (r, o, p, "reached", NULL, &s->reached) &&
+      gp_session_read_string (r, o, p, "end", NULL, &s->end) &&
+      gp_session_read_maybe (r, o, p, "stop_s", &s->stop_s) &&
+      gp_session_read_maybe (r, o, p, "drain_s", &s->drain_s) &&
+      gp_json_read_count (r, o, p, "events_dropped", &s->events_dropped) &&
+      gp_session_read_preroll (r, s, o) && gp_session_read_imported_from (r, s,
+          o);
+}
+
+/* A link's memory: null is "unknown" (an import whose tool had no name for
+ * the feature) and stays NULL; only an absent key takes the default,
+ * "system", as files from before the key was written did mean. */
+static gboolean
+gp_session_read_link_memory (GpJsonReader * r, JsonObject * lo,
+    const gchar * path,
+    gchar ** out)
+{
+  JsonNode *node = json_object_get_member (lo, "memory");
+
+  if (node != NULL && JSON_NODE_HOLDS_NULL (node)) {
+    g_clear_pointer (out, g_free);
+    return TRUE;
+  }
+  return gp_session_read_string (r, lo, path, "memory", "system", out);
+}
+
+static gboolean
+gp_session_read_graph (GpJsonReader * r, GpSession * s, JsonObject * root)
+{
+  JsonObject *graph;
+  JsonArray *a;
+  guint i, n;
+
+  if (!gp_json_read_object (r, root, "", "graph", &graph))
+    return FALSE;
+
+  if (!gp_json_read_array (r, graph, "graph", "elements", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n; i++) {
+    JsonObject *eo, *props;
+    gchar *ip;
+    GpElement *e;
+    gboolean ok;
+
+    if (!gp_json_read_element_object (r, a, i, "graph.elements", &eo, &ip)) {
+      g_free (ip);
+      return FALSE;
+    }
+    e = gp_session_add_element (s, NULL, NULL, NULL, NULL);
+    ok = gp_session_read_string (r, eo, ip, "name", "", &e->name) &&
+        gp_session_read_string (r, eo, ip, "factory", "", &e->factory) &&
+        gp_session_read_string (r, eo, ip, "parent", "", &e->parent) &&
+        gp_session_read_string (r, eo, ip, "kind", "", &e->kind) &&
+        gp_json_read_bool (r, eo, ip, "is_bin", &e->is_bin) &&
+        gp_json_read_object (r, eo, ip, "props", &props);
+    g_free (ip);
+    if (!ok)
+      return FALSE;
+    e->props = props != NULL ? json_object_ref (props) : json_object_new ();
+  }
+
+  if (!gp_json_read_array (r, graph, "graph", "links", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n; i++) {
+    JsonObject *lo;
+    gchar *ip;
+    GpLink *l;
+    gboolean ok;
+
+    if (!gp_json_read_element_object (r, a, i, "graph.links", &lo, &ip)) {
+      g_free (ip);
+      return FALSE;
+    }
+    l = gp_session_add_link (s, NULL, NULL, NULL, NULL);
+    ok = gp_session_read_string (r, lo, ip, "src", "", &l->src) &&
+        gp_session_read_string (r, lo, ip, "sink", "", &l->sink) &&
+        gp_session_read_string (r, lo, ip, "caps", NULL, &l->caps) &&
+        gp_session_read_link_memory (r, lo, ip, &l->memory);
+    if (ok) {
+      /* The id is derived; a file without one still gets the usual id. */
+      gchar *dflt = g_strconcat (l->src, "->", l->sink, NULL);
+
+      ok = gp_session_read_string (r, lo, ip, "id", dflt, &l->id);
+      g_free (dflt);
+    }
+    g_free (ip);
+    if (!ok)
+      return FALSE;
+  }
+
+  return gp_json_read_string_array (r, graph, "graph", "hw_elements",
+      s->hw_elements);
+}
+
+static gboolean
+gp_session_read_elem_summary (GpJsonReader * r, GpSession * s,
+    const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpElementSummary *es = gp_session_add_elem_summary (s, name);
+
+  return gp_session_read_quantiles (r, o, p, "self_ms", &es->self_ms) &&
+      gp_json_read_count (r, o, p, "buffers", &es->buffers) &&
+      gp_session_read_maybe (r, o, p, "self_total_ms", &es->self_total_ms) &&
+      gp_json_read_count (r, o, p, "cpu_buffers", &es->cpu_buffers) &&
+      gp_session_read_quantiles (r, o, p, "wait_ms", &es->wait_ms) &&
+      gp_session_read_maybe (r, o, p, "wait_total_ms", &es->wait_total_ms) &&
+      gp_session_read_maybe (r, o, p, "cpu_ms", &es->cpu_ms) &&
+      gp_json_read_string_array (r, o, p, "threads", es->threads) &&
+      gp_session_read_maybe (r, o, p, "busy_pct", &es->busy_pct) &&
+      gp_session_read_maybe (r, o, p, "share_pct", &es->share_pct);
+}
+
+static gboolean
+gp_session_read_queue_summary (GpJsonReader * r, GpSession * s,
+    const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpQueueSummary *qs = gp_session_add_queue_summary (s, name);
+  JsonObject *level;
+  gboolean ok;
+
+  ok = gp_session_read_quantiles (r, o, p, "residence_ms", &qs->residence_ms) &&
+      gp_json_read_object (r, o, p, "level_pct", &level);
+  if (ok) {
+    gchar *lp = gp_json_key_path (p, "level_pct");
+
+    ok = gp_session_read_maybe (r, level, lp, "mean", &qs->level_pct_mean) &&
+        gp_session_read_maybe (r, level, lp, "max", &qs->level_pct_max);
+    g_free (lp);
+  }
+  return ok &&
+      gp_json_read_count (r, o, p, "level_buffers_max",
+          &qs->level_buffers_max) &&
+      gp_json_read_count (r, o, p, "dropped", &qs->dropped) &&
+      gp_session_read_string (r, o, p, "leaky", "no", &qs->leaky) &&
+      gp_session_read_maybe (r, o, p, "blocked_ms", &qs->blocked_ms);
+}
+
+static gboolean
+gp_session_read_link_summary (GpJsonReader * r, GpSession * s,
+    const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpLinkSummary *ls = gp_session_add_link_summary (s, name);
+
+  return gp_session_read_maybe (r, o, p, "fps", &ls->fps) &&
+      gp_session_read_maybe (r, o, p, "bytes_per_s", &ls->bytes_per_s) &&
+      gp_session_read_maybe (r, o, p, "media_per_s", &ls->media_per_s) &&
+      gp_session_read_maybe (r, o, p, "first_s", &ls->first_s) &&
+      gp_json_read_count (r, o, p, "buffers", &ls->buffers);
+}
+
+static gboolean
+gp_session_read_sink_summary (GpJsonReader * r, GpSession * s,
+    const gchar * name,
+    JsonObject * o, const gchar * p)
+{
+  GpSinkSummary *ss = gp_session_add_sink (s, name);
+
+  return gp_session_read_string (r, o, p, "media", "unknown", &ss->media) &&
+      gp_session_read_maybe (r, o, p, "fps", &ss->fps) &&
+      gp_session_read_maybe (r, o, p, "target_fps", &ss->target_fps) &&
+      gp_session_read_maybe (r, o, p, "media_per_s", &ss->media_per_s) &&
+      gp_session_read_maybe (r, o, p, "bytes_per_s", &ss->bytes_per_s) &&
+      gp_session_read_maybe (r, o, p, "first_s", &ss->first_s) &&
+      gp_json_read_count (r, o, p, "buffers", &ss->buffers);
+}
+
+static gboolean
+gp_session_read_paths (GpJsonReader * r, JsonObject * summary,
+    const gchar * key,
+    GPtrArray * dst)
+{
+  JsonArray *a;
+  gchar *apath = gp_json_key_path ("summary", key);
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_json_read_array (r, summary, "summary", key, &a)) {
+    g_free (apath);
+    return FALSE;
+  }
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *po;
+    gchar *ip;
+    GpPath *p;
+
+    ok = gp_json_read_element_object (r, a, i, apath, &po, &ip);
+    if (ok) {
+      p = gp_path_new (NULL, NULL);
+      g_ptr_array_add (dst, p);
+      ok = gp_session_read_string (r, po, ip, "source", "", &p->source) &&
+          gp_session_read_string (r, po, ip, "sink", "", &p->sink) &&
+          gp_session_read_quantiles (r, po, ip, "latency_ms", &p->latency_ms) &&
+          gp_session_read_maybe (r, po, ip, "mean_ms", &p->mean_ms) &&
+          gp_json_read_count (r, po, ip, "matched", &p->matched) &&
+          gp_json_read_count (r, po, ip, "exact", &p->exact) &&
+          gp_json_read_count (r, po, ip, "unmatched", &p->unmatched);
+      /* sessions from before interval matching matched exactly only */
+      if (ok && !json_object_has_member (po, "exact"))
+        p->exact = p->matched;
+    }
+    g_free (ip);
+  }
+  g_free (apath);
+  return ok;
+}
+
+static gboolean
+gp_session_read_threads (GpJsonReader * r, GpSession * s, JsonObject * summary)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_json_read_array (r, summary, "summary", "threads", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *to, *cpu;
+    gchar *ip;
+    GpThreadSummary *ts;
+
+    ok = gp_json_read_element_object (r, a, i, "summary.threads", &to, &ip);
+    if (ok) {
+      ts = gp_session_add_thread (s, 0, NULL);
+      ok = gp_json_read_count (r, to, ip, "tid", &ts->tid) &&
+          gp_session_read_string (r, to, ip, "name", "", &ts->name) &&
+          gp_json_read_object (r, to, ip, "cpu_pct", &cpu);
+      if (ok) {
+        gchar *cp = gp_json_key_path (ip, "cpu_pct");
+
+        ok = gp_session_read_maybe (r, cpu, cp, "mean", &ts->cpu_pct_mean) &&
+            gp_session_read_maybe (r, cpu, cp, "max", &ts->cpu_pct_max);
+        g_free (cp);
+      }
+      ok = ok && gp_json_read_string_array (r, to, ip, "elements", ts->elements)
+          && gp_session_read_string (r, to, ip, "blocked_in", NULL,
+              &ts->blocked_in)
+          && gp_session_read_maybe (r, to, ip, "blocked_ms", &ts->blocked_ms);
+      if (ok && gp_json_member (to, "streaming") != NULL) {
+        gboolean streaming;
+
+        /* absent (older sessions): a streaming thread */
+        ok = gp_json_read_bool (r, to, ip, "streaming", &streaming);
+        ts->worker = ok && !streaming;
+      }
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+/* summary.process; absent or null leaves it unmeasured. */
+static gboolean
+gp_session_read_process (GpJsonReader * r, GpSession * s, JsonObject * summary)
+{
+  GpProcessSummary *p = &s->process;
+  JsonObject *o, *cpu, *rss;
+  gint n_cpus = -1;
+  gboolean ok;
+
+  p->measured = FALSE;
+  if (!gp_json_read_object (r, summary, "summary", "process", &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+  ok = gp_json_read_object (r, o, "summary.process", "cpu_pct", &cpu) &&
+      gp_session_read_maybe (r, cpu, "summary.process.cpu_pct", "mean",
+      &p->cpu_pct_mean) &&
+      gp_session_read_maybe (r, cpu, "summary.process.cpu_pct", "max",
+      &p->cpu_pct_max) &&
+      gp_json_read_int (r, o, "summary.process", "n_cpus", -1, &n_cpus) &&
+      gp_json_read_object (r, o, "summary.process", "rss_mb", &rss) &&
+      gp_session_read_maybe (r, rss, "summary.process.rss_mb", "start",
+      &p->rss_mb_start) &&
+      gp_session_read_maybe (r, rss, "summary.process.rss_mb", "max",
+      &p->rss_mb_max) &&
+      gp_session_read_maybe (r, rss, "summary.process.rss_mb", "end",
+      &p->rss_mb_end);
+  p->n_cpus = n_cpus > 0 ? n_cpus : -1;
+  p->measured = ok;
+  return ok;
+}
+
+static gboolean
+gp_session_read_summary (GpJsonReader * r, GpSession * s, JsonObject * root)
+{
+  JsonObject *o;
+  const gchar *p = "summary";
+
+  if (!gp_json_read_object (r, root, "", "summary", &o))
+    return FALSE;
+  return gp_session_read_keyed (r, s, o, p, "elements",
+      gp_session_read_elem_summary) &&
+      gp_session_read_keyed (r, s, o, p, "queues",
+          gp_session_read_queue_summary) &&
+      gp_session_read_keyed (r, s, o, p, "links",
+          gp_session_read_link_summary) &&
+      gp_session_read_paths (r, o, "paths", s->paths) &&
+      gp_session_read_paths (r, o, "interlatency", s->interlatency) &&
+      gp_session_read_threads (r, s, o) &&
+      gp_session_read_keyed (r, s, o, p, "sinks",
+          gp_session_read_sink_summary) &&
+      gp_session_read_maybe (r, o, p, "target_fps", &s->target_fps) &&
+      gp_session_read_maybe (r, o, p, "frame_period_ms", &s->frame_period_ms) &&
+      gp_session_read_process (r, s, o);
+}
+
+static gboolean
+gp_session_read_series (GpJsonReader * r, GpSession * s, JsonObject * root)
+{
+  JsonArray *a;
+  guint i, n;
+
+  if (!gp_json_read_array (r, root, "", "series", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n; i++) {
+    JsonObject *wo;
+    gchar *ip;
+
+    if (!gp_json_read_element_object (r, a, i, "series", &wo, &ip)) {
+      g_free (ip);
+      return FALSE;
+    }
+    g_free (ip);
+    gp_session_add_window (s, wo);
+  }
+  return TRUE;
+}
+
+static gboolean
+gp_session_read_events (GpJsonReader * r, GpSession * s, JsonObject * root)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_json_read_array (r, root, "", "events", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *eo;
+    gchar *ip;
+    GpEvent *ev;
+
+    ok = gp_json_read_element_object (r, a, i, "events", &eo, &ip);
+    if (ok) {
+      ev = gp_session_add_event (s, 0, NULL, NULL, NULL);
+      JsonObject *data = NULL;
+
+      ok = gp_session_read_double (r, eo, ip, "t", 0, &ev->t) &&
+          gp_session_read_string (r, eo, ip, "type", "", &ev->type) &&
+          gp_session_read_string (r, eo, ip, "source", "", &ev->source) &&
+          gp_session_read_string (r, eo, ip, "text", "", &ev->text) &&
+          gp_json_read_object (r, eo, ip, "data", &data);
+      if (ok && data)
+        ev->data = json_object_ref (data);
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+static gboolean
+gp_session_read_findings (GpJsonReader * r, GpSession * s, JsonObject * root)
+{
+  JsonArray *a;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_json_read_array (r, root, "", "findings", &a))
+    return FALSE;
+  n = a != NULL ? json_array_get_length (a) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *fo, *evidence = NULL;
+    gchar *ip;
+    GpFinding *f;
+
+    ok = gp_json_read_element_object (r, a, i, "findings", &fo, &ip);
+    if (ok) {
+      f = gp_session_add_finding (s, NULL, NULL, NULL);
+      ok = gp_session_read_string (r, fo, ip, "rule", "", &f->rule) &&
+          gp_session_read_string (r, fo, ip, "severity", "", &f->severity) &&
+          gp_session_read_string (r, fo, ip, "title", "", &f->title) &&
+          gp_json_read_string_array (r, fo, ip, "targets", f->targets) &&
+          gp_json_read_object (r, fo, ip, "evidence", &evidence) &&
+          gp_session_read_string (r, fo, ip, "why", "", &f->why) &&
+          gp_session_read_string (r, fo, ip, "fix", "", &f->fix) &&
+          gp_json_read_bool (r, fo, ip, "heuristic", &f->heuristic) &&
+          gp_session_read_string (r, fo, ip, "verified_on", NULL,
+              &f->verified_on)
+          && gp_session_read_double (r, fo, ip, "rank_value", 0,
+              &f->rank_value);
+      if (ok && evidence != NULL) {
+        json_object_unref (f->evidence);
+        f->evidence = json_object_ref (evidence);
+      }
+      if (ok) {
+        /* Any JSON value: the patch format belongs to the rules. */
+        JsonNode *patch = gp_json_member (fo, "fix_patch");
+
+        if (patch != NULL)
+          f->fix_patch = json_node_copy (patch);
+      }
+    }
+    g_free (ip);
+  }
+  return ok;
+}
+
+static const gchar *
+gp_session_read_type_name (JsonNode * node)
+{
+  switch (JSON_NODE_TYPE (node)) {
+    case JSON_NODE_OBJECT:
+      return "an object";
+    case JSON_NODE_ARRAY:
+      return "an array";
+    case JSON_NODE_NULL:
+      return "null";
+    case JSON_NODE_VALUE:
+    default:
+      switch (json_node_get_value_type (node)) {
+        case G_TYPE_STRING:
+          return "a string";
+        case G_TYPE_BOOLEAN:
+          return "a boolean";
+        default:
+          return "a number";
+      }
+  }
+}
+
+GpSession *
+gp_session_from_json (JsonNode * root, const gchar * origin, GError ** error)
+{
+  GpJsonReader reader;
+  GpJsonReader *r = &reader;
+  JsonObject *o;
+  const gchar *schema;
+  GpSession *s;
+
+  gp_json_reader_init (r, origin);
+  if (root == NULL) {
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: empty, not a gstprof session", r->origin);
+    return NULL;
+  }
+  if (!JSON_NODE_HOLDS_OBJECT (root)) {
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: not a gstprof session (the top level is %s, not an object)",
+        r->origin, gp_session_read_type_name (root));
+    return NULL;
+  }
+  o = json_node_get_object (root);
+  if (json_object_get_member (o, "schema") == NULL) {
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: not a gstprof session (no \"schema\" key)", r->origin);
+    return NULL;
+  }
+  if (!gp_json_read_string (r, o, "", "schema", &schema) || schema == NULL) {
+    if (schema == NULL)
+      gp_json_reader_expected (r, "", "schema", "a string");
+    gp_json_reader_finish (r, error);
+    return NULL;
+  }
+  if (strcmp (schema, GP_SESSION_SCHEMA) != 0) {
+    gchar *shown = g_strndup (schema, 64);
+    gchar *escaped = g_strescape (shown, NULL);
+
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
+        "%s: not a gstprof session (schema \"%s\")", r->origin, escaped);
+    g_free (escaped);
+    g_free (shown);
+    return NULL;
+  }
+
+  s = gp_session_new ();
+  if (!(gp_session_read_session_info (r, s, o) &&
+          gp_session_read_graph (r, s, o) &&
+          gp_session_read_summary (r, s, o) &&
+          gp_session_read_series (r, s, o) &&
+          gp_session_read_events (r, s, o) &&
+          gp_session_read_findings (r, s, o))) {
+    gp_json_reader_finish (r, error);
+    gp_session_free (s);
+    return NULL;
+  }
+  return s;
+}
+
+GpSession *
+gp_session_load_data (const gchar * data, gssize length,
+    const gchar * origin, GError ** error)
+{
+  return gp_json_load_session_data (data, length, origin, gp_session_from_json,
+      error);
+}
+
+GpSession *
+gp_session_load (const gchar * path, GError ** error)
+{
+  return gp_json_load_session_file (path, gp_session_from_json, error);
+}
