@@ -155,3 +155,155 @@ gp_caps_brief (const gchar * caps)
     g_string_truncate (out, out->len - 1);
   return g_string_free (out, FALSE);
 }
+
+/* A caps field value as caps-string text: bare when it is a plain token,
+ * quoted otherwise so that commas and spaces cannot split it. */
+void
+gp_caps_append_value (GString * out, const gchar * v)
+{
+  const gchar *p;
+  gboolean plain = *v != '\0';
+
+  for (p = v; *p && plain; p++)
+    plain = g_ascii_isalnum (*p) || strchr ("_-./:+", *p) != NULL;
+  if (plain) {
+    g_string_append (out, v);
+  } else {
+    gchar *esc = g_strescape (v, NULL);
+
+    g_string_append_printf (out, "\"%s\"", esc);
+    g_free (esc);
+  }
+}
+
+static gboolean
+gp_caps_value_truncated (const gchar * v)
+{
+  /* GStreamer cuts long values in dot dumps with "..." or U+2026, and
+   * gst-profile sometimes stores the latter as the six characters
+   * "\u2026" */
+  return g_str_has_suffix (v, "...") || g_str_has_suffix (v, "\xe2\x80\xa6")
+      || g_str_has_suffix (v, "\\u2026");
+}
+
+static gboolean
+gp_caps_open_parens (const gchar * str)
+{
+  gint depth = 0;
+
+  for (; *str; str++) {
+    if (*str == '(')
+      depth++;
+    else if (*str == ')')
+      depth--;
+  }
+  return depth > 0;
+}
+
+/* Dot's pretty caps ("video/x-raw   format: NV12   width: 1920 ...", one
+ * field per line in the dot file, lines joined by spaces in gst-profile)
+ * to a caps string. Text that already is a caps string (has '='), or that
+ * is not in that form, is returned as it is. */
+gchar *
+gp_caps_from_dot (const gchar * text)
+{
+  gchar **tok;
+  GString *out, *value;
+  gchar *key = NULL;
+  guint i;
+
+  if (strchr (text, '=') != NULL)
+    return g_strdup (text);
+  tok = g_strsplit_set (text, " \t\r\n", -1);
+  out = g_string_new (NULL);
+  value = g_string_new (NULL);
+  for (i = 0; tok[i] != NULL; i++) {
+    const gchar *w = tok[i];
+    gsize len = strlen (w);
+
+    if (len == 0)
+      continue;
+    if (out->len == 0 || gp_caps_open_parens (out->str)) {
+      /* the media type, with its features; "(memory:NVMM, meta:X)" spans
+       * words */
+      if (out->len > 0)
+        g_string_append_c (out, ' ');
+      g_string_append (out, w);
+      continue;
+    }
+    if (len > 1 && w[len - 1] == ':') {
+      /* a new field: the previous one is complete */
+      if (key && value->len > 0 && !gp_caps_value_truncated (value->str)
+          && strcmp (value->str, "NULL") != 0) {
+        g_string_append_printf (out, ", %s=", key);
+        gp_caps_append_value (out, value->str);
+      }
+      g_free (key);
+      key = g_strndup (w, len - 1);
+      g_string_truncate (value, 0);
+      continue;
+    }
+    if (key == NULL) {
+      /* words before any "field:" are not dot's form; keep the text */
+      g_free (key);
+      g_strfreev (tok);
+      g_string_free (value, TRUE);
+      g_string_free (out, TRUE);
+      return g_strdup (text);
+    }
+    if (value->len > 0)
+      g_string_append_c (value, ' ');
+    g_string_append (value, w);
+  }
+  if (key && value->len > 0 && !gp_caps_value_truncated (value->str)
+      && strcmp (value->str, "NULL") != 0) {
+    g_string_append_printf (out, ", %s=", key);
+    gp_caps_append_value (out, value->str);
+  }
+  g_free (key);
+  g_strfreev (tok);
+  g_string_free (value, TRUE);
+  if (out->len == 0) {
+    g_string_free (out, TRUE);
+    return NULL;
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* The caps feature in a caps string's first structure ("memory:NVMM" in
+ * "video/x-raw(memory:NVMM), ..."), or NULL. System memory is no feature. */
+gchar *
+gp_caps_memory_feature (const gchar * caps)
+{
+  const gchar *open, *close;
+  gchar *feature;
+
+  if (caps == NULL || (open = strchr (caps, '(')) == NULL)
+    return NULL;
+  close = strchr (open, ')');
+  if (close == NULL || (strchr (caps, ',') && strchr (caps, ',') < open))
+    return NULL;
+  feature = g_strstrip (g_strndup (open + 1, close - open - 1));
+  /* several features: the first memory one */
+  if (strchr (feature, ',')) {
+    gchar **parts = g_strsplit (feature, ",", -1);
+    gchar *mem = NULL;
+    guint i;
+
+    for (i = 0; parts[i] && mem == NULL; i++) {
+      gchar *p = g_strstrip (parts[i]);
+
+      if (g_str_has_prefix (p, "memory:"))
+        mem = g_strdup (p);
+    }
+    g_strfreev (parts);
+    g_free (feature);
+    feature = mem;
+  }
+  if (feature == NULL || !g_str_has_prefix (feature, "memory:") ||
+      strcmp (feature, "memory:SystemMemory") == 0) {
+    g_free (feature);
+    return NULL;
+  }
+  return feature;
+}

@@ -42,6 +42,23 @@ gdouble gp_caps_framerate (const gchar * caps);
  * string. */
 gchar *gp_caps_brief (const gchar * caps);
 
+/* The memory caps feature of the first structure ("memory:NVMM" in
+ * "video/x-raw(memory:NVMM), ..."; the first memory one when there are
+ * several), or NULL: system memory is no feature. A new string. */
+gchar *gp_caps_memory_feature (const gchar * caps);
+
+/* Appends a caps field's value to @out as caps-string text: bare when it is
+ * a plain token, quoted otherwise so that commas and spaces cannot split
+ * it. */
+void gp_caps_append_value (GString * out, const gchar * value);
+
+/* Caps as a dot dump shows them ("video/x-raw   format: NV12   width:
+ * 1920 ...", one field per line, here joined by spaces) back to a caps
+ * string, without the values the dump cut ("..."). Text that already is a
+ * caps string, or not in that form, comes back as it is; NULL for blank
+ * text. A new string. */
+gchar *gp_caps_from_dot (const gchar * text);
+
 G_END_DECLS
 
 #endif /* __GP_CAPS_H__ */

@@ -200,3 +200,81 @@ gp_hist_quantiles_ms (const GpHist * h, GpQuantiles * out)
   out->p99 = gp_hist_quantile_ns (h, 0.99) / 1e6;
   out->max = gp_hist_effective_max (h, top) / 1e6;
 }
+
+/* ------------------------------------------------------------------ */
+/* a run's quantiles from its windows' p50 and p95 (gp-stats.h)         */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  gdouble w, p50, p95;
+} GpMixtureWindow;
+
+GArray *
+gp_mixture_new (void)
+{
+  return g_array_new (FALSE, FALSE, sizeof (GpMixtureWindow));
+}
+
+static gdouble
+gp_mixture_cdf (const GArray * wq, gdouble v)
+{
+  gdouble acc = 0, wsum = 0;
+  guint i;
+
+  for (i = 0; i < wq->len; i++) {
+    const GpMixtureWindow *q = &g_array_index (wq, GpMixtureWindow, i);
+
+    wsum += q->w;
+    if (v < q->p50)
+      continue;
+    if (v >= q->p95)
+      acc += q->w;
+    else
+      acc += q->w * (0.5 + 0.45 * (v - q->p50) / (q->p95 - q->p50));
+  }
+  return wsum > 0 ? acc / wsum : 1.0;
+}
+
+/* Smallest v with mixture CDF >= @q (bisection: the CDF is monotonic). */
+gdouble
+gp_mixture_quantile (const GArray * wq, gdouble q)
+{
+  gdouble lo = G_MAXDOUBLE, hi = 0;
+  guint i;
+
+  if (wq->len == 0)
+    return -1;
+  for (i = 0; i < wq->len; i++) {
+    const GpMixtureWindow *w = &g_array_index (wq, GpMixtureWindow, i);
+
+    lo = MIN (lo, w->p50);
+    hi = MAX (hi, w->p95);
+  }
+  if (gp_mixture_cdf (wq, lo) >= q)
+    return lo;
+  for (i = 0; i < 200; i++) {
+    gdouble mid = lo + (hi - lo) / 2;
+
+    if (mid <= lo || mid >= hi)
+      break;
+    if (gp_mixture_cdf (wq, mid) >= q)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return hi;
+}
+
+void
+gp_mixture_add (GArray * mix, gdouble weight, gdouble p50, gdouble p95)
+{
+  GpMixtureWindow q;
+
+  if (isnan (p50) || isnan (p95) || !(weight > 0))
+    return;
+  q.w = weight;
+  q.p50 = p50;
+  q.p95 = MAX (p50, p95);
+  g_array_append_val (mix, q);
+}

@@ -47,6 +47,22 @@ gdouble gp_hist_quantile_ns (const GpHist * h, gdouble q);
 /* p50/p95/p99/max in ms; all -1 for an empty histogram. */
 void gp_hist_quantiles_ms (const GpHist * h, GpQuantiles * out);
 
+/* Quantiles of a run known only by each window's p50 and p95 and how many
+ * samples it had (a gst-profile series): they are not a function of those.
+ * Each window is modelled as its own distribution: half its samples at its
+ * p50, 45 % spread evenly up to its p95, 5 % at its p95; the run is the
+ * mixture of the windows weighted by their sample counts. When every
+ * window agrees this gives their p50 and p95 exactly; when they differ (a
+ * slow phase, a warm-up window) each window pulls in proportion to its
+ * samples, where a p95 of the p95s would take the worst windows' values.
+ * Nothing above a window's p95 is known, so p99 and max stay unknown. */
+GArray *gp_mixture_new (void);
+/* Adds a window; ignored unless both quantiles are known (not NAN) and
+ * @weight > 0. A p95 below its p50 cannot be: the p50 is taken for both. */
+void gp_mixture_add (GArray * mix, gdouble weight, gdouble p50, gdouble p95);
+/* Smallest value whose mixture CDF reaches @q; -1 when @mix is empty. */
+gdouble gp_mixture_quantile (const GArray * mix, gdouble q);
+
 G_END_DECLS
 
 #endif /* __GP_STATS_H__ */

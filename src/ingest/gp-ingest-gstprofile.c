@@ -40,7 +40,7 @@
  *    them are listed, and GP_INGEST_MISSING_HW_REGISTRY says the list is
  *    partial.
  *  - summary.elements: per element, its per-window p50/p95 are merged over
- *    the run (see gp_mix_quantile below: a buffer-weighted mixture of the
+ *    the run (see gp_mixture_quantile in src/core/gp-stats.h: a buffer-weighted mixture of the
  *    windows, exact when the windows agree, and not a p95 of p95s, which
  *    one warm-up window drags up); buffers are summed. A queue's
  *    element-latency is its residence (the buffer waits in the queue), so
@@ -102,6 +102,7 @@
 
 #include "gp-ingest.h"
 #include "core/gp-json.h"
+#include "core/gp-stats.h"
 #include "core/gp-caps.h"
 #include "rules/gp-rules.h"
 
@@ -335,158 +336,6 @@ gp_imp_fix_factory (const gchar * factory, const gchar * gtype)
   return factory;
 }
 
-/* A caps field value as caps-string text: bare when it is a plain token,
- * quoted otherwise so that commas and spaces cannot split it. */
-static void
-gp_imp_append_caps_value (GString * out, const gchar * v)
-{
-  const gchar *p;
-  gboolean plain = *v != '\0';
-
-  for (p = v; *p && plain; p++)
-    plain = g_ascii_isalnum (*p) || strchr ("_-./:+", *p) != NULL;
-  if (plain) {
-    g_string_append (out, v);
-  } else {
-    gchar *esc = g_strescape (v, NULL);
-
-    g_string_append_printf (out, "\"%s\"", esc);
-    g_free (esc);
-  }
-}
-
-static gboolean
-gp_imp_value_truncated (const gchar * v)
-{
-  /* GStreamer cuts long values in dot dumps with "..." or U+2026, and
-   * gst-profile sometimes stores the latter as the six characters
-   * "\u2026" */
-  return g_str_has_suffix (v, "...") || g_str_has_suffix (v, "\xe2\x80\xa6")
-      || g_str_has_suffix (v, "\\u2026");
-}
-
-static gboolean
-gp_imp_open_parens (const gchar * str)
-{
-  gint depth = 0;
-
-  for (; *str; str++) {
-    if (*str == '(')
-      depth++;
-    else if (*str == ')')
-      depth--;
-  }
-  return depth > 0;
-}
-
-/* Dot's pretty caps ("video/x-raw   format: NV12   width: 1920 ...", one
- * field per line in the dot file, lines joined by spaces in gst-profile)
- * to a caps string. Text that already is a caps string (has '='), or that
- * is not in that form, is returned as it is. */
-static gchar *
-gp_imp_caps_from_dot (const gchar * text)
-{
-  gchar **tok;
-  GString *out, *value;
-  gchar *key = NULL;
-  guint i;
-
-  if (strchr (text, '=') != NULL)
-    return g_strdup (text);
-  tok = g_strsplit_set (text, " \t\r\n", -1);
-  out = g_string_new (NULL);
-  value = g_string_new (NULL);
-  for (i = 0; tok[i] != NULL; i++) {
-    const gchar *w = tok[i];
-    gsize len = strlen (w);
-
-    if (len == 0)
-      continue;
-    if (out->len == 0 || gp_imp_open_parens (out->str)) {
-      /* the media type, with its features; "(memory:NVMM, meta:X)" spans
-       * words */
-      if (out->len > 0)
-        g_string_append_c (out, ' ');
-      g_string_append (out, w);
-      continue;
-    }
-    if (len > 1 && w[len - 1] == ':') {
-      /* a new field: the previous one is complete */
-      if (key && value->len > 0 && !gp_imp_value_truncated (value->str)
-          && strcmp (value->str, "NULL") != 0) {
-        g_string_append_printf (out, ", %s=", key);
-        gp_imp_append_caps_value (out, value->str);
-      }
-      g_free (key);
-      key = g_strndup (w, len - 1);
-      g_string_truncate (value, 0);
-      continue;
-    }
-    if (key == NULL) {
-      /* words before any "field:" are not dot's form; keep the text */
-      g_free (key);
-      g_strfreev (tok);
-      g_string_free (value, TRUE);
-      g_string_free (out, TRUE);
-      return g_strdup (text);
-    }
-    if (value->len > 0)
-      g_string_append_c (value, ' ');
-    g_string_append (value, w);
-  }
-  if (key && value->len > 0 && !gp_imp_value_truncated (value->str)
-      && strcmp (value->str, "NULL") != 0) {
-    g_string_append_printf (out, ", %s=", key);
-    gp_imp_append_caps_value (out, value->str);
-  }
-  g_free (key);
-  g_strfreev (tok);
-  g_string_free (value, TRUE);
-  if (out->len == 0) {
-    g_string_free (out, TRUE);
-    return NULL;
-  }
-  return g_string_free (out, FALSE);
-}
-
-/* The caps feature in a caps string's first structure ("memory:NVMM" in
- * "video/x-raw(memory:NVMM), ..."), or NULL. System memory is no feature. */
-static gchar *
-gp_imp_caps_feature (const gchar * caps)
-{
-  const gchar *open, *close;
-  gchar *feature;
-
-  if (caps == NULL || (open = strchr (caps, '(')) == NULL)
-    return NULL;
-  close = strchr (open, ')');
-  if (close == NULL || (strchr (caps, ',') && strchr (caps, ',') < open))
-    return NULL;
-  feature = g_strstrip (g_strndup (open + 1, close - open - 1));
-  /* several features: the first memory one */
-  if (strchr (feature, ',')) {
-    gchar **parts = g_strsplit (feature, ",", -1);
-    gchar *mem = NULL;
-    guint i;
-
-    for (i = 0; parts[i] && mem == NULL; i++) {
-      gchar *p = g_strstrip (parts[i]);
-
-      if (g_str_has_prefix (p, "memory:"))
-        mem = g_strdup (p);
-    }
-    g_strfreev (parts);
-    g_free (feature);
-    feature = mem;
-  }
-  if (feature == NULL || !g_str_has_prefix (feature, "memory:") ||
-      strcmp (feature, "memory:SystemMemory") == 0) {
-    g_free (feature);
-    return NULL;
-  }
-  return feature;
-}
-
 /* Their memory domain in our vocabulary (the caps feature). */
 static gchar *
 gp_imp_memory (const gchar * memory, const gchar * caps)
@@ -499,94 +348,15 @@ gp_imp_memory (const gchar * memory, const gchar * caps)
     return g_strdup ("system");
   /* "unknown" is what gst-profile says for any feature it has no name for
    * (CUDAMemory, GLMemory, ...): the caps still say which */
-  return gp_imp_caps_feature (caps);
+  return gp_caps_memory_feature (caps);
 }
 
 
-/* ------------------------------------------------------------------ */
-/* merging per-window percentiles                                       */
-/* ------------------------------------------------------------------ */
-
-/* The file keeps, per window, the p50 and p95 of the samples and how many
- * there were; the run's quantiles are not a function of those. Each window
- * is modelled as its own distribution: half its samples at its p50, 45 %
- * spread evenly up to its p95, 5 % at its p95, and the run as the mixture
- * of the windows weighted by their sample counts. When every window agrees
- * this gives their p50 and p95 exactly; when they differ (a slow phase,
- * a warm-up window) each window pulls in proportion to its samples, where
- * a p95 of the p95s would take the worst windows' values. Nothing above a
- * window's p95 is known, so p99 and max stay unknown. */
-typedef struct
+/* Window @i of a column, NAN when the column is absent. */
+static inline gdouble
+gp_imp_col (const gdouble * col, guint i)
 {
-  gdouble w, p50, p95;
-} GpWinQ;
-
-static gdouble
-gp_mix_cdf (const GArray * wq, gdouble v)
-{
-  gdouble acc = 0, wsum = 0;
-  guint i;
-
-  for (i = 0; i < wq->len; i++) {
-    const GpWinQ *q = &g_array_index (wq, GpWinQ, i);
-
-    wsum += q->w;
-    if (v < q->p50)
-      continue;
-    if (v >= q->p95)
-      acc += q->w;
-    else
-      acc += q->w * (0.5 + 0.45 * (v - q->p50) / (q->p95 - q->p50));
-  }
-  return wsum > 0 ? acc / wsum : 1.0;
-}
-
-/* Smallest v with mixture CDF >= @q (bisection: the CDF is monotonic). */
-static gdouble
-gp_mix_quantile (const GArray * wq, gdouble q)
-{
-  gdouble lo = G_MAXDOUBLE, hi = 0;
-  guint i;
-
-  if (wq->len == 0)
-    return -1;
-  for (i = 0; i < wq->len; i++) {
-    const GpWinQ *w = &g_array_index (wq, GpWinQ, i);
-
-    lo = MIN (lo, w->p50);
-    hi = MAX (hi, w->p95);
-  }
-  if (gp_mix_cdf (wq, lo) >= q)
-    return lo;
-  for (i = 0; i < 200; i++) {
-    gdouble mid = lo + (hi - lo) / 2;
-
-    if (mid <= lo || mid >= hi)
-      break;
-    if (gp_mix_cdf (wq, mid) >= q)
-      hi = mid;
-    else
-      lo = mid;
-  }
-  return hi;
-}
-
-/* Adds window @i of a (p50, p95) pair of columns to @wq with weight @w,
- * when both are known and the weight is positive. */
-static void
-gp_mix_add (GArray * wq, const gdouble * p50, const gdouble * p95, guint i,
-    gdouble w)
-{
-  GpWinQ q;
-
-  if (p50 == NULL || p95 == NULL || isnan (p50[i]) || isnan (p95[i]) ||
-      !(w > 0))
-    return;
-  q.w = w;
-  q.p50 = p50[i];
-  /* a p95 below the p50 cannot be; take the p50 for both */
-  q.p95 = MAX (p50[i], p95[i]);
-  g_array_append_val (wq, q);
+  return col ? col[i] : NAN;
 }
 
 /* ------------------------------------------------------------------ */
@@ -779,7 +549,7 @@ gp_imp_link (GpImport * imp, JsonArray * a, guint i)
   our_src = gp_imp_pad_name (src);
   our_sink = gp_imp_pad_name (sink);
   if (caps != NULL && *caps != '\0') {
-    our_caps = gp_imp_caps_from_dot (caps);
+    our_caps = gp_caps_from_dot (caps);
   } else if (media != NULL && *media != '\0') {
     /* no caps text (a link seen only in the tracer's records), but the
      * file recorded its media type, memory and format apart */
@@ -791,7 +561,7 @@ gp_imp_link (GpImport * imp, JsonArray * a, guint i)
       g_string_append (c, "(memory:DMABuf)");
     if (format != NULL && *format != '\0') {
       g_string_append (c, ", format=");
-      gp_imp_append_caps_value (c, format);
+      gp_caps_append_value (c, format);
     }
     our_caps = g_string_free (c, FALSE);
   }
@@ -1055,7 +825,7 @@ static void
 gp_imp_elements_summary (GpImport * imp)
 {
   GpSession *s = imp->s;
-  GArray *wq = g_array_new (FALSE, FALSE, sizeof (GpWinQ));
+  GArray *wq = gp_mixture_new ();
   gdouble work_ms = 0;
   guint i, k;
 
@@ -1074,14 +844,15 @@ gp_imp_elements_summary (GpImport * imp)
         buffers += b;
       /* a window without a count still tells its percentiles; it weighs
        * one sample, the least a window with a percentile can have had */
-      gp_mix_add (wq, c->p50, c->p95, i, isnan (b) ? 1 : b);
+      gp_mixture_add (wq, isnan (b) ? 1 : b, gp_imp_col (c->p50, i),
+          gp_imp_col (c->p95, i));
       if (!isnan (b) && c->p50 && !isnan (c->p50[i]))
         total += b * c->p50[i];
     }
     gp_quantiles_set_unknown (&q);
     if (wq->len > 0) {
-      q.p50 = gp_mix_quantile (wq, 0.50);
-      q.p95 = gp_mix_quantile (wq, 0.95);
+      q.p50 = gp_mixture_quantile (wq, 0.50);
+      q.p95 = gp_mixture_quantile (wq, 0.95);
     }
 
     es = gp_session_add_elem_summary (s, c->name);
@@ -1235,7 +1006,7 @@ gp_imp_latency_summary (GpImport * imp, gchar ** key_out)
   ImpElement *sink = gp_imp_single (imp, "sink");
   GpLink *out = src ? gp_imp_link_from (imp, src->e->name) : NULL;
   ImpLinkCols *in = sink ? gp_imp_link_cols_into (imp, sink->e->name) : NULL;
-  GArray *wq = g_array_new (FALSE, FALSE, sizeof (GpWinQ));
+  GArray *wq = gp_mixture_new ();
   const gchar *source_pad, *sink_name;
   gdouble matched = 0;
   GpPath *p, *il;
@@ -1249,7 +1020,8 @@ gp_imp_latency_summary (GpImport * imp, gchar ** key_out)
     if (imp->lat_p50 && imp->lat_p95 && !isnan (imp->lat_p50[i]) &&
         !isnan (imp->lat_p95[i]) && in && in->fps && w > 0)
       matched += w;
-    gp_mix_add (wq, imp->lat_p50, imp->lat_p95, i, w);
+    gp_mixture_add (wq, w, gp_imp_col (imp->lat_p50, i),
+        gp_imp_col (imp->lat_p95, i));
   }
   if (wq->len == 0) {
     g_array_unref (wq);
@@ -1258,8 +1030,8 @@ gp_imp_latency_summary (GpImport * imp, gchar ** key_out)
   source_pad = out ? out->src : "";
   sink_name = sink ? sink->e->name : "";
   p = gp_session_add_path (s, source_pad, sink_name);
-  p->latency_ms.p50 = gp_mix_quantile (wq, 0.50);
-  p->latency_ms.p95 = gp_mix_quantile (wq, 0.95);
+  p->latency_ms.p50 = gp_mixture_quantile (wq, 0.50);
+  p->latency_ms.p95 = gp_mixture_quantile (wq, 0.95);
   p->matched = gp_imp_to_count (matched);
   il = gp_session_add_interlatency (s, source_pad, sink_name);
   il->latency_ms = p->latency_ms;

@@ -279,6 +279,42 @@ test_clamped_to_max (void)
   g_free (h);
 }
 
+/* The windows' mixture: windows that agree give their own p50 and p95;
+ * a heavier window pulls the run's quantiles toward its own; unknown or
+ * weightless windows count for nothing. */
+static void
+test_mixture (void)
+{
+  GArray *mix = gp_mixture_new ();
+  gdouble p50, p95;
+
+  g_assert_cmpfloat (gp_mixture_quantile (mix, 0.5), ==, -1);
+  gp_mixture_add (mix, 10, 4, 8);
+  gp_mixture_add (mix, 10, 4, 8);
+  gp_mixture_add (mix, 0, 100, 200);
+  gp_mixture_add (mix, 5, NAN, 200);
+  g_assert_cmpfloat_with_epsilon (gp_mixture_quantile (mix, 0.50), 4, 1e-6);
+  g_assert_cmpfloat_with_epsilon (gp_mixture_quantile (mix, 0.95), 8, 1e-6);
+
+  /* a window of 180 samples at 10 ms beside 20 at 4 ms: the run's median is
+   * the heavy window's */
+  g_array_set_size (mix, 0);
+  gp_mixture_add (mix, 20, 4, 8);
+  gp_mixture_add (mix, 180, 10, 12);
+  p50 = gp_mixture_quantile (mix, 0.50);
+  p95 = gp_mixture_quantile (mix, 0.95);
+  g_assert_cmpfloat (p50, >=, 10);
+  g_assert_cmpfloat (p50, <, 10.5);
+  g_assert_cmpfloat (p95, <=, 12);
+  g_assert_cmpfloat (p95, >, 11);
+
+  /* a p95 below its p50 is taken as the p50 */
+  g_array_set_size (mix, 0);
+  gp_mixture_add (mix, 1, 6, 2);
+  g_assert_cmpfloat_with_epsilon (gp_mixture_quantile (mix, 0.95), 6, 1e-6);
+  g_array_unref (mix);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -291,5 +327,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stats/pairs-and-merge", test_pairs_and_merge);
   g_test_add_func ("/core/stats/pairs-plain", test_pairs_plain);
   g_test_add_func ("/core/stats/clamped-to-max", test_clamped_to_max);
+  g_test_add_func ("/core/stats/mixture", test_mixture);
   return g_test_run ();
 }
