@@ -40,9 +40,9 @@
  *    them are listed, and GP_INGEST_MISSING_HW_REGISTRY says the list is
  *    partial.
  *  - summary.elements: per element, its per-window p50/p95 are merged over
- *    the run (see gp_mixture_quantile in src/core/gp-stats.h: a buffer-weighted mixture of the
- *    windows, exact when the windows agree, and not a p95 of p95s, which
- *    one warm-up window drags up); buffers are summed. A queue's
+ *    the run (gp_mixture_quantile, src/core/gp-stats.h: a buffer-weighted
+ *    mixture of the windows, exact when the windows agree, and not a p95
+ *    of p95s, which one warm-up window drags up); buffers are summed. A queue's
  *    element-latency is its residence (the buffer waits in the queue), so
  *    it goes to summary.queues as residence_ms, never to self time.
  *  - summary.links: fps and bytes/s are the mean over the windows where
