@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gp-json.h"
 #include "gp-session.h"
 
 G_DEFINE_QUARK (gp-session-error-quark, gp_session_error);
@@ -562,6 +563,113 @@ gp_session_add_window (GpSession * s, JsonObject * window)
   g_return_if_fail (window != NULL);
 
   g_ptr_array_add (s->series, json_object_ref (window));
+}
+
+/* series */
+
+JsonObject *
+gp_series_window_new (gdouble t0, gdouble t1)
+{
+  static const gchar *const sections[] = { GP_SERIES_ELEMENTS,
+    GP_SERIES_LINKS, GP_SERIES_QUEUES, GP_SERIES_THREADS, GP_SERIES_PATHS,
+    GP_SERIES_PROCESS
+  };
+  JsonObject *w = json_object_new ();
+  guint i;
+
+  json_object_set_double_member (w, "t0", t0);
+  json_object_set_double_member (w, "t1", t1);
+  for (i = 0; i < G_N_ELEMENTS (sections); i++)
+    json_object_set_object_member (w, sections[i], json_object_new ());
+  return w;
+}
+
+static JsonObject *
+gp_series_child (JsonObject * parent, const gchar * name)
+{
+  JsonNode *node = json_object_get_member (parent, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node)) {
+    json_object_set_object_member (parent, name, json_object_new ());
+    node = json_object_get_member (parent, name);
+  }
+  return json_node_get_object (node);
+}
+
+JsonObject *
+gp_series_entry (JsonObject * window, const gchar * section,
+    const gchar * key)
+{
+  JsonObject *o = gp_series_child (window, section);
+
+  return key != NULL ? gp_series_child (o, key) : o;
+}
+
+void
+gp_series_set (JsonObject * entry, const gchar * field, gdouble v)
+{
+  json_object_set_double_member (entry, field, v >= 0 ? v : -1.0);
+}
+
+void
+gp_series_set_count (JsonObject * entry, const gchar * field, guint64 v)
+{
+  json_object_set_int_member (entry, field, (gint64) MIN (v,
+          (guint64) G_MAXINT64));
+}
+
+void
+gp_series_set_or_null (JsonObject * entry, const gchar * field, gdouble v)
+{
+  if (v >= 0)
+    json_object_set_double_member (entry, field, v);
+  else
+    json_object_set_null_member (entry, field);
+}
+
+guint
+gp_session_n_windows (GpSession * s)
+{
+  return s != NULL && s->series != NULL ? s->series->len : 0;
+}
+
+void
+gp_session_window_span (GpSession * s, guint i, gdouble * t0, gdouble * t1)
+{
+  JsonObject *w;
+
+  g_return_if_fail (i < gp_session_n_windows (s));
+  w = g_ptr_array_index (s->series, i);
+  if (t0)
+    *t0 = gp_json_get_double (w, "t0", -1);
+  if (t1)
+    *t1 = gp_json_get_double (w, "t1", -1);
+}
+
+JsonObject *
+gp_session_window_section (GpSession * s, guint i, const gchar * section)
+{
+  JsonNode *n;
+
+  g_return_val_if_fail (i < gp_session_n_windows (s), NULL);
+  n = json_object_get_member (g_ptr_array_index (s->series, i), section);
+  return n != NULL && JSON_NODE_HOLDS_OBJECT (n) ?
+      json_node_get_object (n) : NULL;
+}
+
+gdouble
+gp_session_window_value (GpSession * s, guint i, const gchar * section,
+    const gchar * key, const gchar * field)
+{
+  JsonObject *o = gp_session_window_section (s, i, section);
+
+  if (o != NULL && key != NULL) {
+    JsonNode *n = json_object_get_member (o, key);
+
+    o = n != NULL && JSON_NODE_HOLDS_OBJECT (n) ?
+        json_node_get_object (n) : NULL;
+  }
+  return gp_json_get_double (o, field, -1);
 }
 
 /* lookups */

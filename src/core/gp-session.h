@@ -393,6 +393,50 @@ typedef enum
   GP_SESSION_ERROR_SCHEMA,
 } GpSessionError;
 
+/* ------------------------------------------------------------------ */
+/* series: one JsonObject per window (docs/session-schema.md, series[])  */
+/* ------------------------------------------------------------------ */
+
+/* The sections of a window, each keyed by element, link id, queue, thread
+ * name or path ("source->sink"), except the process's, which holds its
+ * fields itself. */
+#define GP_SERIES_ELEMENTS "elements"
+#define GP_SERIES_LINKS "links"
+#define GP_SERIES_QUEUES "queues"
+#define GP_SERIES_THREADS "threads"
+#define GP_SERIES_PATHS "paths"
+#define GP_SERIES_PROCESS "process"
+
+/* Building (the aggregator and every importer): a new window with every
+ * section present and empty, its span in s since the session started. */
+JsonObject *gp_series_window_new (gdouble t0, gdouble t1);
+/* The entry @key of @section in @window, made when absent (@key NULL:
+ * the section itself, for the process). Borrowed. */
+JsonObject *gp_series_entry (JsonObject * window, const gchar * section,
+    const gchar * key);
+/* A measured number; NAN or negative is written as -1, which the schema
+ * reads as "no sample in this window". */
+void gp_series_set (JsonObject * entry, const gchar * field, gdouble v);
+void gp_series_set_count (JsonObject * entry, const gchar * field,
+    guint64 v);
+/* A number that may be unknown: null when NAN or negative. */
+void gp_series_set_or_null (JsonObject * entry, const gchar * field,
+    gdouble v);
+
+/* Reading (rules, compare): the number of windows, oldest first. */
+guint gp_session_n_windows (GpSession * s);
+/* Window @i's span in s since the session started. */
+void gp_session_window_span (GpSession * s, guint i, gdouble * t0,
+    gdouble * t1);
+/* Window @i's @section (borrowed), NULL when the window has none. */
+JsonObject *gp_session_window_section (GpSession * s, guint i,
+    const gchar * section);
+/* series[i].<section>.<key>.<field> (@key NULL: series[i].<section>.<field>)
+ * as a number, -1 when it is absent, null or not a number: no sample, or
+ * not measured, in that window. */
+gdouble gp_session_window_value (GpSession * s, guint i,
+    const gchar * section, const gchar * key, const gchar * field);
+
 G_END_DECLS
 
 #endif /* __GP_SESSION_H__ */

@@ -1144,72 +1144,54 @@ gp_imp_check_threads (GpImport * imp, JsonObject * root, JsonObject ** out)
 /* ------------------------------------------------------------------ */
 
 static void
-gp_imp_set_maybe (JsonObject * o, const gchar * key, const gdouble * col,
-    guint i)
-{
-  json_object_set_double_member (o, key,
-      col && !isnan (col[i]) ? col[i] : -1.0);
-}
-
-static void
 gp_imp_build_series (GpImport * imp, const gchar * path_key)
 {
   GpSession *s = imp->s;
   guint i, k;
 
   for (i = 0; i < imp->n; i++) {
-    JsonObject *w = json_object_new ();
-    JsonObject *elements = json_object_new (), *queues = json_object_new ();
-    JsonObject *links = json_object_new (), *paths = json_object_new ();
+    /* no thread CPU nor process per window in the file */
+    JsonObject *w = gp_series_window_new (imp->t[i], imp->t[i] +
+        s->window_s);
+    JsonObject *process = gp_series_entry (w, GP_SERIES_PROCESS, NULL);
 
-    json_object_set_double_member (w, "t0", imp->t[i]);
-    json_object_set_double_member (w, "t1", imp->t[i] + s->window_s);
+    gp_series_set_or_null (process, "cpu_pct", -1);
+    gp_series_set_or_null (process, "rss_mb", -1);
+
     for (k = 0; k < imp->elem_cols->len; k++) {
       ImpElemCols *c = g_ptr_array_index (imp->elem_cols, k);
-      gboolean has_b = c->buffers && !isnan (c->buffers[i]);
-      gboolean has_q = c->p50 && !isnan (c->p50[i]);
+      gdouble b = gp_imp_col (c->buffers, i);
       JsonObject *eo;
 
-      if (!has_q && !(has_b && c->buffers[i] > 0))
+      if (isnan (gp_imp_col (c->p50, i)) && !(b > 0))
         continue;
-      eo = json_object_new ();
       if (gp_imp_is_queue (imp, c->name)) {
-        gp_imp_set_maybe (eo, "residence_ms_p50", c->p50, i);
-        gp_imp_set_maybe (eo, "residence_ms_p95", c->p95, i);
-        json_object_set_object_member (queues, c->name, eo);
+        eo = gp_series_entry (w, GP_SERIES_QUEUES, c->name);
+        gp_series_set (eo, "residence_ms_p50", gp_imp_col (c->p50, i));
+        gp_series_set (eo, "residence_ms_p95", gp_imp_col (c->p95, i));
       } else {
-        json_object_set_int_member (eo, "buffers",
-            (gint64) MIN (gp_imp_to_count (has_b ? c->buffers[i] : 0),
-                (guint64) G_MAXINT64));
-        gp_imp_set_maybe (eo, "self_ms_p50", c->p50, i);
-        gp_imp_set_maybe (eo, "self_ms_p95", c->p95, i);
-        json_object_set_object_member (elements, c->name, eo);
+        eo = gp_series_entry (w, GP_SERIES_ELEMENTS, c->name);
+        gp_series_set_count (eo, "buffers", gp_imp_to_count (b));
+        gp_series_set (eo, "self_ms_p50", gp_imp_col (c->p50, i));
+        gp_series_set (eo, "self_ms_p95", gp_imp_col (c->p95, i));
       }
     }
     for (k = 0; k < imp->link_cols->len; k++) {
       ImpLinkCols *c = g_ptr_array_index (imp->link_cols, k);
       JsonObject *lo;
 
-      if (c->fps == NULL || isnan (c->fps[i]))
+      if (isnan (gp_imp_col (c->fps, i)))
         continue;
-      lo = json_object_new ();
-      json_object_set_double_member (lo, "fps", c->fps[i]);
-      gp_imp_set_maybe (lo, "bytes_per_s", c->bytes, i);
-      json_object_set_object_member (links, c->id, lo);
+      lo = gp_series_entry (w, GP_SERIES_LINKS, c->id);
+      gp_series_set (lo, "fps", c->fps[i]);
+      gp_series_set (lo, "bytes_per_s", gp_imp_col (c->bytes, i));
     }
-    if (path_key && imp->lat_p50 && !isnan (imp->lat_p50[i])) {
-      JsonObject *po = json_object_new ();
+    if (path_key && !isnan (gp_imp_col (imp->lat_p50, i))) {
+      JsonObject *po = gp_series_entry (w, GP_SERIES_PATHS, path_key);
 
-      gp_imp_set_maybe (po, "latency_ms_p50", imp->lat_p50, i);
-      gp_imp_set_maybe (po, "latency_ms_p95", imp->lat_p95, i);
-      json_object_set_object_member (paths, path_key, po);
+      gp_series_set (po, "latency_ms_p50", imp->lat_p50[i]);
+      gp_series_set (po, "latency_ms_p95", gp_imp_col (imp->lat_p95, i));
     }
-    json_object_set_object_member (w, "elements", elements);
-    json_object_set_object_member (w, "links", links);
-    json_object_set_object_member (w, "queues", queues);
-    /* no thread CPU per window in the file */
-    json_object_set_object_member (w, "threads", json_object_new ());
-    json_object_set_object_member (w, "paths", paths);
     gp_session_add_window (s, w);
     json_object_unref (w);
   }

@@ -22,17 +22,6 @@
 /* ------------------------------------------------------------------ */
 /* per-window values                                                   */
 
-static JsonObject *
-object_member (JsonObject * o, const gchar * name)
-{
-  JsonNode *n;
-
-  if (o == NULL || name == NULL || !json_object_has_member (o, name))
-    return NULL;
-  n = json_object_get_member (o, name);
-  return JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
-
 /* series[].<section>[.<key>].<field> of every window that has it as a
  * number >= 0 (-1 means "no sample in this window"). @key NULL reads
  * series[].<section>.<field> (the process). */
@@ -43,22 +32,9 @@ series_values (GpSession * s, const gchar * section, const gchar * key,
   GArray *v = g_array_new (FALSE, FALSE, sizeof (gdouble));
   guint i;
 
-  for (i = 0; i < s->series->len; i++) {
-    JsonObject *w = g_ptr_array_index (s->series, i);
-    JsonObject *o = object_member (w, section);
-    JsonNode *n;
-    gdouble x;
+  for (i = 0; i < gp_session_n_windows (s); i++) {
+    gdouble x = gp_session_window_value (s, i, section, key, field);
 
-    if (key != NULL)
-      o = object_member (o, key);
-    if (o == NULL || !json_object_has_member (o, field))
-      continue;
-    n = json_object_get_member (o, field);
-    if (!JSON_NODE_HOLDS_VALUE (n) ||
-        (json_node_get_value_type (n) != G_TYPE_DOUBLE &&
-            json_node_get_value_type (n) != G_TYPE_INT64))
-      continue;
-    x = json_node_get_double (n);
     if (x >= 0)
       g_array_append_val (v, x);
   }

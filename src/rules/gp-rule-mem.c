@@ -15,7 +15,6 @@
  * element slower than the rate. Thresholds and reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
-#include "core/gp-json.h"
 
 #include <math.h>
 
@@ -86,36 +85,23 @@ static gdouble
 gp_mem_sources_end (GpSession * s)
 {
   gdouble end = -1;
-  guint i;
+  guint i, k;
 
-  for (i = 0; i < s->series->len; i++) {
-    JsonObject *w = g_ptr_array_index (s->series, i);
-    JsonObject *links;
-    GList *members, *l;
+  for (i = 0; i < gp_session_n_windows (s); i++) {
     gboolean flowing = FALSE;
 
-    if (!json_object_has_member (w, "links") ||
-        (links = json_object_get_object_member (w, "links")) == NULL)
-      continue;
-    members = json_object_get_members (links);
-    for (l = members; l && !flowing; l = l->next) {
-      GpLink *link = gp_session_find_link (s, l->data);
-      JsonObject *lo = json_object_get_object_member (links, l->data);
-      GpElement *src;
-      gchar *name;
+    for (k = 0; k < s->links->len && !flowing; k++) {
+      GpLink *link = g_ptr_array_index (s->links, k);
+      gchar *name = gp_pad_element (link->src);
+      GpElement *src = gp_session_find_element (s, name);
 
-      if (link == NULL || lo == NULL)
-        continue;
-      name = gp_pad_element (link->src);
-      src = gp_session_find_element (s, name);
       g_free (name);
-      if (src && g_strcmp0 (src->kind, "source") == 0 &&
-          gp_json_get_double (lo, "fps", 0) > 0)
-        flowing = TRUE;
+      flowing = src && g_strcmp0 (src->kind, "source") == 0 &&
+          gp_session_window_value (s, i, GP_SERIES_LINKS, link->id,
+          "fps") > 0;
     }
-    g_list_free (members);
     if (flowing)
-      end = gp_json_get_double (w, "t1", end);
+      gp_session_window_span (s, i, NULL, &end);
   }
   return end;
 }
@@ -132,28 +118,20 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   GString *fix;
   gchar *title;
 
-  if (s->series == NULL || s->series->len == 0)
+  if (gp_session_n_windows (s) == 0)
     return;
 
   active_end = gp_mem_sources_end (s);
   xs = g_array_new (FALSE, FALSE, sizeof (gdouble));
   ys = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  for (i = 0; i < s->series->len; i++) {
-    JsonObject *w = g_ptr_array_index (s->series, i);
-    JsonObject *p;
-    JsonNode *rss;
-    gdouble t, v;
+  for (i = 0; i < gp_session_n_windows (s); i++) {
+    gdouble t, v = gp_session_window_value (s, i, GP_SERIES_PROCESS, NULL,
+        "rss_mb");
 
-    if (!json_object_has_member (w, "process") ||
-        (p = json_object_get_object_member (w, "process")) == NULL ||
-        (rss = json_object_get_member (p, "rss_mb")) == NULL ||
-        !JSON_NODE_HOLDS_VALUE (rss))
-      continue;
-    v = json_node_get_double (rss);
     if (!(v > 0))
       continue;
     /* The sample is taken at the window's end. */
-    t = gp_json_get_double (w, "t1", -1);
+    gp_session_window_span (s, i, NULL, &t);
     if (t < 0 || (active_end > 0 && t > active_end + 1e-6))
       continue;
     g_array_append_val (xs, t);

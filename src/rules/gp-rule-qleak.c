@@ -133,21 +133,14 @@ gp_qleak_drop_windows (GpSession * s, const gchar * queue, gdouble * first,
   *first = -1;
   *n_windows = 0;
   *n_total = 0;
-  for (i = 0; s->series && i < s->series->len; i++) {
-    JsonObject *w = g_ptr_array_index (s->series, i);
-    JsonObject *qs, *qo;
-
-    if (!json_object_has_member (w, "queues"))
+  for (i = 0; i < gp_session_n_windows (s); i++) {
+    if (gp_session_window_section (s, i, GP_SERIES_QUEUES) == NULL)
       continue;
     (*n_total)++;
-    qs = json_object_get_object_member (w, "queues");
-    if (qs == NULL || !json_object_has_member (qs, queue))
-      continue;
-    qo = json_object_get_object_member (qs, queue);
-    if (qo && json_object_has_member (qo, "dropped") &&
-        json_object_get_int_member (qo, "dropped") > 0) {
+    if (gp_session_window_value (s, i, GP_SERIES_QUEUES, queue,
+            "dropped") > 0) {
       if (*first < 0)
-        *first = json_object_get_double_member (w, "t0");
+        gp_session_window_span (s, i, first, NULL);
       (*n_windows)++;
     }
   }
@@ -207,7 +200,8 @@ gp_rule_qleak (GpSession * s, const GpRule * rule)
     f->fix = g_strdup_printf ("The drops are the symptom: make %s faster (on "
         "thread %s) so the queue drains in time. Making the queue bigger "
         "only delays the drops and adds latency; leaky=no turns them into "
-        "backpressure on the source.", hot ? hot->name : "the elements after it",
+        "backpressure on the source.",
+            hot ? hot->name : "the elements after it",
         t ? t->name : "?");
     /* No launch-string edit makes the consumer faster. */
     f->fix_patch = NULL;

@@ -35,25 +35,6 @@ gp_stall_period_ms (GpSession * s, GpLink * l)
   return GP_STALL_DEFAULT_PERIOD_MS;
 }
 
-static gdouble
-gp_stall_window_fps (JsonObject * w, const gchar * id)
-{
-  JsonObject *links, *lo;
-
-  if (!json_object_has_member (w, "links"))
-    return -1;
-  links = json_object_get_object_member (w, "links");
-  /* gstprof's windows carry every link of the graph (0 when it did not
-   * flow); an import carries only the links its tool measured, and a
-   * missing one is unknown, never zero. */
-  if (links == NULL || !json_object_has_member (links, id))
-    return -1;
-  lo = json_object_get_object_member (links, id);
-  if (lo == NULL || !json_object_has_member (lo, "fps"))
-    return -1;
-  return json_object_get_double_member (lo, "fps");
-}
-
 /* The longest run of windows inside PLAYING where @id carried nothing,
  * after it first flowed (@after_flow) or from PLAYING on. Returns its
  * length in s, with its start and end; 0 when none. Also says whether the
@@ -68,17 +49,20 @@ gp_stall_longest_gap (GpSession * s, const GpPlayingSpan * span,
 
   *flowed = FALSE;
   *measured = FALSE;
-  for (i = 0; s->series && i < s->series->len; i++) {
-    JsonObject *w = g_ptr_array_index (s->series, i);
-    gdouble t0 = json_object_get_double_member (w, "t0");
-    gdouble t1 = json_object_get_double_member (w, "t1");
-    gdouble mid = (t0 + t1) / 2, fps;
+  for (i = 0; i < gp_session_n_windows (s); i++) {
+    gdouble t0, t1, mid, fps;
+
+    gp_session_window_span (s, i, &t0, &t1);
+    mid = (t0 + t1) / 2;
 
     /* Windows mostly outside PLAYING (start-up, the EOS drain) say
      * nothing about flow while playing. */
     if (mid < span->t0 || mid > span->t1)
       continue;
-    fps = gp_stall_window_fps (w, id);
+    /* gstprof's windows carry every link of the graph (0 when it did not
+     * flow); an import carries only the links its tool measured, and a
+     * missing one is unknown (-1), never zero. */
+    fps = gp_session_window_value (s, i, GP_SERIES_LINKS, id, "fps");
     if (fps < 0)
       continue;
     *measured = TRUE;
@@ -277,19 +261,12 @@ gp_stall_full_queue_below (GpSession * s, const gchar * element,
     g_hash_table_unref (up);
     if (!below)
       continue;
-    for (j = 0; s->series && j < s->series->len; j++) {
-      JsonObject *w = g_ptr_array_index (s->series, j);
-      JsonObject *qs, *qo;
-      gdouble t0 = json_object_get_double_member (w, "t0");
+    for (j = 0; j < gp_session_n_windows (s); j++) {
+      gdouble t0;
 
-      if (t0 < g0 || t0 >= g1 || !json_object_has_member (w, "queues"))
-        continue;
-      qs = json_object_get_object_member (w, "queues");
-      if (qs == NULL || !json_object_has_member (qs, q->name))
-        continue;
-      qo = json_object_get_object_member (qs, q->name);
-      if (qo && json_object_has_member (qo, "level_pct_max") &&
-          json_object_get_double_member (qo, "level_pct_max") >= 90.0)
+      gp_session_window_span (s, j, &t0, NULL);
+      if (t0 >= g0 && t0 < g1 && gp_session_window_value (s, j,
+              GP_SERIES_QUEUES, q->name, "level_pct_max") >= 90.0)
         return q->name;
     }
   }
@@ -305,7 +282,7 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
   gboolean any_flow = FALSE;
   guint i;
 
-  if (s->series == NULL || s->series->len == 0 || s->links == NULL)
+  if (gp_session_n_windows (s) == 0 || s->links == NULL)
     return;
   gp_rules_playing_span (s, &span);
   if (span.t1 - span.t0 <= 0)

@@ -401,10 +401,12 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   g_free (fmt);
   if ((ls = gp_session_find_link_summary (s, first->id)) &&
       ls->bytes_per_s >= 1e4)
-    gp_finding_set_double (f, "copied_out_mbytes_per_sec", ls->bytes_per_s / 1e6);
+    gp_finding_set_double (f, "copied_out_mbytes_per_sec",
+        ls->bytes_per_s / 1e6);
   if ((ls = gp_session_find_link_summary (s, last->id)) &&
       ls->bytes_per_s >= 1e4)
-    gp_finding_set_double (f, "copied_in_mbytes_per_sec", ls->bytes_per_s / 1e6);
+    gp_finding_set_double (f, "copied_in_mbytes_per_sec",
+        ls->bytes_per_s / 1e6);
 
   /* What the round trip costs: the work of the elements that do it. */
   work = gp_zc_work (s, down) + gp_zc_work (s, up);

@@ -585,9 +585,8 @@ gp_rules_playing_span (GpSession * s, GpPlayingSpan * span)
             g_strcmp0 (ev->type, "error") == 0))
       span->t1 = MIN (span->t1, ev->t);
   }
-  if (span->t0 < 0 && s->series && s->series->len > 0)
-    span->t0 = json_object_get_double_member (g_ptr_array_index (s->series,
-            0), "t0");
+  if (span->t0 < 0 && gp_session_n_windows (s) > 0)
+    gp_session_window_span (s, 0, &span->t0, NULL);
 }
 
 /* Sinks that write a recording: latency through the encoder does not
