@@ -694,8 +694,8 @@ caps_fails (GstPad * src, GstPad * sink, gchar ** offered, gchar ** accepted)
 
 /* For "not-negotiated": the first link (in the order the pipeline's
  * elements are iterated) whose caps cannot meet, with both sides' caps.
- * Where the tracer saw the refusal itself (gp-aggregate.c), its account
- * replaces this one. */
+ * Where the tracer saw the refusal itself (gp-aggregate-finish.c), its
+ * account replaces this one. */
 static void
 negotiation_data (GstElement * pipeline, JsonObject * data)
 {
