@@ -234,105 +234,81 @@ gp_agg_pairs_quantiles (GpAggregator * agg, const GArray * pairs,
 static JsonObject *
 gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
 {
-  JsonObject *o = json_object_new (), *sub;
   gdouble span_s = gp_agg_ns_to_s (e->end - e->start);
+  JsonObject *o, *entry;
   GPtrArray *keys;
   guint i;
 
-  json_object_set_double_member (o, "t0",
-      ((gdouble) (gint64) (e->start - agg->t0)) / 1e9);
-  json_object_set_double_member (o, "t1",
+  o = gp_series_window_new (((gdouble) (gint64) (e->start - agg->t0)) / 1e9,
       ((gdouble) (gint64) (e->end - agg->t0)) / 1e9);
 
-  sub = json_object_new ();
   keys = gp_agg_sorted_keys (e->elements);
   for (i = 0; i < keys->len; i++) {
-    GpAggSeriesElement *se = g_hash_table_lookup (e->elements, keys->pdata[i]);
-    JsonObject *eo = json_object_new ();
+    GpAggSeriesElement *se = g_hash_table_lookup (e->elements,
+        keys->pdata[i]);
     gdouble p50, p95;
 
     gp_agg_pairs_quantiles (agg, se->pairs, se->max_ns, &p50, &p95);
-    json_object_set_int_member (eo, "buffers", se->buffers);
-    json_object_set_double_member (eo, "self_ms_p50", p50);
-    json_object_set_double_member (eo, "self_ms_p95", p95);
-    json_object_set_object_member (sub, keys->pdata[i], eo);
+    entry = gp_series_entry (o, GP_SERIES_ELEMENTS, keys->pdata[i]);
+    gp_series_set_count (entry, "buffers", se->buffers);
+    gp_series_set (entry, "self_ms_p50", p50);
+    gp_series_set (entry, "self_ms_p95", p95);
   }
   g_ptr_array_unref (keys);
-  json_object_set_object_member (o, "elements", sub);
 
-  sub = json_object_new ();
   keys = gp_agg_sorted_keys (e->links);
   for (i = 0; i < keys->len; i++) {
     GpAggSeriesLink *sl = g_hash_table_lookup (e->links, keys->pdata[i]);
-    JsonObject *lo = json_object_new ();
 
-    json_object_set_double_member (lo, "fps",
-        span_s > 0 ? sl->buffers / span_s : 0.0);
-    json_object_set_double_member (lo, "bytes_per_s",
+    entry = gp_series_entry (o, GP_SERIES_LINKS, keys->pdata[i]);
+    gp_series_set (entry, "fps", span_s > 0 ? sl->buffers / span_s : 0.0);
+    gp_series_set (entry, "bytes_per_s",
         span_s > 0 ? sl->bytes / span_s : 0.0);
-    json_object_set_object_member (sub, keys->pdata[i], lo);
   }
   g_ptr_array_unref (keys);
-  json_object_set_object_member (o, "links", sub);
 
-  sub = json_object_new ();
   keys = gp_agg_sorted_keys (e->queues);
   for (i = 0; i < keys->len; i++) {
     GpAggSeriesQueue *sq = g_hash_table_lookup (e->queues, keys->pdata[i]);
-    JsonObject *qo = json_object_new ();
 
-    json_object_set_double_member (qo, "level_pct_mean",
+    entry = gp_series_entry (o, GP_SERIES_QUEUES, keys->pdata[i]);
+    gp_series_set (entry, "level_pct_mean",
         sq->pct_wns > 0 ? sq->pct_wsum / sq->pct_wns : 0.0);
-    json_object_set_double_member (qo, "level_pct_max", sq->pct_max);
-    json_object_set_int_member (qo, "dropped", sq->dropped);
-    json_object_set_object_member (sub, keys->pdata[i], qo);
+    gp_series_set (entry, "level_pct_max", sq->pct_max);
+    gp_series_set_count (entry, "dropped", sq->dropped);
   }
   g_ptr_array_unref (keys);
-  json_object_set_object_member (o, "queues", sub);
 
-  sub = json_object_new ();
   keys = gp_agg_sorted_keys (e->threads);
   for (i = 0; i < keys->len; i++) {
     GpAggSeriesThread *st = g_hash_table_lookup (e->threads, keys->pdata[i]);
-    JsonObject *to = json_object_new ();
 
-    json_object_set_double_member (to, "cpu_pct",
+    entry = gp_series_entry (o, GP_SERIES_THREADS, keys->pdata[i]);
+    gp_series_set (entry, "cpu_pct",
         span_s > 0 ? 100.0 * gp_agg_ns_to_s (st->cpu_ns) / span_s : 0.0);
-    json_object_set_object_member (sub, keys->pdata[i], to);
   }
   g_ptr_array_unref (keys);
-  json_object_set_object_member (o, "threads", sub);
 
-  sub = json_object_new ();
   keys = gp_agg_sorted_keys (e->paths);
   for (i = 0; i < keys->len; i++) {
     GpAggSeriesPath *sp = g_hash_table_lookup (e->paths, keys->pdata[i]);
-    JsonObject *po = json_object_new ();
     gdouble p50, p95;
 
     gp_agg_pairs_quantiles (agg, sp->pairs, sp->max_ns, &p50, &p95);
-    json_object_set_double_member (po, "latency_ms_p50", p50);
-    json_object_set_double_member (po, "latency_ms_p95", p95);
-    json_object_set_int_member (po, "matched", sp->matched);
-    json_object_set_int_member (po, "unmatched", sp->unmatched);
-    json_object_set_object_member (sub, keys->pdata[i], po);
+    entry = gp_series_entry (o, GP_SERIES_PATHS, keys->pdata[i]);
+    gp_series_set (entry, "latency_ms_p50", p50);
+    gp_series_set (entry, "latency_ms_p95", p95);
+    gp_series_set_count (entry, "matched", sp->matched);
+    gp_series_set_count (entry, "unmatched", sp->unmatched);
   }
   g_ptr_array_unref (keys);
-  json_object_set_object_member (o, "paths", sub);
 
   /* null when the windows did not carry it */
-  sub = json_object_new ();
-  if (e->process.cpu_span_ns > 0)
-    json_object_set_double_member (sub, "cpu_pct",
-        100.0 * e->process.cpu_ns / e->process.cpu_span_ns);
-  else
-    json_object_set_null_member (sub, "cpu_pct");
-  if (e->process.rss_max > 0)
-    json_object_set_double_member (sub, "rss_mb",
-        e->process.rss_max / GP_MIB);
-  else
-    json_object_set_null_member (sub, "rss_mb");
-  json_object_set_object_member (o, "process", sub);
+  entry = gp_series_entry (o, GP_SERIES_PROCESS, NULL);
+  gp_series_set_or_null (entry, "cpu_pct", e->process.cpu_span_ns > 0 ?
+      100.0 * e->process.cpu_ns / e->process.cpu_span_ns : -1);
+  gp_series_set_or_null (entry, "rss_mb", e->process.rss_max > 0 ?
+      e->process.rss_max / GP_MIB : -1);
   return o;
 }
 
