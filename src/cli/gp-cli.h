@@ -39,26 +39,6 @@ gint gp_cmd_check (gint argc, gchar ** argv);
 gint gp_cmd_fix (gint argc, gchar ** argv);
 gint gp_cmd_compare (gint argc, gchar ** argv);
 
-/* gstprof fix (gp-cmd-fix.c): the findings' launch-string edits gathered
- * in rank order and applied to s->launch. NULL with @error when the
- * session has no launch string or it does not parse. @s must outlive the
- * plan. */
-typedef struct _GpFixPlan GpFixPlan;
-GpFixPlan *gp_fix_plan_new (GpSession * s, GError ** error);
-void gp_fix_plan_free (GpFixPlan * p);
-/* The patched launch string (the original when no edit applied). */
-const gchar *gp_fix_plan_get_launch (GpFixPlan * p);
-guint gp_fix_plan_get_n_edits (GpFixPlan * p);
-/* The patched string, the diff, each edit with its findings, the skipped
- * findings with their reason, the findings without an edit. */
-gchar *gp_fix_plan_format (GpFixPlan * p);
-/* Runs @launch in-process (GStreamer initialised after
- * gp_capture_prepare_env) for @before's duration, window and CPU option;
- * NULL with @error when it cannot run at all. @pipeline_failed: it posted
- * an error. Rules not yet run on the result. */
-GpSession *gp_fix_apply (GpSession * before, const gchar * launch,
-    gboolean progress, gboolean * pipeline_failed, GError ** error);
-
 G_END_DECLS
 
 #endif /* __GP_CLI_H__ */

@@ -16,6 +16,7 @@
 #include "gp-cli.h"
 #include "gp-session.h"
 #include "capture/gp-capture.h"
+#include "fix/gp-fix.h"
 #include "report/gp-compare.h"
 #include "rules/gp-rules.h"
 #include "gp-test-util.h"

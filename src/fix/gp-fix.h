@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-fix.h: from findings to a verified fix: the plan of the launch-string
+ * edits the findings carry, and the run of the patched pipeline measured
+ * the way the original was (`gstprof fix`, and later the panel).
+ */
+#ifndef __GP_FIX_H__
+#define __GP_FIX_H__
+
+#include <glib.h>
+
+#include "capture/gp-capture.h"
+#include "core/gp-session.h"
+
+G_BEGIN_DECLS
+
+/* The findings' launch-string edits gathered in rank order and applied to
+ * s->launch. NULL with @error when the
+ * session has no launch string or it does not parse. @s must outlive the
+ * plan. */
+typedef struct _GpFixPlan GpFixPlan;
+GpFixPlan *gp_fix_plan_new (GpSession * s, GError ** error);
+void gp_fix_plan_free (GpFixPlan * p);
+/* The patched launch string (the original when no edit applied). */
+const gchar *gp_fix_plan_get_launch (GpFixPlan * p);
+guint gp_fix_plan_get_n_edits (GpFixPlan * p);
+/* The patched string, the diff, each edit with its findings, the skipped
+ * findings with their reason, the findings without an edit. */
+gchar *gp_fix_plan_format (GpFixPlan * p);
+/* The original run's duration (the one asked for, not the one measured),
+ * window and CPU option into @opts, so that the two sessions measure the
+ * same way. */
+void gp_fix_capture_options (GpSession * before, GpCaptureOptions * opts);
+/* Runs @launch in-process (GStreamer initialised after
+ * gp_capture_prepare_env) for @before's duration, window and CPU option;
+ * NULL with @error when it cannot run at all. @pipeline_failed: it posted
+ * an error. Rules not yet run on the result. */
+GpSession *gp_fix_apply (GpSession * before, const gchar * launch,
+    gboolean progress, gboolean * pipeline_failed, GError ** error);
+
+G_END_DECLS
+
+#endif /* __GP_FIX_H__ */
