@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof fuzz target: the launch-string tokenizer and rewriter
- * (src/core/gp-launch.c).
+ * (src/core/gp-launch-*.c).
  *
  * libFuzzer feeds arbitrary bytes to gp_launch_parse (). Besides "no crash,
  * no leak, no undefined behaviour" (the sanitizers), it checks what the
@@ -20,7 +20,8 @@
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
  *     -fno-sanitize-recover=all -fno-omit-frame-pointer -Isrc/core \
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0 gstreamer-1.0) \
- *     -o build-fuzz/fuzz-launch tests/fuzz/fuzz-launch.c src/core/gp-launch.c \
+ *     -o build-fuzz/fuzz-launch tests/fuzz/fuzz-launch.c \
+ *     src/core/gp-launch-*.c \
  *     $(pkg-config --libs glib-2.0 json-glib-1.0 gstreamer-1.0)
  *   G_SLICE=always-malloc build-fuzz/fuzz-launch -max_total_time=120 \
  *     -max_len=4096 build-fuzz/launch-corpus

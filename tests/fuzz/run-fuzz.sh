@@ -71,6 +71,8 @@ LIBS_PKG=$(pkg-config --libs $PKG)
 CORE="$ROOT/src/core/gp-session.c $ROOT/src/core/gp-session-read.c \
   $ROOT/src/core/gp-session-write.c \
   $ROOT/src/core/gp-json.c $ROOT/src/core/gp-stats.c"
+LAUNCH="$ROOT/src/core/gp-launch-parse.c $ROOT/src/core/gp-launch-names.c \
+  $ROOT/src/core/gp-launch-patch.c $ROOT/src/core/gp-launch-diff.c"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/rules/gp-rules-hw.c $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -88,7 +90,7 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch in $OUT w
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
   $(pkg-config --cflags $PKG gstreamer-1.0) \
   -o "$OUT/fuzz-launch" "$ROOT/tests/fuzz/fuzz-launch.c" \
-  "$ROOT/src/core/gp-launch.c" $(pkg-config --libs $PKG gstreamer-1.0)
+  $LAUNCH $(pkg-config --libs $PKG gstreamer-1.0)
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm

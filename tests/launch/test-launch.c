@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: the launch-string tokenizer, element naming and rewriter
- * (src/core/gp-launch.c).
+ * (src/core/gp-launch-*.c).
  *
  * Truth comes from GStreamer itself: every predicted element name is
  * compared with the pipeline gst_parse_launch () builds in a fresh process
