@@ -285,6 +285,17 @@ gp_json_get_double (JsonObject * o, const gchar * name, gdouble fallback)
   }
 }
 
+const gchar *
+gp_json_get_string (JsonObject * o, const gchar * name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) ||
+      json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
 /* ------------------------------------------------------------------ */
 /* typed member reads with a sticky error                               */
 /* ------------------------------------------------------------------ */

@@ -6,6 +6,7 @@
  * leaving every other byte as it was, and keeps the result only when it
  * parses again.
  */
+#include "gp-json.h"
 #include "gp-launch-private.h"
 
 #include <stdarg.h>
@@ -162,20 +163,6 @@ gp_launch_value_text (JsonNode * node)
   }
 }
 
-static const gchar *
-gp_launch_member_string (JsonObject * o, const gchar * key)
-{
-  JsonNode *n;
-
-  if (!json_object_has_member (o, key))
-    return NULL;
-  n = json_object_get_member (o, key);
-  if (JSON_NODE_TYPE (n) != JSON_NODE_VALUE ||
-      json_node_get_value_type (n) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (n);
-}
-
 /* " key=value" for each member of props, checked; out may be NULL */
 static gboolean
 gp_launch_props_text (JsonObject * op, guint index, GString * out,
@@ -241,7 +228,7 @@ static gint
 gp_launch_resolve_member (GpLaunch * l, JsonObject * op, const gchar * key,
     guint index, GError ** error)
 {
-  const gchar *name = gp_launch_member_string (op, key);
+  const gchar *name = gp_json_get_string (op, key);
   gint el;
 
   if (name == NULL) {
@@ -327,7 +314,7 @@ static gboolean
 gp_launch_op_insert (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
     gsize * expect_at, GError ** error)
 {
-  const gchar *factory = gp_launch_member_string (op, "element");
+  const gchar *factory = gp_json_get_string (op, "element");
   gboolean after = json_object_has_member (op, "after");
   gint el;
   GString *desc;
@@ -406,7 +393,7 @@ static gboolean
 gp_launch_op_replace (GpLaunch * l, JsonObject * op, guint index,
     GArray * edits, GError ** error)
 {
-  const gchar *factory = gp_launch_member_string (op, "element");
+  const gchar *factory = gp_json_get_string (op, "element");
   gboolean keep = FALSE;
   gint el;
   GpLaunchElementPriv *e;
@@ -510,7 +497,7 @@ static gboolean
 gp_launch_op_set (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
     GError ** error)
 {
-  const gchar *key = gp_launch_member_string (op, "prop");
+  const gchar *key = gp_json_get_string (op, "prop");
   gchar *value;
   gint el;
 
@@ -539,7 +526,7 @@ static gboolean
 gp_launch_op_caps (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
     GError ** error)
 {
-  const gchar *caps_in = gp_launch_member_string (op, "caps");
+  const gchar *caps_in = gp_json_get_string (op, "caps");
   gchar *caps;
   gint el, target = -1;
   GpLaunchItem *it;
@@ -722,7 +709,7 @@ gp_launch_apply_one (GpLaunch ** cur, JsonNode * node, guint index,
   if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_OBJECT)
     return gp_launch_patch_fail (error, index, "not a JSON object");
   op = json_node_get_object (node);
-  kind = gp_launch_member_string (op, "op");
+  kind = gp_json_get_string (op, "op");
   if (kind == NULL)
     return gp_launch_patch_fail (error, index, "no \"op\"");
   edits = g_array_new (FALSE, TRUE, sizeof (GpLaunchEdit));
@@ -758,7 +745,7 @@ gp_launch_apply_one (GpLaunch ** cur, JsonNode * node, guint index,
   gp_launch_carry_batch_names (l, nl, edits);
   if (strcmp (kind, "insert") == 0) {
     /* the new element must be what was asked for, where it was put */
-    const gchar *factory = gp_launch_member_string (op, "element");
+    const gchar *factory = gp_json_get_string (op, "element");
     gboolean found = FALSE;
     guint j;
 

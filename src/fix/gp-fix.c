@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/gp-json.h"
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
 
@@ -75,20 +76,6 @@ gp_fix_plan_free (GpFixPlan * p)
   g_free (p);
 }
 
-static const gchar *
-gp_fix_member_string (JsonObject * o, const gchar * name)
-{
-  JsonNode *n;
-
-  if (!json_object_has_member (o, name))
-    return NULL;
-  n = json_object_get_member (o, name);
-  if (!JSON_NODE_HOLDS_VALUE (n) ||
-      json_node_get_value_type (n) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (n);
-}
-
 /* A value as a person reads it: scalars as property text, anything else
  * as JSON. */
 static gchar *
@@ -142,39 +129,40 @@ gp_fix_op_identity (JsonNode * op, gchar ** key, gchar ** value,
   if (op == NULL || !JSON_NODE_HOLDS_OBJECT (op))
     return FALSE;
   o = json_node_get_object (op);
-  kind = gp_fix_member_string (o, "op");
+  kind = gp_json_get_string (o, "op");
   if (kind == NULL)
     return FALSE;
-  if ((t = gp_fix_member_string (o, "target")) != NULL)
+  if ((t = gp_json_get_string (o, "target")) != NULL)
     where = "target";
-  else if ((t = gp_fix_member_string (o, "after")) != NULL)
+  else if ((t = gp_json_get_string (o, "after")) != NULL)
     where = "after";
-  else if ((t = gp_fix_member_string (o, "before")) != NULL)
+  else if ((t = gp_json_get_string (o, "before")) != NULL)
     where = "before";
   if (t == NULL)
     return FALSE;
   *target = g_strdup (t);
 
   if (strcmp (kind, "set") == 0) {
-    *key = g_strdup_printf ("set\t%s\t%s", t, gp_fix_member_string (o, "prop") ?
-        gp_fix_member_string (o, "prop") : "");
+    *key = g_strdup_printf ("set\t%s\t%s", t, gp_json_get_string (o, "prop") ?
+        gp_json_get_string (o, "prop") : "");
     *value = gp_fix_value_text (json_object_has_member (o, "value") ?
         json_object_get_member (o, "value") : NULL);
   } else if (strcmp (kind, "insert") == 0) {
     props = gp_fix_props_text (o);
     *key = g_strdup_printf ("insert\t%s\t%s", where, t);
-    *value = g_strdup_printf ("%s%s", gp_fix_member_string (o, "element") ?
-        gp_fix_member_string (o, "element") : "", props);
+    *value = g_strdup_printf ("%s%s", gp_json_get_string (o, "element") ?
+        gp_json_get_string (o, "element") : "", props);
     g_free (props);
   } else if (strcmp (kind, "caps") == 0) {
     *key = g_strdup_printf ("caps\t%s\t%s", where, t);
-    *value = g_strdup (gp_fix_member_string (o, "caps") ? gp_fix_member_string (o, "caps") :
-        "");
+    *value = g_strdup (gp_json_get_string (o, "caps") ?
+        gp_json_get_string (o, "caps") : "");
   } else if (strcmp (kind, "replace") == 0 || strcmp (kind, "remove") == 0) {
     props = gp_fix_props_text (o);
     *key = g_strdup_printf ("element\t%s", t);
-    *value = g_strdup_printf ("%s %s%s", kind, gp_fix_member_string (o, "element") ?
-        gp_fix_member_string (o, "element") : "", props);
+    *value = g_strdup_printf ("%s %s%s", kind,
+        gp_json_get_string (o, "element") ?
+        gp_json_get_string (o, "element") : "", props);
     *whole = TRUE;
     g_free (props);
   } else {
@@ -189,10 +177,10 @@ static gchar *
 gp_fix_op_describe (JsonNode * op)
 {
   JsonObject *o = json_node_get_object (op);
-  const gchar *kind = gp_fix_member_string (o, "op");
-  const gchar *target = gp_fix_member_string (o, "target");
-  const gchar *after = gp_fix_member_string (o, "after");
-  const gchar *before = gp_fix_member_string (o, "before");
+  const gchar *kind = gp_json_get_string (o, "op");
+  const gchar *target = gp_json_get_string (o, "target");
+  const gchar *after = gp_json_get_string (o, "after");
+  const gchar *before = gp_json_get_string (o, "before");
   const gchar *where = after ? "after" : "before";
   const gchar *anchor = after ? after : before;
   gchar *props = gp_fix_props_text (o), *v, *d;
@@ -200,22 +188,22 @@ gp_fix_op_describe (JsonNode * op)
   if (g_strcmp0 (kind, "set") == 0) {
     v = gp_fix_value_text (json_object_has_member (o, "value") ?
         json_object_get_member (o, "value") : NULL);
-    d = g_strdup_printf ("set %s %s=%s", target, gp_fix_member_string (o,
+    d = g_strdup_printf ("set %s %s=%s", target, gp_json_get_string (o,
         "prop"), v);
     g_free (v);
   } else if (g_strcmp0 (kind, "insert") == 0) {
-    d = g_strdup_printf ("insert %s%s %s %s", gp_fix_member_string (o,
+    d = g_strdup_printf ("insert %s%s %s %s", gp_json_get_string (o,
         "element"),
         props, where, anchor);
   } else if (g_strcmp0 (kind, "replace") == 0) {
     d = g_strdup_printf ("replace %s with %s%s", target,
-        gp_fix_member_string (o, "element"), props);
+        gp_json_get_string (o, "element"), props);
   } else if (g_strcmp0 (kind, "remove") == 0) {
     d = g_strdup_printf ("remove %s", target);
   } else if (g_strcmp0 (kind, "caps") == 0) {
-    d = target ? g_strdup_printf ("caps %s on %s", gp_fix_member_string (o,
+    d = target ? g_strdup_printf ("caps %s on %s", gp_json_get_string (o,
         "caps"),
-        target) : g_strdup_printf ("caps %s %s %s", gp_fix_member_string (o,
+        target) : g_strdup_printf ("caps %s %s %s", gp_json_get_string (o,
             "caps"),
         where, anchor);
   } else {

@@ -21,8 +21,7 @@
  *     -fno-sanitize-recover=all -Isrc/core -Isrc -Isrc/ingest \
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0) \
  *     -o fuzz-gstprofile tests/fuzz/fuzz-gstprofile.c src/ingest/gp-ingest-*.c \
- *     src/core/gp-session.c src/core/gp-session-read.c \
- *     src/core/gp-session-write.c src/core/gp-json.c \
+ *     src/core/gp-session*.c src/core/gp-json.c \
  *     src/core/gp-stats.c src/rules/gp-rules-hw.c \
  *     $(pkg-config --libs glib-2.0 json-glib-1.0) -lm
  *   G_SLICE=always-malloc ./fuzz-gstprofile -max_total_time=120 \

@@ -21,7 +21,7 @@
  *     -fno-sanitize-recover=all -fno-omit-frame-pointer -Isrc/core \
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0 gstreamer-1.0) \
  *     -o build-fuzz/fuzz-launch tests/fuzz/fuzz-launch.c \
- *     src/core/gp-launch-*.c \
+ *     src/core/gp-launch-*.c src/core/gp-json.c src/core/gp-session.c \
  *     $(pkg-config --libs glib-2.0 json-glib-1.0 gstreamer-1.0)
  *   G_SLICE=always-malloc build-fuzz/fuzz-launch -max_total_time=120 \
  *     -max_len=4096 build-fuzz/launch-corpus

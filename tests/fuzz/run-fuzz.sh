@@ -68,11 +68,11 @@ rm -f "$OUT/probe" "$OUT/probe.c"
 PKG="glib-2.0 json-glib-1.0"
 CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
-CORE="$ROOT/src/core/gp-session.c $ROOT/src/core/gp-session-read.c \
-  $ROOT/src/core/gp-session-write.c \
-  $ROOT/src/core/gp-json.c $ROOT/src/core/gp-stats.c"
-LAUNCH="$ROOT/src/core/gp-launch-parse.c $ROOT/src/core/gp-launch-names.c \
-  $ROOT/src/core/gp-launch-patch.c $ROOT/src/core/gp-launch-diff.c"
+# shellcheck disable=SC2086
+CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c \
+  $ROOT/src/core/gp-stats.c"
+LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
+  $ROOT/src/core/gp-session.c"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/rules/gp-rules-hw.c $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
