@@ -30,7 +30,6 @@ gp_cmd_analyze (gint argc, gchar ** argv)
   GError *err = NULL;
   GpSession *s;
   gchar *verdict, *note;
-  const gchar *header_end;
   gint code;
 
   g_set_prgname ("gstprof analyze");
@@ -68,21 +67,10 @@ gp_cmd_analyze (gint argc, gchar ** argv)
     goto out;
   }
   gp_rules_run (s);
-  verdict = gp_verdict_format (s, gp_verdict_want_color (1) ?
-      GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
   note = gp_ingest_import_note (s, GP_VERDICT_WIDTH);
-  /* the note goes at the end of the header (its first paragraph), where
-   * the reader learns what was measured, before any number */
-  header_end = note != NULL ? strstr (verdict, "\n\n") : NULL;
-  if (header_end != NULL) {
-    fwrite (verdict, 1, (size_t) (header_end - verdict) + 1, stdout);
-    fputs (note, stdout);
-    fputs (header_end + 1, stdout);
-  } else {
-    fputs (verdict, stdout);
-    if (note != NULL)
-      fputs (note, stdout);
-  }
+  verdict = gp_verdict_format (s, note, gp_verdict_want_color (1) ?
+      GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
+  fputs (verdict, stdout);
   g_free (note);
   fflush (stdout);
   g_free (verdict);

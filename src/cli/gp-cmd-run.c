@@ -346,7 +346,7 @@ gp_cmd_run (gint argc, gchar ** argv)
     goto out;
   }
 
-  verdict = gp_verdict_format (s, gp_verdict_want_color (1) ?
+  verdict = gp_verdict_format (s, NULL, gp_verdict_want_color (1) ?
       GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
   fputs (verdict, stdout);
   fflush (stdout);

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define W GP_VERDICT_WIDTH
 /* Elements listed in "Where the time goes" before the rest are summed up. */
 #define GP_VERDICT_MAX_ROWS 15
 /* A hop of a latency path is named when it holds buffers this long, and
@@ -38,43 +37,45 @@
 #define GP_VERDICT_MAX_WORKER_GROUPS 3
 #define GP_VERDICT_WORKER_GROUP_MIN_PCT 5.0
 
+/* The verdict being written: its text so far and how it is styled. */
 typedef struct
 {
   GString *out;
   gboolean color;
   gboolean dash_used;           /* a table printed "-" for "not measured" */
-} GpVt;
+} GpVerdictText;
 
 /* ANSI styles, used only when colour is on. */
-#define GP_VT_BOLD "\033[1m"
-#define GP_VT_RED "\033[31m"
-#define GP_VT_YELLOW "\033[33m"
-#define GP_VT_CYAN "\033[36m"
-#define GP_VT_RESET "\033[0m"
+#define GP_VERDICT_STYLE_BOLD "\033[1m"
+#define GP_VERDICT_STYLE_RED "\033[31m"
+#define GP_VERDICT_STYLE_YELLOW "\033[33m"
+#define GP_VERDICT_STYLE_CYAN "\033[36m"
+#define GP_VERDICT_STYLE_RESET "\033[0m"
 
 /* text helpers */
 
 static void
-gp_vt_styled (GpVt * vt, const gchar * style, const gchar * text)
+gp_verdict_styled (GpVerdictText * vt, const gchar * style, const gchar * text)
 {
   if (vt->color)
-    g_string_append_printf (vt->out, "%s%s%s", style, text, GP_VT_RESET);
+    g_string_append_printf (vt->out, "%s%s%s", style, text,
+        GP_VERDICT_STYLE_RESET);
   else
     g_string_append (vt->out, text);
 }
 
 static void
-gp_vt_heading (GpVt * vt, const gchar * text)
+gp_verdict_heading (GpVerdictText * vt, const gchar * text)
 {
   g_string_append_c (vt->out, '\n');
-  gp_vt_styled (vt, GP_VT_BOLD, text);
+  gp_verdict_styled (vt, GP_VERDICT_STYLE_BOLD, text);
   g_string_append_c (vt->out, '\n');
 }
 
 /* Appends @text padded (or cut, ending in "~") to @width display columns;
  * element names are ASCII in practice, but count characters, not bytes. */
 static void
-gp_vt_cell (GString * out, const gchar * text, guint width, gboolean right)
+gp_verdict_cell (GString * out, const gchar * text, guint width, gboolean right)
 {
   glong len = g_utf8_strlen (text, -1);
   guint i;
@@ -98,7 +99,7 @@ gp_vt_cell (GString * out, const gchar * text, guint width, gboolean right)
 /* Word-wraps @text to the width: @first before the first line, @indent
  * before the others. */
 static void
-gp_vt_wrap (GString * out, const gchar * first, const gchar * indent,
+gp_verdict_wrap (GString * out, const gchar * first, const gchar * indent,
     const gchar * text)
 {
   gchar **words = g_strsplit_set (text ? text : "", " \n", -1);
@@ -113,7 +114,7 @@ gp_vt_wrap (GString * out, const gchar * first, const gchar * indent,
 
     if (wl == 0)
       continue;
-    if (!line_empty && col + 1 + wl > W) {
+    if (!line_empty && col + 1 + wl > GP_VERDICT_WIDTH) {
       g_string_append_c (out, '\n');
       g_string_append (out, indent);
       col = g_utf8_strlen (indent, -1);
@@ -133,7 +134,7 @@ gp_vt_wrap (GString * out, const gchar * first, const gchar * indent,
 
 /* Milliseconds with the precision the measurement supports. */
 static const gchar *
-gp_vt_ms (gchar buf[32], gdouble v)
+gp_verdict_ms (gchar buf[32], gdouble v)
 {
   if (v < 0 || isnan (v))
     return "-";
@@ -147,7 +148,7 @@ gp_vt_ms (gchar buf[32], gdouble v)
 }
 
 static const gchar *
-gp_vt_pct (gchar buf[32], gdouble v)
+gp_verdict_pct (gchar buf[32], gdouble v)
 {
   if (v < 0 || isnan (v))
     return "-";
@@ -161,13 +162,13 @@ gp_vt_pct (gchar buf[32], gdouble v)
 /* Session facts */
 
 static gdouble
-gp_vt_elem_work (GpSession * s, GpElementSummary * es)
+gp_verdict_elem_work (GpSession * s, GpElementSummary * es)
 {
   return gp_rules_work_ms (s, es);
 }
 
 static const gchar *
-gp_vt_data_string (const GpEvent * ev, const gchar * key)
+gp_verdict_data_string (const GpEvent * ev, const gchar * key)
 {
   JsonNode *n = ev->data ? json_object_get_member (ev->data, key) : NULL;
 
@@ -178,12 +179,12 @@ gp_vt_data_string (const GpEvent * ev, const gchar * key)
 
 /* Under a not-negotiated error: the link whose caps could not meet. */
 static void
-gp_vt_negotiation (GpVt * vt, const GpEvent * ev)
+gp_verdict_negotiation (GpVerdictText * vt, const GpEvent * ev)
 {
-  const gchar *link = gp_vt_data_string (ev, "link");
-  const gchar *peer = gp_vt_data_string (ev, "peer");
-  const gchar *caps = gp_vt_data_string (ev, "caps");
-  const gchar *accepts = gp_vt_data_string (ev, "accepts");
+  const gchar *link = gp_verdict_data_string (ev, "link");
+  const gchar *peer = gp_verdict_data_string (ev, "peer");
+  const gchar *caps = gp_verdict_data_string (ev, "caps");
+  const gchar *accepts = gp_verdict_data_string (ev, "accepts");
   gchar *text;
 
   gchar *c, *a;
@@ -195,7 +196,7 @@ gp_vt_negotiation (GpVt * vt, const GpEvent * ev)
   text = g_strdup_printf ("at the link %s > %s: it offers %s; %s accepts "
       "%s", link, peer, caps ? c : "no caps", peer, accepts ? a :
       "nothing it was offered");
-  gp_vt_wrap (vt->out, "  ", "    ", text);
+  gp_verdict_wrap (vt->out, "  ", "    ", text);
   g_free (text);
   g_free (c);
   g_free (a);
@@ -203,7 +204,7 @@ gp_vt_negotiation (GpVt * vt, const GpEvent * ev)
 
 /* The first event of @type, or NULL. */
 static const GpEvent *
-gp_vt_event (GpSession * s, const gchar * type)
+gp_verdict_event (GpSession * s, const gchar * type)
 {
   guint i;
 
@@ -219,10 +220,10 @@ gp_vt_event (GpSession * s, const gchar * type)
 /* Whether the pipeline played, and how the run ended: the facts every
  * number below depends on. */
 static void
-gp_vt_run_state (GpVt * vt, GpSession * s)
+gp_verdict_run_state (GpVerdictText * vt, GpSession * s)
 {
   GString *line = g_string_new (NULL);
-  const GpEvent *stopped = gp_vt_event (s, "stopped");
+  const GpEvent *stopped = gp_verdict_event (s, "stopped");
 
   /* (an error says why itself) */
   if (gp_session_never_played (s) && g_strcmp0 (s->end, "error") != 0) {
@@ -249,7 +250,7 @@ gp_vt_run_state (GpVt * vt, GpSession * s)
       g_string_append_printf (line, ", which blocks thread %s", blocked->name);
     g_string_append (line, ". No rate, latency or stall is computed; see "
         "PREROLL.");
-    gp_vt_wrap (vt->out, "", "  ", line->str);
+    gp_verdict_wrap (vt->out, "", "  ", line->str);
     g_string_truncate (line, 0);
   }
   if (g_strcmp0 (s->end, "eos") == 0)
@@ -269,24 +270,24 @@ gp_vt_run_state (GpVt * vt, GpSession * s)
       g_string_append_printf (line, "; %s", stopped->text);
   }
   if (line->len > 0)
-    gp_vt_wrap (vt->out, "", "  ", line->str);
+    gp_verdict_wrap (vt->out, "", "  ", line->str);
   if (s->events_dropped > 0) {
     g_string_printf (line, "events: %" G_GUINT64_FORMAT " were dropped "
         "(too many at once, a QoS storm): the timeline has gaps",
         s->events_dropped);
-    gp_vt_wrap (vt->out, "", "  ", line->str);
+    gp_verdict_wrap (vt->out, "", "  ", line->str);
   }
   g_string_free (line, TRUE);
 }
 
 static void
-gp_vt_header (GpVt * vt, GpSession * s)
+gp_verdict_header (GpVerdictText * vt, GpSession * s)
 {
   GString *line = g_string_new (NULL);
   guint i;
 
   /* the fact every number depends on comes first */
-  gp_vt_styled (vt, GP_VT_BOLD, gp_session_never_played (s) &&
+  gp_verdict_styled (vt, GP_VERDICT_STYLE_BOLD, gp_session_never_played (s) &&
       g_strcmp0 (s->end, "error") != 0 ?
       "gstprof verdict: the pipeline never reached PLAYING" :
       "gstprof verdict");
@@ -302,14 +303,15 @@ gp_vt_header (GpVt * vt, GpSession * s)
       s->platform && *s->platform ? s->platform : "unknown");
   if (s->started && *s->started)
     g_string_append_printf (line, ", started %s", s->started);
-  gp_vt_wrap (vt->out, "", "  ", line->str);
+  gp_verdict_wrap (vt->out, "", "  ", line->str);
   g_string_free (line, TRUE);
   if (s->launch && *s->launch)
-    gp_vt_wrap (vt->out, "pipeline: ", "  ", s->launch);
+    gp_verdict_wrap (vt->out, "pipeline: ", "  ", s->launch);
   if (s->exit_code == -1)
-    gp_vt_wrap (vt->out, "", "  ", "unfinished: the run was stopped before "
+    gp_verdict_wrap (vt->out, "", "  ",
+        "unfinished: the run was stopped before "
         "it could write its final session; this is its last checkpoint");
-  gp_vt_run_state (vt, s);
+  gp_verdict_run_state (vt, s);
 
   for (i = 0; s->events && i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
@@ -329,8 +331,8 @@ gp_vt_header (GpVt * vt, GpSession * s)
       g_free (when);
       continue;
     }
-    gp_vt_wrap (vt->out, when, "  ", text);
-    gp_vt_negotiation (vt, ev);
+    gp_verdict_wrap (vt->out, when, "  ", text);
+    gp_verdict_negotiation (vt, ev);
     g_free (when);
     g_free (text);
   }
@@ -338,7 +340,7 @@ gp_vt_header (GpVt * vt, GpSession * s)
 
 /* "412 kbit/s" */
 static const gchar *
-gp_vt_bitrate (gchar buf[32], gdouble bytes_per_s)
+gp_verdict_bitrate (gchar buf[32], gdouble bytes_per_s)
 {
   gdouble bits = bytes_per_s * 8;
 
@@ -353,7 +355,7 @@ gp_vt_bitrate (gchar buf[32], gdouble bytes_per_s)
 
 /* How far @got falls short of @target, as the line's verdict. */
 static void
-gp_vt_rate_judge (GString * line, gdouble got, gdouble target)
+gp_verdict_rate_judge (GString * line, gdouble got, gdouble target)
 {
   if (got < 0 || target <= 0)
     return;
@@ -368,12 +370,12 @@ gp_vt_rate_judge (GString * line, gdouble got, gdouble target)
 
 /* Each sink in its own media (gp-session.h, GpSinkSummary). */
 static void
-gp_vt_rate (GpVt * vt, GpSession * s)
+gp_verdict_rate (GpVerdictText * vt, GpSession * s)
 {
   gchar b[32];
   guint i;
 
-  gp_vt_heading (vt, "Rate (steady state at each sink, in its own media)");
+  gp_verdict_heading (vt, "Rate (steady state at each sink, in its own media)");
   if (gp_session_never_played (s)) {
     g_string_append (vt->out, "  not measured (the pipeline never played)\n");
     return;
@@ -387,7 +389,7 @@ gp_vt_rate (GpVt * vt, GpSession * s)
     GpMediaKind kind = gp_media_kind_from_name (sk->media);
     GString *line = g_string_new ("  ");
 
-    gp_vt_cell (line, sk->name, 22, FALSE);
+    gp_verdict_cell (line, sk->name, 22, FALSE);
     if (sk->fps < 0) {
       g_string_append (line, "  rate not measured");
     } else if (kind == GP_MEDIA_AUDIO) {
@@ -399,11 +401,11 @@ gp_vt_rate (GpVt * vt, GpSession * s)
       else
         g_string_append_printf (line, "%7.1f buffers/s (audio, no "
             "durations)", sk->fps);
-      gp_vt_rate_judge (line, sk->media_per_s, target);
+      gp_verdict_rate_judge (line, sk->media_per_s, target);
     } else if (kind == GP_MEDIA_RTP || kind == GP_MEDIA_MUXED
         || kind == GP_MEDIA_OTHER) {
       g_string_append_printf (line, "%s, %.1f %s/s (%s)",
-          gp_vt_bitrate (b, sk->bytes_per_s), sk->fps,
+          gp_verdict_bitrate (b, sk->bytes_per_s), sk->fps,
           kind == GP_MEDIA_RTP ? "packets" : "buffers", sk->media);
     } else {
       gdouble target = gp_rules_sink_target_fps (s, sk->name);
@@ -413,7 +415,7 @@ gp_vt_rate (GpVt * vt, GpSession * s)
         g_string_append (line, ", target not known (no framerate in caps)");
       else
         g_string_append_printf (line, " of %.1f fps (caps)", target);
-      gp_vt_rate_judge (line, sk->fps, target);
+      gp_verdict_rate_judge (line, sk->fps, target);
     }
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
@@ -424,14 +426,14 @@ gp_vt_rate (GpVt * vt, GpSession * s)
       gchar *note = g_strdup_printf ("first buffer after %.1f s; the rate "
           "is the steady state after it", sk->first_s);
 
-      gp_vt_wrap (vt->out, "    ", "    ", note);
+      gp_verdict_wrap (vt->out, "    ", "    ", note);
       g_free (note);
     }
   }
 }
 
 static gint
-gp_vt_compare_hops (gconstpointer a, gconstpointer b)
+gp_verdict_compare_hops (gconstpointer a, gconstpointer b)
 {
   gdouble ha = (*(GpHop **) a)->hop_ms, hb = (*(GpHop **) b)->hop_ms;
 
@@ -442,7 +444,7 @@ gp_vt_compare_hops (gconstpointer a, gconstpointer b)
  * the elements that hold its buffers longest, work or waiting, and where
  * timestamps changed on the way. */
 static void
-gp_vt_path_hops (GpVt * vt, GpSession * s, GpPath * p)
+gp_verdict_path_hops (GpVerdictText * vt, GpSession * s, GpPath * p)
 {
   GPtrArray *hops = gp_rules_path_hops (s, p);
   GPtrArray *big;
@@ -467,30 +469,30 @@ gp_vt_path_hops (GpVt * vt, GpSession * s, GpPath * p)
         !((GpHop *) g_ptr_array_index (hops, i + 1))->exact)
       changed = h->element;
   }
-  g_ptr_array_sort (big, gp_vt_compare_hops);
+  g_ptr_array_sort (big, gp_verdict_compare_hops);
   text = g_string_new (NULL);
   for (i = 0; i < big->len && i < GP_VERDICT_MAX_HOPS; i++) {
     GpHop *h = g_ptr_array_index (big, i);
     gchar b[32];
 
     g_string_append_printf (text, "%s%s %s ms", i ? "; " : "held longest "
-        "by ", h->element, gp_vt_ms (b, h->hop_ms));
+        "by ", h->element, gp_verdict_ms (b, h->hop_ms));
     if (h->queue)
       g_string_append (text, " (queued: waiting)");
     else if (h->work_ms >= 0 && h->work_ms < h->hop_ms * 0.5)
       g_string_append_printf (text, " (waiting: %s ms of it is work)",
-          gp_vt_ms (b, h->work_ms));
+          gp_verdict_ms (b, h->work_ms));
     else if (h->work_ms >= 0)
       g_string_append (text, " (working)");
   }
   if (text->len > 0)
-    gp_vt_wrap (vt->out, "    ", "      ", text->str);
+    gp_verdict_wrap (vt->out, "    ", "      ", text->str);
   if (changed) {
     gchar *note = g_strdup_printf ("past %s, timestamps or buffer "
         "boundaries are not the source's: buffers matched by running-time "
         "slot", changed);
 
-    gp_vt_wrap (vt->out, "    ", "      ", note);
+    gp_verdict_wrap (vt->out, "    ", "      ", note);
     g_free (note);
   }
   g_string_free (text, TRUE);
@@ -499,12 +501,12 @@ gp_vt_path_hops (GpVt * vt, GpSession * s, GpPath * p)
 }
 
 static void
-gp_vt_latency (GpVt * vt, GpSession * s)
+gp_verdict_latency (GpVerdictText * vt, GpSession * s)
 {
   gchar b1[32], b2[32], b3[32];
   guint i;
 
-  gp_vt_heading (vt, "Latency, source to sink input (p50 / p95 / p99; p95 "
+  gp_verdict_heading (vt, "Latency, source to sink input (p50 / p95 / p99; p95 "
       "against the frame period)");
   if (gp_session_never_played (s)) {
     g_string_append (vt->out, "  not measured (the pipeline never played)\n");
@@ -527,20 +529,21 @@ gp_vt_latency (GpVt * vt, GpSession * s)
     gchar *name = g_strdup_printf ("%s > %s", p->source, p->sink);
     GString *line = g_string_new ("  ");
 
-    gp_vt_cell (line, name, 32, FALSE);
+    gp_verdict_cell (line, name, 32, FALSE);
     if (p->latency_ms.p50 < 0)
       g_string_append (line, " not measured");
     else
       g_string_append_printf (line, " %s / %s / %s ms",
-          gp_vt_ms (b1, p->latency_ms.p50), gp_vt_ms (b2, p->latency_ms.p95),
-          gp_vt_ms (b3, p->latency_ms.p99));
+          gp_verdict_ms (b1, p->latency_ms.p50), gp_verdict_ms (b2,
+              p->latency_ms.p95),
+          gp_verdict_ms (b3, p->latency_ms.p99));
     if (period > 0 && p->latency_ms.p95 >= 0)
       g_string_append_printf (line, "  %s %.1f ms",
           p->latency_ms.p95 > period ? "over" : "within", period);
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
-    gp_vt_path_hops (vt, s, p);
+    gp_verdict_path_hops (vt, s, p);
     /* a buffer or two at the start or the end is noise */
     if (p->unmatched * 100 > p->matched + p->unmatched) {
       gchar *note = g_strdup_printf ("%" G_GUINT64_FORMAT " buffers matched, "
@@ -548,7 +551,7 @@ gp_vt_latency (GpVt * vt, GpSession * s)
           "covers their running time) and are not counted", p->matched,
           p->unmatched);
 
-      gp_vt_wrap (vt->out, "    ", "    ", note);
+      gp_verdict_wrap (vt->out, "    ", "    ", note);
       g_free (note);
     }
     g_free (name);
@@ -556,7 +559,7 @@ gp_vt_latency (GpVt * vt, GpSession * s)
 }
 
 static void
-gp_vt_thread_line (GpVt * vt, GpSession * s, const gchar * label,
+gp_verdict_thread_line (GpVerdictText * vt, GpSession * s, const gchar * label,
     GpThreadSummary * t)
 {
   gdouble busy = gp_rules_thread_busy_pct (s, t);
@@ -565,11 +568,13 @@ gp_vt_thread_line (GpVt * vt, GpSession * s, const gchar * label,
 
   text = g_strdup_printf ("%s: busy %s of the run, CPU %s of a core "
       "(peak %s)", t->name && *t->name ? t->name : "(unnamed)",
-      busy >= 0 ? gp_vt_pct (b1, busy) : "not measured",
-      t->cpu_pct_mean >= 0 ? gp_vt_pct (b2, t->cpu_pct_mean) : "not measured",
-      t->cpu_pct_max >= 0 ? gp_vt_pct (b3, t->cpu_pct_max) : "not measured");
+      busy >= 0 ? gp_verdict_pct (b1, busy) : "not measured",
+      t->cpu_pct_mean >= 0 ? gp_verdict_pct (b2,
+          t->cpu_pct_mean) : "not measured",
+      t->cpu_pct_max >= 0 ? gp_verdict_pct (b3,
+          t->cpu_pct_max) : "not measured");
   prefix = g_strdup_printf ("  %s ", label);
-  gp_vt_wrap (vt->out, prefix, "      ", text);
+  gp_verdict_wrap (vt->out, prefix, "      ", text);
   g_free (text);
   g_free (prefix);
   if (t->elements && t->elements->len > 0) {
@@ -578,7 +583,7 @@ gp_vt_thread_line (GpVt * vt, GpSession * s, const gchar * label,
     g_ptr_array_add (t->elements, NULL);
     list = g_strjoinv (", ", (gchar **) t->elements->pdata);
     g_ptr_array_remove_index (t->elements, t->elements->len - 1);
-    gp_vt_wrap (vt->out, "      runs ", "        ", list);
+    gp_verdict_wrap (vt->out, "      runs ", "        ", list);
     g_free (list);
   }
 }
@@ -594,7 +599,7 @@ typedef struct
 } GpVtWorkers;
 
 static void
-gp_vt_workers_free (gpointer p)
+gp_verdict_workers_free (gpointer p)
 {
   GpVtWorkers *g = p;
 
@@ -603,7 +608,7 @@ gp_vt_workers_free (gpointer p)
 }
 
 static gchar *
-gp_vt_worker_key (const gchar * name)
+gp_verdict_worker_key (const gchar * name)
 {
   gchar *key = g_strdup (name && *name ? name : "(unnamed)");
   gchar *slash = strrchr (key, '/');
@@ -622,7 +627,7 @@ gp_vt_worker_key (const gchar * name)
 }
 
 static gint
-gp_vt_workers_cmp (gconstpointer a, gconstpointer b)
+gp_verdict_workers_cmp (gconstpointer a, gconstpointer b)
 {
   const GpVtWorkers *ga = *(GpVtWorkers * const *) a;
   const GpVtWorkers *gb = *(GpVtWorkers * const *) b;
@@ -636,7 +641,7 @@ gp_vt_workers_cmp (gconstpointer a, gconstpointer b)
  * inherit their creator's name, so an encoder's workers started from a
  * streaming thread are named after it. */
 static GpThreadSummary *
-gp_vt_creator (GpSession * s, const gchar * key)
+gp_verdict_creator (GpSession * s, const gchar * key)
 {
   guint i;
 
@@ -649,7 +654,7 @@ gp_vt_creator (GpSession * s, const gchar * key)
       continue;
     /* keyed the same way: the streaming thread may be the one that got
      * the "/tid" suffix */
-    tkey = gp_vt_worker_key (t->name);
+    tkey = gp_verdict_worker_key (t->name);
     same = g_str_equal (tkey, key);
     g_free (tkey);
     if (same)
@@ -661,9 +666,9 @@ gp_vt_creator (GpSession * s, const gchar * key)
 /* Worker threads' CPU (each over its own life, % of one core), grouped
  * by kind, busiest first; @total receives the sum. */
 static GPtrArray *
-gp_vt_worker_groups (GpSession * s, gdouble * total, guint * n_threads)
+gp_verdict_worker_groups (GpSession * s, gdouble * total, guint * n_threads)
 {
-  GPtrArray *groups = g_ptr_array_new_with_free_func (gp_vt_workers_free);
+  GPtrArray *groups = g_ptr_array_new_with_free_func (gp_verdict_workers_free);
   guint i, j;
 
   *total = 0;
@@ -675,7 +680,7 @@ gp_vt_worker_groups (GpSession * s, gdouble * total, guint * n_threads)
 
     if (!t->worker || t->cpu_pct_mean < 0)
       continue;
-    key = gp_vt_worker_key (t->name);
+    key = gp_verdict_worker_key (t->name);
     for (j = 0; j < groups->len && g == NULL; j++)
       if (g_str_equal (((GpVtWorkers *) groups->pdata[j])->key, key))
         g = groups->pdata[j];
@@ -691,26 +696,27 @@ gp_vt_worker_groups (GpSession * s, gdouble * total, guint * n_threads)
     *total += t->cpu_pct_mean;
     (*n_threads)++;
   }
-  g_ptr_array_sort (groups, gp_vt_workers_cmp);
+  g_ptr_array_sort (groups, gp_verdict_workers_cmp);
   return groups;
 }
 
 /* "process: 190% CPU of 200% available (2 cores), peak 199%; RSS ..." */
 static void
-gp_vt_process (GpVt * vt, GpSession * s)
+gp_verdict_process (GpVerdictText * vt, GpSession * s)
 {
   GpProcessSummary *p = &s->process;
   GString *line = g_string_new (NULL);
   gchar b1[32];
 
   if (p->cpu_pct_mean >= 0) {
-    g_string_append_printf (line, "%s CPU", gp_vt_pct (b1, p->cpu_pct_mean));
+    g_string_append_printf (line, "%s CPU", gp_verdict_pct (b1,
+        p->cpu_pct_mean));
     if (p->n_cpus > 0)
       g_string_append_printf (line, " of %d%% available (%d core%s)",
           p->n_cpus * 100, p->n_cpus, p->n_cpus == 1 ? "" : "s");
     if (p->cpu_pct_max >= 0)
       g_string_append_printf (line, ", peak %s",
-          gp_vt_pct (b1, p->cpu_pct_max));
+          gp_verdict_pct (b1, p->cpu_pct_max));
   } else {
     g_string_append (line, "CPU not measured");
   }
@@ -718,13 +724,13 @@ gp_vt_process (GpVt * vt, GpSession * s)
     g_string_append_printf (line, "; RSS %.0f MiB at start, %.0f MiB at "
         "the end (max %.0f MiB)", p->rss_mb_start, p->rss_mb_end,
         p->rss_mb_max);
-  gp_vt_wrap (vt->out, "  process: ", "    ", line->str);
+  gp_verdict_wrap (vt->out, "  process: ", "    ", line->str);
   g_string_free (line, TRUE);
 }
 
 /* The process uses (nearly) every core it may run on. */
 static gboolean
-gp_vt_cpu_bound (GpSession * s)
+gp_verdict_cpu_bound (GpSession * s)
 {
   GpProcessSummary *p = &s->process;
 
@@ -733,7 +739,8 @@ gp_vt_cpu_bound (GpSession * s)
 }
 
 static void
-gp_vt_workers (GpVt * vt, GpSession * s, gdouble total, guint n_threads,
+gp_verdict_workers (GpVerdictText * vt, GpSession * s, gdouble total,
+    guint n_threads,
     GPtrArray * groups)
 {
   gchar b1[32];
@@ -744,8 +751,8 @@ gp_vt_workers (GpVt * vt, GpSession * s, gdouble total, guint n_threads,
 
   text = g_strdup_printf ("%u thread%s outside GStreamer's streaming "
       "threads, %s CPU of a core together", n_threads,
-      n_threads == 1 ? "" : "s", gp_vt_pct (b1, total));
-  gp_vt_wrap (vt->out, "  worker threads: ", "    ", text);
+      n_threads == 1 ? "" : "s", gp_verdict_pct (b1, total));
+  gp_verdict_wrap (vt->out, "  worker threads: ", "    ", text);
   g_free (text);
   for (i = 0; i < groups->len; i++) {
     GpVtWorkers *g = groups->pdata[i];
@@ -761,8 +768,8 @@ gp_vt_workers (GpVt * vt, GpSession * s, gdouble total, guint n_threads,
     shown++;
     line = g_string_new (NULL);
     g_string_append_printf (line, "%s: %u thread%s, %s CPU", g->key, g->n,
-        g->n == 1 ? "" : "s", gp_vt_pct (b1, g->cpu_pct));
-    creator = gp_vt_creator (s, g->key);
+        g->n == 1 ? "" : "s", gp_verdict_pct (b1, g->cpu_pct));
+    creator = gp_verdict_creator (s, g->key);
     if (creator) {
       GpElementSummary *hot = gp_rules_hottest_on_thread (s, creator);
 
@@ -772,18 +779,18 @@ gp_vt_workers (GpVt * vt, GpSession * s, gdouble total, guint n_threads,
         g_string_append_printf (line, ", whose heaviest element is %s",
             hot->name);
     }
-    gp_vt_wrap (vt->out, "    ", "      ", line->str);
+    gp_verdict_wrap (vt->out, "    ", "      ", line->str);
     g_string_free (line, TRUE);
   }
   if (n_rest > 0)
     g_string_append_printf (vt->out, "    %u more thread%s, %s CPU\n",
-        n_rest, n_rest == 1 ? "" : "s", gp_vt_pct (b1, rest));
+        n_rest, n_rest == 1 ? "" : "s", gp_verdict_pct (b1, rest));
 }
 
 /* In a pipeline that never played: the threads blocked in an element
  * (a sink holding its preroll, a full queue) and for how long. */
 static void
-gp_vt_blocked_threads (GpVt * vt, GpSession * s)
+gp_verdict_blocked_threads (GpVerdictText * vt, GpSession * s)
 {
   guint i, n = 0;
 
@@ -795,7 +802,7 @@ gp_vt_blocked_threads (GpVt * vt, GpSession * s)
       continue;
     text = g_strdup_printf ("%s: in %s for %.1f s", t->name, t->blocked_in,
         t->blocked_ms / 1000.0);
-    gp_vt_wrap (vt->out, "  blocked: ", "      ", text);
+    gp_verdict_wrap (vt->out, "  blocked: ", "      ", text);
     g_free (text);
     n++;
   }
@@ -805,7 +812,7 @@ gp_vt_blocked_threads (GpVt * vt, GpSession * s)
 }
 
 static void
-gp_vt_threads (GpVt * vt, GpSession * s)
+gp_verdict_threads (GpVerdictText * vt, GpSession * s)
 {
   GpThreadSummary *lim = NULL, *cpu = NULL;
   GHashTable *only = g_hash_table_new (g_str_hash, g_str_equal);
@@ -814,7 +821,7 @@ gp_vt_threads (GpVt * vt, GpSession * s)
   guint i, j, n_workers;
   gboolean bound;
 
-  gp_vt_heading (vt, "Threads");
+  gp_verdict_heading (vt, "Threads");
   /* Only streaming threads run elements, so only they can be the limiting
    * thread; worker threads are shown apart. */
   for (i = 0; s->threads && i < s->threads->len; i++) {
@@ -834,14 +841,14 @@ gp_vt_threads (GpVt * vt, GpSession * s)
   g_hash_table_unref (only);
 
   if (s->process.measured)
-    gp_vt_process (vt, s);
+    gp_verdict_process (vt, s);
   else if (lim == NULL) {
     g_string_append (vt->out, "  not measured\n");
     return;
   }
 
-  groups = gp_vt_worker_groups (s, &worker_pct, &n_workers);
-  bound = gp_vt_cpu_bound (s);
+  groups = gp_verdict_worker_groups (s, &worker_pct, &n_workers);
+  bound = gp_verdict_cpu_bound (s);
   if (bound) {
     gchar b1[32], b2[32];
     gchar *text;
@@ -851,27 +858,28 @@ gp_vt_threads (GpVt * vt, GpSession * s)
     text = g_strdup_printf ("all %d cores are busy (%s of %d%%)%s%s%s: no "
         "single streaming thread limits the rate, less work per frame or "
         "more cores does.", s->process.n_cpus,
-        gp_vt_pct (b1, s->process.cpu_pct_mean), s->process.n_cpus * 100,
+        gp_verdict_pct (b1, s->process.cpu_pct_mean), s->process.n_cpus * 100,
         worker_pct >= GP_VERDICT_WORKER_MIN_PCT ? ", " : "",
-        worker_pct >= GP_VERDICT_WORKER_MIN_PCT ? gp_vt_pct (b2,
+        worker_pct >= GP_VERDICT_WORKER_MIN_PCT ? gp_verdict_pct (b2,
             worker_pct) : "",
         worker_pct >= GP_VERDICT_WORKER_MIN_PCT ? " of it on worker threads" :
         "");
-    gp_vt_wrap (vt->out, "  CPU-bound: ", "    ", text);
+    gp_verdict_wrap (vt->out, "  CPU-bound: ", "    ", text);
     g_free (text);
   }
   if (worker_pct >= GP_VERDICT_WORKER_MIN_PCT)
-    gp_vt_workers (vt, s, worker_pct, n_workers, groups);
+    gp_verdict_workers (vt, s, worker_pct, n_workers, groups);
   g_ptr_array_unref (groups);
 
   if (lim == NULL)
     return;
   /* nothing flowed, so nothing limits a rate: what holds each thread */
   if (gp_session_never_played (s)) {
-    gp_vt_blocked_threads (vt, s);
+    gp_verdict_blocked_threads (vt, s);
     return;
   }
-  gp_vt_thread_line (vt, s, bound ? "busiest streaming:" : "limiting:", lim);
+  gp_verdict_thread_line (vt, s, bound ? "busiest streaming:" : "limiting:",
+      lim);
   for (i = 0; i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
 
@@ -881,15 +889,15 @@ gp_vt_threads (GpVt * vt, GpSession * s)
   /* The limiting thread is chosen by wall busy share (it may be blocked,
    * not computing); the one burning most CPU is shown too when it differs. */
   if (cpu && cpu != lim)
-    gp_vt_thread_line (vt, s, "most CPU:", cpu);
+    gp_verdict_thread_line (vt, s, "most CPU:", cpu);
 }
 
 static gint
-gp_vt_compare_work (gconstpointer a, gconstpointer b, gpointer user_data)
+gp_verdict_compare_work (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   GpSession *s = user_data;
-  gdouble wa = gp_vt_elem_work (s, *(GpElementSummary **) a);
-  gdouble wb = gp_vt_elem_work (s, *(GpElementSummary **) b);
+  gdouble wa = gp_verdict_elem_work (s, *(GpElementSummary **) a);
+  gdouble wb = gp_verdict_elem_work (s, *(GpElementSummary **) b);
 
   if (wa != wb)
     return wa > wb ? -1 : 1;
@@ -898,7 +906,7 @@ gp_vt_compare_work (gconstpointer a, gconstpointer b, gpointer user_data)
 }
 
 static void
-gp_vt_where (GpVt * vt, GpSession * s)
+gp_verdict_where (GpVerdictText * vt, GpSession * s)
 {
   GPtrArray *rows = g_ptr_array_new ();
   GPtrArray *waiting = g_ptr_array_new ();
@@ -906,7 +914,7 @@ gp_vt_where (GpVt * vt, GpSession * s)
   guint i, n_rest = 0;
   gchar b[32];
 
-  gp_vt_heading (vt, "Where the time goes (self time: work only; "
+  gp_verdict_heading (vt, "Where the time goes (self time: work only; "
       "downstream and waiting excluded)");
   for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
@@ -925,13 +933,13 @@ gp_vt_where (GpVt * vt, GpSession * s)
         "buffer)\n");
     goto done;
   }
-  g_ptr_array_sort_with_data (rows, gp_vt_compare_work, s);
+  g_ptr_array_sort_with_data (rows, gp_verdict_compare_work, s);
 
   g_string_append (vt->out, "  element                share   p50 ms   "
       "p95 ms   buffers  thread\n");
   for (i = 0; i < rows->len; i++) {
     GpElementSummary *es = g_ptr_array_index (rows, i);
-    gdouble w = gp_vt_elem_work (s, es);
+    gdouble w = gp_verdict_elem_work (s, es);
     /* Nothing measured is not 0 %: a live source's clock waits are not
      * self time, so it may have no samples at all. */
     gdouble share = total > 0 && w >= 0 && es->buffers > 0 ?
@@ -945,12 +953,12 @@ gp_vt_where (GpVt * vt, GpSession * s)
       continue;
     }
     line = g_string_new ("  ");
-    gp_vt_cell (line, es->name, 21, FALSE);
-    gp_vt_cell (line, gp_vt_pct (b, share), 7, TRUE);
-    gp_vt_cell (line, gp_vt_ms (b, es->self_ms.p50), 9, TRUE);
-    gp_vt_cell (line, gp_vt_ms (b, es->self_ms.p95), 9, TRUE);
+    gp_verdict_cell (line, es->name, 21, FALSE);
+    gp_verdict_cell (line, gp_verdict_pct (b, share), 7, TRUE);
+    gp_verdict_cell (line, gp_verdict_ms (b, es->self_ms.p50), 9, TRUE);
+    gp_verdict_cell (line, gp_verdict_ms (b, es->self_ms.p95), 9, TRUE);
     g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, es->buffers);
-    gp_vt_cell (line, b, 10, TRUE);
+    gp_verdict_cell (line, b, 10, TRUE);
     g_string_append (line, "  ");
     if (es->threads == NULL || es->threads->len == 0)
       thr = g_strdup ("-");
@@ -959,7 +967,8 @@ gp_vt_where (GpVt * vt, GpSession * s)
     else
       thr = g_strdup_printf ("%s +%u", (gchar *) g_ptr_array_index
           (es->threads, 0), es->threads->len - 1);
-    gp_vt_cell (line, thr, W - 2 - 21 - 7 - 9 - 9 - 10 - 2, FALSE);
+    gp_verdict_cell (line, thr, GP_VERDICT_WIDTH - 2 - 21 - 7 - 9 - 9 - 10 - 2,
+        FALSE);
     g_free (thr);
     /* No trailing blanks from the padding of the last column. */
     while (line->len > 0 && line->str[line->len - 1] == ' ')
@@ -972,7 +981,7 @@ gp_vt_where (GpVt * vt, GpSession * s)
   }
   if (n_rest > 0)
     g_string_append_printf (vt->out, "  ... %u more elements, %s together\n",
-        n_rest, gp_vt_pct (b, rest_share));
+        n_rest, gp_verdict_pct (b, rest_share));
   if (total > 0)
     g_string_append (vt->out, "  share: of all elements' self time, queues "
         "left out\n");
@@ -988,8 +997,8 @@ gp_vt_where (GpVt * vt, GpSession * s)
     note = g_strdup_printf ("%s was on the CPU for %s of its self time "
         "(--cpu): the rest it spent off it, sleeping, on a lock, on I/O or "
         "waiting for its own worker threads.", es->name,
-        gp_vt_pct (b, es->cpu_ms / es->self_total_ms * 100.0));
-    gp_vt_wrap (vt->out, "  ", "  ", note);
+        gp_verdict_pct (b, es->cpu_ms / es->self_total_ms * 100.0));
+    gp_verdict_wrap (vt->out, "  ", "  ", note);
     g_free (note);
   }
   for (i = 0; i < waiting->len; i++) {
@@ -998,7 +1007,7 @@ gp_vt_where (GpVt * vt, GpSession * s)
         "(--cpu), counts in the shares.", (gchar *) g_ptr_array_index
         (waiting, i));
 
-    gp_vt_wrap (vt->out, "  ", "  ", note);
+    gp_verdict_wrap (vt->out, "  ", "  ", note);
     g_free (note);
   }
 
@@ -1009,7 +1018,7 @@ done:
 
 /* Why @es waits, for the table below. */
 static const gchar *
-gp_vt_wait_reason (GpSession * s, GpElementSummary * es)
+gp_verdict_wait_reason (GpSession * s, GpElementSummary * es)
 {
   GpElement *e = gp_session_find_element (s, es->name);
   const gchar *kind = e ? e->kind : NULL;
@@ -1030,7 +1039,7 @@ gp_vt_wait_reason (GpSession * s, GpElementSummary * es)
 }
 
 static gint
-gp_vt_compare_wait (gconstpointer a, gconstpointer b)
+gp_verdict_compare_wait (gconstpointer a, gconstpointer b)
 {
   gdouble wa = (*(GpElementSummary **) a)->wait_total_ms;
   gdouble wb = (*(GpElementSummary **) b)->wait_total_ms;
@@ -1042,7 +1051,7 @@ gp_vt_compare_wait (gconstpointer a, gconstpointer b)
  * time of its buffers less their CPU time.  Only the ones that matter:
  * a wait of GP_VERDICT_WAIT_MIN_MS per buffer or more. */
 static void
-gp_vt_waiting (GpVt * vt, GpSession * s)
+gp_verdict_waiting (GpVerdictText * vt, GpSession * s)
 {
   GPtrArray *rows = g_ptr_array_new ();
   gchar b[32];
@@ -1056,19 +1065,20 @@ gp_vt_waiting (GpVt * vt, GpSession * s)
       g_ptr_array_add (rows, es);
   }
   if (rows->len > 0) {
-    g_ptr_array_sort (rows, gp_vt_compare_wait);
-    gp_vt_heading (vt, "Waiting (wall time in an element that was not work)");
+    g_ptr_array_sort (rows, gp_verdict_compare_wait);
+    gp_verdict_heading (vt,
+        "Waiting (wall time in an element that was not work)");
     g_string_append (vt->out, "  element              p50 ms   p95 ms  "
         "waits\n");
     for (i = 0; i < rows->len && i < GP_VERDICT_MAX_WAIT_ROWS; i++) {
       GpElementSummary *es = g_ptr_array_index (rows, i);
       GString *line = g_string_new ("  ");
 
-      gp_vt_cell (line, es->name, 19, FALSE);
-      gp_vt_cell (line, gp_vt_ms (b, es->wait_ms.p50), 9, TRUE);
-      gp_vt_cell (line, gp_vt_ms (b, es->wait_ms.p95), 9, TRUE);
+      gp_verdict_cell (line, es->name, 19, FALSE);
+      gp_verdict_cell (line, gp_verdict_ms (b, es->wait_ms.p50), 9, TRUE);
+      gp_verdict_cell (line, gp_verdict_ms (b, es->wait_ms.p95), 9, TRUE);
       g_string_append (line, "  ");
-      g_string_append (line, gp_vt_wait_reason (s, es));
+      g_string_append (line, gp_verdict_wait_reason (s, es));
       g_string_append_c (line, '\n');
       g_string_append (vt->out, line->str);
       g_string_free (line, TRUE);
@@ -1078,14 +1088,14 @@ gp_vt_waiting (GpVt * vt, GpSession * s)
 }
 
 static void
-gp_vt_queues (GpVt * vt, GpSession * s)
+gp_verdict_queues (GpVerdictText * vt, GpSession * s)
 {
   gchar b[32], b2[32];
   guint i;
 
   if (s->queue_summaries == NULL || s->queue_summaries->len == 0)
     return;
-  gp_vt_heading (vt, "Queues (residence is waiting, not processing)");
+  gp_verdict_heading (vt, "Queues (residence is waiting, not processing)");
   g_string_append (vt->out, "  queue                 wait p50  wait p95  "
       "level mean/max   dropped  blocked ms\n");
   for (i = 0; i < s->queue_summaries->len; i++) {
@@ -1093,16 +1103,16 @@ gp_vt_queues (GpVt * vt, GpSession * s)
     GString *line = g_string_new ("  ");
     gchar *level;
 
-    gp_vt_cell (line, q->name, 20, FALSE);
-    gp_vt_cell (line, gp_vt_ms (b, q->residence_ms.p50), 10, TRUE);
-    gp_vt_cell (line, gp_vt_ms (b, q->residence_ms.p95), 10, TRUE);
-    level = g_strdup_printf ("%s / %s", gp_vt_pct (b, q->level_pct_mean),
-        gp_vt_pct (b2, q->level_pct_max));
-    gp_vt_cell (line, level, 17, TRUE);
+    gp_verdict_cell (line, q->name, 20, FALSE);
+    gp_verdict_cell (line, gp_verdict_ms (b, q->residence_ms.p50), 10, TRUE);
+    gp_verdict_cell (line, gp_verdict_ms (b, q->residence_ms.p95), 10, TRUE);
+    level = g_strdup_printf ("%s / %s", gp_verdict_pct (b, q->level_pct_mean),
+        gp_verdict_pct (b2, q->level_pct_max));
+    gp_verdict_cell (line, level, 17, TRUE);
     g_free (level);
     g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, q->dropped);
-    gp_vt_cell (line, b, 10, TRUE);
-    gp_vt_cell (line, gp_vt_ms (b, q->blocked_ms), 11, TRUE);
+    gp_verdict_cell (line, b, 10, TRUE);
+    gp_verdict_cell (line, gp_verdict_ms (b, q->blocked_ms), 11, TRUE);
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
@@ -1117,7 +1127,8 @@ gp_vt_queues (GpVt * vt, GpSession * s)
 /* Findings */
 
 static gboolean
-gp_vt_strip_suffix (const gchar * key, const gchar * suffix, gchar ** label)
+gp_verdict_strip_suffix (const gchar * key, const gchar * suffix,
+    gchar ** label)
 {
   if (!g_str_has_suffix (key, suffix))
     return FALSE;
@@ -1128,20 +1139,20 @@ gp_vt_strip_suffix (const gchar * key, const gchar * suffix, gchar ** label)
 /* One evidence member as "label value unit": the unit comes from the name's
  * suffix (see gp-rules.h), so new rules need nothing here. */
 static gchar *
-gp_vt_evidence_item (const gchar * key, JsonNode * node)
+gp_verdict_evidence_item (const gchar * key, JsonNode * node)
 {
   gchar *label = NULL, *value, *item;
   gchar b[32];
   const gchar *unit = "";
   GType vtype;
 
-  if (gp_vt_strip_suffix (key, "_ms", &label))
+  if (gp_verdict_strip_suffix (key, "_ms", &label))
     unit = " ms";
-  else if (gp_vt_strip_suffix (key, "_pct", &label))
+  else if (gp_verdict_strip_suffix (key, "_pct", &label))
     unit = "%";
-  else if (gp_vt_strip_suffix (key, "_fps", &label))
+  else if (gp_verdict_strip_suffix (key, "_fps", &label))
     unit = " fps";
-  else if (gp_vt_strip_suffix (key, "_s", &label))
+  else if (gp_verdict_strip_suffix (key, "_s", &label))
     unit = " s";
   else
     label = g_strdup (key);
@@ -1163,9 +1174,9 @@ gp_vt_evidence_item (const gchar * key, JsonNode * node)
         value = g_strdup ("not measured");
         unit = "";
       } else if (g_str_equal (unit, " ms"))
-        value = g_strdup (gp_vt_ms (b, v));
+        value = g_strdup (gp_verdict_ms (b, v));
       else if (g_str_equal (unit, "%")) {
-        value = g_strdup (gp_vt_pct (b, v));
+        value = g_strdup (gp_verdict_pct (b, v));
         unit = "";
       } else if (*unit)
         value = g_strdup_printf ("%.1f", v);
@@ -1184,26 +1195,26 @@ gp_vt_evidence_item (const gchar * key, JsonNode * node)
 }
 
 static void
-gp_vt_finding (GpVt * vt, guint rank, GpFinding * f)
+gp_verdict_finding (GpVerdictText * vt, guint rank, GpFinding * f)
 {
   const gchar *style;
   gchar *head, *sev;
 
   switch (gp_severity_weight (f->severity)) {
     case 3:
-      style = GP_VT_RED GP_VT_BOLD;
+      style = GP_VERDICT_STYLE_RED GP_VERDICT_STYLE_BOLD;
       break;
     case 2:
-      style = GP_VT_YELLOW GP_VT_BOLD;
+      style = GP_VERDICT_STYLE_YELLOW GP_VERDICT_STYLE_BOLD;
       break;
     default:
-      style = GP_VT_CYAN;
+      style = GP_VERDICT_STYLE_CYAN;
       break;
   }
   head = g_strdup_printf ("%2u. ", rank);
   g_string_append (vt->out, head);
   sev = g_strdup_printf ("[%s]", f->severity ? f->severity : "?");
-  gp_vt_styled (vt, style, sev);
+  gp_verdict_styled (vt, style, sev);
   /* The title wraps under itself; the prefix is measured without colour
    * codes so the layout is the same with and without them. */
   {
@@ -1213,7 +1224,7 @@ gp_vt_finding (GpVt * vt, guint rank, GpFinding * f)
     gchar *plain_prefix = g_strdup_printf ("%s%s ", head, sev);
     gchar *indent = g_strnfill (strlen (head) + 1, ' ');
 
-    gp_vt_wrap (tmp, plain_prefix, indent, title);
+    gp_verdict_wrap (tmp, plain_prefix, indent, title);
     g_string_append (vt->out, tmp->str + strlen (plain_prefix) - 1);
     g_string_free (tmp, TRUE);
     g_free (title);
@@ -1228,24 +1239,24 @@ gp_vt_finding (GpVt * vt, guint rank, GpFinding * f)
     GString *ev = g_string_new (NULL);
 
     for (l = members; l; l = l->next) {
-      gchar *item = gp_vt_evidence_item (l->data,
+      gchar *item = gp_verdict_evidence_item (l->data,
           json_object_get_member (f->evidence, l->data));
 
       g_string_append_printf (ev, "%s%s", ev->len ? ", " : "", item);
       g_free (item);
     }
-    gp_vt_wrap (vt->out, "    evidence: ", "      ", ev->str);
+    gp_verdict_wrap (vt->out, "    evidence: ", "      ", ev->str);
     g_string_free (ev, TRUE);
     g_list_free (members);
   }
   if (f->why && *f->why)
-    gp_vt_wrap (vt->out, "    why: ", "      ", f->why);
+    gp_verdict_wrap (vt->out, "    why: ", "      ", f->why);
   if (f->fix && *f->fix)
-    gp_vt_wrap (vt->out, "    fix: ", "      ", f->fix);
+    gp_verdict_wrap (vt->out, "    fix: ", "      ", f->fix);
   if (f->verified_on && *f->verified_on) {
     gchar *v = g_strdup_printf ("verified on %s", f->verified_on);
 
-    gp_vt_wrap (vt->out, "    ", "      ", v);
+    gp_verdict_wrap (vt->out, "    ", "      ", v);
     g_free (v);
   } else if (f->heuristic)
     g_string_append (vt->out, "    heuristic: not yet verified on a bench "
@@ -1253,7 +1264,7 @@ gp_vt_finding (GpVt * vt, guint rank, GpFinding * f)
 }
 
 static void
-gp_vt_findings (GpVt * vt, GpSession * s)
+gp_verdict_findings (GpVerdictText * vt, GpSession * s)
 {
   guint i, n = s->findings ? s->findings->len : 0;
   gchar *head;
@@ -1266,19 +1277,19 @@ gp_vt_findings (GpVt * vt, GpSession * s)
     rules = gp_rules_get (&n_rules);
     for (j = 0; j < n_rules; j++)
       g_string_append_printf (ids, "%s%s", j ? ", " : "", rules[j].id);
-    gp_vt_styled (vt, GP_VT_BOLD, GP_VERDICT_FINDINGS_HEADING);
+    gp_verdict_styled (vt, GP_VERDICT_STYLE_BOLD, GP_VERDICT_FINDINGS_HEADING);
     g_string_append (vt->out, ": none\n");
-    gp_vt_wrap (vt->out, "  rules run: ", "    ", ids->str);
+    gp_verdict_wrap (vt->out, "  rules run: ", "    ", ids->str);
     g_string_free (ids, TRUE);
     return;
   }
   head = g_strdup_printf ("%s (%u), strongest first",
       GP_VERDICT_FINDINGS_HEADING, n);
-  gp_vt_styled (vt, GP_VT_BOLD, head);
+  gp_verdict_styled (vt, GP_VERDICT_STYLE_BOLD, head);
   g_string_append_c (vt->out, '\n');
   g_free (head);
   for (i = 0; i < n; i++)
-    gp_vt_finding (vt, i + 1, g_ptr_array_index (s->findings, i));
+    gp_verdict_finding (vt, i + 1, g_ptr_array_index (s->findings, i));
 }
 
 /* public */
@@ -1286,28 +1297,34 @@ gp_vt_findings (GpVt * vt, GpSession * s)
 gchar *
 gp_verdict_format_findings (GpSession * s, GpVerdictFlags flags)
 {
-  GpVt vt = { g_string_new (NULL), (flags & GP_VERDICT_COLOR) != 0, FALSE };
+  GpVerdictText vt = { g_string_new (NULL), (flags & GP_VERDICT_COLOR) != 0,
+      FALSE };
 
   g_return_val_if_fail (s != NULL, NULL);
-  gp_vt_findings (&vt, s);
+  gp_verdict_findings (&vt, s);
   return g_string_free (vt.out, FALSE);
 }
 
 gchar *
-gp_verdict_format (GpSession * s, GpVerdictFlags flags)
+gp_verdict_format (GpSession * s, const gchar * note, GpVerdictFlags flags)
 {
-  GpVt vt = { g_string_new (NULL), (flags & GP_VERDICT_COLOR) != 0, FALSE };
+  GpVerdictText vt = { g_string_new (NULL), (flags & GP_VERDICT_COLOR) != 0,
+      FALSE };
   gchar *findings;
 
   g_return_val_if_fail (s != NULL, NULL);
 
-  gp_vt_header (&vt, s);
-  gp_vt_rate (&vt, s);
-  gp_vt_latency (&vt, s);
-  gp_vt_threads (&vt, s);
-  gp_vt_where (&vt, s);
-  gp_vt_waiting (&vt, s);
-  gp_vt_queues (&vt, s);
+  gp_verdict_header (&vt, s);
+  /* at the end of the header, where the reader learns what was measured,
+   * before any number */
+  if (note != NULL)
+    g_string_append (vt.out, note);
+  gp_verdict_rate (&vt, s);
+  gp_verdict_latency (&vt, s);
+  gp_verdict_threads (&vt, s);
+  gp_verdict_where (&vt, s);
+  gp_verdict_waiting (&vt, s);
+  gp_verdict_queues (&vt, s);
   if (vt.dash_used)
     g_string_append (vt.out, "  (- : not measured)\n");
   g_string_append_c (vt.out, '\n');

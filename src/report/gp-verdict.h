@@ -27,7 +27,11 @@ typedef enum
 /* Text width the verdict is laid out for. */
 #define GP_VERDICT_WIDTH 80
 
-gchar *gp_verdict_format (GpSession * s, GpVerdictFlags flags);
+/* The whole verdict. @note (may be NULL): text that says what the
+ * session's source could not measure (an import's gp_ingest_import_note ()),
+ * laid out to GP_VERDICT_WIDTH; it ends the header. */
+gchar *gp_verdict_format (GpSession * s, const gchar * note,
+    GpVerdictFlags flags);
 
 /* Only the findings part (starts with GP_VERDICT_FINDINGS_HEADING). */
 gchar *gp_verdict_format_findings (GpSession * s, GpVerdictFlags flags);

@@ -374,7 +374,7 @@ test_worker_threads (void)
   }
 
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   gp_test_message_text (text);
   g_assert_nonnull (strstr (text, "\n  process: "));
   g_assert_nonnull (strstr (text, "\n  worker threads: "));
@@ -385,7 +385,7 @@ test_worker_threads (void)
   g_assert_no_error (error);
   g_assert_true (back->process.measured);
   g_assert_cmpfloat (back->process.cpu_pct_mean, ==, s->process.cpu_pct_mean);
-  text_back = gp_verdict_format (back, GP_VERDICT_PLAIN);
+  text_back = gp_verdict_format (back, NULL, GP_VERDICT_PLAIN);
   g_assert_cmpstr (text_back, ==, text);
 
   g_free (text_back);

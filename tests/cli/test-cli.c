@@ -474,7 +474,7 @@ test_analyze_gstprofile (void)
     s = gp_ingest_load_any (path, &err);
     g_assert_no_error (err);
     gp_rules_run (s);
-    verdict = gp_verdict_format (s, GP_VERDICT_PLAIN);
+    verdict = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
     note = gp_ingest_import_note (s, GP_VERDICT_WIDTH);
     g_assert_nonnull (note);
     header_end = strstr (verdict, "\n\n");

@@ -702,7 +702,7 @@ test_verdict_text (void)
   q->dropped = 7;
   gp_rules_run (s);
 
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -730,7 +730,7 @@ test_verdict_text (void)
           "23.0 ms"));
   g_assert_nonnull (strstr (findings, "heuristic: not yet verified"));
 
-  colored = gp_verdict_format (s, GP_VERDICT_COLOR);
+  colored = gp_verdict_format (s, NULL, GP_VERDICT_COLOR);
   g_assert_nonnull (strchr (colored, '\033'));
 
   g_free (text);
@@ -746,7 +746,7 @@ test_verdict_not_measured (void)
   gchar *text;
 
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -800,7 +800,7 @@ test_verdict_cpu_bound (void)
   gchar *text;
 
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -831,7 +831,7 @@ test_verdict_workers (void)
   gchar *text;
 
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -844,7 +844,7 @@ test_verdict_workers (void)
 
   s = make_worker_session (2, 5.0, 106.0);
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   g_assert_nonnull (strstr (text, "  process: 106% CPU"));
   g_assert_null (strstr (text, "worker threads"));
   g_assert_nonnull (strstr (text, "  limiting: src:src: busy"));
@@ -872,7 +872,7 @@ test_verdict_never_played (void)
   t->blocked_in = g_strdup ("vsink");
   t->blocked_ms = 4900;
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -895,7 +895,7 @@ test_verdict_never_played (void)
   gp_session_add_event (s, 0.2, "error", "asink", "Internal data stream "
       "error.");
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   g_assert_true (g_str_has_prefix (text, "gstprof verdict\n"));
   g_assert_null (strstr (text, "NEVER PLAYED"));
   g_assert_nonnull (strstr (text, "ended: on an error (below)"));
@@ -920,7 +920,7 @@ test_verdict_ended (void)
   s->drain_s = 0.25;
   s->events_dropped = 12;
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -936,7 +936,7 @@ test_verdict_ended (void)
   s->events_dropped = 0;
   gp_session_add_event (s, 13.0, "stopped", "", "EOS did not reach the "
       "sinks in time; pipeline stopped");
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   g_assert_nonnull (strstr (text, "\nended: --duration reached at 10.0 s; "
           "EOS did not reach the sinks in time;\n  pipeline stopped\n"));
   g_assert_null (strstr (text, "were dropped"));
@@ -970,7 +970,7 @@ test_verdict_rates (void)
   sk->first_s = 4.0;
   s->window_s = 1.0;
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -1008,7 +1008,7 @@ test_verdict_negotiation (void)
       "framerate=(fraction)30/1");
   json_object_set_string_member (ev->data, "accepts", "audio/x-raw");
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -1033,7 +1033,7 @@ test_verdict_off_cpu (void)
   gp_session_find_elem_summary (s, "conv")->cpu_ms = 30;
   gp_session_find_elem_summary (s, "sink")->cpu_ms = 400;
   gp_rules_run (s);
-  text = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   if (g_test_verbose ())
     g_printerr ("%s", text);
   assert_fits_80 (text);
@@ -1057,12 +1057,12 @@ test_verdict_round_trip (void)
 
   gp_session_find_sink (s, "sink")->fps = 20.0;
   gp_rules_run (s);
-  a = gp_verdict_format (s, GP_VERDICT_PLAIN);
+  a = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   data = gp_session_to_data (s, TRUE, &len);
   back = gp_session_load_data (data, len, "round-trip", &err);
   g_assert_no_error (err);
   gp_rules_run (back);
-  b = gp_verdict_format (back, GP_VERDICT_PLAIN);
+  b = gp_verdict_format (back, NULL, GP_VERDICT_PLAIN);
   g_assert_cmpstr (a, ==, b);
   g_free (a);
   g_free (b);
