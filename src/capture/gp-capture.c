@@ -53,7 +53,7 @@ gp_capture_options_init (GpCaptureOptions * opts)
 /* environment                                                         */
 
 static gboolean
-dir_has_plugin (const gchar * dir)
+gp_capture_dir_has_plugin (const gchar * dir)
 {
   gchar *path = g_build_filename (dir, GP_TRACER_LIB, NULL);
   gboolean ok = g_file_test (path, G_FILE_TEST_IS_REGULAR);
@@ -66,7 +66,7 @@ dir_has_plugin (const gchar * dir)
  * <build>/src/tracer: a build directory moved elsewhere still finds its own
  * plugin. */
 static gchar *
-exe_sibling_tracer_dir (void)
+gp_capture_exe_sibling_tracer_dir (void)
 {
   gchar *exe = g_file_read_link ("/proc/self/exe", NULL);
   gchar *dir, *tracer;
@@ -84,7 +84,7 @@ exe_sibling_tracer_dir (void)
  * candidates holds the plugin (it may then still be in GStreamer's own
  * plugin directories). Records what was tried. */
 static gchar *
-find_plugin_dir (void)
+gp_capture_find_plugin_dir (void)
 {
   const gchar *env = g_getenv ("GSTPROF_PLUGIN_DIR");
   GPtrArray *tried = g_ptr_array_new_with_free_func (g_free);
@@ -103,12 +103,12 @@ find_plugin_dir (void)
   }
 
   candidates[0] = g_strdup (GP_BUILD_PLUGIN_DIR);
-  candidates[1] = exe_sibling_tracer_dir ();
+  candidates[1] = gp_capture_exe_sibling_tracer_dir ();
   candidates[2] = g_strdup (GP_INSTALL_PLUGIN_DIR);
   for (i = 0; i < G_N_ELEMENTS (candidates); i++) {
     if (candidates[i] == NULL)
       continue;
-    if (found == NULL && dir_has_plugin (candidates[i]))
+    if (found == NULL && gp_capture_dir_has_plugin (candidates[i]))
       found = g_strdup (candidates[i]);
     g_ptr_array_add (tried, candidates[i]);
   }
@@ -121,7 +121,7 @@ find_plugin_dir (void)
 }
 
 static void
-prepend_plugin_path (const gchar * dir)
+gp_capture_prepend_plugin_path (const gchar * dir)
 {
   /* GStreamer reads GST_PLUGIN_PATH_1_0 instead of GST_PLUGIN_PATH when it
    * is set: prepend to whichever it will read */
@@ -148,7 +148,7 @@ prepend_plugin_path (const gchar * dir)
 /* The user's GST_TRACERS, less any gstprof entry (ours replaces it, so
  * the instance found after gst_init has our parameters), plus ours. */
 static gchar *
-tracers_value (const gchar * old, const GpCaptureOptions * opts)
+gp_capture_tracers_value (const gchar * old, const GpCaptureOptions * opts)
 {
   GString *out = g_string_new (NULL);
   guint window = opts->window_ms ? MAX (opts->window_ms, 10) : 250;
@@ -187,12 +187,12 @@ gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
     return FALSE;
   }
 
-  dir = find_plugin_dir ();
+  dir = gp_capture_find_plugin_dir ();
   if (dir != NULL)
-    prepend_plugin_path (dir);
+    gp_capture_prepend_plugin_path (dir);
   g_free (dir);
 
-  tracers = tracers_value (g_getenv ("GST_TRACERS"), opts);
+  tracers = gp_capture_tracers_value (g_getenv ("GST_TRACERS"), opts);
   g_setenv ("GST_TRACERS", tracers, TRUE);
   g_free (tracers);
   return TRUE;
@@ -203,7 +203,7 @@ gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 
 /* The instance that measures, however GStreamer made it (gp-record.h). */
 static GstTracer *
-find_tracer (void)
+gp_capture_find_tracer (void)
 {
   GType type = g_type_from_name (GP_TRACER_TYPE_NAME);
   gpointer tracer = type ? g_type_get_qdata (type,
@@ -213,7 +213,7 @@ find_tracer (void)
 }
 
 static void
-set_tracer_error (GError ** error)
+gp_capture_set_tracer_error (GError ** error)
 {
   const gchar *tracers = g_getenv ("GST_TRACERS");
 
@@ -241,7 +241,8 @@ typedef struct
 } GpWindowSink;
 
 static void
-on_window (GstTracer * tracer, const GstStructure * window, gpointer data)
+gp_capture_on_window (GstTracer * tracer, const GstStructure * window,
+    gpointer data)
 {
   GpWindowSink *sink = data;
 
@@ -252,7 +253,7 @@ on_window (GstTracer * tracer, const GstStructure * window, gpointer data)
 }
 
 static void
-window_sink_free (gpointer data, GClosure * closure)
+gp_capture_window_sink_free (gpointer data, GClosure * closure)
 {
   GpWindowSink *sink = data;
 
@@ -274,7 +275,7 @@ typedef struct
 } GpClockProbe;
 
 static void
-on_probe_window (GstTracer * tracer, const GstStructure * window,
+gp_capture_on_probe_window (GstTracer * tracer, const GstStructure * window,
     gpointer data)
 {
   GpClockProbe *probe = data;
@@ -294,7 +295,7 @@ on_probe_window (GstTracer * tracer, const GstStructure * window,
 /* Freed with the handler's closure: a window being handed over on the
  * timer thread while the handler is disconnected still finds it. */
 static void
-clock_probe_free (gpointer data, GClosure * closure)
+gp_capture_clock_probe_free (gpointer data, GClosure * closure)
 {
   GpClockProbe *probe = data;
 
@@ -305,15 +306,16 @@ clock_probe_free (gpointer data, GClosure * closure)
 /* gst_util_get_timestamp () minus the tracer's time, or 0 when the tracer
  * did not answer (times are then on the monotonic clock's base). */
 static guint64
-tracer_clock_offset (GstTracer * tracer)
+gp_capture_tracer_clock_offset (GstTracer * tracer)
 {
   GpClockProbe *probe = g_new0 (GpClockProbe, 1);
   guint64 after, offset = 0;
   gulong id;
 
   g_mutex_init (&probe->lock);
-  id = g_signal_connect_data (tracer, "window", G_CALLBACK (on_probe_window),
-      probe, clock_probe_free, 0);
+  id = g_signal_connect_data (tracer, "window",
+      G_CALLBACK (gp_capture_on_probe_window),
+      probe, gp_capture_clock_probe_free, 0);
   g_signal_emit_by_name (tracer, "flush");
   after = gst_util_get_timestamp ();
   g_mutex_lock (&probe->lock);
@@ -345,7 +347,7 @@ typedef struct
   guint64 eos_ts;               /* tracer time EOS came back, 0 */
   GstState reached;             /* the highest state the pipeline reached */
   GPtrArray *preroll;           /* GpPrerollSink*, when it never played */
-  GThread *eos_thread;
+  GThread *gp_capture_eos_thread;
   guint n_interrupts;
   gboolean graph_taken;
 
@@ -366,13 +368,13 @@ typedef struct
 
 /* Now, on the tracer's time base. */
 static guint64
-run_now (GpCaptureRun * r)
+gp_capture_run_now (GpCaptureRun * r)
 {
   return gst_util_get_timestamp () - r->clock_offset;
 }
 
 static void
-set_end (GpCaptureRun * r, GpCaptureEnd end)
+gp_capture_set_end (GpCaptureRun * r, GpCaptureEnd end)
 {
   /* an error overrides how the run was being stopped; otherwise the first
    * reason to stop is the one reported */
@@ -383,7 +385,7 @@ set_end (GpCaptureRun * r, GpCaptureEnd end)
 }
 
 static void
-take_graph (GpCaptureRun * r)
+gp_capture_take_graph (GpCaptureRun * r)
 {
   GstStructure *graph = NULL;
 
@@ -395,12 +397,12 @@ take_graph (GpCaptureRun * r)
 }
 
 static gboolean
-on_eos_timeout (gpointer data)
+gp_capture_on_eos_timeout (gpointer data)
 {
   GpCaptureRun *r = data;
 
   r->eos_timeout_id = 0;
-  gp_aggregator_add_bus_event (r->agg, run_now (r), "stopped", "",
+  gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r), "stopped", "",
       "EOS did not reach the sinks in time; pipeline stopped");
   g_main_loop_quit (r->loop);
   return G_SOURCE_REMOVE;
@@ -409,7 +411,7 @@ on_eos_timeout (gpointer data)
 /* Every object @it yields, each with a reference, in its order; @it is
  * freed. A resync starts the list over. */
 static GList *
-iterator_objects (GstIterator * it)
+gp_capture_iterator_objects (GstIterator * it)
 {
   GValue v = G_VALUE_INIT;
   GList *objects = NULL;
@@ -447,10 +449,10 @@ iterator_objects (GstIterator * it)
  * locks are taken; and off the main loop, a source that cannot take EOS
  * yet leaves the EOS timeout and a second Ctrl-C working. */
 static gpointer
-eos_thread (gpointer data)
+gp_capture_eos_thread (gpointer data)
 {
   GstElement *pipeline = data;
-  GList *sources = iterator_objects (gst_bin_iterate_sources (GST_BIN
+  GList *sources = gp_capture_iterator_objects (gst_bin_iterate_sources (GST_BIN
           (pipeline))), *l;
 
   /* (a bin among them passes it on to its own sources) */
@@ -464,19 +466,20 @@ eos_thread (gpointer data)
 }
 
 static gboolean
-push_flush_start (GstElement * element, GstPad * pad, gpointer user_data)
+gp_capture_push_flush_start (GstElement * element, GstPad * pad,
+    gpointer user_data)
 {
   gst_pad_push_event (pad, gst_event_new_flush_start ());
   return TRUE;
 }
 
 static void
-unblock_source (const GValue * v, gpointer user_data)
+gp_capture_unblock_source (const GValue * v, gpointer user_data)
 {
   GstElement *e = g_value_get_object (v);
 
   if (!GST_IS_BIN (e) && GST_OBJECT_FLAG_IS_SET (e, GST_ELEMENT_FLAG_SOURCE))
-    gst_element_foreach_src_pad (e, push_flush_start, NULL);
+    gst_element_foreach_src_pad (e, gp_capture_push_flush_start, NULL);
 }
 
 /* The stop that will not wait any longer (EOS timeout, second Ctrl-C) may
@@ -487,11 +490,11 @@ unblock_source (const GValue * v, gpointer user_data)
  * from any thread) releases the blocked pushes, so the EOS thread and then
  * the state change go through. */
 static void
-unblock_streaming (GstElement * pipeline)
+gp_capture_unblock_streaming (GstElement * pipeline)
 {
   GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipeline));
 
-  while (gst_iterator_foreach (it, unblock_source, NULL) ==
+  while (gst_iterator_foreach (it, gp_capture_unblock_source, NULL) ==
       GST_ITERATOR_RESYNC)
     gst_iterator_resync (it);
   gst_iterator_free (it);
@@ -501,67 +504,67 @@ unblock_streaming (GstElement * pipeline)
  * drains and the last buffers are measured; bounded, because a pipeline
  * that is stuck will never deliver it. */
 static void
-send_eos (GpCaptureRun * r)
+gp_capture_send_eos (GpCaptureRun * r)
 {
   gdouble timeout_s = r->opts->eos_timeout_s > 0 ? r->opts->eos_timeout_s : 3.0;
 
   if (r->eos_sent)
     return;
   r->eos_sent = TRUE;
-  r->eos_thread = g_thread_new ("gstprof-eos", eos_thread,
+  r->gp_capture_eos_thread = g_thread_new ("gstprof-eos", gp_capture_eos_thread,
       gst_object_ref (r->pipeline));
   r->eos_timeout_id = g_timeout_add ((guint) (timeout_s * 1000),
-      on_eos_timeout, r);
+      gp_capture_on_eos_timeout, r);
 }
 
 /* A pipeline that never reached PLAYING cannot carry an EOS to its sinks
  * (they wait for their preroll): waiting for it would only add the EOS
  * timeout to the run. */
 static gboolean
-stop_if_never_played (GpCaptureRun * r)
+gp_capture_stop_if_never_played (GpCaptureRun * r)
 {
   if (r->reached == GST_STATE_PLAYING)
     return FALSE;
-  gp_aggregator_add_bus_event (r->agg, run_now (r), "stopped", "",
+  gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r), "stopped", "",
       "the pipeline never reached PLAYING; stopped without waiting for EOS");
   g_main_loop_quit (r->loop);
   return TRUE;
 }
 
 static gboolean
-on_duration (gpointer data)
+gp_capture_on_duration (gpointer data)
 {
   GpCaptureRun *r = data;
   gchar *text;
 
   r->duration_id = 0;
-  set_end (r, GP_CAPTURE_END_DURATION);
-  r->stop_ts = run_now (r);
+  gp_capture_set_end (r, GP_CAPTURE_END_DURATION);
+  r->stop_ts = gp_capture_run_now (r);
   text = g_strdup_printf ("--duration %.1f s reached: EOS sent",
       r->opts->duration_s);
   gp_aggregator_add_bus_event (r->agg, r->stop_ts, "duration", "", text);
   g_free (text);
-  if (!stop_if_never_played (r))
-    send_eos (r);
+  if (!gp_capture_stop_if_never_played (r))
+    gp_capture_send_eos (r);
   return G_SOURCE_REMOVE;
 }
 
 static gboolean
-on_signal (GpCaptureRun * r, const gchar * name)
+gp_capture_on_signal (GpCaptureRun * r, const gchar * name)
 {
   r->n_interrupts++;
   if (r->n_interrupts == 1) {
     gchar *text = g_strdup_printf ("%s: EOS sent, stopping", name);
 
-    r->stop_ts = run_now (r);
+    r->stop_ts = gp_capture_run_now (r);
     gp_aggregator_add_bus_event (r->agg, r->stop_ts, "interrupt", "", text);
     g_free (text);
-    set_end (r, GP_CAPTURE_END_INTERRUPTED);
-    if (!stop_if_never_played (r))
-      send_eos (r);
+    gp_capture_set_end (r, GP_CAPTURE_END_INTERRUPTED);
+    if (!gp_capture_stop_if_never_played (r))
+      gp_capture_send_eos (r);
   } else {
     /* a second Ctrl-C: the user does not want to wait for EOS */
-    gp_aggregator_add_bus_event (r->agg, run_now (r),
+    gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
         "interrupt", "", "stopped at once");
     g_main_loop_quit (r->loop);
   }
@@ -569,19 +572,19 @@ on_signal (GpCaptureRun * r, const gchar * name)
 }
 
 static gboolean
-on_sigint (gpointer data)
+gp_capture_on_sigint (gpointer data)
 {
-  return on_signal (data, "SIGINT");
+  return gp_capture_on_signal (data, "SIGINT");
 }
 
 static gboolean
-on_sigterm (gpointer data)
+gp_capture_on_sigterm (gpointer data)
 {
-  return on_signal (data, "SIGTERM");
+  return gp_capture_on_signal (data, "SIGTERM");
 }
 
 static void
-progress_clear (GpCaptureRun * r)
+gp_capture_progress_clear (GpCaptureRun * r)
 {
   if (r->progress_open) {
     fputs ("\n", stderr);
@@ -589,22 +592,22 @@ progress_clear (GpCaptureRun * r)
   }
 }
 
-static const gchar *end_name (GpCaptureEnd end);
-static void fill_session (GpCaptureRun * r, GpSession * s,
+static const gchar *gp_capture_end_name (GpCaptureEnd end);
+static void gp_capture_fill_session (GpCaptureRun * r, GpSession * s,
     GDateTime * started, guint64 t_end);
-static guint64 run_now (GpCaptureRun * r);
+static guint64 gp_capture_run_now (GpCaptureRun * r);
 
 /* The session so far, saved atomically. Runs on the main thread, the only
  * one that writes the session (gp-aggregate.h), so no lock is needed. A
  * failed write is reported once and retried at the next checkpoint. */
 static gboolean
-on_checkpoint (gpointer data)
+gp_capture_on_checkpoint (gpointer data)
 {
   GpCaptureRun *r = data;
   GError *err = NULL;
   gchar *dir = g_path_get_dirname (r->opts->checkpoint_path);
 
-  fill_session (r, r->session, r->started, run_now (r));
+  gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
   gp_aggregator_finish (r->agg);
   r->session->exit_code = -1;
   if (g_mkdir_with_parents (dir, 0755) != 0
@@ -620,10 +623,10 @@ on_checkpoint (gpointer data)
 }
 
 static gboolean
-on_progress (gpointer data)
+gp_capture_on_progress (gpointer data)
 {
   GpCaptureRun *r = data;
-  gdouble t = (run_now (r) - r->t0) / 1e9;
+  gdouble t = (gp_capture_run_now (r) - r->t0) / 1e9;
   gchar *rates = gp_aggregator_describe_progress (r->agg, 1.0);
 
   /* on a terminal one line rewritten in place; in a log, one line each */
@@ -642,7 +645,7 @@ on_progress (gpointer data)
  * ("No such file "/x.mp4"", "streaming stopped, reason not-negotiated
  * (-4)"), after the source location and the element path before it. */
 static gchar *
-error_text (const GError * err, const gchar * debug)
+gp_capture_error_text (const GError * err, const gchar * debug)
 {
   const gchar *msg = err && err->message ? err->message : "error";
   const gchar *nl;
@@ -670,7 +673,8 @@ error_text (const GError * err, const gchar * debug)
 }
 
 static gboolean
-caps_fails (GstPad * src, GstPad * sink, gchar ** offered, gchar ** accepted)
+gp_capture_caps_fails (GstPad * src, GstPad * sink, gchar ** offered,
+    gchar ** accepted)
 {
   GstCaps *have = gst_pad_get_current_caps (src);
   GstCaps *want = gst_pad_query_caps (sink, NULL);
@@ -697,9 +701,10 @@ caps_fails (GstPad * src, GstPad * sink, gchar ** offered, gchar ** accepted)
  * Where the tracer saw the refusal itself (gp-aggregate-finish.c), its
  * account replaces this one. */
 static void
-negotiation_data (GstElement * pipeline, JsonObject * data)
+gp_capture_negotiation_data (GstElement * pipeline, JsonObject * data)
 {
-  GList *elements = iterator_objects (gst_bin_iterate_recurse (GST_BIN
+  GList *elements =
+      gp_capture_iterator_objects (gst_bin_iterate_recurse (GST_BIN
           (pipeline))), *el;
   gboolean found = FALSE;
 
@@ -715,7 +720,7 @@ negotiation_data (GstElement * pipeline, JsonObject * data)
       GstPad *peer = gst_pad_get_peer (l->data);
       gchar *offered = NULL, *accepted = NULL;
 
-      if (peer && caps_fails (l->data, peer, &offered, &accepted)) {
+      if (peer && gp_capture_caps_fails (l->data, peer, &offered, &accepted)) {
         gchar *src = g_strdup_printf ("%s.%s", GST_OBJECT_NAME (e),
             GST_OBJECT_NAME (l->data));
         GstObject *pp = gst_pad_get_parent (peer);
@@ -743,7 +748,8 @@ negotiation_data (GstElement * pipeline, JsonObject * data)
 }
 
 static void
-record_message (GpCaptureRun * r, GstMessage * msg, const gchar * type)
+gp_capture_record_message (GpCaptureRun * r, GstMessage * msg,
+    const gchar * type)
 {
   GError *err = NULL;
   gchar *debug = NULL, *text;
@@ -753,15 +759,15 @@ record_message (GpCaptureRun * r, GstMessage * msg, const gchar * type)
     gst_message_parse_error (msg, &err, &debug);
   else
     gst_message_parse_warning (msg, &err, &debug);
-  text = error_text (err, debug);
+  text = gp_capture_error_text (err, debug);
   if (debug)
     json_object_set_string_member (data, "debug", debug);
   /* a flow error: "streaming stopped, reason not-negotiated (-4)" */
   if (strstr (text, "not-negotiated")) {
     json_object_set_string_member (data, "reason", "not-negotiated");
-    negotiation_data (r->pipeline, data);
+    gp_capture_negotiation_data (r->pipeline, data);
   }
-  gp_aggregator_add_bus_event_data (r->agg, run_now (r), type,
+  gp_aggregator_add_bus_event_data (r->agg, gp_capture_run_now (r), type,
       GST_MESSAGE_SRC_NAME (msg) ? GST_MESSAGE_SRC_NAME (msg) : "", text,
       data);
   json_object_unref (data);
@@ -771,7 +777,7 @@ record_message (GpCaptureRun * r, GstMessage * msg, const gchar * type)
 }
 
 static void
-record_error (GpCaptureRun * r, GstMessage * msg)
+gp_capture_record_error (GpCaptureRun * r, GstMessage * msg)
 {
   GError *err = NULL;
   gboolean generic;
@@ -783,27 +789,27 @@ record_error (GpCaptureRun * r, GstMessage * msg)
       GST_CORE_ERROR_STATE_CHANGE);
   g_clear_error (&err);
   if (!(generic && r->end_set && r->end == GP_CAPTURE_END_ERROR))
-    record_message (r, msg, "error");
-  set_end (r, GP_CAPTURE_END_ERROR);
+    gp_capture_record_message (r, msg, "error");
+  gp_capture_set_end (r, GP_CAPTURE_END_ERROR);
 }
 
 static gboolean
-on_bus (GstBus * bus, GstMessage * msg, gpointer data)
+gp_capture_on_bus (GstBus * bus, GstMessage * msg, gpointer data)
 {
   GpCaptureRun *r = data;
 
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ERROR:
-      record_error (r, msg);
+      gp_capture_record_error (r, msg);
       g_main_loop_quit (r->loop);
       break;
     case GST_MESSAGE_WARNING:
-      record_message (r, msg, "warning");
+      gp_capture_record_message (r, msg, "warning");
       break;
     case GST_MESSAGE_EOS:
       r->eos_received = TRUE;
-      r->eos_ts = run_now (r);
-      set_end (r, GP_CAPTURE_END_EOS);
+      r->eos_ts = gp_capture_run_now (r);
+      gp_capture_set_end (r, GP_CAPTURE_END_EOS);
       g_main_loop_quit (r->loop);
       break;
     case GST_MESSAGE_STATE_CHANGED:
@@ -816,7 +822,7 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
          * really runs */
         if (new_state == GST_STATE_PLAYING && !r->graph_taken) {
           r->graph_taken = TRUE;
-          take_graph (r);
+          gp_capture_take_graph (r);
         }
       }
       break;
@@ -830,7 +836,7 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
  * gst_init created it, and a later run in the same process (another
  * gp_capture_run, a test) may have asked for another. */
 static guint
-tracer_window_ms (GstTracer * tracer, const GpCaptureOptions * opts)
+gp_capture_tracer_window_ms (GstTracer * tracer, const GpCaptureOptions * opts)
 {
   guint window = opts->window_ms ? MAX (opts->window_ms, 10) : 250;
   gchar *params = NULL;
@@ -856,34 +862,36 @@ tracer_window_ms (GstTracer * tracer, const GpCaptureOptions * opts)
 }
 
 static void
-replace_session_str (gchar ** dst, const gchar * value)
+gp_capture_replace_session_str (gchar ** dst, const gchar * value)
 {
   g_free (*dst);
   *dst = g_strdup (value);
 }
 
 static void
-fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
+gp_capture_fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
     guint64 t_end)
 {
   guint major, minor, micro, nano;
   gchar *str;
 
-  replace_session_str (&s->mode, "run");
-  replace_session_str (&s->launch, r->opts->launch);
+  gp_capture_replace_session_str (&s->mode, "run");
+  gp_capture_replace_session_str (&s->launch, r->opts->launch);
   str = g_date_time_format (started, "%Y-%m-%dT%H:%M:%SZ");
-  replace_session_str (&s->started, str);
+  gp_capture_replace_session_str (&s->started, str);
   g_free (str);
   s->duration_s = t_end > r->t0 ? (t_end - r->t0) / 1e9 : 0.0;
   gst_version (&major, &minor, &micro, &nano);
   str = g_strdup_printf ("%u.%u.%u", major, minor, micro);
-  replace_session_str (&s->gstreamer, str);
+  gp_capture_replace_session_str (&s->gstreamer, str);
   g_free (str);
   g_free (s->platform);
   s->platform = gp_platform_detect (NULL);
-  s->window_s = tracer_window_ms (r->tracer, r->opts) / 1000.0;
-  replace_session_str (&s->reached, gst_element_state_get_name (r->reached));
-  replace_session_str (&s->end, r->end_set ? end_name (r->end) : NULL);
+  s->window_s = gp_capture_tracer_window_ms (r->tracer, r->opts) / 1000.0;
+  gp_capture_replace_session_str (&s->reached,
+      gst_element_state_get_name (r->reached));
+  gp_capture_replace_session_str (&s->end,
+      r->end_set ? gp_capture_end_name (r->end) : NULL);
   s->stop_s = r->stop_ts > r->t0 ? (r->stop_ts - r->t0) / 1e9 : -1;
   s->drain_s = r->stop_ts && r->eos_ts > r->stop_ts ?
       (r->eos_ts - r->stop_ts) / 1e9 : -1;
@@ -901,7 +909,7 @@ fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
 }
 
 static const gchar *
-end_name (GpCaptureEnd end)
+gp_capture_end_name (GpCaptureEnd end)
 {
   switch (end) {
     case GP_CAPTURE_END_EOS:
@@ -920,11 +928,11 @@ end_name (GpCaptureEnd end)
  * prerolled: one that got its first buffer is in PAUSED and holds it, one
  * still going to PAUSED never got one. */
 static GPtrArray *
-collect_preroll (GstElement * pipeline)
+gp_capture_collect_preroll (GstElement * pipeline)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gp_preroll_sink_free);
-  GList *sinks = iterator_objects (gst_bin_iterate_sinks (GST_BIN
+  GList *sinks = gp_capture_iterator_objects (gst_bin_iterate_sinks (GST_BIN
           (pipeline))), *l;
 
   for (l = sinks; l; l = l->next) {
@@ -932,7 +940,7 @@ collect_preroll (GstElement * pipeline)
 
     if (GST_IS_BIN (e)) {
       /* a sink bin (autovideosink, a user's bin): its own sinks */
-      GPtrArray *inner = collect_preroll (e);
+      GPtrArray *inner = gp_capture_collect_preroll (e);
 
       while (inner->len > 0)
         g_ptr_array_add (out, g_ptr_array_steal_index (inner, 0));
@@ -952,7 +960,7 @@ collect_preroll (GstElement * pipeline)
 }
 
 static void
-remove_source (guint * id)
+gp_capture_remove_source (guint * id)
 {
   if (*id != 0) {
     g_source_remove (*id);
@@ -1008,17 +1016,17 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   r.opts = opts;
   r.reached = GST_STATE_NULL;
   r.pipeline = parsed;
-  r.tracer = find_tracer ();
+  r.tracer = gp_capture_find_tracer ();
   if (r.tracer == NULL) {
-    set_tracer_error (error);
+    gp_capture_set_tracer_error (error);
     gst_object_unref (r.pipeline);
     return NULL;
   }
 
   session = gp_session_new ();
   started = g_date_time_new_now_utc ();
-  r.clock_offset = tracer_clock_offset (r.tracer);
-  r.t0 = run_now (&r);
+  r.clock_offset = gp_capture_tracer_clock_offset (r.tracer);
+  r.t0 = gp_capture_run_now (&r);
   r.agg = gp_aggregator_new (session, r.t0);
   gp_aggregator_watch_bus (r.agg);
   r.loop = g_main_loop_new (NULL, FALSE);
@@ -1028,22 +1036,22 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   g_mutex_init (&sink->lock);
   sink->agg = r.agg;
   window_handler = g_signal_connect_data (r.tracer, "window",
-      G_CALLBACK (on_window), sink, window_sink_free, 0);
+      G_CALLBACK (gp_capture_on_window), sink, gp_capture_window_sink_free, 0);
 
   bus = gst_element_get_bus (r.pipeline);
-  r.bus_watch_id = gst_bus_add_watch (bus, on_bus, &r);
-  r.sigint_id = g_unix_signal_add (SIGINT, on_sigint, &r);
-  r.sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &r);
+  r.bus_watch_id = gst_bus_add_watch (bus, gp_capture_on_bus, &r);
+  r.sigint_id = g_unix_signal_add (SIGINT, gp_capture_on_sigint, &r);
+  r.sigterm_id = g_unix_signal_add (SIGTERM, gp_capture_on_sigterm, &r);
   if (opts->duration_s > 0)
     r.duration_id = g_timeout_add ((guint) (opts->duration_s * 1000),
-        on_duration, &r);
+        gp_capture_on_duration, &r);
   if (opts->progress)
-    r.progress_id = g_timeout_add (1000, on_progress, &r);
+    r.progress_id = g_timeout_add (1000, gp_capture_on_progress, &r);
   r.session = session;
   r.started = started;
   if (opts->checkpoint_path && opts->checkpoint_s > 0)
     r.checkpoint_id = g_timeout_add ((guint) (opts->checkpoint_s * 1000),
-        on_checkpoint, &r);
+        gp_capture_on_checkpoint, &r);
 
   ret = gst_element_set_state (r.pipeline, GST_STATE_PLAYING);
   if (ret == GST_STATE_CHANGE_FAILURE) {
@@ -1054,7 +1062,7 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
 
     run_loop = FALSE;
     if (msg != NULL) {
-      record_error (&r, msg);
+      gp_capture_record_error (&r, msg);
       gst_message_unref (msg);
     } else {
       g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_STATE,
@@ -1066,37 +1074,37 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   if (run_loop)
     g_main_loop_run (r.loop);
 
-  remove_source (&r.duration_id);
-  remove_source (&r.eos_timeout_id);
-  remove_source (&r.progress_id);
-  remove_source (&r.checkpoint_id);
-  remove_source (&r.sigint_id);
-  remove_source (&r.sigterm_id);
-  remove_source (&r.bus_watch_id);
-  progress_clear (&r);
+  gp_capture_remove_source (&r.duration_id);
+  gp_capture_remove_source (&r.eos_timeout_id);
+  gp_capture_remove_source (&r.progress_id);
+  gp_capture_remove_source (&r.checkpoint_id);
+  gp_capture_remove_source (&r.sigint_id);
+  gp_capture_remove_source (&r.sigterm_id);
+  gp_capture_remove_source (&r.bus_watch_id);
+  gp_capture_progress_clear (&r);
 
   if (r.end_set || run_loop) {
     guint64 t_end;
 
     /* pads added while PLAYING (demuxers, decodebin) are in this one */
-    take_graph (&r);
+    gp_capture_take_graph (&r);
     g_signal_emit_by_name (r.tracer, "flush");
-    t_end = run_now (&r);
+    t_end = gp_capture_run_now (&r);
 
     g_mutex_lock (&sink->lock);
     sink->agg = NULL;
     g_mutex_unlock (&sink->lock);
     g_signal_handler_disconnect (r.tracer, window_handler);
     if (r.reached < GST_STATE_PLAYING)
-      r.preroll = collect_preroll (r.pipeline);
+      r.preroll = gp_capture_collect_preroll (r.pipeline);
     if ((r.eos_sent && !r.eos_received) || r.reached < GST_STATE_PLAYING)
-      unblock_streaming (r.pipeline);
+      gp_capture_unblock_streaming (r.pipeline);
     gst_element_set_state (r.pipeline, GST_STATE_NULL);
     /* stopping the pipeline released whatever held the EOS back */
-    if (r.eos_thread != NULL)
-      g_thread_join (r.eos_thread);
+    if (r.gp_capture_eos_thread != NULL)
+      g_thread_join (r.gp_capture_eos_thread);
 
-    fill_session (&r, session, started, t_end);
+    gp_capture_fill_session (&r, session, started, t_end);
     gp_aggregator_finish (r.agg);
     if (end)
       *end = r.end_set ? r.end : GP_CAPTURE_END_INTERRUPTED;

@@ -30,7 +30,7 @@
  * "<its folder>-fixed" for DIR/session.json, else "<file less .json>-fixed"
  * (with -2, -3... when that exists). */
 static gchar *
-default_out_dir (const gchar * file)
+gp_cmd_fix_default_out_dir (const gchar * file)
 {
   gchar *base = g_path_get_basename (file);
   gchar *dir = g_path_get_dirname (file);
@@ -194,7 +194,7 @@ gp_cmd_fix (gint argc, gchar ** argv)
   if (!opt_apply || gp_fix_plan_get_n_edits (plan) == 0)
     goto out;
 
-  dir = opt_out ? g_strdup (opt_out) : default_out_dir (files[0]);
+  dir = opt_out ? g_strdup (opt_out) : gp_cmd_fix_default_out_dir (files[0]);
   if (g_mkdir_with_parents (dir, 0755) != 0) {
     code = gp_cli_fail ("fix", "--out: cannot create '%s': %s", dir,
         g_strerror (errno));

@@ -150,7 +150,7 @@ typedef struct
 } GpImport;
 
 static void
-imp_elem_cols_free (ImpElemCols * c)
+gp_imp_elem_cols_free (ImpElemCols * c)
 {
   g_free (c->name);
   g_free (c->p50);
@@ -160,7 +160,7 @@ imp_elem_cols_free (ImpElemCols * c)
 }
 
 static void
-imp_link_cols_free (ImpLinkCols * c)
+gp_imp_link_cols_free (ImpLinkCols * c)
 {
   g_free (c->id);
   g_free (c->src_el);
@@ -1326,9 +1326,9 @@ gp_ingest_gstprofile (JsonNode * root, const gchar * origin, GError ** error)
   imp.element_order = g_ptr_array_new ();
   imp.links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   imp.elem_cols = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      imp_elem_cols_free);
+      gp_imp_elem_cols_free);
   imp.link_cols = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      imp_link_cols_free);
+      gp_imp_link_cols_free);
 
   ok = gp_imp_session_info (&imp, ro) && gp_imp_graph (&imp, ro) &&
       gp_imp_series (&imp, ro) && gp_imp_check_threads (&imp, ro, &threads)

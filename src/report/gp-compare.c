@@ -26,7 +26,8 @@
  * number >= 0 (-1 means "no sample in this window"). @key NULL reads
  * series[].<section>.<field> (the process). */
 static GArray *
-series_values (GpSession * s, const gchar * section, const gchar * key,
+gp_compare_series_values (GpSession * s, const gchar * section,
+    const gchar * key,
     const gchar * field)
 {
   GArray *v = g_array_new (FALSE, FALSE, sizeof (gdouble));
@@ -43,7 +44,7 @@ series_values (GpSession * s, const gchar * section, const gchar * key,
 
 /* Sample standard deviation of the windows, -1 when there are too few. */
 static gdouble
-windows_spread (GArray * v)
+gp_compare_windows_spread (GArray * v)
 {
   guint first = 0, n = v->len, i;
   gdouble mean = 0, ss = 0;
@@ -67,13 +68,14 @@ windows_spread (GArray * v)
 
 /* Fills @v's spread and noise from the two sides' windows. */
 static void
-value_set_spread (GpCompareValue * v, GpSession * a, GpSession * b,
+gp_compare_value_set_spread (GpCompareValue * v, GpSession * a, GpSession * b,
     const gchar * section, const gchar * key_a, const gchar * key_b,
     const gchar * field, gdouble floor)
 {
-  GArray *wa = series_values (a, section, key_a, field);
-  GArray *wb = series_values (b, section, key_b, field);
-  gdouble sa = windows_spread (wa), sb = windows_spread (wb);
+  GArray *wa = gp_compare_series_values (a, section, key_a, field);
+  GArray *wb = gp_compare_series_values (b, section, key_b, field);
+  gdouble sa = gp_compare_windows_spread (wa),
+      sb = gp_compare_windows_spread (wb);
 
   /* both sides must show their variation: a steady "after" says nothing
    * about how much the "before" wobbled */
@@ -92,7 +94,7 @@ value_set_spread (GpCompareValue * v, GpSession * a, GpSession * b,
 
 /* The id of the link into @sink (its first one), or NULL. */
 static const gchar *
-sink_link_id (GpSession * s, const gchar * sink)
+gp_compare_sink_link_id (GpSession * s, const gchar * sink)
 {
   guint i;
 
@@ -122,8 +124,9 @@ gp_compare_sink_fps (GpSession * a, GpSession * b, const gchar * sink,
   v->a = sa->fps;
   v->b = sb->fps;
   /* the rate into the sink per window is that of its input link */
-  value_set_spread (v, a, b, "links", sink_link_id (a, sink),
-      sink_link_id (b, sink), "fps", 0.0);
+  gp_compare_value_set_spread (v, a, b, "links", gp_compare_sink_link_id (a,
+      sink),
+      gp_compare_sink_link_id (b, sink), "fps", 0.0);
   return TRUE;
 }
 
@@ -136,7 +139,7 @@ typedef struct
 } Row;
 
 static void
-row_free (gpointer p)
+gp_compare_row_free (gpointer p)
 {
   Row *r = p;
   guint i;
@@ -147,19 +150,20 @@ row_free (gpointer p)
 }
 
 static gchar *
-fmt_value (gdouble x)
+gp_compare_fmt_value (gdouble x)
 {
   return x < 0 ? g_strdup ("-") : g_strdup_printf ("%.1f", x);
 }
 
 static void
-add_row (GPtrArray * rows, const gchar * label, const GpCompareValue * v)
+gp_compare_add_row (GPtrArray * rows, const gchar * label,
+    const GpCompareValue * v)
 {
   Row *r = g_new0 (Row, 1);
 
   r->cells[0] = g_strdup (label);
-  r->cells[1] = fmt_value (v->a);
-  r->cells[2] = fmt_value (v->b);
+  r->cells[1] = gp_compare_fmt_value (v->a);
+  r->cells[2] = gp_compare_fmt_value (v->b);
   if (v->a >= 0 && v->b >= 0) {
     gdouble d = v->b - v->a;
 
@@ -177,7 +181,8 @@ add_row (GPtrArray * rows, const gchar * label, const GpCompareValue * v)
 }
 
 static void
-add_note_row (GPtrArray * rows, const gchar * label, const gchar * note)
+gp_compare_add_note_row (GPtrArray * rows, const gchar * label,
+    const gchar * note)
 {
   Row *r = g_new0 (Row, 1);
 
@@ -189,7 +194,7 @@ add_note_row (GPtrArray * rows, const gchar * label, const gchar * note)
 /* Rows aligned in columns (labels left, numbers right), under a heading
  * and the column titles; nothing when there are no rows. */
 static void
-flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
+gp_compare_flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
     const gchar * label_a, const gchar * label_b)
 {
   gsize w[5] = { 0, 0, 0, 0, 0 };
@@ -230,7 +235,7 @@ flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
 }
 
 static void
-compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
+gp_compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     const gchar * la, const gchar * lb)
 {
   guint i;
@@ -240,11 +245,11 @@ compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     GpCompareValue v;
 
     if (gp_compare_sink_fps (a, b, sa->name, &v))
-      add_row (rows, sa->name, &v);
+      gp_compare_add_row (rows, sa->name, &v);
     else {
       gchar *note = g_strdup_printf ("only in %s (%.1f fps)", la, sa->fps);
 
-      add_note_row (rows, sa->name, note);
+      gp_compare_add_note_row (rows, sa->name, note);
       g_free (note);
     }
   }
@@ -254,21 +259,21 @@ compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     if (gp_session_find_sink (a, sb->name) == NULL) {
       gchar *note = g_strdup_printf ("only in %s (%.1f fps)", lb, sb->fps);
 
-      add_note_row (rows, sb->name, note);
+      gp_compare_add_note_row (rows, sb->name, note);
       g_free (note);
     }
   }
-  flush_rows (out, "Rate (fps per sink)", rows, la, lb);
+  gp_compare_flush_rows (out, "Rate (fps per sink)", rows, la, lb);
 }
 
 static gchar *
-path_key (const GpPath * p)
+gp_compare_path_key (const GpPath * p)
 {
   return g_strdup_printf ("%s->%s", p->source, p->sink);
 }
 
 static void
-compare_paths (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
+gp_compare_paths (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     const gchar * la, const gchar * lb)
 {
   guint i;
@@ -276,29 +281,31 @@ compare_paths (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   for (i = 0; i < a->paths->len; i++) {
     GpPath *pa = g_ptr_array_index (a->paths, i);
     GpPath *pb = gp_session_find_path (b, pa->source, pa->sink);
-    gchar *key = path_key (pa), *label;
+    gchar *key = gp_compare_path_key (pa), *label;
 
     if (pb == NULL) {
       gchar *note = g_strdup_printf ("only in %s", la);
 
-      add_note_row (rows, key, note);
+      gp_compare_add_note_row (rows, key, note);
       g_free (note);
     } else {
       GpCompareValue v;
 
       v.a = pa->latency_ms.p50;
       v.b = pb->latency_ms.p50;
-      value_set_spread (&v, a, b, "paths", key, key, "latency_ms_p50",
+      gp_compare_value_set_spread (&v, a, b, "paths", key, key,
+          "latency_ms_p50",
           0.05);
       label = g_strdup_printf ("p50 %s", key);
-      add_row (rows, label, &v);
+      gp_compare_add_row (rows, label, &v);
       g_free (label);
       v.a = pa->latency_ms.p95;
       v.b = pb->latency_ms.p95;
-      value_set_spread (&v, a, b, "paths", key, key, "latency_ms_p95",
+      gp_compare_value_set_spread (&v, a, b, "paths", key, key,
+          "latency_ms_p95",
           0.05);
       label = g_strdup_printf ("p95 %s", key);
-      add_row (rows, label, &v);
+      gp_compare_add_row (rows, label, &v);
       g_free (label);
     }
     g_free (key);
@@ -307,21 +314,22 @@ compare_paths (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     GpPath *pb = g_ptr_array_index (b->paths, i);
 
     if (gp_session_find_path (a, pb->source, pb->sink) == NULL) {
-      gchar *key = path_key (pb), *note = g_strdup_printf ("only in %s", lb);
+      gchar *key = gp_compare_path_key (pb),
+          *note = g_strdup_printf ("only in %s", lb);
 
-      add_note_row (rows, key, note);
+      gp_compare_add_note_row (rows, key, note);
       g_free (key);
       g_free (note);
     }
   }
-  flush_rows (out, "Latency (ms, per path to a sink)", rows, la, lb);
+  gp_compare_flush_rows (out, "Latency (ms, per path to a sink)", rows, la, lb);
 }
 
 /* Threads that matter for the comparison: those that ran elements, and
  * any other that burnt at least 1 % of a core (gstprof's own idle helper
  * threads are named after the command and would only add noise). */
 static gboolean
-thread_shown (const GpThreadSummary * t)
+gp_compare_thread_shown (const GpThreadSummary * t)
 {
   return t != NULL && ((t->elements != NULL && t->elements->len > 0) ||
       t->cpu_pct_mean >= 1.0);
@@ -330,7 +338,8 @@ thread_shown (const GpThreadSummary * t)
 /* The thread of @b that is @ta of @a: the same identity (renumbered
  * elements and workers' thread ids aside), the first one not yet taken. */
 static GpThreadSummary *
-find_thread (GpSession * a, const GpThreadSummary * ta, GpSession * b,
+gp_compare_find_thread (GpSession * a, const GpThreadSummary * ta,
+    GpSession * b,
     GHashTable * taken)
 {
   gchar *ida = gp_rules_target_identity (a, ta->name);
@@ -353,7 +362,7 @@ find_thread (GpSession * a, const GpThreadSummary * ta, GpSession * b,
 }
 
 static void
-compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
+gp_compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     const gchar * la, const gchar * lb)
 {
   GpCompareValue v;
@@ -363,57 +372,61 @@ compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   if (a->process.measured || b->process.measured) {
     v.a = a->process.measured ? a->process.cpu_pct_mean : -1;
     v.b = b->process.measured ? b->process.cpu_pct_mean : -1;
-    value_set_spread (&v, a, b, "process", NULL, NULL, "cpu_pct", 0.5);
-    add_row (rows, "process", &v);
+    gp_compare_value_set_spread (&v, a, b, "process", NULL, NULL, "cpu_pct",
+        0.5);
+    gp_compare_add_row (rows, "process", &v);
   }
   for (i = 0; i < a->threads->len; i++) {
     GpThreadSummary *ta = g_ptr_array_index (a->threads, i);
-    GpThreadSummary *tb = find_thread (a, ta, b, taken);
+    GpThreadSummary *tb = gp_compare_find_thread (a, ta, b, taken);
     gchar *label;
 
     if (tb)
       g_hash_table_add (taken, tb);
-    if (!thread_shown (ta) && !thread_shown (tb))
+    if (!gp_compare_thread_shown (ta) && !gp_compare_thread_shown (tb))
       continue;
     label = g_strdup_printf ("thread %s", ta->name);
     if (tb == NULL) {
       gchar *note = g_strdup_printf ("only in %s (%.1f %%)", la,
           ta->cpu_pct_mean);
 
-      add_note_row (rows, label, note);
+      gp_compare_add_note_row (rows, label, note);
       g_free (note);
     } else {
       v.a = ta->cpu_pct_mean;
       v.b = tb->cpu_pct_mean;
-      value_set_spread (&v, a, b, "threads", ta->name, tb->name, "cpu_pct",
+      gp_compare_value_set_spread (&v, a, b, "threads", ta->name, tb->name,
+          "cpu_pct",
           0.5);
-      add_row (rows, label, &v);
+      gp_compare_add_row (rows, label, &v);
     }
     g_free (label);
   }
   for (i = 0; i < b->threads->len; i++) {
     GpThreadSummary *tb = g_ptr_array_index (b->threads, i);
 
-    if (thread_shown (tb) && !g_hash_table_contains (taken, tb)) {
+    if (gp_compare_thread_shown (tb) && !g_hash_table_contains (taken, tb)) {
       gchar *label = g_strdup_printf ("thread %s", tb->name);
       gchar *note = g_strdup_printf ("only in %s (%.1f %%)", lb,
           tb->cpu_pct_mean);
 
-      add_note_row (rows, label, note);
+      gp_compare_add_note_row (rows, label, note);
       g_free (label);
       g_free (note);
     }
   }
-  flush_rows (out, "CPU (% of one core, mean over the run)", rows, la, lb);
+  gp_compare_flush_rows (out, "CPU (% of one core, mean over the run)", rows,
+      la, lb);
   g_hash_table_unref (taken);
 
   if (a->process.measured && b->process.measured &&
       a->process.rss_mb_max >= 0 && b->process.rss_mb_max >= 0) {
     v.a = a->process.rss_mb_max;
     v.b = b->process.rss_mb_max;
-    value_set_spread (&v, a, b, "process", NULL, NULL, "rss_mb", 1.0);
-    add_row (rows, "process RSS, max", &v);
-    flush_rows (out, "Memory (MiB)", rows, la, lb);
+    gp_compare_value_set_spread (&v, a, b, "process", NULL, NULL, "rss_mb",
+        1.0);
+    gp_compare_add_row (rows, "process RSS, max", &v);
+    gp_compare_flush_rows (out, "Memory (MiB)", rows, la, lb);
   }
 }
 
@@ -422,7 +435,7 @@ compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
  * ()): its first target; for CPU, which targets every element a thread
  * ran (a list that may differ between runs), the thread. */
 static gchar *
-finding_key (GpSession * s, const GpFinding * f)
+gp_compare_finding_key (GpSession * s, const GpFinding * f)
 {
   const gchar *about = g_strcmp0 (f->rule, "CPU") == 0 && f->evidence &&
       json_object_has_member (f->evidence, "thread") ?
@@ -445,27 +458,28 @@ finding_key (GpSession * s, const GpFinding * f)
 }
 
 static GHashTable *
-finding_keys (GpSession * s)
+gp_compare_finding_keys (GpSession * s)
 {
   GHashTable *h = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       NULL);
   guint i;
 
   for (i = 0; i < s->findings->len; i++)
-    g_hash_table_add (h, finding_key (s, g_ptr_array_index (s->findings,
+    g_hash_table_add (h, gp_compare_finding_key (s,
+        g_ptr_array_index (s->findings,
                 i)));
   return h;
 }
 
 static void
-list_findings (GString * out, GpSession * s, GHashTable * other,
+gp_compare_list_findings (GString * out, GpSession * s, GHashTable * other,
     gboolean in_other, const gchar * what)
 {
   guint i;
 
   for (i = 0; i < s->findings->len; i++) {
     GpFinding *f = g_ptr_array_index (s->findings, i);
-    gchar *k = finding_key (s, f);
+    gchar *k = gp_compare_finding_key (s, f);
 
     if (g_hash_table_contains (other, k) == in_other)
       g_string_append_printf (out, "  %-9s %-7s %-6s %s\n", what, f->rule,
@@ -475,12 +489,12 @@ list_findings (GString * out, GpSession * s, GHashTable * other,
 }
 
 static guint
-count_findings (GpSession * s, GHashTable * other, gboolean in_other)
+gp_compare_count_findings (GpSession * s, GHashTable * other, gboolean in_other)
 {
   guint i, n = 0;
 
   for (i = 0; i < s->findings->len; i++) {
-    gchar *k = finding_key (s, g_ptr_array_index (s->findings, i));
+    gchar *k = gp_compare_finding_key (s, g_ptr_array_index (s->findings, i));
 
     n += g_hash_table_contains (other, k) == in_other;
     g_free (k);
@@ -489,16 +503,18 @@ count_findings (GpSession * s, GHashTable * other, gboolean in_other)
 }
 
 static void
-compare_findings (GString * out, GpSession * a, GpSession * b)
+gp_compare_findings (GString * out, GpSession * a, GpSession * b)
 {
-  GHashTable *ka = finding_keys (a), *kb = finding_keys (b);
+  GHashTable *ka = gp_compare_finding_keys (a),
+      *kb = gp_compare_finding_keys (b);
 
   g_string_append_printf (out, "Findings: %u cleared, %u remaining, %u new\n",
-      count_findings (a, kb, FALSE), count_findings (b, ka, TRUE),
-      count_findings (b, ka, FALSE));
-  list_findings (out, a, kb, FALSE, "cleared");
-  list_findings (out, b, ka, TRUE, "remaining");
-  list_findings (out, b, ka, FALSE, "new");
+      gp_compare_count_findings (a, kb, FALSE), gp_compare_count_findings (b,
+          ka, TRUE),
+      gp_compare_count_findings (b, ka, FALSE));
+  gp_compare_list_findings (out, a, kb, FALSE, "cleared");
+  gp_compare_list_findings (out, b, ka, TRUE, "remaining");
+  gp_compare_list_findings (out, b, ka, FALSE, "new");
   g_hash_table_unref (ka);
   g_hash_table_unref (kb);
 }
@@ -506,7 +522,7 @@ compare_findings (GString * out, GpSession * a, GpSession * b)
 /* How many elements of @a, by identity, @b has too (bins and the
  * elements a fix adds or removes left out). */
 static guint
-shared_elements (GpSession * a, GpSession * b, guint * n_a)
+gp_compare_shared_elements (GpSession * a, GpSession * b, guint * n_a)
 {
   GHashTable *ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       NULL);
@@ -540,7 +556,7 @@ gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
     const gchar * label_b)
 {
   GString *out = g_string_new (NULL);
-  GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
+  GPtrArray *rows = g_ptr_array_new_with_free_func (gp_compare_row_free);
   gboolean sinks_match = FALSE;
   int width;
   guint i, n_a;
@@ -549,7 +565,7 @@ gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
 
   width = (int) MAX (strlen (label_a), strlen (label_b));
   /* first of all: whether this compares a pipeline with itself */
-  if (shared_elements (a, b, &n_a) == 0 && n_a > 0)
+  if (gp_compare_shared_elements (a, b, &n_a) == 0 && n_a > 0)
     g_string_append_printf (out, "%s and %s profile different pipelines: no "
         "element of one is in the other, so nothing below compares like "
         "with like.\n\n", label_a, label_b);
@@ -572,10 +588,10 @@ gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
     g_string_append (out, "The two sessions have no sink of the same name: "
         "nothing below compares like with like.\n\n");
 
-  compare_sinks (out, rows, a, b, label_a, label_b);
-  compare_paths (out, rows, a, b, label_a, label_b);
-  compare_cpu (out, rows, a, b, label_a, label_b);
-  compare_findings (out, a, b);
+  gp_compare_sinks (out, rows, a, b, label_a, label_b);
+  gp_compare_paths (out, rows, a, b, label_a, label_b);
+  gp_compare_cpu (out, rows, a, b, label_a, label_b);
+  gp_compare_findings (out, a, b);
   g_ptr_array_unref (rows);
   return g_string_free (out, FALSE);
 }
