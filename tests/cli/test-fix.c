@@ -13,7 +13,6 @@
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 
-#include "gp-cli.h"
 #include "gp-session.h"
 #include "capture/gp-capture.h"
 #include "fix/gp-fix.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * test-rules.c: the rule registry, HOT and BUDGET, ranking, the exit code
+ * test-rules-registry.c: the rule registry, HOT and BUDGET, ranking, the exit code
  * and the verdict text, on sessions made by hand so the truth is known
  * exactly.
  */
