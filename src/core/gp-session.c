@@ -714,6 +714,20 @@ gp_session_find_finding (GpSession * s, const gchar * rule,
   return NULL;
 }
 
+GpEvent *
+gp_session_find_event (GpSession * s, const gchar * type)
+{
+  guint i;
+
+  for (i = 0; i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (ev->type, type) == 0)
+      return ev;
+  }
+  return NULL;
+}
+
 guint
 gp_session_count_findings (GpSession * s, const gchar * rule)
 {

@@ -284,6 +284,8 @@ GpElement *gp_session_find_element (GpSession * s, const gchar * name);
  * its targets (NULL: whatever it names), or NULL. */
 GpFinding *gp_session_find_finding (GpSession * s, const gchar * rule,
     const gchar * target);
+/* The first event of @type ("error", "eos", ...), or NULL. */
+GpEvent *gp_session_find_event (GpSession * s, const gchar * type);
 /* How many findings of @rule there are. */
 guint gp_session_count_findings (GpSession * s, const gchar * rule);
 GpElementSummary *gp_session_find_elem_summary (GpSession * s,

@@ -176,33 +176,7 @@ assert_near (gdouble value, gdouble expected, gdouble tolerance)
     g_error ("%.6f is not %.6f +- %.6f", value, expected, tolerance);
 }
 
-static GpSinkSummary *
-find_sink (GpSession * s, const gchar * name)
-{
-  guint i;
 
-  for (i = 0; i < s->sinks->len; i++) {
-    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
-
-    if (g_str_equal (ss->name, name))
-      return ss;
-  }
-  return NULL;
-}
-
-static GpLinkSummary *
-find_link_summary (GpSession * s, const gchar * id)
-{
-  guint i;
-
-  for (i = 0; i < s->link_summaries->len; i++) {
-    GpLinkSummary *ls = g_ptr_array_index (s->link_summaries, i);
-
-    if (g_str_equal (ls->id, id))
-      return ls;
-  }
-  return NULL;
-}
 
 /* ------------------------------------------------------------------ */
 /* tests                                                               */
@@ -301,14 +275,14 @@ test_rates (void)
   feed (agg, window_new (11, T0 + 11 * WIN, T0 + 12 * WIN));
   gp_aggregator_finish (agg);
 
-  ls = find_link_summary (s, "src.src->sink.sink");
+  ls = gp_session_find_link_summary (s, "src.src->sink.sink");
   g_assert_nonnull (ls);
   g_assert_cmpuint (ls->buffers, ==, total);
   /* after the start-up, before the last window: 5 windows = 1.25 s */
   assert_near (ls->fps, steady / 1.25, 1e-9);
   assert_near (ls->bytes_per_s, steady * 1000 / 1.25, 1e-6);
 
-  ls2 = find_link_summary (s, "src.src_1->other.sink");
+  ls2 = gp_session_find_link_summary (s, "src.src_1->other.sink");
   g_assert_nonnull (ls2);
   /* its own steady state: it flowed in windows 0..5, too short to leave
    * out a second of start-up, so its inner windows 1..4 (32 buffers in
@@ -316,7 +290,7 @@ test_rates (void)
   assert_near (ls2->fps, 32.0, 1e-9);
   assert_near (ls2->first_s, 0.25, 1e-9);
 
-  ss = find_sink (s, "sink");
+  ss = gp_session_find_sink (s, "sink");
   g_assert_nonnull (ss);
   assert_near (ss->fps, ls->fps, 1e-9);
   g_assert_cmpuint (ss->buffers, ==, total);
@@ -507,8 +481,8 @@ test_target_fps (void)
   feed (agg, w);
   gp_aggregator_finish (agg);
 
-  a = find_sink (s, "sink_a");
-  b = find_sink (s, "sink_b");
+  a = gp_session_find_sink (s, "sink_a");
+  b = gp_session_find_sink (s, "sink_b");
   g_assert_nonnull (a);
   g_assert_nonnull (b);
   assert_near (a->target_fps, 30.0, 1e-9);
@@ -544,7 +518,7 @@ test_target_fps (void)
   gp_aggregator_finish (agg);
   g_assert_cmpfloat (s->target_fps, <, 0);
   g_assert_cmpfloat (s->frame_period_ms, <, 0);
-  g_assert_cmpfloat (find_sink (s, "sink")->target_fps, <, 0);
+  g_assert_cmpfloat (gp_session_find_sink (s, "sink")->target_fps, <, 0);
   gp_aggregator_free (agg);
   gp_session_free (s);
 }
@@ -1069,15 +1043,15 @@ test_stop_and_media (void)
     feed (agg, w);
   }
   gp_aggregator_finish (agg);
-  ls = find_link_summary (s, "src.src->sink.sink");
+  ls = gp_session_find_link_summary (s, "src.src->sink.sink");
   g_assert_nonnull (ls);
   /* windows 1..6 between the first (0) and the last before the stop (7) */
   assert_near (ls->fps, 40.0, 1e-9);
   assert_near (ls->media_per_s, 1.0, 1e-9);
   g_assert_cmpuint (ls->buffers, ==, 8 * 10 + 4 * 40);
-  g_assert_cmpstr (find_sink (s, "sink")->media, ==, "audio");
+  g_assert_cmpstr (gp_session_find_sink (s, "sink")->media, ==, "audio");
   /* no frame rate for an audio sink, whatever the caps upstream say */
-  g_assert_cmpfloat (find_sink (s, "sink")->target_fps, <, 0);
+  g_assert_cmpfloat (gp_session_find_sink (s, "sink")->target_fps, <, 0);
   gp_aggregator_free (agg);
   gp_session_free (s);
 }

@@ -24,31 +24,7 @@
 
 static GpCaptureOptions base_opts;
 
-static GpSinkSummary *
-find_sink (GpSession * s, const gchar * name)
-{
-  guint i;
 
-  for (i = 0; i < s->sinks->len; i++) {
-    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
-
-    if (g_str_equal (ss->name, name))
-      return ss;
-  }
-  return NULL;
-}
-
-static gboolean
-has_event (GpSession * s, const gchar * type)
-{
-  guint i;
-
-  for (i = 0; i < s->events->len; i++)
-    if (g_str_equal (((GpEvent *) g_ptr_array_index (s->events, i))->type,
-            type))
-      return TRUE;
-  return FALSE;
-}
 
 /* The issue's acceptance pipeline (100 buffers to keep the suite short):
  * each identity's self time p50 within 10 % or 0.2 ms of its sleep, the
@@ -138,7 +114,7 @@ test_live_rate (void)
       2.0, &end);
   g_assert_cmpint (end, ==, GP_CAPTURE_END_DURATION);
 
-  ss = find_sink (s, "sink");
+  ss = gp_session_find_sink (s, "sink");
   g_assert_nonnull (ss);
   g_test_message ("sink: %.2f fps (target %.2f), %" G_GUINT64_FORMAT
       " buffers, frame period %.2f ms, duration %.2f s", ss->fps,
@@ -244,10 +220,11 @@ test_pipeline_error (void)
 
   if (!gp_test_have_tracer ())
     return;
-  s = gp_test_capture (&base_opts, "filesrc name=file location=/nonexistent/gstprof-test ! "
+  s = gp_test_capture (&base_opts,
+      "filesrc name=file location=/nonexistent/gstprof-test ! "
       "fakesink name=sink", 0, &end);
   g_assert_cmpint (end, ==, GP_CAPTURE_END_ERROR);
-  g_assert_true (has_event (s, "error"));
+  g_assert_nonnull (gp_session_find_event (s, "error"));
   g_assert_cmpstr (s->mode, ==, "run");
   gp_session_free (s);
 }
@@ -297,9 +274,9 @@ test_interrupt (void)
       "video/x-raw,framerate=30/1,width=64,height=48 ! fakesink name=sink",
       0, &end);
   g_assert_cmpint (end, ==, GP_CAPTURE_END_INTERRUPTED);
-  g_assert_true (has_event (s, "interrupt"));
+  g_assert_nonnull (gp_session_find_event (s, "interrupt"));
   g_assert_cmpfloat (s->duration_s, <, 4.0);
-  ss = find_sink (s, "sink");
+  ss = gp_session_find_sink (s, "sink");
   g_assert_nonnull (ss);
   g_assert_cmpuint (ss->buffers, >=, 20);
   gp_session_free (s);

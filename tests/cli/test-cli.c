@@ -59,17 +59,6 @@ load_session (const gchar * dir)
   return s;
 }
 
-static gboolean
-has_event (GpSession * s, const gchar * type)
-{
-  guint i;
-
-  for (i = 0; i < s->events->len; i++)
-    if (g_strcmp0 (((GpEvent *) g_ptr_array_index (s->events, i))->type,
-            type) == 0)
-      return TRUE;
-  return FALSE;
-}
 
 /* the duration parser */
 
@@ -220,7 +209,7 @@ test_runtime_error (void)
   g_assert_nonnull (strstr (r.out, "error"));
   g_assert_nonnull (strstr (r.out, "filesrc0: "));
   s = load_session (dir);
-  g_assert_true (has_event (s, "error"));
+  g_assert_nonnull (gp_session_find_event (s, "error"));
   g_assert_cmpint (s->exit_code, ==, 2);
   gp_session_free (s);
   gp_test_run_clear (&r);
@@ -316,7 +305,7 @@ test_interrupt (void)
   g_assert_cmpint (gp_test_exit_code (status), <=, 1);
 
   s = load_session (dir);
-  g_assert_true (has_event (s, "interrupt"));
+  g_assert_nonnull (gp_session_find_event (s, "interrupt"));
   g_assert_cmpfloat (s->duration_s, >, 0.5);
   g_assert_cmpfloat (s->duration_s, <, 6.0);
   g_assert_cmpuint (s->sinks->len, >=, 1);
@@ -735,20 +724,6 @@ test_demo_hot (void)
  * fps, and its latency exceeds the 33.3 ms period; at 5 ms a frame the
  * same pipeline keeps up and BUDGET stays silent. */
 
-static guint
-count_findings (GpSession * s, const gchar * rule, const gchar * target)
-{
-  guint i, n = 0;
-
-  for (i = 0; i < s->findings->len; i++) {
-    GpFinding *fi = g_ptr_array_index (s->findings, i);
-
-    if (g_strcmp0 (fi->rule, rule) == 0 && (target == NULL
-            || g_strcmp0 (g_ptr_array_index (fi->targets, 0), target) == 0))
-      n++;
-  }
-  return n;
-}
 
 static void
 test_budget_real (void)
@@ -766,9 +741,9 @@ test_budget_real (void)
   gp_test_run_clear (&r);
   s = load_session (slow);
   g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, <, 21.0);
-  g_assert_cmpuint (count_findings (s, "HOT", "slow"), ==, 1);
+  g_assert_nonnull (gp_session_find_finding (s, "HOT", "slow"));
   /* both halves of BUDGET: 20 fps of 30, and latency over 33.3 ms */
-  g_assert_cmpuint (count_findings (s, "BUDGET", NULL), ==, 2);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 2);
   gp_session_free (s);
 
   gp_test_run_gstprof (&r, gp_tmp,
@@ -780,7 +755,7 @@ test_budget_real (void)
   gp_test_run_clear (&r);
   s = load_session (fast);
   g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, >, 29.0);
-  g_assert_cmpuint (count_findings (s, "BUDGET", NULL), ==, 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 0);
   gp_session_free (s);
   g_free (slow);
   g_free (fast);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: gp-test-util.c, see gp-test-util.h */
 #include "gp-test-util.h"
+#include "core/gp-launch.h"
 #include "gp-config.h"
 #include "ingest/gp-ingest.h"
 
@@ -253,4 +254,60 @@ gp_test_run_clear (GpTestRun * r)
   g_free (r->out);
   g_free (r->err);
   memset (r, 0, sizeof (*r));
+}
+
+gchar *
+gp_test_patched (GpSession * s, GpFinding * f)
+{
+  GError *error = NULL;
+  GpLaunch *l;
+  gchar *out;
+
+  g_assert_nonnull (f->fix_patch);
+  l = gp_launch_parse (s->launch, &error);
+  g_assert_no_error (error);
+  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &error));
+  g_assert_no_error (error);
+  out = gp_launch_to_string (l);
+  gp_launch_free (l);
+  g_test_message ("patched: %s", out);
+  return out;
+}
+
+gdouble
+gp_test_evidence_double (GpFinding * f, const gchar * key)
+{
+  g_assert_true (json_object_has_member (f->evidence, key));
+  return json_object_get_double_member (f->evidence, key);
+}
+
+gint64
+gp_test_evidence_int (GpFinding * f, const gchar * key)
+{
+  g_assert_true (json_object_has_member (f->evidence, key));
+  return json_object_get_int_member (f->evidence, key);
+}
+
+const gchar *
+gp_test_evidence_string (GpFinding * f, const gchar * key)
+{
+  g_assert_true (json_object_has_member (f->evidence, key));
+  return json_object_get_string_member (f->evidence, key);
+}
+
+void
+gp_test_print_findings (GpSession * s)
+{
+  guint i;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+    JsonNode *node = json_node_init_object (json_node_alloc (), f->evidence);
+    gchar *ev = json_to_string (node, FALSE);
+
+    g_test_message ("%s [%s] %s (rank %.1f) %s", f->rule, f->severity,
+        f->title, f->rank_value, ev);
+    g_free (ev);
+    json_node_unref (node);
+  }
 }

@@ -3,7 +3,8 @@
  *
  * gp-test-util.h: what several test programs need alike: whether the
  * tracer plugin of this build tree exists, a capture of a real pipeline
- * that must succeed, and the real Jetson/PC captures in GP_FIXTURES.
+ * that must succeed, the real Jetson/PC captures in GP_FIXTURES, the
+ * gstprof binary run once, media files, and a finding's fix and evidence.
  */
 #ifndef __GP_TEST_UTIL_H__
 #define __GP_TEST_UTIL_H__
@@ -64,6 +65,18 @@ void gp_test_make_media (const gchar * launch);
  * at 44.1 kHz), made when it is not there yet. Newly allocated. */
 gchar *gp_test_av_mp4 (const gchar * dir, const gchar * name,
     guint seconds);
+
+/* The session's launch string with @f's fix_patch applied (asserts that
+ * it applies), logged as "patched: ..."; newly allocated. */
+gchar *gp_test_patched (GpSession * s, GpFinding * f);
+
+/* A member of @f's evidence, which must be there. */
+gdouble gp_test_evidence_double (GpFinding * f, const gchar * key);
+gint64 gp_test_evidence_int (GpFinding * f, const gchar * key);
+const gchar *gp_test_evidence_string (GpFinding * f, const gchar * key);
+
+/* Logs every finding of @s: rule, severity, title, rank and evidence. */
+void gp_test_print_findings (GpSession * s);
 
 /* Removes @dir and everything in it. */
 void gp_test_remove_tree (const gchar * dir);

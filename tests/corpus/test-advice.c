@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "capture/gp-capture.h"
-#include "core/gp-launch.h"
 #include "rules/gp-rules.h"
 #include "gp-test-util.h"
 
@@ -103,24 +102,6 @@ expect (GpSession * s, const gchar * const *must,
   }
 }
 
-/* The session's launch string with @f's fix applied. */
-static gchar *
-fixed (GpSession * s, GpFinding * f)
-{
-  GError *err = NULL;
-  GpLaunch *l;
-  gchar *out;
-
-  g_assert_nonnull (f->fix_patch);
-  l = gp_launch_parse (s->launch, &err);
-  g_assert_no_error (err);
-  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &err));
-  g_assert_no_error (err);
-  out = gp_launch_to_string (l);
-  gp_launch_free (l);
-  g_test_message ("fixed: %s", out);
-  return out;
-}
 
 /* A 10 s H.264 + AAC mp4, made once. */
 static const gchar *
@@ -354,7 +335,7 @@ test_format (void)
   f = find (s, "FORMAT", GP_SEVERITY_MEDIUM);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "format"),
       ==, "Y444_10LE");
-  twin = fixed (s, f);
+  twin = gp_test_patched (s, f);
   g_assert_nonnull (strstr (twin, "videoconvert ! video/x-raw,format=I420 ! "
           "x264enc"));
   t = run (twin, 0);
@@ -401,7 +382,7 @@ test_demo (void)
   f = g_ptr_array_index (s->findings, 0);
   g_assert_cmpstr (f->rule, ==, "FORMAT");
   /* the user's caps before the encoder get the format: nothing else moves */
-  twin = fixed (s, f);
+  twin = gp_test_patched (s, f);
   g_assert_nonnull (strstr (twin, "video/x-raw,width=1280,height=720,"
           "format=I420 ! x264enc"));
   t = run (twin, 3.0);
@@ -489,7 +470,7 @@ test_mux_late_branch (void)
       ==, "lb_mux");
   g_assert_cmpfloat (json_object_get_double_member (f->evidence,
           "late_branch_latency_ms"), >, 500);
-  twin = fixed (s, f);
+  twin = gp_test_patched (s, f);
   g_assert_null (strstr (twin, "leaky"));
   t = run (twin, 4.0);
   expect (t, NULL, (const gchar *[]) {
@@ -527,7 +508,7 @@ test_queue_split (void)
   f = find (s, "QUEUE", GP_SEVERITY_MEDIUM);
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
           "queue_before"), ==, "qs_enc");
-  twin = fixed (s, f);
+  twin = gp_test_patched (s, f);
   g_assert_nonnull (strstr (twin, "! queue ! x264enc name=qs_enc"));
   t = run (twin, 3.0);
   for (i = 0; i < t->findings->len; i++) {
@@ -559,7 +540,7 @@ test_sync_live_sink (void)
   f = find (s, "SYNC", GP_SEVERITY_MEDIUM);
   g_assert_cmpfloat (json_object_get_double_member (f->evidence,
           "held_p50_ms"), >, 5);
-  twin = fixed (s, f);
+  twin = gp_test_patched (s, f);
   t = run (twin, 3.0);
   expect (t, NULL, (const gchar *[]) {
       "SYNC", "*:medium", NULL});
@@ -591,7 +572,7 @@ test_waste (void)
   g_assert_cmpfloat (json_object_get_double_member (f->evidence,
           "kept_pct"), <, 30);
   fps = gp_session_find_sink (s, "wa_sink")->fps;
-  twin = fixed (s, f);
+  twin = gp_test_patched (s, f);
   g_assert_nonnull (strstr (twin, "videorate name=wa_rate ! "
           "video/x-raw,framerate=15/1 ! videoscale name=wa_scale"));
   t = run (twin, 3.0);

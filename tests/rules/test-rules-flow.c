@@ -30,36 +30,14 @@ run (const gchar * launch, gdouble duration_s)
 {
   GpCaptureEnd end;
   GpSession *s = gp_test_capture (&base_opts, launch, duration_s, &end);
-  guint i;
 
   g_assert_cmpint (end, !=, GP_CAPTURE_END_ERROR);
   gp_rules_run (s);
-  for (i = 0; i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-    JsonNode *node = json_node_init_object (json_node_alloc (), f->evidence);
-    gchar *ev = json_to_string (node, FALSE);
-
-    g_test_message ("%s [%s] %s (rank %.1f) %s", f->rule, f->severity,
-        f->title, f->rank_value, ev);
-    g_free (ev);
-    json_node_unref (node);
-  }
+  gp_test_print_findings (s);
   return s;
 }
 
-static gdouble
-ev_double (GpFinding * f, const gchar * key)
-{
-  g_assert_true (json_object_has_member (f->evidence, key));
-  return json_object_get_double_member (f->evidence, key);
-}
 
-static const gchar *
-ev_string (GpFinding * f, const gchar * key)
-{
-  g_assert_true (json_object_has_member (f->evidence, key));
-  return json_object_get_string_member (f->evidence, key);
-}
 
 /* Every finding of a flow rule is complete; QUEUE is verified by its bench
  * pair (medium), the others are not (info, heuristic). */
@@ -117,10 +95,10 @@ test_queue (void)
   f = gp_session_find_finding (bad, "QUEUE", "b");
   g_assert_nonnull (f);
   check_shape (f);
-  g_assert_cmpstr (ev_string (f, "queue_before"), ==, "b");
-  g_assert_cmpstr (ev_string (f, "other"), ==, "a");
-  g_assert_cmpfloat (ev_double (f, "thread_busy_pct"), >=, 80);
-  g_assert_cmpfloat (ev_double (f, "gain_pct"), >=, 50);
+  g_assert_cmpstr (gp_test_evidence_string (f, "queue_before"), ==, "b");
+  g_assert_cmpstr (gp_test_evidence_string (f, "other"), ==, "a");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "thread_busy_pct"), >=, 80);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "gain_pct"), >=, 50);
   g_assert_nonnull (f->fix_patch);
   fps_bad = sink_fps (bad, "sink");
 
@@ -140,7 +118,7 @@ test_queue (void)
     gp_rules_run (bad);
     f = gp_session_find_finding (bad, "QUEUE", "b");
     g_assert_nonnull (f);
-    g_assert_cmpfloat (ev_double (f, "gain_pct"), >=, 50);
+    g_assert_cmpfloat (gp_test_evidence_double (f, "gain_pct"), >=, 50);
     bad->process = keep;
     gp_rules_run (bad);
     f = gp_session_find_finding (bad, "QUEUE", "b");
@@ -209,8 +187,8 @@ test_cpu (void)
   }
   g_assert_nonnull (f);
   check_shape (f);
-  g_assert_cmpstr (ev_string (f, "hottest"), ==, "vs");
-  g_assert_cmpfloat (ev_double (f, "thread_busy_pct"), >=, 90);
+  g_assert_cmpstr (gp_test_evidence_string (f, "hottest"), ==, "vs");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "thread_busy_pct"), >=, 90);
   /* videoscale's n-threads is 1 by default: the patch spreads it */
   g_assert_nonnull (f->fix_patch);
   g_assert_cmpstr (json_object_get_string_member
@@ -243,9 +221,9 @@ test_stall_never (void)
   f = gp_session_find_finding (s, "STALL", "v.src->s2.sink");
   g_assert_nonnull (f);
   check_shape (f);
-  g_assert_cmpstr (ev_string (f, "kind"), ==, "never flowed");
-  g_assert_cmpstr (ev_string (f, "stops_at"), ==, "v");
-  g_assert_cmpfloat (ev_double (f, "input_fps"), >, 20);
+  g_assert_cmpstr (gp_test_evidence_string (f, "kind"), ==, "never flowed");
+  g_assert_cmpstr (gp_test_evidence_string (f, "stops_at"), ==, "v");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "input_fps"), >, 20);
   g_assert_nonnull (f->fix_patch);
   /* reported once, where it starts: not for the links around it */
   for (i = 0; i < s->findings->len; i++)
@@ -278,9 +256,9 @@ test_stall_starve (void)
   f = gp_session_find_finding (s, "STALL", "usrc");
   g_assert_nonnull (f);
   check_shape (f);
-  g_assert_cmpstr (ev_string (f, "kind"), ==, "source starves");
-  g_assert_cmpfloat (ev_double (f, "gap_s"), >=, 1.0);
-  g_assert_cmpfloat (ev_double (f, "gap_start_s"), <, 1.0);
+  g_assert_cmpstr (gp_test_evidence_string (f, "kind"), ==, "source starves");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "gap_s"), >=, 1.0);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "gap_start_s"), <, 1.0);
   g_assert_null (gp_session_find_finding (s, "STALL", "src"));
   g_assert_null (gp_session_find_finding (s, "STALL", "pay"));
   gp_session_free (s);
@@ -320,10 +298,10 @@ test_qleak (void)
   f = gp_session_find_finding (s, "QLEAK", "q");
   g_assert_nonnull (f);
   check_shape (f);
-  g_assert_cmpstr (ev_string (f, "leaky"), ==, "downstream");
-  g_assert_cmpstr (ev_string (f, "limiter"), ==, "slow");
-  g_assert_cmpfloat (ev_double (f, "dropped_pct"), >, 25);
-  g_assert_cmpfloat (ev_double (f, "dropped_pct"), <, 75);
+  g_assert_cmpstr (gp_test_evidence_string (f, "leaky"), ==, "downstream");
+  g_assert_cmpstr (gp_test_evidence_string (f, "limiter"), ==, "slow");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "dropped_pct"), >, 25);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "dropped_pct"), <, 75);
   g_assert_cmpint (json_object_get_int_member (f->evidence, "dropped"), >=,
       10);
   g_assert_null (gp_session_find_finding (s, "QFULL", "q"));
@@ -355,9 +333,9 @@ test_qfull (void)
   f = gp_session_find_finding (s, "QFULL", "q");
   g_assert_nonnull (f);
   check_shape (f);
-  g_assert_cmpstr (ev_string (f, "state"), ==, "full");
-  g_assert_cmpstr (ev_string (f, "limiter"), ==, "slow");
-  g_assert_cmpfloat (ev_double (f, "level_mean_pct"), >=, 80);
+  g_assert_cmpstr (gp_test_evidence_string (f, "state"), ==, "full");
+  g_assert_cmpstr (gp_test_evidence_string (f, "limiter"), ==, "slow");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "level_mean_pct"), >=, 80);
   /* not live: no leaky patch, a bigger queue would not help */
   g_assert_null (f->fix_patch);
   gp_session_free (s);
@@ -369,9 +347,9 @@ test_qfull (void)
   f = gp_session_find_finding (s, "QFULL", "q");
   g_assert_nonnull (f);
   check_shape (f);
-  g_assert_cmpstr (ev_string (f, "state"), ==, "empty");
-  g_assert_cmpstr (ev_string (f, "limiter"), ==, "slow");
-  g_assert_cmpfloat (ev_double (f, "sink_deficit_pct"), >, 20);
+  g_assert_cmpstr (gp_test_evidence_string (f, "state"), ==, "empty");
+  g_assert_cmpstr (gp_test_evidence_string (f, "limiter"), ==, "slow");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "sink_deficit_pct"), >, 20);
   gp_session_free (s);
 
   /* the twin: the same queue, a 5 ms element behind it, a live source */

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "capture/gp-capture.h"
-#include "core/gp-launch.h"
 #include "ingest/gp-ingest.h"
 #include "rules/gp-rules.h"
 #include "gp-config.h"
@@ -36,37 +35,8 @@ capture (const gchar * launch, gdouble duration_s)
   return s;
 }
 
-static gdouble
-ev_double (GpFinding * f, const gchar * key)
-{
-  g_assert_true (json_object_has_member (f->evidence, key));
-  return json_object_get_double_member (f->evidence, key);
-}
 
-static gint64
-ev_int (GpFinding * f, const gchar * key)
-{
-  g_assert_true (json_object_has_member (f->evidence, key));
-  return json_object_get_int_member (f->evidence, key);
-}
 
-/* The session's launch string with the finding's fix_patch applied. */
-static gchar *
-patched (GpSession * s, GpFinding * f)
-{
-  GError *error = NULL;
-  GpLaunch *l;
-  gchar *out;
-
-  g_assert_nonnull (f->fix_patch);
-  l = gp_launch_parse (s->launch, &error);
-  g_assert_no_error (error);
-  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &error));
-  g_assert_no_error (error);
-  out = gp_launch_to_string (l);
-  gp_launch_free (l);
-  return out;
-}
 
 /* SYNC, LATE and ENC are verified by bench pairs (medium, not heuristic);
  * MEM is not (info, heuristic). */
@@ -109,10 +79,11 @@ test_sync_fires_and_fix_clears (void)
   /* The sink holds each frame for most of a frame period (live
    * videotestsrc reports one frame of latency). */
   g_test_message ("SYNC fires: held p50 %.1f ms, period %.1f ms",
-      ev_double (f, "held_p50_ms"), ev_double (f, "frame_period_ms"));
-  g_assert_cmpfloat (ev_double (f, "held_p50_ms"), >, 10.0);
+      gp_test_evidence_double (f, "held_p50_ms"), gp_test_evidence_double (f,
+          "frame_period_ms"));
+  g_assert_cmpfloat (gp_test_evidence_double (f, "held_p50_ms"), >, 10.0);
 
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_nonnull (strstr (fixed, "fakesink name=snk sync=false"));
   s2 = capture (fixed, 1.5);
   g_assert_null (gp_session_find_finding (s2, "SYNC", NULL));
@@ -136,7 +107,7 @@ test_sync_defaults (void)
   s = capture (LIVE_SMALL "appsink name=app max-buffers=1 drop=true", 1.0);
   f = gp_session_find_finding (s, "SYNC", "app");
   g_assert_nonnull (f);
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_nonnull (strstr (fixed, "appsink name=app max-buffers=1 "
           "drop=true sync=false"));
   g_free (fixed);
@@ -182,10 +153,11 @@ test_late_fires (void)
   check_finding_shape (f);
   g_test_message ("LATE fires: dropped %" G_GINT64_FORMAT " processed %"
       G_GINT64_FORMAT " (%.1f%%), hottest %s",
-      ev_int (f, "dropped"), ev_int (f, "processed"),
-      ev_double (f, "dropped_pct"),
+      gp_test_evidence_int (f, "dropped"), gp_test_evidence_int (f,
+          "processed"),
+      gp_test_evidence_double (f, "dropped_pct"),
       json_object_get_string_member (f->evidence, "hottest"));
-  g_assert_cmpint (ev_int (f, "dropped"), >=, 10);
+  g_assert_cmpint (gp_test_evidence_int (f, "dropped"), >=, 10);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "hottest"),
       ==, "slow");
   g_assert_nonnull (strstr (f->fix, "slow takes"));
@@ -256,9 +228,9 @@ test_late_not_before_playing (void)
   gp_rules_run (s);
   f = gp_session_find_finding (s, "LATE", "dec");
   g_assert_nonnull (f);
-  g_assert_cmpint (ev_int (f, "dropped"), ==, 3);
-  g_assert_cmpint (ev_int (f, "processed"), ==, 97);
-  g_assert_cmpint (ev_int (f, "qos_messages"), ==, 1);
+  g_assert_cmpint (gp_test_evidence_int (f, "dropped"), ==, 3);
+  g_assert_cmpint (gp_test_evidence_int (f, "processed"), ==, 97);
+  g_assert_cmpint (gp_test_evidence_int (f, "qos_messages"), ==, 1);
   gp_session_free (s);
 }
 
@@ -290,9 +262,9 @@ test_late_thresholds (void)
     f = gp_session_find_finding (s, "LATE", "snk");
     g_assert_cmpint (f != NULL, ==, cases[i].fires);
     if (f) {
-      g_assert_cmpint (ev_int (f, "dropped"), ==, 3);
+      g_assert_cmpint (gp_test_evidence_int (f, "dropped"), ==, 3);
       /* the one without numbers in its data is not counted */
-      g_assert_cmpint (ev_int (f, "qos_messages"), ==, 2);
+      g_assert_cmpint (gp_test_evidence_int (f, "qos_messages"), ==, 2);
     }
     gp_session_free (s);
   }
@@ -321,12 +293,12 @@ test_enc_default_x264_fires (void)
    * 3 B-frames, 40 frames of lookahead, automatic keyint 250. */
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "tune"), ==,
       "none");
-  g_assert_cmpint (ev_int (f, "bframes"), ==, 3);
-  g_assert_cmpint (ev_int (f, "lookahead_frames"), ==, 40);
-  g_assert_cmpint (ev_int (f, "keyint_frames"), ==, 250);
+  g_assert_cmpint (gp_test_evidence_int (f, "bframes"), ==, 3);
+  g_assert_cmpint (gp_test_evidence_int (f, "lookahead_frames"), ==, 40);
+  g_assert_cmpint (gp_test_evidence_int (f, "keyint_frames"), ==, 250);
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
           "streaming_sink"), ==, "net");
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_nonnull (strstr (fixed, "x264enc name=enc tune=zerolatency "
           "key-int-max=30 !"));
   g_free (fixed);
@@ -368,7 +340,7 @@ test_fixtures (void)
 
   g_assert_nonnull (f);
   g_test_message ("ENC on jetson-zc-break: %s", f->title);
-  g_assert_cmpint (ev_int (f, "bframes"), ==, 2);
+  g_assert_cmpint (gp_test_evidence_int (f, "bframes"), ==, 2);
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
           "insert_sps_pps"), ==, "false");
   patch = f->fix_patch;
@@ -419,10 +391,12 @@ test_mem_fires_and_fix_clears (void)
   g_assert_nonnull (f);
   check_finding_shape (f);
   g_test_message ("MEM fires: %.1f MiB/s, %.0f MiB over %.1f s steady",
-      ev_double (f, "growth_rate_mib_per_sec"), ev_double (f, "growth_mib"),
-      ev_double (f, "steady_s"));
-  g_assert_cmpfloat (ev_double (f, "growth_rate_mib_per_sec"), >, 20.0);
-  fixed = patched (s, f);
+      gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
+          gp_test_evidence_double (f, "growth_mib"),
+      gp_test_evidence_double (f, "steady_s"));
+  g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"), >,
+      20.0);
+  fixed = gp_test_patched (s, f);
   g_assert_nonnull (strstr (fixed, "max-size-time=1000000000 !"));
   s2 = capture (fixed, 3.0);
   g_assert_cmpuint (gp_session_count_findings (s2, "MEM"), ==, 0);
@@ -506,8 +480,9 @@ test_mem_thresholds (void)
   gp_session_free (s);
   s = mem_session (rss_linear);
   g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 1);
-  g_assert_cmpfloat_with_epsilon (ev_double (gp_session_find_finding (s,
-              "MEM", NULL), "growth_rate_mib_per_sec"), 20.0, 0.01);
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double
+      (gp_session_find_finding (s, "MEM", NULL), "growth_rate_mib_per_sec"),
+      20.0, 0.01);
   gp_session_free (s);
 }
 

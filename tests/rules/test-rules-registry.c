@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * test-rules-registry.c: the rule registry, HOT and BUDGET, ranking, the exit code
- * and the verdict text, on sessions made by hand so the truth is known
- * exactly.
+ * test-rules-registry.c: the rule registry, HOT and BUDGET, ranking, the
+ * exit code and the verdict text, on sessions made by hand so the truth is
+ * known exactly.
  */
 #include <string.h>
 #include "gp-session.h"
 #include "rules/gp-rules.h"
 #include "report/gp-compare.h"
 #include "report/gp-verdict.h"
+#include "gp-test-util.h"
 
 /* session builders */
 
@@ -122,12 +123,6 @@ make_encode_session (void)
   return s;
 }
 
-static gdouble
-evidence_double (GpFinding * f, const gchar * key)
-{
-  g_assert_true (json_object_has_member (f->evidence, key));
-  return json_object_get_double_member (f->evidence, key);
-}
 
 
 /* identities across runs (gp_rules_element_identity, compare) */
@@ -320,11 +315,13 @@ test_hot_fires (void)
   g_assert_null (f->verified_on);
   g_assert_cmpuint (f->targets->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "enc");
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "share_pct"), 70.0,
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f, "share_pct"),
+      70.0,
       0.01);
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "self_p50_ms"), 23.0,
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f, "self_p50_ms"),
+      23.0,
       0.01);
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "busy_pct"), 70.0,
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f, "busy_pct"), 70.0,
       0.01);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "thread"), ==,
       "src:src");
@@ -427,7 +424,8 @@ test_hot_excludes_waiting (void)
   g_assert_nonnull (f);
   g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "work");
   /* 1500 of 2000 ms of work */
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "share_pct"), 75.0,
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f, "share_pct"),
+      75.0,
       0.01);
   /* nothing else works on its thread: no queue to suggest */
   g_assert_null (strstr (f->fix, "queue before"));
@@ -450,18 +448,21 @@ test_budget_throughput_fires (void)
   g_assert_cmpstr (f->severity, ==, "info");
   g_assert_true (f->heuristic);
   g_assert_cmpstr (g_ptr_array_index (f->targets, 0), ==, "sink");
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "achieved_fps"), 20.0,
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f, "achieved_fps"),
+      20.0,
       0.001);
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "target_fps"), 30.0,
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f, "target_fps"),
+      30.0,
       0.001);
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "deficit_pct"),
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f, "deficit_pct"),
       100.0 / 3, 0.01);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "thread"), ==,
       "src:src");
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "hottest"), ==,
       "enc");
   /* the thread's wall busy share: all four elements' work */
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "thread_busy_pct"),
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f,
+      "thread_busy_pct"),
       100.0, 0.01);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "source"), ==,
       "not live");
@@ -499,7 +500,8 @@ test_budget_throughput_unsaturated (void)
   gp_rules_run (s);
   f = gp_session_find_finding (s, "BUDGET", NULL);
   g_assert_nonnull (f);
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "thread_busy_pct"),
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f,
+      "thread_busy_pct"),
       12.0, 0.01);
   g_assert_nonnull (strstr (f->fix, "No streaming thread looks saturated"));
   gp_session_free (s);
@@ -567,9 +569,11 @@ test_budget_latency (void)
   gp_rules_run (s);
   g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 1);
   f = gp_session_find_finding (s, "BUDGET", NULL);
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "latency_p95_ms"), 50.0,
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f,
+      "latency_p95_ms"), 50.0,
       0.001);
-  g_assert_cmpfloat_with_epsilon (evidence_double (f, "frame_period_ms"),
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f,
+      "frame_period_ms"),
       33.333, 0.001);
   /* 50 / 33.3 - 1 = 50 % over budget */
   g_assert_cmpfloat_with_epsilon (f->rank_value, 50.0, 0.01);

@@ -16,7 +16,6 @@
 #include "capture/gp-capture.h"
 #include "ingest/gp-ingest.h"
 #include "rules/gp-rules.h"
-#include "gp-launch.h"
 #include "gp-config.h"
 #include "gp-test-util.h"
 
@@ -55,24 +54,6 @@ print_finding (GpFinding * f)
   g_free (ev);
 }
 
-/* The session's launch string with @f's fix_patch applied. */
-static gchar *
-patched (GpSession * s, GpFinding * f)
-{
-  GpLaunch *l;
-  GError *error = NULL;
-  gchar *out;
-
-  g_assert_nonnull (f->fix_patch);
-  l = gp_launch_parse (s->launch, &error);
-  g_assert_no_error (error);
-  g_assert_true (gp_launch_apply_patch (l, f->fix_patch, &error));
-  g_assert_no_error (error);
-  out = gp_launch_to_string (l);
-  gp_launch_free (l);
-  g_test_message ("patched: %s", out);
-  return out;
-}
 
 /* ZC */
 
@@ -94,7 +75,7 @@ test_zc_orin_fixture (void)
           "memory_in"), ==, "memory:NVMM");
   g_assert_cmpstr (f->severity, ==, "info");
   g_assert_true (f->heuristic);
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_nonnull (strstr (fixed, "nvvidconv ! video/x-raw(memory:NVMM),"
           "format=NV12,width=1280,height=720 ! nvvidconv"));
   g_assert_null (strstr (fixed, "videoconvert"));
@@ -189,7 +170,7 @@ test_zc_gl (void)
   g_assert_nonnull (f->verified_on);
 
   /* the fixed twin: the whole round trip gone, run again, ZC silent */
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_cmpstr (fixed, ==, GL_STAY);
   t = capture (fixed);
   g_assert_cmpuint (gp_session_count_findings (t, "ZC"), ==, 0);
@@ -233,7 +214,7 @@ test_zc_gl_convert (void)
   g_assert_cmpstr (f->severity, ==, "info");
   g_assert_true (f->heuristic);
 
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_null (strstr (fixed, "videoconvert"));
   g_assert_nonnull (strstr (fixed, "glcolorconvert name=vc0 ! "
           "video/x-raw(memory:GLMemory),format=RGBA"));
@@ -261,7 +242,7 @@ test_sw_fixture (void)
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "hardware"),
       ==, "nvvidconv");
   /* nvvidconv follows it and takes I420 itself: videoconvert just goes */
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_null (strstr (fixed, "videoconvert"));
   g_assert_nonnull (strstr (fixed, "format=I420,width=1280,height=720,"
           "framerate=30/1 ! nvvidconv ! video/x-raw(memory:NVMM)"));
@@ -314,7 +295,7 @@ test_caps_pair (void)
   /* software converters back to back: what bench/pairs/caps.pair verified */
   g_assert_cmpstr (f->severity, ==, "medium");
   g_assert_false (f->heuristic);
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_cmpstr (fixed, ==, "videotestsrc num-buffers=60 ! "
       "video/x-raw,format=I420,width=640,height=480 ! videoconvert name=c2 ! "
       "video/x-raw,format=RGBA ! fakesink");
@@ -413,7 +394,7 @@ test_patch_device_twin (void)
   f = gp_session_find_finding (s, "ZC", NULL);
   g_assert_nonnull (f);
   print_finding (f);
-  fixed = patched (s, f);
+  fixed = gp_test_patched (s, f);
   g_assert_nonnull (strstr (fixed, "glvideoflip name=flip "
           "video-direction=horiz"));
   g_assert_null (strstr (fixed, " videoflip"));
