@@ -10,8 +10,8 @@
  * the same tables.
  */
 #include "gp-aggregate-private.h"
-#include "gp-record.h"
-#include "gp-caps.h"
+#include "core/gp-record.h"
+#include "core/gp-caps.h"
 
 /* ------------------------------------------------------------------ */
 /* data helpers                                                        */

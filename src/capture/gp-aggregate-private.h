@@ -26,7 +26,7 @@
 #define __GP_AGGREGATE_PRIVATE_H__
 
 #include "gp-aggregate.h"
-#include "gp-stats.h"
+#include "core/gp-stats.h"
 
 G_BEGIN_DECLS
 

@@ -14,7 +14,7 @@
  * bounded series (gp-aggregate-series.c).
  */
 #include "gp-aggregate-private.h"
-#include "gp-record.h"
+#include "core/gp-record.h"
 
 /* ------------------------------------------------------------------ */
 /* data helpers                                                        */

@@ -28,7 +28,7 @@
 #define __GP_AGGREGATE_H__
 
 #include <gst/gst.h>
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 G_BEGIN_DECLS
 

@@ -16,7 +16,7 @@
 #include "core/gp-platform.h"
 #include "gp-aggregate.h"
 #include "gp-config.h"
-#include "gp-record.h"
+#include "core/gp-record.h"
 
 #include <errno.h>
 #include <glib-unix.h>

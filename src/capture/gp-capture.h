@@ -12,7 +12,7 @@
 #define __GP_CAPTURE_H__
 
 #include <gst/gst.h>
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 G_BEGIN_DECLS
 

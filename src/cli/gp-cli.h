@@ -9,7 +9,7 @@
 #define __GP_CLI_H__
 
 #include <glib.h>
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 G_BEGIN_DECLS
 

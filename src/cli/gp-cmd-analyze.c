@@ -9,7 +9,7 @@
  * not read as ours.
  */
 #include "gp-cli.h"
-#include "gp-session.h"
+#include "core/gp-session.h"
 #include "ingest/gp-ingest.h"
 #include "rules/gp-rules.h"
 #include "report/gp-verdict.h"

@@ -6,7 +6,7 @@
  * prints. The rules run again on both, as analyze does.
  */
 #include "gp-cli.h"
-#include "gp-session.h"
+#include "core/gp-session.h"
 #include "ingest/gp-ingest.h"
 #include "report/gp-compare.h"
 #include "rules/gp-rules.h"

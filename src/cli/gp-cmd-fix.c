@@ -11,8 +11,8 @@
  * (src/report/gp-compare).
  */
 #include "gp-cli.h"
-#include "gp-launch.h"
-#include "gp-session.h"
+#include "core/gp-launch.h"
+#include "core/gp-session.h"
 #include "capture/gp-capture.h"
 #include "ingest/gp-ingest.h"
 #include "report/gp-compare.h"

@@ -5,7 +5,7 @@
  * (src/capture), run the rules, write DIR/session.json, print the verdict.
  */
 #include "gp-cli.h"
-#include "gp-session.h"
+#include "core/gp-session.h"
 #include "capture/gp-capture.h"
 #include "core/gp-launch.h"
 #include "core/gp-platform.h"

@@ -4,7 +4,7 @@
  * main.c: the gstprof binary: dispatches to one subcommand.
  */
 #include "gp-cli.h"
-#include "gp-version.h"
+#include "core/gp-version.h"
 
 #include <locale.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "gp-ingest.h"
-#include "gp-json.h"
+#include "core/gp-json.h"
 
 
 /* Picks the reader from the top-level "schema". */

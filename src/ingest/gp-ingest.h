@@ -15,7 +15,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 G_BEGIN_DECLS
 

@@ -6,8 +6,8 @@
  */
 #include "gp-config.h"
 #include "gp-check.h"
-#include "gp-version.h"
-#include "gp-platform.h"
+#include "core/gp-version.h"
+#include "core/gp-platform.h"
 #include "rules/gp-rules.h"
 
 #include <gio/gio.h>

@@ -21,7 +21,7 @@
 #define __GP_COMPARE_H__
 
 #include <glib.h>
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 G_BEGIN_DECLS
 

@@ -10,7 +10,7 @@
 #define __GP_VERDICT_H__
 
 #include <glib.h>
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 G_BEGIN_DECLS
 

@@ -13,7 +13,7 @@
  * Thresholds and reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
-#include "gp-launch.h"
+#include "core/gp-launch.h"
 
 #include <string.h>
 

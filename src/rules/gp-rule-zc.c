@@ -8,7 +8,7 @@
  * Thresholds and their reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
-#include "gp-launch.h"
+#include "core/gp-launch.h"
 
 #include <string.h>
 

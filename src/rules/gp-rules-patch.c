@@ -23,7 +23,7 @@
  *  - a queue where a queue already is.
  */
 #include "gp-rules-private.h"
-#include "gp-launch.h"
+#include "core/gp-launch.h"
 
 #include <string.h>
 

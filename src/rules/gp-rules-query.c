@@ -6,7 +6,7 @@
  */
 #include "gp-rules-private.h"
 #include "core/gp-caps.h"
-#include "gp-launch.h"
+#include "core/gp-launch.h"
 
 #include <string.h>
 

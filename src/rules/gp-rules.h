@@ -20,7 +20,7 @@
 #define __GP_RULES_H__
 
 #include <glib.h>
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 G_BEGIN_DECLS
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "capture/gp-aggregate.h"
-#include "gp-histogram.h"
-#include "gp-session.h"
+#include "core/gp-histogram.h"
+#include "core/gp-session.h"
 
 #define MS (G_GUINT64_CONSTANT (1000000))
 #define T0 (G_GUINT64_CONSTANT (5000000000))    /* session t = 0 */

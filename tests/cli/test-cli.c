@@ -15,9 +15,9 @@
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 
-#include "gp-cli.h"
+#include "cli/gp-cli.h"
 #include "gp-test-util.h"
-#include "gp-session.h"
+#include "core/gp-session.h"
 #include "ingest/gp-ingest.h"
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"

@@ -13,7 +13,7 @@
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 
-#include "gp-session.h"
+#include "core/gp-session.h"
 #include "capture/gp-capture.h"
 #include "fix/gp-fix.h"
 #include "report/gp-compare.h"

@@ -20,7 +20,7 @@
 
 #include <glib/gstdio.h>
 
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 /* ---------------------------------------------------------------- */
 /* helpers                                                            */

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gp-stats.h"
+#include "core/gp-stats.h"
 
 /* The sample's own q-quantile (nearest rank on the sorted values). */
 static gdouble

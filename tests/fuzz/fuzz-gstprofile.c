@@ -18,7 +18,7 @@
  * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`); by hand, from the
  * repository root (not part of `meson test`):
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *     -fno-sanitize-recover=all -Isrc/core -Isrc -Isrc/ingest \
+ *     -fno-sanitize-recover=all -Isrc \
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0) \
  *     -o fuzz-gstprofile tests/fuzz/fuzz-gstprofile.c src/ingest/gp-ingest-*.c \
  *     src/core/gp-session*.c src/core/gp-json.c \
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gp-ingest.h"
+#include "ingest/gp-ingest.h"
 
 #define ORIGIN "fuzz.json"
 

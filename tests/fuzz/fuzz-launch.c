@@ -18,7 +18,7 @@
  * launch strings in tests/); by hand, from the repository root (not part of
  * `meson test`):
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *     -fno-sanitize-recover=all -fno-omit-frame-pointer -Isrc/core \
+ *     -fno-sanitize-recover=all -fno-omit-frame-pointer -Isrc \
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0 gstreamer-1.0) \
  *     -o build-fuzz/fuzz-launch tests/fuzz/fuzz-launch.c \
  *     src/core/gp-launch-*.c src/core/gp-json.c src/core/gp-session.c \
@@ -32,7 +32,7 @@
 #include <gst/gst.h>
 #include <json-glib/json-glib.h>
 
-#include "gp-launch.h"
+#include "core/gp-launch.h"
 
 static void
 fail (const gchar * what, const gchar * detail)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 #define ORIGIN "fuzz.json"
 

@@ -2,7 +2,7 @@
 /* gstprof fuzz seeds: writes sessions with every section filled through
  * the model and gp_session_save (), so the seeds always follow the schema
  * this build writes. Usage: make-seeds DIR */
-#include "gp-session.h"
+#include "core/gp-session.h"
 
 static JsonObject *
 object_from (const gchar * text)

@@ -76,7 +76,7 @@ LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/rules/gp-rules-hw.c $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-INC="-I$ROOT/src/core -I$ROOT/src -I$ROOT/src/ingest"
+INC="-I$ROOT/src"
 
 echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch in $OUT with $CC"
 # shellcheck disable=SC2086

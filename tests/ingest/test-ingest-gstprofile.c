@@ -14,7 +14,7 @@
 
 #include <glib/gstdio.h>
 
-#include "gp-ingest.h"
+#include "ingest/gp-ingest.h"
 
 #define ORIGIN "bad.json"
 

@@ -15,7 +15,7 @@
 #include <gst/gst.h>
 #include <json-glib/json-glib.h>
 
-#include "gp-launch.h"
+#include "core/gp-launch.h"
 
 /* Real launch strings, varied on purpose. All of them build with this
  * machine's GStreamer, so their element names are checked too. */

@@ -6,7 +6,7 @@
  * known exactly.
  */
 #include <string.h>
-#include "gp-session.h"
+#include "core/gp-session.h"
 #include "rules/gp-rules.h"
 #include "report/gp-compare.h"
 #include "report/gp-verdict.h"

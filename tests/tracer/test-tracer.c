@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gp-histogram.h"
-#include "gp-record.h"
+#include "core/gp-histogram.h"
+#include "core/gp-record.h"
 
 #ifndef GP_TEST_CPU
 #define GP_TEST_CPU 0
