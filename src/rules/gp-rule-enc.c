@@ -113,30 +113,29 @@ gp_enc_prop_int (GpElement * e, const gchar * prop, gint64 * out)
 }
 
 /* TRUE when the launch string sets @prop on @element itself (so x264enc's
- * preset does not override it). FALSE without a launch string. */
+ * preset does not override it); the launch syntax takes '_' for '-' in
+ * property names, as GObject does. FALSE without a launch string. */
 static gboolean
 gp_enc_launch_sets (GpLaunch * l, const gchar * element, const gchar * prop)
 {
+  JsonObject *props;
+  GList *names, *n;
+  gboolean set = FALSE;
   gint idx;
-  guint i, n;
-  gsize len = strlen (prop);
 
   if (l == NULL || (idx = gp_launch_find_element (l, element)) < 0)
     return FALSE;
-  n = gp_launch_get_n_segments (l);
-  for (i = 0; i < n; i++) {
-    const GpLaunchSegment *seg = gp_launch_get_segment (l, i);
-    const gchar *p;
+  props = gp_launch_element_props (l, idx);
+  names = json_object_get_members (props);
+  for (n = names; n != NULL && !set; n = n->next) {
+    gchar *canon = g_strdelimit (g_strdup (n->data), "_", '-');
 
-    if (seg->kind != GP_LAUNCH_SEG_PROPERTY || seg->element != idx)
-      continue;
-    p = seg->text;
-    /* the launch syntax accepts '_' for '-' in property names */
-    if (g_ascii_strncasecmp (p, prop, len) == 0 &&
-        (p[len] == '=' || p[len] == ' ' || p[len] == '\t'))
-      return TRUE;
+    set = g_ascii_strcasecmp (canon, prop) == 0;
+    g_free (canon);
   }
-  return FALSE;
+  g_list_free (names);
+  json_object_unref (props);
+  return set;
 }
 
 static gboolean

@@ -303,6 +303,15 @@ test_enc_default_x264_fires (void)
           "key-int-max=30 !"));
   g_free (fixed);
   gp_session_free (s);
+
+  /* a property the user set wins over the preset, in either spelling of
+   * its name */
+  s = capture (LIVE_SMALL "x264enc name=enc rc_lookahead=5" ENC_TAIL, 2.0);
+  f = gp_session_find_finding (s, "ENC", "enc");
+  g_assert_nonnull (f);
+  g_assert_cmpint (gp_test_evidence_int (f, "bframes"), ==, 3);
+  g_assert_cmpint (gp_test_evidence_int (f, "lookahead_frames"), ==, 5);
+  gp_session_free (s);
 }
 
 static void
