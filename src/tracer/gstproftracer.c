@@ -18,11 +18,29 @@
  * GST_TRACERS="gstprof(window=250,cpu=false)" ./my-app
  * ]|
  *
- * Parameters (in the parentheses of GST_TRACERS):
+ * Properties (given in the parentheses of GST_TRACERS; `gst-inspect-1.0
+ * gstprof` lists them from GStreamer 1.26):
  *
- * - `window`: window length in ms (default 250, minimum 10).
- * - `cpu`: also read the thread CPU clock around every push and report
- *   `cpu_ns` per element (default false; costs a system call per hook).
+ * - `window` (guint): window length in ms (default 250, from 10 to
+ *   3600000, an hour).
+ * - `cpu` (gboolean): also read the thread CPU clock around every push
+ *   (and pull and serialized event) and report `cpu_ns` per element
+ *   (default false; costs a system call at each one's start and end).
+ *
+ * Both are construct-only: the tracer reads them once, when it starts
+ * measuring; g_object_get() reads the values in use, and GLib refuses a
+ * g_object_set() after that.
+ *
+ * GST_TRACERS hands them over as the tracer's `params` text on every
+ * GStreamer release, and the tracer parses it itself.  GStreamer 1.26 could
+ * set them as properties instead, for a class that asks for it
+ * (gst_tracer_class_set_use_structure_params ()), but then it creates no
+ * tracer at all for an unknown key or a value it does not convert (1.26.2
+ * refuses `window=100`, an int, wanting `window=(uint)100`, and
+ * `window=250ms`), and GLib drops an out-of-range window with a critical,
+ * keeping 250.  Parsing `params` keeps one behaviour on every release: a
+ * warning naming the bad value, and the tracer measuring with the default,
+ * the nearest bound, or without the unknown key.
  *
  * Signals:
  *
@@ -84,6 +102,23 @@ enum
 };
 
 static guint gst_prof_signals[N_SIGNALS];
+
+enum
+{
+  PROP_0,
+  PROP_WINDOW,
+  PROP_CPU,
+  N_PROPS
+};
+
+static GParamSpec *gst_prof_props[N_PROPS];
+
+#define GP_WINDOW_DEFAULT_MS 250
+#define GP_WINDOW_MIN_MS 10
+/* an hour, the clamp GST_TRACERS always had: a window reaches the
+ * application only when it closes, with at most GP_RECORD_MAX_EVENTS events */
+#define GP_WINDOW_MAX_MS (3600 * 1000)
+#define GP_CPU_DEFAULT FALSE
 
 /* one instance per process: the per-thread state (GPrivate) is global */
 static gint gst_prof_instances;
@@ -1349,8 +1384,13 @@ gst_prof_tracer_snapshot_graph (GstProfTracer * self)
   return gp_graph_snapshot (self);
 }
 
-/* Parameters arrive as the raw text between the parentheses of GST_TRACERS
- * (GStreamer before 1.26 gives tracers nothing more structured). */
+/* GST_TRACERS' parameters arrive as the raw text between its parentheses,
+ * the `params` property, on every release (the class does not ask 1.26 for
+ * structure parameters: see the top of this file).  Each value ends in the
+ * fields the `window` and `cpu` properties set, in range: a bad one is
+ * named in a warning and left at its default or clamped to the nearest
+ * bound, an unknown key is named and ignored.  Parsed once, in constructed (), after every construct property: params
+ * win over properties given to g_object_new (). */
 static void
 gst_prof_tracer_parse_params (GstProfTracer * self)
 {
@@ -1394,12 +1434,18 @@ gst_prof_tracer_parse_params (GstProfTracer * self)
       if (ms < 0) {
         g_warning ("gstprof: GST_TRACERS: window: '%s' is not a number of "
             "ms; using %u", params, self->window_ms);
-      } else if (ms < 10) {
+      } else if (ms < GP_WINDOW_MIN_MS) {
         g_warning ("gstprof: GST_TRACERS: window=%" G_GINT64_FORMAT
-            " is below the minimum of 10 ms; using 10", ms);
-        self->window_ms = 10;
+            " is below the minimum of %u ms; using %u", ms,
+            GP_WINDOW_MIN_MS, GP_WINDOW_MIN_MS);
+        self->window_ms = GP_WINDOW_MIN_MS;
+      } else if (ms > GP_WINDOW_MAX_MS) {
+        g_warning ("gstprof: GST_TRACERS: window=%" G_GINT64_FORMAT
+            " is above the maximum of %u ms (an hour); using %u", ms,
+            GP_WINDOW_MAX_MS, GP_WINDOW_MAX_MS);
+        self->window_ms = GP_WINDOW_MAX_MS;
       } else {
-        self->window_ms = (guint) MIN (ms, 3600 * 1000);
+        self->window_ms = (guint) ms;
       }
     } else if (!strcmp (key, "cpu")) {
       gboolean b;
@@ -1416,6 +1462,46 @@ gst_prof_tracer_parse_params (GstProfTracer * self)
   }
   gst_structure_free (s);
   g_free (params);
+}
+
+static void
+gst_prof_tracer_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstProfTracer *self = GST_PROF_TRACER (object);
+
+  /* construct-only: GLib calls this only while the object is being built,
+   * with a value it checked against the range */
+  switch (prop_id) {
+    case PROP_WINDOW:
+      self->window_ms = g_value_get_uint (value);
+      break;
+    case PROP_CPU:
+      self->cpu = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_prof_tracer_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstProfTracer *self = GST_PROF_TRACER (object);
+
+  switch (prop_id) {
+    case PROP_WINDOW:
+      g_value_set_uint (value, self->window_ms);
+      break;
+    case PROP_CPU:
+      g_value_set_boolean (value, self->cpu);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
 }
 
 static void
@@ -1501,8 +1587,40 @@ gst_prof_tracer_class_init (GstProfTracerClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
 
+  gobject_class->set_property = gst_prof_tracer_set_property;
+  gobject_class->get_property = gst_prof_tracer_get_property;
   gobject_class->constructed = gst_prof_tracer_constructed;
   gobject_class->finalize = gst_prof_tracer_finalize;
+
+  /**
+   * GstProfTracer:window:
+   *
+   * Length of a window in ms: how often the tracer closes the current
+   * window and emits its record (the `window` signal), whether or not data
+   * flows.  Read once when the tracer starts measuring.
+   */
+  gst_prof_props[PROP_WINDOW] = g_param_spec_uint ("window", "Window (ms)",
+      "Length of a measurement window in ms: the tracer emits one record "
+      "(the window signal) per window, whether or not data flows",
+      GP_WINDOW_MIN_MS, GP_WINDOW_MAX_MS, GP_WINDOW_DEFAULT_MS,
+      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GstProfTracer:cpu:
+   *
+   * Also read the thread's CPU clock at the start and end of every push
+   * (and pull and serialized event), to report each element's CPU self time
+   * (`cpu_ns`).  Costs a system call each time.  Read once when the tracer
+   * starts measuring.
+   */
+  gst_prof_props[PROP_CPU] = g_param_spec_boolean ("cpu", "CPU self time",
+      "Read the thread CPU clock around every push, pull and serialized "
+      "event to report each element's CPU self time (cpu_ns); costs a "
+      "system call at each one's start and end",
+      GP_CPU_DEFAULT,
+      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (gobject_class, N_PROPS, gst_prof_props);
 
   /**
    * GstProfTracer::window:
@@ -1542,7 +1660,8 @@ gst_prof_tracer_class_init (GstProfTracerClass * klass)
 static void
 gst_prof_tracer_init (GstProfTracer * self)
 {
-  self->window_ms = 250;
+  self->window_ms = GP_WINDOW_DEFAULT_MS;
+  self->cpu = GP_CPU_DEFAULT;
   self->q_pad = g_quark_from_static_string ("gstprof:pad");
   self->q_elem = g_quark_from_static_string ("gstprof:element");
   g_mutex_init (&self->reg_lock);

@@ -4,8 +4,10 @@
  * min-threshold-time, a live source's frame rate).
  *
  * Built twice: test-tracer (window=100) and test-tracer-cpu (window=100,
- * cpu=true, only the CPU case).  The tracer is found through
- * GST_PLUGIN_PATH, set by meson (tests/meson.build).
+ * cpu=true, only the CPU case and the properties).  The tracer is found
+ * through GST_PLUGIN_PATH, set by meson (tests/meson.build).  With
+ * GP_TEST_TRACERS set, the program is a child of /tracer/params, run
+ * under those GST_TRACERS.
  */
 #include <gst/gst.h>
 #include <glib/gstdio.h>
@@ -309,7 +311,132 @@ assert_near_ms (const gchar * what, gdouble got, gdouble want)
 
 /* tests */
 
+/* The tracer's properties: what gst-inspect-1.0 lists, and the state
+ * GST_TRACERS' params left (window=100, and cpu=true in test-tracer-cpu).
+ * That the windows really last WINDOW_MS is /tracer/windows-without-data's
+ * (three in 450 ms). */
+static void
+test_properties (void)
+{
+  GObjectClass *klass;
+  GParamSpec *ps;
+  guint window = 0;
+  gboolean cpu = !GP_TEST_CPU;
+
+  REQUIRE_TRACER ();
+  klass = G_OBJECT_GET_CLASS (tracer);
+
+  ps = g_object_class_find_property (klass, "window");
+  g_assert_nonnull (ps);
+  g_assert_true (G_IS_PARAM_SPEC_UINT (ps));
+  g_assert_cmpuint (G_PARAM_SPEC_UINT (ps)->default_value, ==, 250);
+  g_assert_cmpuint (G_PARAM_SPEC_UINT (ps)->minimum, ==, 10);
+  g_assert_cmpuint (G_PARAM_SPEC_UINT (ps)->maximum, ==, 3600 * 1000);
+  g_assert_cmpuint (ps->flags & (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY),
+      ==, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY);
+  g_assert_nonnull (g_param_spec_get_blurb (ps));
+
+  ps = g_object_class_find_property (klass, "cpu");
+  g_assert_nonnull (ps);
+  g_assert_true (G_IS_PARAM_SPEC_BOOLEAN (ps));
+  g_assert_false (G_PARAM_SPEC_BOOLEAN (ps)->default_value);
+  g_assert_cmpuint (ps->flags & (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY),
+      ==, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY);
+  g_assert_nonnull (g_param_spec_get_blurb (ps));
+
+  g_object_get (tracer, "window", &window, "cpu", &cpu, NULL);
+  g_assert_cmpuint (window, ==, WINDOW_MS);
+  g_assert_cmpint (cpu, ==, GP_TEST_CPU);
+}
+
+/* GST_TRACERS is read once, at gst_init: each params string runs in a
+ * child (this program again, with GP_TEST_TRACERS), which prints the
+ * properties the tracer ended with. */
+static const gchar *test_program;
+
+static void
+test_params_child (void)
+{
+  guint window = 0;
+  gboolean cpu = FALSE;
+
+  REQUIRE_TRACER ();
+  g_object_get (tracer, "window", &window, "cpu", &cpu, NULL);
+  g_print ("gstprof: window=%u cpu=%d\n", window, cpu);
+}
+
+/* @warning: a piece of the one warning the tracer must give (NULL: none) */
+G_GNUC_UNUSED static void
+check_params (const gchar * params, guint window, gboolean cpu,
+    const gchar * warning)
+{
+  gchar *argv[] = { (gchar *) test_program, (gchar *) "-p",
+    (gchar *) "/tracer/params-child", NULL
+  };
+  gchar **envp = g_get_environ ();
+  gchar *tracers = g_strdup_printf ("gstprof(%s)", params);
+  const gchar *prefix = "gstprof: GST_TRACERS: ";
+  gchar *out = NULL, *err = NULL, *want, *all, *msg, **lines;
+  GError *error = NULL;
+  gint status = 0;
+  guint n, i;
+
+  envp = g_environ_setenv (envp, "GP_TEST_TRACERS", tracers, TRUE);
+  g_assert_true (g_spawn_sync (NULL, argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err, &status, &error));
+  g_assert_no_error (error);
+  /* GLib logs a test's warnings to stdout (as TAP comments), to stderr, or
+   * to both, by version: each of the tracer's must be @warning */
+  all = g_strconcat (out, err, NULL);
+  /* one message a line: older GLib does not prefix a message's other lines
+   * with "#", and the child's own TAP lines would mislead meson */
+  lines = g_strsplit (all, "\n", -1);
+  for (i = 0; lines[i]; i++)
+    if (lines[i][0])
+      g_test_message ("%s: %s", tracers, lines[i]);
+  g_strfreev (lines);
+  g_assert_true (g_spawn_check_exit_status (status, NULL));
+  want = g_strdup_printf ("gstprof: window=%u cpu=%d\n", window, cpu);
+  g_assert_nonnull (strstr (out, want));
+  n = 0;
+  for (msg = strstr (all, prefix); msg; msg = strstr (msg + 1, prefix)) {
+    g_assert_nonnull (warning);
+    g_assert_true (g_str_has_prefix (msg + strlen (prefix), warning));
+    n++;
+  }
+  if (warning)
+    g_assert_cmpuint (n, >, 0);
+  g_free (all);
+  g_free (want);
+  g_free (tracers);
+  g_free (out);
+  g_free (err);
+  g_strfreev (envp);
+}
+
 #if !GP_TEST_CPU
+
+/* params from GST_TRACERS, bad ones too: a warning that names the value,
+ * and the tracer measuring with the default, the nearest bound or without
+ * the unknown key (the same on every GStreamer release: gstproftracer.c) */
+static void
+test_params (void)
+{
+  check_params ("window=250ms,cpu=true", 250, TRUE, NULL);
+  check_params ("window=10,cpu=false", 10, FALSE, NULL);
+  check_params ("window=5", 10, FALSE,
+      "window=5 is below the minimum of 10 ms; using 10");
+  check_params ("window=7200000", 3600000, FALSE,
+      "window=7200000 is above the maximum of 3600000 ms (an hour); "
+      "using 3600000");
+  check_params ("window=abc", 250, FALSE,
+      "window: 'window=abc' is not a number of ms; using 250");
+  check_params ("cpu=maybe", 250, FALSE,
+      "cpu: expected true or false in 'cpu=maybe'");
+  check_params ("window=100,colour=red", 100, FALSE,
+      "unknown parameter 'colour' in 'window=100,colour=red' "
+      "(known: window, cpu)");
+}
 
 /* identity sleep-time=N costs N us per buffer: the exclusive time of each
  * identity must come out as its own sleep, not the sum downstream of it */
@@ -1381,9 +1508,16 @@ main (int argc, char **argv)
 {
   gint ret;
 
-  g_setenv ("GST_TRACERS", GP_TEST_CPU ? "gstprof(window=100,cpu=true)" :
-      "gstprof(window=100)", TRUE);
+  const gchar *child_tracers = g_getenv ("GP_TEST_TRACERS");
+
+  test_program = argv[0];
+  g_setenv ("GST_TRACERS", child_tracers ? child_tracers :
+      GP_TEST_CPU ? "gstprof(window=100,cpu=true)" : "gstprof(window=100)",
+      TRUE);
   g_test_init (&argc, &argv, NULL);
+  /* a child of /tracer/params: the tracer's warnings are what it checks */
+  if (child_tracers)
+    g_log_set_always_fatal (G_LOG_FATAL_MASK);
   gst_init (&argc, &argv);
 
   windows = g_ptr_array_new_with_free_func ((GDestroyNotify)
@@ -1397,7 +1531,7 @@ main (int argc, char **argv)
     if (found)
       tracer = gst_object_ref (found);
   }
-  if (tracer) {
+  if (tracer && !child_tracers) {
     gint64 t0 = g_get_monotonic_time ();
 
     g_signal_connect (tracer, "window", G_CALLBACK (on_window), NULL);
@@ -1406,12 +1540,16 @@ main (int argc, char **argv)
       g_usleep (1000);
     if (g_get_monotonic_time () - t0 > 2 * WINDOW_MS * 1000)
       first_window_us = -1;
-  } else {
+  } else if (!tracer) {
     g_printerr ("gstprof tracer not loaded (GST_PLUGIN_PATH=%s)\n",
         g_getenv ("GST_PLUGIN_PATH"));
   }
 
+  if (child_tracers)
+    g_test_add_func ("/tracer/params-child", test_params_child);
+  g_test_add_func ("/tracer/properties", test_properties);
 #if !GP_TEST_CPU
+  g_test_add_func ("/tracer/params", test_params);
   g_test_add_func ("/tracer/self-time", test_self_time);
   g_test_add_func ("/tracer/queue-residence", test_queue_residence);
   g_test_add_func ("/tracer/backpressure", test_backpressure);
