@@ -261,7 +261,8 @@ typedef struct
   F (GP_G_LINKS, "links", LIST, ALWAYS, \
       "GP_RECORD_LINK without the counters: gp_graph_link_spec") \
   F (GP_G_HW, "hw", STRINGS, ALWAYS, \
-      "hardware element factories registered on this machine")
+      "hardware element factories registered on this machine " \
+      "(gp-hw-factories.h)")
 
 #define GP_RECORD_GRAPH_ELEMENT "element"
 

@@ -8,7 +8,7 @@
 #include "gp-check.h"
 #include "core/gp-version.h"
 #include "core/gp-platform.h"
-#include "rules/gp-rules.h"
+#include "core/gp-hw-factories.h"
 
 #include <gio/gio.h>
 #include <gst/gst.h>
@@ -86,8 +86,12 @@ gp_check_hw_elements (void)
   for (l = features; l; l = l->next) {
     GstPluginFeature *f = l->data;
 
-    if (gp_rules_is_hardware_factory (gst_plugin_feature_get_name (f),
-            gst_plugin_feature_get_plugin_name (f)))
+    /* asked as the tracer asks (klass too): this is the list a capture
+     * here records as graph.hw_elements */
+    if (gp_hw_factory_is_hardware (gst_plugin_feature_get_name (f),
+            gst_plugin_feature_get_plugin_name (f),
+            gst_element_factory_get_metadata (GST_ELEMENT_FACTORY (f),
+                GST_ELEMENT_METADATA_KLASS)))
       g_ptr_array_add (names, (gpointer) gst_plugin_feature_get_name (f));
   }
   if (names->len == 0)

@@ -2,48 +2,23 @@
 /* gstprof
  *
  * gp-rules-hw.c: platform knowledge, in one place: which element factories
- * drive hardware (codecs, converters, scalers on a GPU, VPU or ISP). Used by
- * `gstprof check` and by rules that suggest a hardware element.
+ * drive hardware (codecs, converters, scalers on a GPU, VPU or ISP: the
+ * table of src/core/gp-hw-factories.h, which the tracer uses too), the
+ * device memories and their converters, the software elements' hardware
+ * swaps and device twins. Used by the rules and the gst-profile reader.
  */
 #include "gp-rules-private.h"
+#include "gp-hw-factories.h"
 
 #include <string.h>
 
-/* Plugins whose every element drives hardware. */
-static const gchar *const gp_hw_plugins[] = {
-  "nvcodec", "nvvideo4linux2", "nvvidconv", "nvvideoconvert", "nvjpeg",
-  "va", "vaapi", "msdk", "qsv", "omx", "amfcodec", "v4l2codecs", NULL
-};
-
-/* Factory-name prefixes of hardware elements, for when the plugin name is
- * not known or the plugin mixes hardware and software elements. */
-static const gchar *const gp_hw_prefixes[] = {
-  "nvv4l2", "nvvidconv", "nvvideoconvert", "nvjpeg", "nvh264", "nvh265",
-  "nvav1", "nvvp8", "nvvp9", "nvcuda", "vaapi", "omx", "msdk", "qsv",
-  "vah26", "vaav1", "vavp", "vajpeg", "vampeg2", "vapostproc",
-  "vadeinterlace", "vacompositor", NULL
-};
-
+/* Which factories are hardware is src/core/gp-hw-factories.h's table, shared
+ * with the tracer; a session knows factory names (and a registry the
+ * plugin), not the klass. */
 gboolean
 gp_rules_is_hardware_factory (const gchar * factory, const gchar * plugin)
 {
-  guint i;
-
-  if (factory == NULL)
-    return FALSE;
-  if (plugin && g_strv_contains (gp_hw_plugins, plugin))
-    return TRUE;
-  for (i = 0; gp_hw_prefixes[i]; i++)
-    if (g_str_has_prefix (factory, gp_hw_prefixes[i]))
-      return TRUE;
-  /* V4L2 memory-to-memory devices (v4l2h264enc, v4l2convert, ...), not the
-   * capture and output elements (v4l2src, v4l2sink, v4l2radio). */
-  if (g_str_has_prefix (factory, "v4l2"))
-    return g_str_has_suffix (factory, "enc") ||
-        g_str_has_suffix (factory, "dec") ||
-        g_strstr_len (factory, -1, "convert") != NULL ||
-        g_strstr_len (factory, -1, "transform") != NULL;
-  return FALSE;
+  return gp_hw_factory_is_hardware (factory, plugin, NULL);
 }
 
 /* Device memories: for each caps feature that keeps buffers on a device,

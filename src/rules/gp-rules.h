@@ -79,8 +79,10 @@ void gp_finding_set_string (GpFinding * f, const gchar * key,
     const gchar * v);
 
 /* Platform knowledge (gp-rules-hw.c): TRUE when an element factory drives
- * hardware (a GPU, VPU or ISP codec or converter). @plugin, the factory's
- * plugin name, may be NULL. */
+ * hardware (a GPU, VPU or ISP codec or converter), by the table of
+ * src/core/gp-hw-factories.h that the tracer uses too (without the klass,
+ * which a session does not keep). @plugin, the factory's plugin name, may
+ * be NULL. */
 gboolean gp_rules_is_hardware_factory (const gchar * factory,
     const gchar * plugin);
 

@@ -13,35 +13,16 @@
 #endif
 
 #include "gstprofprivate.h"
+#include "gp-hw-factories.h"
 
-#include <string.h>
-
-/* Hardware factories whose klass does not say "Hardware" (older plugins,
- * vendor plugins).  Patterns for g_pattern_match_simple (). */
-static const gchar *gp_hw_patterns[] = {
-  "nvv4l2*", "nvvidconv", "nvvideoconvert", "nvjpeg*", "nvcuda*",
-  "nvh264*", "nvh265*", "nvav1*", "nvvp8*", "nvvp9*", "nvmpeg*",
-  "nvautogpu*", "nvd3d11*", "nvinfer*", "nvstreammux", "nvtracker",
-  "vaapi*", "vah264*", "vah265*", "vaav1*", "vavp8*", "vavp9*", "vampeg2*",
-  "vajpeg*", "vapostproc", "vadeinterlace", "vacompositor",
-  "v4l2*enc", "v4l2*dec", "v4l2convert", "v4l2slh264dec", "v4l2slh265dec",
-  "omx*", "msdk*", "qsv*", "amf*", "mpp*", "imxvpu*", "cuda*",
-};
-
+/* Which factories are hardware: the one table of src/core/gp-hw-factories.h,
+ * asked with all the registry knows (plugin, klass). */
 static gboolean
 gp_is_hw_factory (GstElementFactory * f)
 {
-  const gchar *name = GST_OBJECT_NAME (f);
-  const gchar *klass = gst_element_factory_get_metadata (f,
-      GST_ELEMENT_METADATA_KLASS);
-  guint i;
-
-  if (klass && strstr (klass, "Hardware"))
-    return TRUE;
-  for (i = 0; i < G_N_ELEMENTS (gp_hw_patterns); i++)
-    if (g_pattern_match_simple (gp_hw_patterns[i], name))
-      return TRUE;
-  return FALSE;
+  return gp_hw_factory_is_hardware (GST_OBJECT_NAME (f),
+      gst_plugin_feature_get_plugin_name (GST_PLUGIN_FEATURE (f)),
+      gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_KLASS));
 }
 
 /* the registry does not change under a running process: computed once */
