@@ -104,7 +104,7 @@
 #include "core/gp-json.h"
 #include "core/gp-stats.h"
 #include "core/gp-caps.h"
-#include "rules/gp-rules.h"
+#include "core/gp-hw-factories.h"
 
 /* gst-profile's default when series.window_ms is absent. */
 #define GP_IMP_DEFAULT_WINDOW_MS 250.0
@@ -648,7 +648,7 @@ gp_imp_graph (GpImport * imp, JsonObject * root)
     g_free (ie->e->kind);
     ie->e->kind = g_strdup (gp_imp_kind (ie));
     /* every factory the pipeline instantiated was registered there */
-    if (!ie->e->is_bin && gp_rules_is_hardware_factory (ie->e->factory, NULL)
+    if (!ie->e->is_bin && gp_hw_factory_is_hardware (ie->e->factory, NULL, NULL)
         && !g_ptr_array_find_with_equal_func (imp->s->hw_elements,
             ie->e->factory, g_str_equal, NULL))
       g_ptr_array_add (imp->s->hw_elements, g_strdup (ie->e->factory));

@@ -8,7 +8,7 @@
  * swaps and device twins. Used by the rules and the gst-profile reader.
  */
 #include "gp-rules-private.h"
-#include "gp-hw-factories.h"
+#include "core/gp-hw-factories.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
 #endif
 
 #include "gstprofprivate.h"
-#include "gp-hw-factories.h"
+#include "core/gp-hw-factories.h"
 
 /* Which factories are hardware: the one table of src/core/gp-hw-factories.h,
  * asked with all the registry knows (plugin, klass). */

@@ -11,7 +11,7 @@
 
 #include "gp-config.h"
 #include "gstproftracer.h"
-#include "gp-record.h"
+#include "core/gp-record.h"
 
 /* GST_PLUGIN_DEFINE reads these three */
 #ifndef PACKAGE

@@ -25,8 +25,8 @@
 #define __GST_PROF_PRIVATE_H__
 
 #include <gst/gst.h>
-#include "gp-histogram.h"
-#include "gp-record.h"
+#include "core/gp-histogram.h"
+#include "core/gp-record.h"
 #include "gstproftracer.h"
 
 G_BEGIN_DECLS

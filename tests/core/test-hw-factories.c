@@ -4,7 +4,7 @@
  * before they shared it is still hardware, the V4L2 capture and output
  * elements and software elements are not, and the rules answer as the
  * table does. */
-#include "gp-hw-factories.h"
+#include "core/gp-hw-factories.h"
 #include "rules/gp-rules.h"
 
 /* factory, plugin (NULL: not known), as the graph and sessions name them */

@@ -22,7 +22,7 @@
  *     $(pkg-config --cflags glib-2.0 json-glib-1.0) \
  *     -o fuzz-gstprofile tests/fuzz/fuzz-gstprofile.c src/ingest/gp-ingest-*.c \
  *     src/core/gp-session*.c src/core/gp-json.c \
- *     src/core/gp-stats.c src/rules/gp-rules-hw.c \
+ *     src/core/gp-stats.c src/core/gp-caps.c \
  *     $(pkg-config --libs glib-2.0 json-glib-1.0) -lm
  *   G_SLICE=always-malloc ./fuzz-gstprofile -max_total_time=120 \
  *     -dict=tests/fuzz/gstprofile.dict corpus/ \

@@ -74,7 +74,7 @@ CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c \
 LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
   $ROOT/src/core/gp-session.c"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
-  $ROOT/src/rules/gp-rules-hw.c $ROOT/src/core/gp-caps.c"
+  $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-I$ROOT/src"
 
