@@ -838,26 +838,15 @@ gp_capture_on_bus (GstBus * bus, GstMessage * msg, gpointer data)
 static guint
 gp_capture_tracer_window_ms (GstTracer * tracer, const GpCaptureOptions * opts)
 {
-  guint window = opts->window_ms ? MAX (opts->window_ms, 10) : 250;
-  gchar *params = NULL;
-  gchar **parts, **p;
+  guint window = 0;
 
-  g_object_get (tracer, "params", &params, NULL);
-  if (params == NULL)
-    return window;
-  parts = g_strsplit (params, ",", -1);
-  for (p = parts; *p; p++) {
-    gchar *key = g_strstrip (*p);
-
-    if (g_str_has_prefix (key, "window=")) {
-      guint64 v = g_ascii_strtoull (key + strlen ("window="), NULL, 10);
-
-      if (v > 0)
-        window = MAX ((guint) MIN (v, G_MAXUINT), 10);
-    }
-  }
-  g_strfreev (parts);
-  g_free (params);
+  /* the tracer's own property: the window it measures with, whichever way
+   * GST_TRACERS gave it */
+  if (tracer != NULL && g_object_class_find_property (G_OBJECT_GET_CLASS
+          (tracer), "window") != NULL)
+    g_object_get (tracer, "window", &window, NULL);
+  if (window == 0)
+    window = opts->window_ms ? MAX (opts->window_ms, 10) : 250;
   return window;
 }
 
