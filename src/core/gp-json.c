@@ -285,6 +285,16 @@ gp_json_get_double (JsonObject * o, const gchar * name, gdouble fallback)
   }
 }
 
+gchar *
+gp_json_excerpt (const gchar * text)
+{
+  gchar *shown = g_strndup (text ? text : "", 64);
+  gchar *escaped = g_strescape (shown, NULL);
+
+  g_free (shown);
+  return escaped;
+}
+
 const gchar *
 gp_json_get_string (JsonObject * o, const gchar * name)
 {

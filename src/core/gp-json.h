@@ -71,6 +71,10 @@ GpSession *gp_json_load_session_file (const gchar * path,
  * number (json_object_get_double_member_with_default needs json-glib 1.6). */
 gdouble gp_json_get_double (JsonObject * o, const gchar * name,
     gdouble fallback);
+/* A value taken from a file, to quote in an error line: its first 64
+ * characters, escaped (a newline shows as \n). A new string. */
+gchar *gp_json_excerpt (const gchar * text);
+
 /* Member @name of @o (which may be NULL) as a string (borrowed), NULL when
  * it is absent or not a string. */
 const gchar *gp_json_get_string (JsonObject * o, const gchar * name);

@@ -711,12 +711,10 @@ gp_session_from_json (JsonNode * root, const gchar * origin, GError ** error)
     return NULL;
   }
   if (strcmp (schema, GP_SESSION_SCHEMA) != 0) {
-    gchar *shown = g_strndup (schema, 64);
-    gchar *escaped = g_strescape (shown, NULL);
+    gchar *shown = gp_json_excerpt (schema);
 
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
-        "%s: not a gstprof session (schema \"%s\")", r->origin, escaped);
-    g_free (escaped);
+        "%s: not a gstprof session (schema \"%s\")", r->origin, shown);
     g_free (shown);
     return NULL;
   }

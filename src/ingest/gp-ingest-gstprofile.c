@@ -1309,13 +1309,11 @@ gp_ingest_gstprofile (JsonNode * root, const gchar * origin, GError ** error)
     return NULL;
   }
   if (g_strcmp0 (schema, GP_INGEST_SCHEMA_GSTPROFILE) != 0) {
-    gchar *shown = g_strndup (schema ? schema : "", 64);
-    gchar *escaped = g_strescape (shown, NULL);
+    gchar *shown = gp_json_excerpt (schema);
 
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
         "%s: not a gst-profile session (schema \"%s\")", imp.r.origin,
-        escaped);
-    g_free (escaped);
+        shown);
     g_free (shown);
     return NULL;
   }

@@ -28,7 +28,7 @@ gp_ingest_dispatch (JsonNode * root, const gchar * origin, GError ** error)
   JsonObject *o;
   JsonNode *schema;
   const gchar *name;
-  gchar *shown, *escaped;
+  gchar *shown;
 
   if (!JSON_NODE_HOLDS_OBJECT (root)) {
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
@@ -56,12 +56,10 @@ gp_ingest_dispatch (JsonNode * root, const gchar * origin, GError ** error)
   if (g_strcmp0 (name, GP_INGEST_SCHEMA_GSTPROFILE) == 0)
     return gp_ingest_gstprofile (root, origin, error);
 
-  shown = g_strndup (name, 64);
-  escaped = g_strescape (shown, NULL);
+  shown = gp_json_excerpt (name);
   gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
       "%s: unknown schema \"%s\" (gstprof reads \"%s\" and \"%s\")", origin,
-      escaped, GP_SESSION_SCHEMA, GP_INGEST_SCHEMA_GSTPROFILE);
-  g_free (escaped);
+      shown, GP_SESSION_SCHEMA, GP_INGEST_SCHEMA_GSTPROFILE);
   g_free (shown);
   return NULL;
 }
