@@ -58,6 +58,48 @@ gp_json_error_line (GError ** error, gint code, const gchar * format, ...)
  *   they are not JSON (and no tool we read writes them).
  * Brackets inside strings do not count, so the scan follows strings and
  * their escapes; nothing else of the grammar is checked here. */
+/* The four hex digits of "\\uXXXX" at @data[*i + 1]; -1 when they are not
+ * there. */
+static gint
+gp_json_hex4 (const gchar * data, gsize len, gsize at)
+{
+  gint v = 0;
+  gsize k;
+
+  if (at + 4 > len)
+    return -1;
+  for (k = at; k < at + 4; k++) {
+    if (!g_ascii_isxdigit (data[k]))
+      return -1;
+    v = v * 16 + g_ascii_xdigit_value (data[k]);
+  }
+  return v;
+}
+
+/* A "\\u" escape whose 'u' is at @data[*i]: NULL when it is four hex digits
+ * that make a character (a UTF-16 surrogate pair written as two escapes
+ * too), moving *i to its last digit; else what is wrong with it. json-glib
+ * leaks the string it was building on a short or half-pair escape (found
+ * by fuzzing), and no writer of JSON means one. */
+static const gchar *
+gp_json_unicode_escape_problem (const gchar * data, gsize len, gsize * i)
+{
+  gint v = gp_json_hex4 (data, len, *i + 1), low;
+
+  if (v < 0)
+    return "a \\u escape without four hex digits";
+  *i += 4;
+  if (v >= 0xdc00 && v <= 0xdfff)
+    return "a \\u escape that is the second half of a UTF-16 pair alone";
+  if (v < 0xd800 || v > 0xdbff)
+    return NULL;
+  if (*i + 2 >= len || data[*i + 1] != '\\' || data[*i + 2] != 'u' ||
+      (low = gp_json_hex4 (data, len, *i + 3)) < 0xdc00 || low > 0xdfff)
+    return "a \\u escape that is the first half of a UTF-16 pair alone";
+  *i += 6;
+  return NULL;
+}
+
 static gboolean
 gp_json_precheck (const gchar * data, gsize len, const gchar * origin,
     GError ** error)
@@ -79,9 +121,13 @@ gp_json_precheck (const gchar * data, gsize len, const gchar * origin,
     gchar c = data[i];
 
     if (in_string) {
-      if (escaped)
+      if (escaped) {
         escaped = FALSE;
-      else if (c == '\\')
+        if (c == 'u')
+          problem = gp_json_unicode_escape_problem (data, len, &i);
+        else if (strchr ("\"\\/bfnrt", c) == NULL || c == '\0')
+          problem = "an unknown escape in a string";
+      } else if (c == '\\')
         escaped = TRUE;
       else if (c == '"') {
         in_string = FALSE;

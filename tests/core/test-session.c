@@ -1395,6 +1395,28 @@ test_bad_syntax (void)
       "^@:1:12: a comment or '/' outside a string$");
   expect_text_error (dir, "squote.json", "{'schema': 'gstprof/1'}", -1,
       "^@:1:2: a single quote outside a string$");
+  /* escapes json-glib leaks its string on (found by fuzzing) */
+  expect_text_error (dir, "short-u.json", "{\"mode\": \"\\ud8\"}", -1,
+      "^@:1:12: a \\\\u escape without four hex digits$");
+  expect_text_error (dir, "high.json", "{\"mode\": \"\\ud83dx\"}", -1,
+      "^@:1:16: a \\\\u escape that is the first half of a UTF-16 pair "
+      "alone$");
+  expect_text_error (dir, "low.json", "{\"mode\": \"\\ude00\"}", -1,
+      "^@:1:16: a \\\\u escape that is the second half of a UTF-16 "
+      "pair alone$");
+  expect_text_error (dir, "esc.json", "{\"mode\": \"\\x41\"}", -1,
+      "^@:1:12: an unknown escape in a string$");
+  {
+    /* whole escapes still read: a pair, a BMP character, the short ones */
+    GError *err = NULL;
+    GpSession *ok = gp_session_load_data ("{\"schema\": \"gstprof/1\", "
+        "\"session\": {\"mode\": \"\\ud83d\\ude00 \\u00e9\\t\\/\"}}", -1,
+        "esc.json", &err);
+
+    g_assert_no_error (err);
+    g_assert_cmpstr (ok->mode, ==, "\xf0\x9f\x98\x80 \xc3\xa9\t/");
+    gp_session_free (ok);
+  }
 
   /* nesting that would overflow json-glib's recursive parser */
   deep = g_malloc (200001);
@@ -1461,7 +1483,8 @@ test_bad_types (void)
     {"\"session\": {\"duration_s\": \"10\"}",
         "session.duration_s: expected a number"},
     {"\"session\": {\"mode\": 1}", "session.mode: expected a string"},
-    {"\"session\": {\"exit_code\": 1.5}", "session.exit_code: expected an integer"},
+    {"\"session\": {\"exit_code\": 1.5}",
+        "session.exit_code: expected an integer"},
     {"\"graph\": {\"elements\": {}}", "graph.elements: expected an array"},
     {"\"graph\": {\"elements\": [{\"name\": \"a\"}, 3]}",
         "graph.elements\\[1\\]: expected an object"},
