@@ -41,6 +41,13 @@ for line in lines:
         print(f"FAILED: {t.get('name')} ({t.get('result')})")
     if seen == 0 and t.get("result") == "OK":
         ok += 1
+    if bad:
+        # why it failed, here too: a clean machine's log may be all there is
+        last = [l for l in out.splitlines() if l.startswith(("ok ", "not ok "))][-1:]
+        why = [l for l in ((t.get("stderr") or "") + "\n" + out).splitlines()
+               if "Bail out" in l or "ERROR:" in l or "CRITICAL" in l][:5]
+        for l in last + why:
+            print(f"  {t.get('name')}: {l[:300]}")
     passed += ok; failed += bad; skipped += skip
 if failed:
     print(f"see {sys.argv[1].rsplit('/',1)[0]}/testlog.txt for the logs")

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-cmd-fix.c: `gstprof fix SESSION.json [--apply]`: gathers the
- * launch-string edits the findings carry (fix_patch), in rank order,
- * leaves out the ones that conflict with a better-ranked edit, applies the
- * rest to session.launch (src/core/gp-launch) and shows the result as a
- * diff, each edit with the findings it addresses. With --apply the patched
- * pipeline runs for the same duration and window as the original, a second
- * session is written, and both are printed side by side
- * (src/report/gp-compare).
+ * gp-cmd-fix.c: `gstprof fix SESSION.json [--apply]`: its arguments and
+ * what it prints. The plan of the findings' launch-string edits and the
+ * patched re-run are src/fix's (gp-fix.h); this file shows the plan as a
+ * diff, and with --apply writes the second session and prints both side by
+ * side (src/report/gp-compare).
  */
 #include "gp-cli.h"
 #include "core/gp-launch.h"

@@ -596,12 +596,12 @@ typedef struct
   gchar *key;
   guint n;
   gdouble cpu_pct;
-} GpVtWorkers;
+} GpVerdictWorkers;
 
 static void
 gp_verdict_workers_free (gpointer p)
 {
-  GpVtWorkers *g = p;
+  GpVerdictWorkers *g = p;
 
   g_free (g->key);
   g_free (g);
@@ -629,8 +629,8 @@ gp_verdict_worker_key (const gchar * name)
 static gint
 gp_verdict_workers_cmp (gconstpointer a, gconstpointer b)
 {
-  const GpVtWorkers *ga = *(GpVtWorkers * const *) a;
-  const GpVtWorkers *gb = *(GpVtWorkers * const *) b;
+  const GpVerdictWorkers *ga = *(GpVerdictWorkers * const *) a;
+  const GpVerdictWorkers *gb = *(GpVerdictWorkers * const *) b;
 
   if (ga->cpu_pct != gb->cpu_pct)
     return ga->cpu_pct > gb->cpu_pct ? -1 : 1;
@@ -675,17 +675,17 @@ gp_verdict_worker_groups (GpSession * s, gdouble * total, guint * n_threads)
   *n_threads = 0;
   for (i = 0; i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
-    GpVtWorkers *g = NULL;
+    GpVerdictWorkers *g = NULL;
     gchar *key;
 
     if (!t->worker || t->cpu_pct_mean < 0)
       continue;
     key = gp_verdict_worker_key (t->name);
     for (j = 0; j < groups->len && g == NULL; j++)
-      if (g_str_equal (((GpVtWorkers *) groups->pdata[j])->key, key))
+      if (g_str_equal (((GpVerdictWorkers *) groups->pdata[j])->key, key))
         g = groups->pdata[j];
     if (g == NULL) {
-      g = g_new0 (GpVtWorkers, 1);
+      g = g_new0 (GpVerdictWorkers, 1);
       g->key = key;
       g_ptr_array_add (groups, g);
     } else {
@@ -755,7 +755,7 @@ gp_verdict_workers (GpVerdictText * vt, GpSession * s, gdouble total,
   gp_verdict_wrap (vt->out, "  worker threads: ", "    ", text);
   g_free (text);
   for (i = 0; i < groups->len; i++) {
-    GpVtWorkers *g = groups->pdata[i];
+    GpVerdictWorkers *g = groups->pdata[i];
     GpThreadSummary *creator;
     GString *line;
 

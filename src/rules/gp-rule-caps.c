@@ -21,48 +21,14 @@
 #define GP_CAPS_PASSTHROUGH_MAX_P50_MS 0.2
 
 static gboolean
-gp_caps_is_converter (GpElement * e)
+gp_rule_caps_is_converter (GpElement * e)
 {
   return e && (gp_rules_is_sw_converter (e->factory) ||
       gp_rules_is_device_converter (e->factory));
 }
 
-static gboolean
-gp_caps_is_capsfilter (GpSession * s, const gchar * name)
-{
-  GpElement *e = gp_session_find_element (s, name);
-
-  return e && g_strcmp0 (e->factory, "capsfilter") == 0;
-}
-
-/* The next element downstream, capsfilters skipped. */
-static GpElement *
-gp_caps_next (GpSession * s, const gchar * name)
-{
-  gchar *cur = g_strdup (name);
-  GpElement *e = NULL;
-  guint n;
-
-  for (n = 0; n < 16; n++) {
-    GpLink *l = gp_rules_link_out_of (s, cur);
-    gchar *next;
-
-    if (l == NULL)
-      break;
-    next = gp_pad_element (l->sink);
-    g_free (cur);
-    cur = next;
-    if (!gp_caps_is_capsfilter (s, cur)) {
-      e = gp_session_find_element (s, cur);
-      break;
-    }
-  }
-  g_free (cur);
-  return e;
-}
-
 static gint
-gp_caps_cmp (gconstpointer a, gconstpointer b)
+gp_rule_caps_cmp (gconstpointer a, gconstpointer b)
 {
   return strcmp (*(const gchar * const *) a, *(const gchar * const *) b);
 }
@@ -71,7 +37,7 @@ gp_caps_cmp (gconstpointer a, gconstpointer b)
  * sorted, spaces and type annotations dropped. Read as text because rules
  * run on saved sessions without gst_init (). */
 static gchar *
-gp_caps_canonical (const gchar * caps)
+gp_rule_caps_canonical (const gchar * caps)
 {
   gchar **parts = g_strsplit (caps, ",", -1);
   GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
@@ -93,7 +59,7 @@ gp_caps_canonical (const gchar * caps)
     g_ptr_array_add (fields, g_strdup_printf ("%s=%s", key, v));
     g_free (key);
   }
-  g_ptr_array_sort (fields, (GCompareFunc) gp_caps_cmp);
+  g_ptr_array_sort (fields, (GCompareFunc) gp_rule_caps_cmp);
   out = g_string_new (g_strstrip (parts[0]));
   for (i = 0; i < fields->len; i++)
     g_string_append_printf (out, ",%s", (gchar *) g_ptr_array_index (fields,
@@ -104,15 +70,15 @@ gp_caps_canonical (const gchar * caps)
 }
 
 static gboolean
-gp_caps_equal (const gchar * a, const gchar * b)
+gp_rule_caps_equal (const gchar * a, const gchar * b)
 {
   gchar *ca, *cb;
   gboolean eq;
 
   if (a == NULL || b == NULL)
     return FALSE;
-  ca = gp_caps_canonical (a);
-  cb = gp_caps_canonical (b);
+  ca = gp_rule_caps_canonical (a);
+  cb = gp_rule_caps_canonical (b);
   eq = strcmp (ca, cb) == 0;
   g_free (ca);
   g_free (cb);
@@ -120,14 +86,14 @@ gp_caps_equal (const gchar * a, const gchar * b)
 }
 
 static gboolean
-gp_caps_is_passthrough (GpSession * s, GpElement * e, gdouble * p50)
+gp_rule_caps_is_passthrough (GpSession * s, GpElement * e, gdouble * p50)
 {
   GpLink *in = gp_rules_link_into (s, e->name);
   GpLink *out = gp_rules_link_out_of (s, e->name);
   GpElementSummary *es = gp_session_find_elem_summary (s, e->name);
 
   *p50 = es ? es->self_ms.p50 : -1;
-  if (in == NULL || out == NULL || !gp_caps_equal (in->caps, out->caps) ||
+  if (in == NULL || out == NULL || !gp_rule_caps_equal (in->caps, out->caps) ||
       g_strcmp0 (in->memory, out->memory) != 0)
     return FALSE;
   /* Unknown self time (no buffers timed): the caps alone decide. */
@@ -135,7 +101,7 @@ gp_caps_is_passthrough (GpSession * s, GpElement * e, gdouble * p50)
 }
 
 static gdouble
-gp_caps_share (GpSession * s, const gchar * name)
+gp_rule_caps_share (GpSession * s, const gchar * name)
 {
   GpElementSummary *es = gp_session_find_elem_summary (s, name);
   gdouble total = gp_rules_total_work_ms (s), w;
@@ -146,7 +112,7 @@ gp_caps_share (GpSession * s, const gchar * name)
 }
 
 static void
-gp_caps_report_passthrough (GpSession * s, const GpRule * rule,
+gp_rule_caps_report_passthrough (GpSession * s, const GpRule * rule,
     GpElement * e, gdouble p50)
 {
   GpLink *in = gp_rules_link_into (s, e->name);
@@ -166,7 +132,7 @@ gp_caps_report_passthrough (GpSession * s, const GpRule * rule,
   gp_finding_set_string (f, "caps", in->caps);
   if (p50 >= 0)
     gp_finding_set_double (f, "self_p50_ms", p50);
-  f->rank_value = gp_caps_share (s, e->name);
+  f->rank_value = gp_rule_caps_share (s, e->name);
   gp_finding_set_double (f, "share_pct", f->rank_value);
 
   g_free (f->why);
@@ -188,7 +154,7 @@ gp_caps_report_passthrough (GpSession * s, const GpRule * rule,
 
 /* Version of the capture's GStreamer, major * 100 + minor; 0 unknown. */
 static gint
-gp_caps_gst_version (GpSession * s)
+gp_rule_caps_gst_version (GpSession * s)
 {
   guint major = 0, minor = 0;
 
@@ -199,7 +165,7 @@ gp_caps_gst_version (GpSession * s)
 }
 
 static void
-gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
+gp_rule_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
     GpElement * b)
 {
   GpLink *in = gp_rules_link_into (s, a->name);
@@ -229,9 +195,10 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
     gp_finding_set_string (f, "format_in", fin);
   if (fout)
     gp_finding_set_string (f, "format_out", fout);
-  f->rank_value = gp_caps_share (s, a->name);
+  f->rank_value = gp_rule_caps_share (s, a->name);
   gp_finding_set_double (f, "first_share_pct", f->rank_value);
-  gp_finding_set_double (f, "second_share_pct", gp_caps_share (s, b->name));
+  gp_finding_set_double (f, "second_share_pct", gp_rule_caps_share (s,
+      b->name));
 
   /* Which converter does both: the same factory does; a software format
    * converter and a scaler are videoconvertscale since GStreamer 1.22. */
@@ -239,7 +206,7 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
       gp_rules_is_device_converter (b->factory) ||
       g_strcmp0 (b->factory, "videoconvertscale") == 0)
     merged = NULL;
-  else if (gp_caps_gst_version (s) >= 122)
+  else if (gp_rule_caps_gst_version (s) >= 122)
     merged = "videoconvertscale";
   else
     merged = "";
@@ -279,7 +246,7 @@ gp_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
  * count): the converter there is the recommended safety net, since the
  * decoded format changes with the file. */
 static gboolean
-gp_caps_after_autoplug (GpSession * s, GpElement * e)
+gp_rule_caps_after_autoplug (GpSession * s, GpElement * e)
 {
   gchar *cur = g_strdup (e->name);
   gboolean after = FALSE;
@@ -307,14 +274,14 @@ gp_caps_after_autoplug (GpSession * s, GpElement * e)
  * there is what makes the encoder's format from whatever comes, the place
  * a pinned format (FORMAT) is made. */
 static gboolean
-gp_caps_before_encoder (GpSession * s, GpElement * e)
+gp_rule_caps_before_encoder (GpSession * s, GpElement * e)
 {
-  GpElement *n = gp_caps_next (s, e->name);
+  GpElement *n = gp_rules_neighbour (s, e->name, TRUE);
   guint hops;
 
   /* queues between them aside: `videoconvert ! I420 ! queue ! x264enc` */
   for (hops = 0; n && hops < 8 && gp_rules_is_queue (s, n->name); hops++)
-    n = gp_caps_next (s, n->name);
+    n = gp_rules_neighbour (s, n->name, TRUE);
   return n && n->factory && g_str_has_suffix (n->factory, "enc");
 }
 
@@ -333,10 +300,12 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
 
     /* a bin's own converters (playbin's) are not the user's to remove,
      * and one after a decodebin or before an encoder is there on purpose */
-    if (gp_caps_is_converter (e) && gp_caps_is_passthrough (s, e, &p50)) {
-      if (gp_rules_is_users (s, e->name) && !gp_caps_after_autoplug (s, e) &&
-          !gp_caps_before_encoder (s, e))
-        gp_caps_report_passthrough (s, rule, e, p50);
+    if (gp_rule_caps_is_converter (e) && gp_rule_caps_is_passthrough (s, e,
+        &p50)) {
+      if (gp_rules_is_users (s, e->name) && !gp_rule_caps_after_autoplug (s,
+          e) &&
+          !gp_rule_caps_before_encoder (s, e))
+        gp_rule_caps_report_passthrough (s, rule, e, p50);
       g_hash_table_add (passthrough, e->name);
     }
   }
@@ -344,11 +313,11 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
     GpElement *a = g_ptr_array_index (s->elements, i);
     GpElement *b;
 
-    if (!gp_caps_is_converter (a) ||
+    if (!gp_rule_caps_is_converter (a) ||
         g_hash_table_contains (passthrough, a->name))
       continue;
-    b = gp_caps_next (s, a->name);
-    if (!gp_caps_is_converter (b) ||
+    b = gp_rules_neighbour (s, a->name, TRUE);
+    if (!gp_rule_caps_is_converter (b) ||
         g_hash_table_contains (passthrough, b->name) ||
         !gp_rules_is_users (s, a->name) || !gp_rules_is_users (s, b->name))
       continue;
@@ -359,7 +328,7 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
             gp_rules_is_sw_converter (b->factory)) ||
         (gp_rules_is_device_converter (a->factory) &&
             g_strcmp0 (a->factory, b->factory) == 0))
-      gp_caps_report_pair (s, rule, a, b);
+      gp_rule_caps_report_pair (s, rule, a, b);
   }
   g_hash_table_unref (passthrough);
 }

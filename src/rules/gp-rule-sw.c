@@ -27,42 +27,6 @@ gp_sw_registered (GpSession * s, const gchar * factory)
   return FALSE;
 }
 
-static gboolean
-gp_sw_is_capsfilter (GpSession * s, const gchar * name)
-{
-  GpElement *e = gp_session_find_element (s, name);
-
-  return e && g_strcmp0 (e->factory, "capsfilter") == 0;
-}
-
-/* The element next to @name downstream (@down) or upstream, capsfilters
- * skipped; NULL at the end of the chain. */
-static GpElement *
-gp_sw_neighbour (GpSession * s, const gchar * name, gboolean down)
-{
-  gchar *cur = g_strdup (name);
-  GpElement *e = NULL;
-  guint n;
-
-  for (n = 0; n < 16; n++) {
-    GpLink *l = down ? gp_rules_link_out_of (s, cur) :
-        gp_rules_link_into (s, cur);
-    gchar *next;
-
-    if (l == NULL)
-      break;
-    next = gp_pad_element (down ? l->sink : l->src);
-    g_free (cur);
-    cur = next;
-    if (!gp_sw_is_capsfilter (s, cur)) {
-      e = gp_session_find_element (s, cur);
-      break;
-    }
-  }
-  g_free (cur);
-  return e;
-}
-
 /* Whether @sw can become @hw on this graph, and how. *remove: the
  * hardware element is already next to it and can do its job too.
  * *why_not: the caps clash when it cannot. */
@@ -74,8 +38,8 @@ gp_sw_compatible (GpSession * s, GpElement * e, const GpHwSwap * w,
   GpLink *out = gp_rules_link_out_of (s, e->name);
   gchar *fin = in ? gp_rules_caps_format (in->caps) : NULL;
   gchar *fout = out ? gp_rules_caps_format (out->caps) : NULL;
-  GpElement *nb_down = gp_sw_neighbour (s, e->name, TRUE);
-  GpElement *nb_up = gp_sw_neighbour (s, e->name, FALSE);
+  GpElement *nb_down = gp_rules_neighbour (s, e->name, TRUE);
+  GpElement *nb_up = gp_rules_neighbour (s, e->name, FALSE);
   gboolean ok = TRUE;
 
   *remove = FALSE;

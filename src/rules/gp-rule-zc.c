@@ -25,14 +25,6 @@ gp_zc_is_raw_system (GpLink * l)
       !gp_rules_is_device_memory (l->memory);
 }
 
-static gboolean
-gp_zc_is_capsfilter (GpSession * s, const gchar * name)
-{
-  GpElement *e = gp_session_find_element (s, name);
-
-  return e && g_strcmp0 (e->factory, "capsfilter") == 0;
-}
-
 /* The memory entry to keep @memory's path on the device: the first whose
  * converter the capture's machine has (a hardware converter in
  * graph.hw_elements, any other when the graph already uses that memory's
@@ -372,7 +364,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
     gchar *x = gp_pad_element (((GpLink *)
             g_ptr_array_index (sys, i))->sink);
 
-    if (gp_zc_is_capsfilter (s, x))
+    if (gp_rules_is_capsfilter (s, x))
       g_free (x);
     else
       g_ptr_array_add (inner, x);

@@ -11,6 +11,42 @@
 #include <string.h>
 
 gboolean
+gp_rules_is_capsfilter (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+
+  return e && g_strcmp0 (e->factory, "capsfilter") == 0;
+}
+
+GpElement *
+gp_rules_neighbour (GpSession * s, const gchar * name, gboolean down)
+{
+  gchar *cur = g_strdup (name);
+  GpElement *e = NULL;
+  guint n;
+
+  /* a chain of capsfilters this long is no pipeline anyone writes; the
+   * bound keeps a cycle in a damaged session from looping */
+  for (n = 0; n < 16; n++) {
+    GpLink *l = down ? gp_rules_link_out_of (s, cur) :
+        gp_rules_link_into (s, cur);
+    gchar *next;
+
+    if (l == NULL)
+      break;
+    next = gp_pad_element (down ? l->sink : l->src);
+    g_free (cur);
+    cur = next;
+    if (!gp_rules_is_capsfilter (s, cur)) {
+      e = gp_session_find_element (s, cur);
+      break;
+    }
+  }
+  g_free (cur);
+  return e;
+}
+
+gboolean
 gp_rules_is_queue (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);

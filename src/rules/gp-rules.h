@@ -89,6 +89,11 @@ gboolean gp_rules_is_hardware_factory (const gchar * factory,
 /* Queries on the session shared by the rules and the verdict
  * (gp-rules-query.c). They read only the session. */
 
+gboolean gp_rules_is_capsfilter (GpSession * s, const gchar * name);
+/* The element next to @name downstream (@down) or upstream, capsfilters
+ * skipped; NULL at the end of the chain. */
+GpElement *gp_rules_neighbour (GpSession * s, const gchar * name,
+    gboolean down);
 gboolean gp_rules_is_queue (GpSession * s, const gchar * name);
 gboolean gp_rules_is_sink (GpSession * s, const gchar * name);
 

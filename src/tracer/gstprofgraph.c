@@ -171,16 +171,6 @@ gp_props (GObject * obj)
 }
 
 static void
-gp_list_take_structure (GValue * list, GstStructure * s)
-{
-  GValue v = G_VALUE_INIT;
-
-  g_value_init (&v, GST_TYPE_STRUCTURE);
-  g_value_take_boxed (&v, s);
-  gst_value_list_append_and_take_value (list, &v);
-}
-
-static void
 gp_graph_add_element (GstElement * el, const gchar * parent, GValue * elements,
     GPtrArray * reals, guint depth)
 {

@@ -544,6 +544,8 @@ void gp_window_start (GstProfTracer * self);
 void gp_window_stop (GstProfTracer * self);
 void gp_window_flush (GstProfTracer * self);
 void gp_window_add_event (GstProfTracer * self, GstStructure * ev);
+/* Appends @s to the GST_TYPE_LIST @list, taking it (records' sub-lists). */
+void gp_list_take_structure (GValue * list, GstStructure * s);
 
 /* gstprofgraph.c */
 GstStructure *gp_graph_snapshot (GstProfTracer * self);

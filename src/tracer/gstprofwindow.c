@@ -126,7 +126,7 @@ gp_take_hist (GstStructure * s, const gchar * field, guint64 * hist)
   gst_structure_take_value (s, field, &arr);
 }
 
-static void
+void
 gp_list_take_structure (GValue * list, GstStructure * s)
 {
   GValue v = G_VALUE_INIT;
