@@ -585,7 +585,7 @@ gp_series_window_new (gdouble t0, gdouble t1)
 }
 
 static JsonObject *
-gp_series_child (JsonObject * parent, const gchar * name)
+gp_session_series_child (JsonObject * parent, const gchar * name)
 {
   JsonNode *node = json_object_get_member (parent, name);
 
@@ -600,9 +600,9 @@ JsonObject *
 gp_series_entry (JsonObject * window, const gchar * section,
     const gchar * key)
 {
-  JsonObject *o = gp_series_child (window, section);
+  JsonObject *o = gp_session_series_child (window, section);
 
-  return key != NULL ? gp_series_child (o, key) : o;
+  return key != NULL ? gp_session_series_child (o, key) : o;
 }
 
 void

@@ -118,39 +118,39 @@ typedef struct
   GpElement *e;                 /* owned by the session */
   guint n_src_pads, n_sink_pads;
   guint n_links_out, n_links_in;
-} ImpElement;
+} GpImpElement;
 
 typedef struct
 {
   gchar *name;                  /* element name */
   gdouble *p50, *p95, *buffers; /* n values each, NAN = null */
-} ImpElemCols;
+} GpImpElemCols;
 
 typedef struct
 {
   gchar *id;                    /* our link id */
   gchar *src_el, *sink_el;      /* element names */
   gdouble *fps, *bytes;
-} ImpLinkCols;
+} GpImpLinkCols;
 
 typedef struct
 {
   GpJsonReader r;               /* the document's reads, its first error */
   GpSession *s;
 
-  GHashTable *elements;         /* name -> ImpElement* */
-  GPtrArray *element_order;     /* ImpElement*, as in the file */
+  GHashTable *elements;         /* name -> GpImpElement* */
+  GPtrArray *element_order;     /* GpImpElement*, as in the file */
   GHashTable *links;            /* their link id -> GpLink* (owned by s) */
 
   guint n;                      /* windows */
   gdouble *t;                   /* window starts, s */
-  GPtrArray *elem_cols;         /* ImpElemCols* */
-  GPtrArray *link_cols;         /* ImpLinkCols* */
+  GPtrArray *elem_cols;         /* GpImpElemCols* */
+  GPtrArray *link_cols;         /* GpImpLinkCols* */
   gdouble *lat_p50, *lat_p95;
 } GpImport;
 
 static void
-gp_imp_elem_cols_free (ImpElemCols * c)
+gp_imp_elem_cols_free (GpImpElemCols * c)
 {
   g_free (c->name);
   g_free (c->p50);
@@ -160,7 +160,7 @@ gp_imp_elem_cols_free (ImpElemCols * c)
 }
 
 static void
-gp_imp_link_cols_free (ImpLinkCols * c)
+gp_imp_link_cols_free (GpImpLinkCols * c)
 {
   g_free (c->id);
   g_free (c->src_el);
@@ -427,7 +427,7 @@ gp_imp_element (GpImport * imp, JsonArray * a, guint i)
   JsonObject *eo, *props, *pads;
   const gchar *id, *factory, *gtype, *klass, *bin;
   gboolean is_bin, ok = FALSE;
-  ImpElement *ie;
+  GpImpElement *ie;
   GList *members, *l;
 
   if (!JSON_NODE_HOLDS_OBJECT (node)) {
@@ -457,7 +457,7 @@ gp_imp_element (GpImport * imp, JsonArray * a, guint i)
     goto out;
   }
 
-  ie = g_new0 (ImpElement, 1);
+  ie = g_new0 (GpImpElement, 1);
   ie->e = gp_element_new (id, gp_imp_fix_factory (factory, gtype), bin,
       NULL);
   ie->e->is_bin = is_bin;
@@ -516,7 +516,7 @@ gp_imp_link (GpImport * imp, JsonArray * a, guint i)
   const gchar *id, *src, *sink, *caps, *memory, *format, *media;
   gchar *our_src = NULL, *our_sink = NULL, *our_caps = NULL, *our_mem = NULL;
   gchar *their_id = NULL, *el;
-  ImpElement *ie;
+  GpImpElement *ie;
   GpLink *link;
   gboolean ok = FALSE;
 
@@ -597,7 +597,7 @@ out:
 }
 
 static const gchar *
-gp_imp_kind (const ImpElement * ie)
+gp_imp_kind (const GpImpElement * ie)
 {
   const gchar *f = ie->e->factory;
   gboolean src, sink;
@@ -643,7 +643,7 @@ gp_imp_graph (GpImport * imp, JsonObject * root)
       return FALSE;
 
   for (i = 0; i < imp->element_order->len; i++) {
-    ImpElement *ie = g_ptr_array_index (imp->element_order, i);
+    GpImpElement *ie = g_ptr_array_index (imp->element_order, i);
 
     g_free (ie->e->kind);
     ie->e->kind = g_strdup (gp_imp_kind (ie));
@@ -738,7 +738,7 @@ gp_imp_series (GpImport * imp, JsonObject * root)
   for (l = members; l != NULL; l = l->next) {
     gchar *path = gp_json_key_path ("series.elements", l->data);
     JsonObject *co;
-    ImpElemCols *c = g_new0 (ImpElemCols, 1);
+    GpImpElemCols *c = g_new0 (GpImpElemCols, 1);
     gboolean ok;
 
     c->name = g_strdup (l->data);
@@ -764,7 +764,7 @@ gp_imp_series (GpImport * imp, JsonObject * root)
   for (l = members; l != NULL; l = l->next) {
     gchar *path = gp_json_key_path ("series.links", l->data);
     JsonObject *co;
-    ImpLinkCols *c = g_new0 (ImpLinkCols, 1);
+    GpImpLinkCols *c = g_new0 (GpImpLinkCols, 1);
     gboolean ok;
 
     c->id = gp_imp_series_link_id (imp, l->data, &c->src_el, &c->sink_el);
@@ -816,7 +816,7 @@ gp_imp_series (GpImport * imp, JsonObject * root)
 static gboolean
 gp_imp_is_queue (GpImport * imp, const gchar * name)
 {
-  ImpElement *ie = g_hash_table_lookup (imp->elements, name);
+  GpImpElement *ie = g_hash_table_lookup (imp->elements, name);
 
   return ie && g_strcmp0 (ie->e->kind, "queue") == 0;
 }
@@ -830,7 +830,7 @@ gp_imp_elements_summary (GpImport * imp)
   guint i, k;
 
   for (k = 0; k < imp->elem_cols->len; k++) {
-    ImpElemCols *c = g_ptr_array_index (imp->elem_cols, k);
+    GpImpElemCols *c = g_ptr_array_index (imp->elem_cols, k);
     gboolean queue = gp_imp_is_queue (imp, c->name);
     gdouble buffers = 0, total = 0;
     GpElementSummary *es;
@@ -860,7 +860,7 @@ gp_imp_elements_summary (GpImport * imp)
     if (queue) {
       /* element-latency of a queue is the time buffers wait in it */
       GpQueueSummary *qs = gp_session_add_queue_summary (s, c->name);
-      ImpElement *ie = g_hash_table_lookup (imp->elements, c->name);
+      GpImpElement *ie = g_hash_table_lookup (imp->elements, c->name);
       const gchar *leaky = gp_element_get_prop_string (ie->e, "leaky");
 
       qs->residence_ms = q;
@@ -921,7 +921,7 @@ gp_imp_links_summary (GpImport * imp)
   guint k, i;
 
   for (k = 0; k < imp->link_cols->len; k++) {
-    ImpLinkCols *c = g_ptr_array_index (imp->link_cols, k);
+    GpImpLinkCols *c = g_ptr_array_index (imp->link_cols, k);
     GpLinkSummary *ls = gp_session_add_link_summary (imp->s, c->id);
     gdouble fps_sum = 0, bytes_sum = 0, buffers = 0;
     guint first, last, n_data, n_used = 0;
@@ -946,13 +946,13 @@ gp_imp_links_summary (GpImport * imp)
   }
 }
 
-static ImpLinkCols *
+static GpImpLinkCols *
 gp_imp_link_cols_into (GpImport * imp, const gchar * element)
 {
   guint k;
 
   for (k = 0; k < imp->link_cols->len; k++) {
-    ImpLinkCols *c = g_ptr_array_index (imp->link_cols, k);
+    GpImpLinkCols *c = g_ptr_array_index (imp->link_cols, k);
 
     if (g_strcmp0 (c->sink_el, element) == 0)
       return c;
@@ -962,14 +962,14 @@ gp_imp_link_cols_into (GpImport * imp, const gchar * element)
 
 /* The single element of @kind (bins left out), or NULL when there are
  * none or several. */
-static ImpElement *
+static GpImpElement *
 gp_imp_single (GpImport * imp, const gchar * kind)
 {
-  ImpElement *found = NULL;
+  GpImpElement *found = NULL;
   guint i;
 
   for (i = 0; i < imp->element_order->len; i++) {
-    ImpElement *ie = g_ptr_array_index (imp->element_order, i);
+    GpImpElement *ie = g_ptr_array_index (imp->element_order, i);
 
     if (g_strcmp0 (ie->e->kind, kind) != 0)
       continue;
@@ -1002,10 +1002,10 @@ static void
 gp_imp_latency_summary (GpImport * imp, gchar ** key_out)
 {
   GpSession *s = imp->s;
-  ImpElement *src = gp_imp_single (imp, "source");
-  ImpElement *sink = gp_imp_single (imp, "sink");
+  GpImpElement *src = gp_imp_single (imp, "source");
+  GpImpElement *sink = gp_imp_single (imp, "sink");
   GpLink *out = src ? gp_imp_link_from (imp, src->e->name) : NULL;
-  ImpLinkCols *in = sink ? gp_imp_link_cols_into (imp, sink->e->name) : NULL;
+  GpImpLinkCols *in = sink ? gp_imp_link_cols_into (imp, sink->e->name) : NULL;
   GArray *wq = gp_mixture_new ();
   const gchar *source_pad, *sink_name;
   gdouble matched = 0;
@@ -1044,7 +1044,7 @@ static void
 gp_imp_rates_summary (GpImport * imp)
 {
   GpSession *s = imp->s;
-  ImpElement *src = gp_imp_single (imp, "source");
+  GpImpElement *src = gp_imp_single (imp, "source");
   guint i, k;
 
   /* the session's target rate: what the source was asked to produce, else
@@ -1063,7 +1063,7 @@ gp_imp_rates_summary (GpImport * imp)
   s->frame_period_ms = s->target_fps > 0 ? 1000.0 / s->target_fps : -1;
 
   for (i = 0; i < imp->element_order->len; i++) {
-    ImpElement *ie = g_ptr_array_index (imp->element_order, i);
+    GpImpElement *ie = g_ptr_array_index (imp->element_order, i);
     GpSinkSummary *ss;
 
     if (g_strcmp0 (ie->e->kind, "sink") != 0)
@@ -1159,7 +1159,7 @@ gp_imp_build_series (GpImport * imp, const gchar * path_key)
     gp_series_set_or_null (process, "rss_mb", -1);
 
     for (k = 0; k < imp->elem_cols->len; k++) {
-      ImpElemCols *c = g_ptr_array_index (imp->elem_cols, k);
+      GpImpElemCols *c = g_ptr_array_index (imp->elem_cols, k);
       gdouble b = gp_imp_col (c->buffers, i);
       JsonObject *eo;
 
@@ -1177,7 +1177,7 @@ gp_imp_build_series (GpImport * imp, const gchar * path_key)
       }
     }
     for (k = 0; k < imp->link_cols->len; k++) {
-      ImpLinkCols *c = g_ptr_array_index (imp->link_cols, k);
+      GpImpLinkCols *c = g_ptr_array_index (imp->link_cols, k);
       JsonObject *lo;
 
       if (isnan (gp_imp_col (c->fps, i)))

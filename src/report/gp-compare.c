@@ -136,12 +136,12 @@ gp_compare_sink_fps (GpSession * a, GpSession * b, const gchar * sink,
 typedef struct
 {
   gchar *cells[5];              /* label, a, b, change, note; NULL = "" */
-} Row;
+} GpCompareRow;
 
 static void
 gp_compare_row_free (gpointer p)
 {
-  Row *r = p;
+  GpCompareRow *r = p;
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (r->cells); i++)
@@ -159,7 +159,7 @@ static void
 gp_compare_add_row (GPtrArray * rows, const gchar * label,
     const GpCompareValue * v)
 {
-  Row *r = g_new0 (Row, 1);
+  GpCompareRow *r = g_new0 (GpCompareRow, 1);
 
   r->cells[0] = g_strdup (label);
   r->cells[1] = gp_compare_fmt_value (v->a);
@@ -184,7 +184,7 @@ static void
 gp_compare_add_note_row (GPtrArray * rows, const gchar * label,
     const gchar * note)
 {
-  Row *r = g_new0 (Row, 1);
+  GpCompareRow *r = g_new0 (GpCompareRow, 1);
 
   r->cells[0] = g_strdup (label);
   r->cells[4] = g_strdup (note);
@@ -206,7 +206,7 @@ gp_compare_flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
   w[2] = strlen (label_b);
   w[3] = strlen ("change");
   for (i = 0; i < rows->len; i++) {
-    Row *r = g_ptr_array_index (rows, i);
+    GpCompareRow *r = g_ptr_array_index (rows, i);
 
     for (c = 0; c < 4; c++)
       if (r->cells[c] != NULL)
@@ -216,7 +216,7 @@ gp_compare_flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
       (int) w[0], "", (int) w[1], label_a, (int) w[2], label_b, (int) w[3],
       "change");
   for (i = 0; i < rows->len; i++) {
-    Row *r = g_ptr_array_index (rows, i);
+    GpCompareRow *r = g_ptr_array_index (rows, i);
     GString *line = g_string_new ("  ");
 
     g_string_append_printf (line, "%-*s", (int) w[0], r->cells[0]);
