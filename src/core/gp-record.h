@@ -2,8 +2,8 @@
 /* gstprof
  *
  * gp-record.h: the tracer's records, the contract between the tracer
- * (src/tracer, which writes them) and their readers (src/capture today, the
- * wrap socket and the tracer's own session writer later).  Each field is
+ * (src/tracer, which writes them) and their readers (src/capture: the
+ * aggregator, and the records file the tracer writes itself with `out`).  Each field is
  * declared once here, with its type, whether it is always present, and
  * what it means, the way GStreamer's own tracer records describe their
  * fields; both sides use the names declared here, never string literals.
@@ -278,6 +278,51 @@ typedef struct
       "flags as nicks joined by \"+\", caps as strings (\"NULL\" unset), " \
       "fractions as GstFraction; objects, pointers, other boxed left out")
 
+/* ------------------------------------------------------------------ */
+/* the records file: what the tracer writes by itself with `out`        */
+
+/* GST_TRACERS="gstprof(out=DIR)": the tracer writes DIR/gstprof-PID.records
+ * itself, with no gstprof command around the program. One record per
+ * line, each as gst_structure_to_string () writes it: a header first, then
+ * the graph whenever the topology changed and every window as it closes,
+ * each line written whole by one append, so a reader of a killed
+ * program's file has every window up to the last whole line. At most
+ * GP_RECORDS_MAX_BYTES; past it, one GP_RECORD_FILE_FULL line and the
+ * rest of the windows only counted. GP_RECORD_FILE_END ends a file whose
+ * program let the tracer go (gst_deinit, or exit ()). */
+#define GP_RECORDS_FILE_PREFIX "gstprof-"
+#define GP_RECORDS_FILE_SUFFIX ".records"
+/* A day of windows of a twenty-element pipeline is a few hundred MiB
+ * (about 10 KiB a window, four a second); a full disk is worse than a
+ * cut-off record. */
+#define GP_RECORDS_MAX_BYTES (G_GUINT64_CONSTANT (512) * 1024 * 1024)
+
+#define GP_RECORD_FILE_HEADER "gstprof-records"
+
+#define GP_FILE_HEADER_FIELDS(F) \
+  F (GP_FH_VERSION, "version", UINT, ALWAYS, \
+      "1; a reader refuses a newer one") \
+  F (GP_FH_PID, "pid", UINT, ALWAYS, "the program's process id") \
+  F (GP_FH_PROGRAM, "program", STRINGS, ALWAYS, \
+      "its command line, one string per argument (/proc/self/cmdline)") \
+  F (GP_FH_HOST, "host", STRING, ALWAYS, "the machine's host name") \
+  F (GP_FH_STARTED, "started", STRING, ALWAYS, \
+      "when the tracer started, UTC, ISO 8601") \
+  F (GP_FH_T0, "t0", U64, ALWAYS, \
+      "the time base of the records' times at that moment (ns)") \
+  F (GP_FH_GSTREAMER, "gstreamer", STRING, ALWAYS, \
+      "the GStreamer version the program ran") \
+  F (GP_FH_WINDOW_MS, "window_ms", UINT, ALWAYS, "the window length") \
+  F (GP_FH_CPU, "cpu", BOOL, ALWAYS, "the cpu parameter")
+
+#define GP_RECORD_FILE_FULL "gstprof-records-full"
+#define GP_RECORD_FILE_END "gstprof-records-end"
+
+#define GP_FILE_END_FIELDS(F) \
+  F (GP_FE_WINDOWS, "windows", U64, ALWAYS, "windows written") \
+  F (GP_FE_DROPPED, "dropped", U64, ALWAYS, \
+      "windows left out past GP_RECORDS_MAX_BYTES")
+
 /* the names, as static const strings */
 GP_WINDOW_FIELDS (GP_RECORD_DECLARE_NAME)
 GP_ELEMENT_FIELDS (GP_RECORD_DECLARE_NAME)
@@ -288,6 +333,8 @@ GP_THREAD_FIELDS (GP_RECORD_DECLARE_NAME)
 GP_EVENT_FIELDS (GP_RECORD_DECLARE_NAME)
 GP_GRAPH_FIELDS (GP_RECORD_DECLARE_NAME)
 GP_GRAPH_ELEMENT_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_FILE_HEADER_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_FILE_END_FIELDS (GP_RECORD_DECLARE_NAME)
 
 /* the specs, for checking a record against the contract (tests) and for
  * documenting it */
@@ -317,6 +364,12 @@ static const GpFieldSpec gp_graph_spec[] = {
 };
 static const GpFieldSpec gp_graph_element_spec[] = {
   GP_GRAPH_ELEMENT_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_file_header_spec[] = {
+  GP_FILE_HEADER_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_file_end_spec[] = {
+  GP_FILE_END_FIELDS (GP_RECORD_DECLARE_SPEC)
 };
 /* a graph link is a window link without its counters */
 static const GpFieldSpec gp_graph_link_spec[] = {

@@ -327,7 +327,14 @@ gp_verdict_header (GpVerdictText * vt, GpSession * s)
       text = g_strdup_printf ("%s%s%s", ev->source && *ev->source ?
           ev->source : "", ev->source && *ev->source ? ": " : "",
           ev->text ? ev->text : "");
-    else {
+    else if (g_strcmp0 (ev->type, "warning") == 0 &&
+        g_strcmp0 (ev->source, "gstprof") == 0) {
+      /* what gstprof itself says of what it read (a records file cut by a
+       * killed program) */
+      g_free (when);
+      when = g_strdup ("note: ");
+      text = g_strdup (ev->text ? ev->text : "");
+    } else {
       g_free (when);
       continue;
     }

@@ -455,7 +455,15 @@ struct _GstProfTracer
   /*< private >*/
   guint window_ms;
   gboolean cpu;
+  gchar *out_dir;               /* the `out` folder, NULL: signal only */
   gboolean active;              /* FALSE for a refused second instance */
+
+  /* (timer, under emit_lock) the records file of `out` (gstprofout.c) */
+  gint out_fd;                  /* -1 when none */
+  guint64 out_bytes;
+  guint64 out_windows;
+  guint64 out_dropped;          /* windows past GP_OUT_MAX_BYTES */
+  gint out_topo_gen;            /* generation of the last graph written */
 
   GQuark q_pad;
   GQuark q_elem;
@@ -546,6 +554,11 @@ void gp_window_flush (GstProfTracer * self);
 void gp_window_add_event (GstProfTracer * self, GstStructure * ev);
 /* Appends @s to the GST_TYPE_LIST @list, taking it (records' sub-lists). */
 void gp_list_take_structure (GValue * list, GstStructure * s);
+
+/* gstprofout.c: `out`, the records written by the tracer itself */
+void gp_out_open (GstProfTracer * self);
+void gp_out_window (GstProfTracer * self, const GstStructure * w);
+void gp_out_close (GstProfTracer * self);
 
 /* gstprofgraph.c */
 GstStructure *gp_graph_snapshot (GstProfTracer * self);

@@ -26,8 +26,14 @@
  * - `cpu` (gboolean): also read the thread CPU clock around every push
  *   (and pull and serialized event) and report `cpu_ns` per element
  *   (default false; costs a system call at each one's start and end).
+ * - `out` (string): a folder the tracer writes its records into by
+ *   itself, DIR/gstprof-PID.records, one line per record as each window
+ *   closes (gstprofout.c; the format in src/core/gp-record.h), for
+ *   `gstprof analyze DIR` where only an environment variable reaches the
+ *   program: GST_TRACERS="gstprof(out=/var/tmp/prof)" ./my-app.
+ *   Default none: the records go to the `window` signal only.
  *
- * Both are construct-only: the tracer reads them once, when it starts
+ * All are construct-only: the tracer reads them once, when it starts
  * measuring; g_object_get() reads the values in use, and GLib refuses a
  * g_object_set() after that.
  *
@@ -88,6 +94,7 @@
 
 #include "gstprofprivate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY (gst_prof_debug);
@@ -108,6 +115,7 @@ enum
   PROP_0,
   PROP_WINDOW,
   PROP_CPU,
+  PROP_OUT,
   N_PROPS
 };
 
@@ -1369,6 +1377,7 @@ void
 gst_prof_tracer_emit_window (GstProfTracer * self, const GstStructure * w)
 {
   g_signal_emit (self, gst_prof_signals[SIGNAL_WINDOW], 0, w);
+  gp_out_window (self, w);
 }
 
 static void
@@ -1387,10 +1396,11 @@ gst_prof_tracer_snapshot_graph (GstProfTracer * self)
 /* GST_TRACERS' parameters arrive as the raw text between its parentheses,
  * the `params` property, on every release (the class does not ask 1.26 for
  * structure parameters: see the top of this file).  Each value ends in the
- * fields the `window` and `cpu` properties set, in range: a bad one is
- * named in a warning and left at its default or clamped to the nearest
- * bound, an unknown key is named and ignored.  Parsed once, in constructed (), after every construct property: params
- * win over properties given to g_object_new (). */
+ * fields the `window`, `cpu` and `out` properties set, in range: a bad
+ * one is named in a warning and left at its default or clamped to the
+ * nearest bound, an unknown key is named and ignored.  Parsed once, in
+ * constructed (), after every construct property: params win over
+ * properties given to g_object_new (). */
 static void
 gst_prof_tracer_parse_params (GstProfTracer * self)
 {
@@ -1455,9 +1465,17 @@ gst_prof_tracer_parse_params (GstProfTracer * self)
       else
         g_warning ("gstprof: GST_TRACERS: cpu: expected true or false in "
             "'%s'", params);
+    } else if (!strcmp (key, "out")) {
+      if (G_VALUE_HOLDS_STRING (v) && *g_value_get_string (v)) {
+        g_free (self->out_dir);
+        self->out_dir = g_value_dup_string (v);
+      } else {
+        g_warning ("gstprof: GST_TRACERS: out: expected a folder in '%s'",
+            params);
+      }
     } else {
       g_warning ("gstprof: GST_TRACERS: unknown parameter '%s' in '%s' "
-          "(known: window, cpu)", key, params);
+          "(known: window, cpu, out)", key, params);
     }
   }
   gst_structure_free (s);
@@ -1479,6 +1497,10 @@ gst_prof_tracer_set_property (GObject * object, guint prop_id,
     case PROP_CPU:
       self->cpu = g_value_get_boolean (value);
       break;
+    case PROP_OUT:
+      g_free (self->out_dir);
+      self->out_dir = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1498,10 +1520,32 @@ gst_prof_tracer_get_property (GObject * object, guint prop_id,
     case PROP_CPU:
       g_value_set_boolean (value, self->cpu);
       break;
+    case PROP_OUT:
+      g_value_set_string (value, self->out_dir);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
+}
+
+/* The instance that writes `out` records, for the exit handler; cleared
+ * when it goes (gst_deinit). */
+static GstProfTracer *gst_prof_exiting;
+static gboolean gst_prof_atexit_done;
+
+static void
+gst_prof_tracer_atexit (void)
+{
+  GstProfTracer *self = gst_prof_exiting;
+
+  if (self == NULL)
+    return;
+  gst_prof_exiting = NULL;
+  g_rec_mutex_lock (&self->emit_lock);
+  gp_window_flush (self);
+  gp_out_close (self);
+  g_rec_mutex_unlock (&self->emit_lock);
 }
 
 static void
@@ -1535,6 +1579,16 @@ gst_prof_tracer_constructed (GObject * object)
       self->window_ms, self->cpu, names->str);
   g_string_free (names, TRUE);
 
+  gp_out_open (self);
+  if (self->out_fd >= 0) {
+    /* a program that never calls gst_deinit () still gets its last
+     * window and the end of the file */
+    gst_prof_exiting = self;
+    if (!gst_prof_atexit_done) {
+      gst_prof_atexit_done = TRUE;
+      atexit (gst_prof_tracer_atexit);
+    }
+  }
   gp_window_start (self);
 }
 
@@ -1554,7 +1608,13 @@ gst_prof_tracer_finalize (GObject * object)
   if (self->active) {
     g_type_set_qdata (GST_TYPE_PROF_TRACER,
         g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA), NULL);
+    if (gst_prof_exiting == self)
+      gst_prof_exiting = NULL;
+    /* the last, partial window goes to the file too */
+    if (self->out_fd >= 0)
+      gp_window_flush (self);
     gp_window_stop (self);
+    gp_out_close (self);
     g_atomic_int_add (&gst_prof_instances, -1);
   }
   /* no hook runs any more (gst_deinit disabled them first): the links
@@ -1578,6 +1638,7 @@ gst_prof_tracer_finalize (GObject * object)
   g_mutex_clear (&self->state_lock);
   g_mutex_clear (&self->ev_lock);
   g_rec_mutex_clear (&self->emit_lock);
+  g_free (self->out_dir);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1618,6 +1679,20 @@ gst_prof_tracer_class_init (GstProfTracerClass * klass)
       "event to report each element's CPU self time (cpu_ns); costs a "
       "system call at each one's start and end",
       GP_CPU_DEFAULT,
+      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GstProfTracer:out:
+   *
+   * A folder the tracer writes its records into by itself, as
+   * gstprof-PID.records (one record per line, appended as each window
+   * closes), for `gstprof analyze FOLDER`; none: records go to the
+   * `window` signal only.  Read once when the tracer starts measuring.
+   */
+  gst_prof_props[PROP_OUT] = g_param_spec_string ("out", "Records folder",
+      "A folder the tracer writes its records into by itself "
+      "(gstprof-PID.records, for gstprof analyze); none: the window signal "
+      "only", NULL,
       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (gobject_class, N_PROPS, gst_prof_props);
@@ -1662,6 +1737,7 @@ gst_prof_tracer_init (GstProfTracer * self)
 {
   self->window_ms = GP_WINDOW_DEFAULT_MS;
   self->cpu = GP_CPU_DEFAULT;
+  self->out_fd = -1;
   self->q_pad = g_quark_from_static_string ("gstprof:pad");
   self->q_elem = g_quark_from_static_string ("gstprof:element");
   g_mutex_init (&self->reg_lock);

@@ -322,6 +322,7 @@ test_properties (void)
   GParamSpec *ps;
   guint window = 0;
   gboolean cpu = !GP_TEST_CPU;
+  gchar *out = NULL;
 
   REQUIRE_TRACER ();
   klass = G_OBJECT_GET_CLASS (tracer);
@@ -344,9 +345,18 @@ test_properties (void)
       ==, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY);
   g_assert_nonnull (g_param_spec_get_blurb (ps));
 
-  g_object_get (tracer, "window", &window, "cpu", &cpu, NULL);
+  ps = g_object_class_find_property (klass, "out");
+  g_assert_nonnull (ps);
+  g_assert_true (G_IS_PARAM_SPEC_STRING (ps));
+  g_assert_null (G_PARAM_SPEC_STRING (ps)->default_value);
+  g_assert_cmpuint (ps->flags & (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY),
+      ==, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY);
+
+  g_object_get (tracer, "window", &window, "cpu", &cpu, "out", &out, NULL);
   g_assert_cmpuint (window, ==, WINDOW_MS);
   g_assert_cmpint (cpu, ==, GP_TEST_CPU);
+  /* no folder given here: the records go to the window signal only */
+  g_assert_null (out);
 }
 
 /* GST_TRACERS is read once, at gst_init: each params string runs in a
@@ -435,7 +445,7 @@ test_params (void)
       "cpu: expected true or false in 'cpu=maybe'");
   check_params ("window=100,colour=red", 100, FALSE,
       "unknown parameter 'colour' in 'window=100,colour=red' "
-      "(known: window, cpu)");
+      "(known: window, cpu, out)");
 }
 
 /* identity sleep-time=N costs N us per buffer: the exclusive time of each

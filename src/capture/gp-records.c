@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-records.c: a records file the tracer wrote by itself, read back line
+ * by line into the aggregator (gp-records.h). The file streams: one line in
+ * memory at a time, so its size does not matter here (the tracer bounds it,
+ * GP_RECORDS_MAX_BYTES).
+ */
+#include "gp-records.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+
+#include "gp-aggregate.h"
+#include "core/gp-json.h"
+#include "core/gp-platform.h"
+#include "core/gp-record.h"
+
+/* Lines that do not parse named by number in the session, the first few;
+ * the rest only counted. */
+#define GP_RECORDS_SHOWN_BAD 3
+
+static gboolean
+gp_records_is_name (const gchar * name)
+{
+  return g_str_has_prefix (name, GP_RECORDS_FILE_PREFIX) &&
+      g_str_has_suffix (name, GP_RECORDS_FILE_SUFFIX);
+}
+
+/* The records files in @dir, sorted; a new array of new strings. */
+static GPtrArray *
+gp_records_in_dir (const gchar * dir)
+{
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (gp_records_is_name (name))
+      g_ptr_array_add (found, g_build_filename (dir, name, NULL));
+  if (d != NULL)
+    g_dir_close (d);
+  g_ptr_array_sort (found, (GCompareFunc) g_strcmp0);
+  return found;
+}
+
+gboolean
+gp_records_present (const gchar * path)
+{
+  gboolean present = FALSE;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR)) {
+    GPtrArray *found = gp_records_in_dir (path);
+
+    present = found->len > 0;
+    g_ptr_array_unref (found);
+  } else {
+    FILE *f = g_fopen (path, "r");
+    gchar head[sizeof (GP_RECORD_FILE_HEADER) + 1] = { 0 };
+
+    if (f != NULL) {
+      present = fread (head, 1, sizeof head - 1, f) == sizeof head - 1 &&
+          strcmp (head, GP_RECORD_FILE_HEADER ",") == 0;
+      fclose (f);
+    }
+  }
+  return present;
+}
+
+/* The one records file @path names. */
+static gchar *
+gp_records_file (const gchar * path, GError ** error)
+{
+  GPtrArray *found;
+  gchar *file = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return g_strdup (path);
+  found = gp_records_in_dir (path);
+  if (found->len == 1) {
+    file = g_strdup (g_ptr_array_index (found, 0));
+  } else if (found->len == 0) {
+    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: no session.json "
+        "and no " GP_RECORDS_FILE_PREFIX "PID" GP_RECORDS_FILE_SUFFIX
+        " in this folder", path);
+  } else {
+    GString *names = g_string_new (NULL);
+    guint i;
+
+    for (i = 0; i < found->len && i < 4; i++)
+      g_string_append_printf (names, "%s%s", i ? ", " : "",
+          (const gchar *) g_ptr_array_index (found, i) + strlen (path) + 1);
+    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %u records files "
+        "(%s%s), one per process: name the one to analyze", path,
+        found->len, names->str, found->len > 4 ? ", ..." : "");
+    g_string_free (names, TRUE);
+  }
+  g_ptr_array_unref (found);
+  return file;
+}
+
+/* gst-launch-1.0's pipeline, as it joins its arguments (gst_parse_launchv:
+ * a space inside one is escaped), its own options left out; NULL for any
+ * other program. */
+static gchar *
+gp_records_launch (const GstStructure * header)
+{
+  const GValue *program = gst_structure_get_value (header, GP_FH_PROGRAM);
+  GString *launch;
+  gchar *base;
+  guint i, n;
+  gboolean is_launch;
+
+  if (program == NULL || !GST_VALUE_HOLDS_LIST (program) ||
+      (n = gst_value_list_get_size (program)) < 2)
+    return NULL;
+  base = g_path_get_basename (g_value_get_string (gst_value_list_get_value
+          (program, 0)));
+  is_launch = g_str_has_prefix (base, "gst-launch-");
+  g_free (base);
+  if (!is_launch)
+    return NULL;
+  launch = g_string_new (NULL);
+  for (i = 1; i < n; i++) {
+    const gchar *arg = g_value_get_string (gst_value_list_get_value (program,
+            i));
+    gchar **words;
+
+    if (launch->len == 0 && arg[0] == '-') {
+      /* the options that take the next argument as their value */
+      if (!strcmp (arg, "-o") || !strcmp (arg, "--output") ||
+          !strcmp (arg, "-X") || !strcmp (arg, "--exclude"))
+        i++;
+      continue;
+    }
+    words = g_strsplit (arg, " ", -1);
+    if (launch->len > 0)
+      g_string_append_c (launch, ' ');
+    g_string_append (launch, words[0]);
+    for (guint w = 1; words[w] != NULL; w++)
+      g_string_append_printf (launch, "\\ %s", words[w]);
+    g_strfreev (words);
+  }
+  return g_string_free (launch, launch->len == 0);
+}
+
+/* The highest state the top-level pipeline reached, from its state events;
+ * NULL when none was recorded. */
+static const gchar *
+gp_records_reached (GpSession * s)
+{
+  static const gchar *const states[] = { "NULL", "READY", "PAUSED",
+    "PLAYING"
+  };
+  const gchar *top = NULL;
+  gint best = -1;
+  guint i, k;
+
+  for (i = 0; i < s->elements->len && top == NULL; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+
+    if (e->is_bin && (e->parent == NULL || *e->parent == '\0'))
+      top = e->name;
+  }
+  for (i = 0; i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    const gchar *state;
+
+    if (g_strcmp0 (ev->type, "state") != 0 || ev->data == NULL ||
+        (top != NULL && g_strcmp0 (ev->source, top) != 0) ||
+        (state = gp_json_get_string (ev->data, "new")) == NULL)
+      continue;
+    for (k = 0; k < G_N_ELEMENTS (states); k++)
+      if (strcmp (state, states[k]) == 0)
+        best = MAX (best, (gint) k);
+  }
+  return best >= 0 ? states[best] : NULL;
+}
+
+/* What the header says of the run, and what its events say of its end. */
+static void
+gp_records_fill_session (GpSession * s, const GstStructure * header,
+    guint64 t0, guint64 t_end)
+{
+  const gchar *host = gst_structure_get_string (header, GP_FH_HOST);
+  guint window_ms = 0;
+
+  g_free (s->mode);
+  s->mode = g_strdup ("wrap");
+  g_free (s->launch);
+  s->launch = gp_records_launch (header);
+  g_free (s->started);
+  s->started = g_strdup (gst_structure_get_string (header, GP_FH_STARTED));
+  g_free (s->gstreamer);
+  s->gstreamer = g_strdup (gst_structure_get_string (header,
+          GP_FH_GSTREAMER));
+  /* the platform probe asks this machine: only when it is the one that
+   * ran the program */
+  g_free (s->platform);
+  s->platform = host && g_strcmp0 (host, g_get_host_name ()) == 0 ?
+      gp_platform_detect (NULL) : g_strdup ("generic");
+  if (gst_structure_get_uint (header, GP_FH_WINDOW_MS, &window_ms))
+    s->window_s = window_ms / 1000.0;
+  s->duration_s = t_end > t0 ? (t_end - t0) / 1e9 : 0;
+  g_free (s->reached);
+  s->reached = g_strdup (gp_records_reached (s));
+  g_free (s->end);
+  s->end = gp_session_find_event (s, "error") ? g_strdup ("error") :
+      gp_session_find_event (s, "eos") ? g_strdup ("eos") : NULL;
+}
+
+GpSession *
+gp_records_load (const gchar * path, GError ** error)
+{
+  gchar *file, *line = NULL;
+  gsize cap = 0;
+  gssize len;
+  FILE *f;
+  GstStructure *header;
+  GpSession *s;
+  GpAggregator *agg;
+  guint64 t0 = 0, t_end = 0, line_no = 1, bad = 0;
+  guint version = 0;
+  gboolean ended = FALSE, full = FALSE, cut = FALSE;
+  GString *bad_lines = g_string_new (NULL);
+
+  file = gp_records_file (path, error);
+  if (file == NULL) {
+    g_string_free (bad_lines, TRUE);
+    return NULL;
+  }
+  f = g_fopen (file, "r");
+  if (f == NULL) {
+    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", file,
+        g_strerror (errno));
+    g_free (file);
+    g_string_free (bad_lines, TRUE);
+    return NULL;
+  }
+  len = getline (&line, &cap, f);
+  header = len > 0 && g_str_has_prefix (line, GP_RECORD_FILE_HEADER ",") ?
+      gst_structure_from_string (g_strchomp (line), NULL) : NULL;
+  if (header == NULL || !gst_structure_get_uint (header, GP_FH_VERSION,
+          &version) || !gst_structure_get_uint64 (header, GP_FH_T0, &t0)) {
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s:1: not a gstprof "
+        "records file (no " GP_RECORD_FILE_HEADER " header)", file);
+    goto fail;
+  }
+  if (version > 1) {
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s:1: records "
+        "version %u, newer than this gstprof reads (1)", file, version);
+    goto fail;
+  }
+
+  s = gp_session_new ();
+  agg = gp_aggregator_new (s, t0);
+  while ((len = getline (&line, &cap, f)) > 0) {
+    GstStructure *rec;
+    const gchar *name;
+
+    line_no++;
+    if (line[len - 1] != '\n') {
+      /* the program died while writing its last line */
+      cut = TRUE;
+      break;
+    }
+    line[len - 1] = '\0';
+    rec = gst_structure_from_string (line, NULL);
+    name = rec ? gst_structure_get_name (rec) : "";
+    if (strcmp (name, GP_RECORD_WINDOW) == 0) {
+      guint64 end = 0;
+
+      gp_aggregator_add_window (agg, rec);
+      if (gst_structure_get_uint64 (rec, GP_W_END, &end))
+        t_end = MAX (t_end, end);
+    } else if (strcmp (name, GP_RECORD_GRAPH) == 0) {
+      gp_aggregator_add_graph (agg, rec);
+    } else if (strcmp (name, GP_RECORD_FILE_END) == 0) {
+      ended = TRUE;
+    } else if (strcmp (name, GP_RECORD_FILE_FULL) == 0) {
+      full = TRUE;
+    } else if (bad++ < GP_RECORDS_SHOWN_BAD) {
+      g_string_append_printf (bad_lines, "%s%" G_GUINT64_FORMAT,
+          bad_lines->len ? ", " : "", line_no);
+    }
+    if (rec != NULL)
+      gst_structure_free (rec);
+  }
+  gp_aggregator_finish (agg);
+  gp_aggregator_free (agg);
+  gp_records_fill_session (s, header, t0, t_end);
+
+  if (bad > 0) {
+    gchar *text = g_strdup_printf ("%" G_GUINT64_FORMAT " line%s of %s are "
+        "not records and were left out (line %s%s)", bad, bad == 1 ? "" :
+        "s", file, bad_lines->str, bad > GP_RECORDS_SHOWN_BAD ? ", ..." : "");
+
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
+    g_free (text);
+  }
+  if (full)
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", "the "
+        "records file reached its size limit; later windows are not in it");
+  if (cut || !ended)
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", "the "
+        "program ended without letting the tracer finish its records (killed, "
+        "or it crashed): the windows up to its last one are here");
+
+  gst_structure_free (header);
+  g_free (line);
+  fclose (f);
+  g_free (file);
+  g_string_free (bad_lines, TRUE);
+  return s;
+
+fail:
+  if (header != NULL)
+    gst_structure_free (header);
+  g_free (line);
+  fclose (f);
+  g_free (file);
+  g_string_free (bad_lines, TRUE);
+  return NULL;
+}

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof tests
+ *
+ * test-records.c: the tracer on its own. GST_TRACERS="gstprof(out=DIR)"
+ * with no gstprof command around the program: gst-launch-1.0 itself, a
+ * program that exits without gst_deinit (), one killed by SIGKILL; then
+ * `gstprof analyze DIR` and gp_records_load () on what the tracer wrote,
+ * checked against the planted cost (identity sleep-time) and the buffer
+ * count. Bad files: not records, lines that are not records, a folder of
+ * two processes.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+
+#include "capture/gp-records.h"
+#include "core/gp-session.h"
+#include "gp-config.h"
+#include "gp-test-util.h"
+
+static gchar *gp_tmp;
+
+/* The pipeline of the exit () child: 60 buffers through a 4 ms identity. */
+#define GP_EXIT_CHILD_LAUNCH "videotestsrc num-buffers=60 ! " \
+  "video/x-raw,width=160,height=120 ! identity name=slow sleep-time=4000 ! " \
+  "fakesink"
+
+static gchar **
+gp_records_env (const gchar * dir)
+{
+  gchar **env = g_get_environ ();
+  gchar *tracers = g_strdup_printf ("gstprof(out=%s,window=100)", dir);
+
+  env = g_environ_setenv (env, "GST_TRACERS", tracers, TRUE);
+  env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
+  g_free (tracers);
+  return env;
+}
+
+/* Runs @argv with the tracer writing into @dir; its wait status. */
+static gint
+gp_records_spawn (gchar ** argv, const gchar * dir, gdouble kill_after_s)
+{
+  gchar **env = gp_records_env (dir);
+  GError *err = NULL;
+  GPid pid;
+  gint status = 0;
+
+  g_assert_true (g_spawn_async (NULL, argv, env, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+          &pid, &err));
+  g_assert_no_error (err);
+  if (kill_after_s > 0) {
+    g_usleep ((gulong) (kill_after_s * G_USEC_PER_SEC));
+    kill (pid, SIGKILL);
+  }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_strfreev (env);
+  return status;
+}
+
+static GpSession *
+gp_records_load_ok (const gchar * dir)
+{
+  GError *err = NULL;
+  GpSession *s;
+
+  g_assert_true (gp_records_present (dir));
+  s = gp_records_load (dir, &err);
+  g_assert_no_error (err);
+  g_assert_nonnull (s);
+  return s;
+}
+
+static gboolean
+gp_records_has_note (GpSession * s, const gchar * part)
+{
+  guint i;
+
+  for (i = 0; i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (ev->type, "warning") == 0 &&
+        g_strcmp0 (ev->source, "gstprof") == 0 && strstr (ev->text, part))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* gst-launch-1.0 under GST_TRACERS alone: the same measurement as run, the
+ * launch string back from its command line, a clean end. */
+static void
+test_gst_launch (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "launch", NULL);
+  gchar *argv[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
+    (gchar *) "videotestsrc", (gchar *) "num-buffers=100", (gchar *) "!",
+    (gchar *) "video/x-raw,width=160,height=120", (gchar *) "!",
+    (gchar *) "identity", (gchar *) "name=slow", (gchar *) "sleep-time=5000",
+    (gchar *) "!", (gchar *) "fakesink", NULL
+  };
+  GpElementSummary *es;
+  GpSession *s;
+  GpTestRun r;
+  gint status;
+
+  if (!gp_test_have_tracer ())
+    return;
+  status = gp_records_spawn (argv, dir, 0);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  s = gp_records_load_ok (dir);
+  g_assert_cmpstr (s->mode, ==, "wrap");
+  g_assert_cmpstr (s->launch, ==, "videotestsrc num-buffers=100 ! "
+      "video/x-raw,width=160,height=120 ! identity name=slow "
+      "sleep-time=5000 ! fakesink");
+  g_assert_cmpstr (s->reached, ==, "PLAYING");
+  g_assert_cmpstr (s->end, ==, "eos");
+  g_assert_cmpfloat (s->window_s, ==, 0.1);
+  es = gp_session_find_elem_summary (s, "slow");
+  g_assert_nonnull (es);
+  /* every buffer, at the planted cost */
+  g_assert_cmpuint (es->buffers, ==, 100);
+  g_test_message ("slow: p50 %.3f ms (planted 5 ms)", es->self_ms.p50);
+  g_assert_cmpfloat (fabs (es->self_ms.p50 - 5.0), <, 0.5);
+  g_assert_false (gp_records_has_note (s, "ended without"));
+  gp_session_free (s);
+
+  /* the binary reads the folder into the same verdict */
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", dir, NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  g_assert_nonnull (strstr (r.out, "gstprof verdict\nwrap of "));
+  g_assert_nonnull (strstr (r.out, "HOT: slow takes"));
+  g_assert_cmpstr (r.err, ==, "");
+  gp_test_run_clear (&r);
+  g_free (dir);
+}
+
+/* A program that exits without gst_deinit (): the exit handler writes the
+ * last window and ends the file. */
+static void
+test_exit_without_deinit (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "exit", NULL);
+  gchar *argv[] = { (gchar *) g_getenv ("GP_RECORDS_SELF"),
+    (gchar *) "--exit-child", NULL
+  };
+  GpElementSummary *es;
+  GpSession *s;
+  gint status;
+
+  if (!gp_test_have_tracer ())
+    return;
+  status = gp_records_spawn (argv, dir, 0);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  s = gp_records_load_ok (dir);
+  g_assert_null (s->launch);
+  es = gp_session_find_elem_summary (s, "slow");
+  g_assert_nonnull (es);
+  g_assert_cmpuint (es->buffers, ==, 60);
+  g_assert_cmpfloat (fabs (es->self_ms.p50 - 4.0), <, 0.5);
+  g_assert_false (gp_records_has_note (s, "ended without"));
+  gp_session_free (s);
+  g_free (dir);
+}
+
+/* SIGKILL in the middle of a live run: every window up to then, said so. */
+static void
+test_killed (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "killed", NULL);
+  gchar *argv[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
+    (gchar *) "videotestsrc", (gchar *) "is-live=true", (gchar *) "!",
+    (gchar *) "video/x-raw,width=160,height=120,framerate=30/1",
+    (gchar *) "!", (gchar *) "identity", (gchar *) "name=slow",
+    (gchar *) "sleep-time=3000", (gchar *) "!", (gchar *) "fakesink",
+    (gchar *) "sync=true", NULL
+  };
+  GpElementSummary *es;
+  GpSession *s;
+  gint status;
+
+  if (!gp_test_have_tracer ())
+    return;
+  status = gp_records_spawn (argv, dir, 2.0);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  s = gp_records_load_ok (dir);
+  g_assert_true (gp_records_has_note (s, "ended without"));
+  g_assert_cmpuint (s->series->len, >=, 5);
+  g_assert_null (s->end);
+  es = gp_session_find_elem_summary (s, "slow");
+  g_assert_nonnull (es);
+  /* about 30 a second for the second or so it played */
+  g_assert_cmpuint (es->buffers, >=, 20);
+  g_assert_cmpfloat (fabs (es->self_ms.p50 - 3.0), <, 0.5);
+  gp_session_free (s);
+  g_free (dir);
+}
+
+/* What is not a records file, lines that are not records, two processes'
+ * files in one folder. */
+static void
+test_bad_files (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "launch", NULL);
+  gchar *bad = g_build_filename (gp_tmp, "bad", NULL);
+  gchar *path, *text, *first_nl, *mixed, *other;
+  GPtrArray *found;
+  GError *err = NULL;
+  GpSession *s;
+  GDir *d;
+  const gchar *name;
+
+  if (!gp_test_have_tracer ())
+    return;
+  /* test_gst_launch's folder: its one records file */
+  d = g_dir_open (dir, 0, &err);
+  g_assert_no_error (err);
+  found = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (found, g_build_filename (dir, name, NULL));
+  g_dir_close (d);
+  g_assert_cmpuint (found->len, ==, 1);
+  g_assert_true (g_file_get_contents (g_ptr_array_index (found, 0), &text,
+          NULL, NULL));
+
+  /* not records at all */
+  g_assert_cmpint (g_mkdir_with_parents (bad, 0755), ==, 0);
+  path = g_build_filename (bad, "gstprof-1.records", NULL);
+  g_assert_true (g_file_set_contents (path, "{\"schema\": 1}\n", -1, NULL));
+  g_assert_false (gp_records_present (path));
+  g_assert_null (gp_records_load (path, &err));
+  g_assert_nonnull (strstr (err->message, "not a gstprof records file"));
+  g_assert_nonnull (strstr (err->message, path));
+  g_clear_error (&err);
+
+  /* a line that is not a record after the header: counted, named, the
+   * rest read */
+  first_nl = strchr (text, '\n');
+  mixed = g_strdup_printf ("%.*s\nthis is not a record\n%s",
+      (int) (first_nl - text), text, first_nl + 1);
+  g_assert_true (g_file_set_contents (path, mixed, -1, NULL));
+  s = gp_records_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_true (gp_records_has_note (s, "1 line of"));
+  g_assert_true (gp_records_has_note (s, "(line 2)"));
+  g_assert_cmpuint (gp_session_find_elem_summary (s, "slow")->buffers, ==,
+      100);
+  gp_session_free (s);
+
+  /* two processes in one folder: name the one */
+  other = g_build_filename (bad, "gstprof-2.records", NULL);
+  g_assert_true (g_file_set_contents (other, text, -1, NULL));
+  g_assert_null (gp_records_load (bad, &err));
+  g_assert_nonnull (strstr (err->message, "2 records files"));
+  g_assert_nonnull (strstr (err->message, "gstprof-1.records"));
+  g_clear_error (&err);
+  s = gp_records_load (other, &err);
+  g_assert_no_error (err);
+  gp_session_free (s);
+
+  g_ptr_array_unref (found);
+  g_free (other);
+  g_free (mixed);
+  g_free (text);
+  g_free (path);
+  g_free (bad);
+  g_free (dir);
+}
+
+/* --exit-child: the program of test_exit_without_deinit. */
+static gint
+gp_records_exit_child (void)
+{
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *m;
+
+  gst_init (NULL, NULL);
+  p = gst_parse_launch (GP_EXIT_CHILD_LAUNCH, NULL);
+  if (p == NULL)
+    return 2;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  m = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (m != NULL)
+    gst_message_unref (m);
+  gst_object_unref (bus);
+  /* no gst_deinit (), no state change: straight out */
+  exit (0);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *err = NULL;
+  gint ret;
+
+  if (argc > 1 && strcmp (argv[1], "--exit-child") == 0)
+    return gp_records_exit_child ();
+  g_test_init (&argc, &argv, NULL);
+  gst_init (NULL, NULL);
+  {
+    gchar *self = g_canonicalize_filename (argv[0], NULL);
+
+    g_setenv ("GP_RECORDS_SELF", self, TRUE);
+    g_free (self);
+  }
+  gp_tmp = g_dir_make_tmp ("gstprof-test-records-XXXXXX", &err);
+  g_assert_no_error (err);
+
+  g_test_add_func ("/records/gst-launch", test_gst_launch);
+  g_test_add_func ("/records/exit-without-deinit", test_exit_without_deinit);
+  g_test_add_func ("/records/killed", test_killed);
+  g_test_add_func ("/records/bad-files", test_bad_files);
+  ret = g_test_run ();
+  gp_test_remove_tree (gp_tmp);
+  g_free (gp_tmp);
+  return ret;
+}
