@@ -214,33 +214,19 @@ gp_records_fill_session (GpSession * s, const GstStructure * header,
 }
 
 GpSession *
-gp_records_load (const gchar * path, GError ** error)
+gp_records_read (FILE * f, const gchar * file, GError ** error)
 {
-  gchar *file, *line = NULL;
+  gchar *line = NULL;
   gsize cap = 0;
   gssize len;
-  FILE *f;
   GstStructure *header;
   GpSession *s;
   GpAggregator *agg;
   guint64 t0 = 0, t_end = 0, line_no = 1, bad = 0;
   guint version = 0;
   gboolean ended = FALSE, full = FALSE, cut = FALSE;
-  GString *bad_lines = g_string_new (NULL);
+  GString *bad_lines;
 
-  file = gp_records_file (path, error);
-  if (file == NULL) {
-    g_string_free (bad_lines, TRUE);
-    return NULL;
-  }
-  f = g_fopen (file, "r");
-  if (f == NULL) {
-    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", file,
-        g_strerror (errno));
-    g_free (file);
-    g_string_free (bad_lines, TRUE);
-    return NULL;
-  }
   len = getline (&line, &cap, f);
   header = len > 0 && g_str_has_prefix (line, GP_RECORD_FILE_HEADER ",") ?
       gst_structure_from_string (g_strchomp (line), NULL) : NULL;
@@ -256,6 +242,7 @@ gp_records_load (const gchar * path, GError ** error)
     goto fail;
   }
 
+  bad_lines = g_string_new (NULL);
   s = gp_session_new ();
   agg = gp_aggregator_new (s, t0);
   while ((len = getline (&line, &cap, f)) > 0) {
@@ -307,22 +294,39 @@ gp_records_load (const gchar * path, GError ** error)
         "records file reached its size limit; later windows are not in it");
   if (cut || !ended)
     gp_session_add_event (s, s->duration_s, "warning", "gstprof", "the "
-        "program ended without letting the tracer finish its records (killed, "
-        "or it crashed): the windows up to its last one are here");
+        "program ended without letting the tracer finish its records "
+        "(killed, or it crashed): the windows up to its last one are here");
 
   gst_structure_free (header);
-  g_free (line);
-  fclose (f);
-  g_free (file);
   g_string_free (bad_lines, TRUE);
+  g_free (line);
   return s;
 
 fail:
   if (header != NULL)
     gst_structure_free (header);
   g_free (line);
+  return NULL;
+}
+
+GpSession *
+gp_records_load (const gchar * path, GError ** error)
+{
+  gchar *file = gp_records_file (path, error);
+  GpSession *s;
+  FILE *f;
+
+  if (file == NULL)
+    return NULL;
+  f = g_fopen (file, "r");
+  if (f == NULL) {
+    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", file,
+        g_strerror (errno));
+    g_free (file);
+    return NULL;
+  }
+  s = gp_records_read (f, file, error);
   fclose (f);
   g_free (file);
-  g_string_free (bad_lines, TRUE);
-  return NULL;
+  return s;
 }

@@ -9,6 +9,8 @@
 #ifndef __GP_RECORDS_H__
 #define __GP_RECORDS_H__
 
+#include <stdio.h>
+
 #include <glib.h>
 
 #include "core/gp-session.h"
@@ -27,6 +29,9 @@ gboolean gp_records_present (const gchar * path);
  * file) when it is not a records file at all or cannot be read. Rules are
  * not run. */
 GpSession *gp_records_load (const gchar * path, GError ** error);
+
+/* The same from an open stream, @file naming it in errors and notes. */
+GpSession *gp_records_read (FILE * f, const gchar * file, GError ** error);
 
 G_END_DECLS
 

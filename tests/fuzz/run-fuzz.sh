@@ -73,12 +73,15 @@ CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c \
   $ROOT/src/core/gp-stats.c"
 LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
   $ROOT/src/core/gp-session.c"
+# shellcheck disable=SC2086
+RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
+  $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-I$ROOT/src"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -92,11 +95,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch in $OUT w
   -o "$OUT/fuzz-launch" "$ROOT/tests/fuzz/fuzz-launch.c" \
   $LAUNCH $(pkg-config --libs $PKG gstreamer-1.0)
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG gstreamer-1.0) \
+  -o "$OUT/fuzz-records" "$ROOT/tests/fuzz/fuzz-records.c" $RECORDS $CORE \
+  $(pkg-config --libs $PKG gstreamer-1.0) -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
-for t in session gstprofile launch; do
+for t in session gstprofile launch records; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -156,6 +164,17 @@ done | awk -v dir="$OUT/launch/seeds" '
   END { flush() }'
 sed -n 's/^DEMO[[:space:]]*?=[[:space:]]*//p' "$ROOT/Makefile" > "$OUT/launch/seeds/demo"
 
+# Records: what the tracer writes itself with out=, for a real pipeline
+# with a queue (two threads), when the tracer is built.
+for lib in "$ROOT"/build*/src/tracer/libgstprof.so; do
+  [ -f "$lib" ] || continue
+  rm -rf "$OUT/real-records"
+  GST_PLUGIN_PATH=$(dirname "$lib") GST_TRACERS="gstprof(out=$OUT/real-records,window=50)" \
+    timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=30 ! \
+    identity sleep-time=2000 ! queue ! fakesink >/dev/null 2>&1 || true
+  cp "$OUT"/real-records/*.records "$OUT/records/seeds/" 2>/dev/null && break
+done
+
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
@@ -169,7 +188,16 @@ run_target () {
   dir=$OUT/$t
   echo "run-fuzz.sh: $t: $(ls "$dir/seeds" | wc -l) seeds, $(ls "$dir/corpus" | wc -l) corpus entries; running ${SECS}s"
   set +e
-  (cd "$dir" && "$OUT/fuzz-$t" -max_total_time="$SECS" -max_len="$max_len" \
+  # a target with suppressions needs whole allocation stacks to match them
+  supp=$ROOT/tests/fuzz/$t.supp
+  asan=$ASAN_OPTIONS
+  if [ -f "$supp" ]; then
+    export LSAN_OPTIONS="suppressions=$supp"
+    asan="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
+  else
+    unset LSAN_OPTIONS
+  fi
+  (cd "$dir" && ASAN_OPTIONS=$asan "$OUT/fuzz-$t" -max_total_time="$SECS" -max_len="$max_len" \
     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
     ${dict:+-dict="$dict"} -artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds") \
     > "$dir/fuzz.log" 2>&1
@@ -196,6 +224,7 @@ run_target () {
 run_target session 65536 "$ROOT/tests/fuzz/session.dict"
 run_target gstprofile 65536 "$ROOT/tests/fuzz/gstprofile.dict"
 run_target launch 4096 ""
+run_target records 262144 ""
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
