@@ -120,14 +120,14 @@ gp_capture_find_plugin_dir (void)
   return found;
 }
 
-static void
-gp_capture_prepend_plugin_path (const gchar * dir)
+/* @envp with @dir first in the plugin path GStreamer will read
+ * (GST_PLUGIN_PATH_1_0 instead of GST_PLUGIN_PATH when it is set). */
+static gchar **
+gp_capture_prepend_plugin_path (gchar ** envp, const gchar * dir)
 {
-  /* GStreamer reads GST_PLUGIN_PATH_1_0 instead of GST_PLUGIN_PATH when it
-   * is set: prepend to whichever it will read */
-  const gchar *var = g_getenv ("GST_PLUGIN_PATH_1_0") ?
+  const gchar *var = g_environ_getenv (envp, "GST_PLUGIN_PATH_1_0") ?
       "GST_PLUGIN_PATH_1_0" : "GST_PLUGIN_PATH";
-  const gchar *old = g_getenv (var);
+  const gchar *old = g_environ_getenv (envp, var);
   gchar *value;
 
   if (old == NULL || *old == '\0') {
@@ -138,11 +138,12 @@ gp_capture_prepend_plugin_path (const gchar * dir)
 
     g_strfreev (parts);
     if (present)
-      return;
+      return envp;
     value = g_strconcat (dir, G_SEARCHPATH_SEPARATOR_S, old, NULL);
   }
-  g_setenv (var, value, TRUE);
+  envp = g_environ_setenv (envp, var, value, TRUE);
   g_free (value);
+  return envp;
 }
 
 /* The user's GST_TRACERS, less any gstprof entry (ours replaces it, so
@@ -168,15 +169,49 @@ gp_capture_tracers_value (const gchar * old, const GpCaptureOptions * opts)
     }
     g_strfreev (parts);
   }
-  g_string_append_printf (out, "%s(window=%u,cpu=%s)", GP_TRACER_NAME,
+  g_string_append_printf (out, "%s(window=%u,cpu=%s", GP_TRACER_NAME,
       window, opts->cpu ? "true" : "false");
+  if (opts->records_dir != NULL) {
+    /* quoted, as GstStructure reads a string: a folder may hold characters
+     * its syntax splits on; a quote and a backslash take a backslash */
+    const gchar *c;
+
+    g_string_append (out, ",out=\"");
+    for (c = opts->records_dir; *c; c++) {
+      if (*c == '"' || *c == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *c);
+    }
+    g_string_append_c (out, '"');
+  }
+  g_string_append_c (out, ')');
   return g_string_free (out, FALSE);
+}
+
+gchar **
+gp_capture_tracer_environ (gchar ** envp, const GpCaptureOptions * opts)
+{
+  gchar *dir = gp_capture_find_plugin_dir (), *tracers;
+
+  envp = envp ? g_strdupv (envp) : g_get_environ ();
+  if (dir != NULL)
+    envp = gp_capture_prepend_plugin_path (envp, dir);
+  g_free (dir);
+  tracers = gp_capture_tracers_value (g_environ_getenv (envp, "GST_TRACERS"),
+      opts);
+  envp = g_environ_setenv (envp, "GST_TRACERS", tracers, TRUE);
+  g_free (tracers);
+  return envp;
 }
 
 gboolean
 gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 {
-  gchar *dir, *tracers;
+  static const gchar *const vars[] = { "GST_PLUGIN_PATH",
+    "GST_PLUGIN_PATH_1_0", "GST_TRACERS"
+  };
+  gchar **envp;
+  guint i;
 
   g_return_val_if_fail (opts != NULL, FALSE);
 
@@ -186,15 +221,15 @@ gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
         "(gp_capture_prepare_env after gst_init)");
     return FALSE;
   }
+  /* this process is its own child here */
+  envp = gp_capture_tracer_environ (NULL, opts);
+  for (i = 0; i < G_N_ELEMENTS (vars); i++) {
+    const gchar *v = g_environ_getenv (envp, vars[i]);
 
-  dir = gp_capture_find_plugin_dir ();
-  if (dir != NULL)
-    gp_capture_prepend_plugin_path (dir);
-  g_free (dir);
-
-  tracers = gp_capture_tracers_value (g_getenv ("GST_TRACERS"), opts);
-  g_setenv ("GST_TRACERS", tracers, TRUE);
-  g_free (tracers);
+    if (v != NULL)
+      g_setenv (vars[i], v, TRUE);
+  }
+  g_strfreev (envp);
   return TRUE;
 }
 

@@ -31,6 +31,9 @@ typedef struct
    * first checkpoint is written, never for a launch string that fails. */
   const gchar *checkpoint_path;
   gdouble checkpoint_s;
+  /* The tracer's `out` folder: it writes its records there itself (a
+   * wrapped program's). NULL: none. */
+  const gchar *records_dir;
 } GpCaptureOptions;
 
 typedef enum
@@ -51,6 +54,14 @@ typedef enum
 } GpCaptureError;
 
 void gp_capture_options_init (GpCaptureOptions * opts);
+
+/* The environment of a child process whose GStreamer loads the tracer:
+ * @envp (NULL: this process's) with the tracer's folder first in
+ * GST_PLUGIN_PATH (or GST_PLUGIN_PATH_1_0 where that is set) and gstprof
+ * with @opts' parameters added to the GST_TRACERS already there (any other
+ * tracer kept, an earlier gstprof entry replaced). A new array. */
+gchar **gp_capture_tracer_environ (gchar ** envp,
+    const GpCaptureOptions * opts);
 
 /* Sets GST_PLUGIN_PATH and GST_TRACERS for the tracer; call before gst_init. */
 gboolean gp_capture_prepare_env (const GpCaptureOptions * opts,

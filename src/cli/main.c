@@ -20,7 +20,11 @@ static const gchar gp_main_help[] =
     "Commands:\n"
     "  run \"LAUNCH\"    profile a gst-launch pipeline in-process; prints the\n"
     "                  verdict and writes DIR/session.json\n"
-    "  analyze FILE    the verdict again, from a saved session.json\n"
+    "  wrap -- PROGRAM ARGS...\n"
+    "                  profile any GStreamer program as it is (the tracer is\n"
+    "                  loaded through its environment)\n"
+    "  analyze FILE    the verdict again, from a saved session.json, or from\n"
+    "                  the folder GST_TRACERS=\"gstprof(out=DIR)\" wrote\n"
     "  check           what this machine can measure (never fails)\n"
     "  fix FILE        the findings' fixes applied to the launch string, as a\n"
     "                  diff; --apply runs it and compares before and after\n"
@@ -32,7 +36,8 @@ static const gchar gp_main_help[] =
     "Exit codes:\n"
     "  0  clean, or only info findings\n"
     "  1  a high or medium finding\n"
-    "  2  the pipeline failed on its own (run; the session is still written)\n"
+    "  2  the pipeline or program failed on its own (the session is still\n"
+    "     written)\n"
     "  3  bad usage or bad input (the reason, one line on stderr)\n";
 
 int
@@ -52,6 +57,8 @@ main (int argc, char **argv)
   cmd = argv[1];
   if (strcmp (cmd, "run") == 0)
     return gp_cmd_run (argc - 1, argv + 1);
+  if (strcmp (cmd, "wrap") == 0)
+    return gp_cmd_wrap (argc - 1, argv + 1);
   if (strcmp (cmd, "analyze") == 0)
     return gp_cmd_analyze (argc - 1, argv + 1);
   if (strcmp (cmd, "check") == 0)
@@ -69,6 +76,6 @@ main (int argc, char **argv)
     printf ("gstprof %s\n", gp_version ());
     return GP_EXIT_CLEAN;
   }
-  return gp_cli_fail (NULL, "unknown command '%s' (run, analyze, check, fix, "
-      "compare; see gstprof --help)", cmd);
+  return gp_cli_fail (NULL, "unknown command '%s' (run, wrap, analyze, check, "
+      "fix, compare; see gstprof --help)", cmd);
 }

@@ -7,7 +7,9 @@
  * `gstprof analyze DIR` and gp_records_load () on what the tracer wrote,
  * checked against the planted cost (identity sleep-time) and the buffer
  * count. Bad files: not records, lines that are not records, a folder of
- * two processes.
+ * two processes. `gstprof wrap` around gst-launch-1.0, with --duration,
+ * around a program that fails, one that dies by SIGKILL, one with no
+ * GStreamer.
  */
 #include <math.h>
 #include <signal.h>
@@ -25,6 +27,9 @@
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
+
+/* gstprof wrap's wait between the signals it sends (GP_WRAP_GRACE_S) */
+#define GP_TEST_WRAP_GRACE_S 5
 
 /* The pipeline of the exit () child: 60 buffers through a 4 ms identity. */
 #define GP_EXIT_CHILD_LAUNCH "videotestsrc num-buffers=60 ! " \
@@ -273,6 +278,136 @@ test_bad_files (void)
   g_free (dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* gstprof wrap                                                         */
+
+/* gst-launch-1.0 wrapped: the verdict of its pipeline, the session in
+ * --out, the planted cost measured. */
+static void
+test_wrap_gst_launch (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrapped", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  GpElementSummary *es;
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
+      "gst-launch-1.0", "-q", "videotestsrc", "num-buffers=100", "!",
+      "identity", "name=slow", "sleep-time=5000", "!", "fakesink", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  g_assert_nonnull (strstr (r.out, "gstprof verdict\nwrap of "));
+  g_assert_nonnull (strstr (r.out, "ended: the stream's own end (EOS)"));
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (s->mode, ==, "wrap");
+  es = gp_session_find_elem_summary (s, "slow");
+  g_assert_nonnull (es);
+  g_assert_cmpuint (es->buffers, ==, 100);
+  g_assert_cmpfloat (fabs (es->self_ms.p50 - 5.0), <, 0.5);
+  gp_session_free (s);
+  g_free (path);
+  g_free (out);
+}
+
+/* --duration stops a live program with SIGINT; the session says so. */
+static void
+test_wrap_duration (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-duration", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--duration", "1500ms", "--out",
+      out, "--", "gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "!",
+      "video/x-raw,width=160,height=120,framerate=30/1", "!", "fakesink",
+      "sync=true", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  /* SIGINT ends gst-launch-1.0 at once: no SIGTERM needed */
+  g_assert_cmpfloat (r.wall_s, <, 1.5 + GP_TEST_WRAP_GRACE_S);
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (s->end, ==, "duration");
+  g_assert_cmpfloat (fabs (s->stop_s - 1.5), <, 0.5);
+  g_assert_cmpfloat (gp_session_find_sink (s, "fakesink0")->fps, >, 25);
+  gp_session_free (s);
+  g_free (path);
+  g_free (out);
+}
+
+/* A program that fails, one that crashes, one with no GStreamer at all. */
+static void
+test_wrap_failures (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-killed", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  /* no pipeline: exit 2, one line that says so and how it ended */
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--", "sh", "-c", "exit 3", NULL);
+  g_assert_cmpint (r.code, ==, 2);
+  g_assert_nonnull (strstr (r.err, "sh exited with status 3; no GStreamer "
+          "pipeline ran in it"));
+  /* exactly one line */
+  g_assert_true (g_str_has_suffix (r.err, "\n"));
+  g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
+  gp_test_run_clear (&r);
+
+  /* a program that dies by SIGKILL of its own mid-run: exit 2, every
+   * window up to then, and how it ended */
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
+      g_getenv ("GP_RECORDS_SELF"), "--kill-child", NULL);
+  g_assert_cmpint (r.code, ==, 2);
+  g_assert_nonnull (strstr (r.out, "was killed by signal 9"));
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpuint (gp_session_find_elem_summary (s, "slow")->buffers, >=,
+      20);
+  gp_session_free (s);
+
+  /* usage: no program, and an argument before "--" */
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "gst-launch-1.0", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_run_clear (&r);
+  g_free (path);
+  g_free (out);
+}
+
+/* --kill-child: a live pipeline for a second, then SIGKILL to itself. */
+static gint
+gp_records_kill_child (void)
+{
+  GstElement *p;
+
+  gst_init (NULL, NULL);
+  p = gst_parse_launch ("videotestsrc is-live=true ! "
+      "video/x-raw,width=160,height=120,framerate=30/1 ! "
+      "identity name=slow sleep-time=2000 ! fakesink sync=true", NULL);
+  if (p == NULL)
+    return 2;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  g_usleep (1500 * 1000);
+  kill (getpid (), SIGKILL);
+  return 0;
+}
+
 /* --exit-child: the program of test_exit_without_deinit. */
 static gint
 gp_records_exit_child (void)
@@ -304,6 +439,8 @@ main (int argc, char **argv)
 
   if (argc > 1 && strcmp (argv[1], "--exit-child") == 0)
     return gp_records_exit_child ();
+  if (argc > 1 && strcmp (argv[1], "--kill-child") == 0)
+    return gp_records_kill_child ();
   g_test_init (&argc, &argv, NULL);
   gst_init (NULL, NULL);
   {
@@ -319,6 +456,9 @@ main (int argc, char **argv)
   g_test_add_func ("/records/exit-without-deinit", test_exit_without_deinit);
   g_test_add_func ("/records/killed", test_killed);
   g_test_add_func ("/records/bad-files", test_bad_files);
+  g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
+  g_test_add_func ("/wrap/duration", test_wrap_duration);
+  g_test_add_func ("/wrap/failures", test_wrap_failures);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);

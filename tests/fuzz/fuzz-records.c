@@ -36,9 +36,11 @@ static const gchar gp_fuzz_warm_up[] =
     "pipelines=(string){ p }, elements=(structure){ \"element\\,\\ "
     "name\\=\\(string\\)p\\,\\ factory\\=\\(string\\)pipeline\\,\\ "
     "parent\\=\\(string\\)\\\"\\\"\\,\\ kind\\=\\(string\\)bin\\,\\ "
-    "is_bin\\=\\(boolean\\)true\\,\\ props\\=\\(structure\\)\\\"props\\\\\\;\\\"\\;\" }, "
+    "is_bin\\=\\(boolean\\)true\\,\\ "
+    "props\\=\\(structure\\)\\\"props\\\\\\;\\\"\\;\" }, "
     "links=(structure){ }, hw=(string){ };\n"
-    "gstprof-window, index=(guint64)0, start=(guint64)0, end=(guint64)250000000;\n"
+    "gstprof-window, index=(guint64)0, start=(guint64)0, "
+    "end=(guint64)250000000;\n"
     "not a record\n";
 
 int
