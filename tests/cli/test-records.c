@@ -98,6 +98,24 @@ gp_records_has_note (GpSession * s, const gchar * part)
   return FALSE;
 }
 
+/* The identity named "slow": at least @min_buffers buffers (exactly that
+ * many when @exact), each within 0.5 ms of its planted @sleep_ms. */
+static void
+gp_records_assert_slow (GpSession * s, guint64 min_buffers, gboolean exact,
+    gdouble sleep_ms)
+{
+  GpElementSummary *es = gp_session_find_elem_summary (s, "slow");
+
+  g_assert_nonnull (es);
+  g_test_message ("slow: %" G_GUINT64_FORMAT " buffers, p50 %.3f ms "
+      "(planted %.1f ms)", es->buffers, es->self_ms.p50, sleep_ms);
+  if (exact)
+    g_assert_cmpuint (es->buffers, ==, min_buffers);
+  else
+    g_assert_cmpuint (es->buffers, >=, min_buffers);
+  g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
+}
+
 /* gst-launch-1.0 under GST_TRACERS alone: the same measurement as run, the
  * launch string back from its command line, a clean end. */
 static void
@@ -110,7 +128,6 @@ test_gst_launch (void)
     (gchar *) "identity", (gchar *) "name=slow", (gchar *) "sleep-time=5000",
     (gchar *) "!", (gchar *) "fakesink", NULL
   };
-  GpElementSummary *es;
   GpSession *s;
   GpTestRun r;
   gint status;
@@ -127,12 +144,8 @@ test_gst_launch (void)
   g_assert_cmpstr (s->reached, ==, "PLAYING");
   g_assert_cmpstr (s->end, ==, "eos");
   g_assert_cmpfloat (s->window_s, ==, 0.1);
-  es = gp_session_find_elem_summary (s, "slow");
-  g_assert_nonnull (es);
   /* every buffer, at the planted cost */
-  g_assert_cmpuint (es->buffers, ==, 100);
-  g_test_message ("slow: p50 %.3f ms (planted 5 ms)", es->self_ms.p50);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - 5.0), <, 0.5);
+  gp_records_assert_slow (s, 100, TRUE, 5.0);
   g_assert_false (gp_records_has_note (s, "ended without"));
   gp_session_free (s);
 
@@ -155,7 +168,6 @@ test_exit_without_deinit (void)
   gchar *argv[] = { (gchar *) g_getenv ("GP_RECORDS_SELF"),
     (gchar *) "--exit-child", NULL
   };
-  GpElementSummary *es;
   GpSession *s;
   gint status;
 
@@ -165,10 +177,7 @@ test_exit_without_deinit (void)
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   s = gp_records_load_ok (dir);
   g_assert_null (s->launch);
-  es = gp_session_find_elem_summary (s, "slow");
-  g_assert_nonnull (es);
-  g_assert_cmpuint (es->buffers, ==, 60);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - 4.0), <, 0.5);
+  gp_records_assert_slow (s, 60, TRUE, 4.0);
   g_assert_false (gp_records_has_note (s, "ended without"));
   gp_session_free (s);
   g_free (dir);
@@ -186,7 +195,6 @@ test_killed (void)
     (gchar *) "sleep-time=3000", (gchar *) "!", (gchar *) "fakesink",
     (gchar *) "sync=true", NULL
   };
-  GpElementSummary *es;
   GpSession *s;
   gint status;
 
@@ -198,11 +206,8 @@ test_killed (void)
   g_assert_true (gp_records_has_note (s, "ended without"));
   g_assert_cmpuint (s->series->len, >=, 5);
   g_assert_null (s->end);
-  es = gp_session_find_elem_summary (s, "slow");
-  g_assert_nonnull (es);
   /* about 30 a second for the second or so it played */
-  g_assert_cmpuint (es->buffers, >=, 20);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - 3.0), <, 0.5);
+  gp_records_assert_slow (s, 20, FALSE, 3.0);
   gp_session_free (s);
   g_free (dir);
 }
@@ -254,8 +259,7 @@ test_bad_files (void)
   g_assert_no_error (err);
   g_assert_true (gp_records_has_note (s, "1 line of"));
   g_assert_true (gp_records_has_note (s, "(line 2)"));
-  g_assert_cmpuint (gp_session_find_elem_summary (s, "slow")->buffers, ==,
-      100);
+  gp_records_assert_slow (s, 100, TRUE, 5.0);
   gp_session_free (s);
 
   /* two processes in one folder: name the one */
@@ -288,7 +292,6 @@ test_wrap_gst_launch (void)
 {
   gchar *out = g_build_filename (gp_tmp, "wrapped", NULL);
   gchar *path = g_build_filename (out, "session.json", NULL);
-  GpElementSummary *es;
   GError *err = NULL;
   GpSession *s;
   GpTestRun r;
@@ -305,10 +308,7 @@ test_wrap_gst_launch (void)
   s = gp_session_load (path, &err);
   g_assert_no_error (err);
   g_assert_cmpstr (s->mode, ==, "wrap");
-  es = gp_session_find_elem_summary (s, "slow");
-  g_assert_nonnull (es);
-  g_assert_cmpuint (es->buffers, ==, 100);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - 5.0), <, 0.5);
+  gp_records_assert_slow (s, 100, TRUE, 5.0);
   gp_session_free (s);
   g_free (path);
   g_free (out);
@@ -375,8 +375,7 @@ test_wrap_failures (void)
   gp_test_run_clear (&r);
   s = gp_session_load (path, &err);
   g_assert_no_error (err);
-  g_assert_cmpuint (gp_session_find_elem_summary (s, "slow")->buffers, >=,
-      20);
+  gp_records_assert_slow (s, 20, FALSE, 2.0);
   gp_session_free (s);
 
   /* usage: no program, and an argument before "--" */
