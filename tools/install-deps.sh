@@ -9,7 +9,8 @@ PKGS="meson ninja-build pkg-config gcc make python3 \
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
   gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x \
-  xvfb gstreamer1.0-gl libgl1-mesa-dri"
+  xvfb gstreamer1.0-gl libgl1-mesa-dri \
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0"
 
 missing=""
 for p in $PKGS; do

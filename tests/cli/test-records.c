@@ -389,6 +389,120 @@ test_wrap_failures (void)
   g_free (out);
 }
 
+/* Programs as people write them, wrapped: C with a GMainLoop and a bus
+ * watch, C with no main loop that polls its bus (and exits without
+ * gst_deinit), Python with PyGObject. Each runs 60 buffers through a 4 ms
+ * identity. */
+static void
+gp_records_wrap_program (const gchar * name, const gchar * const *argv)
+{
+  gchar *out = g_build_filename (gp_tmp, name, NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  GPtrArray *args = g_ptr_array_new ();
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+
+  g_ptr_array_add (args, (gpointer) "wrap");
+  g_ptr_array_add (args, (gpointer) "--out");
+  g_ptr_array_add (args, out);
+  g_ptr_array_add (args, (gpointer) "--");
+  for (; *argv; argv++)
+    g_ptr_array_add (args, (gpointer) * argv);
+  g_ptr_array_add (args, NULL);
+  gp_test_run_gstprof_argv (&r, gp_tmp, (const gchar * const *) args->pdata);
+  g_test_message ("%s: exit %d", name, r.code);
+  g_assert_cmpint (r.code, <=, 1);
+  g_assert_nonnull (strstr (r.out, "gstprof verdict\nwrap of "));
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_slow (s, 60, TRUE, 4.0);
+  g_assert_cmpstr (s->reached, ==, "PLAYING");
+  g_assert_cmpstr (s->end, ==, "eos");
+  gp_session_free (s);
+  g_ptr_array_unref (args);
+  g_free (path);
+  g_free (out);
+}
+
+static void
+test_wrap_c_programs (void)
+{
+  const gchar *loop[] = { g_getenv ("GP_RECORDS_SELF"), "--main-loop-child",
+    NULL
+  };
+  const gchar *poll[] = { g_getenv ("GP_RECORDS_SELF"), "--exit-child",
+    NULL
+  };
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_records_wrap_program ("wrap-main-loop", loop);
+  gp_records_wrap_program ("wrap-poll", poll);
+}
+
+static void
+test_wrap_python (void)
+{
+  gchar *script = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "tests",
+      "cli", "wrap-app.py", NULL);
+  const gchar *argv[] = { "/usr/bin/python3", script, NULL };
+  gchar *err_text = NULL;
+  gint status = -1;
+
+  if (!gp_test_have_tracer ())
+    return;
+  /* Debian's python3 with python3-gi (tools/install-deps.sh installs it) */
+  if (!g_spawn_command_line_sync ("/usr/bin/python3 -c \"import gi; "
+          "gi.require_version('Gst', '1.0')\"", NULL, &err_text, &status,
+          NULL) || status != 0) {
+    g_test_skip ("/usr/bin/python3 has no gi with Gst 1.0 (python3-gi, "
+        "gir1.2-gstreamer-1.0)");
+    g_free (err_text);
+    g_free (script);
+    return;
+  }
+  g_free (err_text);
+  gp_records_wrap_program ("wrap-python", argv);
+  g_free (script);
+}
+
+static gboolean
+gp_records_on_bus (GstBus * bus, GstMessage * m, gpointer loop)
+{
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS ||
+      GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR)
+    g_main_loop_quit (loop);
+  return G_SOURCE_CONTINUE;
+}
+
+/* --main-loop-child: a GMainLoop with a bus watch, to EOS, gst_deinit. */
+static gint
+gp_records_main_loop_child (void)
+{
+  GMainLoop *loop;
+  GstElement *p;
+  GstBus *bus;
+
+  gst_init (NULL, NULL);
+  p = gst_parse_launch (GP_EXIT_CHILD_LAUNCH, NULL);
+  if (p == NULL)
+    return 2;
+  loop = g_main_loop_new (NULL, FALSE);
+  bus = gst_element_get_bus (p);
+  gst_bus_add_watch (bus, gp_records_on_bus, loop);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  g_main_loop_run (loop);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_bus_remove_watch (bus);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_main_loop_unref (loop);
+  gst_deinit ();
+  return 0;
+}
+
 /* --kill-child: a live pipeline for a second, then SIGKILL to itself. */
 static gint
 gp_records_kill_child (void)
@@ -440,6 +554,8 @@ main (int argc, char **argv)
     return gp_records_exit_child ();
   if (argc > 1 && strcmp (argv[1], "--kill-child") == 0)
     return gp_records_kill_child ();
+  if (argc > 1 && strcmp (argv[1], "--main-loop-child") == 0)
+    return gp_records_main_loop_child ();
   g_test_init (&argc, &argv, NULL);
   gst_init (NULL, NULL);
   {
@@ -458,6 +574,8 @@ main (int argc, char **argv)
   g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
   g_test_add_func ("/wrap/duration", test_wrap_duration);
   g_test_add_func ("/wrap/failures", test_wrap_failures);
+  g_test_add_func ("/wrap/c-programs", test_wrap_c_programs);
+  g_test_add_func ("/wrap/python", test_wrap_python);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);

@@ -216,24 +216,20 @@ gp_test_exit_code (gint status)
 }
 
 void
-gp_test_run_gstprof (GpTestRun * r, const gchar * cwd, const gchar * first,
-    ...)
+gp_test_run_gstprof_argv (GpTestRun * r, const gchar * cwd,
+    const gchar * const *args)
 {
   GPtrArray *argv = g_ptr_array_new ();
   const gchar *bin = g_getenv ("GSTPROF_BIN");
   GError *err = NULL;
-  const gchar *a;
   gint64 t0;
   gint status = 0;
-  va_list args;
 
   g_assert_nonnull (bin);
   memset (r, 0, sizeof (*r));
   g_ptr_array_add (argv, (gpointer) bin);
-  va_start (args, first);
-  for (a = first; a; a = va_arg (args, const gchar *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
+  for (; *args; args++)
+    g_ptr_array_add (argv, (gpointer) * args);
   g_ptr_array_add (argv, NULL);
 
   t0 = g_get_monotonic_time ();
@@ -246,6 +242,23 @@ gp_test_run_gstprof (GpTestRun * r, const gchar * cwd, const gchar * first,
     g_printerr ("exit %d after %.2f s\n--- stdout\n%s--- stderr\n%s---\n",
         r->code, r->wall_s, r->out, r->err);
   g_ptr_array_unref (argv);
+}
+
+void
+gp_test_run_gstprof (GpTestRun * r, const gchar * cwd, const gchar * first,
+    ...)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  const gchar *a;
+  va_list ap;
+
+  va_start (ap, first);
+  for (a = first; a; a = va_arg (ap, const gchar *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  gp_test_run_gstprof_argv (r, cwd, (const gchar * const *) args->pdata);
+  g_ptr_array_unref (args);
 }
 
 void

@@ -53,6 +53,9 @@ typedef struct
 /* Runs $GSTPROF_BIN with the NULL-terminated arguments in folder @cwd. */
 void gp_test_run_gstprof (GpTestRun * r, const gchar * cwd,
     const gchar * first, ...) G_GNUC_NULL_TERMINATED;
+/* The same with the arguments in a NULL-terminated array. */
+void gp_test_run_gstprof_argv (GpTestRun * r, const gchar * cwd,
+    const gchar * const *args);
 void gp_test_run_clear (GpTestRun * r);
 /* A wait status as an exit code: the exit status, 128 + the signal that
  * killed it, else -1. */
