@@ -17,6 +17,7 @@
 
 #include "gp-aggregate.h"
 #include "core/gp-json.h"
+#include "core/gp-launch.h"
 #include "core/gp-platform.h"
 #include "core/gp-record.h"
 
@@ -46,6 +47,42 @@ gp_records_in_dir (const gchar * dir)
     g_dir_close (d);
   g_ptr_array_sort (found, (GCompareFunc) g_strcmp0);
   return found;
+}
+
+gchar *
+gp_records_file_of (const gchar * dir, guint pid, gchar ** others)
+{
+  GPtrArray *found = gp_records_in_dir (dir);
+  gchar *name = g_strdup_printf (GP_RECORDS_FILE_PREFIX "%u"
+      GP_RECORDS_FILE_SUFFIX, pid);
+  gchar *mine = g_build_filename (dir, name, NULL);
+  GString *rest = g_string_new (NULL);
+  gboolean present = FALSE;
+  guint i;
+
+  for (i = 0; i < found->len; i++) {
+    const gchar *path = g_ptr_array_index (found, i);
+    gchar *other = g_path_get_basename (path);
+
+    if (strcmp (path, mine) == 0)
+      present = TRUE;
+    else
+      g_string_append_printf (rest, "%s%.*s", rest->len ? ", " : "",
+          (int) (strlen (other) - strlen (GP_RECORDS_FILE_PREFIX) -
+              strlen (GP_RECORDS_FILE_SUFFIX)),
+          other + strlen (GP_RECORDS_FILE_PREFIX));
+    g_free (other);
+  }
+  g_ptr_array_unref (found);
+  g_free (name);
+  if (others)
+    *others = rest->len ? g_string_free (rest, FALSE) :
+        (g_string_free (rest, TRUE), NULL);
+  else
+    g_string_free (rest, TRUE);
+  if (!present)
+    g_clear_pointer (&mine, g_free);
+  return mine;
 }
 
 gboolean
@@ -103,49 +140,33 @@ gp_records_file (const gchar * path, GError ** error)
   return file;
 }
 
-/* gst-launch-1.0's pipeline, as it joins its arguments (gst_parse_launchv:
- * a space inside one is escaped), its own options left out; NULL for any
- * other program. */
+/* gst-launch-1.0's pipeline, from the command line the header keeps;
+ * NULL for any other program. */
 static gchar *
 gp_records_launch (const GstStructure * header)
 {
   const GValue *program = gst_structure_get_value (header, GP_FH_PROGRAM);
-  GString *launch;
-  gchar *base;
+  GPtrArray *argv;
+  gchar *launch;
   guint i, n;
-  gboolean is_launch;
 
-  if (program == NULL || !GST_VALUE_HOLDS_LIST (program) ||
-      (n = gst_value_list_get_size (program)) < 2)
+  if (program == NULL || !GST_VALUE_HOLDS_LIST (program))
     return NULL;
-  base = g_path_get_basename (g_value_get_string (gst_value_list_get_value
-          (program, 0)));
-  is_launch = g_str_has_prefix (base, "gst-launch-");
-  g_free (base);
-  if (!is_launch)
-    return NULL;
-  launch = g_string_new (NULL);
-  for (i = 1; i < n; i++) {
-    const gchar *arg = g_value_get_string (gst_value_list_get_value (program,
-            i));
-    gchar **words;
+  n = gst_value_list_get_size (program);
+  argv = g_ptr_array_new ();
+  for (i = 0; i < n; i++) {
+    const GValue *v = gst_value_list_get_value (program, i);
 
-    if (launch->len == 0 && arg[0] == '-') {
-      /* the options that take the next argument as their value */
-      if (!strcmp (arg, "-o") || !strcmp (arg, "--output") ||
-          !strcmp (arg, "-X") || !strcmp (arg, "--exclude"))
-        i++;
-      continue;
-    }
-    words = g_strsplit (arg, " ", -1);
-    if (launch->len > 0)
-      g_string_append_c (launch, ' ');
-    g_string_append (launch, words[0]);
-    for (guint w = 1; words[w] != NULL; w++)
-      g_string_append_printf (launch, "\\ %s", words[w]);
-    g_strfreev (words);
+    if (G_VALUE_HOLDS_STRING (v) && g_value_get_string (v) != NULL)
+      g_ptr_array_add (argv, (gpointer) g_value_get_string (v));
   }
-  return g_string_free (launch, launch->len == 0);
+  g_ptr_array_add (argv, NULL);
+  launch = gp_launch_from_gst_launch ((const gchar * const *) argv->pdata,
+      NULL);
+  g_ptr_array_unref (argv);
+  if (launch != NULL && *launch == '\0')
+    g_clear_pointer (&launch, g_free);
+  return launch;
 }
 
 /* The highest state the top-level pipeline reached, from its state events;

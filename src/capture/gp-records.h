@@ -30,6 +30,11 @@ gboolean gp_records_present (const gchar * path);
  * not run. */
 GpSession *gp_records_load (const gchar * path, GError ** error);
 
+/* In the folder @dir, the records file of process @pid (NULL when it
+ * wrote none); @others (may be NULL) receives the pids of the other
+ * processes there, ", "-separated, or NULL when there are none. */
+gchar *gp_records_file_of (const gchar * dir, guint pid, gchar ** others);
+
 /* The same from an open stream, @file naming it in errors and notes. */
 GpSession *gp_records_read (FILE * f, const gchar * file, GError ** error);
 

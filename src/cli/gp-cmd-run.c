@@ -154,26 +154,16 @@ static gchar *
 gp_run_drop_gst_launch (gchar * launch)
 {
   gchar **words = g_strsplit_set (launch, " \t", -1);
-  GString *dropped = g_string_new (NULL);
-  gchar *rest;
-  guint i = 0;
+  gchar *dropped = NULL;
+  gchar *rest = gp_launch_from_gst_launch ((const gchar * const *) words,
+      &dropped);
 
-  if (words[0] == NULL || !(g_str_has_suffix (words[0], "gst-launch-1.0") ||
-          g_str_has_suffix (words[0], "gst-launch"))) {
-    g_strfreev (words);
-    g_string_free (dropped, TRUE);
-    return launch;
-  }
-  for (i = 0; words[i] && (i == 0 || words[i][0] == '-' ||
-          words[i][0] == '\0'); i++)
-    if (words[i][0])
-      g_string_append_printf (dropped, "%s%s", dropped->len ? " " : "",
-          words[i]);
-  rest = g_strstrip (g_strjoinv (" ", words + i));
-  g_printerr ("gstprof run: dropped '%s' from the front of the pipeline "
-      "(gstprof runs it itself)\n", dropped->str);
   g_strfreev (words);
-  g_string_free (dropped, TRUE);
+  if (rest == NULL)
+    return launch;
+  g_printerr ("gstprof run: dropped '%s' from the front of the pipeline "
+      "(gstprof runs it itself)\n", dropped);
+  g_free (dropped);
   g_free (launch);
   return rest;
 }

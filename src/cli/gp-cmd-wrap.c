@@ -157,37 +157,6 @@ gp_wrap_failed (const GpWrap * w)
   return w->escalation == 0;
 }
 
-/* The records of the program itself, gstprof-PID.records; its own
- * children's are named as not followed. */
-static gchar *
-gp_wrap_records_file (const gchar * dir, GPid pid, gchar ** others)
-{
-  gchar *mine = g_strdup_printf (GP_RECORDS_FILE_PREFIX "%d"
-      GP_RECORDS_FILE_SUFFIX, (gint) pid);
-  gchar *path = g_build_filename (dir, mine, NULL);
-  GString *rest = g_string_new (NULL);
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    if (strcmp (name, mine) != 0 && g_str_has_prefix (name,
-            GP_RECORDS_FILE_PREFIX))
-      g_string_append_printf (rest, "%s%.*s", rest->len ? ", " : "",
-          (int) (strlen (name) - strlen (GP_RECORDS_FILE_PREFIX) -
-              strlen (GP_RECORDS_FILE_SUFFIX)),
-          name + strlen (GP_RECORDS_FILE_PREFIX));
-  if (d != NULL)
-    g_dir_close (d);
-  *others = rest->len ? g_string_free (rest, FALSE) :
-      (g_string_free (rest, TRUE), NULL);
-  g_free (mine);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS)) {
-    g_free (path);
-    return NULL;
-  }
-  return path;
-}
-
 gint
 gp_cmd_wrap (gint argc, gchar ** argv)
 {
@@ -307,7 +276,7 @@ gp_cmd_wrap (gint argc, gchar ** argv)
         err->message);
     goto out;
   }
-  file = gp_wrap_records_file (dir, w.pid, &others);
+  file = gp_records_file_of (dir, (guint) w.pid, &others);
   text = gp_wrap_exit_text (&w, program[0]);
   if (file == NULL) {
     g_printerr ("gstprof wrap: %s%sno GStreamer pipeline ran in it (no "

@@ -1328,3 +1328,55 @@ gp_launch_element_props (const GpLaunch * l, gint el)
   }
   return props;
 }
+
+/* ------------------------------------------------------------------------ */
+/* gst-launch-1.0's command line                                             */
+
+gchar *
+gp_launch_from_gst_launch (const gchar * const *argv, gchar ** dropped)
+{
+  GString *launch, *left_out;
+  gchar *base;
+  gboolean is_launch;
+  guint i;
+
+  if (dropped)
+    *dropped = NULL;
+  if (argv == NULL || argv[0] == NULL)
+    return NULL;
+  base = g_path_get_basename (argv[0]);
+  is_launch = g_str_has_prefix (base, "gst-launch");
+  g_free (base);
+  if (!is_launch)
+    return NULL;
+  launch = g_string_new (NULL);
+  left_out = g_string_new (argv[0]);
+  for (i = 1; argv[i] != NULL; i++) {
+    const gchar *arg = argv[i];
+    const gchar *c;
+
+    if (*arg == '\0')
+      continue;
+    if (launch->len == 0 && arg[0] == '-') {
+      g_string_append_printf (left_out, " %s", arg);
+      /* the options that take the next argument as their value */
+      if ((!strcmp (arg, "-o") || !strcmp (arg, "--output") ||
+              !strcmp (arg, "-X") || !strcmp (arg, "--exclude")) &&
+          argv[i + 1] != NULL)
+        g_string_append_printf (left_out, " %s", argv[++i]);
+      continue;
+    }
+    if (launch->len > 0)
+      g_string_append_c (launch, ' ');
+    for (c = arg; *c; c++) {
+      if (*c == ' ')
+        g_string_append_c (launch, '\\');
+      g_string_append_c (launch, *c);
+    }
+  }
+  if (dropped)
+    *dropped = g_string_free (left_out, FALSE);
+  else
+    g_string_free (left_out, TRUE);
+  return g_string_free (launch, FALSE);
+}

@@ -145,6 +145,14 @@ gboolean gp_launch_apply_patch (GpLaunch * l, JsonNode * patch,
  * "" when the strings are equal. */
 gchar *gp_launch_diff (const gchar * before, const gchar * after);
 
+/* The pipeline of a gst-launch-1.0 command line, @argv[0] its program:
+ * its own options left out (-o and -X with the value they take), the rest
+ * joined as gst_parse_launchv () joins them (a space inside one argument
+ * escaped). NULL when @argv[0] is not gst-launch. @dropped (may be NULL)
+ * receives the program and options left out, joined by spaces. */
+gchar *gp_launch_from_gst_launch (const gchar * const *argv,
+    gchar ** dropped);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GpLaunch, gp_launch_free)
 
 G_END_DECLS

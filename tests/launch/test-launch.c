@@ -1326,6 +1326,31 @@ add_fresh (const gchar * path, void (*func) (void))
   g_test_add_data_func (path, (gconstpointer) func, run_fresh);
 }
 
+/* gst-launch-1.0's command line back to its pipeline: its options and
+ * their values out, an argument's space escaped as gst_parse_launchv ()
+ * does, any other program NULL. */
+static void
+test_from_gst_launch (void)
+{
+  const gchar *full[] = { "/usr/bin/gst-launch-1.0", "-q", "-o", "out.txt",
+    "-e", "filesrc", "location=a b.mp4", "!", "fakesink", NULL
+  };
+  const gchar *bare[] = { "gst-launch-1.0", NULL };
+  const gchar *other[] = { "python3", "app.py", NULL };
+  gchar *dropped, *launch;
+
+  launch = gp_launch_from_gst_launch (full, &dropped);
+  g_assert_cmpstr (launch, ==, "filesrc location=a\\ b.mp4 ! fakesink");
+  g_assert_cmpstr (dropped, ==, "/usr/bin/gst-launch-1.0 -q -o out.txt -e");
+  g_free (launch);
+  g_free (dropped);
+  launch = gp_launch_from_gst_launch (bare, NULL);
+  g_assert_cmpstr (launch, ==, "");
+  g_free (launch);
+  g_assert_null (gp_launch_from_gst_launch (other, &dropped));
+  g_assert_null (dropped);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1369,5 +1394,6 @@ main (int argc, char **argv)
       test_agrees_with_gstreamer);
   g_test_add_func ("/launch/errors/deep-nesting", test_deep_nesting);
   g_test_add_func ("/launch/diff", test_diff);
+  g_test_add_func ("/launch/from-gst-launch", test_from_gst_launch);
   return g_test_run ();
 }
