@@ -65,17 +65,9 @@ gboolean
 gp_rules_is_sink (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
-  guint i;
 
-  if (e && g_strcmp0 (e->kind, "sink") == 0)
-    return TRUE;
-  for (i = 0; s->sinks && i < s->sinks->len; i++) {
-    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-
-    if (g_strcmp0 (sk->name, name) == 0)
-      return TRUE;
-  }
-  return FALSE;
+  return (e && g_strcmp0 (e->kind, "sink") == 0) ||
+      (s->sinks && gp_session_find_sink (s, name) != NULL);
 }
 
 gboolean
