@@ -10,7 +10,7 @@ DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1920,heigh
 DEMO_DURATION ?= 8s
 FUZZ_SECONDS ?= 120
 
-.PHONY: all deps build run test bench fuzz clean
+.PHONY: all deps build run test bench fuzz install clean
 
 all: build
 
@@ -41,6 +41,12 @@ bench: build
 .PHONY: pairs
 pairs: build
 	@BUILD=$(BUILD) sh bench/pairs/run-pairs.sh $(PAIRS)
+
+# The binary on PATH and the tracer where GStreamer finds it by itself
+# (tools/install.sh: system folders as root, ~/.local otherwise; PREFIX,
+# PLUGINDIR and DESTDIR as usual).
+install: build
+	@sh tools/install.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -18,13 +18,14 @@ gp_cmd_check (gint argc, gchar ** argv)
   GOptionContext *ctx;
   GError *err = NULL, *gst_err = NULL;
   gboolean env_ok;
-  gchar *report;
+  gchar *report, *user_plugin_path;
 
   g_set_prgname ("gstprof check");
   ctx = g_option_context_new (NULL);
   g_option_context_set_summary (ctx, "Reports what this machine can "
       "measure: GStreamer version, whether the\ngstprof tracer plugin is "
-      "found (and where), platform (jetson, dgpu, generic),\ntegrastats, "
+      "found (and where, for run and wrap, and for a program\ngiven only "
+      "GST_TRACERS=gstprof), platform (jetson, dgpu, generic),\ntegrastats, "
       "nvidia-smi and nsys, hardware elements registered, and whether\n"
       "--cpu works.");
   g_option_context_set_description (ctx, "Exit code: always 0; what is "
@@ -39,6 +40,8 @@ gp_cmd_check (gint argc, gchar ** argv)
 
   /* The same plugin search as `run`, so "found" here means `run` finds it;
    * but the check itself is not traced. */
+  user_plugin_path = g_strdup (g_getenv ("GST_PLUGIN_PATH_1_0") ?
+      g_getenv ("GST_PLUGIN_PATH_1_0") : g_getenv ("GST_PLUGIN_PATH"));
   gp_capture_options_init (&opts);
   env_ok = gp_capture_prepare_env (&opts, &err);
   g_unsetenv ("GST_TRACERS");
@@ -48,12 +51,14 @@ gp_cmd_check (gint argc, gchar ** argv)
         gst_err->message : "unknown reason");
     g_clear_error (&gst_err);
     g_clear_error (&err);
+    g_free (user_plugin_path);
     return GP_EXIT_CLEAN;
   }
   report = gp_check_report (env_ok ? NULL : err ? err->message :
-      "the tracer's environment could not be prepared");
+      "the tracer's environment could not be prepared", user_plugin_path);
   fputs (report, stdout);
   g_free (report);
+  g_free (user_plugin_path);
   g_clear_error (&err);
   return GP_EXIT_CLEAN;
 }

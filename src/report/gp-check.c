@@ -68,6 +68,60 @@ gp_check_tracer (const gchar * tracer_problem)
   return text;
 }
 
+/* The tracer's file in @dir, or NULL. */
+static gchar *
+gp_check_plugin_in (const gchar * dir)
+{
+  gchar *file = g_build_filename (dir, "libgstprof.so", NULL);
+
+  if (*dir != '\0' && g_file_test (file, G_FILE_TEST_IS_REGULAR))
+    return file;
+  g_free (file);
+  return NULL;
+}
+
+/* Where a program given GST_TRACERS=gstprof and nothing else finds the
+ * tracer: GStreamer's own search, the user's GST_PLUGIN_PATH first, then
+ * GST_PLUGIN_SYSTEM_PATH or, when that is unset, the per-user folder and
+ * the system folder; not the folder gstprof adds for run and wrap. Only a
+ * folder's top level is looked at (GStreamer also descends into it). */
+static gchar *
+gp_check_standalone (const gchar * user_plugin_path)
+{
+  const gchar *system = g_getenv ("GST_PLUGIN_SYSTEM_PATH_1_0") ?
+      g_getenv ("GST_PLUGIN_SYSTEM_PATH_1_0") :
+      g_getenv ("GST_PLUGIN_SYSTEM_PATH");
+  gchar *user_dir = g_build_filename (g_get_user_data_dir (), "gstreamer-1.0",
+      "plugins", NULL);
+  gchar *path = g_strjoin (G_SEARCHPATH_SEPARATOR_S,
+      user_plugin_path ? user_plugin_path : "",
+      system ? system : user_dir, system ? "" : GP_GST_SYSTEM_PLUGIN_DIR,
+      NULL);
+  gchar **dirs = g_strsplit (path, G_SEARCHPATH_SEPARATOR_S, -1);
+  GString *searched = g_string_new (NULL);
+  gchar *found = NULL, *text;
+  guint i;
+
+  for (i = 0; dirs[i] && found == NULL; i++) {
+    found = gp_check_plugin_in (dirs[i]);
+    if (*dirs[i] != '\0')
+      g_string_append_printf (searched, "%s%s", searched->len ? ", " : "",
+          dirs[i]);
+  }
+  if (found)
+    text = g_strdup_printf ("GST_TRACERS=gstprof alone loads %s", found);
+  else
+    text = g_strdup_printf ("GST_TRACERS=gstprof alone finds no tracer in "
+        "%s: make install, or set GST_PLUGIN_PATH to the folder of "
+        "libgstprof.so", searched->str);
+  g_string_free (searched, TRUE);
+  g_free (found);
+  g_strfreev (dirs);
+  g_free (path);
+  g_free (user_dir);
+  return text;
+}
+
 static gint
 gp_check_compare_names (gconstpointer a, gconstpointer b)
 {
@@ -158,7 +212,8 @@ gp_check_limits (void)
 }
 
 gchar *
-gp_check_report (const gchar * tracer_problem)
+gp_check_report (const gchar * tracer_problem,
+    const gchar * user_plugin_path)
 {
   GString *out = g_string_new (NULL);
   const gchar *tools[] = { "tegrastats", "nvidia-smi", "nsys" };
@@ -177,6 +232,9 @@ gp_check_report (const gchar * tracer_problem)
 
   s = gp_check_tracer (tracer_problem);
   gp_check_line (out, "tracer:", s);
+  g_free (s);
+  s = gp_check_standalone (user_plugin_path);
+  gp_check_line (out, "standalone:", s);
   g_free (s);
 
   platform = gp_platform_detect (&detail);

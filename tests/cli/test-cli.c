@@ -617,6 +617,9 @@ test_check (void)
   g_assert_nonnull (strstr (r.out, version));
   /* the test environment points GST_PLUGIN_PATH at the built tracer */
   g_assert_nonnull (strstr (r.out, "tracer:      found: "));
+  /* ... where a program given only GST_TRACERS=gstprof finds it too */
+  g_assert_nonnull (strstr (r.out, "standalone:  GST_TRACERS=gstprof alone "
+          "loads"));
   g_assert_nonnull (strstr (r.out, "platform:"));
   g_assert_nonnull (strstr (r.out, "cpu=true:"));
   /* GStreamer 1.18 and later give a multiqueue's single queues their own
