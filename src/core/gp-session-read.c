@@ -159,7 +159,9 @@ static gboolean
 gp_session_read_imported_from (GpJsonReader * r, GpSession * s,
     JsonObject * session)
 {
-  static const gchar *const schemas[] = { "gst-profile/1" };
+  static const gchar *const schemas[] = { "gst-profile/1",
+    "gst-tracer-log"
+  };
   static const gchar *const modes[] = { "run", "wrap", "analyze", "other" };
   const gchar *p = "session.imported_from";
   JsonObject *o;

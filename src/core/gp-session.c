@@ -416,6 +416,7 @@ gp_session_free (GpSession * s)
   g_ptr_array_unref (s->series);
   g_ptr_array_unref (s->events);
   g_ptr_array_unref (s->findings);
+  g_free (s->import_detail);
   g_free (s);
 }
 
@@ -1059,6 +1060,11 @@ static const gchar *const gp_import_missing_names[] = {
   "hw_registry",
   "path_latency",
   "qos",
+  "element_time",
+  "links",
+  "thread_cpu",
+  "interlatency",
+  "latency",
 };
 
 const gchar *

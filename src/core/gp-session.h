@@ -258,6 +258,10 @@ typedef struct
   const gchar *import_schema;   /* e.g. "gst-profile/1" */
   const gchar *import_mode;     /* the other tool's mode: run|wrap|analyze|other */
   guint import_missing;         /* GpIngestMissing flags (src/ingest/gp-ingest.h) */
+  /* what the importer has to say about this file beyond the flags (lines
+   * it could not read, values it refused), printed in the verdict's import
+   * note; owned, NULL when none. Not written to session.json. */
+  gchar *import_detail;
 } GpSession;
 
 /* session.imported_from.missing in session.json names each import_missing

@@ -1280,6 +1280,16 @@ gp_ingest_missing_describe (guint flag)
           "counts, no latency to each element";
     case GP_INGEST_MISSING_QOS:
       return "no QoS events or drops";
+    case GP_INGEST_MISSING_ELEMENT_TIME:
+      return "no time per element at all";
+    case GP_INGEST_MISSING_LINKS:
+      return "no links: no buffer counts, rates or caps per link";
+    case GP_INGEST_MISSING_THREAD_CPU:
+      return "no CPU time, per thread or for the process";
+    case GP_INGEST_MISSING_INTERLATENCY:
+      return "latency only from sources to sinks, none to each element";
+    case GP_INGEST_MISSING_LATENCY:
+      return "no latency from sources to sinks";
     default:
       return NULL;
   }

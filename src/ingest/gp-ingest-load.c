@@ -79,8 +79,11 @@ gp_ingest_load_any (const gchar * path, GError ** error)
   gchar *file;
 
   /* `run --out DIR` is what the user typed: DIR means its session */
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR)) {
+    if (gp_ingest_tracerlog_sniff (path))
+      return gp_ingest_tracerlog_load (path, error);
     return gp_json_load_session_file (path, gp_ingest_dispatch, error);
+  }
   file = g_build_filename (path, "session.json", NULL);
   if (!g_file_test (file, G_FILE_TEST_EXISTS)) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: a folder "
@@ -122,6 +125,16 @@ gp_ingest_missing_label (guint flag)
       return "per-path latency";
     case GP_INGEST_MISSING_QOS:
       return "QoS";
+    case GP_INGEST_MISSING_ELEMENT_TIME:
+      return "element times";
+    case GP_INGEST_MISSING_LINKS:
+      return "links and rates";
+    case GP_INGEST_MISSING_THREAD_CPU:
+      return "CPU";
+    case GP_INGEST_MISSING_INTERLATENCY:
+      return "latency to each element";
+    case GP_INGEST_MISSING_LATENCY:
+      return "source-to-sink latency";
     default:
       return NULL;
   }
@@ -181,6 +194,8 @@ gp_ingest_import_note (const GpSession * s, guint width)
     n++;
   }
   g_string_append_c (line, '.');
+  if (s->import_detail != NULL)
+    g_string_append_printf (line, " %s", s->import_detail);
   out = g_string_new (NULL);
   gp_ingest_wrap (out, line->str, MAX (width, 20));
   g_string_free (line, TRUE);

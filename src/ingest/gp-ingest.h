@@ -20,6 +20,9 @@
 G_BEGIN_DECLS
 
 #define GP_INGEST_SCHEMA_GSTPROFILE "gst-profile/1"
+/* Logs of GStreamer's own tracers (GST_DEBUG=GST_TRACER:7), any version
+ * from 1.16; not a schema of the file, the name the import goes by. */
+#define GP_INGEST_SCHEMA_TRACERLOG "gst-tracer-log"
 
 /* What an imported session could not carry, as flags in
  * GpSession.import_missing. Rules that need one of these must not run on a
@@ -59,6 +62,22 @@ typedef enum
   GP_INGEST_MISSING_PATH_LATENCY = 1 << 8,
   /* No QoS events or drop counts at sinks. */
   GP_INGEST_MISSING_QOS = 1 << 9,
+  /* No element times at all (a tracer log without the latency tracer's
+   * element-latency records: its "element" flag was off). */
+  GP_INGEST_MISSING_ELEMENT_TIME = 1 << 10,
+  /* No links: no buffer counts, bytes, rates or caps per link, and no
+   * graph beyond the element names other records carry (a tracer log
+   * without the stats tracer). */
+  GP_INGEST_MISSING_LINKS = 1 << 11,
+  /* No CPU time at all, per thread or for the process (cpu_pct_mean -1;
+   * a tracer log without the rusage tracer). */
+  GP_INGEST_MISSING_THREAD_CPU = 1 << 12,
+  /* Latency only from sources to sinks: none from a source to each
+   * element on the way (summary.interlatency is empty). */
+  GP_INGEST_MISSING_INTERLATENCY = 1 << 13,
+  /* No latency from sources to sinks at all (a tracer log without the
+   * latency tracer's pipeline records). */
+  GP_INGEST_MISSING_LATENCY = 1 << 14,
 } GpIngestMissing;
 
 /* What gp_ingest_gstprofile () always sets. */
@@ -101,6 +120,34 @@ GpSession *gp_ingest_load_any (const gchar * path, GError ** error);
 /* The same on text already in memory (@origin names it; NULL: "<data>"). */
 GpSession *gp_ingest_load_any_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error);
+
+/* ---- logs of GStreamer's own tracers (gp-ingest-tracerlog.c) ---- */
+
+/* Whether @path should be read as a tracer log rather than as JSON: it is
+ * gzip-compressed, or its first non-blank byte opens no JSON value. */
+gboolean gp_ingest_tracerlog_sniff (const gchar * path);
+
+/* A log of GStreamer's core tracers (latency, stats, rusage, leaks) as
+ * GST_DEBUG=GST_TRACER:7 writes it, plain or gzip-compressed, streamed
+ * line by line (memory does not grow with the log). Mode "analyze",
+ * import_schema GP_INGEST_SCHEMA_TRACERLOG, import_missing what its
+ * tracers did not record, import_detail the tracers found, the lines it
+ * could not read (counted, the first few by number) and the values it
+ * refused. A file with no tracer record at all is a one-line error
+ * (GP_SESSION_ERROR_SCHEMA) naming it. */
+GpSession *gp_ingest_tracerlog_load (const gchar * path, GError ** error);
+
+/* The same on a log already in memory (@origin names it in errors). */
+GpSession *gp_ingest_tracerlog_data (const gchar * data, gsize length,
+    const gchar * origin, GError ** error);
+
+/* The tracer record in one log line, found behind whatever prefix the line
+ * has: its name and its fields, values unquoted and unescaped as
+ * gst_structure_from_string () reads them (@keys, @types and @values
+ * receive new strings). FALSE when the line holds no record or a broken
+ * one. For tests that hold the scanner against GStreamer's own parser. */
+gboolean gp_ingest_tracerlog_scan (const gchar * line, gsize length,
+    gchar ** name, GPtrArray * keys, GPtrArray * types, GPtrArray * values);
 
 G_END_DECLS
 
