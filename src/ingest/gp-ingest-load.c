@@ -126,11 +126,11 @@ gp_ingest_missing_label (guint flag)
     case GP_INGEST_MISSING_QOS:
       return "QoS";
     case GP_INGEST_MISSING_ELEMENT_TIME:
-      return "element times";
+      return "any element time";
     case GP_INGEST_MISSING_LINKS:
       return "links and rates";
     case GP_INGEST_MISSING_THREAD_CPU:
-      return "CPU";
+      return "thread and process CPU";
     case GP_INGEST_MISSING_INTERLATENCY:
       return "latency to each element";
     case GP_INGEST_MISSING_LATENCY:

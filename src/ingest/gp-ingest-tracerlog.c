@@ -480,7 +480,7 @@ typedef struct
   guint64 window_ns;
   guint64 cur_t0;
   gboolean started;
-  guint64 max_ts;
+  guint64 min_ts, max_ts;
 
   /* events */
   gchar *reached;
@@ -769,6 +769,7 @@ gp_tl_advance (GpTl * tl, guint64 ts)
 {
   if (!tl->started) {
     tl->started = TRUE;
+    tl->min_ts = ts;
     tl->cur_t0 = ts - ts % tl->window_ns;
   }
   tl->max_ts = MAX (tl->max_ts, ts);
@@ -1636,9 +1637,11 @@ gp_tl_build_threads (GpTl * tl)
     GpTlThread *t = g_ptr_array_index (tl->thread_order, i);
     GpThreadSummary *ts = gp_session_add_thread (s, t->tid, t->name);
 
-    if (t->rusage && t->last_ts > t->first_ts) {
+    /* over the run: from the log's first record to its last (a thread's
+     * own few records may span a millisecond) */
+    if (t->rusage && tl->max_ts > tl->min_ts) {
       ts->cpu_pct_mean = 100.0 * (t->last_cpu - t->first_cpu) /
-          (t->last_ts - t->first_ts);
+          (tl->max_ts - tl->min_ts);
       ts->cpu_pct_max = MAX (t->max_pct, ts->cpu_pct_mean);
     } else {
       ts->cpu_pct_mean = -1;
@@ -1669,7 +1672,8 @@ gp_tl_build_sinks (GpTl * tl)
     GpElement *e = g_ptr_array_index (s->elements, i);
     GpSinkSummary *ss;
 
-    if (g_strcmp0 (e->kind, "sink") != 0)
+    /* without the stats tracer no rate is known: no sink is judged */
+    if (g_strcmp0 (e->kind, "sink") != 0 || tl->n_buffer == 0)
       continue;
     ss = gp_session_add_sink (s, e->name);
     for (k = 0; k < s->links->len; k++) {
