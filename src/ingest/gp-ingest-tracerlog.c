@@ -115,6 +115,16 @@
 /* A latency above this is a negative difference printed unsigned. */
 #define GP_TL_MAX_TIME_NS G_GUINT64_CONSTANT (0x7fffffffffffffff)
 #define GP_TL_MAX_FIELDS 32
+/* Events kept, as the aggregator's bound: a log of QoS storms or of many
+ * runs would hold them without end; the rest is counted in
+ * events_dropped (errors and warnings are always kept). */
+#define GP_TL_MAX_EVENTS 4096
+/* What a rate or a CPU share can be (src/core/gp-json.h's bounds, less a
+ * margin for sums): a log showing more is not a measurement. A thread is
+ * on one core at most. */
+#define GP_TL_MAX_RATE (GP_JSON_MAX_MAGNITUDE / 1e4)
+#define GP_TL_MAX_PCT (GP_JSON_MAX_SHARE / 10)
+#define GP_TL_MAX_THREAD_PCT 101.0
 
 /* ------------------------------------------------------------------ */
 /* the scanner                                                          */
@@ -450,6 +460,7 @@ typedef struct
   guint64 n_latency, n_element_latency, n_reported, n_buffer, n_elements,
       n_rusage, n_proc, n_leaks, n_messages;
   guint64 bad, long_lines, refused_latency, refused_reported, refused_keys;
+  guint64 refused_values;
   guint64 bad_at[GP_TL_SHOWN_BAD];
   gchar *bad_why[GP_TL_SHOWN_BAD];
   gboolean cut_last;
@@ -1286,6 +1297,12 @@ gp_tl_message (GpTl * tl, const GpTlRec * r)
   e = gp_tl_element_ix (tl, ix);
   if (is_state && (e == NULL || !e->pipeline))
     return TRUE;
+  if (tl->s->events->len >= GP_TL_MAX_EVENTS && !is_err && !is_warn) {
+    tl->s->events_dropped++;
+    if (is_eos && e != NULL && e->pipeline)
+      tl->eos = TRUE;
+    return TRUE;
+  }
   gp_tl_advance (tl, ts);
   t = ts / 1e9;
   inner = gp_tl_str (GP_TL_GET (r, "structure"), tl->s2);
@@ -1458,6 +1475,18 @@ gp_tl_line (GpTl * tl, const gchar * line, gsize len, gboolean last)
 /* the session                                                          */
 /* ------------------------------------------------------------------ */
 
+/* A figure the log's numbers gave, or @unknown when no measurement gives
+ * it (a thread on more than one core, a rate over a nanosecond): such a
+ * log's numbers are refused, counted, never printed. */
+static gdouble
+gp_tl_bound (GpTl * tl, gdouble v, gdouble max, gdouble unknown)
+{
+  if (isfinite (v) && v <= max)
+    return v;
+  tl->refused_values++;
+  return unknown;
+}
+
 static const gchar *
 gp_tl_kind (const GpTlElement * e)
 {
@@ -1555,10 +1584,12 @@ gp_tl_build_graph (GpTl * tl)
     span = l->last_ts > first ? l->last_ts - first : 0;
     /* n buffers over the span between the first and the last: n - 1
      * intervals */
-    ls->fps = n >= 2 && span > 0 ? (n - 1) * 1e9 / span : 0;
-    ls->bytes_per_s = n >= 1 ? ls->fps * ((gdouble) bytes / n) : 0;
-    ls->media_per_s = timed > 0 && n >= 1 ?
-        ls->fps * ((gdouble) media / timed) / 1e9 : -1;
+    ls->fps = gp_tl_bound (tl, n >= 2 && span > 0 ? (n - 1) * 1e9 / span :
+        0, GP_TL_MAX_RATE, 0);
+    ls->bytes_per_s = gp_tl_bound (tl, n >= 1 ? ls->fps * ((gdouble) bytes /
+            n) : 0, GP_TL_MAX_RATE, 0);
+    ls->media_per_s = gp_tl_bound (tl, timed > 0 && n >= 1 ?
+        ls->fps * ((gdouble) media / timed) / 1e9 : -1, GP_TL_MAX_RATE, -1);
     ls->first_s = l->buffers > 0 ? l->first_ts / 1e9 : -1;
     ls->buffers = l->buffers;
     g_free (src);
@@ -1640,9 +1671,12 @@ gp_tl_build_threads (GpTl * tl)
     /* over the run: from the log's first record to its last (a thread's
      * own few records may span a millisecond) */
     if (t->rusage && tl->max_ts > tl->min_ts) {
-      ts->cpu_pct_mean = 100.0 * (t->last_cpu - t->first_cpu) /
-          (tl->max_ts - tl->min_ts);
-      ts->cpu_pct_max = MAX (t->max_pct, ts->cpu_pct_mean);
+      ts->cpu_pct_mean = gp_tl_bound (tl, 100.0 * (t->last_cpu -
+              t->first_cpu) / (tl->max_ts - tl->min_ts),
+          GP_TL_MAX_THREAD_PCT, -1);
+      ts->cpu_pct_max = ts->cpu_pct_mean < 0 ? -1 : MIN (100.0,
+          gp_tl_bound (tl, MAX (t->max_pct, ts->cpu_pct_mean),
+              GP_TL_MAX_PCT, -1));
     } else {
       ts->cpu_pct_mean = -1;
       ts->cpu_pct_max = -1;
@@ -1653,10 +1687,10 @@ gp_tl_build_threads (GpTl * tl)
   }
   s->process.measured = tl->proc;
   s->process.cpu_pct_mean = tl->proc && tl->proc_last_ts > tl->proc_first_ts ?
-      100.0 * (tl->proc_last_cpu - tl->proc_first_cpu) /
-      (tl->proc_last_ts - tl->proc_first_ts) : -1;
-  s->process.cpu_pct_max = tl->proc ? MAX (tl->proc_max_pct,
-      s->process.cpu_pct_mean) : -1;
+      gp_tl_bound (tl, 100.0 * (tl->proc_last_cpu - tl->proc_first_cpu) /
+      (tl->proc_last_ts - tl->proc_first_ts), GP_TL_MAX_PCT, -1) : -1;
+  s->process.cpu_pct_max = tl->proc ? gp_tl_bound (tl, MAX (tl->proc_max_pct,
+          s->process.cpu_pct_mean), GP_TL_MAX_PCT, -1) : -1;
   s->process.n_cpus = -1;
   s->process.rss_mb_start = s->process.rss_mb_max = s->process.rss_mb_end =
       -1;
@@ -1701,6 +1735,11 @@ gp_tl_build_sinks (GpTl * tl)
     }
     if (ss->target_fps <= 0)
       ss->target_fps = -1;
+    ss->fps = gp_tl_bound (tl, ss->fps, GP_JSON_MAX_MAGNITUDE, 0);
+    ss->bytes_per_s = gp_tl_bound (tl, ss->bytes_per_s, GP_JSON_MAX_MAGNITUDE,
+        0);
+    ss->media_per_s = gp_tl_bound (tl, ss->media_per_s, GP_JSON_MAX_MAGNITUDE,
+        -1);
   }
   /* the session's rate: what a source was asked to produce */
   for (i = 0; s->target_fps <= 0 && i < s->links->len; i++) {
@@ -1759,8 +1798,10 @@ gp_tl_build_series (GpTl * tl)
           if (l->id == NULL)
             break;
           e = gp_series_entry (o, GP_SERIES_LINKS, l->id);
-          gp_series_set (e, "fps", span > 0 ? c->a / span : 0);
-          gp_series_set (e, "bytes_per_s", span > 0 ? c->b / span : 0);
+          gp_series_set (e, "fps", gp_tl_bound (tl, span > 0 ? c->a / span :
+                  0, GP_TL_MAX_RATE, -1));
+          gp_series_set (e, "bytes_per_s", gp_tl_bound (tl, span > 0 ?
+                  c->b / span : 0, GP_TL_MAX_RATE, -1));
           break;
         }
         case GP_TL_CELL_PATH:{
@@ -1779,11 +1820,16 @@ gp_tl_build_series (GpTl * tl)
           GpTlThread *t = g_ptr_array_index (tl->thread_order, c->key);
 
           e = gp_series_entry (o, GP_SERIES_THREADS, t->name);
-          gp_series_set (e, "cpu_pct", span > 0 ? c->a / 1e7 / span : -1);
+          /* the CPU between two records counts in the later one's window,
+           * which can put a little over one core into it */
+          gp_series_set (e, "cpu_pct", MIN (100.0, gp_tl_bound (tl,
+                      span > 0 ? c->a / 1e7 / span : -1, GP_TL_MAX_PCT,
+                      -1)));
           break;
         }
         case GP_TL_CELL_PROCESS:
-          proc_cpu = span > 0 ? c->a / 1e7 / span : -1;
+          proc_cpu = gp_tl_bound (tl, span > 0 ? c->a / 1e7 / span : -1,
+              GP_TL_MAX_PCT, -1);
           break;
         default:
           break;
@@ -1843,6 +1889,10 @@ gp_tl_detail (GpTl * tl)
     g_string_append_printf (d, "%s.", tl->bad > GP_TL_SHOWN_BAD ? ", ..." :
         "");
   }
+  if (tl->refused_values > 0)
+    g_string_append_printf (d, " %" G_GUINT64_FORMAT " figures refused: "
+        "beyond what a measurement gives (a thread above one core, a rate "
+        "over a nanosecond).", tl->refused_values);
   if (tl->long_lines > 0)
     g_string_append_printf (d, " %" G_GUINT64_FORMAT " lines longer than "
         "%u MiB skipped.", tl->long_lines, GP_TL_MAX_LINE >> 20);
@@ -1891,7 +1941,6 @@ gp_tl_finish (GpTl * tl)
   s->import_schema = GP_INGEST_SCHEMA_TRACERLOG;
   s->import_mode = NULL;
   s->import_missing = gp_tl_missing (tl);
-  s->import_detail = gp_tl_detail (tl);
   g_free (s->started);
   s->started = g_strdup ("");
   g_free (s->gstreamer);
@@ -1913,6 +1962,7 @@ gp_tl_finish (GpTl * tl)
   gp_tl_build_sinks (tl);
   gp_tl_build_series (tl);
   gp_session_sort_summaries (s);
+  s->import_detail = gp_tl_detail (tl);
 }
 
 /* ------------------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #               (tests/fuzz/fuzz-gstprofile.c)
 #   launch      the launch-string tokenizer and rewriter
 #               (tests/fuzz/fuzz-launch.c)
+#   tracerlog   GStreamer tracer logs (tests/fuzz/fuzz-tracerlog.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -78,10 +79,11 @@ RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c
   $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/core/gp-caps.c"
+TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-I$ROOT/src"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -100,11 +102,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-records" "$ROOT/tests/fuzz/fuzz-records.c" $RECORDS $CORE \
   $(pkg-config --libs $PKG gstreamer-1.0) -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG gio-2.0) \
+  -o "$OUT/fuzz-tracerlog" "$ROOT/tests/fuzz/fuzz-tracerlog.c" $TRACERLOG \
+  $CORE $(pkg-config --libs $PKG gio-2.0) -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
-for t in session gstprofile launch records; do
+for t in session gstprofile launch records tracerlog; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -175,6 +182,17 @@ for lib in "$ROOT"/build*/src/tracer/libgstprof.so; do
   cp "$OUT"/real-records/*.records "$OUT/records/seeds/" 2>/dev/null && break
 done
 
+# Tracer logs: the real samples (decompressed, one compressed, and the
+# first lines of each, where the scanner starts), and their record lines
+# in every prefix people's logs have.
+for f in "$ROOT"/tests/ingest/tracerlog/*.log.gz; do
+  b=$(basename "$f" .log.gz)
+  gzip -dc "$f" > "$OUT/tracerlog/seeds/$b.log"
+  gzip -dc "$f" | head -n 40 > "$OUT/tracerlog/seeds/$b-head.log"
+  gzip -dc "$f" | sed -n 's/.*:0:: //p' | head -n 40 > "$OUT/tracerlog/seeds/$b-cut.log"
+done
+cp "$ROOT/tests/ingest/tracerlog/gst122-reported.log.gz" "$OUT/tracerlog/seeds/"
+
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
@@ -225,6 +243,7 @@ run_target session 65536 "$ROOT/tests/fuzz/session.dict"
 run_target gstprofile 65536 "$ROOT/tests/fuzz/gstprofile.dict"
 run_target launch 4096 ""
 run_target records 262144 ""
+run_target tracerlog 65536 "$ROOT/tests/fuzz/tracerlog.dict"
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
