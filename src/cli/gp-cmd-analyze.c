@@ -51,7 +51,9 @@ gp_cmd_analyze (gint argc, gchar ** argv)
   g_option_context_set_summary (ctx, "Prints the verdict of a saved session: "
       "a gstprof session.json (schema\ngstprof/1) or a gst-profile session "
       "(gst-profile/1). The rules run again on the\nmeasurements; findings "
-      "stored in the file are not trusted.");
+      "stored in the file are not trusted. A log of GStreamer's\nown tracers "
+      "(GST_DEBUG=GST_TRACER:7 with latency, stats, rusage, leaks; plain or\n"
+      "gzip) gives the verdict its records allow, saying what they lack.");
   g_option_context_set_description (ctx, "Exit codes:\n"
       "  0  clean, or only info findings\n"
       "  1  a high or medium finding\n"
