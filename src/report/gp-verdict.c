@@ -919,10 +919,11 @@ gp_verdict_where (GpVerdictText * vt, GpSession * s)
   GPtrArray *waiting = g_ptr_array_new ();
   gdouble total = gp_rules_total_work_ms (s), rest_share = 0;
   guint i, n_rest = 0;
-  gchar b[32];
+  gchar b[32], *heading = g_strdup_printf ("Where the time goes (%s)",
+      gp_rules_element_time_words (s));
 
-  gp_verdict_heading (vt, "Where the time goes (self time: work only; "
-      "downstream and waiting excluded)");
+  gp_verdict_heading (vt, heading);
+  g_free (heading);
   for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
     GpElement *e = gp_session_find_element (s, es->name);

@@ -183,9 +183,9 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
 
   g_free (f->why);
   f->why = g_strdup_printf ("%s does %.0f%% of the pipeline's processing "
-      "(self time: downstream work and queue waits excluded); making any "
-      "other element faster gains at most the %.0f%% left.", top->name,
-      share, 100.0 - share);
+      "(%s); making any other element faster gains at most the %.0f%% "
+      "left.", top->name, share, gp_rules_element_time_words (s),
+      100.0 - share);
 
   fix = g_string_new (NULL);
   hint = gp_hot_hint (e ? e->factory : NULL);

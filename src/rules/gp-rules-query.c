@@ -148,6 +148,14 @@ gp_rules_work_busy_pct (GpSession * s, const GpElementSummary * es)
   return -1;
 }
 
+const gchar *
+gp_rules_element_time_words (GpSession * s)
+{
+  if (s->import_missing & GP_INGEST_MISSING_SELF_TIME)
+    return "element time: entry to exit, waiting included";
+  return "self time: work only; downstream and waiting excluded";
+}
+
 gdouble
 gp_rules_total_work_ms (GpSession * s)
 {

@@ -119,6 +119,11 @@ const GpQuantiles *gp_rules_held_ms (const GpElementSummary * es);
  * of its self time that is work; -1 when it has no working time. */
 gdouble gp_rules_work_busy_pct (GpSession * s, const GpElementSummary * es);
 
+/* What an element's time is in @s, in words for a reader: exclusive self
+ * time (work only) for gstprof's own sessions; for an import without it,
+ * the element's time from entry to exit, waiting included. Static. */
+const gchar *gp_rules_element_time_words (GpSession * s);
+
 /* Sum of gp_rules_work_ms() over every element that has working time
  * (bins left out): the denominator of a "share of the processing time". */
 gdouble gp_rules_total_work_ms (GpSession * s);

@@ -693,6 +693,10 @@ test_not_a_log_cli (void)
   g_assert_cmpint (r.code, <=, 1);
   g_assert_nonnull (strstr (r.out, "imported from gst-tracer-log"));
   g_assert_nonnull (strstr (r.out, "fakesink0"));
+  /* element latency is not self time, and the verdict says which it shows */
+  g_assert_nonnull (strstr (r.out, "Where the time goes (element time: entry "
+          "to exit, waiting included)"));
+  g_assert_null (strstr (r.out, "work only"));
   gp_test_run_clear (&r);
 
   g_unlink (text);
