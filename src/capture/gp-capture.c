@@ -146,6 +146,24 @@ gp_capture_prepend_plugin_path (gchar ** envp, const gchar * dir)
   return envp;
 }
 
+/* ",KEY=\"VALUE\"": quoted, as GstStructure reads a string, since a path
+ * may hold characters its syntax splits on; a quote and a backslash take
+ * a backslash. */
+static void
+gp_capture_append_param (GString * out, const gchar * key,
+    const gchar * value)
+{
+  const gchar *c;
+
+  g_string_append_printf (out, ",%s=\"", key);
+  for (c = value; *c; c++) {
+    if (*c == '"' || *c == '\\')
+      g_string_append_c (out, '\\');
+    g_string_append_c (out, *c);
+  }
+  g_string_append_c (out, '"');
+}
+
 /* The user's GST_TRACERS, less any gstprof entry (ours replaces it, so
  * the instance found after gst_init has our parameters), plus ours. */
 static gchar *
@@ -171,19 +189,10 @@ gp_capture_tracers_value (const gchar * old, const GpCaptureOptions * opts)
   }
   g_string_append_printf (out, "%s(window=%u,cpu=%s", GP_TRACER_NAME,
       window, opts->cpu ? "true" : "false");
-  if (opts->records_dir != NULL) {
-    /* quoted, as GstStructure reads a string: a folder may hold characters
-     * its syntax splits on; a quote and a backslash take a backslash */
-    const gchar *c;
-
-    g_string_append (out, ",out=\"");
-    for (c = opts->records_dir; *c; c++) {
-      if (*c == '"' || *c == '\\')
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *c);
-    }
-    g_string_append_c (out, '"');
-  }
+  if (opts->records_dir != NULL)
+    gp_capture_append_param (out, "out", opts->records_dir);
+  if (opts->records_socket != NULL)
+    gp_capture_append_param (out, "socket", opts->records_socket);
   g_string_append_c (out, ')');
   return g_string_free (out, FALSE);
 }

@@ -34,6 +34,10 @@ typedef struct
   /* The tracer's `out` folder: it writes its records there itself (a
    * wrapped program's). NULL: none. */
   const gchar *records_dir;
+  /* The tracer's `socket`: it streams its records to this Unix socket as
+   * windows close (gstprof wrap listens on it); with records_dir too, the
+   * file is written where the socket cannot be reached. NULL: none. */
+  const gchar *records_socket;
 } GpCaptureOptions;
 
 typedef enum

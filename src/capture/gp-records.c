@@ -234,100 +234,212 @@ gp_records_fill_session (GpSession * s, const GstStructure * header,
       gp_session_find_event (s, "eos") ? g_strdup ("eos") : NULL;
 }
 
-GpSession *
-gp_records_read (FILE * f, const gchar * file, GError ** error)
+struct _GpRecordsReader
 {
-  gchar *line = NULL;
-  gsize cap = 0;
-  gssize len;
-  GstStructure *header;
-  GpSession *s;
+  gchar *name;                  /* the file or stream, for notes */
+  GstStructure *header;         /* NULL until the first line */
+  GpSession *session;
   GpAggregator *agg;
-  guint64 t0 = 0, t_end = 0, line_no = 1, bad = 0;
-  guint version = 0;
-  gboolean ended = FALSE, full = FALSE, cut = FALSE;
+  guint64 t0, t_end, line_no, bad, windows, last_index;
+  gboolean ended, full, have_index;
+  guint64 missing;              /* window indices never received */
   GString *bad_lines;
+};
 
-  len = getline (&line, &cap, f);
-  header = len > 0 && g_str_has_prefix (line, GP_RECORD_FILE_HEADER ",") ?
-      gst_structure_from_string (g_strchomp (line), NULL) : NULL;
-  if (header == NULL || !gst_structure_get_uint (header, GP_FH_VERSION,
-          &version) || !gst_structure_get_uint64 (header, GP_FH_T0, &t0)) {
+GpRecordsReader *
+gp_records_reader_new (const gchar * name)
+{
+  GpRecordsReader *r = g_new0 (GpRecordsReader, 1);
+
+  r->name = g_strdup (name);
+  r->bad_lines = g_string_new (NULL);
+  return r;
+}
+
+void
+gp_records_reader_free (GpRecordsReader * r)
+{
+  if (r == NULL)
+    return;
+  if (r->agg != NULL)
+    gp_aggregator_free (r->agg);
+  if (r->session != NULL)
+    gp_session_free (r->session);
+  if (r->header != NULL)
+    gst_structure_free (r->header);
+  g_string_free (r->bad_lines, TRUE);
+  g_free (r->name);
+  g_free (r);
+}
+
+/* The header, the first line. */
+static gboolean
+gp_records_reader_header (GpRecordsReader * r, const gchar * line,
+    GError ** error)
+{
+  guint version = 0;
+
+  r->header = g_str_has_prefix (line, GP_RECORD_FILE_HEADER ",") ?
+      gst_structure_from_string (line, NULL) : NULL;
+  if (r->header == NULL || !gst_structure_get_uint (r->header,
+          GP_FH_VERSION, &version) || !gst_structure_get_uint64 (r->header,
+          GP_FH_T0, &r->t0)) {
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s:1: not a gstprof "
-        "records file (no " GP_RECORD_FILE_HEADER " header)", file);
-    goto fail;
+        "records file (no " GP_RECORD_FILE_HEADER " header)", r->name);
+    g_clear_pointer (&r->header, gst_structure_free);
+    return FALSE;
   }
   if (version > 1) {
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s:1: records "
-        "version %u, newer than this gstprof reads (1)", file, version);
-    goto fail;
+        "version %u, newer than this gstprof reads (1)", r->name, version);
+    g_clear_pointer (&r->header, gst_structure_free);
+    return FALSE;
   }
+  r->session = gp_session_new ();
+  r->agg = gp_aggregator_new (r->session, r->t0);
+  return TRUE;
+}
 
-  bad_lines = g_string_new (NULL);
-  s = gp_session_new ();
-  agg = gp_aggregator_new (s, t0);
+gboolean
+gp_records_reader_add_line (GpRecordsReader * r, const gchar * line,
+    GError ** error)
+{
+  GstStructure *rec;
+  const gchar *name;
+
+  g_return_val_if_fail (r != NULL && line != NULL, FALSE);
+
+  r->line_no++;
+  if (r->header == NULL) {
+    if (r->line_no > 1)
+      return FALSE;
+    return gp_records_reader_header (r, line, error);
+  }
+  rec = gst_structure_from_string (line, NULL);
+  name = rec ? gst_structure_get_name (rec) : "";
+  if (strcmp (name, GP_RECORD_WINDOW) == 0) {
+    guint64 end = 0, index = 0;
+
+    gp_aggregator_add_window (r->agg, rec);
+    r->windows++;
+    if (gst_structure_get_uint64 (rec, GP_W_END, &end))
+      r->t_end = MAX (r->t_end, end);
+    /* windows left out for a slow reader leave a gap in the indices */
+    if (gst_structure_get_uint64 (rec, GP_W_INDEX, &index)) {
+      if (r->have_index && index > r->last_index + 1)
+        r->missing += index - r->last_index - 1;
+      r->last_index = MAX (r->last_index, index);
+      r->have_index = TRUE;
+    }
+  } else if (strcmp (name, GP_RECORD_GRAPH) == 0) {
+    gp_aggregator_add_graph (r->agg, rec);
+  } else if (strcmp (name, GP_RECORD_FILE_END) == 0) {
+    r->ended = TRUE;
+  } else if (strcmp (name, GP_RECORD_FILE_FULL) == 0) {
+    r->full = TRUE;
+  } else if (r->bad++ < GP_RECORDS_SHOWN_BAD) {
+    g_string_append_printf (r->bad_lines, "%s%" G_GUINT64_FORMAT,
+        r->bad_lines->len ? ", " : "", r->line_no);
+  }
+  if (rec != NULL)
+    gst_structure_free (rec);
+  return TRUE;
+}
+
+const GstStructure *
+gp_records_reader_get_header (GpRecordsReader * r)
+{
+  return r->header;
+}
+
+GpAggregator *
+gp_records_reader_aggregator (GpRecordsReader * r)
+{
+  return r->agg;
+}
+
+guint64
+gp_records_reader_windows (GpRecordsReader * r)
+{
+  return r->windows;
+}
+
+guint64
+gp_records_reader_bad_lines (GpRecordsReader * r)
+{
+  return r->bad;
+}
+
+GpSession *
+gp_records_reader_finish (GpRecordsReader * r, gboolean cut)
+{
+  GpSession *s = r->session;
+
+  if (s == NULL)
+    return NULL;
+  gp_aggregator_finish (r->agg);
+  gp_aggregator_free (r->agg);
+  r->agg = NULL;
+  r->session = NULL;
+  gp_records_fill_session (s, r->header, r->t0, r->t_end);
+
+  if (r->bad > 0) {
+    gchar *text = g_strdup_printf ("%" G_GUINT64_FORMAT " line%s of %s are "
+        "not records and were left out (line %s%s)", r->bad, r->bad == 1 ?
+        "" : "s", r->name, r->bad_lines->str,
+        r->bad > GP_RECORDS_SHOWN_BAD ? ", ..." : "");
+
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
+    g_free (text);
+  }
+  if (r->missing > 0) {
+    gchar *text = g_strdup_printf ("%" G_GUINT64_FORMAT " window%s of %s "
+        "never arrived (the tracer leaves windows out rather than wait for "
+        "a reader that falls behind)", r->missing, r->missing == 1 ? "" :
+        "s", r->name);
+
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
+    g_free (text);
+  }
+  if (r->full)
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", "the "
+        "records file reached its size limit; later windows are not in it");
+  if (cut || !r->ended)
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", "the "
+        "program ended without letting the tracer finish its records "
+        "(killed, or it crashed): the windows up to its last one are here");
+  return s;
+}
+
+GpSession *
+gp_records_read (FILE * f, const gchar * file, GError ** error)
+{
+  GpRecordsReader *r = gp_records_reader_new (file);
+  GpSession *s = NULL;
+  gchar *line = NULL;
+  gsize cap = 0;
+  gssize len;
+  gboolean cut = FALSE;
+
+  len = getline (&line, &cap, f);
+  if (!gp_records_reader_add_line (r, len > 0 ? g_strchomp (line) : "",
+          error))
+    goto out;
   while ((len = getline (&line, &cap, f)) > 0) {
-    GstStructure *rec;
-    const gchar *name;
-
-    line_no++;
     if (line[len - 1] != '\n') {
       /* the program died while writing its last line */
       cut = TRUE;
       break;
     }
     line[len - 1] = '\0';
-    rec = gst_structure_from_string (line, NULL);
-    name = rec ? gst_structure_get_name (rec) : "";
-    if (strcmp (name, GP_RECORD_WINDOW) == 0) {
-      guint64 end = 0;
-
-      gp_aggregator_add_window (agg, rec);
-      if (gst_structure_get_uint64 (rec, GP_W_END, &end))
-        t_end = MAX (t_end, end);
-    } else if (strcmp (name, GP_RECORD_GRAPH) == 0) {
-      gp_aggregator_add_graph (agg, rec);
-    } else if (strcmp (name, GP_RECORD_FILE_END) == 0) {
-      ended = TRUE;
-    } else if (strcmp (name, GP_RECORD_FILE_FULL) == 0) {
-      full = TRUE;
-    } else if (bad++ < GP_RECORDS_SHOWN_BAD) {
-      g_string_append_printf (bad_lines, "%s%" G_GUINT64_FORMAT,
-          bad_lines->len ? ", " : "", line_no);
-    }
-    if (rec != NULL)
-      gst_structure_free (rec);
+    gp_records_reader_add_line (r, line, NULL);
   }
-  gp_aggregator_finish (agg);
-  gp_aggregator_free (agg);
-  gp_records_fill_session (s, header, t0, t_end);
+  s = gp_records_reader_finish (r, cut);
 
-  if (bad > 0) {
-    gchar *text = g_strdup_printf ("%" G_GUINT64_FORMAT " line%s of %s are "
-        "not records and were left out (line %s%s)", bad, bad == 1 ? "" :
-        "s", file, bad_lines->str, bad > GP_RECORDS_SHOWN_BAD ? ", ..." : "");
-
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
-    g_free (text);
-  }
-  if (full)
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", "the "
-        "records file reached its size limit; later windows are not in it");
-  if (cut || !ended)
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", "the "
-        "program ended without letting the tracer finish its records "
-        "(killed, or it crashed): the windows up to its last one are here");
-
-  gst_structure_free (header);
-  g_string_free (bad_lines, TRUE);
+out:
+  gp_records_reader_free (r);
   g_free (line);
   return s;
-
-fail:
-  if (header != NULL)
-    gst_structure_free (header);
-  g_free (line);
-  return NULL;
 }
 
 GpSession *

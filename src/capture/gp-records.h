@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "gp-aggregate.h"
 #include "core/gp-session.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,31 @@ gchar *gp_records_file_of (const gchar * dir, guint pid, gchar ** others);
 
 /* The same from an open stream, @file naming it in errors and notes. */
 GpSession *gp_records_read (FILE * f, const gchar * file, GError ** error);
+
+/* The same line by line, for a stream that arrives as it is written (the
+ * tracer's `socket`): one reader per process. @name names it in notes. */
+typedef struct _GpRecordsReader GpRecordsReader;
+
+GpRecordsReader *gp_records_reader_new (const gchar * name);
+void gp_records_reader_free (GpRecordsReader * r);
+/* One line, without its newline. The first must be the header: FALSE
+ * with @error (one line naming the stream) when it is not, and every line
+ * after a refused first one is FALSE too. After it, a line that is not a
+ * record is counted (named in the session by its number, the first few),
+ * never trusted, and TRUE. */
+gboolean gp_records_reader_add_line (GpRecordsReader * r,
+    const gchar * line, GError ** error);
+/* The header (pid, program, ...), NULL before it. */
+const GstStructure *gp_records_reader_get_header (GpRecordsReader * r);
+/* The aggregator the records go into, for a live view
+ * (gp_aggregator_describe_progress); NULL before the header. Borrowed. */
+GpAggregator *gp_records_reader_aggregator (GpRecordsReader * r);
+/* Windows read, and lines that were not records, so far. */
+guint64 gp_records_reader_windows (GpRecordsReader * r);
+guint64 gp_records_reader_bad_lines (GpRecordsReader * r);
+/* The session of every line read (rules not run); @cut: the stream ended
+ * inside a line. NULL when no header came. Once. */
+GpSession *gp_records_reader_finish (GpRecordsReader * r, gboolean cut);
 
 G_END_DECLS
 

@@ -4,9 +4,15 @@
  * gp-cmd-wrap.c: `gstprof wrap [OPTIONS] -- PROGRAM ARGS...`: runs any
  * GStreamer program unchanged with the tracer loaded through its
  * environment (GST_PLUGIN_PATH, and gstprof added to whatever GST_TRACERS
- * it already had), the tracer writing its records into a folder private to
- * this user; when the program ends, the records become the session and the
- * verdict, as `run`'s windows do (src/capture/gp-records.c).
+ * it already had). The tracer streams its records, window by window, to a
+ * Unix socket in a folder private to this user; each process that loads
+ * it (the program, and any GStreamer program it starts) connects on its
+ * own. The program's records go into the aggregator as they arrive (the
+ * live progress line `run` prints), and when it ends they become the
+ * session and the verdict, as `run`'s windows do; every other process gets
+ * a session and a verdict of its own (src/capture/gp-records.c reads them
+ * all, line by line). A process that cannot reach the socket writes its
+ * records file in the same folder instead, read at the end.
  *
  * Ctrl-C and --duration stop the program the same way: SIGINT, then
  * SIGTERM, then SIGKILL, each after a bounded wait. A program that dies
@@ -16,9 +22,12 @@
 #include "gp-cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +46,31 @@
  * before SIGKILL: gst-launch-1.0 -e drains to EOS within a few seconds. */
 #define GP_WRAP_GRACE_S 5
 
+/* After the program ended, how long its processes' streams may take to
+ * close (a child it left running keeps its own open). */
+#define GP_WRAP_DRAIN_MS 2000
+/* A line longer than this is not the tracer's (its own buffer holds 4 MiB
+ * at most): counted as a line that is not a record, and skipped. */
+#define GP_WRAP_MAX_LINE (16 * 1024 * 1024)
+/* The socket's file in the private folder. */
+#define GP_WRAP_SOCKET_NAME "gstprof.sock"
+
+typedef struct _GpWrap GpWrap;
+
+/* One connection to the socket: one process's records. */
 typedef struct
+{
+  GpWrap *w;
+  gint fd;                      /* -1 once closed */
+  guint source;
+  GString *buf;                 /* bytes after the last whole line */
+  gboolean skipping;            /* inside a line past GP_WRAP_MAX_LINE */
+  gboolean refused;             /* its first line was not a header */
+  gboolean cut;                 /* it closed inside a line */
+  GpRecordsReader *reader;
+} GpWrapConn;
+
+struct _GpWrap
 {
   GMainLoop *loop;
   GPid pid;
@@ -46,14 +79,23 @@ typedef struct
   const gchar *stopped_by;      /* "duration", "interrupt" or NULL */
   guint escalation;             /* signals sent: 1 SIGINT, 2 SIGTERM, ... */
   guint grace_id;
-  gint64 stop_us, exit_us;      /* monotonic: the first signal, the exit */
-} GpWrap;
+  gint64 start_us, stop_us, exit_us;    /* monotonic: the spawn, the first
+                                         * signal, the exit */
+  gint listen_fd;               /* -1: no socket, records files only */
+  guint listen_source;
+  GPtrArray *conns;             /* GpWrapConn*, in the order they came */
+  guint drain_id;
+  gboolean tty;                 /* progress: a line rewritten in place */
+  gboolean progress_open;
+};
 
 static const gchar gp_wrap_description[] =
     "The program runs unchanged; GStreamer in it loads the gstprof tracer\n"
     "from the environment (GST_PLUGIN_PATH, and gstprof added to the\n"
-    "GST_TRACERS it already has: other tracers are kept). Its records go to\n"
-    "a folder only you can read, and become the session when it ends.\n"
+    "GST_TRACERS it already has: other tracers are kept). Its records\n"
+    "stream to a socket in a folder only you can read, and become the\n"
+    "session when it ends; GStreamer programs it starts are profiled too,\n"
+    "each in a verdict (and with --out, a session-PID.json) of its own.\n"
     "Ctrl-C and --duration stop it alike: SIGINT, then SIGTERM and SIGKILL\n"
     "after " G_STRINGIFY (GP_WRAP_GRACE_S) " s each. A program killed or "
     "crashed still gives every window\nup to its last one.\n\n"
@@ -120,6 +162,220 @@ gp_wrap_on_duration (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* ------------------------------------------------------------------ */
+/* the socket                                                          */
+
+static gboolean gp_wrap_on_accept (gint fd, GIOCondition cond,
+    gpointer data);
+
+/* Listens on DIR/gstprof.sock; its path, or NULL (no socket: the tracer
+ * writes its records file in DIR instead). */
+static gchar *
+gp_wrap_listen (GpWrap * w, const gchar * dir)
+{
+  struct sockaddr_un addr = { 0 };
+  gchar *path = g_build_filename (dir, GP_WRAP_SOCKET_NAME, NULL);
+  gint fd;
+
+  w->listen_fd = -1;
+  if (strlen (path) >= sizeof addr.sun_path) {
+    g_free (path);
+    return NULL;
+  }
+  addr.sun_family = AF_UNIX;
+  strcpy (addr.sun_path, path);
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) != 0 ||
+      listen (fd, SOMAXCONN) != 0) {
+    if (fd >= 0)
+      close (fd);
+    g_free (path);
+    return NULL;
+  }
+  w->listen_fd = fd;
+  w->listen_source = g_unix_fd_add (fd, G_IO_IN, gp_wrap_on_accept, w);
+  return path;
+}
+
+static void
+gp_wrap_conn_close (GpWrapConn * c)
+{
+  if (c->fd < 0)
+    return;
+  close (c->fd);
+  c->fd = -1;
+  c->cut = c->buf->len > 0 || c->skipping;
+}
+
+static void
+gp_wrap_conn_free (gpointer data)
+{
+  GpWrapConn *c = data;
+
+  if (c->source)
+    g_source_remove (c->source);
+  gp_wrap_conn_close (c);
+  g_string_free (c->buf, TRUE);
+  gp_records_reader_free (c->reader);
+  g_free (c);
+}
+
+/* The whole lines in the buffer, to the reader; a connection whose first
+ * line is not a header is no tracer's, and the rest of it is ignored. */
+static void
+gp_wrap_conn_lines (GpWrapConn * c)
+{
+  gsize from = 0;
+  gchar *nl;
+
+  while (!c->refused && (nl = memchr (c->buf->str + from, '\n',
+              c->buf->len - from)) != NULL) {
+    *nl = '\0';
+    if (c->skipping)
+      c->skipping = FALSE;
+    else if (!gp_records_reader_add_line (c->reader, c->buf->str + from,
+            NULL))
+      c->refused = TRUE;
+    from = nl - c->buf->str + 1;
+  }
+  g_string_erase (c->buf, 0, c->refused ? c->buf->len : from);
+  if (c->buf->len > GP_WRAP_MAX_LINE) {
+    /* counted as a line that is not a record (or, first, as no header) */
+    if (!c->skipping && !c->refused &&
+        !gp_records_reader_add_line (c->reader, "", NULL))
+      c->refused = TRUE;
+    c->skipping = TRUE;
+    g_string_truncate (c->buf, 0);
+  }
+}
+
+static void gp_wrap_maybe_quit (GpWrap * w);
+
+static gboolean
+gp_wrap_on_read (gint fd, GIOCondition cond, gpointer data)
+{
+  GpWrapConn *c = data;
+  gchar chunk[65536];
+
+  while (TRUE) {
+    gssize n = read (fd, chunk, sizeof chunk);
+
+    if (n > 0) {
+      if (!c->refused)
+        g_string_append_len (c->buf, chunk, n);
+      gp_wrap_conn_lines (c);
+      continue;
+    }
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      return G_SOURCE_CONTINUE;
+    /* the end of the stream: the process closed it, or ended */
+    break;
+  }
+  c->source = 0;
+  gp_wrap_conn_close (c);
+  gp_wrap_maybe_quit (c->w);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+gp_wrap_on_accept (gint fd, GIOCondition cond, gpointer data)
+{
+  GpWrap *w = data;
+  gint cfd;
+
+  while ((cfd = accept (fd, NULL, NULL)) >= 0 || errno == EINTR) {
+    GpWrapConn *c;
+    gchar *name;
+
+    if (cfd < 0)
+      continue;
+    fcntl (cfd, F_SETFD, FD_CLOEXEC);
+    fcntl (cfd, F_SETFL, fcntl (cfd, F_GETFL) | O_NONBLOCK);
+    c = g_new0 (GpWrapConn, 1);
+    c->w = w;
+    c->fd = cfd;
+    c->buf = g_string_new (NULL);
+    name = g_strdup_printf ("the socket's stream %u", w->conns->len + 1);
+    c->reader = gp_records_reader_new (name);
+    g_free (name);
+    c->source = g_unix_fd_add (cfd, G_IO_IN | G_IO_HUP | G_IO_ERR,
+        gp_wrap_on_read, c);
+    g_ptr_array_add (w->conns, c);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+/* The stream of process @pid (0: of the first process that sent a
+ * header), or NULL. */
+static GpWrapConn *
+gp_wrap_conn_of (GpWrap * w, guint pid)
+{
+  guint i, p;
+
+  for (i = 0; i < w->conns->len; i++) {
+    GpWrapConn *c = g_ptr_array_index (w->conns, i);
+    const GstStructure *h = gp_records_reader_get_header (c->reader);
+
+    if (h != NULL && (pid == 0 || (gst_structure_get_uint (h, GP_FH_PID,
+                    &p) && p == pid)))
+      return c;
+  }
+  return NULL;
+}
+
+/* Once the program has ended: quit when every stream has closed. */
+static gboolean
+gp_wrap_on_drained (gpointer data)
+{
+  GpWrap *w = data;
+
+  w->drain_id = 0;
+  g_main_loop_quit (w->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+gp_wrap_maybe_quit (GpWrap * w)
+{
+  guint i;
+
+  if (!w->exited)
+    return;
+  for (i = 0; i < w->conns->len; i++)
+    if (((GpWrapConn *) g_ptr_array_index (w->conns, i))->fd >= 0)
+      return;
+  g_main_loop_quit (w->loop);
+}
+
+/* The live progress line, as run prints it: the rate into each sink of
+ * the program's pipeline over the last second. */
+static gboolean
+gp_wrap_on_progress (gpointer data)
+{
+  GpWrap *w = data;
+  GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
+  GpAggregator *agg;
+  gchar *rates;
+  gdouble t = (g_get_monotonic_time () - w->start_us) / 1e6;
+
+  if (c == NULL)
+    c = gp_wrap_conn_of (w, 0);
+  agg = c ? gp_records_reader_aggregator (c->reader) : NULL;
+  rates = agg ? gp_aggregator_describe_progress (agg, 1.0) :
+      g_strdup ("waiting for data");
+  if (w->tty) {
+    fprintf (stderr, "\r\033[Kgstprof: %.1f s  %s", t, rates);
+    w->progress_open = TRUE;
+  } else {
+    fprintf (stderr, "gstprof: %.1f s  %s\n", t, rates);
+  }
+  fflush (stderr);
+  g_free (rates);
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 gp_wrap_on_exit (GPid pid, gint status, gpointer data)
 {
@@ -129,7 +385,15 @@ gp_wrap_on_exit (GPid pid, gint status, gpointer data)
   w->exited = TRUE;
   w->exit_us = g_get_monotonic_time ();
   g_spawn_close_pid (pid);
-  g_main_loop_quit (w->loop);
+  if (w->listen_fd < 0) {
+    g_main_loop_quit (w->loop);
+    return;
+  }
+  /* the streams' last lines are still on their way: connections not
+   * accepted yet, data not read yet */
+  gp_wrap_on_accept (w->listen_fd, G_IO_IN, w);
+  w->drain_id = g_timeout_add (GP_WRAP_DRAIN_MS, gp_wrap_on_drained, w);
+  gp_wrap_maybe_quit (w);
 }
 
 /* How the program ended, in words; NULL for a clean exit 0. */
@@ -157,11 +421,249 @@ gp_wrap_failed (const GpWrap * w)
   return w->escalation == 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* the sessions                                                        */
+
+/* The command line a records header keeps, for people, shortened. */
+static gchar *
+gp_wrap_program_text (const GstStructure * header)
+{
+  const GValue *program = gst_structure_get_value (header, GP_FH_PROGRAM);
+  GString *out = g_string_new (NULL);
+  guint i, n = program && GST_VALUE_HOLDS_LIST (program) ?
+      gst_value_list_get_size (program) : 0;
+
+  for (i = 0; i < n; i++) {
+    const GValue *v = gst_value_list_get_value (program, i);
+
+    if (G_VALUE_HOLDS_STRING (v) && g_value_get_string (v) != NULL)
+      g_string_append_printf (out, "%s%s", out->len ? " " : "",
+          g_value_get_string (v));
+  }
+  if (out->len > 72) {
+    g_string_truncate (out, 69);
+    g_string_append (out, "...");
+  }
+  if (out->len == 0)
+    g_string_append (out, "a program");
+  return g_string_free (out, FALSE);
+}
+
+static guint
+gp_wrap_header_pid (const GstStructure * header)
+{
+  guint pid = 0;
+
+  gst_structure_get_uint (header, GP_FH_PID, &pid);
+  return pid;
+}
+
+/* "its busiest element: slow, 3.02 ms a buffer (p50 of 60)" */
+static gchar *
+gp_wrap_busiest (GpSession * s)
+{
+  GpElementSummary *best = NULL;
+  guint i;
+
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    if (es->buffers > 0 && (best == NULL ||
+            es->self_total_ms > best->self_total_ms))
+      best = es;
+  }
+  if (best == NULL)
+    return g_strdup ("no element worked");
+  return g_strdup_printf ("its busiest element: %s, %.2f ms a buffer (p50 "
+      "of %" G_GUINT64_FORMAT ")", best->name, best->self_ms.p50,
+      best->buffers);
+}
+
+static gboolean
+gp_wrap_save (GpSession * s, const gchar * out_dir, const gchar * name,
+    gint * code)
+{
+  gchar *path = g_build_filename (out_dir, name, NULL);
+  GError *err = NULL;
+
+  if (g_mkdir_with_parents (out_dir, 0755) != 0 ||
+      !gp_session_save (s, path, &err)) {
+    *code = gp_cli_fail ("wrap", "--out: cannot write %s: %s", path,
+        err ? err->message : g_strerror (errno));
+    g_clear_error (&err);
+    g_free (path);
+    return FALSE;
+  }
+  g_printerr ("session: %s\n", path);
+  g_free (path);
+  return TRUE;
+}
+
+static void
+gp_wrap_print (GpSession * s)
+{
+  gchar *verdict = gp_verdict_format (s, NULL, gp_verdict_want_color (1) ?
+      GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
+
+  fputs (verdict, stdout);
+  fflush (stdout);
+  g_free (verdict);
+}
+
+/* The program's session from its stream (or, where it could not reach
+ * the socket, its records file), the other processes' each apart; the
+ * verdicts printed, the sessions saved in @out_dir. The exit code. */
+static gint
+gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
+    const gchar * out_dir)
+{
+  GpWrapConn *main_conn = gp_wrap_conn_of (w, (guint) w->pid);
+  GPtrArray *others = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_session_free);
+  GArray *other_pids = g_array_new (FALSE, FALSE, sizeof (guint));
+  GError *err = NULL;
+  GpSession *s;
+  gchar *file, *unfollowed = NULL, *text;
+  guint i, refused = 0, main_pid = (guint) w->pid;
+  gint code;
+
+  file = main_conn ? NULL : gp_records_file_of (dir, (guint) w->pid,
+      &unfollowed);
+  if (main_conn == NULL && file == NULL &&
+      (main_conn = gp_wrap_conn_of (w, 0)) != NULL)
+    /* the program ran none itself, a process it started did (a shell
+     * script): that one is the session */
+    main_pid = gp_wrap_header_pid (gp_records_reader_get_header
+        (main_conn->reader));
+  text = gp_wrap_exit_text (w, program);
+  if (main_conn == NULL && file == NULL) {
+    g_printerr ("gstprof wrap: %s%sno GStreamer pipeline ran in it (no "
+        "records from the tracer%s%s)\n", text ? text : "", text ? "; " :
+        "", unfollowed ? "; other processes': " : "",
+        unfollowed ? unfollowed : "");
+    code = GP_EXIT_PIPELINE;
+    goto done;
+  }
+  if (main_conn != NULL) {
+    s = gp_records_reader_finish (main_conn->reader, main_conn->cut);
+  } else if ((s = gp_records_load (file, &err)) == NULL) {
+    code = gp_cli_fail ("wrap", "%s", err->message);
+    g_clear_error (&err);
+    goto done;
+  }
+  if (w->stopped_by != NULL) {
+    /* the stop on the records' clock: their last window is about when the
+     * program ended */
+    gdouble drain = w->stop_us ? (w->exit_us - w->stop_us) / 1e6 : 0;
+
+    g_free (s->end);
+    s->end = g_strdup (w->stopped_by);
+    s->stop_s = MAX (0, s->duration_s - drain);
+    s->drain_s = drain;
+  }
+  if (text != NULL)
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
+  if (main_pid != (guint) w->pid) {
+    gchar *what = gp_wrap_program_text (gp_records_reader_get_header
+        (main_conn->reader));
+    gchar *note = g_strdup_printf ("%s ran no GStreamer pipeline itself: "
+        "this is process %u (%s), which it started", program, main_pid,
+        what);
+
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+    g_free (note);
+    g_free (what);
+  }
+
+  /* every other process that streamed: a session of its own */
+  for (i = 0; i < w->conns->len; i++) {
+    GpWrapConn *c = g_ptr_array_index (w->conns, i);
+    const GstStructure *h = gp_records_reader_get_header (c->reader);
+    GpSession *so;
+    gchar *what, *busiest, *note;
+    guint pid;
+
+    if (c == main_conn)
+      continue;
+    if (h == NULL) {
+      /* nothing, or no header: not the tracer's */
+      refused += c->refused || c->cut;
+      continue;
+    }
+    pid = gp_wrap_header_pid (h);
+    what = gp_wrap_program_text (h);
+    so = gp_records_reader_finish (c->reader, c->cut);
+    gp_rules_run (so);
+    busiest = gp_wrap_busiest (so);
+    note = g_strdup_printf ("process %u (%s) ran GStreamer too: profiled "
+        "apart, its verdict follows%s; %s", pid, what, out_dir ?
+        " (session-PID.json)" : "", busiest);
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+    g_ptr_array_add (others, so);
+    g_array_append_val (other_pids, pid);
+    g_free (note);
+    g_free (busiest);
+    g_free (what);
+  }
+  if (refused > 0) {
+    gchar *note = g_strdup_printf ("%u connection%s to gstprof's socket sent "
+        "no records header: not a tracer's, left out", refused,
+        refused == 1 ? "" : "s");
+
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+    g_free (note);
+  }
+  g_clear_pointer (&unfollowed, g_free);
+  g_free (gp_records_file_of (dir, main_pid, &unfollowed));
+  if (unfollowed != NULL) {
+    gchar *note = g_strdup_printf ("processes it started ran GStreamer too "
+        "(pid %s) but could not reach gstprof's socket: not followed, their "
+        "records stay out of this session", unfollowed);
+
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+    g_free (note);
+  }
+
+  gp_rules_run (s);
+  code = gp_wrap_failed (w) || gp_session_never_played (s) ?
+      GP_EXIT_PIPELINE : gp_rules_exit_code (s);
+  for (i = 0; i < others->len && code < GP_EXIT_PIPELINE; i++)
+    code = MAX (code, gp_rules_exit_code (g_ptr_array_index (others, i)));
+  s->exit_code = code;
+  if (out_dir != NULL && !gp_wrap_save (s, out_dir, "session.json", &code))
+    goto free_session;
+  gp_wrap_print (s);
+  for (i = 0; i < others->len; i++) {
+    GpSession *so = g_ptr_array_index (others, i);
+    guint pid = g_array_index (other_pids, guint, i);
+    gchar *name = g_strdup_printf ("session-%u.json", pid);
+
+    so->exit_code = gp_rules_exit_code (so);
+    if (out_dir != NULL && !gp_wrap_save (so, out_dir, name, &code)) {
+      g_free (name);
+      break;
+    }
+    g_free (name);
+    printf ("\nprocess %u, started by %s:\n", pid, program);
+    gp_wrap_print (so);
+  }
+
+free_session:
+  gp_session_free (s);
+done:
+  g_ptr_array_unref (others);
+  g_array_unref (other_pids);
+  g_free (unfollowed);
+  g_free (file);
+  g_free (text);
+  return code;
+}
+
 gint
 gp_cmd_wrap (gint argc, gchar ** argv)
 {
   gchar *opt_duration = NULL, *opt_window = NULL, *opt_out = NULL;
-  gboolean opt_cpu = FALSE;
+  gboolean opt_cpu = FALSE, opt_quiet = FALSE;
   GOptionEntry entries[] = {
     {"duration", 'd', 0, G_OPTION_ARG_STRING, &opt_duration,
         "Stop the program after this long (default: until it exits)",
@@ -172,17 +674,18 @@ gp_cmd_wrap (gint argc, gchar ** argv)
           "Measurement window, 10ms to 10s (default 250ms)", "TIME"},
     {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
           "Also CPU time per element (work vs waiting)", NULL},
+    {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
+          "No progress line on stderr", NULL},
     {NULL}
   };
   GpWrap w = { 0 };
   GpCaptureOptions opts;
   GOptionContext *ctx;
   GError *err = NULL;
-  GpSession *s = NULL;
   gchar **program = NULL, **envp = NULL;
-  gchar *dir = NULL, *file = NULL, *others = NULL, *text, *verdict;
+  gchar *dir = NULL, *socket_path = NULL;
   gdouble duration = 0, window = 0.25;
-  guint sigint_id = 0, sigterm_id = 0;
+  guint sigint_id = 0, sigterm_id = 0, progress_id = 0;
   gint code, i, split = -1;
 
   g_set_prgname ("gstprof wrap");
@@ -237,6 +740,13 @@ gp_cmd_wrap (gint argc, gchar ** argv)
   }
   program = g_strdupv (argv + split + 1);
 
+  /* the records are read by this process's GStreamer, which has no
+   * tracer */
+  if (!gst_init_check (NULL, NULL, &err)) {
+    code = gp_cli_fail ("wrap", "cannot initialise GStreamer: %s",
+        err->message);
+    goto out;
+  }
   /* a folder only this user reads: the records name the program's
    * elements and its command line */
   dir = g_dir_make_tmp ("gstprof-wrap-XXXXXX", &err);
@@ -245,10 +755,13 @@ gp_cmd_wrap (gint argc, gchar ** argv)
         err->message);
     goto out;
   }
+  w.conns = g_ptr_array_new_with_free_func (gp_wrap_conn_free);
+  socket_path = gp_wrap_listen (&w, dir);
   gp_capture_options_init (&opts);
   opts.window_ms = (guint) (window * 1000 + 0.5);
   opts.cpu = opt_cpu;
   opts.records_dir = dir;
+  opts.records_socket = socket_path;
   envp = gp_capture_tracer_environ (NULL, &opts);
 
   if (!g_spawn_async (NULL, program, envp, G_SPAWN_SEARCH_PATH |
@@ -258,85 +771,39 @@ gp_cmd_wrap (gint argc, gchar ** argv)
         err->message);
     goto out;
   }
+  w.start_us = g_get_monotonic_time ();
   w.loop = g_main_loop_new (NULL, FALSE);
+  w.tty = isatty (2);
   g_child_watch_add (w.pid, gp_wrap_on_exit, &w);
   sigint_id = g_unix_signal_add (SIGINT, gp_wrap_on_signal, &w);
   sigterm_id = g_unix_signal_add (SIGTERM, gp_wrap_on_signal, &w);
   if (duration > 0)
     g_timeout_add ((guint) (duration * 1000), gp_wrap_on_duration, &w);
+  /* a progress line is for a person watching, as run's */
+  if (!opt_quiet && w.tty)
+    progress_id = g_timeout_add (1000, gp_wrap_on_progress, &w);
   g_main_loop_run (w.loop);
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  if (progress_id)
+    g_source_remove (progress_id);
   if (w.grace_id)
     g_source_remove (w.grace_id);
+  if (w.drain_id)
+    g_source_remove (w.drain_id);
+  if (w.listen_source)
+    g_source_remove (w.listen_source);
+  w.listen_source = 0;
+  if (w.progress_open)
+    fputs ("\n", stderr);
 
-  /* the records, read by this process's GStreamer, which has no tracer */
-  if (!gst_init_check (NULL, NULL, &err)) {
-    code = gp_cli_fail ("wrap", "cannot initialise GStreamer: %s",
-        err->message);
-    goto out;
-  }
-  file = gp_records_file_of (dir, (guint) w.pid, &others);
-  text = gp_wrap_exit_text (&w, program[0]);
-  if (file == NULL) {
-    g_printerr ("gstprof wrap: %s%sno GStreamer pipeline ran in it (no "
-        "records from the tracer%s%s)\n", text ? text : "", text ? "; " : "",
-        others ? "; other processes': " : "", others ? others : "");
-    g_free (text);
-    code = GP_EXIT_PIPELINE;
-    goto out;
-  }
-  s = gp_records_load (file, &err);
-  if (s == NULL) {
-    code = gp_cli_fail ("wrap", "%s", err->message);
-    g_free (text);
-    goto out;
-  }
-  if (w.stopped_by != NULL) {
-    /* the stop on the records' clock: their last window is about when the
-     * program ended */
-    gdouble drain = w.stop_us ? (w.exit_us - w.stop_us) / 1e6 : 0;
-
-    g_free (s->end);
-    s->end = g_strdup (w.stopped_by);
-    s->stop_s = MAX (0, s->duration_s - drain);
-    s->drain_s = drain;
-  }
-  if (text != NULL) {
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
-    g_free (text);
-  }
-  if (others != NULL) {
-    text = g_strdup_printf ("processes it started ran GStreamer too (pid "
-        "%s): not followed, their records stay out of this session", others);
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
-    g_free (text);
-  }
-
-  gp_rules_run (s);
-  code = gp_wrap_failed (&w) || gp_session_never_played (s) ?
-      GP_EXIT_PIPELINE : gp_rules_exit_code (s);
-  s->exit_code = code;
-  if (opt_out != NULL) {
-    gchar *path = g_build_filename (opt_out, "session.json", NULL);
-
-    if (g_mkdir_with_parents (opt_out, 0755) != 0 ||
-        !gp_session_save (s, path, &err)) {
-      code = gp_cli_fail ("wrap", "--out: cannot write %s: %s", path,
-          err ? err->message : g_strerror (errno));
-      g_free (path);
-      goto out;
-    }
-    g_printerr ("session: %s\n", path);
-    g_free (path);
-  }
-  verdict = gp_verdict_format (s, NULL, gp_verdict_want_color (1) ?
-      GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
-  fputs (verdict, stdout);
-  fflush (stdout);
-  g_free (verdict);
+  code = gp_wrap_sessions (&w, dir, program[0], opt_out);
 
 out:
+  if (w.conns != NULL)
+    g_ptr_array_unref (w.conns);
+  if (w.listen_fd > 0)
+    close (w.listen_fd);
   if (dir != NULL) {
     GDir *d = g_dir_open (dir, 0, NULL);
     const gchar *name;
@@ -351,16 +818,13 @@ out:
       g_dir_close (d);
     g_rmdir (dir);
   }
-  if (s)
-    gp_session_free (s);
   if (w.loop)
     g_main_loop_unref (w.loop);
   g_clear_error (&err);
   g_strfreev (program);
   g_strfreev (envp);
   g_free (dir);
-  g_free (file);
-  g_free (others);
+  g_free (socket_path);
   g_free (opt_duration);
   g_free (opt_window);
   g_free (opt_out);

@@ -170,13 +170,32 @@ gp_props (GObject * obj)
   return props;
 }
 
+/* Every element of @el's tree gets its state, so that the record names
+ * (gp_names_refresh) know of them all before any is written. */
 static void
-gp_graph_add_element (GstElement * el, const gchar * parent, GValue * elements,
-    GPtrArray * reals, guint depth)
+gp_graph_ensure_states (GstProfTracer * self, GstElement * el, guint depth)
+{
+  GList *children = NULL, *l;
+
+  gp_elem_get (self, el);
+  if (!GST_IS_BIN (el) || depth >= 64)
+    return;
+  GST_OBJECT_LOCK (el);
+  for (l = GST_BIN_CHILDREN (el); l; l = l->next)
+    children = g_list_prepend (children, gst_object_ref (l->data));
+  GST_OBJECT_UNLOCK (el);
+  for (l = children; l; l = l->next)
+    gp_graph_ensure_states (self, l->data, depth + 1);
+  g_list_free_full (children, gst_object_unref);
+}
+
+static void
+gp_graph_add_element (GstProfTracer * self, GstElement * el,
+    const gchar * parent, GValue * elements, GPtrArray * reals, guint depth)
 {
   GstElementFactory *f = gst_element_get_factory (el);
   GpQueueType qt;
-  gchar *name = gst_object_get_name (GST_OBJECT (el));
+  gchar *name = gp_elem_dup_name (self, el);
   GstStructure *s;
 
   s = gst_structure_new (GP_RECORD_GRAPH_ELEMENT,
@@ -204,7 +223,8 @@ gp_graph_add_element (GstElement * el, const gchar * parent, GValue * elements,
     GST_OBJECT_UNLOCK (el);
     /* GST_BIN_CHILDREN is newest first: prepending restores the add order */
     for (l = children; l; l = l->next)
-      gp_graph_add_element (l->data, name, elements, reals, depth + 1);
+      gp_graph_add_element (self, l->data, name, elements, reals,
+          depth + 1);
     g_list_free_full (children, gst_object_unref);
   } else {
     g_ptr_array_add (reals, gst_object_ref (el));
@@ -213,7 +233,7 @@ gp_graph_add_element (GstElement * el, const gchar * parent, GValue * elements,
 }
 
 static void
-gp_graph_add_links (GstElement * el, GValue * links)
+gp_graph_add_links (GstProfTracer * self, GstElement * el, GValue * links)
 {
   GList *pads = NULL, *l;
 
@@ -231,8 +251,8 @@ gp_graph_add_links (GstElement * el, GValue * links)
 
     if (!sink)
       continue;
-    sname = gp_pad_full_name (src);
-    dname = gp_pad_full_name (sink);
+    sname = gp_pad_full_name (self, src);
+    dname = gp_pad_full_name (self, sink);
     s = gst_structure_new (GP_RECORD_LINK, GP_L_SRC, G_TYPE_STRING, sname,
         GP_L_SINK, G_TYPE_STRING, dname, NULL);
     caps = gst_pad_get_current_caps (src);
@@ -274,6 +294,13 @@ gp_graph_snapshot (GstProfTracer * self)
   }
   g_mutex_unlock (&self->reg_lock);
 
+  /* names unique by path: decided over every element first, under the
+   * lock the windows are built under, so both name an element alike */
+  g_rec_mutex_lock (&self->emit_lock);
+  for (i = 0; i < pipes->len; i++)
+    gp_graph_ensure_states (self, g_ptr_array_index (pipes, i), 0);
+  gp_names_refresh (self);
+
   g_value_init (&elements, GST_TYPE_LIST);
   g_value_init (&links, GST_TYPE_LIST);
   g_value_init (&names, GST_TYPE_LIST);
@@ -288,16 +315,17 @@ gp_graph_snapshot (GstProfTracer * self)
       continue;
     }
     g_value_init (&nv, G_TYPE_STRING);
-    g_value_take_string (&nv, gst_object_get_name (GST_OBJECT (p)));
+    g_value_take_string (&nv, gp_elem_dup_name (self, p));
     if (!first) {
       first = g_value_dup_string (&nv);
       state = gst_element_state_get_name (GST_STATE (p));
     }
     gst_value_list_append_and_take_value (&names, &nv);
-    gp_graph_add_element (p, "", &elements, reals, 0);
+    gp_graph_add_element (self, p, "", &elements, reals, 0);
   }
   for (i = 0; i < reals->len; i++)
-    gp_graph_add_links (g_ptr_array_index (reals, i), &links);
+    gp_graph_add_links (self, g_ptr_array_index (reals, i), &links);
+  g_rec_mutex_unlock (&self->emit_lock);
 
   g = gst_structure_new (GP_RECORD_GRAPH,
       GP_G_PIPELINE, G_TYPE_STRING, first ? first : "",

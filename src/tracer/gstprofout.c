@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gstprofout.c: `out`, the records the tracer writes by itself.
+ * gstprofout.c: `out` and `socket`, the records the tracer writes by
+ * itself.
  *
  * GST_TRACERS="gstprof(out=DIR)" makes the tracer append its own records
  * to DIR/gstprof-PID.records (the format is in src/core/gp-record.h), for
  * programs that only an environment variable can reach (a systemd unit, a
  * container). `gstprof analyze DIR` folds the file into a session and a
  * verdict as `run` would.
+ *
+ * GST_TRACERS="gstprof(socket=PATH)" streams the same lines to the Unix
+ * socket gstprof wrap listens on, each as its window closes. The reader
+ * must never stall the pipeline: the socket is non-blocking, lines it
+ * cannot take yet wait in a bounded buffer (GP_OUT_PENDING_MAX) and, past
+ * that, whole lines are left out and counted, never cut. With `out` too,
+ * a socket that cannot be reached falls back to the file.
  *
  * Everything here runs on the timer thread under emit_lock, or at the end
  * (gp_out_close) when no timer runs any more: each record is one line
@@ -20,7 +28,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -28,8 +39,56 @@
 #include "core/gp-record.h"
 
 
-/* Appends @s as one line; FALSE (warned once) when the file cannot take
- * it, after which nothing more is written. */
+/* Lines a socket's reader has not taken yet, at most: about a hundred
+ * windows of a large pipeline; past it the reader is stalled, and lines are
+ * left out rather than held. */
+#define GP_OUT_PENDING_MAX (4 * 1024 * 1024)
+/* At the end, how long the last lines may wait for a slow reader. */
+#define GP_OUT_CLOSE_WAIT_MS 1000
+/* connect () on a listener whose backlog is full: tries, 10 ms apart */
+#define GP_OUT_CONNECT_TRIES 20
+
+static void
+gp_out_stop (GstProfTracer * self, const gchar * why)
+{
+  g_warning ("gstprof: %s: %s; no more records", self->out_is_socket ?
+      "socket" : "out", why);
+  close (self->out_fd);
+  self->out_fd = -1;
+}
+
+/* Hands the reader what it takes now, waiting at most @wait_ms for it;
+ * FALSE when the connection is gone. */
+static gboolean
+gp_out_flush (GstProfTracer * self, gint wait_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + wait_ms * (gint64) 1000;
+
+  while (self->out_fd >= 0 && self->out_pending->len > 0) {
+    gssize n = send (self->out_fd, self->out_pending->str,
+        self->out_pending->len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+    if (n > 0) {
+      g_string_erase (self->out_pending, 0, n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      struct pollfd pfd = { self->out_fd, POLLOUT, 0 };
+      gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
+
+      if (left <= 0 || poll (&pfd, 1, (gint) left) <= 0)
+        break;
+    } else {
+      gp_out_stop (self, n < 0 ? g_strerror (errno) : "closed by its reader");
+      return FALSE;
+    }
+  }
+  return self->out_fd >= 0;
+}
+
+/* Appends @s as one line; FALSE when it was not written: the file cannot
+ * take it (warned once, after which nothing more is written), or the
+ * socket's reader is too far behind (the caller counts it). */
 static gboolean
 gp_out_write (GstProfTracer * self, const GstStructure * s)
 {
@@ -40,6 +99,16 @@ gp_out_write (GstProfTracer * self, const GstStructure * s)
   text = g_realloc (text, len + 2);
   text[len++] = '\n';
   text[len] = '\0';
+  if (self->out_is_socket) {
+    gboolean taken = self->out_pending->len + len <= GP_OUT_PENDING_MAX;
+
+    if (taken) {
+      g_string_append_len (self->out_pending, text, len);
+      self->out_bytes += len;
+    }
+    g_free (text);
+    return gp_out_flush (self, 0) && taken;
+  }
   do
     n = write (self->out_fd, text, len);
   while (n < 0 && errno == EINTR);
@@ -53,6 +122,63 @@ gp_out_write (GstProfTracer * self, const GstStructure * s)
   }
   self->out_bytes += len;
   return TRUE;
+}
+
+/* The `socket` connection, non-blocking; -1 (warned) when there is none. */
+static gint
+gp_out_connect (GstProfTracer * self)
+{
+  struct sockaddr_un addr = { 0 };
+  gint fd, i, r = -1;
+
+  if (strlen (self->socket_path) >= sizeof addr.sun_path) {
+    g_warning ("gstprof: socket: %s: path too long", self->socket_path);
+    return -1;
+  }
+  addr.sun_family = AF_UNIX;
+  strcpy (addr.sun_path, self->socket_path);
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  for (i = 0; fd >= 0 && i < GP_OUT_CONNECT_TRIES; i++) {
+    r = connect (fd, (struct sockaddr *) &addr, sizeof addr);
+    if (r == 0 || (errno != EAGAIN && errno != EINTR))
+      break;
+    g_usleep (10 * 1000);
+  }
+  if (fd < 0 || r != 0) {
+    g_warning ("gstprof: socket: cannot connect to %s: %s%s",
+        self->socket_path, g_strerror (errno), self->out_dir ?
+        "; writing the records file instead" : "");
+    if (fd >= 0)
+      close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* The records file of `out`, -1 (warned) when it cannot be made. */
+static gint
+gp_out_create (GstProfTracer * self)
+{
+  gchar *name, *path;
+  gint fd;
+
+  if (g_mkdir_with_parents (self->out_dir, 0755) != 0) {
+    g_warning ("gstprof: out: cannot make folder %s: %s", self->out_dir,
+        g_strerror (errno));
+    return -1;
+  }
+  name = g_strdup_printf (GP_RECORDS_FILE_PREFIX "%u" GP_RECORDS_FILE_SUFFIX,
+      (guint) getpid ());
+  path = g_build_filename (self->out_dir, name, NULL);
+  g_free (name);
+  fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+      0644);
+  if (fd < 0)
+    g_warning ("gstprof: out: cannot write %s: %s", path, g_strerror (errno));
+  else
+    GST_INFO_OBJECT (self, "writing records to %s", path);
+  g_free (path);
+  return fd;
 }
 
 /* The program's command line, NUL-separated in /proc/self/cmdline. */
@@ -81,34 +207,32 @@ gp_out_add_program (GstStructure * header)
 void
 gp_out_open (GstProfTracer * self)
 {
-  GDateTime *now = g_date_time_new_now_utc ();
-  gchar *name, *path, *started;
+  GDateTime *now;
+  gchar *started;
   GstStructure *header;
   guint major, minor, micro, nano;
   gchar *version;
 
   self->out_fd = -1;
-  if (self->out_dir == NULL || *self->out_dir == '\0')
-    goto done;
-  if (g_mkdir_with_parents (self->out_dir, 0755) != 0) {
-    g_warning ("gstprof: out: cannot make folder %s: %s", self->out_dir,
-        g_strerror (errno));
-    goto done;
+  self->out_pid = getpid ();
+  if (self->out_dir != NULL && *self->out_dir == '\0')
+    g_clear_pointer (&self->out_dir, g_free);
+  if (self->socket_path != NULL && *self->socket_path == '\0')
+    g_clear_pointer (&self->socket_path, g_free);
+  if (self->socket_path != NULL) {
+    self->out_fd = gp_out_connect (self);
+    self->out_is_socket = self->out_fd >= 0;
+    if (self->out_is_socket) {
+      self->out_pending = g_string_new (NULL);
+      GST_INFO_OBJECT (self, "streaming records to %s", self->socket_path);
+    }
   }
-  name = g_strdup_printf (GP_RECORDS_FILE_PREFIX "%u" GP_RECORDS_FILE_SUFFIX,
-      (guint) getpid ());
-  path = g_build_filename (self->out_dir, name, NULL);
-  g_free (name);
-  self->out_fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
-      O_CLOEXEC, 0644);
-  if (self->out_fd < 0) {
-    g_warning ("gstprof: out: cannot write %s: %s", path, g_strerror (errno));
-    g_free (path);
-    goto done;
-  }
-  GST_INFO_OBJECT (self, "writing records to %s", path);
-  g_free (path);
+  if (self->out_fd < 0 && self->out_dir != NULL)
+    self->out_fd = gp_out_create (self);
+  if (self->out_fd < 0)
+    return;
 
+  now = g_date_time_new_now_utc ();
   gst_version (&major, &minor, &micro, &nano);
   version = g_strdup_printf ("%u.%u.%u", major, minor, micro);
   started = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
@@ -126,11 +250,23 @@ gp_out_open (GstProfTracer * self)
   gst_structure_free (header);
   g_free (started);
   g_free (version);
+  g_date_time_unref (now);
   /* no graph written yet */
   self->out_topo_gen = -1;
+}
 
-done:
-  g_date_time_unref (now);
+/* A forked child (no exec) inherits the descriptor, and runs the exit
+ * handler: only the process that opened it writes to it. */
+static gboolean
+gp_out_mine (GstProfTracer * self)
+{
+  if (self->out_fd < 0)
+    return FALSE;
+  if (self->out_pid == getpid ())
+    return TRUE;
+  close (self->out_fd);
+  self->out_fd = -1;
+  return FALSE;
 }
 
 void
@@ -138,9 +274,9 @@ gp_out_window (GstProfTracer * self, const GstStructure * w)
 {
   gint gen;
 
-  if (self->out_fd < 0)
+  if (!gp_out_mine (self))
     return;
-  if (self->out_bytes >= GP_RECORDS_MAX_BYTES) {
+  if (!self->out_is_socket && self->out_bytes >= GP_RECORDS_MAX_BYTES) {
     if (self->out_dropped++ == 0) {
       GstStructure *full = gst_structure_new_empty (GP_RECORD_FILE_FULL);
 
@@ -149,24 +285,28 @@ gp_out_window (GstProfTracer * self, const GstStructure * w)
     }
     return;
   }
-  /* the graph before the first window that may name what changed */
+  /* the graph before the first window that may name what changed; a graph
+   * the reader could not take yet is sent again before the next window */
   g_mutex_lock (&self->state_lock);
   gen = self->topo_gen;
   g_mutex_unlock (&self->state_lock);
   if (gen != self->out_topo_gen) {
     GstStructure *graph = gp_graph_snapshot (self);
+    gboolean written = graph == NULL || gp_out_write (self, graph);
 
-    self->out_topo_gen = gen;
-    if (graph != NULL) {
-      if (!gp_out_write (self, graph)) {
-        gst_structure_free (graph);
-        return;
-      }
+    if (graph != NULL)
       gst_structure_free (graph);
+    if (!written) {
+      if (self->out_fd >= 0)
+        self->out_dropped++;
+      return;
     }
+    self->out_topo_gen = gen;
   }
   if (gp_out_write (self, w))
     self->out_windows++;
+  else if (self->out_fd >= 0)
+    self->out_dropped++;
 }
 
 void
@@ -174,16 +314,22 @@ gp_out_close (GstProfTracer * self)
 {
   GstStructure *end;
 
-  if (self->out_fd < 0)
+  if (!gp_out_mine (self))
     return;
   end = gst_structure_new (GP_RECORD_FILE_END,
       GP_FE_WINDOWS, G_TYPE_UINT64, self->out_windows,
       GP_FE_DROPPED, G_TYPE_UINT64, self->out_dropped, NULL);
   gp_out_write (self, end);
   gst_structure_free (end);
+  if (self->out_is_socket && self->out_fd >= 0)
+    gp_out_flush (self, GP_OUT_CLOSE_WAIT_MS);
   if (self->out_fd >= 0) {
-    fsync (self->out_fd);
+    if (!self->out_is_socket)
+      fsync (self->out_fd);
     close (self->out_fd);
     self->out_fd = -1;
   }
+  if (self->out_pending != NULL)
+    g_string_free (self->out_pending, TRUE);
+  self->out_pending = NULL;
 }

@@ -229,7 +229,8 @@ typedef struct
   gint ref;
   GpPad *origin;                /* (create) ref */
   guint64 matched;              /* (hot, atomic) */
-  guint64 exact;                /* (hot, atomic) of matched: same running time */
+  guint64 exact;                /* (hot,
+      atomic) of matched: same running time */
   guint64 unmatched;            /* (hot, atomic) */
   guint64 sum_ns;               /* (hot, atomic) */
   guint64 max_ns;               /* (hot, atomic) */
@@ -290,8 +291,11 @@ struct _GpElem
   GMutex lat_lock;
   GPtrArray *lat;               /* GpLat*, ref */
 
-  /* (timer) */
+  /* the record name (gp-record.h, "Names"): written by gp_names_refresh
+   * under emit_lock and names_lock, read under either */
   gchar *name;
+  gboolean pathed;              /* (emit_lock) named by its path, for good */
+  /* (timer) */
   gint dead;                    /* set by the destroy notify */
   gboolean reported_dead;
 };
@@ -360,7 +364,8 @@ struct _GpPad
   GpPad *deq;                   /* ref; src pads of queues */
   gboolean deq_resolved;
 
-  gint failed;                  /* (hot, once) a refused push or caps reported */
+  gint failed;                  /* (hot,
+      once) a refused push or caps reported */
 
   /* (timer) */
   guint64 last_buffers;
@@ -456,14 +461,25 @@ struct _GstProfTracer
   guint window_ms;
   gboolean cpu;
   gchar *out_dir;               /* the `out` folder, NULL: signal only */
+  gchar *socket_path;           /* `socket`: stream the records there */
   gboolean active;              /* FALSE for a refused second instance */
 
   /* (timer, under emit_lock) the records file of `out` (gstprofout.c) */
   gint out_fd;                  /* -1 when none */
   guint64 out_bytes;
   guint64 out_windows;
-  guint64 out_dropped;          /* windows past GP_OUT_MAX_BYTES */
+  guint64 out_dropped;          /* windows left out: past
+                                 * GP_RECORDS_MAX_BYTES (file), or for a
+                                 * reader that fell behind (socket) */
   gint out_topo_gen;            /* generation of the last graph written */
+  gboolean out_is_socket;       /* out_fd is the `socket` connection */
+  gint out_pid;                 /* the process that opened out_fd */
+  GString *out_pending;         /* socket: whole lines the reader has not
+                                 * taken yet, at most GP_OUT_PENDING_MAX;
+                                 * past it lines are left out */
+
+  /* leaf lock of the element record names (GpElem.name) */
+  GMutex names_lock;
 
   GQuark q_pad;
   GQuark q_elem;
@@ -537,7 +553,13 @@ void gp_elem_read_split (GpElem * e, GstElement * element);
 GstElement *gp_pad_real_parent (GstPad * pad);
 GstPad *gp_pad_downstream_real (GstPad * srcpad);
 GstPad *gp_pad_upstream_real (GstPad * sinkpad);
-gchar *gp_pad_full_name (GstPad * pad);
+gchar *gp_pad_full_name (GstProfTracer * self, GstPad * pad);
+/* Names unique by path (gp-record.h, "Names"): brings every element's
+ * record name up to date; emit_lock held. */
+void gp_names_refresh (GstProfTracer * self);
+/* @element's record name, a new string; any thread, no object lock
+ * taken. */
+gchar *gp_elem_dup_name (GstProfTracer * self, GstElement * element);
 void gp_caps_describe (GstCaps * caps, gchar ** caps_str, gchar ** memory);
 const gchar *gp_kind_name (GpKind kind);
 GpKind gp_kind_of (GstElement * element, GpQueueType * qtype);

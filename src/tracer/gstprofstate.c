@@ -320,6 +320,28 @@ gp_pad_dead_notify (gpointer data)
   gp_pad_unref (p);
 }
 
+/* "element.pad", the element by its record name (@e: its state, or NULL
+ * for a pad of none or of a bin). Unlocked reads of the object names, as
+ * the core tracers do. */
+static gchar *
+gp_pad_name_of (GstProfTracer * self, GpElem * e, GstObject * parent,
+    GstPad * pad)
+{
+  gchar *ename, *name;
+
+  if (e == NULL && parent != NULL && GST_IS_ELEMENT (parent))
+    ename = gp_elem_dup_name (self, GST_ELEMENT (parent));
+  else if (e != NULL) {
+    g_mutex_lock (&self->names_lock);
+    ename = g_strdup (e->name ? e->name : "");
+    g_mutex_unlock (&self->names_lock);
+  } else
+    ename = g_strdup ("");
+  name = g_strdup_printf ("%s.%s", ename, GST_OBJECT_NAME (pad));
+  g_free (ename);
+  return name;
+}
+
 /* creation (state_lock held) */
 
 static GpElem *
@@ -392,11 +414,6 @@ gp_pad_get_locked (GstProfTracer * self, GstPad * pad)
   g_mutex_init (&p->lock);
   p->lat_gen = -1;
   parent = GST_OBJECT_PARENT (pad);
-  /* named now (unlocked, as the core tracers do), so that a pad that dies
-   * before the next window is still reported by name; the timer refreshes
-   * it while the pad lives */
-  p->name = g_strdup_printf ("%s.%s", parent ? GST_OBJECT_NAME (parent) : "",
-      GST_OBJECT_NAME (pad));
   if (!p->is_proxy && parent && GST_IS_ELEMENT (parent)) {
     p->elem = gp_elem_ref (gp_elem_get_locked (self, GST_ELEMENT (parent)));
     if (!p->is_src && p->elem->qtype != GP_QUEUE_NONE)
@@ -404,6 +421,10 @@ gp_pad_get_locked (GstProfTracer * self, GstPad * pad)
     if (!p->is_src && p->elem->qtype == GP_QUEUE_MULTI)
       p->q = g_new0 (GpQueueAcc, 1);
   }
+  /* named now (unlocked, as the core tracers do), so that a pad that dies
+   * before the next window is still reported by name; the timer refreshes
+   * it while the pad lives */
+  p->name = gp_pad_name_of (self, p->elem, parent, pad);
   g_object_set_qdata_full ((GObject *) pad, self->q_pad, p,
       gp_pad_dead_notify);
 
@@ -461,10 +482,10 @@ gp_pad_refresh_peer (GstProfTracer * self, GpPad * ps, GstPad * peer)
   if (!ps->elem && !ps->is_proxy && GST_OBJECT_PARENT (ps->raw)
       && GST_IS_ELEMENT (GST_OBJECT_PARENT (ps->raw))) {
     GstObject *parent = GST_OBJECT_PARENT (ps->raw);
-    gchar *name = g_strdup_printf ("%s.%s", GST_OBJECT_NAME (parent),
-        GST_OBJECT_NAME (ps->raw));
+    gchar *name;
 
     ps->elem = gp_elem_ref (gp_elem_get_locked (self, GST_ELEMENT (parent)));
+    name = gp_pad_name_of (self, ps->elem, parent, ps->raw);
     g_mutex_lock (&ps->lock);
     g_free (ps->name);
     ps->name = name;
@@ -600,11 +621,114 @@ gp_pad_real_parent (GstPad * pad)
 }
 
 gchar *
-gp_pad_full_name (GstPad * pad)
+gp_elem_dup_name (GstProfTracer * self, GstElement * element)
+{
+  GpElem *e = g_object_get_qdata ((GObject *) element, self->q_elem);
+  gchar *name = NULL;
+
+  if (e != NULL) {
+    g_mutex_lock (&self->names_lock);
+    name = g_strdup (e->name);
+    g_mutex_unlock (&self->names_lock);
+  }
+  return name ? name : g_strdup (GST_OBJECT_NAME (element));
+}
+
+/* "top/bin/name", from the top-level bin down. */
+static gchar *
+gp_elem_path (GstObject * o)
+{
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  GstObject *cur = gst_object_ref (o);
+  GString *path = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; cur != NULL && i < GP_MAX_WALK; i++) {
+    GstObject *up = gst_object_get_parent (cur);
+
+    g_ptr_array_add (parts, gst_object_get_name (cur));
+    gst_object_unref (cur);
+    cur = up;
+  }
+  if (cur != NULL)
+    gst_object_unref (cur);
+  for (i = parts->len; i > 0; i--)
+    g_string_append_printf (path, "%s%s", path->len ? "/" : "",
+        (const gchar *) g_ptr_array_index (parts, i - 1));
+  g_ptr_array_unref (parts);
+  return g_string_free (path, FALSE);
+}
+
+void
+gp_names_refresh (GstProfTracer * self)
+{
+  GHashTable *count = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *elems, *objs;
+  gchar **plain;
+  guint i;
+
+  g_mutex_lock (&self->reg_lock);
+  elems = g_ptr_array_new_full (self->elems->len,
+      (GDestroyNotify) gp_elem_unref);
+  for (i = 0; i < self->elems->len; i++)
+    g_ptr_array_add (elems, gp_elem_ref (g_ptr_array_index (self->elems, i)));
+  g_mutex_unlock (&self->reg_lock);
+
+  /* the plain names of the live elements, and how many have each */
+  objs = g_ptr_array_new_full (elems->len, NULL);
+  plain = g_new0 (gchar *, elems->len + 1);
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+    GstObject *o = g_weak_ref_get (&e->obj);
+
+    g_ptr_array_add (objs, o);
+    if (o == NULL) {
+      g_atomic_int_set (&e->dead, 1);
+      continue;
+    }
+    plain[i] = gst_object_get_name (o);
+    if (plain[i] != NULL)
+      g_hash_table_insert (count, plain[i], GUINT_TO_POINTER
+          (GPOINTER_TO_UINT (g_hash_table_lookup (count, plain[i])) + 1));
+  }
+  for (i = 0; i < elems->len; i++) {
+    GpElem *e = g_ptr_array_index (elems, i);
+    GstObject *o = g_ptr_array_index (objs, i);
+    gchar *name;
+
+    if (o == NULL || plain[i] == NULL)
+      continue;
+    if (GPOINTER_TO_UINT (g_hash_table_lookup (count, plain[i])) > 1)
+      e->pathed = TRUE;
+    name = e->pathed ? gp_elem_path (o) : g_strdup (plain[i]);
+    if (g_strcmp0 (name, e->name) != 0) {
+      gchar *old;
+
+      g_mutex_lock (&self->names_lock);
+      old = e->name;
+      e->name = name;
+      name = old;
+      g_mutex_unlock (&self->names_lock);
+    }
+    g_free (name);
+  }
+  g_hash_table_unref (count);
+  for (i = 0; i < objs->len; i++)
+    if (g_ptr_array_index (objs, i) != NULL)
+      gst_object_unref (g_ptr_array_index (objs, i));
+  g_strfreev (plain);
+  g_ptr_array_unref (objs);
+  g_ptr_array_unref (elems);
+}
+
+gchar *
+gp_pad_full_name (GstProfTracer * self, GstPad * pad)
 {
   GstObject *parent = gst_object_get_parent (GST_OBJECT (pad));
   gchar *pname = gst_object_get_name (GST_OBJECT (pad));
-  gchar *ename = parent ? gst_object_get_name (parent) : NULL;
+  gchar *ename = parent == NULL ? NULL : GST_IS_ELEMENT (parent) ?
+      gp_elem_dup_name (self, GST_ELEMENT (parent)) :
+      gst_object_get_name (parent);
   gchar *full = g_strdup_printf ("%s.%s", ename ? ename : "", pname ?
       pname : "");
 

@@ -116,6 +116,7 @@ enum
   PROP_WINDOW,
   PROP_CPU,
   PROP_OUT,
+  PROP_SOCKET,
   N_PROPS
 };
 
@@ -904,20 +905,23 @@ gp_link_failed (GstProfTracer * self, guint64 ts, GstPad * pad,
   GstPad *peer;
   GstStructure *ev;
   GstObject *parent;
-  gchar *src, *caps = NULL;
+  gchar *src, *pname, *caps = NULL;
 
   if (!ps || g_atomic_int_get (&ps->failed)
       || !g_atomic_int_compare_and_exchange (&ps->failed, 0, 1))
     return;
   parent = gst_pad_get_parent (pad);
-  src = gp_pad_full_name (pad);
+  src = gp_pad_full_name (self, pad);
+  pname = parent && GST_IS_ELEMENT (parent) ?
+      gp_elem_dup_name (self, GST_ELEMENT (parent)) : g_strdup ("");
   ev = gst_structure_new (GP_RECORD_EVENT, GP_EV_TS, G_TYPE_UINT64, ts,
       GP_EV_TYPE, G_TYPE_STRING, type,
-      GP_EV_SOURCE, G_TYPE_STRING, parent ? GST_OBJECT_NAME (parent) : "",
+      GP_EV_SOURCE, G_TYPE_STRING, pname,
       GP_EV_TEXT, G_TYPE_STRING, what, GP_EV_LINK, G_TYPE_STRING, src, NULL);
+  g_free (pname);
   peer = gp_pad_downstream_real (pad);
   if (peer) {
-    gchar *sink = gp_pad_full_name (peer);
+    gchar *sink = gp_pad_full_name (self, peer);
     /* what it would have taken: the same query the element that refused
      * answers during negotiation, from the same thread */
     GstCaps *accepts = gst_pad_query_caps (peer, NULL);
@@ -1154,7 +1158,7 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
 {
   GstStructure *ev;
   const gchar *type;
-  gchar *text = NULL, *debug = NULL;
+  gchar *text = NULL, *debug = NULL, *source;
   GpThread *t = gp_thread_peek ();
 
   if (G_UNLIKELY (t != NULL && t->refused != NULL))
@@ -1163,8 +1167,10 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
       || GST_ELEMENT_BUS (element) == NULL)
     return;
 
+  source = gp_elem_dup_name (self, element);
   ev = gst_structure_new (GP_RECORD_EVENT, GP_EV_TS, G_TYPE_UINT64, ts,
-      GP_EV_SOURCE, G_TYPE_STRING, GST_OBJECT_NAME (element), NULL);
+      GP_EV_SOURCE, G_TYPE_STRING, source, NULL);
+  g_free (source);
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ERROR:
     case GST_MESSAGE_WARNING:{
@@ -1396,9 +1402,9 @@ gst_prof_tracer_snapshot_graph (GstProfTracer * self)
 /* GST_TRACERS' parameters arrive as the raw text between its parentheses,
  * the `params` property, on every release (the class does not ask 1.26 for
  * structure parameters: see the top of this file).  Each value ends in the
- * fields the `window`, `cpu` and `out` properties set, in range: a bad
- * one is named in a warning and left at its default or clamped to the
- * nearest bound, an unknown key is named and ignored.  Parsed once, in
+ * fields the `window`, `cpu`, `out` and `socket` properties set, in range:
+ * a bad one is named in a warning and left at its default or clamped to
+ * the nearest bound, an unknown key is named and ignored.  Parsed once, in
  * constructed (), after every construct property: params win over
  * properties given to g_object_new (). */
 static void
@@ -1473,9 +1479,17 @@ gst_prof_tracer_parse_params (GstProfTracer * self)
         g_warning ("gstprof: GST_TRACERS: out: expected a folder in '%s'",
             params);
       }
+    } else if (!strcmp (key, "socket")) {
+      if (G_VALUE_HOLDS_STRING (v) && *g_value_get_string (v)) {
+        g_free (self->socket_path);
+        self->socket_path = g_value_dup_string (v);
+      } else {
+        g_warning ("gstprof: GST_TRACERS: socket: expected a path in '%s'",
+            params);
+      }
     } else {
       g_warning ("gstprof: GST_TRACERS: unknown parameter '%s' in '%s' "
-          "(known: window, cpu, out)", key, params);
+          "(known: window, cpu, out, socket)", key, params);
     }
   }
   gst_structure_free (s);
@@ -1501,6 +1515,10 @@ gst_prof_tracer_set_property (GObject * object, guint prop_id,
       g_free (self->out_dir);
       self->out_dir = g_value_dup_string (value);
       break;
+    case PROP_SOCKET:
+      g_free (self->socket_path);
+      self->socket_path = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1522,6 +1540,9 @@ gst_prof_tracer_get_property (GObject * object, guint prop_id,
       break;
     case PROP_OUT:
       g_value_set_string (value, self->out_dir);
+      break;
+    case PROP_SOCKET:
+      g_value_set_string (value, self->socket_path);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1637,8 +1658,10 @@ gst_prof_tracer_finalize (GObject * object)
   g_mutex_clear (&self->reg_lock);
   g_mutex_clear (&self->state_lock);
   g_mutex_clear (&self->ev_lock);
+  g_mutex_clear (&self->names_lock);
   g_rec_mutex_clear (&self->emit_lock);
   g_free (self->out_dir);
+  g_free (self->socket_path);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1695,6 +1718,20 @@ gst_prof_tracer_class_init (GstProfTracerClass * klass)
       "only", NULL,
       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * GstProfTracer:socket:
+   *
+   * A Unix socket (gstprof wrap's) the tracer streams its records to, the
+   * lines of `out`'s file, each as its window closes; a reader that falls
+   * behind gets whole lines left out, never a stalled pipeline.  With
+   * `out` too, the file is written when the socket cannot be reached.
+   * Read once when the tracer starts measuring.
+   */
+  gst_prof_props[PROP_SOCKET] = g_param_spec_string ("socket",
+      "Records socket", "A Unix socket the tracer streams its records to "
+      "as windows close (gstprof wrap's); none: not streamed", NULL,
+      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (gobject_class, N_PROPS, gst_prof_props);
 
   /**
@@ -1742,6 +1779,7 @@ gst_prof_tracer_init (GstProfTracer * self)
   self->q_elem = g_quark_from_static_string ("gstprof:element");
   g_mutex_init (&self->reg_lock);
   g_mutex_init (&self->state_lock);
+  g_mutex_init (&self->names_lock);
   g_mutex_init (&self->ev_lock);
   g_rec_mutex_init (&self->emit_lock);
   self->elems = g_ptr_array_new ();

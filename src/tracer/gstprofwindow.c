@@ -268,27 +268,13 @@ gp_sample_levels (GstProfTracer * self, GPtrArray * elems)
 
 /* window sections */
 
+/* the record names (gp_names_refresh), then the pads' "element.pad" */
 static void
-gp_refresh_names (GPtrArray * elems, GPtrArray * pads)
+gp_refresh_names (GstProfTracer * self, GPtrArray * pads)
 {
   guint i;
 
-  for (i = 0; i < elems->len; i++) {
-    GpElem *e = g_ptr_array_index (elems, i);
-    GstObject *o = g_weak_ref_get (&e->obj);
-
-    if (!o) {
-      g_atomic_int_set (&e->dead, 1);
-      continue;
-    }
-    GST_OBJECT_LOCK (o);
-    if (g_strcmp0 (e->name, GST_OBJECT_NAME (o)) != 0) {
-      g_free (e->name);
-      e->name = g_strdup (GST_OBJECT_NAME (o));
-    }
-    GST_OBJECT_UNLOCK (o);
-    gst_object_unref (o);
-  }
+  gp_names_refresh (self);
   for (i = 0; i < pads->len; i++) {
     GpPad *p = g_ptr_array_index (pads, i);
     GstPad *o = g_weak_ref_get (&p->obj);
@@ -298,7 +284,7 @@ gp_refresh_names (GPtrArray * elems, GPtrArray * pads)
       g_atomic_int_set (&p->dead, 1);
       continue;
     }
-    name = gp_pad_full_name (o);
+    name = gp_pad_full_name (self, o);
     gst_object_unref (o);
     g_mutex_lock (&p->lock);
     g_free (p->name);
@@ -398,7 +384,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
       }
     }
 
-    sink_name = gp_pad_full_name (sink);
+    sink_name = gp_pad_full_name (self, sink);
     s = gst_structure_new (GP_RECORD_LINK,
         GP_L_SRC, G_TYPE_STRING, src_name,
         GP_L_SINK, G_TYPE_STRING, sink_name,
@@ -956,7 +942,7 @@ gp_emit (GstProfTracer * self, guint64 now)
   guint64 index = gp_load (&self->win_index);
   guint i;
 
-  gp_refresh_names (elems, pads);
+  gp_refresh_names (self, pads);
   /* a window shorter than the sampling period still gets one level */
   for (i = 0; i < elems->len; i++) {
     GpElem *e = g_ptr_array_index (elems, i);

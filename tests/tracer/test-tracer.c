@@ -352,10 +352,19 @@ test_properties (void)
   g_assert_cmpuint (ps->flags & (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY),
       ==, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY);
 
+  ps = g_object_class_find_property (klass, "socket");
+  g_assert_nonnull (ps);
+  g_assert_true (G_IS_PARAM_SPEC_STRING (ps));
+  g_assert_null (G_PARAM_SPEC_STRING (ps)->default_value);
+  g_assert_cmpuint (ps->flags & (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY),
+      ==, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY);
+
   g_object_get (tracer, "window", &window, "cpu", &cpu, "out", &out, NULL);
   g_assert_cmpuint (window, ==, WINDOW_MS);
   g_assert_cmpint (cpu, ==, GP_TEST_CPU);
   /* no folder given here: the records go to the window signal only */
+  g_assert_null (out);
+  g_object_get (tracer, "socket", &out, NULL);
   g_assert_null (out);
 }
 
@@ -445,7 +454,7 @@ test_params (void)
       "cpu: expected true or false in 'cpu=maybe'");
   check_params ("window=100,colour=red", 100, FALSE,
       "unknown parameter 'colour' in 'window=100,colour=red' "
-      "(known: window, cpu, out)");
+      "(known: window, cpu, out, socket)");
 }
 
 /* identity sleep-time=N costs N us per buffer: the exclusive time of each
