@@ -725,6 +725,111 @@ gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
   g_mutex_unlock (&agg->lock);
 }
 
+/* The top-level bin of element @name in @parents (name -> parent). */
+static const gchar *
+gp_agg_graph_top (GHashTable * parents, const gchar * name)
+{
+  const gchar *parent;
+  guint i;
+
+  for (i = 0; i < 64 && (parent = g_hash_table_lookup (parents, name)) &&
+      *parent; i++)
+    name = parent;
+  return name;
+}
+
+static void
+gp_agg_list_append (GstStructure * s, const gchar * field, const GValue * v)
+{
+  GValue list = G_VALUE_INIT, copy = G_VALUE_INIT;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  if (gst_structure_get_value (s, field) != NULL)
+    g_value_copy (gst_structure_get_value (s, field), &list);
+  g_value_init (&copy, G_VALUE_TYPE (v));
+  g_value_copy (v, &copy);
+  gst_value_list_append_and_take_value (&list, &copy);
+  gst_structure_take_value (s, field, &list);
+}
+
+/* Each top-level pipeline is a section of the graph: one the program let
+ * go (a second pipeline after the first, a pipeline per file) keeps its
+ * section, the elements and links @old had of it, in @next, which no
+ * longer has them. */
+static void
+gp_agg_graph_keep_gone (GstStructure * next, const GstStructure * old)
+{
+  GHashTable *parents = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *present = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *gone = g_hash_table_new (g_str_hash, g_str_equal);
+  const GValue *list;
+  guint i, n;
+
+  list = gst_structure_get_value (next, GP_G_PIPELINES);
+  for (i = 0; i < gp_agg_list_size (list); i++) {
+    const GValue *v = gst_value_list_get_value (list, i);
+
+    if (G_VALUE_HOLDS_STRING (v) && g_value_get_string (v))
+      g_hash_table_add (present, (gpointer) g_value_get_string (v));
+  }
+  list = gst_structure_get_value (next, GP_G_ELEMENTS);
+  for (i = 0; i < gp_agg_list_size (list); i++) {
+    const GstStructure *es = gp_agg_list_struct (list, i);
+    const gchar *name = es ? gp_agg_get_str (es, GP_GE_NAME) : NULL;
+
+    if (name != NULL)
+      g_hash_table_add (present, (gpointer) name);
+  }
+  list = gst_structure_get_value (old, GP_G_PIPELINES);
+  n = gp_agg_list_size (list);
+  for (i = 0; i < n; i++) {
+    const GValue *v = gst_value_list_get_value (list, i);
+
+    if (G_VALUE_HOLDS_STRING (v) && g_value_get_string (v) &&
+        !g_hash_table_contains (present, g_value_get_string (v))) {
+      g_hash_table_add (gone, (gpointer) g_value_get_string (v));
+      gp_agg_list_append (next, GP_G_PIPELINES, v);
+    }
+  }
+  if (g_hash_table_size (gone) > 0) {
+    list = gst_structure_get_value (old, GP_G_ELEMENTS);
+    n = gp_agg_list_size (list);
+    for (i = 0; i < n; i++) {
+      const GstStructure *es = gp_agg_list_struct (list, i);
+      const gchar *name = es ? gp_agg_get_str (es, GP_GE_NAME) : NULL;
+      const gchar *parent = es ? gp_agg_get_str (es, GP_GE_PARENT) : NULL;
+
+      if (name != NULL)
+        g_hash_table_insert (parents, (gpointer) name, (gpointer) (parent ?
+                parent : ""));
+    }
+    for (i = 0; i < n; i++) {
+      const GstStructure *es = gp_agg_list_struct (list, i);
+      const gchar *name = es ? gp_agg_get_str (es, GP_GE_NAME) : NULL;
+
+      if (name != NULL && !g_hash_table_contains (present, name) &&
+          g_hash_table_contains (gone, gp_agg_graph_top (parents, name)))
+        gp_agg_list_append (next, GP_G_ELEMENTS, gp_agg_list_value (list,
+                i));
+    }
+    list = gst_structure_get_value (old, GP_G_LINKS);
+    n = gp_agg_list_size (list);
+    for (i = 0; i < n; i++) {
+      const GstStructure *ls = gp_agg_list_struct (list, i);
+      const gchar *src = ls ? gp_agg_get_str (ls, GP_L_SRC) : NULL;
+      gchar *el = src ? gp_pad_element (src) : NULL;
+
+      if (el != NULL && !g_hash_table_contains (present, el) &&
+          g_hash_table_contains (gone, gp_agg_graph_top (parents, el)))
+        gp_agg_list_append (next, GP_G_LINKS, gp_agg_list_value (list, i));
+      g_free (el);
+    }
+  }
+  g_hash_table_unref (gone);
+  g_hash_table_unref (present);
+  g_hash_table_unref (parents);
+}
+
 void
 gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph)
 {
@@ -735,9 +840,15 @@ gp_aggregator_add_graph (GpAggregator * agg, const GstStructure * graph)
   g_return_if_fail (graph != NULL);
 
   g_mutex_lock (&agg->lock);
-  if (agg->graph)
-    gst_structure_free (agg->graph);
-  agg->graph = gst_structure_copy (graph);
+  {
+    GstStructure *next = gst_structure_copy (graph);
+
+    if (agg->graph) {
+      gp_agg_graph_keep_gone (next, agg->graph);
+      gst_structure_free (agg->graph);
+    }
+    agg->graph = next;
+  }
 
   /* graph links join the link table (with 0 buffers until data flows), so a
    * link that never carried anything still has a summary and its caps can

@@ -169,36 +169,39 @@ gp_records_launch (const GstStructure * header)
   return launch;
 }
 
-/* The highest state the top-level pipeline reached, from its state events;
- * NULL when none was recorded. */
+/* The highest state a top-level pipeline reached (the program's, when it
+ * made several: the furthest any got), from their state events; NULL when
+ * none was recorded. */
 static const gchar *
 gp_records_reached (GpSession * s)
 {
   static const gchar *const states[] = { "NULL", "READY", "PAUSED",
     "PLAYING"
   };
-  const gchar *top = NULL;
+  GHashTable *tops = g_hash_table_new (g_str_hash, g_str_equal);
   gint best = -1;
   guint i, k;
 
-  for (i = 0; i < s->elements->len && top == NULL; i++) {
+  for (i = 0; i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
 
     if (e->is_bin && (e->parent == NULL || *e->parent == '\0'))
-      top = e->name;
+      g_hash_table_add (tops, e->name);
   }
   for (i = 0; i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
     const gchar *state;
 
     if (g_strcmp0 (ev->type, "state") != 0 || ev->data == NULL ||
-        (top != NULL && g_strcmp0 (ev->source, top) != 0) ||
+        (g_hash_table_size (tops) > 0 && (ev->source == NULL ||
+                !g_hash_table_contains (tops, ev->source))) ||
         (state = gp_json_get_string (ev->data, "new")) == NULL)
       continue;
     for (k = 0; k < G_N_ELEMENTS (states); k++)
       if (strcmp (state, states[k]) == 0)
         best = MAX (best, (gint) k);
   }
+  g_hash_table_unref (tops);
   return best >= 0 ? states[best] : NULL;
 }
 

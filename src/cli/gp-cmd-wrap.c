@@ -287,7 +287,6 @@ gp_wrap_on_accept (gint fd, GIOCondition cond, gpointer data)
 
   while ((cfd = accept (fd, NULL, NULL)) >= 0 || errno == EINTR) {
     GpWrapConn *c;
-    gchar *name;
 
     if (cfd < 0)
       continue;
@@ -297,9 +296,7 @@ gp_wrap_on_accept (gint fd, GIOCondition cond, gpointer data)
     c->w = w;
     c->fd = cfd;
     c->buf = g_string_new (NULL);
-    name = g_strdup_printf ("the socket's stream %u", w->conns->len + 1);
-    c->reader = gp_records_reader_new (name);
-    g_free (name);
+    c->reader = gp_records_reader_new ("its stream on the socket");
     c->source = g_unix_fd_add (cfd, G_IO_IN | G_IO_HUP | G_IO_ERR,
         gp_wrap_on_read, c);
     g_ptr_array_add (w->conns, c);
@@ -580,7 +577,7 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
     GpWrapConn *c = g_ptr_array_index (w->conns, i);
     const GstStructure *h = gp_records_reader_get_header (c->reader);
     GpSession *so;
-    gchar *what, *busiest, *note;
+    gchar *what, *busiest, *note, *saved;
     guint pid;
 
     if (c == main_conn)
@@ -595,9 +592,11 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
     so = gp_records_reader_finish (c->reader, c->cut);
     gp_rules_run (so);
     busiest = gp_wrap_busiest (so);
+    saved = out_dir ? g_strdup_printf (" (session-%u.json)", pid) :
+        g_strdup ("");
     note = g_strdup_printf ("process %u (%s) ran GStreamer too: profiled "
-        "apart, its verdict follows%s; %s", pid, what, out_dir ?
-        " (session-PID.json)" : "", busiest);
+        "apart, its verdict follows%s; %s", pid, what, saved, busiest);
+    g_free (saved);
     gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
     g_ptr_array_add (others, so);
     g_array_append_val (other_pids, pid);

@@ -9,12 +9,18 @@
  * count. Bad files: not records, lines that are not records, a folder of
  * two processes. `gstprof wrap` around gst-launch-1.0, with --duration,
  * around a program that fails, one that dies by SIGKILL, one with no
- * GStreamer.
+ * GStreamer; the records streamed over wrap's socket as they close (the
+ * live progress line on a terminal), a program with two pipelines whose
+ * elements share names (unique by path), a program that forks and execs a
+ * second GStreamer process (profiled apart), connections to the socket
+ * that are not the tracer's (counted, never trusted).
  */
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,6 +122,21 @@ gp_records_assert_slow (GpSession * s, guint64 min_buffers, gboolean exact,
   g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
 }
 
+/* The element @name: @buffers buffers, each within 0.5 ms of its planted
+ * @sleep_ms. */
+static void
+gp_records_assert_element (GpSession * s, const gchar * name,
+    guint64 buffers, gdouble sleep_ms)
+{
+  GpElementSummary *es = gp_session_find_elem_summary (s, name);
+
+  g_assert_nonnull (es);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " buffers, p50 %.3f ms "
+      "(planted %.1f ms)", name, es->buffers, es->self_ms.p50, sleep_ms);
+  g_assert_cmpuint (es->buffers, ==, buffers);
+  g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
+}
+
 /* gst-launch-1.0 under GST_TRACERS alone: the same measurement as run, the
  * launch string back from its command line, a clean end. */
 static void
@@ -210,6 +231,87 @@ test_killed (void)
   gp_records_assert_slow (s, 20, FALSE, 3.0);
   gp_session_free (s);
   g_free (dir);
+}
+
+/* socket= with a reader that never reads: the program runs at its own
+ * pace (a live source of 90 frames at 30/1: 3 s, then at most
+ * GP_OUT_CLOSE_WAIT_MS for its last lines), and what reaches the reader
+ * later is whole lines from the header on, the rest left out. */
+static void
+test_stalled_reader (void)
+{
+  gchar *path = g_build_filename (gp_tmp, "stalled.sock", NULL);
+  gchar *tracers = g_strdup_printf ("gstprof(window=10,socket=\"%s\")",
+      path);
+  gchar *argv[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
+    (gchar *) "videotestsrc", (gchar *) "is-live=true",
+    (gchar *) "num-buffers=90", (gchar *) "!",
+    (gchar *) "video/x-raw,width=160,height=120,framerate=30/1",
+    (gchar *) "!", (gchar *) "identity", (gchar *) "name=slow",
+    (gchar *) "!", (gchar *) "fakesink", (gchar *) "sync=true", NULL
+  };
+  struct sockaddr_un addr = { 0 };
+  gchar **env = g_get_environ ();
+  GString *got = g_string_new (NULL);
+  gchar chunk[65536], **lines;
+  GpRecordsReader *rr;
+  GpSession *s;
+  GError *err = NULL;
+  gint lfd, cfd, status = 0, small = 8192;
+  gint64 t0;
+  gdouble wall;
+  gssize n;
+  GPid pid;
+
+  if (!gp_test_have_tracer ())
+    return;
+  addr.sun_family = AF_UNIX;
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  lfd = socket (AF_UNIX, SOCK_STREAM, 0);
+  g_assert_cmpint (bind (lfd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (lfd, 4), ==, 0);
+  env = g_environ_setenv (env, "GST_TRACERS", tracers, TRUE);
+  env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
+  t0 = g_get_monotonic_time ();
+  g_assert_true (g_spawn_async (NULL, argv, env, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &err));
+  g_assert_no_error (err);
+  /* accepted (so that connect () succeeds) but never read, with a small
+   * receive buffer, until the program has ended */
+  cfd = accept (lfd, NULL, NULL);
+  g_assert_cmpint (cfd, >=, 0);
+  setsockopt (cfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  wall = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("the program ran %.2f s against a stalled reader", wall);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpfloat (wall, <, 3.0 + 1.0 + 1.5);
+  while ((n = read (cfd, chunk, sizeof chunk)) > 0)
+    g_string_append_len (got, chunk, n);
+  close (cfd);
+  close (lfd);
+
+  /* whole lines, the header first: a session of the windows that came */
+  lines = g_strsplit (got->str, "\n", -1);
+  rr = gp_records_reader_new ("the stalled stream");
+  for (n = 0; lines[n] != NULL && lines[n + 1] != NULL; n++)
+    g_assert_true (gp_records_reader_add_line (rr, lines[n],
+            n == 0 ? &err : NULL));
+  g_assert_no_error (err);
+  g_test_message ("%" G_GSSIZE_FORMAT " lines (%" G_GSIZE_FORMAT " bytes), "
+      "%" G_GUINT64_FORMAT " windows read", n, got->len,
+      gp_records_reader_windows (rr));
+  g_assert_cmpuint (gp_records_reader_bad_lines (rr), ==, 0);
+  s = gp_records_reader_finish (rr, lines[n] != NULL && *lines[n] != '\0');
+  g_assert_nonnull (s);
+  gp_session_free (s);
+  gp_records_reader_free (rr);
+  g_strfreev (lines);
+  g_string_free (got, TRUE);
+  g_strfreev (env);
+  g_free (tracers);
+  g_free (path);
 }
 
 /* What is not a records file, lines that are not records, two processes'
@@ -468,6 +570,204 @@ test_wrap_python (void)
   g_free (script);
 }
 
+/* wrap streams: the progress line on a terminal (script(1) gives it one)
+ * shows the live sink's rate while the program runs, before the end. */
+static void
+test_wrap_progress (void)
+{
+  gchar *cmd, *out = NULL, *err_text = NULL, *p;
+  gint status = -1;
+  guint lines = 0;
+  gdouble fps = 0;
+
+  if (!gp_test_have_tracer ())
+    return;
+  if (!g_file_test ("/usr/bin/script", G_FILE_TEST_IS_EXECUTABLE)) {
+    g_test_skip ("no script(1) for a terminal (util-linux)");
+    return;
+  }
+  cmd = g_strdup_printf ("/usr/bin/script -qec '%s wrap -- gst-launch-1.0 "
+      "-q videotestsrc is-live=true num-buffers=75 ! "
+      "video/x-raw,width=160,height=120,framerate=30/1 ! fakesink sync=true' "
+      "/dev/null", g_getenv ("GSTPROF_BIN"));
+  g_assert_true (g_spawn_command_line_sync (cmd, &out, &err_text, &status,
+          NULL));
+  g_test_message ("script: status %d", status);
+  /* "\r\033[Kgstprof: 1.0 s  fakesink0 30.0 fps", once a second */
+  for (p = out; (p = strstr (p, "gstprof: ")) != NULL; p++) {
+    gchar *f = strstr (p, " s  fakesink0 ");
+
+    if (f != NULL && f - p < 20) {
+      lines++;
+      fps = g_ascii_strtod (f + strlen (" s  fakesink0 "), NULL);
+    }
+  }
+  g_test_message ("%u progress lines, the last at %.1f fps", lines, fps);
+  /* 2.5 s of a live 30/1 source: a line a second, at about 30 fps */
+  g_assert_cmpuint (lines, >=, 1);
+  g_assert_cmpfloat (fabs (fps - 30), <, 3);
+  g_assert_nonnull (strstr (out, "gstprof verdict"));
+  g_free (out);
+  g_free (err_text);
+  g_free (cmd);
+}
+
+/* Two pipelines in one program, each with a queue0 and an identity "slow",
+ * one of 3 ms, one of 6 ms: every element named by its path, each measured
+ * apart, each pipeline a section of the graph even after the first went. */
+static void
+test_wrap_two_pipelines (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-two", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *s;
+  GpElement *e;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
+      g_getenv ("GP_RECORDS_SELF"), "--two-pipelines-child", NULL);
+  g_test_message ("two pipelines: exit %d", r.code);
+  g_assert_cmpint (r.code, <=, 1);
+  g_assert_nonnull (strstr (r.out, "first/slow"));
+  g_assert_nonnull (strstr (r.out, "second/slow"));
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_element (s, "first/slow", 40, 3.0);
+  gp_records_assert_element (s, "second/slow", 40, 6.0);
+  /* no plain name for either, no third element made of both */
+  g_assert_null (gp_session_find_elem_summary (s, "slow"));
+  g_assert_null (gp_session_find_elem_summary (s, "queue0"));
+  g_assert_nonnull (gp_session_find_queue_summary (s, "first/queue0"));
+  g_assert_nonnull (gp_session_find_queue_summary (s, "second/queue0"));
+  /* names unique in the process stay as they are */
+  g_assert_nonnull (gp_session_find_elem_summary (s, "fakesink0"));
+  g_assert_nonnull (gp_session_find_elem_summary (s, "fakesink1"));
+  /* each pipeline its section: a top-level bin and its children, the
+   * first kept after the program let it go */
+  e = gp_session_find_element (s, "first");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (e->parent, ==, "");
+  g_assert_nonnull (gp_session_find_element (s, "second"));
+  g_assert_cmpstr (gp_session_find_element (s, "first/slow")->parent, ==,
+      "first");
+  g_assert_cmpstr (gp_session_find_element (s, "second/queue0")->parent, ==,
+      "second");
+  g_assert_nonnull (gp_session_find_link (s,
+          "first/queue0.src->first/slow.sink"));
+  g_assert_nonnull (gp_session_find_link (s,
+          "second/slow.src->fakesink1.sink"));
+  g_assert_cmpstr (s->reached, ==, "PLAYING");
+  gp_session_free (s);
+  g_free (path);
+  g_free (out);
+}
+
+/* A program that runs a pipeline and starts gst-launch-1.0 (fork and
+ * exec): both profiled, the second apart, with its pid, its own planted
+ * identity and its own session. */
+static void
+test_wrap_fork_exec (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-fork", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  gchar *child_path = NULL, *note;
+  GError *err = NULL;
+  GpSession *s, *c;
+  GpTestRun r;
+  GDir *d;
+  const gchar *name;
+  guint i;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--window", "100ms", "--out",
+      out, "--", g_getenv ("GP_RECORDS_SELF"), "--fork-exec-child", NULL);
+  g_test_message ("fork and exec: exit %d", r.code);
+  g_assert_cmpint (r.code, <=, 1);
+  /* the second verdict, after the program's */
+  g_assert_nonnull (strstr (r.out, ", started by "));
+  g_assert_nonnull (strstr (strstr (r.out, ", started by "), "HOT: slow"));
+  gp_test_run_clear (&r);
+
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_slow (s, 100, TRUE, 2.0);
+  /* the program's verdict names the other process and what it measured */
+  note = NULL;
+  for (i = 0; i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (ev->text && strstr (ev->text, "ran GStreamer too"))
+      note = ev->text;
+  }
+  g_assert_nonnull (note);
+  g_test_message ("note: %s", note);
+  g_assert_nonnull (strstr (note, "(gst-launch-1.0 -q videotestsrc"));
+  g_assert_nonnull (strstr (note, "its busiest element: slow, 5."));
+  gp_session_free (s);
+
+  d = g_dir_open (out, 0, &err);
+  g_assert_no_error (err);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "session-"))
+      child_path = g_build_filename (out, name, NULL);
+  g_dir_close (d);
+  g_assert_nonnull (child_path);
+  c = gp_session_load (child_path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_slow (c, 100, TRUE, 5.0);
+  g_assert_cmpstr (c->launch, ==, "videotestsrc num-buffers=100 ! "
+      "identity name=slow sleep-time=5000 ! fakesink");
+  g_assert_cmpstr (c->end, ==, "eos");
+  gp_session_free (c);
+  g_free (child_path);
+  g_free (path);
+  g_free (out);
+}
+
+/* Connections to the socket that are not the tracer's: one with no
+ * header, one with a header and then a line that is not a record. Both
+ * counted and said; the program's own records measured as ever. */
+static void
+test_wrap_garbage (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-garbage", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  gchar *forged = g_build_filename (out, "session-4000000000.json", NULL);
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
+      g_getenv ("GP_RECORDS_SELF"), "--garbage-child", NULL);
+  g_test_message ("garbage: exit %d", r.code);
+  g_assert_nonnull (strstr (r.out, "1 connection to gstprof's socket sent "
+          "no records header"));
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_slow (s, 60, TRUE, 4.0);
+  g_assert_true (gp_records_has_note (s, "1 connection to gstprof's "
+          "socket sent no records header"));
+  gp_session_free (s);
+  /* the forged process: its line that is not a record counted, by number */
+  s = gp_session_load (forged, &err);
+  g_assert_no_error (err);
+  g_assert_true (gp_records_has_note (s, "1 line of its stream on the "
+          "socket are not records and were left out (line 2)"));
+  g_assert_null (gp_session_find_elem_summary (s, "slow"));
+  gp_session_free (s);
+  g_free (forged);
+  g_free (path);
+  g_free (out);
+}
+
 static gboolean
 gp_records_on_bus (GstBus * bus, GstMessage * m, gpointer loop)
 {
@@ -521,6 +821,152 @@ gp_records_kill_child (void)
   return 0;
 }
 
+/* A pipeline named @name: 40 buffers through queue0 and a @sleep_us
+ * identity "slow". */
+static GstElement *
+gp_records_named_pipeline (const gchar * name, guint sleep_us)
+{
+  gchar *launch = g_strdup_printf ("videotestsrc num-buffers=40 ! "
+      "video/x-raw,width=160,height=120 ! queue name=queue0 ! "
+      "identity name=slow sleep-time=%u ! fakesink", sleep_us);
+  GstElement *p = gst_parse_launch (launch, NULL);
+
+  g_free (launch);
+  if (p != NULL)
+    gst_object_set_name (GST_OBJECT (p), name);
+  return p;
+}
+
+static void
+gp_records_wait_eos (GstElement * p)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *m = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+  if (m != NULL)
+    gst_message_unref (m);
+  gst_object_unref (bus);
+}
+
+/* --two-pipelines-child: two pipelines at once, the same names inside;
+ * the first let go a window before the second. */
+static gint
+gp_records_two_pipelines_child (void)
+{
+  GstElement *a, *b;
+
+  gst_init (NULL, NULL);
+  a = gp_records_named_pipeline ("first", 3000);
+  b = gp_records_named_pipeline ("second", 6000);
+  if (a == NULL || b == NULL)
+    return 2;
+  gst_element_set_state (a, GST_STATE_PLAYING);
+  gst_element_set_state (b, GST_STATE_PLAYING);
+  gp_records_wait_eos (a);
+  gp_records_wait_eos (b);
+  gst_element_set_state (a, GST_STATE_NULL);
+  gst_object_unref (a);
+  g_usleep (300 * 1000);
+  gst_element_set_state (b, GST_STATE_NULL);
+  gst_object_unref (b);
+  gst_deinit ();
+  return 0;
+}
+
+/* --fork-exec-child: its own pipeline (100 buffers, a 2 ms identity), and
+ * gst-launch-1.0 started beside it (a 5 ms one), both to their end. */
+static gint
+gp_records_fork_exec_child (void)
+{
+  gchar *argv[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
+    (gchar *) "videotestsrc", (gchar *) "num-buffers=100", (gchar *) "!",
+    (gchar *) "identity", (gchar *) "name=slow", (gchar *) "sleep-time=5000",
+    (gchar *) "!", (gchar *) "fakesink", NULL
+  };
+  GstElement *p;
+  GPid pid;
+  gint status = 0;
+
+  gst_init (NULL, NULL);
+  if (!g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+          &pid, NULL))
+    return 2;
+  p = gst_parse_launch ("videotestsrc num-buffers=100 ! "
+      "identity name=slow sleep-time=2000 ! fakesink", NULL);
+  if (p == NULL)
+    return 2;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  gp_records_wait_eos (p);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  waitpid (pid, &status, 0);
+  gst_deinit ();
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0 ? 0 : 2;
+}
+
+/* A connection to wrap's socket, from GST_TRACERS' socket="PATH". */
+static gint
+gp_records_connect_wrap (void)
+{
+  const gchar *tracers = g_getenv ("GST_TRACERS");
+  const gchar *at = tracers ? strstr (tracers, "socket=\"") : NULL;
+  struct sockaddr_un addr = { 0 };
+  const gchar *end;
+  gint fd;
+
+  if (at == NULL || (end = strchr (at + 8, '"')) == NULL ||
+      (gsize) (end - at - 8) >= sizeof addr.sun_path)
+    return -1;
+  addr.sun_family = AF_UNIX;
+  memcpy (addr.sun_path, at + 8, end - at - 8);
+  fd = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (fd >= 0 && connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
+    close (fd);
+    fd = -1;
+  }
+  return fd;
+}
+
+static void
+gp_records_send (const gchar * text)
+{
+  gint fd = gp_records_connect_wrap ();
+
+  if (fd >= 0) {
+    if (write (fd, text, strlen (text)) < 0)
+      g_printerr ("cannot write to the socket\n");
+    close (fd);
+  }
+}
+
+/* --garbage-child: the pipeline of test_exit_without_deinit, and two
+ * connections of its own to wrap's socket: one with no header, one with a
+ * header of a made-up process, then a line that is not a record. */
+static gint
+gp_records_garbage_child (void)
+{
+  GstElement *p;
+
+  gst_init (NULL, NULL);
+  gp_records_send ("this is not a record\n");
+  gp_records_send ("gstprof-records, version=(uint)1, pid=(uint)4000000000, "
+      "program=(string){ forged }, host=(string)x, "
+      "started=(string)2024-01-01T00:00:00Z, t0=(guint64)1, "
+      "gstreamer=(string)1.22.0, window_ms=(uint)100, cpu=(boolean)false;\n"
+      "gstprof-window, this is not a record\n");
+  p = gst_parse_launch (GP_EXIT_CHILD_LAUNCH, NULL);
+  if (p == NULL)
+    return 2;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  gp_records_wait_eos (p);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  gst_deinit ();
+  return 0;
+}
+
 /* --exit-child: the program of test_exit_without_deinit. */
 static gint
 gp_records_exit_child (void)
@@ -556,6 +1002,12 @@ main (int argc, char **argv)
     return gp_records_kill_child ();
   if (argc > 1 && strcmp (argv[1], "--main-loop-child") == 0)
     return gp_records_main_loop_child ();
+  if (argc > 1 && strcmp (argv[1], "--two-pipelines-child") == 0)
+    return gp_records_two_pipelines_child ();
+  if (argc > 1 && strcmp (argv[1], "--fork-exec-child") == 0)
+    return gp_records_fork_exec_child ();
+  if (argc > 1 && strcmp (argv[1], "--garbage-child") == 0)
+    return gp_records_garbage_child ();
   g_test_init (&argc, &argv, NULL);
   gst_init (NULL, NULL);
   {
@@ -571,11 +1023,16 @@ main (int argc, char **argv)
   g_test_add_func ("/records/exit-without-deinit", test_exit_without_deinit);
   g_test_add_func ("/records/killed", test_killed);
   g_test_add_func ("/records/bad-files", test_bad_files);
+  g_test_add_func ("/records/stalled-reader", test_stalled_reader);
   g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
   g_test_add_func ("/wrap/duration", test_wrap_duration);
   g_test_add_func ("/wrap/failures", test_wrap_failures);
   g_test_add_func ("/wrap/c-programs", test_wrap_c_programs);
   g_test_add_func ("/wrap/python", test_wrap_python);
+  g_test_add_func ("/wrap/progress", test_wrap_progress);
+  g_test_add_func ("/wrap/two-pipelines", test_wrap_two_pipelines);
+  g_test_add_func ("/wrap/fork-exec", test_wrap_fork_exec);
+  g_test_add_func ("/wrap/garbage", test_wrap_garbage);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);
