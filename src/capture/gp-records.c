@@ -24,6 +24,10 @@
 /* Lines that do not parse named by number in the session, the first few;
  * the rest only counted. */
 #define GP_RECORDS_SHOWN_BAD 3
+/* A streamed line longer than this is not the tracer's (it holds at most
+ * 4 MiB of lines for a reader, GP_OUT_PENDING_MAX): counted as a line that
+ * is not a record and skipped, not kept in memory. */
+#define GP_RECORDS_MAX_LINE (16 * 1024 * 1024)
 
 static gboolean
 gp_records_is_name (const gchar * name)
@@ -247,6 +251,11 @@ struct _GpRecordsReader
   gboolean ended, full, have_index;
   guint64 missing;              /* window indices never received */
   GString *bad_lines;
+  /* gp_records_reader_feed: the bytes after the last whole line, and
+   * whether they belong to a line past GP_RECORDS_MAX_LINE, or to a
+   * stream whose first line was no header */
+  GString *partial;
+  gboolean skipping, refused;
 };
 
 GpRecordsReader *
@@ -256,6 +265,7 @@ gp_records_reader_new (const gchar * name)
 
   r->name = g_strdup (name);
   r->bad_lines = g_string_new (NULL);
+  r->partial = g_string_new (NULL);
   return r;
 }
 
@@ -271,6 +281,7 @@ gp_records_reader_free (GpRecordsReader * r)
   if (r->header != NULL)
     gst_structure_free (r->header);
   g_string_free (r->bad_lines, TRUE);
+  g_string_free (r->partial, TRUE);
   g_free (r->name);
   g_free (r);
 }
@@ -281,9 +292,11 @@ gp_records_reader_header (GpRecordsReader * r, const gchar * line,
     GError ** error)
 {
   guint version = 0;
+  gchar *text = g_strchomp (g_strdup (line));
 
-  r->header = g_str_has_prefix (line, GP_RECORD_FILE_HEADER ",") ?
-      gst_structure_from_string (line, NULL) : NULL;
+  r->header = g_str_has_prefix (text, GP_RECORD_FILE_HEADER ",") ?
+      gst_structure_from_string (text, NULL) : NULL;
+  g_free (text);
   if (r->header == NULL || !gst_structure_get_uint (r->header,
           GP_FH_VERSION, &version) || !gst_structure_get_uint64 (r->header,
           GP_FH_T0, &r->t0)) {
@@ -347,6 +360,44 @@ gp_records_reader_add_line (GpRecordsReader * r, const gchar * line,
   if (rec != NULL)
     gst_structure_free (rec);
   return TRUE;
+}
+
+gboolean
+gp_records_reader_feed (GpRecordsReader * r, const gchar * data, gsize len)
+{
+  gsize from = 0;
+  gchar *nl;
+
+  g_return_val_if_fail (r != NULL, FALSE);
+
+  if (r->refused)
+    return FALSE;
+  g_string_append_len (r->partial, data, len);
+  while (!r->refused && (nl = memchr (r->partial->str + from, '\n',
+              r->partial->len - from)) != NULL) {
+    *nl = '\0';
+    if (r->skipping)
+      r->skipping = FALSE;
+    else if (!gp_records_reader_add_line (r, r->partial->str + from, NULL))
+      r->refused = TRUE;
+    from = nl - r->partial->str + 1;
+  }
+  g_string_erase (r->partial, 0, r->refused ? r->partial->len : from);
+  if (r->partial->len > GP_RECORDS_MAX_LINE) {
+    /* not the tracer's: counted as a line that is not a record (or, as the
+     * first, as no header), and skipped to its end */
+    if (!r->skipping && !gp_records_reader_add_line (r, "", NULL))
+      r->refused = TRUE;
+    r->skipping = TRUE;
+    g_string_truncate (r->partial, 0);
+  }
+  return !r->refused;
+}
+
+gboolean
+gp_records_reader_cut (GpRecordsReader * r)
+{
+  return r->partial->len > 0 || r->skipping;
 }
 
 const GstStructure *
@@ -425,8 +476,7 @@ gp_records_read (FILE * f, const gchar * file, GError ** error)
   gboolean cut = FALSE;
 
   len = getline (&line, &cap, f);
-  if (!gp_records_reader_add_line (r, len > 0 ? g_strchomp (line) : "",
-          error))
+  if (!gp_records_reader_add_line (r, len > 0 ? line : "", error))
     goto out;
   while ((len = getline (&line, &cap, f)) > 0) {
     if (line[len - 1] != '\n') {

@@ -52,6 +52,14 @@ void gp_records_reader_free (GpRecordsReader * r);
  * never trusted, and TRUE. */
 gboolean gp_records_reader_add_line (GpRecordsReader * r,
     const gchar * line, GError ** error);
+/* Bytes as they arrive (a socket's reads): the whole lines among them go
+ * to gp_records_reader_add_line, the rest waits for the next; a line
+ * longer than 16 MiB is not the tracer's, counted and skipped. FALSE once
+ * the first line was not a header (the rest is ignored). */
+gboolean gp_records_reader_feed (GpRecordsReader * r, const gchar * data,
+    gsize len);
+/* The bytes fed end inside a line. */
+gboolean gp_records_reader_cut (GpRecordsReader * r);
 /* The header (pid, program, ...), NULL before it. */
 const GstStructure *gp_records_reader_get_header (GpRecordsReader * r);
 /* The aggregator the records go into, for a live view

@@ -49,9 +49,6 @@
 /* After the program ended, how long its processes' streams may take to
  * close (a child it left running keeps its own open). */
 #define GP_WRAP_DRAIN_MS 2000
-/* A line longer than this is not the tracer's (its own buffer holds 4 MiB
- * at most): counted as a line that is not a record, and skipped. */
-#define GP_WRAP_MAX_LINE (16 * 1024 * 1024)
 /* The socket's file in the private folder. */
 #define GP_WRAP_SOCKET_NAME "gstprof.sock"
 
@@ -63,8 +60,6 @@ typedef struct
   GpWrap *w;
   gint fd;                      /* -1 once closed */
   guint source;
-  GString *buf;                 /* bytes after the last whole line */
-  gboolean skipping;            /* inside a line past GP_WRAP_MAX_LINE */
   gboolean refused;             /* its first line was not a header */
   gboolean cut;                 /* it closed inside a line */
   GpRecordsReader *reader;
@@ -204,7 +199,7 @@ gp_wrap_conn_close (GpWrapConn * c)
     return;
   close (c->fd);
   c->fd = -1;
-  c->cut = c->buf->len > 0 || c->skipping;
+  c->cut = gp_records_reader_cut (c->reader);
 }
 
 static void
@@ -215,38 +210,8 @@ gp_wrap_conn_free (gpointer data)
   if (c->source)
     g_source_remove (c->source);
   gp_wrap_conn_close (c);
-  g_string_free (c->buf, TRUE);
   gp_records_reader_free (c->reader);
   g_free (c);
-}
-
-/* The whole lines in the buffer, to the reader; a connection whose first
- * line is not a header is no tracer's, and the rest of it is ignored. */
-static void
-gp_wrap_conn_lines (GpWrapConn * c)
-{
-  gsize from = 0;
-  gchar *nl;
-
-  while (!c->refused && (nl = memchr (c->buf->str + from, '\n',
-              c->buf->len - from)) != NULL) {
-    *nl = '\0';
-    if (c->skipping)
-      c->skipping = FALSE;
-    else if (!gp_records_reader_add_line (c->reader, c->buf->str + from,
-            NULL))
-      c->refused = TRUE;
-    from = nl - c->buf->str + 1;
-  }
-  g_string_erase (c->buf, 0, c->refused ? c->buf->len : from);
-  if (c->buf->len > GP_WRAP_MAX_LINE) {
-    /* counted as a line that is not a record (or, first, as no header) */
-    if (!c->skipping && !c->refused &&
-        !gp_records_reader_add_line (c->reader, "", NULL))
-      c->refused = TRUE;
-    c->skipping = TRUE;
-    g_string_truncate (c->buf, 0);
-  }
 }
 
 static void gp_wrap_maybe_quit (GpWrap * w);
@@ -261,9 +226,8 @@ gp_wrap_on_read (gint fd, GIOCondition cond, gpointer data)
     gssize n = read (fd, chunk, sizeof chunk);
 
     if (n > 0) {
-      if (!c->refused)
-        g_string_append_len (c->buf, chunk, n);
-      gp_wrap_conn_lines (c);
+      if (!c->refused && !gp_records_reader_feed (c->reader, chunk, n))
+        c->refused = TRUE;
       continue;
     }
     if (n < 0 && errno == EINTR)
@@ -295,7 +259,6 @@ gp_wrap_on_accept (gint fd, GIOCondition cond, gpointer data)
     c = g_new0 (GpWrapConn, 1);
     c->w = w;
     c->fd = cfd;
-    c->buf = g_string_new (NULL);
     c->reader = gp_records_reader_new ("its stream on the socket");
     c->source = g_unix_fd_add (cfd, G_IO_IN | G_IO_HUP | G_IO_ERR,
         gp_wrap_on_read, c);

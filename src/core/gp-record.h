@@ -16,9 +16,22 @@
  * calibrates); counts and sums are for the window only (deltas), levels and
  * maxima are over the window; a histogram is a GstValueArray of guint64
  * pairs [bucket, count, bucket, count, ...] over the buckets of
- * gp-histogram.h, counts for this window only.  Elements are named by
- * GST_OBJECT_NAME, pads as "element.pad"; ghost and proxy pads are
+ * gp-histogram.h, counts for this window only.  Elements are named as
+ * below ("Names"), pads as "element.pad"; ghost and proxy pads are
  * transparent (links join real elements' pads).
+ *
+ * Names: every record names an element the same way (the graph's name and
+ * parent, a window's elements, links and pads "element.pad", queues,
+ * latency, threads' elements and blocked_in, events' source): by
+ * GST_OBJECT_NAME while no other live element of the process has that
+ * name, else by its path from its top-level bin, the names joined by "/"
+ * ("pipeline1/queue0", "pipeline1/bin0/queue0"; a top-level pipeline's
+ * path is its name). Once an element is named by its path it keeps it,
+ * so windows before and after name it alike. GStreamer's own names
+ * (queue0, queue1, ...) are unique in a process, so a single gst-launch
+ * pipeline keeps the names its launch string uses; only names given twice
+ * (name=queue0 in two pipelines, a bin's fixed names such as decodebin's
+ * "typefind" in two decodebins) become paths.
  */
 #ifndef __GP_RECORD_H__
 #define __GP_RECORD_H__
@@ -267,9 +280,10 @@ typedef struct
 #define GP_RECORD_GRAPH_ELEMENT "element"
 
 #define GP_GRAPH_ELEMENT_FIELDS(F) \
-  F (GP_GE_NAME, "name", STRING, ALWAYS, "the element's name") \
+  F (GP_GE_NAME, "name", STRING, ALWAYS, "the element's name (Names)") \
   F (GP_GE_FACTORY, "factory", STRING, ALWAYS, "its factory") \
-  F (GP_GE_PARENT, "parent", STRING, ALWAYS, "its bin, \"\" for the top") \
+  F (GP_GE_PARENT, "parent", STRING, ALWAYS, \
+      "its bin's name, \"\" for a top-level pipeline") \
   F (GP_GE_KIND, "kind", STRING, ALWAYS, \
       "as GP_E_KIND, \"bin\" for pipelines and bins") \
   F (GP_GE_IS_BIN, "is_bin", BOOL, ALWAYS, "it is a bin") \
@@ -289,7 +303,16 @@ typedef struct
  * program's file has every window up to the last whole line. At most
  * GP_RECORDS_MAX_BYTES; past it, one GP_RECORD_FILE_FULL line and the
  * rest of the windows only counted. GP_RECORD_FILE_END ends a file whose
- * program let the tracer go (gst_deinit, or exit ()). */
+ * program let the tracer go (gst_deinit, or exit ()).
+ *
+ * GST_TRACERS="gstprof(socket=PATH)": the same lines, in the same order,
+ * streamed to the Unix socket PATH (gstprof wrap's) as each window
+ * closes, from the tracer's timer thread and never blocking it: lines the
+ * reader has not taken wait in a bounded buffer, and past it whole lines
+ * are left out (a window's index then skips; GP_FE_DROPPED counts them),
+ * never cut. One connection per process; no size limit, no
+ * GP_RECORD_FILE_FULL. With out=DIR as well, a socket that cannot be
+ * reached falls back to the file. */
 #define GP_RECORDS_FILE_PREFIX "gstprof-"
 #define GP_RECORDS_FILE_SUFFIX ".records"
 /* A day of windows of a twenty-element pipeline is a few hundred MiB
@@ -321,7 +344,8 @@ typedef struct
 #define GP_FILE_END_FIELDS(F) \
   F (GP_FE_WINDOWS, "windows", U64, ALWAYS, "windows written") \
   F (GP_FE_DROPPED, "dropped", U64, ALWAYS, \
-      "windows left out past GP_RECORDS_MAX_BYTES")
+      "windows left out: past GP_RECORDS_MAX_BYTES (the file), or for a " \
+      "reader that fell behind (the socket)")
 
 /* the names, as static const strings */
 GP_WINDOW_FIELDS (GP_RECORD_DECLARE_NAME)

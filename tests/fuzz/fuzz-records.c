@@ -6,7 +6,11 @@
  * - gp_records_read () returns a session or a one-line error that names
  *   the file, never both, and never crashes, hangs or leaks;
  * - what it read folds into a session whose numbers are finite, and that
- *   session saves as a gstprof session that loads again.
+ *   session saves as a gstprof session that loads again;
+ * - fed as a socket's stream would be (gp_records_reader_feed, in chunks
+ *   whose sizes the input's bytes pick), it gives a session exactly when
+ *   the file does (a first line without its newline aside: a file may
+ *   end there, a stream has not sent it yet).
  *
  * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`), with the tracer's
  * own records of a real pipeline as seeds.
@@ -24,6 +28,8 @@
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
+static void check_stream (const guint8 * data, size_t size,
+    gboolean is_records);
 
 /* GStreamer and GLib make their caches and classes when first used (a
  * value type's table, a quark): read one small file first, so that the
@@ -86,6 +92,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
     return 0;
   s = gp_records_read (f, ORIGIN, &err);
   fclose (f);
+  check_stream (data, size, s != NULL);
   if (s == NULL) {
     if (err == NULL || err->domain != GP_SESSION_ERROR ||
         !g_str_has_prefix (err->message, ORIGIN) ||
@@ -115,4 +122,29 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   gp_session_free (again);
   gp_session_free (s);
   return 0;
+}
+
+/* The same bytes as a stream, in chunks of 1 to 256 bytes. */
+static void
+check_stream (const guint8 * data, size_t size, gboolean is_records)
+{
+  GpRecordsReader *r = gp_records_reader_new (ORIGIN);
+  GpSession *s;
+  size_t at = 0;
+
+  while (at < size) {
+    size_t n = MIN (size - at, (size_t) data[at] + 1);
+
+    gp_records_reader_feed (r, (const gchar *) data + at, n);
+    at += n;
+  }
+  s = gp_records_reader_finish (r, gp_records_reader_cut (r));
+  if (memchr (data, '\n', size) != NULL && (s != NULL) != is_records) {
+    g_printerr ("the stream %s a session, the file %s\n", s ? "gives" :
+        "does not give", is_records ? "does" : "does not");
+    abort ();
+  }
+  if (s != NULL)
+    gp_session_free (s);
+  gp_records_reader_free (r);
 }

@@ -76,7 +76,8 @@ LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
   $ROOT/src/core/gp-session.c"
 # shellcheck disable=SC2086
 RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
-  $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c"
+  $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c \
+  $(echo $ROOT/src/core/gp-launch-*.c)"
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/core/gp-caps.c"
 TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c $ROOT/src/core/gp-caps.c"
