@@ -1111,7 +1111,9 @@ gp_imp_threads_summary (GpImport * imp, JsonObject * threads)
       }
     }
     ts = gp_session_add_thread (imp->s, tid, name);
-    if (gp_json_node_number (node, &v))
+    /* a number past a double's range (1e999) reads as infinite: unknown,
+     * as gp_imp_check_threads let it through */
+    if (gp_json_node_number (node, &v) && isfinite (v))
       ts->cpu_pct_mean = v;
   }
   g_list_free (members);

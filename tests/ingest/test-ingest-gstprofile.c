@@ -890,6 +890,19 @@ test_good_minimal (void)
   g_assert_cmpuint (s->series->len, ==, 2);
   gp_session_free (s);
   g_free (text);
+
+  /* a thread's figure past a double's range is unknown, never infinite
+   * (found by fuzz-gstprofile) */
+  text = with_piece (GOOD_SESSION, GOOD_GRAPH, GOOD_SERIES,
+      ",\"threads\":{\"1:big\":0.1e3080,\"2:fine\":5}");
+  s = gp_ingest_load_any_data (text, -1, "min.json", &err);
+  g_assert_no_error (err);
+  g_assert_cmpfloat (gp_session_find_thread (s, 1)->cpu_pct_mean,
+      <, 0);
+  g_assert_cmpfloat (gp_session_find_thread (s, 2)->cpu_pct_mean,
+      ==, 5);
+  gp_session_free (s);
+  g_free (text);
 }
 
 static void
