@@ -158,6 +158,7 @@ typedef struct
 typedef struct
 {
   guint64 buffers;
+  guint64 self_ns;              /* their self time, summed */
   guint64 max_ns;
   GArray *pairs;
 } GpAggSeriesElement;

@@ -117,6 +117,7 @@ gp_agg_series_entry_merge (GpAggSeriesEntry * dst, GpAggSeriesEntry * src)
     GpAggSeriesElement *s = v, *d = gp_agg_series_element (dst, k);
 
     d->buffers += s->buffers;
+    d->self_ns += s->self_ns;
     d->max_ns = MAX (d->max_ns, s->max_ns);
     gp_agg_pairs_merge (d->pairs, s->pairs);
   }
@@ -251,6 +252,7 @@ gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
     gp_agg_pairs_quantiles (agg, se->pairs, se->max_ns, &p50, &p95);
     entry = gp_series_entry (o, GP_SERIES_ELEMENTS, keys->pdata[i]);
     gp_series_set_count (entry, "buffers", se->buffers);
+    gp_series_set (entry, "self_ms", se->self_ns / 1e6);
     gp_series_set (entry, "self_ms_p50", p50);
     gp_series_set (entry, "self_ms_p95", p95);
   }

@@ -348,6 +348,7 @@ gp_agg_add_elements (GpAggregator * agg, const GstStructure * w,
 
     se = gp_agg_series_element (entry, name);
     se->buffers += buffers;
+    se->self_ns += self_ns;
     se->max_ns = MAX (se->max_ns, self_max);
     gp_agg_pairs_merge (se->pairs, agg->scratch_pairs);
 

@@ -189,6 +189,8 @@ gp_capture_tracers_value (const gchar * old, const GpCaptureOptions * opts)
   }
   g_string_append_printf (out, "%s(window=%u,cpu=%s", GP_TRACER_NAME,
       window, opts->cpu ? "true" : "false");
+  if (opts->trace_s > 0)
+    g_string_append_printf (out, ",trace=%u", opts->trace_s);
   if (opts->records_dir != NULL)
     gp_capture_append_param (out, "out", opts->records_dir);
   if (opts->records_socket != NULL)
@@ -438,6 +440,65 @@ gp_capture_take_graph (GpCaptureRun * r)
     gp_aggregator_add_graph (r->agg, graph);
     gst_structure_free (graph);
   }
+}
+
+/* The tracer's rings of pushes (--trace), read once the pipeline stopped,
+ * into the session's trace; nothing when the tracer keeps none (trace off,
+ * or a tracer made earlier in this process without it). */
+static void
+gp_capture_take_trace (GpCaptureRun * r, GpSession * s)
+{
+  GstStructure *rec = NULL;
+  const GValue *names, *threads;
+  GpTrace *t;
+  guint i;
+
+  if (r->opts->trace_s == 0)
+    return;
+  g_signal_emit_by_name (r->tracer, "collect-trace", &rec);
+  if (rec == NULL)
+    return;
+  t = gp_trace_new ();
+  t->t0 = r->t0;
+  gst_structure_get_uint (rec, GP_TR_SECONDS, &t->seconds);
+  gst_structure_get_uint64 (rec, GP_TR_NOW, &t->now);
+  names = gst_structure_get_value (rec, GP_TR_ELEMENTS);
+  for (i = 0; names && GST_VALUE_HOLDS_LIST (names) &&
+      i < gst_value_list_get_size (names); i++) {
+    const GValue *v = gst_value_list_get_value (names, i);
+
+    g_ptr_array_add (t->elements, g_strdup (G_VALUE_HOLDS_STRING (v) ?
+            g_value_get_string (v) : ""));
+  }
+  threads = gst_structure_get_value (rec, GP_TR_THREADS);
+  for (i = 0; threads && GST_VALUE_HOLDS_LIST (threads) &&
+      i < gst_value_list_get_size (threads); i++) {
+    const GValue *v = gst_value_list_get_value (threads, i);
+    const GstStructure *ts;
+    const GValue *bv;
+    GpTraceThread *th;
+    guint64 tid = 0, lost = 0;
+    gsize len = 0;
+    gconstpointer data;
+
+    if (!GST_VALUE_HOLDS_STRUCTURE (v))
+      continue;
+    ts = gst_value_get_structure (v);
+    bv = gst_structure_get_value (ts, GP_TT_SLICES);
+    if (bv == NULL || !G_VALUE_HOLDS (bv, G_TYPE_BYTES))
+      continue;
+    gst_structure_get_uint64 (ts, GP_TT_TID, &tid);
+    gst_structure_get_uint64 (ts, GP_TT_LOST, &lost);
+    th = gp_trace_add_thread (t, tid, gst_structure_get_string (ts,
+            GP_TT_NAME), lost);
+    data = g_bytes_get_data (g_value_get_boxed (bv), &len);
+    g_array_append_vals (th->slices, data, len / sizeof (GpTraceSlice));
+  }
+  gst_structure_free (rec);
+  gp_trace_free (s->trace);
+  s->trace = t;
+  s->trace_s = t->seconds;
+  s->trace_slices = gp_trace_n_slices (t);
 }
 
 static gboolean
@@ -1136,6 +1197,8 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     /* stopping the pipeline released whatever held the EOS back */
     if (r.gp_capture_eos_thread != NULL)
       g_thread_join (r.gp_capture_eos_thread);
+    /* no push is on its way any more */
+    gp_capture_take_trace (&r, session);
 
     gp_capture_fill_session (&r, session, started, t_end);
     gp_aggregator_finish (r.agg);

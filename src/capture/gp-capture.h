@@ -38,6 +38,11 @@ typedef struct
    * windows close (gstprof wrap listens on it); with records_dir too, the
    * file is written where the socket cannot be reached. NULL: none. */
   const gchar *records_socket;
+  /* Seconds of pushes the tracer keeps per streaming thread (its `trace`
+   * parameter, at most GP_TRACE_MAX_S); at the end of the run they are
+   * collected into the session's trace (GpSession.trace), for the caller
+   * to save beside session.json. 0: off. */
+  guint trace_s;
 } GpCaptureOptions;
 
 typedef enum

@@ -25,6 +25,55 @@
  * show; above 10 s a "window" is no longer a time series. */
 #define GP_RUN_WINDOW_MIN_S 0.010
 #define GP_RUN_WINDOW_MAX_S 10.0
+/* --trace: the tracer's bounds (gp-record.h: the rings hold GP_TRACE_MAX_S
+ * at most, 24 MiB a streaming thread at its rate bound) */
+#define GP_RUN_TRACE_MIN_S 1
+
+/* --trace[=SECONDS]: GOption hands an optional value to a callback only */
+static gboolean gp_run_trace_on;
+static gchar *gp_run_trace_arg;
+
+static gboolean
+gp_run_on_trace (const gchar * name, const gchar * value, gpointer data,
+    GError ** error)
+{
+  gp_run_trace_on = TRUE;
+  g_free (gp_run_trace_arg);
+  gp_run_trace_arg = g_strdup (value);
+  return TRUE;
+}
+
+/* GOption would take the pipeline after a bare --trace as its value: a
+ * bare one becomes --trace=DEFAULT first (in place: argv is main's). */
+static void
+gp_run_bare_trace (gint argc, gchar ** argv)
+{
+  static gchar bare[] = "--trace=" G_STRINGIFY (GP_TRACE_DEFAULT_S);
+  gint i;
+
+  for (i = 1; i < argc && g_strcmp0 (argv[i], "--") != 0; i++)
+    if (strcmp (argv[i], "--trace") == 0)
+      argv[i] = bare;
+}
+
+/* The seconds of --trace, or 0 with the reason in @error. */
+static guint
+gp_run_trace_seconds (GError ** error)
+{
+  gdouble s;
+
+  if (gp_run_trace_arg == NULL)
+    return GP_TRACE_DEFAULT_S;
+  if (!gp_cli_parse_duration (gp_run_trace_arg, &s, error))
+    return 0;
+  if (s < GP_RUN_TRACE_MIN_S || s > GP_TRACE_MAX_S) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "'%s' is out of range (1s to %us: the rings hold at most a minute)",
+        gp_run_trace_arg, GP_TRACE_MAX_S);
+    return 0;
+  }
+  return (guint) (s + 0.999);
+}
 
 static const gchar gp_run_description[] =
     "Runs the pipeline with the gstprof tracer until it ends on its own "
@@ -47,6 +96,11 @@ static const gchar gp_run_description[] =
     "kept, renamed to session.N.json (the first free N). The progress line\n"
     "(once a second) is shown only on a terminal. A pipeline pasted with\n"
     "its gst-launch-1.0 command and options in front runs without them.\n"
+    "\n"
+    "--trace[=SECONDS] (default 10 s, at most 60) also keeps every push's\n"
+    "enter and exit per streaming thread, the last SECONDS of it (a ring per\n"
+    "thread sized for 10000 pushes a second), saved as DIR/trace.bin for\n"
+    "gstprof export DIR --perfetto trace.json (per-buffer slices).\n"
     "\n"
     "Ctrl-C is a normal way to end a run: the session is written, the "
     "verdict\n"
@@ -211,6 +265,9 @@ gp_cmd_run (gint argc, gchar ** argv)
           "Also CPU time per element (work vs waiting)", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
           "No progress line on stderr", NULL},
+    {"trace", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
+          gp_run_on_trace, "Keep every push of the last SECONDS (default "
+          "10) for gstprof export --perfetto", "SECONDS"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL},
     {NULL}
   };
@@ -220,6 +277,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   GError *err = NULL;
   GpSession *s = NULL;
   gdouble duration, window;
+  guint trace_s = 0;
   gchar *launch = NULL, *dir = NULL, *path = NULL, *reason = NULL;
   gchar *verdict;
   gint code;
@@ -231,6 +289,7 @@ gp_cmd_run (gint argc, gchar ** argv)
       "    \"videotestsrc is-live=true ! videoconvert ! x264enc ! fakesink\"");
   g_option_context_set_description (ctx, gp_run_description);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  gp_run_bare_trace (argc, argv);
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
     code = gp_cli_fail ("run", "%s", err->message);
     goto out;
@@ -249,6 +308,10 @@ gp_cmd_run (gint argc, gchar ** argv)
   if (window < GP_RUN_WINDOW_MIN_S || window > GP_RUN_WINDOW_MAX_S) {
     code = gp_cli_fail ("run", "--window: '%s' is out of range (10ms to 10s; "
         "a plain number is seconds: 250ms, not 250)", opt_window);
+    goto out;
+  }
+  if (gp_run_trace_on && (trace_s = gp_run_trace_seconds (&err)) == 0) {
+    code = gp_cli_fail ("run", "--trace: %s", err->message);
     goto out;
   }
   /* gst-launch-1.0 takes the pipeline as one or several arguments. */
@@ -272,6 +335,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   opts.duration_s = duration;
   opts.window_ms = (guint) (window * 1000.0 + 0.5);
   opts.cpu = opt_cpu;
+  opts.trace_s = trace_s;
   /* A progress line is for a person watching; in a pipe or a log it is
    * noise. */
   opts.progress = !opt_quiet && isatty (2);
@@ -329,6 +393,19 @@ gp_cmd_run (gint argc, gchar ** argv)
         g_strerror (errno));
     goto out;
   }
+  /* the pushes kept, beside the session that names them */
+  if (s->trace != NULL) {
+    gchar *trace_path = g_build_filename (dir, GP_TRACE_FILE, NULL);
+
+    if (!gp_trace_save (s->trace, trace_path, &err)) {
+      g_free (trace_path);
+      code = gp_cli_fail ("run", "cannot write the trace: %s", err->message);
+      goto out;
+    }
+    g_free (trace_path);
+    g_free (s->trace_file);
+    s->trace_file = g_strdup (GP_TRACE_FILE);
+  }
   /* The session first, the verdict second: whatever happens while
    * printing, the measurements are on disk. */
   if (!gp_session_save (s, path, &err)) {
@@ -355,6 +432,8 @@ out:
   g_free (dir);
   g_free (path);
   g_free (reason);
+  g_clear_pointer (&gp_run_trace_arg, g_free);
+  gp_run_trace_on = FALSE;
   g_option_context_free (ctx);
   return code;
 }

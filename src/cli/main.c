@@ -29,6 +29,9 @@ static const gchar gp_main_help[] =
     "  fix FILE        the findings' fixes applied to the launch string, as a\n"
     "                  diff; --apply runs it and compares before and after\n"
     "  compare A B     two saved sessions side by side\n"
+    "  export SESSION --perfetto OUT.json\n"
+    "                  the session as a timeline for ui.perfetto.dev and\n"
+    "                  chrome://tracing\n"
     "\n"
     "  gstprof COMMAND --help    a command's options\n"
     "  gstprof --version         the version\n"
@@ -67,6 +70,8 @@ main (int argc, char **argv)
     return gp_cmd_fix (argc - 1, argv + 1);
   if (strcmp (cmd, "compare") == 0)
     return gp_cmd_compare (argc - 1, argv + 1);
+  if (strcmp (cmd, "export") == 0)
+    return gp_cmd_export (argc - 1, argv + 1);
   if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
       strcmp (cmd, "help") == 0) {
     fputs (gp_main_help, stdout);
@@ -77,5 +82,5 @@ main (int argc, char **argv)
     return GP_EXIT_CLEAN;
   }
   return gp_cli_fail (NULL, "unknown command '%s' (run, wrap, analyze, check, "
-      "fix, compare; see gstprof --help)", cmd);
+      "fix, compare, export; see gstprof --help)", cmd);
 }

@@ -52,6 +52,7 @@ typedef enum
   GP_FIELD_LIST,                /* GstValueList of sub-records */
   GP_FIELD_STRINGS,             /* GstValueList of strings */
   GP_FIELD_STRUCT,              /* GstStructure */
+  GP_FIELD_BYTES,               /* GBytes */
 } GpFieldType;
 
 typedef struct
@@ -293,6 +294,69 @@ typedef struct
       "fractions as GstFraction; objects, pointers, other boxed left out")
 
 /* ------------------------------------------------------------------ */
+/* gstprof-trace: the "collect-trace" action's answer (trace=SECONDS)  */
+
+/* With trace=SECONDS (off by default) every streaming thread keeps, for
+ * each push, pull and serialized event it makes into an element, when it
+ * entered and when it returned, in a ring of its own: the last SECONDS of
+ * a thread making up to GP_TRACE_RATE_MAX of them a second; a busier
+ * thread keeps its last GP_TRACE_RATE_MAX x SECONDS (rounded up to a power
+ * of two), which is less time.  Written by the thread alone as each one
+ * returns, so no lock and no allocation; the ring is allocated when the
+ * thread first meets a hook.  Collected once, at the end of a run. */
+#define GP_TRACE_RATE_MAX 10000
+#define GP_TRACE_DEFAULT_S 10
+/* a minute of rings is 24 MiB a thread at the rate bound */
+#define GP_TRACE_MAX_S 60
+
+/* One entry: 24 bytes, in the thread's native byte order in memory. */
+typedef struct
+{
+  guint64 start;                /* push-pre (pull-range-pre, event-pre) */
+  guint64 end;                  /* the matching post */
+  guint32 element;              /* the element it entered: an index into
+                                 * GP_TR_ELEMENTS */
+  guint16 n;                    /* buffers (a list's length, at most 65535);
+                                 * 0 for an event */
+  guint8 depth;                 /* pushes around it on the thread; 0 at the
+                                 * bottom */
+  guint8 kind;                  /* GpTraceKind */
+} GpTraceSlice;
+
+G_STATIC_ASSERT (sizeof (GpTraceSlice) == 24);
+
+typedef enum
+{
+  GP_TRACE_KIND_BUFFER = 0,     /* pad-push, pad-push-list */
+  GP_TRACE_KIND_PULL = 1,       /* pad-pull-range: the element it pulled from */
+  GP_TRACE_KIND_EVENT = 2,      /* a serialized downstream event */
+} GpTraceKind;
+
+#define GP_RECORD_TRACE "gstprof-trace"
+
+#define GP_TRACE_FIELDS(F) \
+  F (GP_TR_SECONDS, "seconds", UINT, ALWAYS, \
+      "the trace parameter: the span the rings are sized for") \
+  F (GP_TR_SLOTS, "slots", UINT, ALWAYS, \
+      "entries each thread's ring holds") \
+  F (GP_TR_NOW, "now", U64, ALWAYS, "when the rings were read") \
+  F (GP_TR_ELEMENTS, "elements", STRINGS, ALWAYS, \
+      "element names; GpTraceSlice.element is an index into it") \
+  F (GP_TR_THREADS, "threads", LIST, ALWAYS, \
+      "GP_RECORD_TRACE_THREAD, one per thread that met a hook")
+
+#define GP_RECORD_TRACE_THREAD "thread"
+
+#define GP_TRACE_THREAD_FIELDS(F) \
+  F (GP_TT_TID, "tid", U64, ALWAYS, "kernel thread id") \
+  F (GP_TT_NAME, "name", STRING, ALWAYS, "its /proc comm") \
+  F (GP_TT_SLICES, "slices", BYTES, ALWAYS, \
+      "GpTraceSlice entries in the order they returned (a push after the " \
+      "pushes nested in it), oldest first") \
+  F (GP_TT_LOST, "lost", U64, ALWAYS, \
+      "older entries the ring had overwritten")
+
+/* ------------------------------------------------------------------ */
 /* the records file: what the tracer writes by itself with `out`        */
 
 /* GST_TRACERS="gstprof(out=DIR)": the tracer writes DIR/gstprof-PID.records
@@ -359,6 +423,8 @@ GP_GRAPH_FIELDS (GP_RECORD_DECLARE_NAME)
 GP_GRAPH_ELEMENT_FIELDS (GP_RECORD_DECLARE_NAME)
 GP_FILE_HEADER_FIELDS (GP_RECORD_DECLARE_NAME)
 GP_FILE_END_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_TRACE_FIELDS (GP_RECORD_DECLARE_NAME)
+GP_TRACE_THREAD_FIELDS (GP_RECORD_DECLARE_NAME)
 
 /* the specs, for checking a record against the contract (tests) and for
  * documenting it */
@@ -394,6 +460,12 @@ static const GpFieldSpec gp_file_header_spec[] = {
 };
 static const GpFieldSpec gp_file_end_spec[] = {
   GP_FILE_END_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_trace_spec[] = {
+  GP_TRACE_FIELDS (GP_RECORD_DECLARE_SPEC)
+};
+static const GpFieldSpec gp_trace_thread_spec[] = {
+  GP_TRACE_THREAD_FIELDS (GP_RECORD_DECLARE_SPEC)
 };
 /* a graph link is a window link without its counters */
 static const GpFieldSpec gp_graph_link_spec[] = {

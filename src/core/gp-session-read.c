@@ -194,6 +194,34 @@ gp_session_read_imported_from (GpJsonReader * r, GpSession * s,
   return ok;
 }
 
+/* session.trace: absent or null without --trace. The file's name stays
+ * a name in the session's folder: no folder of its own, no "..". */
+static gboolean
+gp_session_read_trace (GpJsonReader * r, GpSession * s, JsonObject * session)
+{
+  const gchar *p = "session.trace";
+  JsonObject *o;
+  gint seconds = 0;
+
+  if (!gp_json_read_object (r, session, "session", "trace", &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+  if (!gp_session_read_string (r, o, p, "file", NULL, &s->trace_file) ||
+      !gp_json_read_int (r, o, p, "seconds", 0, &seconds) ||
+      !gp_json_read_count (r, o, p, "slices", &s->trace_slices))
+    return FALSE;
+  if (s->trace_file != NULL && (*s->trace_file == '\0'
+          || strchr (s->trace_file, '/') != NULL
+          || strcmp (s->trace_file, "..") == 0))
+    return gp_json_reader_expected (r, p, "file", "a file name in the "
+        "session's folder");
+  if (seconds < 0)
+    return gp_json_reader_expected (r, p, "seconds", "a number of seconds");
+  s->trace_s = (guint) seconds;
+  return TRUE;
+}
+
 static gboolean
 gp_session_read_preroll (GpJsonReader * r, GpSession * s, JsonObject * session)
 {
@@ -245,6 +273,7 @@ gp_session_read_session_info (GpJsonReader * r, GpSession * s,
       gp_session_read_maybe (r, o, p, "stop_s", &s->stop_s) &&
       gp_session_read_maybe (r, o, p, "drain_s", &s->drain_s) &&
       gp_json_read_count (r, o, p, "events_dropped", &s->events_dropped) &&
+      gp_session_read_trace (r, s, o) &&
       gp_session_read_preroll (r, s, o) && gp_session_read_imported_from (r, s,
           o);
 }

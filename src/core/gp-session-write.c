@@ -286,6 +286,14 @@ gp_session_write_session_info (GpSession * s)
   gp_session_write_set_maybe (o, "stop_s", s->stop_s);
   gp_session_write_set_maybe (o, "drain_s", s->drain_s);
   gp_session_write_set_count (o, "events_dropped", s->events_dropped);
+  if (s->trace_file != NULL) {
+    JsonObject *tr = json_object_new ();
+
+    gp_session_write_set_string (tr, "file", s->trace_file);
+    json_object_set_int_member (tr, "seconds", s->trace_s);
+    gp_session_write_set_count (tr, "slices", s->trace_slices);
+    json_object_set_object_member (o, "trace", tr);
+  }
   if (s->preroll->len > 0) {
     JsonArray *a = json_array_new ();
     guint i;

@@ -402,6 +402,8 @@ gp_session_free (GpSession * s)
   g_free (s->platform);
   g_free (s->reached);
   g_free (s->end);
+  g_free (s->trace_file);
+  gp_trace_free (s->trace);
   g_ptr_array_unref (s->preroll);
   g_ptr_array_unref (s->elements);
   g_ptr_array_unref (s->links);

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include "gp-trace.h"
 
 G_BEGIN_DECLS
 
@@ -64,7 +65,8 @@ typedef struct
   gdouble cpu_ms;               /* CPU self time, < 0 when not measured */
   gdouble busy_pct;             /* self_total over the PLAYING time and the
                                  * threads it ran on, % (never above 100) */
-  gdouble share_pct;            /* of all elements' self time, queues excluded */
+  gdouble share_pct;            /* of all elements' self time,
+      queues excluded */
   GPtrArray *threads;           /* gchar*: names of the threads it ran on */
 } GpElementSummary;
 
@@ -92,7 +94,8 @@ typedef struct
   gdouble media_per_s;          /* media time per second of wall time (1.0 is
                                  * real time), < 0 when buffers had no
                                  * duration */
-  gdouble first_s;              /* its first buffer, s from the start; < 0 none */
+  gdouble first_s;              /* its first buffer,
+      s from the start; < 0 none */
   guint64 buffers;
 } GpLinkSummary;
 
@@ -138,7 +141,8 @@ typedef struct
    * another tool's): every field below is then unknown, whatever it
    * holds. */
   gboolean measured;
-  gdouble cpu_pct_mean;         /* % of one core (can exceed 100), < 0 unknown */
+  gdouble cpu_pct_mean;         /* % of one core (can exceed 100),
+      < 0 unknown */
   gdouble cpu_pct_max;          /* busiest window, < 0 unknown */
   gint n_cpus;                  /* CPUs it may run on, <= 0 unknown */
   gdouble rss_mb_start;         /* first window, MiB; < 0 unknown */
@@ -159,7 +163,8 @@ typedef struct
   gdouble target_fps;           /* from the caps at its input, < 0 unknown */
   gdouble media_per_s;          /* < 0 unknown */
   gdouble bytes_per_s;
-  gdouble first_s;              /* its first buffer, s from the start; < 0 none */
+  gdouble first_s;              /* its first buffer,
+      s from the start; < 0 none */
   guint64 buffers;
 } GpSinkSummary;
 
@@ -201,7 +206,8 @@ typedef struct
   JsonNode *fix_patch;          /* structured launch-string edit, or NULL */
   gboolean heuristic;
   gchar *verified_on;           /* NULL when not bench-verified */
-  gdouble rank_value;           /* estimated gain (ms or fps) or share, for ordering */
+  gdouble rank_value;           /* estimated gain (ms or fps) or share,
+      for ordering */
 } GpFinding;
 
 /* What an imported session could not carry (src/ingest sets them), as
@@ -283,6 +289,16 @@ typedef struct
   GPtrArray *preroll;           /* GpPrerollSink*, when it never played */
   guint64 events_dropped;       /* events the tracer or the capture had to
                                  * drop (QoS storms) */
+  /* run --trace: the file of the pushes kept, beside session.json (its
+   * name in the session's folder, GP_TRACE_FILE; NULL: none), the span
+   * its rings were sized for (s) and the slices it holds
+   * (session.trace) */
+  gchar *trace_file;
+  guint trace_s;
+  guint64 trace_slices;
+  /* (capture) the pushes themselves, from the capture until the run saves
+   * them as trace_file; NULL in a session read back */
+  GpTrace *trace;
 
   /* graph */
   GPtrArray *elements;          /* GpElement* */

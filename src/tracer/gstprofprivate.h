@@ -16,6 +16,10 @@
  *    grace before the memory is reused.
  *  - The hot path never takes a lock and never allocates once a state
  *    exists; creation and topology changes go through gp_state_lock.
+ *  - With trace=SECONDS each thread also keeps a ring of its pushes
+ *    (GpTraceRing, gp-record.h's GpTraceSlice): written by the thread alone
+ *    as each push returns, allocated with the thread's state; off, the
+ *    hot path pays one branch on a NULL pointer.
  *  - Fields are marked by who writes them: (hot, atomic) many streaming
  *    threads, relaxed atomics; (hot, 1 writer) serialised by a stream lock,
  *    plain relaxed stores, read by the timer as monotonic counters; (timer)
@@ -251,6 +255,7 @@ struct _GpElem
   gboolean is_bin;
   gboolean is_muxer;            /* klass "Muxer": packs its inputs */
   gchar *factory;
+  guint trace_id;               /* its index in trace_names (trace only) */
 
   /* -1 unknown, 0 not live (or not a source), 1 live; read from "is-live"
    * outside the hot path */
@@ -414,6 +419,16 @@ typedef struct
   gint gen;                     /* topology generation it was found in */
 } GpPadCacheSlot;
 
+/* The pushes a thread made (trace=SECONDS): one writer, the thread; the
+ * collector reads head (acquire), copies, and reads head again to drop
+ * what the writer may have overwritten meanwhile. */
+typedef struct
+{
+  guint64 head;                 /* entries written, published (release) */
+  guint64 mask;                 /* (create) slots - 1, slots a power of 2 */
+  GpTraceSlice slots[];
+} GpTraceRing;
+
 struct _GpThread
 {
   gint ref;
@@ -446,6 +461,8 @@ struct _GpThread
 
   /* written by the owner, read by the timer */
   GpThreadElem elems[GP_THREAD_ELEMS];
+  /* (create) trace=SECONDS: its pushes; NULL when off */
+  GpTraceRing *trace;
 
   /* (timer) */
   guint64 cpu_last;
@@ -463,6 +480,10 @@ struct _GstProfTracer
   gchar *out_dir;               /* the `out` folder, NULL: signal only */
   gchar *socket_path;           /* `socket`: stream the records there */
   gboolean active;              /* FALSE for a refused second instance */
+  guint trace_s;                /* trace=SECONDS, 0: off */
+  guint trace_slots;            /* (create) entries per thread's ring */
+  /* (under state_lock) every element's name by trace_id, trace only */
+  GPtrArray *trace_names;
 
   /* (timer, under emit_lock) the records file of `out` (gstprofout.c) */
   gint out_fd;                  /* -1 when none */
@@ -581,6 +602,12 @@ void gp_list_take_structure (GValue * list, GstStructure * s);
 void gp_out_open (GstProfTracer * self);
 void gp_out_window (GstProfTracer * self, const GstStructure * w);
 void gp_out_close (GstProfTracer * self);
+
+/* gstproftrace.c: trace=SECONDS, the rings of pushes */
+void gp_trace_setup (GstProfTracer * self);
+GpTraceRing *gp_trace_ring_new (GstProfTracer * self);
+void gp_trace_add_elem (GstProfTracer * self, GpElem * e);
+GstStructure *gp_trace_collect (GstProfTracer * self);
 
 /* gstprofgraph.c */
 GstStructure *gp_graph_snapshot (GstProfTracer * self);

@@ -384,6 +384,7 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
     e->q = g_new0 (GpQueueAcc, 1);
   g_mutex_init (&e->lat_lock);
   e->lat = g_ptr_array_new ();
+  gp_trace_add_elem (self, e);
   g_object_set_qdata_full ((GObject *) element, self->q_elem, e,
       gp_elem_dead_notify);
 
@@ -961,6 +962,8 @@ gp_thread_new (GstProfTracer * self)
   /* the timer's first delta starts from here, so CPU the thread spent
    * before it first met a hook is not charged to the first window */
   t->cpu_last = gp_thread_cpu_now ();
+  if (self->trace_s > 0)
+    t->trace = gp_trace_ring_new (self);
   g_private_set (&gp_thread_key, t);
 
   g_mutex_lock (&self->reg_lock);
@@ -997,6 +1000,7 @@ gp_thread_unref (GpThread * t)
       gp_elem_unref (t->elems[i].elem);
   if (t->refused)
     gst_object_unref (t->refused);
+  g_free (t->trace);
   g_free (t);
 }
 

@@ -32,6 +32,12 @@
  *   `gstprof analyze DIR` where only an environment variable reaches the
  *   program: GST_TRACERS="gstprof(out=/var/tmp/prof)" ./my-app.
  *   Default none: the records go to the `window` signal only.
+ * - `trace` (guint, s): keep every push's enter and exit, per streaming
+ *   thread, in a ring sized for the last SECONDS (gstproftrace.c; the
+ *   bound is GP_TRACE_RATE_MAX pushes a second per thread, in
+ *   src/core/gp-record.h), read back with the `collect-trace` action.
+ *   Default 0, off: the hot path then pays one branch.  `trace=true`
+ *   means the default span, 10 s; at most 60.
  *
  * All are construct-only: the tracer reads them once, when it starts
  * measuring; g_object_get() reads the values in use, and GLib refuses a
@@ -58,6 +64,9 @@
  *   now and emits it from the calling thread before returning.
  * - `snapshot-graph` (action, `GstStructure * (*) (GstTracer *)`): the
  *   `gstprof-graph` record of every top-level pipeline seen, built now.
+ * - `collect-trace` (action, `GstStructure * (*) (GstTracer *)`): with
+ *   trace=SECONDS, the `gstprof-trace` record of every thread's ring, read
+ *   now (NULL when trace is off).
  *
  * The records are specified in docs/ARCHITECTURE.md ("The tracer's window
  * record").  What is measured, in short:
@@ -105,6 +114,7 @@ enum
   SIGNAL_WINDOW,
   SIGNAL_FLUSH,
   SIGNAL_SNAPSHOT_GRAPH,
+  SIGNAL_COLLECT_TRACE,
   N_SIGNALS
 };
 
@@ -117,6 +127,7 @@ enum
   PROP_CPU,
   PROP_OUT,
   PROP_SOCKET,
+  PROP_TRACE,
   N_PROPS
 };
 
@@ -128,6 +139,7 @@ static GParamSpec *gst_prof_props[N_PROPS];
  * application only when it closes, with at most GP_RECORD_MAX_EVENTS events */
 #define GP_WINDOW_MAX_MS (3600 * 1000)
 #define GP_CPU_DEFAULT FALSE
+#define GP_TRACE_OFF 0
 
 /* one instance per process: the per-thread state (GPrivate) is global */
 static gint gst_prof_instances;
@@ -496,6 +508,24 @@ gp_frame_top (GpThread * t)
   return &t->stack[t->depth - 1];
 }
 
+/* trace=SECONDS: the push that returns now goes into the thread's ring
+ * (gstproftrace.c); the thread is its only writer. */
+static inline void
+gp_trace_record (GpTraceRing * r, const GpFrame * f, guint64 ts, guint depth)
+{
+  guint64 head = r->head;
+  GpTraceSlice *s = &r->slots[head & r->mask];
+
+  s->start = f->start;
+  s->end = ts;
+  s->element = f->elem->trace_id;
+  s->n = (guint16) MIN (f->n, G_MAXUINT16);
+  s->depth = (guint8) MIN (depth, G_MAXUINT8);
+  s->kind = f->kind == GP_FRAME_PULL ? GP_TRACE_KIND_PULL :
+      f->kind == GP_FRAME_EVENT ? GP_TRACE_KIND_EVENT : GP_TRACE_KIND_BUFFER;
+  __atomic_store_n (&r->head, head + 1, __ATOMIC_RELEASE);
+}
+
 /* Pre and post of one push always run on the same thread, so the stack
  * needs no lock.  Every pre hook opens exactly one frame and every post hook
  * closes one, which keeps the pairing exact even for frames we do not
@@ -514,6 +544,9 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
   f = &t->stack[t->depth];
   dur = ts > f->start ? ts - f->start : 0;
   self_ns = dur > f->child ? dur - f->child : 0;
+  /* off (the default): this one branch on a NULL pointer */
+  if (G_UNLIKELY (t->trace != NULL) && f->elem)
+    gp_trace_record (t->trace, f, ts, t->depth);
   if (f->cpu) {
     cpu = gp_thread_cpu_now ();
     cpu_dur = cpu > f->cpu_start ? cpu - f->cpu_start : 0;
@@ -1399,14 +1432,56 @@ gst_prof_tracer_snapshot_graph (GstProfTracer * self)
   return gp_graph_snapshot (self);
 }
 
+static GstStructure *
+gst_prof_tracer_collect_trace (GstProfTracer * self)
+{
+  return gp_trace_collect (self);
+}
+
+/* trace=SECONDS (an int, or "10s"), or trace=true for the default span,
+ * trace=false or 0 for none; above GP_TRACE_MAX_S, that. */
+static void
+gst_prof_tracer_parse_trace (GstProfTracer * self, const GValue * v,
+    const gchar * params)
+{
+  gint64 sec = -1;
+
+  if (G_VALUE_HOLDS_BOOLEAN (v))
+    sec = g_value_get_boolean (v) ? GP_TRACE_DEFAULT_S : 0;
+  else if (G_VALUE_HOLDS_INT (v))
+    sec = g_value_get_int (v);
+  else if (G_VALUE_HOLDS_UINT (v))
+    sec = g_value_get_uint (v);
+  else if (G_VALUE_HOLDS_STRING (v)) {
+    const gchar *str = g_value_get_string (v);
+    gchar *end = NULL;
+
+    sec = g_ascii_strtoll (str, &end, 10);
+    if (end == str || (*end && strcmp (end, "s") != 0))
+      sec = -1;
+  }
+  if (sec < 0) {
+    g_warning ("gstprof: GST_TRACERS: trace: '%s' is not a number of "
+        "seconds or true/false; trace off", params);
+    self->trace_s = GP_TRACE_OFF;
+  } else if (sec > GP_TRACE_MAX_S) {
+    g_warning ("gstprof: GST_TRACERS: trace=%" G_GINT64_FORMAT
+        " is above the maximum of %u s; using %u", sec, GP_TRACE_MAX_S,
+        GP_TRACE_MAX_S);
+    self->trace_s = GP_TRACE_MAX_S;
+  } else {
+    self->trace_s = (guint) sec;
+  }
+}
+
 /* GST_TRACERS' parameters arrive as the raw text between its parentheses,
  * the `params` property, on every release (the class does not ask 1.26 for
  * structure parameters: see the top of this file).  Each value ends in the
- * fields the `window`, `cpu`, `out` and `socket` properties set, in range:
- * a bad one is named in a warning and left at its default or clamped to
- * the nearest bound, an unknown key is named and ignored.  Parsed once, in
- * constructed (), after every construct property: params win over
- * properties given to g_object_new (). */
+ * fields the `window`, `cpu`, `out`, `socket` and `trace` properties set,
+ * in range: a bad one is named in a warning and left at its default or
+ * clamped to the nearest bound, an unknown key is named and ignored.
+ * Parsed once, in constructed (), after every construct property: params
+ * win over properties given to g_object_new (). */
 static void
 gst_prof_tracer_parse_params (GstProfTracer * self)
 {
@@ -1487,9 +1562,11 @@ gst_prof_tracer_parse_params (GstProfTracer * self)
         g_warning ("gstprof: GST_TRACERS: socket: expected a path in '%s'",
             params);
       }
+    } else if (!strcmp (key, "trace")) {
+      gst_prof_tracer_parse_trace (self, v, params);
     } else {
       g_warning ("gstprof: GST_TRACERS: unknown parameter '%s' in '%s' "
-          "(known: window, cpu, out, socket)", key, params);
+          "(known: window, cpu, out, socket, trace)", key, params);
     }
   }
   gst_structure_free (s);
@@ -1519,6 +1596,9 @@ gst_prof_tracer_set_property (GObject * object, guint prop_id,
       g_free (self->socket_path);
       self->socket_path = g_value_dup_string (value);
       break;
+    case PROP_TRACE:
+      self->trace_s = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1543,6 +1623,9 @@ gst_prof_tracer_get_property (GObject * object, guint prop_id,
       break;
     case PROP_SOCKET:
       g_value_set_string (value, self->socket_path);
+      break;
+    case PROP_TRACE:
+      g_value_set_uint (value, self->trace_s);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1588,6 +1671,7 @@ gst_prof_tracer_constructed (GObject * object)
   g_type_set_qdata (GST_TYPE_PROF_TRACER,
       g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA), self);
   gst_prof_tracer_parse_params (self);
+  gp_trace_setup (self);
 
   names = g_string_new (NULL);
   for (i = 0; i < G_N_ELEMENTS (gst_prof_hooks); i++) {
@@ -1596,8 +1680,8 @@ gst_prof_tracer_constructed (GObject * object)
     g_string_append_printf (names, "%s%s", i ? "+" : "",
         gst_prof_hooks[i].name);
   }
-  GST_INFO_OBJECT (self, "window=%u ms cpu=%d, registered hooks: %s",
-      self->window_ms, self->cpu, names->str);
+  GST_INFO_OBJECT (self, "window=%u ms cpu=%d trace=%u s, registered "
+      "hooks: %s", self->window_ms, self->cpu, self->trace_s, names->str);
   g_string_free (names, TRUE);
 
   gp_out_open (self);
@@ -1662,6 +1746,8 @@ gst_prof_tracer_finalize (GObject * object)
   g_rec_mutex_clear (&self->emit_lock);
   g_free (self->out_dir);
   g_free (self->socket_path);
+  if (self->trace_names)
+    g_ptr_array_unref (self->trace_names);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1732,6 +1818,21 @@ gst_prof_tracer_class_init (GstProfTracerClass * klass)
       "as windows close (gstprof wrap's); none: not streamed", NULL,
       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * GstProfTracer:trace:
+   *
+   * Seconds of pushes to keep: every push's (pull's, serialized event's)
+   * enter and exit and element, per streaming thread, in a ring sized for
+   * that span at up to GP_TRACE_RATE_MAX pushes a second per thread, read
+   * with the `collect-trace` action.  0: off.  Read once when the tracer
+   * starts measuring.
+   */
+  gst_prof_props[PROP_TRACE] = g_param_spec_uint ("trace", "Trace (s)",
+      "Seconds of pushes to keep per streaming thread (enter, exit, "
+      "element; the collect-trace action reads them); 0: off",
+      0, GP_TRACE_MAX_S, GP_TRACE_OFF,
+      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (gobject_class, N_PROPS, gst_prof_props);
 
   /**
@@ -1766,6 +1867,19 @@ gst_prof_tracer_class_init (GstProfTracerClass * klass)
       g_signal_new_class_handler ("snapshot-graph", G_TYPE_FROM_CLASS (klass),
       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
       G_CALLBACK (gst_prof_tracer_snapshot_graph), NULL, NULL, NULL,
+      GST_TYPE_STRUCTURE, 0);
+
+  /**
+   * GstProfTracer::collect-trace:
+   * @tracer: the tracer
+   *
+   * Returns: (transfer full) (nullable): the `gstprof-trace` record of
+   * every thread's ring, read now; NULL when trace is off.
+   */
+  gst_prof_signals[SIGNAL_COLLECT_TRACE] =
+      g_signal_new_class_handler ("collect-trace", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_prof_tracer_collect_trace), NULL, NULL, NULL,
       GST_TYPE_STRUCTURE, 0);
 }
 

@@ -356,6 +356,11 @@ test_properties (void)
   g_assert_nonnull (ps);
   g_assert_true (G_IS_PARAM_SPEC_STRING (ps));
   g_assert_null (G_PARAM_SPEC_STRING (ps)->default_value);
+  ps = g_object_class_find_property (klass, "trace");
+  g_assert_nonnull (ps);
+  g_assert_true (G_IS_PARAM_SPEC_UINT (ps));
+  g_assert_cmpuint (G_PARAM_SPEC_UINT (ps)->default_value, ==, 0);
+  g_assert_cmpuint (G_PARAM_SPEC_UINT (ps)->maximum, ==, GP_TRACE_MAX_S);
   g_assert_cmpuint (ps->flags & (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY),
       ==, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY);
 
@@ -454,7 +459,7 @@ test_params (void)
       "cpu: expected true or false in 'cpu=maybe'");
   check_params ("window=100,colour=red", 100, FALSE,
       "unknown parameter 'colour' in 'window=100,colour=red' "
-      "(known: window, cpu, out, socket)");
+      "(known: window, cpu, out, socket, trace)");
 }
 
 /* identity sleep-time=N costs N us per buffer: the exclusive time of each
@@ -1090,6 +1095,8 @@ field_type_ok (const GValue * v, GpFieldType type)
       return GST_VALUE_HOLDS_LIST (v);
     case GP_FIELD_STRUCT:
       return GST_VALUE_HOLDS_STRUCTURE (v);
+    case GP_FIELD_BYTES:
+      return G_VALUE_HOLDS (v, G_TYPE_BYTES);
   }
   return FALSE;
 }
@@ -1522,6 +1529,153 @@ test_cpu (void)
 
 #endif
 
+#if !GP_TEST_CPU
+
+/* trace=SECONDS (src/tracer/gstproftrace.c): run in a child under
+ * GST_TRACERS="gstprof(window=100,trace=...)", since the parameter is the
+ * process's.  The child prints the trace it got; with a trace, the
+ * collect-trace record of a pipeline whose identity sleeps 2 ms a buffer,
+ * checked against gp-record.h, and its identity pushes. */
+#define TRACE_BUFFERS 20
+#define TRACE_SLEEP_US 2000
+
+static void
+test_trace_child (void)
+{
+  GstStructure *rec = NULL;
+  GString *problems = g_string_new (NULL);
+  GstElement *p;
+  const GValue *names, *threads;
+  guint trace = 0, i, j, identity = G_MAXUINT, pushes = 0, short_ = 0;
+  guint nested = 0;
+
+  REQUIRE_TRACER ();
+  g_object_get (tracer, "trace", &trace, NULL);
+  g_print ("gstprof: trace=%u\n", trace);
+  if (trace == 0) {
+    g_signal_emit_by_name (tracer, "collect-trace", &rec);
+    g_assert_null (rec);
+    return;
+  }
+  p = launch ("fakesrc num-buffers=" G_STRINGIFY (TRACE_BUFFERS)
+      " ! identity name=slow sleep-time=" G_STRINGIFY (TRACE_SLEEP_US)
+      " ! fakesink name=end");
+  run_to_eos (p, 30);
+  stop (p);
+  g_signal_emit_by_name (tracer, "collect-trace", &rec);
+  g_assert_nonnull (rec);
+  check_record (rec, GP_RECORD_TRACE, gp_trace_spec,
+      G_N_ELEMENTS (gp_trace_spec), problems);
+  check_sub_records (rec, GP_TR_THREADS, GP_RECORD_TRACE_THREAD,
+      gp_trace_thread_spec, G_N_ELEMENTS (gp_trace_thread_spec), problems);
+  if (problems->len)
+    g_error ("collect-trace record:\n%s", problems->str);
+  names = gst_structure_get_value (rec, GP_TR_ELEMENTS);
+  for (i = 0; i < gst_value_list_get_size (names); i++)
+    if (!g_strcmp0 (g_value_get_string (gst_value_list_get_value (names, i)),
+            "slow"))
+      identity = i;
+  g_assert_cmpuint (identity, !=, G_MAXUINT);
+  threads = gst_structure_get_value (rec, GP_TR_THREADS);
+  for (i = 0; i < gst_value_list_get_size (threads); i++) {
+    const GstStructure *ts =
+        gst_value_get_structure (gst_value_list_get_value (threads, i));
+    GBytes *b = g_value_get_boxed (gst_structure_get_value (ts,
+            GP_TT_SLICES));
+    gsize len;
+    const GpTraceSlice *sl = g_bytes_get_data (b, &len);
+
+    g_assert_cmpuint (len % sizeof (GpTraceSlice), ==, 0);
+    for (j = 0; j < len / sizeof (GpTraceSlice); j++) {
+      guint k;
+
+      if (sl[j].element != identity || sl[j].kind != GP_TRACE_KIND_BUFFER)
+        continue;
+      pushes++;
+      /* usleep never sleeps less */
+      if (sl[j].end - sl[j].start < TRACE_SLEEP_US * GST_USECOND)
+        short_++;
+      /* the push into fakesink returned first, inside it, one deeper */
+      for (k = 0; k < j; k++)
+        if (sl[k].depth == sl[j].depth + 1 && sl[k].start >= sl[j].start
+            && sl[k].end <= sl[j].end)
+          break;
+      nested += k < j;
+    }
+  }
+  g_print ("gstprof: trace pushes=%u short=%u nested=%u\n", pushes, short_,
+      nested);
+  gst_structure_free (rec);
+  g_string_free (problems, TRUE);
+}
+
+/* The child's stdout for @params, with its warnings checked: each one
+ * the tracer gives must start with @warning (NULL: none). */
+static gchar *
+run_trace_child (const gchar * params, const gchar * warning)
+{
+  gchar *argv[] = { (gchar *) test_program, (gchar *) "-p",
+    (gchar *) "/tracer/trace-child", NULL
+  };
+  gchar **envp = g_get_environ ();
+  gchar *tracers = g_strdup_printf ("gstprof(window=100,%s)", params);
+  const gchar *prefix = "gstprof: GST_TRACERS: ";
+  gchar *out = NULL, *err = NULL, *all, *msg;
+  GError *error = NULL;
+  gint status = 0;
+  guint n = 0;
+
+  envp = g_environ_setenv (envp, "GP_TEST_TRACERS", tracers, TRUE);
+  g_assert_true (g_spawn_sync (NULL, argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err, &status, &error));
+  g_assert_no_error (error);
+  all = g_strconcat (out, err, NULL);
+  g_test_message ("%s: %s", tracers, out);
+  g_assert_true (g_spawn_check_exit_status (status, NULL));
+  for (msg = strstr (all, prefix); msg; msg = strstr (msg + 1, prefix)) {
+    g_assert_nonnull (warning);
+    g_assert_true (g_str_has_prefix (msg + strlen (prefix), warning));
+    n++;
+  }
+  if (warning)
+    g_assert_cmpuint (n, >, 0);
+  g_free (all);
+  g_free (err);
+  g_free (tracers);
+  g_strfreev (envp);
+  return out;
+}
+
+static void
+test_trace (void)
+{
+  gchar *out;
+
+  out = run_trace_child ("trace=5", NULL);
+  g_assert_nonnull (strstr (out, "gstprof: trace=5\n"));
+  /* every identity push kept, each at least its sleep, each around the
+   * push into the sink */
+  g_assert_nonnull (strstr (out, "gstprof: trace pushes="
+          G_STRINGIFY (TRACE_BUFFERS) " short=0 nested="
+          G_STRINGIFY (TRACE_BUFFERS) "\n"));
+  g_free (out);
+  out = run_trace_child ("trace=true", NULL);
+  g_assert_nonnull (strstr (out, "gstprof: trace=10\n"));
+  g_free (out);
+  out = run_trace_child ("cpu=false", NULL);
+  g_assert_nonnull (strstr (out, "gstprof: trace=0\n"));
+  g_free (out);
+  out = run_trace_child ("trace=600", "trace=600 is above the maximum of "
+      "60 s; using 60");
+  g_assert_nonnull (strstr (out, "gstprof: trace=60\n"));
+  g_free (out);
+  out = run_trace_child ("trace=soon", "trace: 'window=100,trace=soon' is "
+      "not a number of seconds or true/false; trace off");
+  g_assert_nonnull (strstr (out, "gstprof: trace=0\n"));
+  g_free (out);
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -1564,11 +1718,16 @@ main (int argc, char **argv)
         g_getenv ("GST_PLUGIN_PATH"));
   }
 
-  if (child_tracers)
+  if (child_tracers) {
     g_test_add_func ("/tracer/params-child", test_params_child);
+#if !GP_TEST_CPU
+    g_test_add_func ("/tracer/trace-child", test_trace_child);
+#endif
+  }
   g_test_add_func ("/tracer/properties", test_properties);
 #if !GP_TEST_CPU
   g_test_add_func ("/tracer/params", test_params);
+  g_test_add_func ("/tracer/trace", test_trace);
   g_test_add_func ("/tracer/self-time", test_self_time);
   g_test_add_func ("/tracer/queue-residence", test_queue_residence);
   g_test_add_func ("/tracer/backpressure", test_backpressure);
