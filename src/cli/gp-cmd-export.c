@@ -65,8 +65,7 @@ gp_cmd_export (gint argc, gchar ** argv)
   }
   if (rest == NULL || rest[0] == NULL || rest[1] != NULL) {
     gp_cli_fail ("export", "%s (gstprof export SESSION --perfetto "
-        "OUT.json)", rest && rest[0] ? "one session only" :
-        "no session given");
+        "OUT.json)", rest && rest[0] ? "one session only" : "no session given");
     goto out;
   }
   if (opt_perfetto == NULL || *opt_perfetto == '\0') {

@@ -19,8 +19,8 @@
  * Binary, not JSON: a minute of a busy pipeline is millions of slices,
  * which a JSON tree would hold at a hundred bytes a number. The reader
  * checks every length against what is left, every slice's element against
- * the names, end >= start and the kind, and names the offset of the first
- * thing wrong.
+ * the names, end >= start, times below 2^62 ns and the kind, and names the
+ * offset of the first thing wrong.
  */
 #include "gp-trace.h"
 #include "gp-session.h"
@@ -35,6 +35,9 @@
 /* no element or thread name is longer: a bigger length is a broken file */
 #define GP_TRACE_NAME_MAX 4096
 #define GP_TRACE_SLICE_BYTES 24
+/* times are ns since the traced program's gst_init: 2^62 is 146 years,
+ * and keeps every difference and sum of them within a gint64 */
+#define GP_TRACE_MAX_NS (G_GUINT64_CONSTANT (1) << 62)
 /* 60 s of rings at the rate bound is 24 MiB a thread: this is 80 such
  * threads; more is not a file gstprof wrote */
 #define GP_TRACE_MAX_FILE_BYTES (2000u * 1024 * 1024)
@@ -69,8 +72,7 @@ gp_trace_free (GpTrace * t)
 }
 
 GpTraceThread *
-gp_trace_add_thread (GpTrace * t, guint64 tid, const gchar * name,
-    guint64 lost)
+gp_trace_add_thread (GpTrace * t, guint64 tid, const gchar * name, guint64 lost)
 {
   GpTraceThread *th = g_new0 (GpTraceThread, 1);
 
@@ -289,6 +291,8 @@ gp_trace_read_thread (GpTraceReader * r, GpTrace * t)
           "the file");
     if (s->end < s->start)
       return gp_trace_fail (r, "a slice ends before it starts");
+    if (s->end >= GP_TRACE_MAX_NS)
+      return gp_trace_fail (r, "a slice ends past 2^62 ns (146 years)");
     if (s->kind > GP_TRACE_KIND_EVENT)
       return gp_trace_fail (r, "a slice of an unknown kind");
     r->pos = at + GP_TRACE_SLICE_BYTES;
@@ -323,6 +327,10 @@ gp_trace_load_data (const guint8 * data, gsize len, const gchar * origin,
   t->seconds = gp_trace_get (&r, 4);
   t->t0 = gp_trace_get (&r, 8);
   t->now = gp_trace_get (&r, 8);
+  if (!r.failed && (t->t0 >= GP_TRACE_MAX_NS || t->now >= GP_TRACE_MAX_NS)) {
+    r.pos -= 16;
+    gp_trace_fail (&r, "a time past 2^62 ns (146 years)");
+  }
   n_elements = gp_trace_get (&r, 4);
   n_threads = gp_trace_get (&r, 4);
   /* each name takes 4 bytes at least, each thread 28 */

@@ -335,8 +335,7 @@ gp_perfetto_window_slices (GpPerfettoOut * o, GpSession * s)
  * @fields that hold a sample (>= 0); none, nothing. */
 static void
 gp_perfetto_counter (GpPerfettoOut * o, const gchar * name, gint64 ts,
-    JsonObject * entry, const gchar * const *fields, const gchar * const
-    *keys)
+    JsonObject * entry, const gchar * const *fields, const gchar * const *keys)
 {
   GString *args = g_string_new (NULL);
   gboolean first = TRUE;
@@ -384,8 +383,7 @@ gp_perfetto_section_counters (GpPerfettoOut * o, GpSession * s, guint i,
         suffix);
 
     if (JSON_NODE_HOLDS_OBJECT (n))
-      gp_perfetto_counter (o, name, ts, json_node_get_object (n), fields,
-          keys);
+      gp_perfetto_counter (o, name, ts, json_node_get_object (n), fields, keys);
     g_free (name);
   }
   g_list_free (members);
@@ -393,8 +391,7 @@ gp_perfetto_section_counters (GpPerfettoOut * o, GpSession * s, guint i,
 
 /* fps of the link into each sink, "fps sink NAME" */
 static void
-gp_perfetto_sink_counters (GpPerfettoOut * o, GpSession * s, guint i,
-    gint64 ts)
+gp_perfetto_sink_counters (GpPerfettoOut * o, GpSession * s, guint i, gint64 ts)
 {
   static const gchar *const fields[] = { "fps", NULL };
   JsonObject *links = gp_session_window_section (s, i, GP_SERIES_LINKS);
@@ -596,20 +593,17 @@ gp_perfetto_trace (GpPerfettoOut * o, const GpTrace * trace)
   guint i;
 
   for (i = 0; i < trace->threads->len; i++)
-    gp_perfetto_trace_thread (o, trace, g_ptr_array_index (trace->threads,
-            i));
+    gp_perfetto_trace_thread (o, trace, g_ptr_array_index (trace->threads, i));
 }
 
 /* ------------------------------------------------------------------ */
 /* the file                                                            */
 
 static void
-gp_perfetto_processes (GpPerfettoOut * o, GpSession * s,
-    const GpTrace * trace)
+gp_perfetto_processes (GpPerfettoOut * o, GpSession * s, const GpTrace * trace)
 {
   gchar *name = g_strdup_printf ("gstprof windows: per-window aggregates, "
-      "not per buffer%s%s", s->launch ? ": " : "", s->launch ? s->launch :
-      "");
+      "not per buffer%s%s", s->launch ? ": " : "", s->launch ? s->launch : "");
 
   gp_perfetto_metadata (o, "process_name", GP_EXPORT_PID_WINDOWS, 0, "name",
       name, 0);
@@ -628,8 +622,7 @@ gp_perfetto_processes (GpPerfettoOut * o, GpSession * s,
 }
 
 static void
-gp_perfetto_other_data (GpPerfettoOut * o, GpSession * s,
-    const GpTrace * trace)
+gp_perfetto_other_data (GpPerfettoOut * o, GpSession * s, const GpTrace * trace)
 {
   GString *b = o->buf;
   gchar *text;
@@ -650,8 +643,7 @@ gp_perfetto_other_data (GpPerfettoOut * o, GpSession * s,
     guint i;
 
     for (i = 0; i < trace->threads->len; i++)
-      lost += ((GpTraceThread *) g_ptr_array_index (trace->threads,
-              i))->lost;
+      lost += ((GpTraceThread *) g_ptr_array_index (trace->threads, i))->lost;
     text = g_strdup_printf ("every push into an element per streaming "
         "thread, from its enter to its exit, nested: %" G_GUINT64_FORMAT
         " slices over the last %u s; %" G_GUINT64_FORMAT " older pushes "
@@ -670,7 +662,7 @@ gboolean
 gp_export_perfetto (const GpSession * cs, const GpTrace * trace,
     const gchar * path, GError ** error)
 {
-  GpSession *s = (GpSession *) cs;     /* the session's readers take it so */
+  GpSession *s = (GpSession *) cs;      /* the session's readers take it so */
   GpPerfettoOut o = { NULL, NULL, TRUE, FALSE, 0, 0, 0, 0, 0 };
   gchar *tmp = g_strdup_printf ("%s.tmp-XXXXXX", path);
   gint fd = g_mkstemp (tmp);

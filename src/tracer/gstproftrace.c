@@ -84,8 +84,7 @@ gp_trace_add_names (GstProfTracer * self, GstStructure * s)
         && strcmp (e->name, g_ptr_array_index (self->trace_names,
                 e->trace_id)) != 0) {
       g_free (g_ptr_array_index (self->trace_names, e->trace_id));
-      g_ptr_array_index (self->trace_names, e->trace_id) =
-          g_strdup (e->name);
+      g_ptr_array_index (self->trace_names, e->trace_id) = g_strdup (e->name);
     }
   }
   g_mutex_unlock (&self->reg_lock);

@@ -197,8 +197,7 @@ gp_perfetto_load (GpPerfetto * p, const gchar * path)
       if (prev->pid != s->pid || prev->tid != s->tid)
         depth = 0;
     }
-    while (depth > 0 && stack[depth - 1]->ts + stack[depth - 1]->dur
-        <= s->ts)
+    while (depth > 0 && stack[depth - 1]->ts + stack[depth - 1]->dur <= s->ts)
       depth--;
     if (depth > 0 && s->ts + s->dur > stack[depth - 1]->ts +
         stack[depth - 1]->dur)
@@ -504,12 +503,10 @@ test_windows_only (void)
   }
   for (i = 0; i < id->len; i++)
     sum += ((GpSlice *) g_ptr_array_index (id, i))->dur / 1e6;
-  g_test_message ("identity0 window slices: %u, %.1f ms in all", id->len,
-      sum);
+  g_test_message ("identity0 window slices: %u, %.1f ms in all", id->len, sum);
   g_assert_cmpfloat (sum, >=, GP_BUFFERS * GP_SLEEP_MS * 0.98);
   g_assert_cmpfloat (sum, <=, GP_BUFFERS * (GP_SLEEP_MS + GP_SLEEP_SLACK_MS));
-  fps = g_hash_table_lookup (p.counters,
-      "fps capsfilter0.src->identity0.sink");
+  fps = g_hash_table_lookup (p.counters, "fps capsfilter0.src->identity0.sink");
   g_assert_nonnull (fps);
   for (i = 0; i < fps->len; i++)
     fmax = MAX (fmax, g_array_index (fps, gdouble, i));
@@ -651,8 +648,7 @@ test_trace_file (void)
   g_assert_cmpuint (th->lost, ==, 7);
   g_assert_cmpstr (th->name, ==, "src:src");
   g_assert_cmpuint (th->slices->len, ==, 2);
-  g_assert_cmpuint (g_array_index (th->slices, GpTraceSlice, 1).depth, ==,
-      1);
+  g_assert_cmpuint (g_array_index (th->slices, GpTraceSlice, 1).depth, ==, 1);
   g_assert_cmpmem (th->slices->data, 2 * sizeof (GpTraceSlice),
       ((GpTraceThread *) g_ptr_array_index (t->threads, 0))->slices->data,
       2 * sizeof (GpTraceSlice));
@@ -707,7 +703,7 @@ gp_assert_usage (const gchar * needle, const gchar * first, ...)
   args[n++] = first;
   va_start (ap, first);
   while ((args[n] = va_arg (ap, const gchar *)) != NULL)
-    n++;
+      n++;
   va_end (ap);
   gp_test_run_gstprof_argv (&r, gp_tmp, args);
   g_test_message ("%s ...: exit %d: %s", first, r.code, r.err);
@@ -726,10 +722,8 @@ test_bad_input (void)
   gchar *dir, *broken, *tpath, *data, *out;
   gsize len;
 
-  gp_assert_usage ("no session given", "export", "--perfetto", "x.json",
-      NULL);
-  gp_assert_usage ("nosuch", "export", "nosuch", "--perfetto", "x.json",
-      NULL);
+  gp_assert_usage ("no session given", "export", "--perfetto", "x.json", NULL);
+  gp_assert_usage ("nosuch", "export", "nosuch", "--perfetto", "x.json", NULL);
   gp_assert_usage ("--trace: 'soon'", "run", "--trace=soon", "fakesrc ! "
       "fakesink", NULL);
   gp_assert_usage ("--trace: '61' is out of range", "run", "--trace=61",

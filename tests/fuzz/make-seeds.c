@@ -142,6 +142,48 @@ make_full (void)
   return s;
 }
 
+/* trace.bin seeds (gp-trace.c): two threads, nested pushes, a list, a
+ * pull and an event; and one with no thread */
+static gboolean
+make_traces (const gchar * dir)
+{
+  GpTrace *t = gp_trace_new ();
+  GpTraceThread *th;
+  GpTraceSlice sl[] = {
+    {2000, 3000, 2, 1, 2, GP_TRACE_KIND_BUFFER},
+    {1500, 4000, 1, 1, 1, GP_TRACE_KIND_BUFFER},
+    {1000, 5000, 0, 8, 0, GP_TRACE_KIND_BUFFER},
+    {5000, 5100, 1, 0, 0, GP_TRACE_KIND_EVENT},
+    {6000, 9000, 0, 1, 0, GP_TRACE_KIND_PULL},
+  };
+  GError *err = NULL;
+  gchar *path;
+  gboolean ok;
+
+  t->seconds = 10;
+  t->t0 = 500;
+  t->now = 20000;
+  g_ptr_array_add (t->elements, g_strdup ("videotestsrc0"));
+  g_ptr_array_add (t->elements, g_strdup ("identity0"));
+  g_ptr_array_add (t->elements, g_strdup ("fakesink0"));
+  th = gp_trace_add_thread (t, 1234, "videotestsrc0:s", 3);
+  g_array_append_vals (th->slices, sl, G_N_ELEMENTS (sl));
+  th = gp_trace_add_thread (t, 1235, "queue0:src", 0);
+  g_array_append_vals (th->slices, sl, 2);
+  path = g_build_filename (dir, "small.bin", NULL);
+  ok = gp_trace_save (t, path, &err);
+  g_free (path);
+  g_ptr_array_set_size (t->threads, 0);
+  path = g_build_filename (dir, "empty.bin", NULL);
+  ok = ok && gp_trace_save (t, path, &err);
+  g_free (path);
+  if (!ok)
+    g_printerr ("%s\n", err->message);
+  g_clear_error (&err);
+  gp_trace_free (t);
+  return ok;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -149,10 +191,12 @@ main (int argc, char **argv)
   GError *err = NULL;
   gchar *path;
 
-  if (argc != 2) {
-    g_printerr ("usage: %s DIR\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    g_printerr ("usage: %s DIR [TRACE_DIR]\n", argv[0]);
     return 3;
   }
+  if (argc == 3 && !make_traces (argv[2]))
+    return 1;
   s = make_full ();
   path = g_build_filename (argv[1], "full.json", NULL);
   if (!gp_session_save (s, path, &err)) {

@@ -10,7 +10,10 @@
 #               (tests/fuzz/fuzz-gstprofile.c)
 #   launch      the launch-string tokenizer and rewriter
 #               (tests/fuzz/fuzz-launch.c)
+#   records     the tracer's own records files (tests/fuzz/fuzz-records.c)
 #   tracerlog   GStreamer tracer logs (tests/fuzz/fuzz-tracerlog.c)
+#   trace       run --trace's trace.bin and its Perfetto export
+#               (tests/fuzz/fuzz-trace.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -71,9 +74,9 @@ CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
 # shellcheck disable=SC2086
 CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c \
-  $ROOT/src/core/gp-stats.c"
+  $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c"
 LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
-  $ROOT/src/core/gp-session.c"
+  $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c"
 # shellcheck disable=SC2086
 RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
   $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c \
@@ -84,7 +87,7 @@ TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-I$ROOT/src"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -108,11 +111,15 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-tracerlog" "$ROOT/tests/fuzz/fuzz-tracerlog.c" $TRACERLOG \
   $CORE $(pkg-config --libs $PKG gio-2.0) -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-trace" "$ROOT/tests/fuzz/fuzz-trace.c" \
+  "$ROOT/src/export/gp-export-perfetto.c" $CORE $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
-for t in session gstprofile launch records tracerlog; do
+for t in session gstprofile launch records tracerlog trace; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -126,15 +133,16 @@ fi
 # when a gstprof binary is built, the demo's; gst-profile captures (for
 # fuzz-session they exercise the refusal paths). fuzz-gstprofile reads both
 # schemas, so it gets all of them.
-"$OUT/make-seeds" "$OUT/session/seeds"
+"$OUT/make-seeds" "$OUT/session/seeds" "$OUT/trace/seeds"
 for bin in "$ROOT"/build*/src/cli/gstprof; do
   [ -x "$bin" ] || continue
   rm -rf "$OUT/real"
-  timeout 60 "$bin" run --duration 2s --out "$OUT/real" \
+  timeout 60 "$bin" run --trace=2 --duration 2s --out "$OUT/real" \
     "videotestsrc num-buffers=60 ! identity sleep-time=1000 ! queue ! fakesink sync=false" \
     >/dev/null 2>&1 || true
   if [ -f "$OUT/real/session.json" ]; then
     cp "$OUT/real/session.json" "$OUT/session/seeds/real.json"
+    cp "$OUT/real/trace.bin" "$OUT/trace/seeds/real.bin" 2>/dev/null || true
     break
   fi
 done
@@ -245,6 +253,7 @@ run_target gstprofile 65536 "$ROOT/tests/fuzz/gstprofile.dict"
 run_target launch 4096 ""
 run_target records 262144 ""
 run_target tracerlog 65536 "$ROOT/tests/fuzz/tracerlog.dict"
+run_target trace 65536 ""
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
