@@ -71,8 +71,13 @@ CONFIG_LABEL = {
     "untraced": "untraced",
     "noop": "no-op",
     "gstprof": "gstprof",
+    "trace": "trace",
     "core": "core",
 }
+
+# gstprof with its ring of every push (gstprof run --trace): the default
+# span, 10 s
+TRACE_PARAM = "trace=10"
 
 
 def die(msg, code=3):
@@ -325,7 +330,7 @@ def main():
     timeout = env_int("BENCH_TIMEOUT", 300, 1)
     only = env_names("BENCH_ONLY", [p[0] for p in PIPELINES] + ["MEM"])
     configs = env_names("BENCH_CONFIGS",
-                        ["untraced", "noop", "gstprof", "core"])
+                        ["untraced", "noop", "gstprof", "trace", "core"])
     gstprof_params = os.environ.get("BENCH_GSTPROF_PARAMS", "").strip()
     perf_mode = os.environ.get("BENCH_PERF", "auto").strip().lower()
     if perf_mode not in ("auto", "always", "0", "no", "off"):
@@ -371,16 +376,19 @@ def main():
                     if noop_hooks else "gstprofnoop")
     gstprof_tracers = "gstprof" + (f"({gstprof_params})" if gstprof_params
                                    else "")
+    trace_tracers = "gstprof(" + ",".join(
+        p for p in (gstprof_params, TRACE_PARAM) if p) + ")"
     tracers_of = {
         "untraced": None,
         "noop": noop_tracers,
         "gstprof": gstprof_tracers,
+        "trace": trace_tracers,
         "core": CORE_TRACERS,
     }
-    if "gstprof" in configs and not have_gstprof:
+    if ("gstprof" in configs or "trace" in configs) and not have_gstprof:
         out("gstprof: NOT BUILT (no src/tracer/libgstprof.so in the build "
             "dir): its rows and the targets are skipped")
-        configs = [c for c in configs if c != "gstprof"]
+        configs = [c for c in configs if c not in ("gstprof", "trace")]
     out(f"no-op tracer hooks ({hooks_from}): "
         f"{', '.join(noop_hooks) if noop_hooks else 'built-in default list'}")
     out("configurations: " + "; ".join(
@@ -465,6 +473,24 @@ def main():
         if wall.get("untraced") and wall["untraced"]["n"] > 1:
             u = wall["untraced"]
             noise = (u["max"] - u["min"]) / u["median"]
+        # What keeping every push costs (run --trace): CPU time (does not
+        # depend on where the scheduler puts the threads) against gstprof
+        # without it and against the no-op floor; peak RSS beside it.
+        if "trace" in configs and cpu.get("trace"):
+            parts = []
+            for base in ("gstprof", "noop"):
+                r = ratio_of_medians(cpu, "trace", base)
+                if r is not None:
+                    parts.append(f"cpu x {CONFIG_LABEL[base]} {r:.3f}")
+            w = ratio_of_medians(wall, "trace", "gstprof")
+            if w is not None:
+                parts.append(f"wall x gstprof {w:.3f}")
+            rss = {c: summarize(results[c], "rss") for c in
+                   ("gstprof", "trace") if c in configs}
+            if rss.get("gstprof") and rss.get("trace"):
+                parts.append(f"peak RSS {rss['trace']['median']:.0f} KiB vs "
+                             f"{rss['gstprof']['median']:.0f} KiB")
+            out(f"  trace ({TRACE_PARAM}): " + ", ".join(parts))
         out(f"  noise: untraced runs spread "
             f"{'-' if noise is None else f'{noise * 100:.1f}%'} "
             f"(max-min over median); {elapsed:.0f} s for this pipeline")

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what gstprof needs to build, test and run, when it is missing.
 # Debian/Ubuntu; as root it runs apt-get itself, otherwise it says what to run.
+# chromium: its headless JSON parser loads gstprof export --perfetto's file in
+# tests/export (Debian 11, 12 and 13 all ship it as "chromium").
 set -e
 
 PKGS="meson ninja-build pkg-config gcc make python3 \
@@ -10,7 +12,8 @@ PKGS="meson ninja-build pkg-config gcc make python3 \
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
   gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x \
   xvfb gstreamer1.0-gl libgl1-mesa-dri \
-  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0"
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 \
+  chromium"
 
 missing=""
 for p in $PKGS; do

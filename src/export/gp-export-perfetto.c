@@ -21,8 +21,10 @@
 
 /* the buffer is handed to the file past this size */
 #define GP_PERFETTO_FLUSH_BYTES (1024 * 1024)
-/* counters and instants of the windows process are on this thread */
-#define GP_PERFETTO_TID_PIPELINE 0
+/* counters, instants and metadata of the windows process are on a thread
+ * numbered as the process (a main thread's number): tid 0 is the kernel's
+ * idle task to a viewer, and no streaming thread is tid 1 */
+#define GP_PERFETTO_TID_PIPELINE GP_EXPORT_PID_WINDOWS
 
 static const gchar gp_perfetto_window_what[] =
     "per-window aggregate: each slice inside is one element's self time in "
@@ -605,19 +607,19 @@ gp_perfetto_processes (GpPerfettoOut * o, GpSession * s, const GpTrace * trace)
   gchar *name = g_strdup_printf ("gstprof windows: per-window aggregates, "
       "not per buffer%s%s", s->launch ? ": " : "", s->launch ? s->launch : "");
 
-  gp_perfetto_metadata (o, "process_name", GP_EXPORT_PID_WINDOWS, 0, "name",
-      name, 0);
-  gp_perfetto_metadata (o, "process_sort_index", GP_EXPORT_PID_WINDOWS, 0,
-      "sort_index", NULL, 2);
+  gp_perfetto_metadata (o, "process_name", GP_EXPORT_PID_WINDOWS,
+      GP_EXPORT_PID_WINDOWS, "name", name, 0);
+  gp_perfetto_metadata (o, "process_sort_index", GP_EXPORT_PID_WINDOWS,
+      GP_EXPORT_PID_WINDOWS, "sort_index", NULL, 2);
   g_free (name);
   if (trace == NULL)
     return;
   name = g_strdup_printf ("gstprof trace: every push, the last %u s",
       trace->seconds);
-  gp_perfetto_metadata (o, "process_name", GP_EXPORT_PID_TRACE, 0, "name",
-      name, 0);
-  gp_perfetto_metadata (o, "process_sort_index", GP_EXPORT_PID_TRACE, 0,
-      "sort_index", NULL, 1);
+  gp_perfetto_metadata (o, "process_name", GP_EXPORT_PID_TRACE,
+      GP_EXPORT_PID_TRACE, "name", name, 0);
+  gp_perfetto_metadata (o, "process_sort_index", GP_EXPORT_PID_TRACE,
+      GP_EXPORT_PID_TRACE, "sort_index", NULL, 1);
   g_free (name);
 }
 

@@ -681,6 +681,12 @@ test_trace_file (void)
   back = gp_trace_load_data ((const guint8 *) data, len, "t.bin", &err);
   g_assert_nonnull (strstr (err->message, "ends before it starts"));
   g_clear_error (&err);
+  /* end past 2^62 ns (its top byte at len - 9) */
+  data[len - 16] = 0x88;
+  data[len - 9] = 0x40;
+  back = gp_trace_load_data ((const guint8 *) data, len, "t.bin", &err);
+  g_assert_nonnull (strstr (err->message, "past 2^62 ns"));
+  g_clear_error (&err);
   back = gp_trace_load_data ((const guint8 *) "GPTRACE2", 8, "t.bin", &err);
   g_assert_nonnull (strstr (err->message, "not a gstprof trace"));
   g_clear_error (&err);
@@ -690,6 +696,38 @@ test_trace_file (void)
   g_free (data);
   g_free (path);
   gp_trace_free (t);
+}
+
+/* session.trace round trip; a file name that leaves the folder refused */
+static void
+test_session_trace (void)
+{
+  GpSession *s = gp_session_new (), *back;
+  GError *err = NULL;
+  gchar *text;
+  gsize len;
+
+  s->trace_file = g_strdup (GP_TRACE_FILE);
+  s->trace_s = 7;
+  s->trace_slices = 1234;
+  text = gp_session_to_data (s, FALSE, &len);
+  g_assert_nonnull (strstr (text, "\"trace\":{\"file\":\"trace.bin\","
+          "\"seconds\":7,\"slices\":1234}"));
+  back = gp_session_load_data (text, len, "s.json", &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (back->trace_file, ==, GP_TRACE_FILE);
+  g_assert_cmpuint (back->trace_s, ==, 7);
+  g_assert_cmpuint (back->trace_slices, ==, 1234);
+  g_assert_null (back->trace);
+  gp_session_free (back);
+  g_free (text);
+  back = gp_session_load_data ("{\"schema\": \"gstprof/1\", \"session\": "
+      "{\"trace\": {\"file\": \"../etc/passwd\"}}}", -1, "s.json", &err);
+  g_assert_null (back);
+  g_assert_cmpstr (err->message, ==, "s.json: session.trace.file: expected a "
+      "file name in the session's folder");
+  g_clear_error (&err);
+  gp_session_free (s);
 }
 
 static void
@@ -774,6 +812,7 @@ main (int argc, char **argv)
   g_assert_nonnull (gp_tmp);
 
   g_test_add_func ("/export/trace-file", test_trace_file);
+  g_test_add_func ("/export/session-trace", test_session_trace);
   g_test_add_func ("/export/perfetto/trace-planted", test_trace_planted);
   g_test_add_func ("/export/perfetto/trace-span", test_trace_span);
   g_test_add_func ("/export/perfetto/trace-bound", test_trace_bound);
