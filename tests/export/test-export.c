@@ -280,7 +280,8 @@ gp_capture_dir (const gchar * name, const gchar * const *extra)
     g_ptr_array_add (args, (gpointer) extra[i]);
   g_ptr_array_add (args, NULL);
   gp_test_run_gstprof_argv (&r, gp_tmp, (const gchar * const *) args->pdata);
-  g_test_message ("%s: %s", name, r.err);
+  g_test_message ("%s: gstprof run, exit %d", name, r.code);
+  gp_test_message_text (r.err);
   g_assert_cmpint (r.code, <=, 1);
   gp_test_run_clear (&r);
   g_ptr_array_unref (args);
@@ -295,7 +296,8 @@ gp_export (const gchar * dir, const gchar * name)
   GpTestRun r;
 
   gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--perfetto", out, NULL);
-  g_test_message ("export %s: %s", name, r.err);
+  g_test_message ("export %s:", name);
+  gp_test_message_text (r.err);
   g_assert_cmpint (r.code, ==, 0);
   gp_test_run_clear (&r);
   return out;
@@ -744,7 +746,8 @@ gp_assert_usage (const gchar * needle, const gchar * first, ...)
       n++;
   va_end (ap);
   gp_test_run_gstprof_argv (&r, gp_tmp, args);
-  g_test_message ("%s ...: exit %d: %s", first, r.code, r.err);
+  g_test_message ("%s ...: exit %d:", first, r.code);
+  gp_test_message_text (r.err);
   g_assert_cmpint (r.code, ==, 3);
   g_assert_nonnull (strstr (r.err, needle));
   /* one line */

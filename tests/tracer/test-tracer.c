@@ -1620,17 +1620,22 @@ run_trace_child (const gchar * params, const gchar * warning)
   gchar **envp = g_get_environ ();
   gchar *tracers = g_strdup_printf ("gstprof(window=100,%s)", params);
   const gchar *prefix = "gstprof: GST_TRACERS: ";
-  gchar *out = NULL, *err = NULL, *all, *msg;
+  gchar *out = NULL, *err = NULL, *all, *msg, **lines;
   GError *error = NULL;
   gint status = 0;
-  guint n = 0;
+  guint n = 0, i;
 
   envp = g_environ_setenv (envp, "GP_TEST_TRACERS", tracers, TRUE);
   g_assert_true (g_spawn_sync (NULL, argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
           &out, &err, &status, &error));
   g_assert_no_error (error);
   all = g_strconcat (out, err, NULL);
-  g_test_message ("%s: %s", tracers, out);
+  /* one message a line, as check_params () */
+  lines = g_strsplit (all, "\n", -1);
+  for (i = 0; lines[i]; i++)
+    if (lines[i][0])
+      g_test_message ("%s: %s", tracers, lines[i]);
+  g_strfreev (lines);
   g_assert_true (g_spawn_check_exit_status (status, NULL));
   for (msg = strstr (all, prefix); msg; msg = strstr (msg + 1, prefix)) {
     g_assert_nonnull (warning);
