@@ -10,26 +10,12 @@
  */
 #include "gp-cli.h"
 #include "core/gp-session.h"
-#include "capture/gp-records.h"
 #include "ingest/gp-ingest.h"
 #include "rules/gp-rules.h"
 #include "report/gp-verdict.h"
 
 #include <stdio.h>
-#include <gst/gst.h>
 #include <string.h>
-
-/* A folder `gstprof run --out` wrote. */
-static gboolean
-gp_cmd_analyze_has_session (const gchar * path)
-{
-  gchar *file = g_build_filename (path, "session.json", NULL);
-  gboolean has = g_file_test (path, G_FILE_TEST_IS_DIR) &&
-      g_file_test (file, G_FILE_TEST_EXISTS);
-
-  g_free (file);
-  return has;
-}
 
 gint
 gp_cmd_analyze (gint argc, gchar ** argv)
@@ -77,18 +63,7 @@ gp_cmd_analyze (gint argc, gchar ** argv)
     goto out;
   }
 
-  /* a folder (or file) the tracer wrote by itself with out=, unless it
-   * also holds the session.json of a run */
-  if (gp_records_present (files[0]) && !gp_cmd_analyze_has_session (files[0])) {
-    if (!gst_init_check (NULL, NULL, &err)) {
-      code = gp_cli_fail ("analyze", "cannot initialise GStreamer: %s",
-          err->message);
-      goto out;
-    }
-    s = gp_records_load (files[0], &err);
-  } else {
-    s = gp_ingest_load_any (files[0], &err);
-  }
+  s = gp_cli_load_session (files[0], &err);
   if (s == NULL) {
     code = gp_cli_fail ("analyze", "%s", err ? err->message : files[0]);
     goto out;

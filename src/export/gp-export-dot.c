@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-export-dot.c: the pipeline graph for graphviz (gp_export_graph).
+ * Built with cgraph, laid out by gvc's "dot" engine and rendered by gvc
+ * (dot text with positions, or SVG), all in-process:
+ *
+ * - every bin is a cluster ("cluster_" and its name) inside its parent's,
+ *   labelled with its children's part of the self time;
+ * - every other element is a node in its bin, filled by its share of the
+ *   self time (summary.elements.share_pct): white for none, the deepest
+ *   red for the session's largest share, the saturation in proportion in
+ *   between; queues grey, as their time is waiting (their residence is in
+ *   the label);
+ * - every link is an edge labelled with its steady-state rate, the caps
+ *   (brief, gp_caps_brief) and the memory they travel in, its pads at its
+ *   ends when they are not plain "src" and "sink".
+ *
+ * Nodes and edges carry their gstprof names as their "id" (an SVG element
+ * id), and a tooltip with the numbers behind the colour.
+ */
+#include "gp-export.h"
+#include "core/gp-caps.h"
+
+#include <math.h>
+#include <string.h>
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+/* caps text longer than this on one line of an edge label is broken at
+ * the next blank (after a field's comma): caps run to hundreds of characters and would make every edge
+ * as wide as the page */
+#define GP_EXPORT_DOT_CAPS_LINE 36
+
+/* the same for the launch string in the graph's title */
+#define GP_EXPORT_DOT_TITLE_LINE 100
+
+/* the deepest fill (the largest share) is this saturated red: full
+ * saturation would hide black text */
+#define GP_EXPORT_DOT_MAX_SATURATION 0.85
+
+/* bins nested deeper than this are drawn at the top level: a parent chain
+ * that long is a loop in a broken session, not a pipeline */
+#define GP_EXPORT_DOT_MAX_DEPTH 64
+
+#define GP_EXPORT_DOT_QUEUE_FILL "#e0e0e0"
+#define GP_EXPORT_DOT_FONT "Helvetica,Arial,sans-serif"
+
+typedef struct
+{
+  GpSession *s;
+  Agraph_t *root;
+  GHashTable *clusters;         /* bin name -> Agraph_t* */
+  GHashTable *bin_share;        /* bin name -> gdouble* (its children's) */
+  gdouble max_share;            /* largest share_pct of a non-queue */
+  const gchar *hottest;         /* its element */
+} GpExportDot;
+
+static void gp_export_dot_build (GpExportDot * d);
+static gboolean gp_export_dot_render (GVC_t * gvc, Agraph_t * g,
+    GpExportGraphFormat format, const gchar * path, GError ** error);
+
+/* graphviz's messages while gstprof works with it: kept here (the first
+ * error names what failed), never printed */
+static GString *gp_export_dot_messages;
+
+static int
+gp_export_dot_collect (char *message)
+{
+  if (gp_export_dot_messages && gp_export_dot_messages->len == 0)
+    g_string_append (gp_export_dot_messages, message);
+  return 0;
+}
+
+gboolean
+gp_export_graph (GpSession * s, GpExportGraphFormat format,
+    const gchar * path, GError ** error)
+{
+  GpExportDot d = { s, NULL, NULL, NULL, 0.0, NULL };
+  agusererrf old_errf;
+  agerrlevel_t old_level;
+  GVC_t *gvc;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (s != NULL && path != NULL, FALSE);
+
+  gp_export_dot_messages = g_string_new (NULL);
+  old_errf = agseterrf (gp_export_dot_collect);
+  old_level = agseterr (AGERR);
+
+  gvc = gvContext ();
+  d.clusters = g_hash_table_new (g_str_hash, g_str_equal);
+  d.bin_share = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      g_free);
+  gp_export_dot_build (&d);
+  if (gvLayout (gvc, d.root, "dot") != 0) {
+    g_strstrip (gp_export_dot_messages->str);
+    g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_GRAPHVIZ,
+        "%s: graphviz could not lay the graph out (%s)", path,
+        gp_export_dot_messages->len ? gp_export_dot_messages->str :
+        "no \"dot\" layout: are its plugins configured? "
+        "libgvc6-config-update -c");
+  } else {
+    ok = gp_export_dot_render (gvc, d.root, format, path, error);
+    gvFreeLayout (gvc, d.root);
+  }
+
+  agclose (d.root);
+  gvFreeContext (gvc);
+  g_hash_table_unref (d.clusters);
+  g_hash_table_unref (d.bin_share);
+  agseterr (old_level);
+  agseterrf (old_errf);
+  g_string_free (gp_export_dot_messages, TRUE);
+  gp_export_dot_messages = NULL;
+  return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* graphviz attributes                                                  */
+/* ------------------------------------------------------------------ */
+
+/* cgraph takes char *, and copies */
+static void
+gp_export_dot_set (void *obj, const gchar * name, const gchar * value)
+{
+  agsafeset (obj, (char *) name, (char *) value, (char *) "");
+}
+
+/* One character of label text: graphviz reads backslash sequences in
+ * labels (\N, \G, \n, \l), so a name's own backslashes are doubled, and
+ * its line breaks are spaces. */
+static void
+gp_export_dot_append_char (GString * label, gchar c)
+{
+  if (c == '\\')
+    g_string_append (label, "\\\\");
+  else if (c == '\n' || c == '\r')
+    g_string_append_c (label, ' ');
+  else
+    g_string_append_c (label, c);
+}
+
+static void
+gp_export_dot_append_text (GString * label, const gchar * text)
+{
+  for (; text && *text; text++)
+    gp_export_dot_append_char (label, *text);
+}
+
+/* ------------------------------------------------------------------ */
+/* the graph                                                            */
+/* ------------------------------------------------------------------ */
+
+static void gp_export_dot_shares (GpExportDot * d);
+static Agraph_t *gp_export_dot_graph_of (GpExportDot * d,
+    const gchar * bin, guint depth);
+static void gp_export_dot_element (GpExportDot * d, GpElement * e);
+static void gp_export_dot_link (GpExportDot * d, GpLink * l);
+static void gp_export_dot_title (GpExportDot * d);
+
+static void
+gp_export_dot_build (GpExportDot * d)
+{
+  GpSession *s = d->s;
+  guint i;
+
+  d->root = agopen ((char *) "gstprof", Agdirected, NULL);
+  gp_export_dot_set (d->root, "rankdir", "LR");
+  gp_export_dot_set (d->root, "fontname", GP_EXPORT_DOT_FONT);
+  agattr (d->root, AGNODE, (char *) "shape", (char *) "box");
+  agattr (d->root, AGNODE, (char *) "style", (char *) "filled,rounded");
+  agattr (d->root, AGNODE, (char *) "fillcolor", (char *) "#ffffff");
+  agattr (d->root, AGNODE, (char *) "fontname", (char *) GP_EXPORT_DOT_FONT);
+  agattr (d->root, AGEDGE, (char *) "fontname", (char *) GP_EXPORT_DOT_FONT);
+  agattr (d->root, AGEDGE, (char *) "fontsize", (char *) "10");
+
+  gp_export_dot_shares (d);
+  /* every bin first, so that an element listed before its bin still lands
+   * in its cluster */
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+
+    if (e->is_bin)
+      gp_export_dot_graph_of (d, e->name, 0);
+  }
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+
+    if (!e->is_bin)
+      gp_export_dot_element (d, e);
+  }
+  for (i = 0; i < s->links->len; i++)
+    gp_export_dot_link (d, g_ptr_array_index (s->links, i));
+  gp_export_dot_title (d);
+}
+
+static gboolean
+gp_export_dot_is_queue (GpElement * e)
+{
+  return e && g_strcmp0 (e->kind, "queue") == 0;
+}
+
+/* The largest share (the deepest fill) and each bin's children's part. */
+static void
+gp_export_dot_shares (GpExportDot * d)
+{
+  GpSession *s = d->s;
+  guint i, depth;
+
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+    GpElement *e = gp_session_find_element (s, es->name);
+    const gchar *parent;
+
+    if (gp_export_dot_is_queue (e) || !(es->share_pct > 0))
+      continue;
+    if (es->share_pct > d->max_share) {
+      d->max_share = es->share_pct;
+      d->hottest = es->name;
+    }
+    for (depth = 0, parent = e ? e->parent : NULL;
+        parent && *parent && depth < GP_EXPORT_DOT_MAX_DEPTH; depth++) {
+      GpElement *bin = gp_session_find_element (s, parent);
+      gdouble *sum = g_hash_table_lookup (d->bin_share, parent);
+
+      if (sum == NULL) {
+        sum = g_new0 (gdouble, 1);
+        g_hash_table_insert (d->bin_share, (gpointer) parent, sum);
+      }
+      *sum += es->share_pct;
+      parent = bin ? bin->parent : NULL;
+    }
+  }
+}
+
+/* The (sub)graph that holds the children of @bin: its cluster, made with
+ * its parents' when first asked; the root for "" and unknown bins. */
+static Agraph_t *
+gp_export_dot_graph_of (GpExportDot * d, const gchar * bin, guint depth)
+{
+  GpElement *e;
+  Agraph_t *parent, *sub;
+  GString *label;
+  gchar *name;
+  gdouble *share;
+
+  if (bin == NULL || *bin == '\0' || depth >= GP_EXPORT_DOT_MAX_DEPTH)
+    return d->root;
+  sub = g_hash_table_lookup (d->clusters, bin);
+  if (sub)
+    return sub;
+  e = gp_session_find_element (d->s, bin);
+  if (e == NULL || !e->is_bin)
+    return d->root;
+
+  parent = gp_export_dot_graph_of (d, e->parent, depth + 1);
+  name = g_strconcat ("cluster_", e->name, NULL);
+  sub = agsubg (parent, name, 1);
+  g_free (name);
+  g_hash_table_insert (d->clusters, e->name, sub);
+
+  label = g_string_new (NULL);
+  gp_export_dot_append_text (label, e->name);
+  if (e->factory && *e->factory && g_strcmp0 (e->factory, e->name) != 0) {
+    g_string_append (label, " (");
+    gp_export_dot_append_text (label, e->factory);
+    g_string_append_c (label, ')');
+  }
+  share = g_hash_table_lookup (d->bin_share, e->name);
+  g_string_append_printf (label, "\\n%.1f%% of the self time",
+      share ? *share : 0.0);
+  gp_export_dot_set (sub, "label", label->str);
+  gp_export_dot_set (sub, "style", "rounded");
+  gp_export_dot_set (sub, "color", "#808080");
+  gp_export_dot_set (sub, "fontname", GP_EXPORT_DOT_FONT);
+  gp_export_dot_set (sub, "labeljust", "l");
+  g_string_free (label, TRUE);
+  return sub;
+}
+
+/* White (no share) to GP_EXPORT_DOT_MAX_SATURATION red (@t = 1: the
+ * largest share), the saturation in proportion. */
+static gchar *
+gp_export_dot_heat_color (gdouble t)
+{
+  guint gb;
+
+  t = CLAMP (t, 0.0, 1.0);
+  gb = (guint) lround (255.0 * (1.0 - GP_EXPORT_DOT_MAX_SATURATION * t));
+  return g_strdup_printf ("#ff%02x%02x", gb, gb);
+}
+
+static void
+gp_export_dot_element (GpExportDot * d, GpElement * e)
+{
+  GpElementSummary *es = gp_session_find_elem_summary (d->s, e->name);
+  GpQueueSummary *qs = gp_session_find_queue_summary (d->s, e->name);
+  Agraph_t *g = gp_export_dot_graph_of (d, e->parent, 0);
+  Agnode_t *n = agnode (g, e->name, 1);
+  GString *label = g_string_new (NULL), *tip = g_string_new (NULL);
+  gchar *fill = NULL;
+
+  gp_export_dot_append_text (label, e->name);
+  if (e->factory && *e->factory) {
+    g_string_append (label, "\\n");
+    gp_export_dot_append_text (label, e->factory);
+  }
+  gp_export_dot_append_text (tip, e->name);
+  g_string_append_printf (tip, " (%s)", e->factory ? e->factory : "");
+
+  if (gp_export_dot_is_queue (e)) {
+    fill = g_strdup (GP_EXPORT_DOT_QUEUE_FILL);
+    if (qs && qs->residence_ms.p50 >= 0)
+      g_string_append_printf (label, "\\nwait p50 %.2f ms",
+          qs->residence_ms.p50);
+    if (qs && qs->level_pct_max >= 0)
+      g_string_append_printf (label, ", level max %.0f%%",
+          qs->level_pct_max);
+    g_string_append (tip, ": a queue, its time is waiting");
+  } else if (es && es->buffers > 0) {
+    fill = gp_export_dot_heat_color (d->max_share > 0 ?
+        es->share_pct / d->max_share : 0.0);
+    g_string_append_printf (label, "\\n%.1f%%, p50 %.2f ms",
+        MAX (es->share_pct, 0.0), es->self_ms.p50);
+    g_string_append_printf (tip, ": %.1f%% of the self time, p50 %.3f ms, "
+        "p95 %.3f ms, busy %.1f%%, %" G_GUINT64_FORMAT " buffers",
+        MAX (es->share_pct, 0.0), es->self_ms.p50, es->self_ms.p95,
+        MAX (es->busy_pct, 0.0), es->buffers);
+  } else {
+    g_string_append (label, "\\nno self time");
+    g_string_append (tip, ": no self time measured");
+  }
+
+  gp_export_dot_set (n, "label", label->str);
+  gp_export_dot_set (n, "tooltip", tip->str);
+  gp_export_dot_set (n, "id", e->name);
+  if (fill)
+    gp_export_dot_set (n, "fillcolor", fill);
+  if (gp_export_dot_is_queue (e))
+    gp_export_dot_set (n, "style", "filled,rounded,dashed");
+  g_free (fill);
+  g_string_free (label, TRUE);
+  g_string_free (tip, TRUE);
+}
+
+/* The node of a link's end: its element's, or one made for a name the
+ * graph does not list (a bin's pad in another tool's file), dashed. */
+static Agnode_t *
+gp_export_dot_end (GpExportDot * d, const gchar * pad)
+{
+  gchar *name = gp_pad_element (pad);
+  GpElement *e = gp_session_find_element (d->s, name);
+  Agnode_t *n = agnode (d->root, name, 0);
+
+  if (n == NULL) {
+    Agraph_t *g = e && e->is_bin ? gp_export_dot_graph_of (d, e->name, 0) :
+        gp_export_dot_graph_of (d, e ? e->parent : NULL, 0);
+    GString *label = g_string_new (NULL);
+
+    n = agnode (g, name, 1);
+    gp_export_dot_append_text (label, name);
+    gp_export_dot_set (n, "label", label->str);
+    gp_export_dot_set (n, "style", "dashed");
+    g_string_free (label, TRUE);
+  }
+  g_free (name);
+  return n;
+}
+
+/* The pad's name after its element's, NULL when it is plain @plain. */
+static const gchar *
+gp_export_dot_pad_name (const gchar * pad, const gchar * plain)
+{
+  const gchar *dot = pad ? strrchr (pad, '.') : NULL;
+
+  if (dot == NULL || strcmp (dot + 1, plain) == 0)
+    return NULL;
+  return dot + 1;
+}
+
+/* @text broken into lines of about @width characters, at the first blank
+ * past it (caps after the comma that ends a field, a launch string between
+ * its elements) */
+static void
+gp_export_dot_append_wrapped (GString * label, const gchar * text,
+    guint width)
+{
+  guint col = 0;
+
+  for (; *text; text++) {
+    if (*text == ' ' && col >= width) {
+      g_string_append (label, "\\n");
+      col = 0;
+      continue;
+    }
+    gp_export_dot_append_char (label, *text);
+    col++;
+  }
+}
+
+static void
+gp_export_dot_link (GpExportDot * d, GpLink * l)
+{
+  GpLinkSummary *ls = gp_session_find_link_summary (d->s, l->id);
+  Agnode_t *t = gp_export_dot_end (d, l->src);
+  Agnode_t *h = gp_export_dot_end (d, l->sink);
+  Agedge_t *edge = agedge (d->root, t, h, NULL, 1);
+  GString *label = g_string_new (NULL);
+  const gchar *pad;
+
+  if (ls && ls->buffers > 0 && ls->fps >= 0) {
+    gboolean video = gp_caps_media_kind (l->caps) == GP_MEDIA_VIDEO;
+
+    g_string_append_printf (label, "%.1f %s", ls->fps,
+        video ? "fps" : "buffers/s");
+    if (ls->bytes_per_s > 0)
+      g_string_append_printf (label, ", %.2f MB/s", ls->bytes_per_s / 1e6);
+  } else {
+    g_string_append (label, "no data");
+  }
+  if (l->caps && *l->caps) {
+    gchar *brief = gp_caps_brief (l->caps);
+
+    g_string_append (label, "\\n");
+    gp_export_dot_append_wrapped (label, brief, GP_EXPORT_DOT_CAPS_LINE);
+    g_free (brief);
+  }
+  g_string_append (label, "\\nmemory: ");
+  if (l->memory == NULL)
+    g_string_append (label, "unknown");
+  else
+    gp_export_dot_append_text (label, g_str_has_prefix (l->memory,
+            "memory:") ? l->memory + strlen ("memory:") : l->memory);
+
+  gp_export_dot_set (edge, "label", label->str);
+  gp_export_dot_set (edge, "id", l->id);
+  gp_export_dot_set (edge, "tooltip", l->id);
+  if ((pad = gp_export_dot_pad_name (l->src, "src")) != NULL)
+    gp_export_dot_set (edge, "taillabel", pad);
+  if ((pad = gp_export_dot_pad_name (l->sink, "sink")) != NULL)
+    gp_export_dot_set (edge, "headlabel", pad);
+  g_string_free (label, TRUE);
+}
+
+/* What the colours say, and what ran. */
+static void
+gp_export_dot_title (GpExportDot * d)
+{
+  GString *label = g_string_new ("gstprof: ");
+
+  if (d->s->launch)
+    gp_export_dot_append_wrapped (label, d->s->launch,
+        GP_EXPORT_DOT_TITLE_LINE);
+  else
+    g_string_append_printf (label, "%s session", d->s->mode ?
+        d->s->mode : "a");
+  if (d->hottest) {
+    g_string_append (label, "\\nfill: share of the self time, deepest ");
+    gp_export_dot_append_text (label, d->hottest);
+    g_string_append_printf (label, " %.1f%%; queues grey (waiting)",
+        d->max_share);
+  } else {
+    g_string_append (label, "\\nno self time measured");
+  }
+  gp_export_dot_set (d->root, "label", label->str);
+  gp_export_dot_set (d->root, "labelloc", "t");
+  g_string_free (label, TRUE);
+}
+
+/* ------------------------------------------------------------------ */
+/* rendering                                                            */
+/* ------------------------------------------------------------------ */
+
+static gboolean
+gp_export_dot_render (GVC_t * gvc, Agraph_t * g, GpExportGraphFormat format,
+    const gchar * path, GError ** error)
+{
+  const gchar *renderer = format == GP_EXPORT_GRAPH_SVG ? "svg" : "dot";
+  GpExportFile *f = gp_export_file_open (path, error);
+
+  if (f == NULL)
+    return FALSE;
+  g_string_truncate (gp_export_dot_messages, 0);
+  if (gvRender (gvc, g, renderer, f->fp) != 0) {
+    g_strstrip (gp_export_dot_messages->str);
+    g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_GRAPHVIZ,
+        "%s: graphviz could not render %s (%s)", path, renderer,
+        gp_export_dot_messages->len ? gp_export_dot_messages->str :
+        "no such renderer");
+    gp_export_file_abort (f);
+    return FALSE;
+  }
+  return gp_export_file_commit (f, error);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-export.h: a session handed to the tools people already use. Each
+ * export reads only the model (src/core/gp-session.h) and writes one file
+ * or folder, atomically: a temporary file in the same folder, renamed over
+ * the target once it is whole, so a reader never sees half a file.
+ *
+ * - gp_export_graph (): the pipeline graph, laid out by graphviz's library
+ *   (cgraph and gvc), as dot text or SVG: elements coloured by their share
+ *   of the self time, links labelled with their rate, brief caps and
+ *   memory, bins drawn as clusters (gp-export-dot.c);
+ * - gp_export_csv (): one CSV per series section and a summary CSV per
+ *   element, for spreadsheets and pandas (gp-export-csv.c).
+ */
+#ifndef __GP_EXPORT_H__
+#define __GP_EXPORT_H__
+
+#include <stdio.h>
+#include <glib.h>
+#include "core/gp-session.h"
+
+G_BEGIN_DECLS
+
+#define GP_EXPORT_ERROR (gp_export_error_quark ())
+GQuark gp_export_error_quark (void);
+typedef enum
+{
+  GP_EXPORT_ERROR_IO,           /* the target cannot be written */
+  GP_EXPORT_ERROR_GRAPHVIZ,     /* graphviz refused the graph or its layout */
+} GpExportError;
+
+/* What gp_export_graph () writes. */
+typedef enum
+{
+  GP_EXPORT_GRAPH_DOT,          /* dot text with the layout's positions */
+  GP_EXPORT_GRAPH_SVG,
+} GpExportGraphFormat;
+
+/* The pipeline graph of @s into the file @path. FALSE with a one-line
+ * @error naming @path when it cannot be written (nothing is left at @path
+ * then), or naming graphviz when its layout failed. */
+gboolean gp_export_graph (GpSession * s, GpExportGraphFormat format,
+    const gchar * path, GError ** error);
+
+/* The series and the element summary of @s as CSV files in the folder
+ * @dir, made when missing: elements.csv, links.csv, queues.csv,
+ * threads.csv, paths.csv, process.csv (one row per window and entity, the
+ * window's span in seconds from the session's start, then the series'
+ * fields, whose names carry their units) and summary-elements.csv (one row
+ * per element). Existing files of those names are replaced, nothing else
+ * in @dir is touched. FALSE with a one-line @error naming the path that
+ * could not be written. */
+gboolean gp_export_csv (GpSession * s, const gchar * dir, GError ** error);
+
+/* The file names gp_export_csv () writes, NULL-terminated. */
+const gchar *const *gp_export_csv_files (void);
+
+/* ------------------------------------------------------------------ */
+/* writing a file atomically (gp-export.c)                             */
+/* ------------------------------------------------------------------ */
+
+/* An open temporary file next to its target; write to ->fp. */
+typedef struct
+{
+  gchar *path;                  /* the target */
+  gchar *tmp;                   /* PATH.tmp-XXXXXX, same folder */
+  FILE *fp;
+} GpExportFile;
+
+/* NULL with "PATH: cannot write: reason" when no file can be made beside
+ * @path. */
+GpExportFile *gp_export_file_open (const gchar * path, GError ** error);
+/* Flushes, syncs and renames the file over its target, and frees @f. On
+ * any failure the temporary file is removed and @error names the target. */
+gboolean gp_export_file_commit (GpExportFile * f, GError ** error);
+/* Removes the temporary file and frees @f. */
+void gp_export_file_abort (GpExportFile * f);
+
+G_END_DECLS
+
+#endif /* __GP_EXPORT_H__ */
