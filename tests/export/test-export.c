@@ -1,827 +1,982 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests
  *
- * test-export.c: `gstprof export SESSION --perfetto OUT.json` on sessions
- * the real binary captured, with and without `run --trace`. The file is
- * checked against the trace-event format (every event has ph, name, ts,
- * pid, tid; "X" slices nest per thread; counters carry numbers in args),
- * against the planted truth (identity sleep-time=4000: slices of 4 ms, one
- * per buffer the source made, inside the push that brought it), and
- * loaded by headless Chromium's JSON parser (a cut-off copy must fail
- * there). The trace file's reader on broken files; bad input exit 3 with
- * one line.
+ * test-export.c: `gstprof export` on real captures. A pipeline with a bin
+ * and a planted 4 ms identity runs under `gstprof run`, and its session is
+ * exported: the dot text is read back by graphviz (every element a node in
+ * its bin's cluster, every link an edge, the identity the deepest fill,
+ * the link labels showing the caps' size and rate and the 30/1 the sink's
+ * clock paced), the SVG parses as XML and names every element, the CSV
+ * files parse as RFC 4180 with a row per window and entity and the
+ * identity's self time at its planted 4 ms. The records the tracer writes
+ * by itself export the same way; a Jetson capture (gst-profile/1) shows
+ * its NVMM links. Bad input and unwritable outputs are exit 3 with one
+ * line, and leave no file behind.
  */
 #include <math.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
+#include <graphviz/cgraph.h>
 
 #include "core/gp-session.h"
-#include "core/gp-trace.h"
+#include "export/gp-export.h"
+#include "gp-config.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
 
-/* The planted cost: identity sleeps 4 ms a buffer; usleep never sleeps
- * less, and on this loaded machine a little more. */
-#define GP_SLEEP_MS 4.0
-#define GP_SLEEP_SLACK_MS 1.0
-#define GP_BUFFERS 300
-#define GP_LAUNCH "videotestsrc num-buffers=" G_STRINGIFY (GP_BUFFERS) \
-  " ! video/x-raw,width=64,height=48 ! identity sleep-time=4000 ! " \
-  "fakesink sync=false"
+/* the planted cost and the rate the sink's clock holds */
+#define GP_EXPORT_SLEEP_MS 4.0
+#define GP_EXPORT_FPS 30.0
+/* a self-time p50 this close to the planted sleep is the sleep (the
+ * records and wrap tests hold the same bound) */
+#define GP_EXPORT_SLEEP_TOLERANCE_MS 0.5
+
+#define GP_EXPORT_LAUNCH "videotestsrc num-buffers=60 ! " \
+  "video/x-raw,width=160,height=120,framerate=30/1 ! " \
+  "bin.( identity name=slow sleep-time=4000 ! queue name=q ) ! " \
+  "fakesink sync=true"
 
 /* ------------------------------------------------------------------ */
-/* the trace-event file                                                */
-
-typedef struct
-{
-  gint64 pid;
-  guint64 tid;
-  gint64 ts;                    /* ns */
-  gint64 dur;
-  const gchar *name;
-  const gchar *cat;
-  const gchar *parent;          /* the slice around it, NULL: none */
-  JsonObject *args;
-} GpSlice;
-
-typedef struct
-{
-  JsonParser *parser;
-  JsonObject *root;
-  guint n_events;
-  GArray *slices;               /* GpSlice, per thread in nesting order */
-  guint n_counters;
-  GHashTable *counters;         /* name -> GArray of gdouble (first arg) */
-  GHashTable *pids;             /* pid -> 1 */
-} GpPerfetto;
-
-static gint64
-gp_us_to_ns (gdouble us)
-{
-  return (gint64) llround (us * 1000.0);
-}
-
-static gint
-gp_slice_cmp (gconstpointer a, gconstpointer b)
-{
-  const GpSlice *x = a, *y = b;
-
-  if (x->pid != y->pid)
-    return x->pid < y->pid ? -1 : 1;
-  if (x->tid != y->tid)
-    return x->tid < y->tid ? -1 : 1;
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->dur > y->dur ? -1 : x->dur < y->dur;
-}
-
-static void
-gp_perfetto_clear (GpPerfetto * p)
-{
-  g_array_unref (p->slices);
-  g_hash_table_unref (p->counters);
-  g_hash_table_unref (p->pids);
-  g_object_unref (p->parser);
-}
-
-/* Loads @path and checks the format; every problem fails the test. */
-static void
-gp_perfetto_load (GpPerfetto * p, const gchar * path)
-{
-  GError *err = NULL;
-  JsonArray *events;
-  guint i, depth = 0;
-  GpSlice *stack[256];
-
-  memset (p, 0, sizeof *p);
-  p->parser = json_parser_new ();
-  g_assert_true (json_parser_load_from_file (p->parser, path, &err));
-  g_assert_no_error (err);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (p->parser)));
-  p->root = json_node_get_object (json_parser_get_root (p->parser));
-  g_assert_true (json_object_has_member (p->root, "traceEvents"));
-  events = json_object_get_array_member (p->root, "traceEvents");
-  p->n_events = json_array_get_length (events);
-  p->slices = g_array_new (FALSE, FALSE, sizeof (GpSlice));
-  p->counters = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-      (GDestroyNotify) g_array_unref);
-  p->pids = g_hash_table_new (g_int64_hash, g_int64_equal);
-
-  for (i = 0; i < p->n_events; i++) {
-    JsonObject *e = json_array_get_object_element (events, i);
-    const gchar *ph;
-
-    g_assert_nonnull (e);
-    /* every event: ph, name, ts, pid, tid */
-    g_assert_true (json_object_has_member (e, "ph"));
-    g_assert_true (json_object_has_member (e, "name"));
-    g_assert_true (json_object_has_member (e, "ts"));
-    g_assert_true (json_object_has_member (e, "pid"));
-    g_assert_true (json_object_has_member (e, "tid"));
-    g_assert_cmpuint (json_node_get_value_type (json_object_get_member (e,
-                "pid")), ==, G_TYPE_INT64);
-    g_assert_cmpuint (json_node_get_value_type (json_object_get_member (e,
-                "tid")), ==, G_TYPE_INT64);
-    g_assert_cmpfloat (json_object_get_double_member (e, "ts"), >=, 0);
-    ph = json_object_get_string_member (e, "ph");
-    g_assert_nonnull (ph);
-    g_assert_true (strchr ("XCiM", ph[0]) && ph[1] == '\0');
-    if (ph[0] == 'X') {
-      GpSlice s = { json_object_get_int_member (e, "pid"),
-        json_object_get_int_member (e, "tid"),
-        gp_us_to_ns (json_object_get_double_member (e, "ts")),
-        gp_us_to_ns (json_object_get_double_member (e, "dur")),
-        json_object_get_string_member (e, "name"),
-        json_object_has_member (e, "cat") ?
-            json_object_get_string_member (e, "cat") : "", NULL,
-        json_object_has_member (e, "args") ?
-            json_object_get_object_member (e, "args") : NULL
-      };
-
-      g_assert_true (json_object_has_member (e, "dur"));
-      g_assert_cmpint (s.dur, >=, 0);
-      g_array_append_val (p->slices, s);
-    } else if (ph[0] == 'C') {
-      JsonObject *args = json_object_get_object_member (e, "args");
-      GList *m, *l;
-      GArray *vals;
-
-      /* counters carry their values in args, numbers all */
-      g_assert_nonnull (args);
-      m = json_object_get_members (args);
-      g_assert_nonnull (m);
-      for (l = m; l; l = l->next) {
-        GType t = json_node_get_value_type (json_object_get_member (args,
-                l->data));
-
-        g_assert_true (t == G_TYPE_DOUBLE || t == G_TYPE_INT64);
-      }
-      vals = g_hash_table_lookup (p->counters,
-          json_object_get_string_member (e, "name"));
-      if (vals == NULL) {
-        vals = g_array_new (FALSE, FALSE, sizeof (gdouble));
-        g_hash_table_insert (p->counters,
-            (gpointer) json_object_get_string_member (e, "name"), vals);
-      }
-      {
-        gdouble v = json_object_get_double_member (args, m->data);
-
-        g_array_append_val (vals, v);
-      }
-      g_list_free (m);
-      p->n_counters++;
-    }
-    {
-      gint64 *pid = g_new (gint64, 1);
-
-      *pid = json_object_get_int_member (e, "pid");
-      if (!g_hash_table_contains (p->pids, pid))
-        g_hash_table_add (p->pids, pid);
-      else
-        g_free (pid);
-    }
-  }
-
-  /* "X" slices nest per thread: sorted by start (the longer first), each
-   * one ends before the slice around it ends, or starts after it ended */
-  g_array_sort (p->slices, gp_slice_cmp);
-  for (i = 0; i < p->slices->len; i++) {
-    GpSlice *s = &g_array_index (p->slices, GpSlice, i);
-
-    if (i > 0) {
-      GpSlice *prev = &g_array_index (p->slices, GpSlice, i - 1);
-
-      if (prev->pid != s->pid || prev->tid != s->tid)
-        depth = 0;
-    }
-    while (depth > 0 && stack[depth - 1]->ts + stack[depth - 1]->dur <= s->ts)
-      depth--;
-    if (depth > 0 && s->ts + s->dur > stack[depth - 1]->ts +
-        stack[depth - 1]->dur)
-      g_error ("slice %s at %" G_GINT64_FORMAT " ns (pid %" G_GINT64_FORMAT
-          ", tid %" G_GUINT64_FORMAT ") overlaps %s without nesting in it",
-          s->name, s->ts, s->pid, s->tid, stack[depth - 1]->name);
-    s->parent = depth > 0 ? stack[depth - 1]->name : NULL;
-    g_assert_cmpuint (depth, <, G_N_ELEMENTS (stack));
-    stack[depth++] = s;
-  }
-  g_test_message ("%s: %u events, %u slices, %u counter samples", path,
-      p->n_events, p->slices->len, p->n_counters);
-}
-
-/* The slices of process @pid named @name (NULL: any) of category @cat
- * (NULL: any). */
-static GPtrArray *
-gp_perfetto_slices (GpPerfetto * p, gint64 pid, const gchar * name,
-    const gchar * cat)
-{
-  GPtrArray *out = g_ptr_array_new ();
-  guint i;
-
-  for (i = 0; i < p->slices->len; i++) {
-    GpSlice *s = &g_array_index (p->slices, GpSlice, i);
-
-    if (s->pid == pid && (!name || !g_strcmp0 (s->name, name))
-        && (!cat || !g_strcmp0 (s->cat, cat)))
-      g_ptr_array_add (out, s);
-  }
-  return out;
-}
-
-static gint
-gp_double_cmp (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static gdouble
-gp_median_ms (GPtrArray * slices, gdouble * min)
-{
-  GArray *d = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  gdouble med;
-  guint i;
-
-  g_assert_cmpuint (slices->len, >, 0);
-  for (i = 0; i < slices->len; i++) {
-    gdouble ms = ((GpSlice *) g_ptr_array_index (slices, i))->dur / 1e6;
-
-    g_array_append_val (d, ms);
-  }
-  g_array_sort (d, gp_double_cmp);
-  med = g_array_index (d, gdouble, d->len / 2);
-  *min = g_array_index (d, gdouble, 0);
-  g_array_unref (d);
-  return med;
-}
-
+/* helpers                                                              */
 /* ------------------------------------------------------------------ */
-/* captures, once per program                                          */
 
-static gchar *
-gp_capture_dir (const gchar * name, const gchar * const *extra)
+/* The session of GP_EXPORT_LAUNCH under `gstprof run --out`, run once. */
+static const gchar *
+gp_export_run_dir (void)
 {
-  gchar *dir = g_build_filename (gp_tmp, name, NULL);
-  GPtrArray *args = g_ptr_array_new ();
+  static gchar *dir;
   GpTestRun r;
-  guint i;
 
-  if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+  if (dir)
     return dir;
-  g_ptr_array_add (args, (gpointer) "run");
-  g_ptr_array_add (args, (gpointer) "-q");
-  g_ptr_array_add (args, (gpointer) "--out");
-  g_ptr_array_add (args, dir);
-  for (i = 0; extra[i]; i++)
-    g_ptr_array_add (args, (gpointer) extra[i]);
-  g_ptr_array_add (args, NULL);
-  gp_test_run_gstprof_argv (&r, gp_tmp, (const gchar * const *) args->pdata);
-  g_test_message ("%s: gstprof run, exit %d", name, r.code);
-  gp_test_message_text (r.err);
+  dir = g_build_filename (gp_tmp, "run", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--quiet", "--out", dir,
+      GP_EXPORT_LAUNCH, NULL);
+  /* 0 or 1: the planted identity may well be a finding */
   g_assert_cmpint (r.code, <=, 1);
   gp_test_run_clear (&r);
-  g_ptr_array_unref (args);
   return dir;
 }
 
-/* DIR/NAME.json: gstprof export DIR --perfetto, which must succeed */
-static gchar *
-gp_export (const gchar * dir, const gchar * name)
-{
-  gchar *out = g_strdup_printf ("%s/%s.json", gp_tmp, name);
-  GpTestRun r;
-
-  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--perfetto", out, NULL);
-  g_test_message ("export %s:", name);
-  gp_test_message_text (r.err);
-  g_assert_cmpint (r.code, ==, 0);
-  gp_test_run_clear (&r);
-  return out;
-}
-
 static GpSession *
-gp_load_session (const gchar * dir)
+gp_export_load (const gchar * dir)
 {
   gchar *path = g_build_filename (dir, "session.json", NULL);
   GError *err = NULL;
   GpSession *s = gp_session_load (path, &err);
 
   g_assert_no_error (err);
+  g_assert_nonnull (s);
   g_free (path);
   return s;
 }
 
-static guint64
-gp_link_buffers (GpSession * s, const gchar * id)
+static gchar *
+gp_export_path (const gchar * name)
 {
-  GpLinkSummary *ls = gp_session_find_link_summary (s, id);
+  return g_build_filename (gp_tmp, name, NULL);
+}
 
-  g_assert_nonnull (ls);
-  return ls->buffers;
+static gint
+gp_export_compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const gchar * const *) a, *(const gchar * const *) b);
+}
+
+/* The files of @dir, sorted, as one comma-separated string. */
+static gchar *
+gp_export_listing (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const gchar *name;
+  gchar *joined;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (d);
+  g_ptr_array_sort (names, gp_export_compare_names);
+  g_ptr_array_add (names, NULL);
+  joined = g_strjoinv (",", (gchar **) names->pdata);
+  g_ptr_array_unref (names);
+  return joined;
+}
+
+static void
+gp_export_assert_one_line (const gchar * text, const gchar * needle)
+{
+  const gchar *nl = strchr (text, '\n');
+
+  if (nl == NULL || nl[1] != '\0')
+    g_error ("expected exactly one line on stderr, got: '%s'", text);
+  if (needle && strstr (text, needle) == NULL)
+    g_error ("expected '%s' in: '%s'", needle, text);
 }
 
 /* ------------------------------------------------------------------ */
-/* tests                                                               */
+/* CSV, read back by RFC 4180                                           */
+/* ------------------------------------------------------------------ */
 
-/* run --trace: every identity push a slice of about 4 ms, one per buffer
- * (the ring's 10 s hold the whole run), inside capsfilter's push, around
- * fakesink's; the session names the trace file */
-static void
-test_trace_planted (void)
+/* The rows of @path, each a NULL-terminated array of cells; asserts that
+ * every record ends in CRLF and every quote is paired. */
+static GPtrArray *
+gp_csv_read (const gchar * path)
 {
-  const gchar *const args[] = { "--trace", GP_LAUNCH, NULL };
-  gchar *dir, *out;
-  GpSession *s;
-  GpPerfetto p;
-  GPtrArray *id, *sink;
-  gdouble med, min;
-  guint64 buffers;
-  guint i;
-
-  if (!gp_test_have_tracer ())
-    return;
-  dir = gp_capture_dir ("traced", args);
-  s = gp_load_session (dir);
-  g_assert_cmpstr (s->trace_file, ==, GP_TRACE_FILE);
-  g_assert_cmpuint (s->trace_s, ==, GP_TRACE_DEFAULT_S);
-  buffers = gp_link_buffers (s, "capsfilter0.src->identity0.sink");
-  g_assert_cmpuint (buffers, ==, GP_BUFFERS);
-
-  out = gp_export (dir, "traced");
-  gp_perfetto_load (&p, out);
-  g_assert_true (g_hash_table_size (p.pids) == 2);
-  id = gp_perfetto_slices (&p, 2, "identity0", "push");
-  g_assert_cmpuint (id->len, ==, buffers);
-  med = gp_median_ms (id, &min);
-  g_test_message ("identity0 pushes: %u, median %.3f ms, min %.3f ms",
-      id->len, med, min);
-  g_assert_cmpfloat (min, >=, GP_SLEEP_MS);
-  g_assert_cmpfloat (med, <=, GP_SLEEP_MS + GP_SLEEP_SLACK_MS);
-  for (i = 0; i < id->len; i++) {
-    GpSlice *x = g_ptr_array_index (id, i);
-
-    g_assert_cmpstr (x->parent, ==, "capsfilter0");
-    /* self time: its own sleep, the sink's push taken out */
-    g_assert_cmpfloat (json_object_get_double_member (x->args, "self_us"),
-        >=, GP_SLEEP_MS * 1000 * 0.9);
-  }
-  sink = gp_perfetto_slices (&p, 2, "fakesink0", "push");
-  g_assert_cmpuint (sink->len, ==, buffers);
-  for (i = 0; i < sink->len; i++)
-    g_assert_cmpstr (((GpSlice *) g_ptr_array_index (sink, i))->parent, ==,
-        "identity0");
-  g_assert_cmpuint (gp_perfetto_slices (&p, 2, NULL, NULL)->len, ==,
-      s->trace_slices);
-  g_ptr_array_unref (id);
-  g_ptr_array_unref (sink);
-  gp_perfetto_clear (&p);
-  gp_session_free (s);
-  g_free (out);
-  g_free (dir);
-}
-
-/* --trace=1 on a run of about 3 s: only the last second's pushes, at the
- * rate the 4 ms sleep allows (at most 250 a second) */
-static void
-test_trace_span (void)
-{
-  const gchar *const args[] = { "--trace=1", "--duration", "3s",
-    "videotestsrc num-buffers=5000 ! video/x-raw,width=64,height=48 ! "
-        "identity sleep-time=4000 ! fakesink sync=false", NULL
-  };
-  gchar *dir, *out;
-  GpPerfetto p;
-  GPtrArray *id;
-  gint64 first = G_MAXINT64, last = 0;
-  guint i;
-
-  if (!gp_test_have_tracer ())
-    return;
-  dir = gp_capture_dir ("span", args);
-  out = gp_export (dir, "span");
-  gp_perfetto_load (&p, out);
-  id = gp_perfetto_slices (&p, 2, "identity0", "push");
-  for (i = 0; i < id->len; i++) {
-    GpSlice *x = g_ptr_array_index (id, i);
-
-    first = MIN (first, x->ts);
-    last = MAX (last, x->ts + x->dur);
-  }
-  g_test_message ("identity0 pushes in the last second: %u over %.3f s",
-      id->len, (last - first) / 1e9);
-  g_assert_cmpuint (id->len, <=, 1000 / GP_SLEEP_MS + 1);
-  g_assert_cmpuint (id->len, >=, 1000 / (GP_SLEEP_MS * 4));
-  g_assert_cmpint (last - first, <=, GST_SECOND);
-  /* and the run went on for longer than that */
-  g_assert_cmpint (first, >=, GST_SECOND);
-  g_ptr_array_unref (id);
-  gp_perfetto_clear (&p);
-  g_free (out);
-  g_free (dir);
-}
-
-/* a thread pushing faster than the rate bound keeps its last
- * GP_TRACE_RATE_MAX x SECONDS pushes (rounded up to a power of two), and
- * counts the older ones it lost */
-static void
-test_trace_bound (void)
-{
-  const gchar *const args[] = { "--trace=1",
-    "fakesrc num-buffers=50000 ! fakesink", NULL
-  };
-  gchar *dir, *path;
-  GError *err = NULL;
-  GpTrace *t;
-  guint i;
-  guint64 kept = 0, lost = 0, slots = 1;
-
-  if (!gp_test_have_tracer ())
-    return;
-  while (slots < GP_TRACE_RATE_MAX)
-    slots <<= 1;
-  dir = gp_capture_dir ("bound", args);
-  path = g_build_filename (dir, GP_TRACE_FILE, NULL);
-  t = gp_trace_load (path, &err);
-  g_assert_no_error (err);
-  for (i = 0; i < t->threads->len; i++) {
-    GpTraceThread *th = g_ptr_array_index (t->threads, i);
-
-    if (th->slices->len + th->lost < 50000)
-      continue;
-    kept = th->slices->len;
-    lost = th->lost;
-  }
-  g_test_message ("the source's thread kept %" G_GUINT64_FORMAT
-      ", lost %" G_GUINT64_FORMAT " (ring of %" G_GUINT64_FORMAT ")", kept,
-      lost, slots);
-  g_assert_cmpuint (kept, <=, slots);
-  g_assert_cmpuint (kept, >=, slots / 2);
-  g_assert_cmpuint (kept + lost, >=, 50000);
-  gp_trace_free (t);
-  g_free (path);
-  g_free (dir);
-}
-
-/* a plain session (windows only): per thread, one "window N" slice per
- * window holding one slice per element, its self time there, said to be
- * an aggregate; identity's add up to its 4 ms per buffer; fps counters */
-static void
-test_windows_only (void)
-{
-  const gchar *const args[] = { GP_LAUNCH, NULL };
-  gchar *dir, *out;
-  GpPerfetto p;
-  GPtrArray *all, *id;
-  GArray *fps;
-  gdouble sum = 0, fmax = 0;
-  GpSession *s;
-  guint i;
-
-  if (!gp_test_have_tracer ())
-    return;
-  dir = gp_capture_dir ("plain", args);
-  s = gp_load_session (dir);
-  g_assert_null (s->trace_file);
-  out = gp_export (dir, "plain");
-  gp_perfetto_load (&p, out);
-  g_assert_true (g_hash_table_size (p.pids) == 1);
-  all = gp_perfetto_slices (&p, 1, NULL, NULL);
-  id = gp_perfetto_slices (&p, 1, "identity0 (window total)", NULL);
-  g_assert_cmpuint (id->len, >, 0);
-  for (i = 0; i < all->len; i++) {
-    GpSlice *x = g_ptr_array_index (all, i);
-
-    if (g_str_has_prefix (x->name, "window ")) {
-      g_assert_null (x->parent);
-      g_assert_nonnull (strstr (json_object_get_string_member (x->args,
-                  "what"), "not when the buffers ran"));
-    } else {
-      g_assert_true (g_str_has_prefix (x->parent, "window "));
-    }
-  }
-  for (i = 0; i < id->len; i++)
-    sum += ((GpSlice *) g_ptr_array_index (id, i))->dur / 1e6;
-  g_test_message ("identity0 window slices: %u, %.1f ms in all", id->len, sum);
-  g_assert_cmpfloat (sum, >=, GP_BUFFERS * GP_SLEEP_MS * 0.98);
-  g_assert_cmpfloat (sum, <=, GP_BUFFERS * (GP_SLEEP_MS + GP_SLEEP_SLACK_MS));
-  fps = g_hash_table_lookup (p.counters, "fps capsfilter0.src->identity0.sink");
-  g_assert_nonnull (fps);
-  for (i = 0; i < fps->len; i++)
-    fmax = MAX (fmax, g_array_index (fps, gdouble, i));
-  /* 4 ms a buffer: at most 250 a second */
-  g_assert_cmpfloat (fmax, >, 0);
-  g_assert_cmpfloat (fmax, <=, 1000 / GP_SLEEP_MS * 1.05);
-  g_assert_nonnull (g_hash_table_lookup (p.counters, "fps sink fakesink0"));
-  g_assert_nonnull (g_hash_table_lookup (p.counters, "cpu process %"));
-  g_ptr_array_unref (all);
-  g_ptr_array_unref (id);
-  gp_perfetto_clear (&p);
-  gp_session_free (s);
-  g_free (out);
-  g_free (dir);
-}
-
-/* What headless Chromium's JSON.parse says of @file (in gp_tmp): the
- * verdict the page wrote into its DOM. NULL when no Chromium is here. */
-static gchar *
-gp_chromium_verdict (const gchar * file)
-{
-  static const gchar page[] =
-      "<!DOCTYPE html><html><body><pre id=\"v\">no verdict</pre><script>\n"
-      "var v = document.getElementById('v');\n"
-      "try {\n"
-      "  var x = new XMLHttpRequest();\n"
-      "  x.open('GET', decodeURIComponent(location.hash.substring(1)),"
-      " false);\n"
-      "  x.send();\n"
-      "  var t = JSON.parse(x.responseText);\n"
-      "  v.textContent = 'JSON-OK events=' + t.traceEvents.length + ' end';\n"
-      "} catch (e) { v.textContent = 'JSON-BAD ' + e.name; }\n"
-      "</script></body></html>\n";
-  gchar *chromium = g_find_program_in_path ("chromium");
-  gchar *html = g_build_filename (gp_tmp, "parse.html", NULL);
-  gchar *url, *out = NULL, *err = NULL, *start, *end, *verdict = NULL;
-  GError *error = NULL;
-  gint status = 0;
-
-  if (chromium == NULL) {
-    g_free (html);
-    return NULL;
-  }
-  g_assert_true (g_file_set_contents (html, page, -1, NULL));
-  url = g_strdup_printf ("file://%s#%s", html, file);
-  {
-    const gchar *argv[] = { chromium, "--headless", "--no-sandbox",
-      "--disable-gpu", "--allow-file-access-from-files", "--dump-dom",
-      url, NULL
-    };
-
-    g_assert_true (g_spawn_sync (gp_tmp, (gchar **) argv, NULL,
-            G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
-  }
-  g_assert_no_error (error);
-  start = strstr (out, "<pre id=\"v\">");
-  if (start && (end = strstr (start, "</pre>")) != NULL)
-    verdict = g_strndup (start + 12, end - start - 12);
-  if (verdict == NULL)
-    g_error ("chromium printed no verdict (status %d): %s", status, err);
-  g_test_message ("chromium on %s: %s", file, verdict);
-  g_free (out);
-  g_free (err);
-  g_free (url);
-  g_free (html);
-  g_free (chromium);
-  return verdict;
-}
-
-static void
-test_chromium (void)
-{
-  const gchar *const args[] = { "--trace", GP_LAUNCH, NULL };
-  gchar *dir, *out, *data, *want, *verdict;
-  gsize len;
-  GpPerfetto p;
-
-  if (!gp_test_have_tracer ())
-    return;
-  if (!g_find_program_in_path ("chromium")) {
-    g_test_skip ("no chromium (tools/install-deps.sh installs it)");
-    return;
-  }
-  dir = gp_capture_dir ("traced", args);
-  out = gp_export (dir, "traced");
-  gp_perfetto_load (&p, out);
-  verdict = gp_chromium_verdict ("traced.json");
-  want = g_strdup_printf ("JSON-OK events=%u end", p.n_events);
-  g_assert_cmpstr (verdict, ==, want);
-  g_free (verdict);
-  g_free (want);
-
-  /* the page must tell a broken file: the same, cut in the middle */
-  g_assert_true (g_file_get_contents (out, &data, &len, NULL));
-  g_assert_true (g_file_set_contents (g_build_filename (gp_tmp, "cut.json",
-              NULL), data, len / 2, NULL));
-  verdict = gp_chromium_verdict ("cut.json");
-  g_assert_true (g_str_has_prefix (verdict, "JSON-BAD SyntaxError"));
-  g_free (verdict);
-  g_free (data);
-  gp_perfetto_clear (&p);
-  g_free (out);
-  g_free (dir);
-}
-
-/* the trace file's reader: a round trip, then every cut and a few
- * broken values, each a one-line error naming the file */
-static void
-test_trace_file (void)
-{
-  GpTrace *t = gp_trace_new (), *back;
-  GpTraceThread *th;
-  GpTraceSlice sl = { 1000, 5000, 1, 1, 0, GP_TRACE_KIND_BUFFER };
-  gchar *path = g_build_filename (gp_tmp, "t.bin", NULL), *data;
-  GError *err = NULL;
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_strfreev);
+  GPtrArray *cells = g_ptr_array_new ();
+  GString *cell = g_string_new (NULL);
+  gchar *data = NULL;
   gsize len, i;
 
-  t->seconds = 10;
-  t->t0 = 500;
-  t->now = 9000;
-  g_ptr_array_add (t->elements, g_strdup ("src"));
-  g_ptr_array_add (t->elements, g_strdup ("identity0"));
-  th = gp_trace_add_thread (t, 4242, "src:src", 7);
-  g_array_append_val (th->slices, sl);
-  sl.start = 2000;
-  sl.end = 3000;
-  sl.element = 0;
-  sl.depth = 1;
-  g_array_append_val (th->slices, sl);
-  g_assert_true (gp_trace_save (t, path, &err));
-  g_assert_no_error (err);
-  back = gp_trace_load (path, &err);
-  g_assert_no_error (err);
-  g_assert_cmpuint (back->seconds, ==, 10);
-  g_assert_cmpuint (back->t0, ==, 500);
-  g_assert_cmpuint (back->threads->len, ==, 1);
-  th = g_ptr_array_index (back->threads, 0);
-  g_assert_cmpuint (th->tid, ==, 4242);
-  g_assert_cmpuint (th->lost, ==, 7);
-  g_assert_cmpstr (th->name, ==, "src:src");
-  g_assert_cmpuint (th->slices->len, ==, 2);
-  g_assert_cmpuint (g_array_index (th->slices, GpTraceSlice, 1).depth, ==, 1);
-  g_assert_cmpmem (th->slices->data, 2 * sizeof (GpTraceSlice),
-      ((GpTraceThread *) g_ptr_array_index (t->threads, 0))->slices->data,
-      2 * sizeof (GpTraceSlice));
-  gp_trace_free (back);
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 0);
+  for (i = 0; i < len; i++) {
+    gchar c = data[i];
+
+    if (c == '"' && cell->len == 0) {
+      /* a quoted cell: up to the quote not doubled */
+      for (i++; i < len; i++) {
+        if (data[i] == '"' && i + 1 < len && data[i + 1] == '"')
+          g_string_append_c (cell, data[i++]);
+        else if (data[i] == '"')
+          break;
+        else
+          g_string_append_c (cell, data[i]);
+      }
+      g_assert_cmpuint (i, <, len);
+      g_assert_true (i + 1 < len && (data[i + 1] == ',' ||
+              data[i + 1] == '\r'));
+    } else if (c == ',') {
+      g_ptr_array_add (cells, g_string_free (cell, FALSE));
+      cell = g_string_new (NULL);
+    } else if (c == '\r') {
+      g_assert_true (i + 1 < len && data[i + 1] == '\n');
+      i++;
+      g_ptr_array_add (cells, g_string_free (cell, FALSE));
+      cell = g_string_new (NULL);
+      g_ptr_array_add (cells, NULL);
+      g_ptr_array_add (rows, g_ptr_array_free (cells, FALSE));
+      cells = g_ptr_array_new ();
+    } else {
+      g_assert_cmpint (c, !=, '\n');
+      g_assert_cmpint (c, !=, '"');
+      g_string_append_c (cell, c);
+    }
+  }
+  /* the last record ended in CRLF too */
+  g_assert_cmpuint (cell->len, ==, 0);
+  g_assert_cmpuint (cells->len, ==, 0);
+  g_string_free (cell, TRUE);
+  g_ptr_array_unref (cells);
+  g_free (data);
+  return rows;
+}
+
+static gint
+gp_csv_column (GPtrArray * rows, const gchar * name)
+{
+  gchar **header = g_ptr_array_index (rows, 0);
+  guint i;
+
+  for (i = 0; header[i]; i++)
+    if (strcmp (header[i], name) == 0)
+      return (gint) i;
+  g_error ("no column %s", name);
+  return -1;
+}
+
+static gdouble
+gp_csv_number (gchar ** row, gint col)
+{
+  gchar *end = NULL;
+  gdouble v;
+
+  g_assert_cmpstr (row[col], !=, "");
+  v = g_ascii_strtod (row[col], &end);
+  g_assert_true (end && *end == '\0');
+  return v;
+}
+
+/* The fields of @section's entries over every window, first seen first. */
+static GPtrArray *
+gp_csv_expected_fields (GpSession * s, const gchar * section, gboolean keyed,
+    guint * n_rows)
+{
+  GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
+  guint i;
+
+  *n_rows = 0;
+  for (i = 0; i < gp_session_n_windows (s); i++) {
+    JsonObject *sec = gp_session_window_section (s, i, section);
+    GList *keys, *k;
+
+    if (sec == NULL)
+      continue;
+    keys = keyed ? json_object_get_members (sec) : g_list_append (NULL, NULL);
+    for (k = keys; k; k = k->next) {
+      JsonObject *entry = k->data ? json_object_get_object_member (sec,
+          k->data) : sec;
+      GList *f, *members = json_object_get_members (entry);
+
+      for (f = members; f; f = f->next) {
+        guint j;
+        gboolean seen = FALSE;
+
+        for (j = 0; j < fields->len; j++)
+          seen |= strcmp (g_ptr_array_index (fields, j), f->data) == 0;
+        if (!seen)
+          g_ptr_array_add (fields, g_strdup (f->data));
+      }
+      g_list_free (members);
+      (*n_rows)++;
+    }
+    g_list_free (keys);
+  }
+  return fields;
+}
+
+/* Every series file of @csv_dir: the header is t0_s, t1_s, the entity,
+ * then the session's fields; one row per window and entity, in window
+ * order, each row's span the window's. */
+static void
+gp_csv_assert_series (GpSession * s, const gchar * csv_dir)
+{
+  static const struct
+  {
+    const gchar *file, *section, *key;
+  } files[] = {
+    {"elements.csv", GP_SERIES_ELEMENTS, "element"},
+    {"links.csv", GP_SERIES_LINKS, "link"},
+    {"queues.csv", GP_SERIES_QUEUES, "queue"},
+    {"threads.csv", GP_SERIES_THREADS, "thread"},
+    {"paths.csv", GP_SERIES_PATHS, "path"},
+    {"process.csv", GP_SERIES_PROCESS, NULL},
+  };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (files); f++) {
+    gchar *path = g_build_filename (csv_dir, files[f].file, NULL);
+    GPtrArray *rows = gp_csv_read (path);
+    guint n_rows, j, r, w = 0, first = files[f].key ? 3 : 2;
+    GPtrArray *fields = gp_csv_expected_fields (s, files[f].section,
+        files[f].key != NULL, &n_rows);
+    gchar **header = g_ptr_array_index (rows, 0);
+
+    g_test_message ("%s: %u rows over %u windows, %u fields", files[f].file,
+        rows->len - 1, gp_session_n_windows (s), fields->len);
+    g_assert_cmpstr (header[0], ==, "t0_s");
+    g_assert_cmpstr (header[1], ==, "t1_s");
+    if (files[f].key)
+      g_assert_cmpstr (header[2], ==, files[f].key);
+    g_assert_cmpuint (g_strv_length (header), ==, first + fields->len);
+    for (j = 0; j < fields->len; j++)
+      g_assert_cmpstr (header[first + j], ==, g_ptr_array_index (fields, j));
+    g_assert_cmpuint (rows->len - 1, ==, n_rows);
+
+    /* each row lies in a window, in order */
+    for (r = 1; r < rows->len; r++) {
+      gchar **row = g_ptr_array_index (rows, r);
+      gdouble t0 = gp_csv_number (row, 0), t1 = gp_csv_number (row, 1);
+      gdouble w0, w1;
+
+      g_assert_cmpuint (g_strv_length (row), ==, g_strv_length (header));
+      for (;; w++) {
+        g_assert_cmpuint (w, <, gp_session_n_windows (s));
+        gp_session_window_span (s, w, &w0, &w1);
+        if (fabs (w0 - t0) < 1e-6 && fabs (w1 - t1) < 1e-6)
+          break;
+      }
+    }
+    g_ptr_array_unref (fields);
+    g_ptr_array_unref (rows);
+    g_free (path);
+  }
+}
+
+/* The element @name's rows in elements.csv with samples: their self-time
+ * p50 is the planted sleep; how many there are. */
+static guint
+gp_csv_assert_planted (const gchar * csv_dir, const gchar * name)
+{
+  gchar *path = g_build_filename (csv_dir, "elements.csv", NULL);
+  GPtrArray *rows = gp_csv_read (path);
+  gint c_el = gp_csv_column (rows, "element");
+  gint c_buf = gp_csv_column (rows, "buffers");
+  gint c_p50 = gp_csv_column (rows, "self_ms_p50");
+  guint r, n = 0;
+
+  for (r = 1; r < rows->len; r++) {
+    gchar **row = g_ptr_array_index (rows, r);
+    gdouble p50;
+
+    if (strcmp (row[c_el], name) != 0 || gp_csv_number (row, c_buf) == 0)
+      continue;
+    p50 = gp_csv_number (row, c_p50);
+    g_test_message ("%s %s..%s s: self_ms_p50 %.3f (planted %.1f)", name,
+        row[0], row[1], p50, GP_EXPORT_SLEEP_MS);
+    g_assert_cmpfloat (fabs (p50 - GP_EXPORT_SLEEP_MS), <,
+        GP_EXPORT_SLEEP_TOLERANCE_MS);
+    n++;
+  }
+  g_ptr_array_unref (rows);
+  g_free (path);
+  return n;
+}
+
+/* summary-elements.csv: a row per element summary, in order; @planted's
+ * self_ms_p50 at the planted sleep, its share the session's. */
+static void
+gp_csv_assert_summary (GpSession * s, const gchar * csv_dir,
+    const gchar * planted)
+{
+  gchar *path = g_build_filename (csv_dir, "summary-elements.csv", NULL);
+  GPtrArray *rows = gp_csv_read (path);
+  gint c_p50 = gp_csv_column (rows, "self_ms_p50");
+  gint c_share = gp_csv_column (rows, "share_pct");
+  gint c_buf = gp_csv_column (rows, "buffers");
+  guint r;
+  gboolean found = FALSE;
+
+  g_assert_cmpuint (rows->len - 1, ==, s->elem_summaries->len);
+  for (r = 1; r < rows->len; r++) {
+    gchar **row = g_ptr_array_index (rows, r);
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, r - 1);
+
+    g_assert_cmpstr (row[0], ==, es->name);
+    g_assert_cmpfloat (gp_csv_number (row, c_buf), ==, es->buffers);
+    if (planted && strcmp (row[0], planted) == 0) {
+      gdouble p50 = gp_csv_number (row, c_p50);
+
+      g_test_message ("summary %s: self_ms_p50 %.3f, share %s%%", planted,
+          p50, row[c_share]);
+      g_assert_cmpfloat (fabs (p50 - GP_EXPORT_SLEEP_MS), <,
+          GP_EXPORT_SLEEP_TOLERANCE_MS);
+      g_assert_cmpfloat (fabs (gp_csv_number (row, c_share) -
+              es->share_pct), <, 1e-6 * MAX (1.0, es->share_pct));
+      found = TRUE;
+    }
+  }
+  g_assert_true (planted == NULL || found);
+  g_ptr_array_unref (rows);
+  g_free (path);
+}
+
+/* ------------------------------------------------------------------ */
+/* the graph, read back by graphviz                                     */
+/* ------------------------------------------------------------------ */
+
+static Agraph_t *
+gp_dot_read (const gchar * path)
+{
+  FILE *fp = fopen (path, "r");
+  Agraph_t *g;
+
+  g_assert_nonnull (fp);
+  g = agread (fp, NULL);
+  fclose (fp);
+  g_assert_nonnull (g);
+  return g;
+}
+
+static gchar *
+gp_dot_get (void *obj, const gchar * attr)
+{
+  return agget (obj, (char *) attr);
+}
+
+static Agraph_t *
+gp_dot_find_subg (Agraph_t * g, const gchar * name)
+{
+  Agraph_t *sub, *found;
+
+  for (sub = agfstsubg (g); sub; sub = agnxtsubg (sub)) {
+    if (strcmp (agnameof (sub), name) == 0)
+      return sub;
+    if ((found = gp_dot_find_subg (sub, name)) != NULL)
+      return found;
+  }
+  return NULL;
+}
+
+/* The saturation of a "#rrggbb" fill ("" is the white default). */
+static gdouble
+gp_dot_saturation (const gchar * color)
+{
+  guint r, g, b, hi, lo;
+
+  if (color == NULL || *color == '\0')
+    return 0.0;
+  g_assert_cmpint (sscanf (color, "#%02x%02x%02x", &r, &g, &b), ==, 3);
+  hi = MAX (r, MAX (g, b));
+  lo = MIN (r, MIN (g, b));
+  return hi ? (gdouble) (hi - lo) / hi : 0.0;
+}
+
+static gboolean
+gp_dot_is_queue (GpElement * e)
+{
+  return e && g_strcmp0 (e->kind, "queue") == 0;
+}
+
+/* Every element a node in its bin's cluster (every bin one, nested in its
+ * parent's), laid out; every link an edge between its elements, its label
+ * the link's memory; fills in the order of the shares, the largest share
+ * the deepest. Returns the graph (agclose it). */
+static Agraph_t *
+gp_dot_assert_graph (GpSession * s, const gchar * path)
+{
+  Agraph_t *g = gp_dot_read (path);
+  GpElementSummary *hottest = NULL;
+  Agnode_t *n;
+  Agedge_t *e;
+  guint i, j, n_edges = 0;
+
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *el = g_ptr_array_index (s->elements, i);
+    gchar *cname = g_strconcat ("cluster_", el->name, NULL);
+
+    if (el->is_bin) {
+      Agraph_t *sub = gp_dot_find_subg (g, cname);
+      GpElement *parent = gp_session_find_element (s, el->parent);
+
+      g_assert_nonnull (sub);
+      if (parent && parent->is_bin) {
+        gchar *pname = g_strconcat ("cluster_", parent->name, NULL);
+
+        g_assert_true (agparent (sub) == gp_dot_find_subg (g, pname));
+        g_free (pname);
+      }
+    } else {
+      GpElement *parent = gp_session_find_element (s, el->parent);
+
+      n = agnode (g, el->name, 0);
+      g_assert_nonnull (n);
+      g_assert_cmpstr (gp_dot_get (n, "pos"), !=, "");
+      if (parent && parent->is_bin) {
+        gchar *pname = g_strconcat ("cluster_", parent->name, NULL);
+        Agraph_t *sub = gp_dot_find_subg (g, pname);
+
+        g_assert_nonnull (sub);
+        g_assert_nonnull (agnode (sub, el->name, 0));
+        g_free (pname);
+      }
+    }
+    g_free (cname);
+  }
+
+  for (n = agfstnode (g); n; n = agnxtnode (g, n))
+    for (e = agfstout (g, n); e; e = agnxtout (g, e))
+      n_edges++;
+  g_assert_cmpuint (n_edges, ==, s->links->len);
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *src = gp_pad_element (l->src), *sink = gp_pad_element (l->sink);
+    Agnode_t *t = agnode (g, src, 0), *h = agnode (g, sink, 0);
+    gboolean found = FALSE;
+
+    g_assert_nonnull (t);
+    g_assert_nonnull (h);
+    for (e = agfstout (g, t); e; e = agnxtout (g, e)) {
+      const gchar *memory = l->memory ? l->memory : "unknown";
+      gchar *want;
+
+      if (aghead (e) != h || strcmp (gp_dot_get (e, "id"), l->id) != 0)
+        continue;
+      if (g_str_has_prefix (memory, "memory:"))
+        memory += strlen ("memory:");
+      want = g_strconcat ("\\nmemory: ", memory, NULL);
+      g_assert_true (g_str_has_suffix (gp_dot_get (e, "label"), want));
+      g_free (want);
+      found = TRUE;
+    }
+    g_assert_true (found);
+    g_free (src);
+    g_free (sink);
+  }
+
+  /* fills: a larger share never paler, the largest the deepest */
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *a = g_ptr_array_index (s->elem_summaries, i);
+
+    if (gp_dot_is_queue (gp_session_find_element (s, a->name)) ||
+        a->buffers == 0)
+      continue;
+    if (hottest == NULL || a->share_pct > hottest->share_pct)
+      hottest = a;
+    for (j = 0; j < s->elem_summaries->len; j++) {
+      GpElementSummary *b = g_ptr_array_index (s->elem_summaries, j);
+      gdouble sa, sb;
+
+      if (gp_dot_is_queue (gp_session_find_element (s, b->name)) ||
+          b->buffers == 0 || !(a->share_pct > b->share_pct))
+        continue;
+      sa = gp_dot_saturation (gp_dot_get (agnode (g, a->name, 0),
+              "fillcolor"));
+      sb = gp_dot_saturation (gp_dot_get (agnode (g, b->name, 0),
+              "fillcolor"));
+      g_assert_cmpfloat (sa, >=, sb);
+    }
+  }
+  if (hottest) {
+    gdouble top = gp_dot_saturation (gp_dot_get (agnode (g, hottest->name,
+                0), "fillcolor"));
+
+    g_test_message ("deepest fill: %s (%.1f%%), saturation %.2f",
+        hottest->name, hottest->share_pct, top);
+    g_assert_cmpfloat (top, >, 0.5);
+  }
+  return g;
+}
+
+/* ------------------------------------------------------------------ */
+/* the SVG, read back as XML                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  gboolean in_title;
+  gboolean saw_svg;
+  GString *titles;              /* "\n"-separated */
+} GpSvgRead;
+
+static void
+gp_svg_start (GMarkupParseContext * ctx, const gchar * name,
+    const gchar ** attr_names, const gchar ** attr_values, gpointer data,
+    GError ** error)
+{
+  GpSvgRead *r = data;
+
+  if (strcmp (name, "svg") == 0)
+    r->saw_svg = TRUE;
+  r->in_title = strcmp (name, "title") == 0;
+}
+
+static void
+gp_svg_end (GMarkupParseContext * ctx, const gchar * name, gpointer data,
+    GError ** error)
+{
+  GpSvgRead *r = data;
+
+  if (r->in_title)
+    g_string_append_c (r->titles, '\n');
+  r->in_title = FALSE;
+}
+
+static void
+gp_svg_text (GMarkupParseContext * ctx, const gchar * text, gsize len,
+    gpointer data, GError ** error)
+{
+  GpSvgRead *r = data;
+
+  if (r->in_title)
+    g_string_append_len (r->titles, text, len);
+}
+
+/* @path parses as XML with an <svg> root; every element has a node titled
+ * by its name, every bin a cluster. */
+static void
+gp_svg_assert (GpSession * s, const gchar * path)
+{
+  GMarkupParser parser = { gp_svg_start, gp_svg_end, gp_svg_text, NULL,
+    NULL
+  };
+  GpSvgRead r = { FALSE, FALSE, g_string_new ("\n") };
+  GMarkupParseContext *ctx;
+  GError *err = NULL;
+  gchar *data = NULL;
+  gsize len;
+  guint i;
 
   g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  for (i = 0; i < len; i++) {
-    back = gp_trace_load_data ((const guint8 *) data, i, "t.bin", &err);
-    g_assert_null (back);
-    g_assert_nonnull (err);
-    g_assert_true (g_str_has_prefix (err->message, "t.bin: "));
-    g_assert_null (strchr (err->message, '\n'));
-    g_clear_error (&err);
-  }
-  /* the last slice's element (at len - 24 + 16) out of range, then its end
-   * before its start, then its kind unknown */
-  data[len - 8] = 9;
-  back = gp_trace_load_data ((const guint8 *) data, len, "t.bin", &err);
-  g_assert_null (back);
-  g_assert_nonnull (strstr (err->message, "names an element"));
-  g_clear_error (&err);
-  data[len - 8] = 0;
-  data[len - 1] = 7;
-  back = gp_trace_load_data ((const guint8 *) data, len, "t.bin", &err);
-  g_assert_nonnull (strstr (err->message, "unknown kind"));
-  g_clear_error (&err);
-  data[len - 1] = 0;
-  data[len - 16] = 0;
-  data[len - 15] = 0;
-  back = gp_trace_load_data ((const guint8 *) data, len, "t.bin", &err);
-  g_assert_nonnull (strstr (err->message, "ends before it starts"));
-  g_clear_error (&err);
-  /* end past 2^62 ns (its top byte at len - 9) */
-  data[len - 16] = 0x88;
-  data[len - 9] = 0x40;
-  back = gp_trace_load_data ((const guint8 *) data, len, "t.bin", &err);
-  g_assert_nonnull (strstr (err->message, "past 2^62 ns"));
-  g_clear_error (&err);
-  back = gp_trace_load_data ((const guint8 *) "GPTRACE2", 8, "t.bin", &err);
-  g_assert_nonnull (strstr (err->message, "not a gstprof trace"));
-  g_clear_error (&err);
-  back = gp_trace_load (g_build_filename (gp_tmp, "none.bin", NULL), &err);
-  g_assert_nonnull (strstr (err->message, "No such file or directory"));
-  g_clear_error (&err);
-  g_free (data);
-  g_free (path);
-  gp_trace_free (t);
-}
-
-/* session.trace round trip; a file name that leaves the folder refused */
-static void
-test_session_trace (void)
-{
-  GpSession *s = gp_session_new (), *back;
-  GError *err = NULL;
-  gchar *text;
-  gsize len;
-
-  s->trace_file = g_strdup (GP_TRACE_FILE);
-  s->trace_s = 7;
-  s->trace_slices = 1234;
-  text = gp_session_to_data (s, FALSE, &len);
-  g_assert_nonnull (strstr (text, "\"trace\":{\"file\":\"trace.bin\","
-          "\"seconds\":7,\"slices\":1234}"));
-  back = gp_session_load_data (text, len, "s.json", &err);
+  ctx = g_markup_parse_context_new (&parser, 0, &r, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, data, len, &err));
   g_assert_no_error (err);
-  g_assert_cmpstr (back->trace_file, ==, GP_TRACE_FILE);
-  g_assert_cmpuint (back->trace_s, ==, 7);
-  g_assert_cmpuint (back->trace_slices, ==, 1234);
-  g_assert_null (back->trace);
-  gp_session_free (back);
-  g_free (text);
-  back = gp_session_load_data ("{\"schema\": \"gstprof/1\", \"session\": "
-      "{\"trace\": {\"file\": \"../etc/passwd\"}}}", -1, "s.json", &err);
-  g_assert_null (back);
-  g_assert_cmpstr (err->message, ==, "s.json: session.trace.file: expected a "
-      "file name in the session's folder");
-  g_clear_error (&err);
-  gp_session_free (s);
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &err));
+  g_assert_no_error (err);
+  g_assert_true (r.saw_svg);
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *el = g_ptr_array_index (s->elements, i);
+    gchar *line = g_strdup_printf ("\n%s%s\n", el->is_bin ? "cluster_" : "",
+        el->name);
+
+    if (strstr (r.titles->str, line) == NULL)
+      g_error ("no <title>%s</title> in %s", line + 1, path);
+    g_free (line);
+  }
+  g_markup_parse_context_free (ctx);
+  g_string_free (r.titles, TRUE);
+  g_free (data);
 }
 
+/* ------------------------------------------------------------------ */
+/* tests                                                                */
+/* ------------------------------------------------------------------ */
+
+/* The bin pipeline exported three ways at once, each checked. */
 static void
-gp_assert_usage (const gchar * needle, const gchar * first, ...)
+test_export_run (void)
 {
-  const gchar *args[16];
-  va_list ap;
+  const gchar *dir;
+  gchar *out = gp_export_path ("out"), *dot, *svg, *csv, *listing;
+  GpSession *s;
   GpTestRun r;
-  guint n = 0;
+  Agraph_t *g;
+  Agedge_t *e;
+  gchar **lines;
+  gdouble fps;
 
-  args[n++] = first;
-  va_start (ap, first);
-  while ((args[n] = va_arg (ap, const gchar *)) != NULL)
-      n++;
-  va_end (ap);
-  gp_test_run_gstprof_argv (&r, gp_tmp, args);
-  g_test_message ("%s ...: exit %d:", first, r.code);
-  gp_test_message_text (r.err);
-  g_assert_cmpint (r.code, ==, 3);
-  g_assert_nonnull (strstr (r.err, needle));
-  /* one line */
-  g_assert_cmpuint (strlen (r.err), >, 0);
-  g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
-  gp_test_run_clear (&r);
-}
-
-static void
-test_bad_input (void)
-{
-  const gchar *const args[] = { "--trace", GP_LAUNCH, NULL };
-  gchar *dir, *broken, *tpath, *data, *out;
-  gsize len;
-
-  gp_assert_usage ("no session given", "export", "--perfetto", "x.json", NULL);
-  gp_assert_usage ("nosuch", "export", "nosuch", "--perfetto", "x.json", NULL);
-  gp_assert_usage ("--trace: 'soon'", "run", "--trace=soon", "fakesrc ! "
-      "fakesink", NULL);
-  gp_assert_usage ("--trace: '61' is out of range", "run", "--trace=61",
-      "fakesrc ! fakesink", NULL);
-  gp_assert_usage ("--trace: '0' is out of range", "run", "--trace=0",
-      "fakesrc ! fakesink", NULL);
   if (!gp_test_have_tracer ())
     return;
-  dir = gp_capture_dir ("traced", args);
-  gp_assert_usage ("nothing to write", "export", dir, NULL);
-  out = g_build_filename (gp_tmp, "no", "such", "folder", "x.json", NULL);
-  gp_assert_usage ("x.json", "export", dir, "--perfetto", out, NULL);
+  dir = gp_export_run_dir ();
+  s = gp_export_load (dir);
+  g_assert_cmpuint (gp_session_n_windows (s), >=, 4);
+  dot = g_build_filename (out, "graph.dot", NULL);
+  svg = g_build_filename (out, "graph.svg", NULL);
+  csv = g_build_filename (out, "csv", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (out, 0755), ==, 0);
 
-  /* the session names a trace file that is cut off */
-  broken = g_build_filename (gp_tmp, "broken", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (broken, 0755), ==, 0);
-  tpath = g_build_filename (dir, "session.json", NULL);
-  g_assert_true (g_file_get_contents (tpath, &data, &len, NULL));
-  g_free (tpath);
-  tpath = g_build_filename (broken, "session.json", NULL);
-  g_assert_true (g_file_set_contents (tpath, data, len, NULL));
-  g_free (data);
-  g_free (tpath);
-  tpath = g_build_filename (dir, GP_TRACE_FILE, NULL);
-  g_assert_true (g_file_get_contents (tpath, &data, &len, NULL));
-  g_free (tpath);
-  tpath = g_build_filename (broken, GP_TRACE_FILE, NULL);
-  g_assert_true (g_file_set_contents (tpath, data, len - 10, NULL));
-  gp_assert_usage ("trace.bin: byte", "export", broken, "--perfetto",
-      "x.json", NULL);
-  g_unlink (tpath);
-  gp_assert_usage ("trace.bin: No such file", "export", broken,
-      "--perfetto", "x.json", NULL);
-  g_free (data);
-  g_free (tpath);
-  g_free (broken);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--dot", dot, "--svg", svg,
+      "--csv", csv, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  gp_test_run_clear (&r);
+  /* written whole: nothing left beside them */
+  listing = gp_export_listing (out);
+  g_assert_cmpstr (listing, ==, "csv,graph.dot,graph.svg");
+  g_free (listing);
+  listing = gp_export_listing (csv);
+  g_assert_cmpstr (listing, ==, "elements.csv,links.csv,paths.csv,"
+      "process.csv,queues.csv,summary-elements.csv,threads.csv");
+  g_free (listing);
+
+  /* the graph: the bin a cluster inside the pipeline's, the planted
+   * identity the deepest fill */
+  g = gp_dot_assert_graph (s, dot);
+  g_assert_nonnull (gp_dot_find_subg (g, "cluster_bin0"));
+  g_assert_nonnull (agnode (gp_dot_find_subg (g, "cluster_bin0"), "slow",
+          0));
+  g_assert_nonnull (agnode (gp_dot_find_subg (g, "cluster_bin0"), "q", 0));
+  g_assert_null (agnode (gp_dot_find_subg (g, "cluster_bin0"), "fakesink0",
+          0));
+  g_assert_cmpfloat (gp_dot_saturation (gp_dot_get (agnode (g, "slow", 0),
+              "fillcolor")), >, gp_dot_saturation (gp_dot_get (agnode (g,
+                  "videotestsrc0", 0), "fillcolor")));
+  g_assert_cmpfloat (gp_session_find_elem_summary (s, "slow")->share_pct, >,
+      80.0);
+
+  /* the link out of the identity: the caps' size and rate, the 30 fps the
+   * sink's clock held, system memory */
+  e = agedge (g, agnode (g, "slow", 0), agnode (g, "q", 0), NULL, 0);
+  g_assert_nonnull (e);
+  g_test_message ("label: %s", gp_dot_get (e, "label"));
+  lines = g_strsplit (gp_dot_get (e, "label"), "\\n", -1);
+  fps = g_ascii_strtod (lines[0], NULL);
+  g_assert_true (strstr (lines[0], " fps") != NULL);
+  g_assert_cmpfloat (fabs (fps - GP_EXPORT_FPS), <, 1.5);
+  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "video/x-raw"));
+  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "width=160"));
+  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "height=120"));
+  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "framerate=30/1"));
+  g_assert_true (g_str_has_suffix (gp_dot_get (e, "label"),
+          "\\nmemory: system"));
+  g_strfreev (lines);
+  agclose (g);
+
+  gp_svg_assert (s, svg);
+
+  gp_csv_assert_series (s, csv);
+  /* most windows of the 2 s run hold the identity's buffers */
+  g_assert_cmpuint (gp_csv_assert_planted (csv, "slow"), >=, 4);
+  gp_csv_assert_summary (s, csv, "slow");
+
+  gp_session_free (s);
+  g_free (dot);
+  g_free (svg);
+  g_free (csv);
   g_free (out);
+}
+
+/* Names with commas, quotes and blanks: quoted in the CSV and the dot
+ * text, and read back as they were. */
+static void
+test_export_odd_names (void)
+{
+  const gchar *name = "we,ird \"one\" ";
+  gchar *dir = gp_export_path ("odd"), *dot, *csv, *path;
+  GPtrArray *rows;
+  GpSession *s;
+  GpTestRun r;
+  Agraph_t *g;
+  guint i, n = 0;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--quiet", "--out", dir,
+      "videotestsrc num-buffers=30 ! identity name=\"we,ird \\\"one\\\" \" "
+      "sleep-time=4000 ! fakesink", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  s = gp_export_load (dir);
+  g_assert_nonnull (gp_session_find_element (s, name));
+
+  dot = g_build_filename (dir, "g.dot", NULL);
+  csv = g_build_filename (dir, "csv", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--dot", dot, "--csv", csv,
+      NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  gp_test_run_clear (&r);
+
+  g = gp_dot_assert_graph (s, dot);
+  g_assert_true (g_str_has_prefix (gp_dot_get (agnode (g, (char *) name, 0), "label"),
+          name));
+  agclose (g);
+  gp_csv_assert_series (s, csv);
+  g_assert_cmpuint (gp_csv_assert_planted (csv, name), >=, 1);
+
+  path = g_build_filename (csv, "summary-elements.csv", NULL);
+  rows = gp_csv_read (path);
+  for (i = 1; i < rows->len; i++)
+    n += strcmp (((gchar **) g_ptr_array_index (rows, i))[0], name) == 0;
+  g_assert_cmpuint (n, ==, 1);
+  g_ptr_array_unref (rows);
+  g_free (path);
+
+  gp_session_free (s);
+  g_free (dot);
+  g_free (csv);
   g_free (dir);
+}
+
+/* The records the tracer writes by itself (GST_TRACERS="gstprof(out=)"
+ * around gst-launch-1.0) are a SESSION too, loaded as analyze loads them. */
+static void
+test_export_records (void)
+{
+  gchar *dir = gp_export_path ("records"), *csv, *svg;
+  gchar *tracers = g_strdup_printf ("gstprof(out=%s,window=100)", dir);
+  gchar *argv[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
+    (gchar *) "videotestsrc", (gchar *) "num-buffers=30", (gchar *) "!",
+    (gchar *) "identity", (gchar *) "name=slow", (gchar *) "sleep-time=4000",
+    (gchar *) "!", (gchar *) "fakesink", NULL
+  };
+  gchar **env = g_get_environ ();
+  GError *err = NULL;
+  GpTestRun r;
+  gint status = 0;
+
+  if (!gp_test_have_tracer ())
+    return;
+  env = g_environ_setenv (env, "GST_TRACERS", tracers, TRUE);
+  env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
+  g_assert_true (g_spawn_sync (NULL, argv, env, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
+          &err));
+  g_assert_no_error (err);
+  g_assert_cmpint (gp_test_exit_code (status), ==, 0);
+
+  csv = g_build_filename (gp_tmp, "records-csv", NULL);
+  svg = g_build_filename (gp_tmp, "records.svg", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", csv, "--svg", svg,
+      NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  gp_test_run_clear (&r);
+  g_assert_cmpuint (gp_csv_assert_planted (csv, "slow"), >=, 1);
+  g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+
+  g_strfreev (env);
+  g_free (tracers);
+  g_free (csv);
+  g_free (svg);
+  g_free (dir);
+}
+
+/* A Jetson capture read from gst-profile/1: its NVMM links say so. */
+static void
+test_export_jetson (void)
+{
+  gchar *fixture = g_build_filename (g_getenv ("GP_FIXTURES"),
+      "gst-profile-sessions", "orin-nx-jp6-zc-break.json", NULL);
+  gchar *dot = gp_export_path ("jetson.dot"), *csv = gp_export_path ("jcsv");
+  GError *err = NULL;
+  GpSession *s;
+  Agraph_t *g;
+  guint i, nvmm = 0;
+
+  if (!g_file_test (fixture, G_FILE_TEST_IS_REGULAR)) {
+    g_test_skip ("no Jetson capture in GP_FIXTURES");
+    g_free (fixture);
+    g_free (dot);
+    g_free (csv);
+    return;
+  }
+  g_free (fixture);
+  s = gp_test_load_fixture ("orin-nx-jp6-zc-break.json");
+
+  for (i = 0; i < s->links->len; i++)
+    nvmm += g_strcmp0 (((GpLink *) g_ptr_array_index (s->links,
+                i))->memory, "memory:NVMM") == 0;
+  g_assert_cmpuint (nvmm, >, 0);
+  g_assert_true (gp_export_graph (s, GP_EXPORT_GRAPH_DOT, dot, &err));
+  g_assert_no_error (err);
+  /* checks every link's memory line against the capture's */
+  g = gp_dot_assert_graph (s, dot);
+  agclose (g);
+  g_assert_true (gp_export_csv (s, csv, &err));
+  g_assert_no_error (err);
+  gp_csv_assert_series (s, csv);
+  gp_csv_assert_summary (s, csv, NULL);
+  gp_session_free (s);
+  g_free (dot);
+  g_free (csv);
+}
+
+/* Bad input: exit 3, one line naming what is wrong, nothing written. */
+static void
+test_export_bad_input (void)
+{
+  gchar *missing = gp_export_path ("no-such-session.json");
+  gchar *junk = gp_export_path ("junk.json");
+  gchar *out = gp_export_path ("bad-out"), *dot, *nodir, *listing, *old;
+  gchar *file_as_dir;
+  const gchar *dir;
+  GpTestRun r;
+
+  g_assert_cmpint (g_mkdir_with_parents (out, 0755), ==, 0);
+  dot = g_build_filename (out, "g.dot", NULL);
+  g_assert_true (g_file_set_contents (dot, "old", -1, NULL));
+  g_assert_true (g_file_set_contents (junk, "this is not json\n", -1, NULL));
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", missing, "--dot", dot, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "no-such-session.json");
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", junk, "--dot", dot, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "junk.json");
+  gp_test_run_clear (&r);
+
+  /* the old file is still there, whole; nothing else was left */
+  g_assert_true (g_file_get_contents (dot, &old, NULL, NULL));
+  g_assert_cmpstr (old, ==, "old");
+  g_free (old);
+  listing = gp_export_listing (out);
+  g_assert_cmpstr (listing, ==, "g.dot");
+  g_free (listing);
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", junk, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "no output asked");
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", "--svg", dot, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "no session given");
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", junk, junk, "--dot", dot, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "extra");
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", junk, "--dot", "", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "--dot");
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", junk, "--png", dot, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "--png");
+  gp_test_run_clear (&r);
+
+  /* outputs that cannot be written name their path */
+  if (!gp_test_have_tracer ())
+    goto out;
+  dir = gp_export_run_dir ();
+  nodir = g_build_filename (out, "no", "such", "dir", "g.svg", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--svg", nodir, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, nodir);
+  gp_test_run_clear (&r);
+
+  /* --csv onto a file, and --dot onto a folder */
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", dot, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, dot);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--dot", out, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, out);
+  gp_test_run_clear (&r);
+  listing = gp_export_listing (out);
+  g_assert_cmpstr (listing, ==, "g.dot");
+  g_free (listing);
+
+  /* a CSV folder whose file cannot be replaced: elements.csv a folder */
+  file_as_dir = g_build_filename (out, "csv", "elements.csv", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (file_as_dir, 0755), ==, 0);
+  g_free (file_as_dir);
+  file_as_dir = g_build_filename (out, "csv", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", file_as_dir,
+      NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_export_assert_one_line (r.err, "elements.csv");
+  gp_test_run_clear (&r);
+  listing = gp_export_listing (file_as_dir);
+  g_assert_cmpstr (listing, ==, "elements.csv");
+  g_free (listing);
+  g_free (file_as_dir);
+  g_free (nodir);
+
+out:
+  g_free (missing);
+  g_free (junk);
+  g_free (dot);
+  g_free (out);
+}
+
+/* --help names every output and the exit codes. */
+static void
+test_export_help (void)
+{
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", "--help", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--dot=FILE"));
+  g_assert_nonnull (strstr (r.out, "--svg=FILE"));
+  g_assert_nonnull (strstr (r.out, "--csv=DIR"));
+  g_assert_nonnull (strstr (r.out, "Exit codes"));
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "--help", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "export SESSION"));
+  gp_test_run_clear (&r);
 }
 
 int
 main (int argc, char **argv)
 {
+  GError *err = NULL;
   gint ret;
 
   g_test_init (&argc, &argv, NULL);
-  gp_tmp = g_dir_make_tmp ("gstprof-export-XXXXXX", NULL);
-  g_assert_nonnull (gp_tmp);
+  gp_tmp = g_dir_make_tmp ("gstprof-test-export-XXXXXX", &err);
+  g_assert_no_error (err);
 
-  g_test_add_func ("/export/trace-file", test_trace_file);
-  g_test_add_func ("/export/session-trace", test_session_trace);
-  g_test_add_func ("/export/perfetto/trace-planted", test_trace_planted);
-  g_test_add_func ("/export/perfetto/trace-span", test_trace_span);
-  g_test_add_func ("/export/perfetto/trace-bound", test_trace_bound);
-  g_test_add_func ("/export/perfetto/windows-only", test_windows_only);
-  g_test_add_func ("/export/perfetto/chromium", test_chromium);
-  g_test_add_func ("/export/bad-input", test_bad_input);
+  g_test_add_func ("/export/run", test_export_run);
+  g_test_add_func ("/export/odd-names", test_export_odd_names);
+  g_test_add_func ("/export/records", test_export_records);
+  g_test_add_func ("/export/jetson", test_export_jetson);
+  g_test_add_func ("/export/bad-input", test_export_bad_input);
+  g_test_add_func ("/export/help", test_export_help);
+
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);
