@@ -13,7 +13,7 @@ PKGS="meson ninja-build pkg-config gcc make python3 \
   gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x \
   xvfb gstreamer1.0-gl libgl1-mesa-dri \
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 \
-  chromium"
+  libgraphviz-dev chromium"
 
 missing=""
 for p in $PKGS; do
