@@ -72,6 +72,20 @@ gp_export_dot_collect (char *message)
   return 0;
 }
 
+/* One graphviz context for the process, made on first use and never
+ * freed: graphviz 2.42's pango text layout keeps the last font name it
+ * measured across contexts, and reads it freed in the next context after
+ * gvFreeContext () (AddressSanitizer, --dot and --svg in one run). */
+static GVC_t *
+gp_export_dot_context (void)
+{
+  static GVC_t *gvc;
+
+  if (gvc == NULL)
+    gvc = gvContext ();
+  return gvc;
+}
+
 gboolean
 gp_export_graph (GpSession * s, GpExportGraphFormat format,
     const gchar * path, GError ** error)
@@ -88,7 +102,7 @@ gp_export_graph (GpSession * s, GpExportGraphFormat format,
   old_errf = agseterrf (gp_export_dot_collect);
   old_level = agseterr (AGERR);
 
-  gvc = gvContext ();
+  gvc = gp_export_dot_context ();
   d.clusters = g_hash_table_new (g_str_hash, g_str_equal);
   d.bin_share = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
       g_free);
@@ -106,7 +120,6 @@ gp_export_graph (GpSession * s, GpExportGraphFormat format,
   }
 
   agclose (d.root);
-  gvFreeContext (gvc);
   g_hash_table_unref (d.clusters);
   g_hash_table_unref (d.bin_share);
   agseterr (old_level);
@@ -206,6 +219,8 @@ static void
 gp_export_dot_shares (GpExportDot * d)
 {
   GpSession *s = d->s;
+  /* the bins one element's walk up has passed: each counts it once */
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
   guint i, depth;
 
   for (i = 0; i < s->elem_summaries->len; i++) {
@@ -219,8 +234,10 @@ gp_export_dot_shares (GpExportDot * d)
       d->max_share = es->share_pct;
       d->hottest = es->name;
     }
+    g_hash_table_remove_all (seen);
     for (depth = 0, parent = e ? e->parent : NULL;
-        parent && *parent && depth < GP_EXPORT_DOT_MAX_DEPTH; depth++) {
+        parent && *parent && depth < GP_EXPORT_DOT_MAX_DEPTH &&
+        g_hash_table_add (seen, (gpointer) parent); depth++) {
       GpElement *bin = gp_session_find_element (s, parent);
       gdouble *sum = g_hash_table_lookup (d->bin_share, parent);
 
@@ -232,6 +249,7 @@ gp_export_dot_shares (GpExportDot * d)
       parent = bin ? bin->parent : NULL;
     }
   }
+  g_hash_table_unref (seen);
 }
 
 /* The (sub)graph that holds the children of @bin: its cluster, made with
@@ -254,6 +272,9 @@ gp_export_dot_graph_of (GpExportDot * d, const gchar * bin, guint depth)
   if (e == NULL || !e->is_bin)
     return d->root;
 
+  /* a parent chain that comes back to this bin (a broken session) ends
+   * at the root */
+  g_hash_table_insert (d->clusters, e->name, d->root);
   parent = gp_export_dot_graph_of (d, e->parent, depth + 1);
   name = g_strconcat ("cluster_", e->name, NULL);
   sub = agsubg (parent, name, 1);

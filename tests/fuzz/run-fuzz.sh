@@ -14,6 +14,8 @@
 #   tracerlog   GStreamer tracer logs (tests/fuzz/fuzz-tracerlog.c)
 #   trace       run --trace's trace.bin and its Perfetto export
 #               (tests/fuzz/fuzz-trace.c)
+#   export      the graph (graphviz) and CSV exports of whatever session
+#               loads (tests/fuzz/fuzz-export.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -87,7 +89,10 @@ TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c $ROOT/src/core/gp-caps.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-I$ROOT/src"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace in $OUT with $CC"
+# shellcheck disable=SC2086
+EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c"
+
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -115,11 +120,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-trace" "$ROOT/tests/fuzz/fuzz-trace.c" \
   "$ROOT/src/export/gp-export-perfetto.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG libcgraph libgvc) \
+  -o "$OUT/fuzz-export" "$ROOT/tests/fuzz/fuzz-export.c" $EXPORT $CORE \
+  $(pkg-config --libs $PKG libcgraph libgvc) -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
-for t in session gstprofile launch records tracerlog trace; do
+for t in session gstprofile launch records tracerlog trace export; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -150,6 +160,7 @@ for f in "$ROOT"/demo-session/session.json "$FIX"/gst-profile-sessions/*.json; d
   [ -f "$f" ] && cp "$f" "$OUT/session/seeds/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
 cp "$OUT"/session/seeds/* "$OUT/gstprofile/seeds/"
+cp "$OUT"/session/seeds/* "$OUT/export/seeds/"
 
 # Launch strings: every C string literal in tests/ (adjacent literals
 # joined, as the compiler joins them) that holds a '!' link, plus the
@@ -254,6 +265,7 @@ run_target launch 4096 ""
 run_target records 262144 ""
 run_target tracerlog 65536 "$ROOT/tests/fuzz/tracerlog.dict"
 run_target trace 65536 ""
+run_target export 65536 "$ROOT/tests/fuzz/session.dict"
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
