@@ -82,8 +82,8 @@ static const GpCmdExportTarget gp_cmd_export_targets[] = {
   {"dot", "FILE", "the pipeline graph as graphviz dot text, laid out",
       gp_cmd_export_dot},
   {"svg", "FILE", "the pipeline graph drawn as SVG", gp_cmd_export_svg},
-  {"csv", "DIR", "the series and the element summary as CSV files in DIR "
-        "(made when missing)", gp_cmd_export_csv},
+  {"csv", "DIR", "the series and the element summary as CSV files in DIR",
+      gp_cmd_export_csv},
   {"perfetto", "FILE", "the timeline as trace-event JSON for ui.perfetto.dev "
         "and chrome://tracing", gp_cmd_export_perfetto},
 };
@@ -104,10 +104,11 @@ static const gchar gp_cmd_export_description[] =
     "The CSV files (--csv): elements.csv, links.csv, queues.csv,\n"
     "threads.csv, paths.csv and process.csv hold a row per window and\n"
     "entity: t0_s and t1_s (the window, seconds since the start), the\n"
-    "entity's name, then the session's fields for it, their units in their\n"
-    "names (self_ms_p50, bytes_per_s, cpu_pct; counts bare); an empty cell\n"
-    "is no sample. summary-elements.csv holds a row per element for the\n"
-    "whole run. RFC 4180 quoting, CRLF line ends.\n"
+    "entity's name (process.csv has none), then the session's fields for\n"
+    "it, their units in their names (self_ms_p50, bytes_per_s, cpu_pct;\n"
+    "counts bare); an empty cell is no sample. summary-elements.csv holds a\n"
+    "row per element for the whole run. DIR is made when missing; other\n"
+    "files in it are left alone. RFC 4180 quoting, CRLF line ends.\n"
     "\n"
     "The timeline (--perfetto): the Chrome trace event format (JSON), which\n"
     "ui.perfetto.dev and chrome://tracing open: one track per streaming\n"

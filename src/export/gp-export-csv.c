@@ -297,8 +297,8 @@ gp_export_csv_quantiles (GpExportCsvRow * row, const GpQuantiles * q)
 }
 
 static void
-gp_export_csv_summary_row (GpExportFile * f, GpExportCsvRow * row, GpSession * s,
-    GpElementSummary * es)
+gp_export_csv_summary_row (GpExportFile * f, GpExportCsvRow * row,
+    GpSession * s, GpElementSummary * es)
 {
   GpElement *e = gp_session_find_element (s, es->name);
   GString *threads = g_string_new (NULL);
@@ -327,8 +327,7 @@ gp_export_csv_summary_row (GpExportFile * f, GpExportCsvRow * row, GpSession * s
 }
 
 static gboolean
-gp_export_csv_write_summary (GpSession * s, const gchar * dir,
-    GError ** error)
+gp_export_csv_write_summary (GpSession * s, const gchar * dir, GError ** error)
 {
   gchar *path = g_build_filename (dir, GP_EXPORT_CSV_SUMMARY_ELEMENTS, NULL);
   GpExportFile *f = gp_export_file_open (path, error);

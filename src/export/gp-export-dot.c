@@ -28,8 +28,8 @@
 #include <graphviz/gvc.h>
 
 /* caps text longer than this on one line of an edge label is broken at
- * the next blank (after a field's comma): caps run to hundreds of characters and would make every edge
- * as wide as the page */
+ * the next blank (after a field's comma): caps run to hundreds of
+ * characters and would make every edge as wide as the page */
 #define GP_EXPORT_DOT_CAPS_LINE 36
 
 /* the same for the launch string in the graph's title */
@@ -104,8 +104,7 @@ gp_export_graph (GpSession * s, GpExportGraphFormat format,
 
   gvc = gp_export_dot_context ();
   d.clusters = g_hash_table_new (g_str_hash, g_str_equal);
-  d.bin_share = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-      g_free);
+  d.bin_share = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   gp_export_dot_build (&d);
   if (gvLayout (gvc, d.root, "dot") != 0) {
     g_strstrip (gp_export_dot_messages->str);
@@ -336,8 +335,7 @@ gp_export_dot_element (GpExportDot * d, GpElement * e)
       g_string_append_printf (label, "\\nwait p50 %.2f ms",
           qs->residence_ms.p50);
     if (qs && qs->level_pct_max >= 0)
-      g_string_append_printf (label, ", level max %.0f%%",
-          qs->level_pct_max);
+      g_string_append_printf (label, ", level max %.0f%%", qs->level_pct_max);
     g_string_append (tip, ": a queue, its time is waiting");
   } else if (es && es->buffers > 0) {
     fill = gp_export_dot_heat_color (d->max_share > 0 ?
@@ -404,8 +402,7 @@ gp_export_dot_pad_name (const gchar * pad, const gchar * plain)
  * past it (caps after the comma that ends a field, a launch string between
  * its elements) */
 static void
-gp_export_dot_append_wrapped (GString * label, const gchar * text,
-    guint width)
+gp_export_dot_append_wrapped (GString * label, const gchar * text, guint width)
 {
   guint col = 0;
 
@@ -474,8 +471,7 @@ gp_export_dot_title (GpExportDot * d)
     gp_export_dot_append_wrapped (label, d->s->launch,
         GP_EXPORT_DOT_TITLE_LINE);
   else
-    g_string_append_printf (label, "%s session", d->s->mode ?
-        d->s->mode : "a");
+    g_string_append_printf (label, "%s session", d->s->mode ? d->s->mode : "a");
   if (d->hottest) {
     g_string_append (label, "\\nfill: share of the self time, deepest ");
     gp_export_dot_append_text (label, d->hottest);

@@ -515,10 +515,8 @@ gp_dot_assert_graph (GpSession * s, const gchar * path)
       if (gp_dot_is_queue (gp_session_find_element (s, b->name)) ||
           b->buffers == 0 || !(a->share_pct > b->share_pct))
         continue;
-      sa = gp_dot_saturation (gp_dot_get (agnode (g, a->name, 0),
-              "fillcolor"));
-      sb = gp_dot_saturation (gp_dot_get (agnode (g, b->name, 0),
-              "fillcolor"));
+      sa = gp_dot_saturation (gp_dot_get (agnode (g, a->name, 0), "fillcolor"));
+      sb = gp_dot_saturation (gp_dot_get (agnode (g, b->name, 0), "fillcolor"));
       g_assert_cmpfloat (sa, >=, sb);
     }
   }
@@ -658,11 +656,9 @@ test_export_run (void)
    * identity the deepest fill */
   g = gp_dot_assert_graph (s, dot);
   g_assert_nonnull (gp_dot_find_subg (g, "cluster_bin0"));
-  g_assert_nonnull (agnode (gp_dot_find_subg (g, "cluster_bin0"), "slow",
-          0));
+  g_assert_nonnull (agnode (gp_dot_find_subg (g, "cluster_bin0"), "slow", 0));
   g_assert_nonnull (agnode (gp_dot_find_subg (g, "cluster_bin0"), "q", 0));
-  g_assert_null (agnode (gp_dot_find_subg (g, "cluster_bin0"), "fakesink0",
-          0));
+  g_assert_null (agnode (gp_dot_find_subg (g, "cluster_bin0"), "fakesink0", 0));
   g_assert_cmpfloat (gp_dot_saturation (gp_dot_get (agnode (g, "slow", 0),
               "fillcolor")), >, gp_dot_saturation (gp_dot_get (agnode (g,
                   "videotestsrc0", 0), "fillcolor")));
@@ -732,8 +728,8 @@ test_export_odd_names (void)
   gp_test_run_clear (&r);
 
   g = gp_dot_assert_graph (s, dot);
-  g_assert_true (g_str_has_prefix (gp_dot_get (agnode (g, (char *) name, 0), "label"),
-          name));
+  g_assert_true (g_str_has_prefix (gp_dot_get (agnode (g, (char *) name, 0),
+              "label"), name));
   agclose (g);
   gp_csv_assert_series (s, csv);
   g_assert_cmpuint (gp_csv_assert_planted (csv, name), >=, 1);
@@ -774,8 +770,7 @@ test_export_records (void)
   env = g_environ_setenv (env, "GST_TRACERS", tracers, TRUE);
   env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
   g_assert_true (g_spawn_sync (NULL, argv, env, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-          &err));
+          G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &err));
   g_assert_no_error (err);
   g_assert_cmpint (gp_test_exit_code (status), ==, 0);
 
@@ -922,8 +917,7 @@ test_export_bad_input (void)
   g_assert_cmpint (g_mkdir_with_parents (file_as_dir, 0755), ==, 0);
   g_free (file_as_dir);
   file_as_dir = g_build_filename (out, "csv", NULL);
-  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", file_as_dir,
-      NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", file_as_dir, NULL);
   g_assert_cmpint (r.code, ==, 3);
   gp_export_assert_one_line (r.err, "elements.csv");
   gp_test_run_clear (&r);

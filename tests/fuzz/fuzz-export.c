@@ -168,8 +168,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   GpSession *s;
   gchar *dot, *svg, *csv;
 
-  s = gp_session_load_data ((const gchar *) data, (gssize) size, ORIGIN,
-      &err);
+  s = gp_session_load_data ((const gchar *) data, (gssize) size, ORIGIN, &err);
   if (s == NULL) {
     g_error_free (err);
     return 0;
