@@ -11,7 +11,6 @@
 #include "gp-cli.h"
 #include "core/gp-trace.h"
 #include "export/gp-export.h"
-#include "export/gp-export-perfetto.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-export-perfetto.c: a session as trace-event JSON (gp-export-perfetto.h
+ * gp-export-perfetto.c: a session as trace-event JSON (gp-export.h
  * says what the viewer shows). The format is the Chrome trace event
  * format's JSON object form, {"traceEvents": [...], ...}: "X" complete
  * events (ts, dur), "C" counters (their values in args), "i" instants, "M"
@@ -9,7 +9,7 @@
  * carries ph, name, ts, pid and tid. Written as it goes, through a buffer,
  * to a temporary file renamed over @path at the end.
  */
-#include "gp-export-perfetto.h"
+#include "gp-export.h"
 #include "core/gp-version.h"
 
 #include <errno.h>
@@ -666,19 +666,12 @@ gp_export_perfetto (const GpSession * cs, const GpTrace * trace,
 {
   GpSession *s = (GpSession *) cs;      /* the session's readers take it so */
   GpPerfettoOut o = { NULL, NULL, TRUE, FALSE, 0, 0, 0, 0, 0 };
-  gchar *tmp = g_strdup_printf ("%s.tmp-XXXXXX", path);
-  gint fd = g_mkstemp (tmp);
+  GpExportFile *file = gp_export_file_open (path, error);
+  gboolean ok;
 
-  if (fd < 0 || (o.f = fdopen (fd, "wb")) == NULL) {
-    int err = errno;
-
-    if (fd >= 0)
-      close (fd);
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
-        "%s: %s", path, g_strerror (err));
-    g_free (tmp);
+  if (file == NULL)
     return FALSE;
-  }
+  o.f = file->fp;
   o.buf = g_string_sized_new (GP_PERFETTO_FLUSH_BYTES + 4096);
   g_string_append (o.buf, "{\"traceEvents\":[");
 
@@ -692,24 +685,14 @@ gp_export_perfetto (const GpSession * cs, const GpTrace * trace,
   gp_perfetto_other_data (&o, s, trace);
 
   gp_perfetto_flush (&o);
-  if (fflush (o.f) != 0 && !o.failed) {
-    o.failed = TRUE;
-    o.err = errno;
-  }
-  if (fclose (o.f) != 0 && !o.failed) {
-    o.failed = TRUE;
-    o.err = errno;
-  }
-  if (!o.failed && g_rename (tmp, path) != 0) {
-    o.failed = TRUE;
-    o.err = errno;
-  }
   if (o.failed) {
-    g_unlink (tmp);
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (o.err),
-        "%s: %s", path, g_strerror (o.err));
+    gp_export_file_abort (file);
+    g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_IO,
+        "%s: cannot write: %s", path, g_strerror (o.err));
+    ok = FALSE;
+  } else {
+    ok = gp_export_file_commit (file, error);
   }
   g_string_free (o.buf, TRUE);
-  g_free (tmp);
-  return !o.failed;
+  return ok;
 }

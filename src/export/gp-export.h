@@ -11,7 +11,9 @@
  *   of the self time, links labelled with their rate, brief caps and
  *   memory, bins drawn as clusters (gp-export-dot.c);
  * - gp_export_csv (): one CSV per series section and a summary CSV per
- *   element, for spreadsheets and pandas (gp-export-csv.c).
+ *   element, for spreadsheets and pandas (gp-export-csv.c);
+ * - gp_export_perfetto (): the timeline as trace-event JSON, for
+ *   ui.perfetto.dev and chrome://tracing (gp-export-perfetto.c).
  */
 #ifndef __GP_EXPORT_H__
 #define __GP_EXPORT_H__
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <glib.h>
 #include "core/gp-session.h"
+#include "core/gp-trace.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +58,28 @@ gboolean gp_export_csv (GpSession * s, const gchar * dir, GError ** error);
 
 /* The file names gp_export_csv () writes, NULL-terminated. */
 const gchar *const *gp_export_csv_files (void);
+
+/* The timeline of @s (and @trace, the pushes `run --trace` kept; NULL:
+ * none) as trace-event JSON (the Chrome trace event format that
+ * ui.perfetto.dev and chrome://tracing open) into @path. Two processes in
+ * the viewer:
+ *  - pid GP_EXPORT_PID_WINDOWS, "windows": one track per streaming thread,
+ *    with per window one slice "window N" holding one slice per element
+ *    that ran on the thread, as long as the element's self time in that
+ *    window, laid out back to back from the window's start: aggregates,
+ *    not when buffers ran (their names and args say so); counter tracks
+ *    for fps per link and per sink, queue levels, latency per path, CPU of
+ *    the process and each thread; the session's events as instants.
+ *  - pid GP_EXPORT_PID_TRACE, "trace" (only with a trace): one track per
+ *    streaming thread with every push the ring kept as a slice on its
+ *    element, from its enter to its exit; a push into downstream elements
+ *    nests within the push around it.
+ * ts and dur are microseconds from the session's start, with ns digits.
+ * FALSE with a one-line @error naming @path when it cannot be written. */
+#define GP_EXPORT_PID_WINDOWS 1
+#define GP_EXPORT_PID_TRACE 2
+gboolean gp_export_perfetto (const GpSession * s, const GpTrace * trace,
+    const gchar * path, GError ** error);
 
 /* ------------------------------------------------------------------ */
 /* writing a file atomically (gp-export.c)                             */

@@ -774,7 +774,7 @@ test_bad_input (void)
   if (!gp_test_have_tracer ())
     return;
   dir = gp_capture_dir ("traced", args);
-  gp_assert_usage ("nothing to write", "export", dir, NULL);
+  gp_assert_usage ("no output asked", "export", dir, NULL);
   out = g_build_filename (gp_tmp, "no", "such", "folder", "x.json", NULL);
   gp_assert_usage ("x.json", "export", dir, "--perfetto", out, NULL);
 

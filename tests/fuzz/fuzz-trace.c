@@ -20,7 +20,7 @@
 #include "core/gp-session.h"
 #include "core/gp-trace.h"
 #include "core/gp-version.h"
-#include "export/gp-export-perfetto.h"
+#include "export/gp-export.h"
 
 #define ORIGIN "fuzz.bin"
 

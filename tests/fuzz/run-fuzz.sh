@@ -118,7 +118,8 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-trace" "$ROOT/tests/fuzz/fuzz-trace.c" \
-  "$ROOT/src/export/gp-export-perfetto.c" $CORE $LIBS_PKG -lm
+  "$ROOT/src/export/gp-export-perfetto.c" "$ROOT/src/export/gp-export.c" \
+  $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
   $(pkg-config --cflags $PKG libcgraph libgvc) \
