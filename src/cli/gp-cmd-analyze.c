@@ -3,10 +3,12 @@
  *
  * gp-cmd-analyze.c: `gstprof analyze FILE`: the verdict from a saved
  * session, gstprof's own (gstprof/1) or another tool's (gst-profile/1,
- * through src/ingest). The findings stored in the file are ignored; the
- * rules run again on its measurements. For an import, what the other tool
- * did not measure is said under the verdict's header, so its numbers are
- * not read as ours.
+ * GStreamer's tracer logs, the queue-levels tracer's CSV, through
+ * src/ingest); `gstprof analyze LOG CSV`: a tracer log and the
+ * queue-levels CSV of the same run as one session. The findings stored in
+ * the file are ignored; the rules run again on its measurements. For an
+ * import, what the other tool did not measure is said under the verdict's
+ * header, so its numbers are not read as ours.
  */
 #include "gp-cli.h"
 #include "core/gp-session.h"
@@ -33,13 +35,15 @@ gp_cmd_analyze (gint argc, gchar ** argv)
   gint code;
 
   g_set_prgname ("gstprof analyze");
-  ctx = g_option_context_new ("FILE");
+  ctx = g_option_context_new ("FILE [QUEUE-LEVELS-CSV]");
   g_option_context_set_summary (ctx, "Prints the verdict of a saved session: "
       "a gstprof session.json (schema\ngstprof/1) or a gst-profile session "
       "(gst-profile/1). The rules run again on the\nmeasurements; findings "
       "stored in the file are not trusted. A log of GStreamer's\nown tracers "
       "(GST_DEBUG=GST_TRACER:7 with latency, stats, rusage, leaks; plain or\n"
-      "gzip) gives the verdict its records allow, saying what they lack.");
+      "gzip) gives the verdict its records allow, saying what they lack; so\n"
+      "does the CSV of gst-plugins-rs' queue-levels tracer, alone or as a "
+      "second\nfile beside a tracer log of the same run.");
   g_option_context_set_description (ctx, "Exit codes:\n"
       "  0  clean, or only info findings\n"
       "  1  a high or medium finding\n"
@@ -57,13 +61,17 @@ gp_cmd_analyze (gint argc, gchar ** argv)
         "DIR/session.json)");
     goto out;
   }
-  if (files[1] != NULL) {
-    code = gp_cli_fail ("analyze", "one session file at a time ('%s' is "
-        "extra)", files[1]);
+  if (files[1] != NULL && files[2] != NULL) {
+    code = gp_cli_fail ("analyze", "one session file at a time, or a tracer "
+        "log and a queue-levels CSV ('%s' is extra)", files[2]);
     goto out;
   }
 
-  s = gp_cli_load_session (files[0], &err);
+  /* a tracer log and the queue-levels CSV of the same run, merged */
+  if (files[1] != NULL)
+    s = gp_ingest_load_pair (files[0], files[1], &err);
+  else
+    s = gp_cli_load_session (files[0], &err);
   if (s == NULL) {
     code = gp_cli_fail ("analyze", "%s", err ? err->message : files[0]);
     goto out;

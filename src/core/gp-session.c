@@ -1067,6 +1067,7 @@ static const gchar *const gp_import_missing_names[] = {
   "thread_cpu",
   "interlatency",
   "latency",
+  "queue_flow",
 };
 
 const gchar *

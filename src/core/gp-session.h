@@ -264,6 +264,10 @@ typedef enum
   /* No latency from sources to sinks at all (a tracer log without the
    * latency tracer's pipeline records). */
   GP_INGEST_MISSING_LATENCY = 1 << 14,
+  /* Queue levels only (gst-plugins-rs' queue-levels tracer): no drops,
+   * leakiness, upstream blocking or residence per queue (dropped is 0,
+   * leaky "unknown", blocked_ms and residence_ms unknown). */
+  GP_INGEST_MISSING_QUEUE_FLOW = 1 << 15,
 } GpIngestMissing;
 
 typedef struct

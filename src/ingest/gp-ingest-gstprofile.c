@@ -1292,6 +1292,9 @@ gp_ingest_missing_describe (guint flag)
       return "latency only from sources to sinks, none to each element";
     case GP_INGEST_MISSING_LATENCY:
       return "no latency from sources to sinks";
+    case GP_INGEST_MISSING_QUEUE_FLOW:
+      return "queue levels only: no drops, leakiness, upstream blocking or "
+          "residence per queue";
     default:
       return NULL;
   }

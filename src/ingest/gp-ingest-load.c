@@ -80,6 +80,8 @@ gp_ingest_load_any (const gchar * path, GError ** error)
 
   /* `run --out DIR` is what the user typed: DIR means its session */
   if (!g_file_test (path, G_FILE_TEST_IS_DIR)) {
+    if (gp_ingest_queuelevels_sniff (path))
+      return gp_ingest_queuelevels_load (path, error);
     if (gp_ingest_tracerlog_sniff (path))
       return gp_ingest_tracerlog_load (path, error);
     return gp_json_load_session_file (path, gp_ingest_dispatch, error);
@@ -94,6 +96,45 @@ gp_ingest_load_any (const gchar * path, GError ** error)
   }
   s = gp_json_load_session_file (file, gp_ingest_dispatch, error);
   g_free (file);
+  return s;
+}
+
+GpSession *
+gp_ingest_load_pair (const gchar * a, const gchar * b, GError ** error)
+{
+  gboolean a_csv, b_csv;
+  const gchar *log, *csv;
+  GpSession *s;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+
+  a_csv = !g_file_test (a, G_FILE_TEST_IS_DIR) &&
+      gp_ingest_queuelevels_sniff (a);
+  b_csv = !g_file_test (b, G_FILE_TEST_IS_DIR) &&
+      gp_ingest_queuelevels_sniff (b);
+  if (a_csv == b_csv) {
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s: %s", b, a_csv ?
+        "a second queue-levels CSV (give one, beside a tracer log of the "
+        "same run)" : "not a queue-levels CSV (a second file can only be "
+        "one, beside a tracer log of the same run)");
+    return NULL;
+  }
+  log = a_csv ? b : a;
+  csv = a_csv ? a : b;
+  if (g_file_test (log, G_FILE_TEST_IS_DIR) ||
+      !gp_ingest_tracerlog_sniff (log)) {
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s: not a "
+        "GStreamer tracer log (a queue-levels CSV goes beside one of the "
+        "same run)", log);
+    return NULL;
+  }
+  s = gp_ingest_tracerlog_load (log, error);
+  if (s == NULL)
+    return NULL;
+  if (!gp_ingest_queuelevels_merge (s, csv, error)) {
+    gp_session_free (s);
+    return NULL;
+  }
   return s;
 }
 
@@ -135,6 +176,8 @@ gp_ingest_missing_label (guint flag)
       return "latency to each element";
     case GP_INGEST_MISSING_LATENCY:
       return "source-to-sink latency";
+    case GP_INGEST_MISSING_QUEUE_FLOW:
+      return "queue drops, leakiness and blocking";
     default:
       return NULL;
   }

@@ -82,6 +82,7 @@
 #include <gio/gio.h>
 
 #include "gp-ingest.h"
+#include "gp-ingest-private.h"
 #include "core/gp-caps.h"
 #include "core/gp-json.h"
 #include "core/gp-stats.h"
@@ -1619,6 +1620,8 @@ gp_tl_build_elements (GpTl * tl)
       GpQueueSummary *qs = gp_session_add_queue_summary (s, e->name);
 
       qs->residence_ms = q;
+      /* nor blocking: unknown, not none */
+      qs->blocked_ms = -1;
       g_free (qs->leaky);
       qs->leaky = g_strdup ("unknown");
       continue;
@@ -2172,6 +2175,7 @@ gp_ingest_tracerlog_sniff (const gchar * path)
   return FALSE;
 }
 
+/* gzip or not by its first two bytes (the magic 1f 8b). */
 static GInputStream *
 gp_tl_maybe_gunzip (GInputStream * raw, const guint8 * head, gsize n)
 {
@@ -2186,14 +2190,13 @@ gp_tl_maybe_gunzip (GInputStream * raw, const guint8 * head, gsize n)
   return in;
 }
 
-GpSession *
-gp_ingest_tracerlog_load (const gchar * path, GError ** error)
+GInputStream *
+gp_ingest_open_stream (const gchar * path, GError ** error)
 {
   GFile *file;
   GFileInputStream *fin;
   GInputStream *in;
   GError *err = NULL;
-  GpSession *s;
   guint8 head[2] = { 0, 0 };
   gssize n;
 
@@ -2211,9 +2214,34 @@ gp_ingest_tracerlog_load (const gchar * path, GError ** error)
   n = g_input_stream_read (G_INPUT_STREAM (fin), head, 2, NULL, NULL);
   g_seekable_seek (G_SEEKABLE (fin), 0, G_SEEK_SET, NULL, NULL);
   in = gp_tl_maybe_gunzip (G_INPUT_STREAM (fin), head, MAX (n, 0));
+  g_object_unref (fin);
+  return in;
+}
+
+GInputStream *
+gp_ingest_data_stream (const gchar * data, gsize length)
+{
+  GInputStream *raw, *in;
+
+  raw = g_memory_input_stream_new_from_data (data, length, NULL);
+  in = gp_tl_maybe_gunzip (raw, (const guint8 *) data, length);
+  g_object_unref (raw);
+  return in;
+}
+
+GpSession *
+gp_ingest_tracerlog_load (const gchar * path, GError ** error)
+{
+  GInputStream *in;
+  GpSession *s;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  in = gp_ingest_open_stream (path, error);
+  if (in == NULL)
+    return NULL;
   s = gp_tl_read_stream (in, path, error);
   g_object_unref (in);
-  g_object_unref (fin);
   return s;
 }
 
@@ -2221,15 +2249,13 @@ GpSession *
 gp_ingest_tracerlog_data (const gchar * data, gsize length,
     const gchar * origin, GError ** error)
 {
-  GInputStream *raw, *in;
+  GInputStream *in;
   GpSession *s;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
 
-  raw = g_memory_input_stream_new_from_data (data, length, NULL);
-  in = gp_tl_maybe_gunzip (raw, (const guint8 *) data, length);
+  in = gp_ingest_data_stream (data, length);
   s = gp_tl_read_stream (in, origin ? origin : "<data>", error);
   g_object_unref (in);
-  g_object_unref (raw);
   return s;
 }

@@ -60,8 +60,9 @@ GpSession *gp_ingest_gstprofile (JsonNode * root, const gchar * origin,
 
 /* Opens @path (a folder: its session.json, as `gstprof run --out`
  * wrote it), detects its schema ("gstprof/1": gp_session_from_json ();
- * "gst-profile/1": gp_ingest_gstprofile ()) and returns the session; any
- * other content is a one-line error naming the file. */
+ * "gst-profile/1": gp_ingest_gstprofile ()) or its content (a
+ * queue-levels CSV, a tracer log) and returns the session; any other
+ * content is a one-line error naming the file. */
 GpSession *gp_ingest_load_any (const gchar * path, GError ** error);
 
 /* The same on text already in memory (@origin names it; NULL: "<data>"). */
@@ -95,6 +96,61 @@ GpSession *gp_ingest_tracerlog_data (const gchar * data, gsize length,
  * one. For tests that hold the scanner against GStreamer's own parser. */
 gboolean gp_ingest_tracerlog_scan (const gchar * line, gsize length,
     gchar ** name, GPtrArray * keys, GPtrArray * types, GPtrArray * values);
+
+/* ---- the queue-levels tracer's CSV (gp-ingest-queuelevels.c) ---- */
+
+/* gst-plugins-rs' queue-levels tracer
+ * (GST_TRACERS='queue-levels(file="/tmp/queue_levels.log")'): its CSV
+ * alone, and beside a tracer log of the same run. */
+#define GP_INGEST_SCHEMA_QUEUELEVELS "queue-levels"
+#define GP_INGEST_SCHEMA_TRACERLOG_QUEUELEVELS "gst-tracer-log+queue-levels"
+
+/* What a queue-levels CSV alone does not have: everything but the levels
+ * of its queues against their limits. */
+#define GP_INGEST_QUEUELEVELS_MISSING \
+  (GP_INGEST_MISSING_ELEMENT_TIME | GP_INGEST_MISSING_ELEMENT_THREADS | \
+   GP_INGEST_MISSING_PROP_DEFAULTS | GP_INGEST_MISSING_ELEMENT_CPU | \
+   GP_INGEST_MISSING_QUEUE_FLOW | GP_INGEST_MISSING_HW_REGISTRY | \
+   GP_INGEST_MISSING_QOS | GP_INGEST_MISSING_LINKS | \
+   GP_INGEST_MISSING_THREAD_CPU | GP_INGEST_MISSING_INTERLATENCY | \
+   GP_INGEST_MISSING_LATENCY)
+
+/* Whether @path (plain or gzip) is a queue-levels CSV: one of its first
+ * non-empty lines is the header its documentation gives or a row of the
+ * shape the tracer writes. */
+gboolean gp_ingest_queuelevels_sniff (const gchar * path);
+
+/* The CSV as a session: mode "analyze", import_schema
+ * GP_INGEST_SCHEMA_QUEUELEVELS, import_missing
+ * GP_INGEST_QUEUELEVELS_MISSING; per queue (a multiqueue's single queues
+ * apart, "multiqueue0.sink_0") its level against its tightest limit,
+ * weighted by time, and the series of it per window; import_detail the
+ * rows read, the queues, and the lines it could not read (counted, the
+ * first few by number). A file without one row of the format is a
+ * one-line error (GP_SESSION_ERROR_SCHEMA) naming it. */
+GpSession *gp_ingest_queuelevels_load (const gchar * path, GError ** error);
+
+/* The same on a text in memory (@origin names it in errors). */
+GpSession *gp_ingest_queuelevels_data (const gchar * data, gsize length,
+    const gchar * origin, GError ** error);
+
+/* Adds the queue levels of the CSV @path to @s, a tracer log's session of
+ * the same run (both count time from gst_init): summaries and series of
+ * its queues in @s's own windows; import_schema becomes
+ * GP_INGEST_SCHEMA_TRACERLOG_QUEUELEVELS, import_missing loses
+ * GP_INGEST_MISSING_QUEUE_LEVELS and gains GP_INGEST_MISSING_QUEUE_FLOW,
+ * import_detail says what the CSV held. FALSE, @s unchanged, with a
+ * one-line error naming @path when it holds no row. */
+gboolean gp_ingest_queuelevels_merge (GpSession * s, const gchar * path,
+    GError ** error);
+gboolean gp_ingest_queuelevels_merge_data (GpSession * s,
+    const gchar * data, gsize length, const gchar * origin, GError ** error);
+
+/* `gstprof analyze LOG CSV`: a tracer log and a queue-levels CSV of the
+ * same run, in either order, as one session; any other pair is a one-line
+ * error naming the file that does not fit. */
+GpSession *gp_ingest_load_pair (const gchar * a, const gchar * b,
+    GError ** error);
 
 G_END_DECLS
 

@@ -1118,14 +1118,19 @@ gp_verdict_queues (GpVerdictText * vt, GpSession * s)
         gp_verdict_pct (b2, q->level_pct_max));
     gp_verdict_cell (line, level, 17, TRUE);
     g_free (level);
-    g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, q->dropped);
+    /* an import without drops counts none: unknown, not 0 */
+    if (s->import_missing & (GP_INGEST_MISSING_QUEUE_LEVELS |
+            GP_INGEST_MISSING_QUEUE_FLOW))
+      g_strlcpy (b, "-", sizeof b);
+    else
+      g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, q->dropped);
     gp_verdict_cell (line, b, 10, TRUE);
     gp_verdict_cell (line, gp_verdict_ms (b, q->blocked_ms), 11, TRUE);
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
     if (q->residence_ms.p50 < 0 || q->level_pct_mean < 0 ||
-        q->blocked_ms < 0)
+        q->blocked_ms < 0 || b[0] == '-')
       vt->dash_used = TRUE;
   }
   g_string_append (vt->out, "  wait in ms; level as % of the queue's "

@@ -16,6 +16,8 @@
 #               (tests/fuzz/fuzz-trace.c)
 #   export      the graph (graphviz) and CSV exports of whatever session
 #               loads (tests/fuzz/fuzz-export.c)
+#   queuelevels the queue-levels tracer's CSV, alone and beside a log
+#               (tests/fuzz/fuzz-queuelevels.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -86,13 +88,14 @@ RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
   $ROOT/src/core/gp-caps.c"
 TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c $ROOT/src/core/gp-caps.c"
+QUEUELEVELS="$ROOT/src/ingest/gp-ingest-queuelevels.c $TRACERLOG"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 INC="-I$ROOT/src"
 
 # shellcheck disable=SC2086
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -126,11 +129,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-export" "$ROOT/tests/fuzz/fuzz-export.c" $EXPORT $CORE \
   $(pkg-config --libs $PKG libcgraph libgvc) -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG gio-2.0) \
+  -o "$OUT/fuzz-queuelevels" "$ROOT/tests/fuzz/fuzz-queuelevels.c" \
+  $QUEUELEVELS $CORE $(pkg-config --libs $PKG gio-2.0) -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
-for t in session gstprofile launch records tracerlog trace export; do
+for t in session gstprofile launch records tracerlog trace export queuelevels; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -214,6 +222,14 @@ for f in "$ROOT"/tests/ingest/tracerlog/*.log.gz; do
 done
 cp "$ROOT/tests/ingest/tracerlog/gst122-reported.log.gz" "$OUT/tracerlog/seeds/"
 
+# queue-levels CSVs: the samples, one compressed, and their first rows
+for f in "$ROOT"/tests/ingest/queuelevels/*.csv; do
+  b=$(basename "$f" .csv)
+  cp "$f" "$OUT/queuelevels/seeds/"
+  head -n 6 "$f" > "$OUT/queuelevels/seeds/$b-head.csv"
+done
+gzip -9nc "$ROOT/tests/ingest/queuelevels/two-queues.csv" > "$OUT/queuelevels/seeds/two-queues.csv.gz"
+
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
@@ -267,6 +283,7 @@ run_target records 262144 ""
 run_target tracerlog 65536 "$ROOT/tests/fuzz/tracerlog.dict"
 run_target trace 65536 ""
 run_target export 65536 "$ROOT/tests/fuzz/session.dict"
+run_target queuelevels 65536 "$ROOT/tests/fuzz/queuelevels.dict"
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
