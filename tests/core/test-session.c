@@ -838,7 +838,7 @@ test_round_trip_import (void)
     g_assert_cmphex (gp_session_import_missing_from_name (name), ==,
         1u << bit);
   }
-  g_assert_cmpuint (n_named, ==, 15);
+  g_assert_cmpuint (n_named, ==, 16);
   g_assert_null (gp_session_import_missing_name (0));
   g_assert_null (gp_session_import_missing_name (3));
   g_assert_cmpuint (gp_session_import_missing_from_name ("nope"), ==, 0);
