@@ -28,18 +28,6 @@ static gchar *gp_tmp;           /* a fresh folder for this test program */
 #define LIVE_30FPS "videotestsrc is-live=true ! " \
   "video/x-raw,width=320,height=240,framerate=30/1 ! fakesink"
 
-/* Exactly one line, and it contains @needle (when not NULL). */
-static void
-assert_one_line (const gchar * text, const gchar * needle)
-{
-  const gchar *nl = strchr (text, '\n');
-
-  if (nl == NULL || nl[1] != '\0')
-    g_error ("expected exactly one line on stderr, got: '%s'", text);
-  if (needle && strstr (text, needle) == NULL)
-    g_error ("expected '%s' in: '%s'", needle, text);
-}
-
 static gchar *
 out_dir (const gchar * name)
 {
@@ -122,7 +110,7 @@ test_help (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "frobnicate", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "frobnicate");
+  gp_test_assert_one_line (r.err, "frobnicate");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "--version", NULL);
@@ -139,25 +127,25 @@ test_bad_options (void)
   gp_test_run_gstprof (&r, gp_tmp,
       "run", "--duration", "xyz", "fakesrc ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "--duration");
+  gp_test_assert_one_line (r.err, "--duration");
   g_assert_nonnull (strstr (r.err, "xyz"));
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp,
       "run", "--window", "250", "fakesrc ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "--window");
+  gp_test_assert_one_line (r.err, "--window");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp,
       "run", "--no-such-option", "fakesrc ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "--no-such-option");
+  gp_test_assert_one_line (r.err, "--no-such-option");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "run", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "no pipeline");
+  gp_test_assert_one_line (r.err, "no pipeline");
   gp_test_run_clear (&r);
 }
 
@@ -172,7 +160,7 @@ test_bad_launch (void)
   gp_test_run_gstprof (&r, gp_tmp, "run", "--duration", "2s", "--out", dir,
       "videotestsrc ! ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, NULL);
+  gp_test_assert_one_line (r.err, NULL);
   g_assert_cmpstr (r.out, ==, "");
   /* nothing ran, so nothing is left behind */
   g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
@@ -188,7 +176,7 @@ test_unknown_element (void)
   gp_test_run_gstprof (&r, gp_tmp, "run", "--duration", "2s", "--out",
       "unknown-element", "videotestsrc ! nosuchelement0 ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "nosuchelement0");
+  gp_test_assert_one_line (r.err, "nosuchelement0");
   gp_test_run_clear (&r);
 }
 
@@ -527,19 +515,19 @@ test_analyze_gstprofile_bad (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", bad_type, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "gp-type.json: session: expected an object");
+  gp_test_assert_one_line (r.err, "gp-type.json: session: expected an object");
   g_assert_cmpstr (r.out, ==, "");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", two, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err,
+  gp_test_assert_one_line (r.err,
       "gp-two.json:2:1: more data after the end of the JSON value");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", schema, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "unknown schema \"gst-profile/2\"");
+  gp_test_assert_one_line (r.err, "unknown schema \"gst-profile/2\"");
   gp_test_run_clear (&r);
 
   g_free (bad_type);
@@ -562,29 +550,29 @@ test_analyze_bad_input (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", garbage, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, garbage);
+  gp_test_assert_one_line (r.err, garbage);
   g_assert_cmpstr (r.out, ==, "");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", missing, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, missing);
+  gp_test_assert_one_line (r.err, missing);
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", other, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, other);
+  gp_test_assert_one_line (r.err, other);
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, NULL);
+  gp_test_assert_one_line (r.err, NULL);
   gp_test_run_clear (&r);
 
   /* a folder without a session */
   gp_test_run_gstprof (&r, gp_tmp, "analyze", gp_tmp, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "without a session.json");
+  gp_test_assert_one_line (r.err, "without a session.json");
   gp_test_run_clear (&r);
 
   /* a number no measurement gives */
@@ -593,7 +581,7 @@ test_analyze_bad_input (void)
           -1, NULL));
   gp_test_run_gstprof (&r, gp_tmp, "analyze", other, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "summary.elements.x.busy_pct: 1e+308 cannot be");
+  gp_test_assert_one_line (r.err, "summary.elements.x.busy_pct: 1e+308 cannot be");
   gp_test_run_clear (&r);
 
   g_free (garbage);

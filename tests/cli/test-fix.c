@@ -34,8 +34,7 @@ assert_one_line_error (GpTestRun * r)
 {
   g_assert_cmpint (r->code, ==, 3);
   g_assert_true (g_str_has_prefix (r->err, "gstprof "));
-  g_assert_nonnull (strchr (r->err, '\n'));
-  g_assert_cmpstr (strchr (r->err, '\n') + 1, ==, "");
+  gp_test_assert_one_line (r->err, NULL);
   g_assert_cmpstr (r->out, ==, "");
 }
 

@@ -71,6 +71,17 @@ gp_test_message_text (const gchar * text)
   g_strfreev (lines);
 }
 
+void
+gp_test_assert_one_line (const gchar * text, const gchar * needle)
+{
+  const gchar *nl = text ? strchr (text, '\n') : NULL;
+
+  if (nl == NULL || nl[1] != '\0')
+    g_error ("expected exactly one line on stderr, got: '%s'", text);
+  if (needle && strstr (text, needle) == NULL)
+    g_error ("expected '%s' in: '%s'", needle, text);
+}
+
 /* A failed assertion aborts: take our Xvfb down with us. */
 static void
 kill_xvfb (int sig)

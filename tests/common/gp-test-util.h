@@ -33,6 +33,10 @@ GpSession *gp_test_load_fixture (const gchar * name);
  * rest breaks the TAP stream). */
 void gp_test_message_text (const gchar * text);
 
+/* @text (a command's stderr) is exactly one line, ending in a newline, and
+ * holds @needle (when not NULL); fails the test otherwise, quoting it. */
+void gp_test_assert_one_line (const gchar * text, const gchar * needle);
+
 /* An X display for GL and video sinks: the caller's DISPLAY, else an Xvfb
  * of our own on a free display number (stopped by gp_test_stop_display, or
  * when an assertion aborts). FALSE, with the running test marked skipped,

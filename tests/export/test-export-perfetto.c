@@ -749,10 +749,7 @@ gp_assert_usage (const gchar * needle, const gchar * first, ...)
   g_test_message ("%s ...: exit %d:", first, r.code);
   gp_test_message_text (r.err);
   g_assert_cmpint (r.code, ==, 3);
-  g_assert_nonnull (strstr (r.err, needle));
-  /* one line */
-  g_assert_cmpuint (strlen (r.err), >, 0);
-  g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
+  gp_test_assert_one_line (r.err, needle);
   gp_test_run_clear (&r);
 }
 

@@ -106,17 +106,6 @@ gp_export_listing (const gchar * dir)
   return joined;
 }
 
-static void
-gp_export_assert_one_line (const gchar * text, const gchar * needle)
-{
-  const gchar *nl = strchr (text, '\n');
-
-  if (nl == NULL || nl[1] != '\0')
-    g_error ("expected exactly one line on stderr, got: '%s'", text);
-  if (needle && strstr (text, needle) == NULL)
-    g_error ("expected '%s' in: '%s'", needle, text);
-}
-
 /* ------------------------------------------------------------------ */
 /* CSV, read back by RFC 4180                                           */
 /* ------------------------------------------------------------------ */
@@ -848,12 +837,12 @@ test_export_bad_input (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "export", missing, "--dot", dot, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "no-such-session.json");
+  gp_test_assert_one_line (r.err, "no-such-session.json");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "export", junk, "--dot", dot, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "junk.json");
+  gp_test_assert_one_line (r.err, "junk.json");
   gp_test_run_clear (&r);
 
   /* the old file is still there, whole; nothing else was left */
@@ -866,27 +855,27 @@ test_export_bad_input (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "export", junk, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "no output asked");
+  gp_test_assert_one_line (r.err, "no output asked");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "export", "--svg", dot, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "no session given");
+  gp_test_assert_one_line (r.err, "no session given");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "export", junk, junk, "--dot", dot, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "extra");
+  gp_test_assert_one_line (r.err, "extra");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "export", junk, "--dot", "", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "--dot");
+  gp_test_assert_one_line (r.err, "--dot");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "export", junk, "--png", dot, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "--png");
+  gp_test_assert_one_line (r.err, "--png");
   gp_test_run_clear (&r);
 
   /* outputs that cannot be written name their path */
@@ -896,17 +885,17 @@ test_export_bad_input (void)
   nodir = g_build_filename (out, "no", "such", "dir", "g.svg", NULL);
   gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--svg", nodir, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, nodir);
+  gp_test_assert_one_line (r.err, nodir);
   gp_test_run_clear (&r);
 
   /* --csv onto a file, and --dot onto a folder */
   gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", dot, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, dot);
+  gp_test_assert_one_line (r.err, dot);
   gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--dot", out, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, out);
+  gp_test_assert_one_line (r.err, out);
   gp_test_run_clear (&r);
   listing = gp_export_listing (out);
   g_assert_cmpstr (listing, ==, "g.dot");
@@ -919,7 +908,7 @@ test_export_bad_input (void)
   file_as_dir = g_build_filename (out, "csv", NULL);
   gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", file_as_dir, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_export_assert_one_line (r.err, "elements.csv");
+  gp_test_assert_one_line (r.err, "elements.csv");
   gp_test_run_clear (&r);
   listing = gp_export_listing (file_as_dir);
   g_assert_cmpstr (listing, ==, "elements.csv");

@@ -33,41 +33,9 @@
 #include <string.h>
 
 #include "ingest/gp-ingest.h"
+#include "gp-fuzz-checks.h"
 
 #define ORIGIN "fuzz.json"
-
-static void
-check_error (GError * err)
-{
-  if (err == NULL || err->domain != GP_SESSION_ERROR ||
-      !g_str_has_prefix (err->message, ORIGIN) ||
-      strchr (err->message, '\n') != NULL) {
-    g_printerr ("bad error: %s\n", err != NULL ? err->message : "(none)");
-    abort ();
-  }
-}
-
-static void
-check_number (const gchar * what, gdouble v)
-{
-  if (!isfinite (v)) {
-    g_printerr ("%s is not finite\n", what);
-    abort ();
-  }
-}
-
-static void
-check_quantiles (const gchar * what, const GpQuantiles * q)
-{
-  check_number (what, q->p50);
-  check_number (what, q->p95);
-  check_number (what, q->p99);
-  check_number (what, q->max);
-  if (q->p50 >= 0 && q->p95 >= 0 && q->p50 > q->p95) {
-    g_printerr ("%s: p50 %g above p95 %g\n", what, q->p50, q->p95);
-    abort ();
-  }
-}
 
 static void
 check_session (GpSession * s)
@@ -82,10 +50,10 @@ check_session (GpSession * s)
   if (g_strcmp0 (s->mode, "analyze") != 0 ||
       s->import_missing != GP_INGEST_GSTPROFILE_MISSING)
     abort ();
-  check_number ("duration_s", s->duration_s);
-  check_number ("window_s", s->window_s);
-  check_number ("target_fps", s->target_fps);
-  check_number ("frame_period_ms", s->frame_period_ms);
+  gp_fuzz_check_number ("duration_s", s->duration_s);
+  gp_fuzz_check_number ("window_s", s->window_s);
+  gp_fuzz_check_number ("target_fps", s->target_fps);
+  gp_fuzz_check_number ("frame_period_ms", s->frame_period_ms);
   for (i = 0; i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
     gboolean b;
@@ -105,17 +73,17 @@ check_session (GpSession * s)
   for (i = 0; i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
 
-    check_quantiles (es->name, &es->self_ms);
-    check_number ("self_total_ms", es->self_total_ms);
-    check_number ("busy_pct", es->busy_pct);
-    check_number ("share_pct", es->share_pct);
+    gp_fuzz_check_quantiles (es->name, &es->self_ms);
+    gp_fuzz_check_number ("self_total_ms", es->self_total_ms);
+    gp_fuzz_check_number ("busy_pct", es->busy_pct);
+    gp_fuzz_check_number ("share_pct", es->share_pct);
     if (gp_session_find_elem_summary (s, es->name) == NULL)
       abort ();
   }
   for (i = 0; i < s->queue_summaries->len; i++) {
     GpQueueSummary *qs = g_ptr_array_index (s->queue_summaries, i);
 
-    check_quantiles (qs->name, &qs->residence_ms);
+    gp_fuzz_check_quantiles (qs->name, &qs->residence_ms);
     if (qs->leaky == NULL)
       abort ();
   }
@@ -124,35 +92,35 @@ check_session (GpSession * s)
 
     if (ls->id == NULL)
       abort ();
-    check_number ("link fps", ls->fps);
-    check_number ("link bytes_per_s", ls->bytes_per_s);
+    gp_fuzz_check_number ("link fps", ls->fps);
+    gp_fuzz_check_number ("link bytes_per_s", ls->bytes_per_s);
   }
   for (i = 0; i < s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (s->paths, i);
 
     if (p->source == NULL || p->sink == NULL)
       abort ();
-    check_quantiles ("path", &p->latency_ms);
+    gp_fuzz_check_quantiles ("path", &p->latency_ms);
   }
   for (i = 0; i < s->sinks->len; i++) {
     GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
 
-    check_number ("sink fps", ss->fps);
-    check_number ("sink target_fps", ss->target_fps);
+    gp_fuzz_check_number ("sink fps", ss->fps);
+    gp_fuzz_check_number ("sink target_fps", ss->target_fps);
   }
   for (i = 0; i < s->threads->len; i++) {
     GpThreadSummary *ts = g_ptr_array_index (s->threads, i);
 
     if (ts->name == NULL)
       abort ();
-    check_number ("thread cpu", ts->cpu_pct_mean);
+    gp_fuzz_check_number ("thread cpu", ts->cpu_pct_mean);
   }
   for (i = 0; i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
 
     if (ev->type == NULL || ev->source == NULL || ev->text == NULL)
       abort ();
-    check_number ("event t", ev->t);
+    gp_fuzz_check_number ("event t", ev->t);
   }
   gp_session_sort_summaries (s);
 }
@@ -170,7 +138,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   s = gp_ingest_load_any_data ((const gchar *) data, (gssize) size, ORIGIN,
       &err);
   if (s == NULL) {
-    check_error (err);
+    gp_fuzz_check_error (err, ORIGIN, TRUE);
     g_error_free (err);
     return 0;
   }

@@ -22,19 +22,9 @@
 #include <string.h>
 
 #include "ingest/gp-ingest.h"
+#include "gp-fuzz-checks.h"
 
 #define ORIGIN "fuzz.csv"
-
-static void
-check_error (GError * err)
-{
-  if (err == NULL || err->domain != GP_SESSION_ERROR ||
-      !g_str_has_prefix (err->message, ORIGIN) ||
-      strchr (err->message, '\n') != NULL) {
-    g_printerr ("bad error: %s\n", err ? err->message : "(none)");
-    abort ();
-  }
-}
 
 static void
 check_session (GpSession * s)
@@ -105,7 +95,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 
   s = gp_ingest_queuelevels_data ((const gchar *) data, size, ORIGIN, &err);
   if (s == NULL) {
-    check_error (err);
+    gp_fuzz_check_error (err, ORIGIN, TRUE);
     g_clear_error (&err);
   } else {
     if (g_strcmp0 (s->import_schema, GP_INGEST_SCHEMA_QUEUELEVELS) != 0)
@@ -118,7 +108,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   before = gp_session_to_data (s, FALSE, NULL);
   if (!gp_ingest_queuelevels_merge_data (s, (const gchar *) data, size,
           ORIGIN, &err)) {
-    check_error (err);
+    gp_fuzz_check_error (err, ORIGIN, TRUE);
     g_clear_error (&err);
     after = gp_session_to_data (s, FALSE, NULL);
     if (strcmp (before, after) != 0) {

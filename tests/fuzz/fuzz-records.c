@@ -23,6 +23,7 @@
 #include <gst/gst.h>
 
 #include "capture/gp-records.h"
+#include "gp-fuzz-checks.h"
 
 #define ORIGIN "fuzz.records"
 
@@ -66,15 +67,6 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   return 0;
 }
 
-static void
-check_finite (const gchar * what, gdouble v)
-{
-  if (!isfinite (v)) {
-    g_printerr ("%s is not finite\n", what);
-    abort ();
-  }
-}
-
 int
 LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 {
@@ -94,23 +86,18 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   fclose (f);
   check_stream (data, size, s != NULL);
   if (s == NULL) {
-    if (err == NULL || err->domain != GP_SESSION_ERROR ||
-        !g_str_has_prefix (err->message, ORIGIN) ||
-        strchr (err->message, '\n') != NULL) {
-      g_printerr ("bad error: %s\n", err ? err->message : "(none)");
-      abort ();
-    }
+    gp_fuzz_check_error (err, ORIGIN, TRUE);
     g_error_free (err);
     return 0;
   }
   if (err != NULL)
     abort ();
-  check_finite ("duration_s", s->duration_s);
+  gp_fuzz_check_number ("duration_s", s->duration_s);
   for (i = 0; i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
 
-    check_finite (es->name, es->self_ms.p50);
-    check_finite (es->name, es->busy_pct);
+    gp_fuzz_check_number (es->name, es->self_ms.p50);
+    gp_fuzz_check_number (es->name, es->busy_pct);
   }
   text = gp_session_to_data (s, FALSE, &len);
   again = gp_session_load_data (text, (gssize) len, ORIGIN, &err);

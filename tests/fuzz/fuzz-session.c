@@ -16,19 +16,9 @@
 #include <string.h>
 
 #include "core/gp-session.h"
+#include "gp-fuzz-checks.h"
 
 #define ORIGIN "fuzz.json"
-
-static void
-check_error (GError * err)
-{
-  if (err == NULL || err->domain != GP_SESSION_ERROR ||
-      !g_str_has_prefix (err->message, ORIGIN) ||
-      strchr (err->message, '\n') != NULL) {
-    g_printerr ("bad error: %s\n", err != NULL ? err->message : "(none)");
-    abort ();
-  }
-}
 
 static void
 exercise_model (GpSession * s)
@@ -70,7 +60,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   s = gp_session_load_data ((const gchar *) data, (gssize) size, ORIGIN,
       &err);
   if (s == NULL) {
-    check_error (err);
+    gp_fuzz_check_error (err, ORIGIN, TRUE);
     g_error_free (err);
     return 0;
   }

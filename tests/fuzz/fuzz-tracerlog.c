@@ -22,30 +22,9 @@
 #include <string.h>
 
 #include "ingest/gp-ingest.h"
+#include "gp-fuzz-checks.h"
 
 #define ORIGIN "fuzz.log"
-
-static void
-check_number (const gchar * what, gdouble v)
-{
-  if (!isfinite (v)) {
-    g_printerr ("%s is not finite\n", what);
-    abort ();
-  }
-}
-
-static void
-check_quantiles (const gchar * what, const GpQuantiles * q)
-{
-  check_number (what, q->p50);
-  check_number (what, q->p95);
-  check_number (what, q->p99);
-  check_number (what, q->max);
-  if (q->p50 >= 0 && q->p95 >= 0 && q->p50 > q->p95 + 1e-9) {
-    g_printerr ("%s: p50 %g above p95 %g\n", what, q->p50, q->p95);
-    abort ();
-  }
-}
 
 static void
 check_session (GpSession * s)
@@ -55,53 +34,53 @@ check_session (GpSession * s)
   if (g_strcmp0 (s->import_schema, GP_INGEST_SCHEMA_TRACERLOG) != 0 ||
       s->import_detail == NULL || gp_session_n_windows (s) > 512)
     abort ();
-  check_number ("duration_s", s->duration_s);
-  check_number ("target_fps", s->target_fps);
-  check_number ("process cpu", s->process.cpu_pct_mean);
+  gp_fuzz_check_number ("duration_s", s->duration_s);
+  gp_fuzz_check_number ("target_fps", s->target_fps);
+  gp_fuzz_check_number ("process cpu", s->process.cpu_pct_mean);
   for (i = 0; i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
 
-    check_quantiles (es->name, &es->self_ms);
-    check_number ("self_total_ms", es->self_total_ms);
-    check_number ("busy_pct", es->busy_pct);
-    check_number ("share_pct", es->share_pct);
+    gp_fuzz_check_quantiles (es->name, &es->self_ms);
+    gp_fuzz_check_number ("self_total_ms", es->self_total_ms);
+    gp_fuzz_check_number ("busy_pct", es->busy_pct);
+    gp_fuzz_check_number ("share_pct", es->share_pct);
   }
   for (i = 0; i < s->queue_summaries->len; i++)
-    check_quantiles ("queue", &((GpQueueSummary *)
+    gp_fuzz_check_quantiles ("queue", &((GpQueueSummary *)
             g_ptr_array_index (s->queue_summaries, i))->residence_ms);
   for (i = 0; i < s->link_summaries->len; i++) {
     GpLinkSummary *ls = g_ptr_array_index (s->link_summaries, i);
 
-    check_number ("link fps", ls->fps);
-    check_number ("link bytes_per_s", ls->bytes_per_s);
-    check_number ("link media_per_s", ls->media_per_s);
+    gp_fuzz_check_number ("link fps", ls->fps);
+    gp_fuzz_check_number ("link bytes_per_s", ls->bytes_per_s);
+    gp_fuzz_check_number ("link media_per_s", ls->media_per_s);
     if (gp_session_find_link (s, ls->id) == NULL)
       abort ();
   }
   for (i = 0; i < s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (s->paths, i);
 
-    check_quantiles ("path", &p->latency_ms);
-    check_number ("path mean", p->mean_ms);
+    gp_fuzz_check_quantiles ("path", &p->latency_ms);
+    gp_fuzz_check_number ("path mean", p->mean_ms);
   }
   for (i = 0; i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
 
-    check_number ("thread cpu", t->cpu_pct_mean);
-    check_number ("thread cpu max", t->cpu_pct_max);
+    gp_fuzz_check_number ("thread cpu", t->cpu_pct_mean);
+    gp_fuzz_check_number ("thread cpu max", t->cpu_pct_max);
   }
   for (i = 0; i < s->sinks->len; i++) {
     GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
 
-    check_number ("sink fps", ss->fps);
-    check_number ("sink media", ss->media_per_s);
+    gp_fuzz_check_number ("sink fps", ss->fps);
+    gp_fuzz_check_number ("sink media", ss->media_per_s);
   }
   for (i = 0; i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
 
     if (ev->type == NULL || ev->source == NULL || ev->text == NULL)
       abort ();
-    check_number ("event t", ev->t);
+    gp_fuzz_check_number ("event t", ev->t);
   }
 }
 
@@ -130,12 +109,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 
   s = gp_ingest_tracerlog_data ((const gchar *) data, size, ORIGIN, &err);
   if (s == NULL) {
-    if (err == NULL || err->domain != GP_SESSION_ERROR ||
-        !g_str_has_prefix (err->message, ORIGIN) ||
-        strchr (err->message, '\n') != NULL) {
-      g_printerr ("bad error: %s\n", err ? err->message : "(none)");
-      abort ();
-    }
+    gp_fuzz_check_error (err, ORIGIN, TRUE);
     g_error_free (err);
     return 0;
   }

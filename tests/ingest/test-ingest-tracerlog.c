@@ -636,17 +636,6 @@ test_malformed (void)
 }
 
 static void
-assert_one_line (const gchar * err, const gchar * needle)
-{
-  const gchar *nl;
-
-  g_assert_nonnull (err);
-  g_assert_nonnull (strstr (err, needle));
-  nl = strchr (err, '\n');
-  g_assert_true (nl == NULL || nl[1] == '\0');
-}
-
-static void
 test_not_a_log_cli (void)
 {
   gchar *text = g_build_filename (gp_tmp, "notes.txt", NULL);
@@ -666,13 +655,13 @@ test_not_a_log_cli (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", text, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "notes.txt: not a GStreamer tracer log");
+  gp_test_assert_one_line (r.err, "notes.txt: not a GStreamer tracer log");
   g_assert_cmpstr (r.out, ==, "");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "analyze", bin, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  assert_one_line (r.err, "blob.bin: not a GStreamer tracer log");
+  gp_test_assert_one_line (r.err, "blob.bin: not a GStreamer tracer log");
   gp_test_run_clear (&r);
 
   /* a compressed file that is no log */
@@ -684,7 +673,7 @@ test_not_a_log_cli (void)
             NULL, NULL, NULL, NULL, &st, NULL));
     gp_test_run_gstprof (&r, gp_tmp, "analyze", gz, NULL);
     g_assert_cmpint (r.code, ==, 3);
-    assert_one_line (r.err, "notes.txt.gz: not a GStreamer tracer log");
+    gp_test_assert_one_line (r.err, "notes.txt.gz: not a GStreamer tracer log");
     gp_test_run_clear (&r);
   }
 
