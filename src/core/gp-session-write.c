@@ -13,17 +13,15 @@
  * written to a temporary name in the same directory and renamed over the
  * target, so a reader (or a crash) never sees half a file.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "gp-json.h"
 #include "gp-session.h"
+#include "gp-file.h"
 
 /* ------------------------------------------------------------------ */
 /* writing                                                              */
@@ -638,72 +636,18 @@ gp_session_to_data (GpSession * s, gboolean pretty, gsize * length)
   return res;
 }
 
-/* Writes all of @data to @fd, through short writes and EINTR. */
-static gboolean
-gp_session_write_all (int fd, const gchar * data, gsize len, int *err)
-{
-  while (len > 0) {
-    gssize n = write (fd, data, len);
-
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      *err = errno;
-      return FALSE;
-    }
-    data += n;
-    len -= (gsize) n;
-  }
-  return TRUE;
-}
-
 gboolean
 gp_session_save (GpSession * s, const gchar * path, GError ** error)
 {
-  gchar *data, *tmp;
+  gchar *data;
   gsize len;
-  int fd, err = 0;
   gboolean ok;
 
   g_return_val_if_fail (s != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   data = gp_session_to_data (s, TRUE, &len);
-
-  /* Same directory as the target, so the rename never crosses a file
-   * system and is atomic; 0666 minus the umask like any new file. */
-  tmp = g_strconcat (path, ".tmp-XXXXXX", NULL);
-  fd = g_mkstemp_full (tmp, O_WRONLY, 0666);
-  if (fd < 0) {
-    err = errno;
-    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_IO,
-        "%s: cannot write: %s", path, g_strerror (err));
-    g_free (tmp);
-    g_free (data);
-    return FALSE;
-  }
-
-  ok = gp_session_write_all (fd, data, len, &err);
-  /* The rename must not land before the data: without fsync a crash right
-   * after it can leave an empty session.json on ext4 and others. */
-  if (ok && fsync (fd) != 0 && errno != EINVAL && errno != EROFS) {
-    err = errno;
-    ok = FALSE;
-  }
-  if (close (fd) != 0 && ok) {
-    err = errno;
-    ok = FALSE;
-  }
-  if (ok && g_rename (tmp, path) != 0) {
-    err = errno;
-    ok = FALSE;
-  }
-  if (!ok) {
-    g_unlink (tmp);
-    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_IO,
-        "%s: cannot write: %s", path, g_strerror (err));
-  }
-  g_free (tmp);
+  ok = gp_atomic_file_write (path, data, len, error);
   g_free (data);
   return ok;
 }

@@ -24,6 +24,7 @@
  */
 #include "gp-trace.h"
 #include "gp-session.h"
+#include "gp-file.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -177,7 +178,7 @@ gp_trace_save (const GpTrace * t, const gchar * path, GError ** error)
       gp_trace_put_u8 (b, s->kind);
     }
   }
-  ok = g_file_set_contents (path, (const gchar *) b->data, b->len, error);
+  ok = gp_atomic_file_write (path, b->data, b->len, error);
   g_byte_array_unref (b);
   return ok;
 }

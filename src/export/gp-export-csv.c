@@ -153,7 +153,7 @@ gp_export_csv_seconds (GpExportCsvRow * row, gdouble t)
 
 /* Ends @row and writes it. */
 static void
-gp_export_csv_put (GpExportFile * f, GpExportCsvRow * row)
+gp_export_csv_put (GpAtomicFile * f, GpExportCsvRow * row)
 {
   g_string_append (row->text, GP_EXPORT_CSV_EOL);
   fputs (row->text->str, f->fp);
@@ -213,7 +213,7 @@ gp_export_csv_fields (GpSession * s, const GpExportCsvSeries * series)
 }
 
 static void
-gp_export_csv_series_row (GpExportFile * f, GpExportCsvRow * row, GpSession * s,
+gp_export_csv_series_row (GpAtomicFile * f, GpExportCsvRow * row, GpSession * s,
     guint i, const GpExportCsvSeries * series, const gchar * key,
     GPtrArray * fields)
 {
@@ -236,7 +236,7 @@ gp_export_csv_write_series (GpSession * s, const gchar * dir,
     const GpExportCsvSeries * series, GError ** error)
 {
   gchar *path = g_build_filename (dir, series->file, NULL);
-  GpExportFile *f = gp_export_file_open (path, error);
+  GpAtomicFile *f = gp_atomic_file_open (path, error);
   GPtrArray *fields;
   GpExportCsvRow row = { g_string_new (NULL), 0 };
   guint i, j, n = gp_session_n_windows (s);
@@ -273,7 +273,7 @@ gp_export_csv_write_series (GpSession * s, const gchar * dir,
 
   g_string_free (row.text, TRUE);
   g_ptr_array_unref (fields);
-  return gp_export_file_commit (f, error);
+  return gp_atomic_file_commit (f, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -297,7 +297,7 @@ gp_export_csv_quantiles (GpExportCsvRow * row, const GpQuantiles * q)
 }
 
 static void
-gp_export_csv_summary_row (GpExportFile * f, GpExportCsvRow * row,
+gp_export_csv_summary_row (GpAtomicFile * f, GpExportCsvRow * row,
     GpSession * s, GpElementSummary * es)
 {
   GpElement *e = gp_session_find_element (s, es->name);
@@ -330,7 +330,7 @@ static gboolean
 gp_export_csv_write_summary (GpSession * s, const gchar * dir, GError ** error)
 {
   gchar *path = g_build_filename (dir, GP_EXPORT_CSV_SUMMARY_ELEMENTS, NULL);
-  GpExportFile *f = gp_export_file_open (path, error);
+  GpAtomicFile *f = gp_atomic_file_open (path, error);
   GpExportCsvRow row = { NULL, 0 };
   guint i;
 
@@ -345,5 +345,5 @@ gp_export_csv_write_summary (GpSession * s, const gchar * dir, GError ** error)
     gp_export_csv_summary_row (f, &row, s,
         g_ptr_array_index (s->elem_summaries, i));
   g_string_free (row.text, TRUE);
-  return gp_export_file_commit (f, error);
+  return gp_atomic_file_commit (f, error);
 }

@@ -494,7 +494,7 @@ gp_export_dot_render (GVC_t * gvc, Agraph_t * g, GpExportGraphFormat format,
     const gchar * path, GError ** error)
 {
   const gchar *renderer = format == GP_EXPORT_GRAPH_SVG ? "svg" : "dot";
-  GpExportFile *f = gp_export_file_open (path, error);
+  GpAtomicFile *f = gp_atomic_file_open (path, error);
 
   if (f == NULL)
     return FALSE;
@@ -505,8 +505,8 @@ gp_export_dot_render (GVC_t * gvc, Agraph_t * g, GpExportGraphFormat format,
         "%s: graphviz could not render %s (%s)", path, renderer,
         gp_export_dot_messages->len ? gp_export_dot_messages->str :
         "no such renderer");
-    gp_export_file_abort (f);
+    gp_atomic_file_abort (f);
     return FALSE;
   }
-  return gp_export_file_commit (f, error);
+  return gp_atomic_file_commit (f, error);
 }

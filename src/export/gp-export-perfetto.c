@@ -666,7 +666,7 @@ gp_export_perfetto (const GpSession * cs, const GpTrace * trace,
 {
   GpSession *s = (GpSession *) cs;      /* the session's readers take it so */
   GpPerfettoOut o = { NULL, NULL, TRUE, FALSE, 0, 0, 0, 0, 0 };
-  GpExportFile *file = gp_export_file_open (path, error);
+  GpAtomicFile *file = gp_atomic_file_open (path, error);
   gboolean ok;
 
   if (file == NULL)
@@ -686,12 +686,12 @@ gp_export_perfetto (const GpSession * cs, const GpTrace * trace,
 
   gp_perfetto_flush (&o);
   if (o.failed) {
-    gp_export_file_abort (file);
+    gp_atomic_file_abort (file);
     g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_IO,
         "%s: cannot write: %s", path, g_strerror (o.err));
     ok = FALSE;
   } else {
-    ok = gp_export_file_commit (file, error);
+    ok = gp_atomic_file_commit (file, error);
   }
   g_string_free (o.buf, TRUE);
   return ok;

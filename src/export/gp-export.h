@@ -22,6 +22,7 @@
 #include <glib.h>
 #include "core/gp-session.h"
 #include "core/gp-trace.h"
+#include "core/gp-file.h"
 
 G_BEGIN_DECLS
 
@@ -80,27 +81,6 @@ const gchar *const *gp_export_csv_files (void);
 #define GP_EXPORT_PID_TRACE 2
 gboolean gp_export_perfetto (const GpSession * s, const GpTrace * trace,
     const gchar * path, GError ** error);
-
-/* ------------------------------------------------------------------ */
-/* writing a file atomically (gp-export.c)                             */
-/* ------------------------------------------------------------------ */
-
-/* An open temporary file next to its target; write to ->fp. */
-typedef struct
-{
-  gchar *path;                  /* the target */
-  gchar *tmp;                   /* PATH.tmp-XXXXXX, same folder */
-  FILE *fp;
-} GpExportFile;
-
-/* NULL with "PATH: cannot write: reason" when no file can be made beside
- * @path. */
-GpExportFile *gp_export_file_open (const gchar * path, GError ** error);
-/* Flushes, syncs and renames the file over its target, and frees @f. On
- * any failure the temporary file is removed and @error names the target. */
-gboolean gp_export_file_commit (GpExportFile * f, GError ** error);
-/* Removes the temporary file and frees @f. */
-void gp_export_file_abort (GpExportFile * f);
 
 G_END_DECLS
 

@@ -77,10 +77,10 @@ PKG="glib-2.0 json-glib-1.0"
 CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
 # shellcheck disable=SC2086
-CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c \
+CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c $ROOT/src/core/gp-file.c \
   $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c"
 LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
-  $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c"
+  $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-file.c"
 # shellcheck disable=SC2086
 RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
   $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c \
