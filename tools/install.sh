@@ -10,7 +10,10 @@
 # GStreamer's system plugin folder (pkg-config's pluginsdir). As a user: the
 # binary in ~/.local/bin and the plugin in ~/.local/share/gstreamer-1.0/
 # plugins, the folder GStreamer searches for each user. PREFIX and PLUGINDIR
-# override either; DESTDIR stages the whole install under a folder.
+# override either; DESTDIR stages the whole install under a folder. The
+# install has its own build folder (BUILD-install), configured for those
+# paths, so BUILD itself, which make run and make test use, is left as it
+# is.
 set -eu
 
 BUILD=${1:?usage: install.sh BUILD}
@@ -22,9 +25,15 @@ else
   PLUGINDIR=${PLUGINDIR:-${XDG_DATA_HOME:-$HOME/.local/share}/gstreamer-1.0/plugins}
 fi
 
-meson configure "$BUILD" -Dprefix="$PREFIX" -Dplugindir="$PLUGINDIR" >/dev/null
-ninja -C "$BUILD" >/dev/null
-meson install -C "$BUILD" --no-rebuild >/dev/null
+IBUILD=$BUILD-install
+if [ -f "$IBUILD/build.ninja" ]; then
+  meson configure "$IBUILD" -Dprefix="$PREFIX" -Dplugindir="$PLUGINDIR" >/dev/null
+else
+  meson setup "$IBUILD" -Dprefix="$PREFIX" -Dplugindir="$PLUGINDIR" >/dev/null
+fi
+echo "gstprof: building for $PREFIX in $IBUILD"
+ninja -C "$IBUILD" >/dev/null
+meson install -C "$IBUILD" --no-rebuild >/dev/null
 dir=${PLUGINDIR:-$(pkg-config --variable=pluginsdir gstreamer-1.0)}
 echo "gstprof: installed ${DESTDIR:-}$PREFIX/bin/gstprof"
 echo "gstprof: installed ${DESTDIR:-}$dir/libgstprof.so (GST_TRACERS=gstprof loads it;" \
