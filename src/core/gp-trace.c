@@ -10,6 +10,7 @@
  *   u64 t0           u64 now         the session's t = 0, the collection
  *   u32 n_elements   u32 n_threads
  *   n_elements x { u32 length, that many bytes of UTF-8 }   element names
+ *                     (at most 4096 bytes, cut at a character's start)
  *   n_threads x {
  *     u64 tid  u32 length, the name's UTF-8  u64 lost  u64 n_slices
  *     n_slices x { u64 start  u64 end  u32 element  u16 n  u8 depth
@@ -36,6 +37,10 @@
 /* no element or thread name is longer: a bigger length is a broken file */
 #define GP_TRACE_NAME_MAX 4096
 #define GP_TRACE_SLICE_BYTES 24
+/* the least a name takes: its u32 length */
+#define GP_TRACE_NAME_MIN_BYTES 4
+/* the least a thread takes: tid, its name's length, lost, n_slices */
+#define GP_TRACE_THREAD_MIN_BYTES (8 + 4 + 8 + 8)
 /* times are ns since the traced program's gst_init: 2^62 is 146 years,
  * and keeps every difference and sum of them within a gint64 */
 #define GP_TRACE_MAX_NS (G_GUINT64_CONSTANT (1) << 62)
@@ -135,13 +140,23 @@ gp_trace_put_u64 (GByteArray * b, guint64 v)
   g_byte_array_append (b, x, 8);
 }
 
+/* A name as the reader takes it: UTF-8 (invalid bytes become U+FFFD),
+ * cut to GP_TRACE_NAME_MAX bytes at a character's start. */
 static void
 gp_trace_put_string (GByteArray * b, const gchar * s)
 {
-  gsize len = MIN (strlen (s), GP_TRACE_NAME_MAX);
+  gchar *valid = g_utf8_make_valid (s, -1);
+  gsize len = strlen (valid);
 
+  if (len > GP_TRACE_NAME_MAX) {
+    len = GP_TRACE_NAME_MAX;
+    /* back to the first byte of the character the cut falls in */
+    while (len > 0 && ((guchar) valid[len] & 0xc0) == 0x80)
+      len--;
+  }
   gp_trace_put_u32 (b, (guint32) len);
-  g_byte_array_append (b, (const guint8 *) s, len);
+  g_byte_array_append (b, (const guint8 *) valid, len);
+  g_free (valid);
 }
 
 gboolean
@@ -334,9 +349,8 @@ gp_trace_load_data (const guint8 * data, gsize len, const gchar * origin,
   }
   n_elements = gp_trace_get (&r, 4);
   n_threads = gp_trace_get (&r, 4);
-  /* each name takes 4 bytes at least, each thread 28 */
-  if (!r.failed && (n_elements > (len - r.pos) / 4
-          || n_threads > (len - r.pos) / 28)) {
+  if (!r.failed && (n_elements > (len - r.pos) / GP_TRACE_NAME_MIN_BYTES
+          || n_threads > (len - r.pos) / GP_TRACE_THREAD_MIN_BYTES)) {
     r.pos -= 8;
     gp_trace_fail (&r, "more elements or threads than the file holds");
   }
