@@ -60,21 +60,36 @@ gp_perfetto_flush (GpPerfettoOut * o)
   g_string_truncate (o->buf, 0);
 }
 
+/* @s as a JSON string: quotes, backslashes and control characters
+ * escaped, bytes that are not UTF-8 (a tracer log's octal escapes can
+ * make them) as U+FFFD, so that the file stays one a JSON parser takes. */
 static void
 gp_perfetto_string (GString * b, const gchar * s)
 {
-  const gchar *c;
+  const gchar *c = s ? s : "";
+  const gchar *end = c + strlen (c);
 
   g_string_append_c (b, '"');
-  for (c = s ? s : ""; *c; c++) {
+  while (c < end) {
     guchar u = (guchar) * c;
+    gunichar ch;
 
     if (u == '"' || u == '\\')
       g_string_append_printf (b, "\\%c", u);
     else if (u < 0x20)
       g_string_append_printf (b, "\\u%04x", u);
-    else
+    else if (u < 0x80)
       g_string_append_c (b, (gchar) u);
+    else if ((ch = g_utf8_get_char_validated (c, end - c)) >= 0x80
+        && ch <= 0x10ffff) {
+      const gchar *next = g_utf8_next_char (c);
+
+      g_string_append_len (b, c, next - c);
+      c = next;
+      continue;
+    } else
+      g_string_append_unichar (b, 0xfffd);
+    c++;
   }
   g_string_append_c (b, '"');
 }
