@@ -19,6 +19,7 @@
 
 #include "core/gp-session.h"
 #include "core/gp-trace.h"
+#include "export/gp-export.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
@@ -700,6 +701,86 @@ test_trace_file (void)
   gp_trace_free (t);
 }
 
+/* names the trace file cannot hold as they are: one past its 4096 bytes
+ * whose cut falls inside a character (cut before it), one that is not
+ * UTF-8 (its bad byte becomes U+FFFD); the file reads back */
+static void
+test_trace_names (void)
+{
+  GpTrace *t = gp_trace_new (), *back;
+  GpTraceThread *th;
+  GpTraceSlice sl = { 1000, 5000, 1, 1, 0, GP_TRACE_KIND_BUFFER };
+  gchar *path = g_build_filename (gp_tmp, "names.bin", NULL);
+  GString *lng = g_string_new ("a");
+  GError *err = NULL;
+  const gchar *name;
+  guint i;
+
+  /* "a" then 2-byte characters: byte 4096 is the second of one */
+  for (i = 0; i < 3000; i++)
+    g_string_append (lng, "\xc3\xa9");
+  g_ptr_array_add (t->elements, g_strdup (lng->str));
+  g_ptr_array_add (t->elements, g_strdup ("x\xffy"));
+  th = gp_trace_add_thread (t, 1, "bad\xfe", 0);
+  g_array_append_val (th->slices, sl);
+  g_assert_true (gp_trace_save (t, path, &err));
+  g_assert_no_error (err);
+  back = gp_trace_load (path, &err);
+  g_assert_no_error (err);
+  name = g_ptr_array_index (back->elements, 0);
+  g_assert_cmpuint (strlen (name), ==, 4095);
+  g_assert_true (g_utf8_validate (name, -1, NULL));
+  g_assert_true (strncmp (name, lng->str, 4095) == 0);
+  g_assert_cmpstr (g_ptr_array_index (back->elements, 1), ==,
+      "x\xef\xbf\xbdy");
+  g_assert_cmpstr (((GpTraceThread *) g_ptr_array_index (back->threads,
+              0))->name, ==, "bad\xef\xbf\xbd");
+  gp_trace_free (back);
+  gp_trace_free (t);
+  g_string_free (lng, TRUE);
+  g_free (path);
+}
+
+/* an element name that is not UTF-8 (as a tracer log's octal escapes can
+ * give, in memory: the trace file would have mended it) comes out of the
+ * Perfetto export as U+FFFD, in a file of UTF-8 a JSON parser takes */
+static void
+test_perfetto_not_utf8 (void)
+{
+  GpSession *s = gp_session_new ();
+  GpTrace *t = gp_trace_new ();
+  GpTraceThread *th;
+  GpTraceSlice sl = { 2000, 6000, 0, 1, 0, GP_TRACE_KIND_BUFFER };
+  gchar *path = g_build_filename (gp_tmp, "not-utf8.json", NULL), *data;
+  GError *err = NULL;
+  GPtrArray *named;
+  GpPerfetto p;
+  gsize len;
+
+  t->seconds = 10;
+  t->t0 = 1000;
+  t->now = 9000;
+  g_ptr_array_add (t->elements, g_strdup ("id\xff\xc3" "ent"));
+  th = gp_trace_add_thread (t, 77, "th\x80", 0);
+  g_array_append_val (th->slices, sl);
+  g_assert_true (gp_export_perfetto (s, t, path, &err));
+  g_assert_no_error (err);
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_true (g_utf8_validate (data, len, NULL));
+  gp_perfetto_load (&p, path);
+  named = gp_perfetto_slices (&p, 2, "id\xef\xbf\xbd\xef\xbf\xbd" "ent",
+      NULL);
+  g_assert_cmpuint (named->len, ==, 1);
+  g_assert_cmpint (((GpSlice *) g_ptr_array_index (named, 0))->dur, ==,
+      4000);
+  g_ptr_array_unref (named);
+  gp_perfetto_clear (&p);
+  g_free (data);
+  g_free (path);
+  gp_trace_free (t);
+  gp_session_free (s);
+}
+
 /* session.trace round trip; a file name that leaves the folder refused */
 static void
 test_session_trace (void)
@@ -812,7 +893,9 @@ main (int argc, char **argv)
   g_assert_nonnull (gp_tmp);
 
   g_test_add_func ("/export/trace-file", test_trace_file);
+  g_test_add_func ("/export/trace-names", test_trace_names);
   g_test_add_func ("/export/session-trace", test_session_trace);
+  g_test_add_func ("/export/perfetto/not-utf8", test_perfetto_not_utf8);
   g_test_add_func ("/export/perfetto/trace-planted", test_trace_planted);
   g_test_add_func ("/export/perfetto/trace-span", test_trace_span);
   g_test_add_func ("/export/perfetto/trace-bound", test_trace_bound);
