@@ -339,7 +339,8 @@ typedef enum
       "the trace parameter: the span the rings are sized for") \
   F (GP_TR_SLOTS, "slots", UINT, ALWAYS, \
       "entries each thread's ring holds") \
-  F (GP_TR_NOW, "now", U64, ALWAYS, "when the rings were read") \
+  F (GP_TR_NOW, "now", U64, ALWAYS, "when the rings were read (the span " \
+      "ends at the newest slice's end)") \
   F (GP_TR_ELEMENTS, "elements", STRINGS, ALWAYS, \
       "element names; GpTraceSlice.element is an index into it") \
   F (GP_TR_THREADS, "threads", LIST, ALWAYS, \
@@ -354,7 +355,8 @@ typedef enum
       "GpTraceSlice entries in the order they returned (a push after the " \
       "pushes nested in it), oldest first") \
   F (GP_TT_LOST, "lost", U64, ALWAYS, \
-      "older entries the ring had overwritten")
+      "older entries not in slices: overwritten, before the span, or " \
+      "caught mid-write")
 
 /* ------------------------------------------------------------------ */
 /* the records file: what the tracer writes by itself with `out`        */

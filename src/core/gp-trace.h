@@ -23,7 +23,7 @@ typedef struct
 {
   guint64 tid;
   gchar *name;                  /* its /proc comm */
-  guint64 lost;                 /* older pushes the ring had overwritten */
+  guint64 lost;                 /* older pushes not kept (gp-record.h) */
   GArray *slices;               /* GpTraceSlice, in the order they returned */
 } GpTraceThread;
 

@@ -59,6 +59,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_prof_debug);
 #define GP_RING_MAX_MISSES 64
 /* elements remembered per thread for the "elements" field */
 #define GP_THREAD_ELEMS 128
+/* a thread's name: its /proc comm is at most 15 bytes (TASK_COMM_LEN), the
+ * name GStreamer gave it ("videotestsrc0:src") a little longer */
+#define GP_THREAD_NAME_BYTES 32
 /* pad states a thread finds without the pad's qdata (a locked list walk,
  * the hot path's costliest step): a direct-mapped cache per thread, valid
  * for one topology generation (a pad goes only after element-remove-pad,
@@ -419,9 +422,10 @@ typedef struct
   gint gen;                     /* topology generation it was found in */
 } GpPadCacheSlot;
 
-/* The pushes a thread made (trace=SECONDS): one writer, the thread; the
+/* The pushes a thread made (trace=SECONDS): one writer, the thread, which
+ * stores a slot, then head (release), and fences before the next slot; the
  * collector reads head (acquire), copies, and reads head again to drop
- * what the writer may have overwritten meanwhile. */
+ * what the writer may have been overwriting meanwhile (gstproftrace.c). */
 typedef struct
 {
   guint64 head;                 /* entries written, published (release) */
@@ -466,7 +470,7 @@ struct _GpThread
 
   /* (timer) */
   guint64 cpu_last;
-  gchar name[32];
+  gchar name[GP_THREAD_NAME_BYTES];
   gboolean reported_exit;
 };
 
@@ -484,6 +488,9 @@ struct _GstProfTracer
   guint trace_slots;            /* (create) entries per thread's ring */
   /* (under state_lock) every element's name by trace_id, trace only */
   GPtrArray *trace_names;
+  /* (timer, under emit_lock) GpPushesRetired: the rings of threads that
+   * exited, while their pushes are within the span; trace only */
+  GPtrArray *trace_retired;
 
   /* (timer, under emit_lock) the records file of `out` (gstprofout.c) */
   gint out_fd;                  /* -1 when none */
@@ -604,10 +611,13 @@ void gp_out_window (GstProfTracer * self, const GstStructure * w);
 void gp_out_close (GstProfTracer * self);
 
 /* gstproftrace.c: trace=SECONDS, the rings of pushes */
-void gp_trace_setup (GstProfTracer * self);
-GpTraceRing *gp_trace_ring_new (GstProfTracer * self);
-void gp_trace_add_elem (GstProfTracer * self, GpElem * e);
-GstStructure *gp_trace_collect (GstProfTracer * self);
+typedef struct _GpPushesRetired GpPushesRetired;
+void gp_pushes_setup (GstProfTracer * self);
+GpTraceRing *gp_pushes_ring_new (GstProfTracer * self);
+void gp_pushes_add_elem (GstProfTracer * self, GpElem * e);
+void gp_pushes_retire (GstProfTracer * self, GpThread * t, guint64 now);
+void gp_pushes_retired_free (GpPushesRetired * d);
+GstStructure *gp_pushes_collect (GstProfTracer * self);
 
 /* gstprofgraph.c */
 GstStructure *gp_graph_snapshot (GstProfTracer * self);

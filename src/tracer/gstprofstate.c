@@ -384,7 +384,7 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
     e->q = g_new0 (GpQueueAcc, 1);
   g_mutex_init (&e->lat_lock);
   e->lat = g_ptr_array_new ();
-  gp_trace_add_elem (self, e);
+  gp_pushes_add_elem (self, e);
   g_object_set_qdata_full ((GObject *) element, self->q_elem, e,
       gp_elem_dead_notify);
 
@@ -963,7 +963,7 @@ gp_thread_new (GstProfTracer * self)
    * before it first met a hook is not charged to the first window */
   t->cpu_last = gp_thread_cpu_now ();
   if (self->trace_s > 0)
-    t->trace = gp_trace_ring_new (self);
+    t->trace = gp_pushes_ring_new (self);
   g_private_set (&gp_thread_key, t);
 
   g_mutex_lock (&self->reg_lock);

@@ -559,7 +559,7 @@ typedef struct
   guint64 cpu_last;
   guint64 scan;                 /* others_scan when last listed */
   guint64 comm_scan;            /* others_scan when comm was last read */
-  gchar name[32];
+  gchar name[GP_THREAD_NAME_BYTES];
 } GpOther;
 
 /* A thread's comm is read when it is first met and then every this many
@@ -638,7 +638,7 @@ gp_process_n_cpus (void)
 
 #ifdef __linux__
 static void
-gp_comm_of (gint tid, gchar name[32])
+gp_comm_of (gint tid, gchar name[GP_THREAD_NAME_BYTES])
 {
   gchar path[64], buf[64];
 
@@ -646,7 +646,7 @@ gp_comm_of (gint tid, gchar name[32])
   g_snprintf (path, sizeof path, "/proc/self/task/%d/comm", tid);
   if (gp_read_small (path, buf, sizeof buf)) {
     g_strchomp (buf);
-    g_strlcpy (name, buf, 32);
+    g_strlcpy (name, buf, GP_THREAD_NAME_BYTES);
   }
 }
 
@@ -884,7 +884,7 @@ gp_add_events (GstProfTracer * self, GstStructure * w)
  * topology can form (origin pad -> peer -> element -> latency -> origin). */
 static void
 gp_retire (GstProfTracer * self, GPtrArray * elems, GPtrArray * pads,
-    GPtrArray * threads)
+    GPtrArray * threads, guint64 now)
 {
   guint i;
 
@@ -910,8 +910,11 @@ gp_retire (GstProfTracer * self, GPtrArray * elems, GPtrArray * pads,
   for (i = 0; i < threads->len; i++) {
     GpThread *t = g_ptr_array_index (threads, i);
 
-    if (t->reported_exit && g_ptr_array_remove_fast (self->threads, t))
+    if (t->reported_exit && g_ptr_array_remove_fast (self->threads, t)) {
+      /* trace=SECONDS: its pushes outlive it, within the span */
+      gp_pushes_retire (self, t, now);
       gp_thread_unref (t);
+    }
   }
   g_mutex_unlock (&self->reg_lock);
 
@@ -969,7 +972,7 @@ gp_emit (GstProfTracer * self, guint64 now)
   gp_store (&self->win_index, index + 1);
   self->win_start = now;
 
-  gp_retire (self, elems, pads, threads);
+  gp_retire (self, elems, pads, threads, now);
   g_ptr_array_unref (threads);
   g_ptr_array_unref (pads);
   g_ptr_array_unref (elems);

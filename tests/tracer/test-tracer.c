@@ -14,6 +14,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 
 #include "core/gp-histogram.h"
 #include "core/gp-record.h"
@@ -1538,6 +1541,118 @@ test_cpu (void)
  * checked against gp-record.h, and its identity pushes. */
 #define TRACE_BUFFERS 20
 #define TRACE_SLEEP_US 2000
+/* windows the tracer closes after the feeder exits (100 ms each): its
+ * state is retired one window after the exit was reported */
+#define TRACE_EXITED_WAIT_MS 1000
+
+/* A thread of the test's own, not a GStreamer task: it pushes
+ * TRACE_BUFFERS buffers into identity @pad's peer and exits. */
+typedef struct
+{
+  GstPad *pad;
+  gint tid;
+} TraceFeeder;
+
+static gpointer
+trace_feeder (gpointer data)
+{
+  TraceFeeder *f = data;
+  GstSegment seg;
+  guint i;
+
+#ifdef __linux__
+  f->tid = (gint) syscall (SYS_gettid);
+#endif
+  gst_segment_init (&seg, GST_FORMAT_BYTES);
+  g_assert_true (gst_pad_push_event (f->pad,
+          gst_event_new_stream_start ("feeder")));
+  g_assert_true (gst_pad_push_event (f->pad,
+          gst_event_new_caps (gst_caps_new_empty_simple ("application/x-t"))));
+  g_assert_true (gst_pad_push_event (f->pad, gst_event_new_segment (&seg)));
+  for (i = 0; i < TRACE_BUFFERS; i++)
+    g_assert_cmpint (gst_pad_push (f->pad, gst_buffer_new_allocate (NULL, 16,
+                NULL)), ==, GST_FLOW_OK);
+  return NULL;
+}
+
+/* The identity pushes of thread @tid in @rec (-1: any thread) */
+static guint
+trace_count (const GstStructure * rec, const gchar * elem, gint64 tid,
+    guint * short_, guint * nested)
+{
+  const GValue *names = gst_structure_get_value (rec, GP_TR_ELEMENTS);
+  const GValue *threads = gst_structure_get_value (rec, GP_TR_THREADS);
+  guint i, j, id = G_MAXUINT, pushes = 0;
+
+  for (i = 0; i < gst_value_list_get_size (names); i++)
+    if (!g_strcmp0 (g_value_get_string (gst_value_list_get_value (names, i)),
+            elem))
+      id = i;
+  g_assert_cmpuint (id, !=, G_MAXUINT);
+  for (i = 0; i < gst_value_list_get_size (threads); i++) {
+    const GstStructure *ts =
+        gst_value_get_structure (gst_value_list_get_value (threads, i));
+    GBytes *b = g_value_get_boxed (gst_structure_get_value (ts,
+            GP_TT_SLICES));
+    gsize len;
+    const GpTraceSlice *sl = g_bytes_get_data (b, &len);
+
+    g_assert_cmpuint (len % sizeof (GpTraceSlice), ==, 0);
+    if (tid >= 0 && get_u64 (ts, GP_TT_TID) != (guint64) tid)
+      continue;
+    for (j = 0; j < len / sizeof (GpTraceSlice); j++) {
+      guint k;
+
+      if (sl[j].element != id || sl[j].kind != GP_TRACE_KIND_BUFFER)
+        continue;
+      pushes++;
+      /* usleep never sleeps less */
+      if (sl[j].end - sl[j].start < TRACE_SLEEP_US * GST_USECOND)
+        (*short_)++;
+      /* the push into fakesink returned first, inside it, one deeper */
+      for (k = 0; k < j; k++)
+        if (sl[k].depth == sl[j].depth + 1 && sl[k].start >= sl[j].start
+            && sl[k].end <= sl[j].end)
+          break;
+      *nested += k < j;
+    }
+  }
+  return pushes;
+}
+
+/* A thread that pushed and exited a second before the collection (its
+ * state retired meanwhile) still has its pushes in the trace. */
+static void
+test_trace_exited (void)
+{
+  GstElement *p = launch ("identity name=late sleep-time="
+      G_STRINGIFY (TRACE_SLEEP_US) " ! fakesink name=lateend");
+  GstElement *id = gst_bin_get_by_name (GST_BIN (p), "late");
+  GstPad *sink = gst_element_get_static_pad (id, "sink");
+  TraceFeeder f = { gst_pad_new ("feeder", GST_PAD_SRC), -1 };
+  GstStructure *rec = NULL;
+  GThread *th;
+  guint pushes, short_ = 0, nested = 0;
+
+  g_assert_cmpint (gst_pad_link (f.pad, sink), ==, GST_PAD_LINK_OK);
+  g_assert_true (gst_pad_set_active (f.pad, TRUE));
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  th = g_thread_new ("feeder", trace_feeder, &f);
+  g_thread_join (th);
+  g_usleep (TRACE_EXITED_WAIT_MS * 1000);
+  g_signal_emit_by_name (tracer, "collect-trace", &rec);
+  g_assert_nonnull (rec);
+  pushes = trace_count (rec, "late", f.tid, &short_, &nested);
+  g_print ("gstprof: trace exited pushes=%u short=%u nested=%u\n", pushes,
+      short_, nested);
+  gst_structure_free (rec);
+  gst_pad_set_active (f.pad, FALSE);
+  gst_object_unref (f.pad);
+  gst_object_unref (sink);
+  gst_object_unref (id);
+  stop (p);
+}
 
 static void
 test_trace_child (void)
@@ -1545,9 +1660,7 @@ test_trace_child (void)
   GstStructure *rec = NULL;
   GString *problems = g_string_new (NULL);
   GstElement *p;
-  const GValue *names, *threads;
-  guint trace = 0, i, j, identity = G_MAXUINT, pushes = 0, short_ = 0;
-  guint nested = 0;
+  guint trace = 0, pushes = 0, short_ = 0, nested = 0;
 
   REQUIRE_TRACER ();
   g_object_get (tracer, "trace", &trace, NULL);
@@ -1570,43 +1683,12 @@ test_trace_child (void)
       gp_trace_thread_spec, G_N_ELEMENTS (gp_trace_thread_spec), problems);
   if (problems->len)
     g_error ("collect-trace record:\n%s", problems->str);
-  names = gst_structure_get_value (rec, GP_TR_ELEMENTS);
-  for (i = 0; i < gst_value_list_get_size (names); i++)
-    if (!g_strcmp0 (g_value_get_string (gst_value_list_get_value (names, i)),
-            "slow"))
-      identity = i;
-  g_assert_cmpuint (identity, !=, G_MAXUINT);
-  threads = gst_structure_get_value (rec, GP_TR_THREADS);
-  for (i = 0; i < gst_value_list_get_size (threads); i++) {
-    const GstStructure *ts =
-        gst_value_get_structure (gst_value_list_get_value (threads, i));
-    GBytes *b = g_value_get_boxed (gst_structure_get_value (ts,
-            GP_TT_SLICES));
-    gsize len;
-    const GpTraceSlice *sl = g_bytes_get_data (b, &len);
-
-    g_assert_cmpuint (len % sizeof (GpTraceSlice), ==, 0);
-    for (j = 0; j < len / sizeof (GpTraceSlice); j++) {
-      guint k;
-
-      if (sl[j].element != identity || sl[j].kind != GP_TRACE_KIND_BUFFER)
-        continue;
-      pushes++;
-      /* usleep never sleeps less */
-      if (sl[j].end - sl[j].start < TRACE_SLEEP_US * GST_USECOND)
-        short_++;
-      /* the push into fakesink returned first, inside it, one deeper */
-      for (k = 0; k < j; k++)
-        if (sl[k].depth == sl[j].depth + 1 && sl[k].start >= sl[j].start
-            && sl[k].end <= sl[j].end)
-          break;
-      nested += k < j;
-    }
-  }
+  pushes = trace_count (rec, "slow", -1, &short_, &nested);
   g_print ("gstprof: trace pushes=%u short=%u nested=%u\n", pushes, short_,
       nested);
   gst_structure_free (rec);
   g_string_free (problems, TRUE);
+  test_trace_exited ();
 }
 
 /* The child's stdout for @params, with its warnings checked: each one
@@ -1661,6 +1743,10 @@ test_trace (void)
   /* every identity push kept, each at least its sleep, each around the
    * push into the sink */
   g_assert_nonnull (strstr (out, "gstprof: trace pushes="
+          G_STRINGIFY (TRACE_BUFFERS) " short=0 nested="
+          G_STRINGIFY (TRACE_BUFFERS) "\n"));
+  /* and those of a thread that exited before the collection */
+  g_assert_nonnull (strstr (out, "gstprof: trace exited pushes="
           G_STRINGIFY (TRACE_BUFFERS) " short=0 nested="
           G_STRINGIFY (TRACE_BUFFERS) "\n"));
   g_free (out);
