@@ -663,8 +663,8 @@ gp_perfetto_other_data (GpPerfettoOut * o, GpSession * s, const GpTrace * trace)
       lost += ((GpTraceThread *) g_ptr_array_index (trace->threads, i))->lost;
     text = g_strdup_printf ("every push into an element per streaming "
         "thread, from its enter to its exit, nested: %" G_GUINT64_FORMAT
-        " slices over the last %u s; %" G_GUINT64_FORMAT " older pushes "
-        "the rings had overwritten, %" G_GUINT64_FORMAT " before the "
+        " slices over the last %u s of data flow; %" G_GUINT64_FORMAT
+        " older pushes not kept, %" G_GUINT64_FORMAT " before the "
         "session's start and %" G_GUINT64_FORMAT " overlapping ones left "
         "out", o->trace_slices, trace->seconds, lost, o->trace_before_start,
         o->trace_overlapping);
