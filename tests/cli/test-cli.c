@@ -420,6 +420,62 @@ test_analyze_same_verdict (void)
   g_free (dir);
 }
 
+/* run --trace twice into one folder: the earlier session is kept with its
+ * own trace (trace.1.bin, named in session.1.json), so that its export
+ * shows its own pipeline's elements and the new one's the new run's */
+static gchar *
+run_trace_export (const gchar * session, const gchar * name)
+{
+  gchar *out = g_build_filename (gp_tmp, name, NULL), *text = NULL;
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, gp_tmp, "export", session, "--perfetto", out,
+      NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  gp_test_run_clear (&r);
+  g_free (out);
+  return text;
+}
+
+static void
+test_run_trace_kept (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "trace-kept", NULL);
+  gchar *kept = g_build_filename (dir, "session.1.json", NULL);
+  gchar *text;
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "run", "-q", "--trace", "--out", dir,
+      "fakesrc num-buffers=20 ! identity name=first_id ! fakesink", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "run", "-q", "--trace", "--out", dir,
+      "fakesrc num-buffers=20 ! identity name=second_id ! fakesink", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  g_assert_nonnull (strstr (r.err, "kept as"));
+  gp_test_run_clear (&r);
+
+  s = gp_session_load (kept, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (s->trace_file, ==, "trace.1.bin");
+  gp_session_free (s);
+  text = run_trace_export (kept, "kept.json");
+  g_assert_nonnull (strstr (text, "\"first_id\""));
+  g_assert_null (strstr (text, "second_id"));
+  g_free (text);
+  text = run_trace_export (dir, "new.json");
+  g_assert_nonnull (strstr (text, "\"second_id\""));
+  g_assert_null (strstr (text, "first_id"));
+  g_free (text);
+  g_free (kept);
+  g_free (dir);
+}
+
 /* analyze reads gst-profile/1 sessions (the real captures in
  * GP_FIXTURES/gst-profile-sessions) through src/ingest. The truth for each:
  * the same file read, judged and laid out in this process by the library
@@ -773,6 +829,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/bad-options", test_bad_options);
   g_test_add_func ("/cli/bad-launch", test_bad_launch);
+  g_test_add_func ("/cli/run-trace-kept", test_run_trace_kept);
   g_test_add_func ("/cli/unknown-element", test_unknown_element);
   g_test_add_func ("/cli/runtime-error", test_runtime_error);
   g_test_add_func ("/cli/duration-live", test_duration_live);
