@@ -236,8 +236,8 @@ typedef struct
   gint ref;
   GpPad *origin;                /* (create) ref */
   guint64 matched;              /* (hot, atomic) */
-  guint64 exact;                /* (hot,
-      atomic) of matched: same running time */
+  guint64 exact;                /* (hot, atomic) of matched: same
+                                 * running time */
   guint64 unmatched;            /* (hot, atomic) */
   guint64 sum_ns;               /* (hot, atomic) */
   guint64 max_ns;               /* (hot, atomic) */
@@ -372,8 +372,8 @@ struct _GpPad
   GpPad *deq;                   /* ref; src pads of queues */
   gboolean deq_resolved;
 
-  gint failed;                  /* (hot,
-      once) a refused push or caps reported */
+  gint failed;                  /* (hot, once) a refused push or caps
+                                 * reported */
 
   /* (timer) */
   guint64 last_buffers;
