@@ -250,6 +250,8 @@ struct _GpRecordsReader
   guint64 t0, t_end, line_no, bad, windows, last_index;
   gboolean ended, full, have_index;
   guint64 missing;              /* window indices never received */
+  guint64 end_dropped;          /* the end line's count of windows left
+                                 * out (a stream's tail leaves no gap) */
   GString *bad_lines;
   /* gp_records_reader_feed: the bytes after the last whole line, and
    * whether they belong to a line past GP_RECORDS_MAX_LINE, or to a
@@ -351,6 +353,7 @@ gp_records_reader_add_line (GpRecordsReader * r, const gchar * line,
     gp_aggregator_add_graph (r->agg, rec);
   } else if (strcmp (name, GP_RECORD_FILE_END) == 0) {
     r->ended = TRUE;
+    gst_structure_get_uint64 (rec, GP_FE_DROPPED, &r->end_dropped);
   } else if (strcmp (name, GP_RECORD_FILE_FULL) == 0) {
     r->full = TRUE;
   } else if (r->bad++ < GP_RECORDS_SHOWN_BAD) {
@@ -446,6 +449,10 @@ gp_records_reader_finish (GpRecordsReader * r, gboolean cut)
     gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
     g_free (text);
   }
+  /* windows left out at the end of a stream leave no gap: the end line
+   * counts them all (past a file's size limit, the note below says it) */
+  if (!r->full)
+    r->missing = MAX (r->missing, r->end_dropped);
   if (r->missing > 0) {
     gchar *text = g_strdup_printf ("%" G_GUINT64_FORMAT " window%s of %s "
         "never arrived (the tracer leaves windows out rather than wait for "

@@ -14,7 +14,9 @@
  * socket gstprof wrap listens on, each as its window closes. The reader
  * must never stall the pipeline: the socket is non-blocking, lines it
  * cannot take yet wait in a bounded buffer (GP_OUT_PENDING_MAX) and, past
- * that, whole lines are left out and counted, never cut. With `out` too,
+ * that, whole lines are left out and counted, never cut; the header and
+ * the end line are always kept (the end says how many windows were left
+ * out, and that the program ended cleanly). With `out` too,
  * a socket that cannot be reached falls back to the file.
  *
  * Everything here runs on the timer thread under emit_lock, or at the end
@@ -43,6 +45,9 @@
  * windows of a large pipeline; past it the reader is stalled, and lines are
  * left out rather than held. */
 #define GP_OUT_PENDING_MAX (4 * 1024 * 1024)
+/* A lower GP_OUT_PENDING_MAX in bytes, read once as the tracer starts:
+ * only a test sets it, to fill the bound at a known point. */
+#define GP_OUT_PENDING_MAX_ENV "GSTPROF_TEST_PENDING_MAX"
 /* At the end, how long the last lines may wait for a slow reader. */
 #define GP_OUT_CLOSE_WAIT_MS 1000
 /* connect () on a listener whose backlog is full: tries, 10 ms apart */
@@ -57,19 +62,31 @@ gp_out_stop (GstProfTracer * self, const gchar * why)
   self->out_fd = -1;
 }
 
+/* The bytes of out_pending the reader has not taken: those after
+ * out_pending_off. */
+static gsize
+gp_out_pending_len (GstProfTracer * self)
+{
+  return self->out_pending->len - self->out_pending_off;
+}
+
 /* Hands the reader what it takes now, waiting at most @wait_ms for it;
- * FALSE when the connection is gone. */
+ * FALSE when the connection is gone. What it took is only skipped
+ * (out_pending_off): the bytes left are moved to the front once they are
+ * fewer than those skipped, so that each byte moves at most once on
+ * average however little a send takes. */
 static gboolean
 gp_out_flush (GstProfTracer * self, gint wait_ms)
 {
   gint64 deadline = g_get_monotonic_time () + wait_ms * (gint64) 1000;
+  GString *p = self->out_pending;
 
-  while (self->out_fd >= 0 && self->out_pending->len > 0) {
-    gssize n = send (self->out_fd, self->out_pending->str,
-        self->out_pending->len, MSG_DONTWAIT | MSG_NOSIGNAL);
+  while (self->out_fd >= 0 && gp_out_pending_len (self) > 0) {
+    gssize n = send (self->out_fd, p->str + self->out_pending_off,
+        gp_out_pending_len (self), MSG_DONTWAIT | MSG_NOSIGNAL);
 
     if (n > 0) {
-      g_string_erase (self->out_pending, 0, n);
+      self->out_pending_off += n;
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -83,14 +100,23 @@ gp_out_flush (GstProfTracer * self, gint wait_ms)
       return FALSE;
     }
   }
+  if (self->out_pending_off == p->len) {
+    g_string_truncate (p, 0);
+    self->out_pending_off = 0;
+  } else if (self->out_pending_off > gp_out_pending_len (self)) {
+    g_string_erase (p, 0, self->out_pending_off);
+    self->out_pending_off = 0;
+  }
   return self->out_fd >= 0;
 }
 
 /* Appends @s as one line; FALSE when it was not written: the file cannot
  * take it (warned once, after which nothing more is written), or the
- * socket's reader is too far behind (the caller counts it). */
+ * socket's reader is too far behind (the caller counts it). A line that
+ * @must reach the reader (the header, the end: without the end it cannot
+ * tell a clean exit from a crash) is taken past GP_OUT_PENDING_MAX. */
 static gboolean
-gp_out_write (GstProfTracer * self, const GstStructure * s)
+gp_out_write (GstProfTracer * self, const GstStructure * s, gboolean must)
 {
   gchar *text = gst_structure_to_string (s);
   gsize len = strlen (text);
@@ -100,7 +126,8 @@ gp_out_write (GstProfTracer * self, const GstStructure * s)
   text[len++] = '\n';
   text[len] = '\0';
   if (self->out_is_socket) {
-    gboolean taken = self->out_pending->len + len <= GP_OUT_PENDING_MAX;
+    gboolean taken = must ||
+        gp_out_pending_len (self) + len <= self->out_pending_max;
 
     if (taken) {
       g_string_append_len (self->out_pending, text, len);
@@ -223,7 +250,14 @@ gp_out_open (GstProfTracer * self)
     self->out_fd = gp_out_connect (self);
     self->out_is_socket = self->out_fd >= 0;
     if (self->out_is_socket) {
+      const gchar *max = g_getenv (GP_OUT_PENDING_MAX_ENV);
+
       self->out_pending = g_string_new (NULL);
+      self->out_pending_off = 0;
+      self->out_pending_max = GP_OUT_PENDING_MAX;
+      if (max != NULL && g_ascii_strtoull (max, NULL, 10) > 0)
+        self->out_pending_max = MIN (self->out_pending_max,
+            g_ascii_strtoull (max, NULL, 10));
       GST_INFO_OBJECT (self, "streaming records to %s", self->socket_path);
     }
   }
@@ -246,7 +280,7 @@ gp_out_open (GstProfTracer * self)
       GP_FH_WINDOW_MS, G_TYPE_UINT, self->window_ms,
       GP_FH_CPU, G_TYPE_BOOLEAN, self->cpu, NULL);
   gp_out_add_program (header);
-  gp_out_write (self, header);
+  gp_out_write (self, header, TRUE);
   gst_structure_free (header);
   g_free (started);
   g_free (version);
@@ -280,7 +314,7 @@ gp_out_window (GstProfTracer * self, const GstStructure * w)
     if (self->out_dropped++ == 0) {
       GstStructure *full = gst_structure_new_empty (GP_RECORD_FILE_FULL);
 
-      gp_out_write (self, full);
+      gp_out_write (self, full, FALSE);
       gst_structure_free (full);
     }
     return;
@@ -292,7 +326,7 @@ gp_out_window (GstProfTracer * self, const GstStructure * w)
   g_mutex_unlock (&self->state_lock);
   if (gen != self->out_topo_gen) {
     GstStructure *graph = gp_graph_snapshot (self);
-    gboolean written = graph == NULL || gp_out_write (self, graph);
+    gboolean written = graph == NULL || gp_out_write (self, graph, FALSE);
 
     if (graph != NULL)
       gst_structure_free (graph);
@@ -303,7 +337,7 @@ gp_out_window (GstProfTracer * self, const GstStructure * w)
     }
     self->out_topo_gen = gen;
   }
-  if (gp_out_write (self, w))
+  if (gp_out_write (self, w, FALSE))
     self->out_windows++;
   else if (self->out_fd >= 0)
     self->out_dropped++;
@@ -319,7 +353,7 @@ gp_out_close (GstProfTracer * self)
   end = gst_structure_new (GP_RECORD_FILE_END,
       GP_FE_WINDOWS, G_TYPE_UINT64, self->out_windows,
       GP_FE_DROPPED, G_TYPE_UINT64, self->out_dropped, NULL);
-  gp_out_write (self, end);
+  gp_out_write (self, end, TRUE);
   gst_structure_free (end);
   if (self->out_is_socket && self->out_fd >= 0)
     gp_out_flush (self, GP_OUT_CLOSE_WAIT_MS);

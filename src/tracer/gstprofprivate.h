@@ -503,8 +503,11 @@ struct _GstProfTracer
   gboolean out_is_socket;       /* out_fd is the `socket` connection */
   gint out_pid;                 /* the process that opened out_fd */
   GString *out_pending;         /* socket: whole lines the reader has not
-                                 * taken yet, at most GP_OUT_PENDING_MAX;
+                                 * taken yet, at most out_pending_max (the
+                                 * header and the end line past it);
                                  * past it lines are left out */
+  gsize out_pending_off;        /* bytes at its front the reader took */
+  gsize out_pending_max;        /* GP_OUT_PENDING_MAX, lower in a test */
 
   /* leaf lock of the element record names (GpElem.name) */
   GMutex names_lock;

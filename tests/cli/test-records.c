@@ -233,22 +233,140 @@ test_killed (void)
   g_free (dir);
 }
 
-/* socket= with a reader that never reads: the program runs at its own
- * pace (a live source of 90 frames at 30/1: 3 s, then at most
- * GP_OUT_CLOSE_WAIT_MS for its last lines), and what reaches the reader
- * later is whole lines from the header on, the rest left out. */
+/* Identity-and-queue pairs in the stalled reader's pipeline: about 40 KB
+ * a window of 10 ms, so that the run (3 s) makes far more than the
+ * tracer holds for a reader (GP_OUT_PENDING_MAX, 4 MiB) in under 1 s. */
+#define GP_STALLED_PAIRS 20
+
+static void
+gp_records_add_words (GPtrArray * argv, const gchar * text)
+{
+  gchar **words = g_strsplit (text, " ", -1);
+  guint i;
+
+  for (i = 0; words[i] != NULL; i++)
+    g_ptr_array_add (argv, words[i]);
+  g_free (words);
+}
+
+/* socket= with a reader that reads nothing while the program runs: the
+ * program keeps its own pace (a live source of 90 frames at 30/1: 3 s,
+ * then at most GP_OUT_CLOSE_WAIT_MS for its last lines); once it has
+ * drained (gst-launch-1.0 says "Got EOS") the reader takes everything.
+ * What it gets is whole lines from the header on, windows left out past
+ * the bound (said, with their number), and the end line all the same: a
+ * clean exit, not a crash. */
 static void
 test_stalled_reader (void)
 {
   gchar *path = g_build_filename (gp_tmp, "stalled.sock", NULL);
   gchar *tracers = g_strdup_printf ("gstprof(window=10,socket=\"%s\")",
       path);
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  struct sockaddr_un addr = { 0 };
+  gchar **env = g_get_environ ();
+  GString *got = g_string_new (NULL), *said = g_string_new (NULL);
+  gchar chunk[65536], **lines;
+  GpRecordsReader *rr;
+  GpSession *s;
+  GError *err = NULL;
+  gint lfd, cfd, out_fd, status = 0, small = 8192, i;
+  gint64 t0;
+  gdouble wall;
+  gssize n;
+  GPid pid;
+
+  if (!gp_test_have_tracer ())
+    return;
+  /* one word an argument: gst-launch-1.0 quotes the spaces in each */
+  g_ptr_array_add (argv, g_strdup ("gst-launch-1.0"));
+  gp_records_add_words (argv, "videotestsrc is-live=true num-buffers=90 ! "
+      "video/x-raw,width=160,height=120,framerate=30/1");
+  for (i = 0; i < GP_STALLED_PAIRS; i++)
+    gp_records_add_words (argv, "! identity ! queue");
+  gp_records_add_words (argv, "! identity name=slow ! fakesink sync=true");
+  g_ptr_array_add (argv, NULL);
+  addr.sun_family = AF_UNIX;
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  lfd = socket (AF_UNIX, SOCK_STREAM, 0);
+  g_assert_cmpint (bind (lfd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (lfd, 4), ==, 0);
+  env = g_environ_setenv (env, "GST_TRACERS", tracers, TRUE);
+  env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
+  t0 = g_get_monotonic_time ();
+  g_assert_true (g_spawn_async_with_pipes (NULL, (gchar **) argv->pdata, env,
+          G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+          NULL, &out_fd, NULL, &err));
+  g_assert_no_error (err);
+  /* accepted (so that connect () succeeds) but not read, with a small
+   * receive buffer, until the pipeline has drained */
+  cfd = accept (lfd, NULL, NULL);
+  g_assert_cmpint (cfd, >=, 0);
+  setsockopt (cfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  while (strstr (said->str, "Got EOS") == NULL &&
+      (n = read (out_fd, chunk, sizeof chunk)) > 0)
+    g_string_append_len (said, chunk, n);
+  g_test_message ("the pipeline drained after %.2f s",
+      (g_get_monotonic_time () - t0) / 1e6);
+  g_assert_nonnull (strstr (said->str, "Got EOS"));
+  while ((n = read (cfd, chunk, sizeof chunk)) > 0)
+    g_string_append_len (got, chunk, n);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  wall = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("the program ran %.2f s against a stalled reader", wall);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpfloat (wall, <, 3.0 + 1.0 + 1.5);
+  close (out_fd);
+  close (cfd);
+  close (lfd);
+
+  /* whole lines, the header first, each a record: a session of the
+   * windows that came */
+  lines = g_strsplit (got->str, "\n", -1);
+  rr = gp_records_reader_new ("the stalled stream");
+  for (n = 0; lines[n] != NULL && lines[n + 1] != NULL; n++)
+    g_assert_true (gp_records_reader_add_line (rr, lines[n],
+            n == 0 ? &err : NULL));
+  g_assert_no_error (err);
+  g_assert_cmpstr (lines[n], ==, "");
+  g_test_message ("%" G_GSSIZE_FORMAT " lines (%" G_GSIZE_FORMAT " bytes), "
+      "%" G_GUINT64_FORMAT " windows read", n, got->len,
+      gp_records_reader_windows (rr));
+  /* more than the bound was made: the reader got more than it holds */
+  g_assert_cmpuint (got->len, >, 4 * 1024 * 1024);
+  g_assert_cmpuint (gp_records_reader_bad_lines (rr), ==, 0);
+  s = gp_records_reader_finish (rr, FALSE);
+  g_assert_nonnull (s);
+  /* windows left out, said; the end line came: it exited, to EOS */
+  g_assert_true (gp_records_has_note (s, "never arrived"));
+  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_assert_cmpstr (s->end, ==, "eos");
+  gp_session_free (s);
+  gp_records_reader_free (rr);
+  g_strfreev (lines);
+  g_string_free (got, TRUE);
+  g_string_free (said, TRUE);
+  g_ptr_array_unref (argv);
+  g_strfreev (env);
+  g_free (tracers);
+  g_free (path);
+}
+
+/* socket= whose reader is behind from the first line on (the tracer's
+ * bound lowered to 1 byte, GSTPROF_TEST_PENDING_MAX): every window is left
+ * out, but the header and the end line still come, so the stream says how
+ * many windows it lost and that the program exited on its own. */
+static void
+test_stalled_reader_end (void)
+{
+  gchar *path = g_build_filename (gp_tmp, "stalled-end.sock", NULL);
+  gchar *tracers = g_strdup_printf ("gstprof(window=10,socket=\"%s\")",
+      path);
   gchar *argv[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
-    (gchar *) "videotestsrc", (gchar *) "is-live=true",
-    (gchar *) "num-buffers=90", (gchar *) "!",
-    (gchar *) "video/x-raw,width=160,height=120,framerate=30/1",
-    (gchar *) "!", (gchar *) "identity", (gchar *) "name=slow",
-    (gchar *) "!", (gchar *) "fakesink", (gchar *) "sync=true", NULL
+    (gchar *) "videotestsrc", (gchar *) "num-buffers=60", (gchar *) "!",
+    (gchar *) "identity", (gchar *) "sleep-time=5000", (gchar *) "!",
+    (gchar *) "fakesink", NULL
   };
   struct sockaddr_un addr = { 0 };
   gchar **env = g_get_environ ();
@@ -257,9 +375,7 @@ test_stalled_reader (void)
   GpRecordsReader *rr;
   GpSession *s;
   GError *err = NULL;
-  gint lfd, cfd, status = 0, small = 8192;
-  gint64 t0;
-  gdouble wall;
+  gint lfd, cfd, status = 0;
   gssize n;
   GPid pid;
 
@@ -273,38 +389,38 @@ test_stalled_reader (void)
   g_assert_cmpint (listen (lfd, 4), ==, 0);
   env = g_environ_setenv (env, "GST_TRACERS", tracers, TRUE);
   env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
-  t0 = g_get_monotonic_time ();
+  env = g_environ_setenv (env, "GSTPROF_TEST_PENDING_MAX", "1", TRUE);
   g_assert_true (g_spawn_async (NULL, argv, env, G_SPAWN_SEARCH_PATH |
           G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &err));
   g_assert_no_error (err);
-  /* accepted (so that connect () succeeds) but never read, with a small
-   * receive buffer, until the program has ended */
   cfd = accept (lfd, NULL, NULL);
   g_assert_cmpint (cfd, >=, 0);
-  setsockopt (cfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  wall = (g_get_monotonic_time () - t0) / 1e6;
-  g_test_message ("the program ran %.2f s against a stalled reader", wall);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_assert_cmpfloat (wall, <, 3.0 + 1.0 + 1.5);
   while ((n = read (cfd, chunk, sizeof chunk)) > 0)
     g_string_append_len (got, chunk, n);
   close (cfd);
   close (lfd);
 
-  /* whole lines, the header first: a session of the windows that came */
   lines = g_strsplit (got->str, "\n", -1);
   rr = gp_records_reader_new ("the stalled stream");
   for (n = 0; lines[n] != NULL && lines[n + 1] != NULL; n++)
     g_assert_true (gp_records_reader_add_line (rr, lines[n],
             n == 0 ? &err : NULL));
   g_assert_no_error (err);
-  g_test_message ("%" G_GSSIZE_FORMAT " lines (%" G_GSIZE_FORMAT " bytes), "
-      "%" G_GUINT64_FORMAT " windows read", n, got->len,
-      gp_records_reader_windows (rr));
-  g_assert_cmpuint (gp_records_reader_bad_lines (rr), ==, 0);
-  s = gp_records_reader_finish (rr, lines[n] != NULL && *lines[n] != '\0');
+  g_test_message ("%" G_GSSIZE_FORMAT " lines: %s", n, got->str);
+  /* the header and the end, nothing between */
+  g_assert_cmpint (n, ==, 2);
+  g_assert_true (g_str_has_prefix (lines[1], "gstprof-records-end,"));
+  g_assert_cmpuint (gp_records_reader_windows (rr), ==, 0);
+  s = gp_records_reader_finish (rr, FALSE);
   g_assert_nonnull (s);
+  /* 60 buffers of 5 ms: at least 30 windows of 10 ms left out, said */
+  g_assert_true (gp_records_has_note (s, "windows of the stalled stream "
+          "never arrived"));
+  g_assert_cmpuint (g_ascii_strtoull (strstr (lines[1], "dropped=(guint64)") +
+          strlen ("dropped=(guint64)"), NULL, 10), >=, 30);
+  g_assert_false (gp_records_has_note (s, "ended without"));
   gp_session_free (s);
   gp_records_reader_free (rr);
   g_strfreev (lines);
@@ -1021,6 +1137,7 @@ main (int argc, char **argv)
   g_test_add_func ("/records/killed", test_killed);
   g_test_add_func ("/records/bad-files", test_bad_files);
   g_test_add_func ("/records/stalled-reader", test_stalled_reader);
+  g_test_add_func ("/records/stalled-reader-end", test_stalled_reader_end);
   g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
   g_test_add_func ("/wrap/duration", test_wrap_duration);
   g_test_add_func ("/wrap/failures", test_wrap_failures);
