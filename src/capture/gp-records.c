@@ -257,6 +257,7 @@ struct _GpRecordsReader
    * whether they belong to a line past GP_RECORDS_MAX_LINE, or to a
    * stream whose first line was no header */
   GString *partial;
+  gsize scanned;                /* bytes of partial known to hold no '\n' */
   gboolean skipping, refused;
 };
 
@@ -368,7 +369,7 @@ gp_records_reader_add_line (GpRecordsReader * r, const gchar * line,
 gboolean
 gp_records_reader_feed (GpRecordsReader * r, const gchar * data, gsize len)
 {
-  gsize from = 0;
+  gsize from = 0, scan;
   gchar *nl;
 
   g_return_val_if_fail (r != NULL, FALSE);
@@ -376,14 +377,17 @@ gp_records_reader_feed (GpRecordsReader * r, const gchar * data, gsize len)
   if (r->refused)
     return FALSE;
   g_string_append_len (r->partial, data, len);
-  while (!r->refused && (nl = memchr (r->partial->str + from, '\n',
-              r->partial->len - from)) != NULL) {
+  /* a long line arriving in many reads is scanned once, not from its
+   * start on every read */
+  scan = r->scanned;
+  while (!r->refused && (nl = memchr (r->partial->str + scan, '\n',
+              r->partial->len - scan)) != NULL) {
     *nl = '\0';
     if (r->skipping)
       r->skipping = FALSE;
     else if (!gp_records_reader_add_line (r, r->partial->str + from, NULL))
       r->refused = TRUE;
-    from = nl - r->partial->str + 1;
+    from = scan = nl - r->partial->str + 1;
   }
   g_string_erase (r->partial, 0, r->refused ? r->partial->len : from);
   if (r->partial->len > GP_RECORDS_MAX_LINE) {
@@ -394,6 +398,7 @@ gp_records_reader_feed (GpRecordsReader * r, const gchar * data, gsize len)
     r->skipping = TRUE;
     g_string_truncate (r->partial, 0);
   }
+  r->scanned = r->partial->len;
   return !r->refused;
 }
 

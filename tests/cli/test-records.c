@@ -430,6 +430,45 @@ test_stalled_reader_end (void)
   g_free (path);
 }
 
+/* A line of 8 MiB (a graph of a very large pipeline is megabytes) fed in
+ * 256-byte reads, as a slow socket gives it: read as one window, and each
+ * byte scanned once. Scanning the line from its start on every read makes
+ * 32768 scans of 4 MiB on average, 128 GiB (seconds); once is 8 MiB. */
+static void
+test_reader_long_line (void)
+{
+  const gchar *header = "gstprof-records, version=(uint)1, pid=(uint)1, "
+      "t0=(guint64)1, window_ms=(uint)100;\n";
+  GString *line = g_string_new ("gstprof-window, index=(guint64)0, "
+      "start=(guint64)1, end=(guint64)100000001, pad=(string)");
+  GpRecordsReader *rr = gp_records_reader_new ("the long stream");
+  GpSession *s;
+  gsize at, step = 256;
+  gint64 t0;
+  gdouble took;
+
+  while (line->len < 8 * 1024 * 1024)
+    g_string_append (line, "abcdefghijklmnopqrstuvwxyz012345");
+  g_string_append (line, ";\n");
+  g_assert_true (gp_records_reader_feed (rr, header, strlen (header)));
+  t0 = g_get_monotonic_time ();
+  for (at = 0; at < line->len; at += step)
+    g_assert_true (gp_records_reader_feed (rr, line->str + at,
+            MIN (step, line->len - at)));
+  took = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("8 MiB in 256-byte reads: %.3f s", took);
+  g_assert_cmpuint (gp_records_reader_windows (rr), ==, 1);
+  g_assert_cmpuint (gp_records_reader_bad_lines (rr), ==, 0);
+  g_assert_false (gp_records_reader_cut (rr));
+  /* a linear scan takes milliseconds; the quadratic one seconds */
+  g_assert_cmpfloat (took, <, 1.0);
+  s = gp_records_reader_finish (rr, FALSE);
+  g_assert_nonnull (s);
+  gp_session_free (s);
+  gp_records_reader_free (rr);
+  g_string_free (line, TRUE);
+}
+
 /* What is not a records file, lines that are not records, two processes'
  * files in one folder. */
 static void
@@ -1138,6 +1177,7 @@ main (int argc, char **argv)
   g_test_add_func ("/records/bad-files", test_bad_files);
   g_test_add_func ("/records/stalled-reader", test_stalled_reader);
   g_test_add_func ("/records/stalled-reader-end", test_stalled_reader_end);
+  g_test_add_func ("/records/reader-long-line", test_reader_long_line);
   g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
   g_test_add_func ("/wrap/duration", test_wrap_duration);
   g_test_add_func ("/wrap/failures", test_wrap_failures);
