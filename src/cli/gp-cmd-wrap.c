@@ -15,7 +15,9 @@
  * records file in the same folder instead, read at the end.
  *
  * Ctrl-C and --duration stop the program the same way: SIGINT, then
- * SIGTERM, then SIGKILL, each after a bounded wait. A program that dies
+ * SIGTERM, then SIGKILL, each after a bounded wait; a Ctrl-C has already
+ * reached a program in gstprof's process group (the terminal sends it to
+ * the whole group), so gstprof sends no second one. A program that dies
  * by a signal of its own (a crash, an OOM kill) still leaves every window
  * up to its last one, and the verdict says how it ended.
  */
@@ -92,8 +94,10 @@ static const gchar gp_wrap_description[] =
     "session when it ends; GStreamer programs it starts are profiled too,\n"
     "each in a verdict (and with --out, a session-PID.json) of its own.\n"
     "Ctrl-C and --duration stop it alike: SIGINT, then SIGTERM and SIGKILL\n"
-    "after " G_STRINGIFY (GP_WRAP_GRACE_S) " s each. A program killed or "
-    "crashed still gives every window\nup to its last one.\n\n"
+    "after " G_STRINGIFY (GP_WRAP_GRACE_S) " s each (Ctrl-C reaches the "
+    "program from the terminal itself;\ngstprof adds no second SIGINT). "
+    "A program killed or crashed still gives\nevery window up to its last "
+    "one.\n\n"
     "Exit codes:\n"
     "  0  clean, or only info findings\n"
     "  1  a high or medium finding\n"
@@ -128,8 +132,8 @@ gp_wrap_escalate (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Ctrl-C or SIGTERM to gstprof: the program is stopped, not gstprof; a
- * second one goes straight to the next, stronger signal. */
+/* SIGTERM to gstprof, or a second Ctrl-C: the program is stopped, not
+ * gstprof; each goes straight to the next, stronger signal. */
 static gboolean
 gp_wrap_on_signal (gpointer data)
 {
@@ -142,6 +146,26 @@ gp_wrap_on_signal (gpointer data)
     w->grace_id = 0;
   }
   gp_wrap_signal_child (w);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Ctrl-C: the terminal sends SIGINT to its whole foreground process group,
+ * and the program is in gstprof's. One more from gstprof would be a second
+ * Ctrl-C, which gst-launch-1.0 does not survive (its handler is gone after
+ * the first: the default action kills it before EOS drains). So the first
+ * SIGINT is taken as already delivered and only the grace timer starts; a
+ * program gstprof does not share its group with gets it forwarded. */
+static gboolean
+gp_wrap_on_sigint (gpointer data)
+{
+  GpWrap *w = data;
+
+  if (w->escalation > 0 || w->exited || getpgid (w->pid) != getpgrp ())
+    return gp_wrap_on_signal (data);
+  w->stopped_by = w->stopped_by ? w->stopped_by : "interrupt";
+  w->stop_us = g_get_monotonic_time ();
+  w->escalation = 1;
+  w->grace_id = g_timeout_add_seconds (GP_WRAP_GRACE_S, gp_wrap_escalate, w);
   return G_SOURCE_CONTINUE;
 }
 
@@ -737,7 +761,7 @@ gp_cmd_wrap (gint argc, gchar ** argv)
   w.loop = g_main_loop_new (NULL, FALSE);
   w.tty = isatty (2);
   g_child_watch_add (w.pid, gp_wrap_on_exit, &w);
-  sigint_id = g_unix_signal_add (SIGINT, gp_wrap_on_signal, &w);
+  sigint_id = g_unix_signal_add (SIGINT, gp_wrap_on_sigint, &w);
   sigterm_id = g_unix_signal_add (SIGTERM, gp_wrap_on_signal, &w);
   if (duration > 0)
     g_timeout_add ((guint) (duration * 1000), gp_wrap_on_duration, &w);

@@ -17,6 +17,7 @@
  */
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -601,6 +602,98 @@ test_wrap_duration (void)
   g_free (out);
 }
 
+static void
+gp_records_own_group (gpointer data)
+{
+  setpgid (0, 0);
+}
+
+/* gstprof wrap @args, leading a process group of its own (with the
+ * program it runs), and SIGINT to the whole group after 2 s, as Ctrl-C on
+ * a terminal sends it; what wrap printed on stdout, and its exit code. */
+static gchar *
+gp_records_wrap_group_sigint (const gchar * const *args, gint * code)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  GIOChannel *ch;
+  gchar *text = NULL;
+  GError *err = NULL;
+  gint out_fd, status = 0;
+  GPid pid;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("GSTPROF_BIN"));
+  for (; *args; args++)
+    g_ptr_array_add (argv, (gpointer) * args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async_with_pipes (gp_tmp, (gchar **) argv->pdata,
+          NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
+          gp_records_own_group, NULL, &pid, NULL, &out_fd, NULL, &err));
+  g_assert_no_error (err);
+  g_usleep (2 * G_USEC_PER_SEC);
+  g_assert_cmpint (kill (-pid, SIGINT), ==, 0);
+  ch = g_io_channel_unix_new (out_fd);
+  g_io_channel_read_to_end (ch, &text, NULL, &err);
+  g_assert_no_error (err);
+  g_io_channel_unref (ch);
+  close (out_fd);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  *code = gp_test_exit_code (status);
+  g_test_message ("wrap: exit %d\n%s", *code, text);
+  g_ptr_array_unref (argv);
+  return text;
+}
+
+/* Ctrl-C as a terminal sends it: SIGINT to the whole process group, wrap
+ * and the program in it alike. gst-launch-1.0 -e drains to EOS on the
+ * first SIGINT and dies of a second (its handler is gone by then), so
+ * wrap must not send one more: the program gets exactly one (counted by
+ * --sigint-child), and gst-launch-1.0 exits on its own after EOS, with
+ * every window up to its end. */
+static void
+test_wrap_group_sigint (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-sigint", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  const gchar *counted[] = { "wrap", "--", g_getenv ("GP_RECORDS_SELF"),
+    "--sigint-child", NULL
+  };
+  const gchar *launch[] = { "wrap", "--window", "100ms", "--out", out, "--",
+    "gst-launch-1.0", "-q", "-e", "videotestsrc", "is-live=true", "!",
+    "video/x-raw,width=160,height=120,framerate=30/1", "!", "identity",
+    "name=slow", "sleep-time=2000", "!", "fakesink", "sync=true", NULL
+  };
+  gchar *text;
+  GError *err = NULL;
+  GpSession *s;
+  gint code;
+
+  if (!gp_test_have_tracer ())
+    return;
+  text = gp_records_wrap_group_sigint (counted, &code);
+  g_assert_nonnull (strstr (text, "SIGINT received 1 time\n"));
+  g_assert_cmpint (code, <=, 1);
+  g_free (text);
+
+  text = gp_records_wrap_group_sigint (launch, &code);
+  g_assert_cmpint (code, <=, 1);
+  /* it exited on its own: no signal killed it */
+  g_assert_null (strstr (text, "killed by signal"));
+  g_free (text);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (s->end, ==, "interrupt");
+  /* EOS drained, the end line came, no window left out */
+  g_assert_nonnull (gp_session_find_event (s, "eos"));
+  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_assert_false (gp_records_has_note (s, "never arrived"));
+  g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
+  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
+  gp_records_assert_slow (s, 40, FALSE, 2.0);
+  gp_session_free (s);
+  g_free (path);
+  g_free (out);
+}
+
 /* A program that fails, one that crashes, one with no GStreamer at all. */
 static void
 test_wrap_failures (void)
@@ -1026,6 +1119,57 @@ gp_records_two_pipelines_child (void)
   return 0;
 }
 
+static volatile sig_atomic_t gp_records_sigints;
+
+static void
+gp_records_count_sigint (int sig)
+{
+  gp_records_sigints++;
+}
+
+/* --sigint-child: a live pipeline that counts the SIGINTs it gets, sends
+ * EOS on the first (as gst-launch-1.0 -e does) and, after EOS and half a
+ * second more for any later one, prints how many came. */
+static gint
+gp_records_sigint_child (void)
+{
+  struct sigaction sa = { 0 };
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *m = NULL;
+  gboolean eos_sent = FALSE;
+  guint i;
+
+  gst_init (NULL, NULL);
+  sa.sa_handler = gp_records_count_sigint;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  p = gst_parse_launch ("videotestsrc is-live=true ! "
+      "video/x-raw,width=160,height=120,framerate=30/1 ! fakesink sync=true",
+      NULL);
+  if (p == NULL)
+    return 2;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  for (i = 0; m == NULL && i < 400; i++) {
+    m = gst_bus_timed_pop_filtered (bus, 50 * GST_MSECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    if (gp_records_sigints > 0 && !eos_sent)
+      eos_sent = gst_element_send_event (p, gst_event_new_eos ());
+  }
+  if (m != NULL)
+    gst_message_unref (m);
+  g_usleep (500 * 1000);
+  printf ("SIGINT received %d time%s\n", (gint) gp_records_sigints,
+      gp_records_sigints == 1 ? "" : "s");
+  fflush (stdout);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  gst_deinit ();
+  return 0;
+}
+
 /* --fork-exec-child: its own pipeline (100 buffers, a 2 ms identity), and
  * gst-launch-1.0 started beside it (a 5 ms one), both to their end. */
 static gint
@@ -1156,6 +1300,8 @@ main (int argc, char **argv)
     return gp_records_main_loop_child ();
   if (argc > 1 && strcmp (argv[1], "--two-pipelines-child") == 0)
     return gp_records_two_pipelines_child ();
+  if (argc > 1 && strcmp (argv[1], "--sigint-child") == 0)
+    return gp_records_sigint_child ();
   if (argc > 1 && strcmp (argv[1], "--fork-exec-child") == 0)
     return gp_records_fork_exec_child ();
   if (argc > 1 && strcmp (argv[1], "--garbage-child") == 0)
@@ -1180,6 +1326,7 @@ main (int argc, char **argv)
   g_test_add_func ("/records/reader-long-line", test_reader_long_line);
   g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
   g_test_add_func ("/wrap/duration", test_wrap_duration);
+  g_test_add_func ("/wrap/group-sigint", test_wrap_group_sigint);
   g_test_add_func ("/wrap/failures", test_wrap_failures);
   g_test_add_func ("/wrap/c-programs", test_wrap_c_programs);
   g_test_add_func ("/wrap/python", test_wrap_python);
