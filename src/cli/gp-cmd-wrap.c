@@ -21,10 +21,14 @@
  * by a signal of its own (a crash, an OOM kill) still leaves every window
  * up to its last one, and the verdict says how it ended.
  */
+/* accept4 () */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include "gp-cli.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +55,10 @@
 /* After the program ended, how long its processes' streams may take to
  * close (a child it left running keeps its own open). */
 #define GP_WRAP_DRAIN_MS 2000
+/* accept () without a descriptor to give (EMFILE, ENFILE): the listening
+ * socket stays readable, so it is left alone this long instead of woken
+ * again at once; the connection waits in the backlog meanwhile. */
+#define GP_WRAP_ACCEPT_PAUSE_MS 250
 /* The socket's file in the private folder. */
 #define GP_WRAP_SOCKET_NAME "gstprof.sock"
 
@@ -79,7 +87,9 @@ struct _GpWrap
   gint64 start_us, stop_us, exit_us;    /* monotonic: the spawn, the first
                                          * signal, the exit */
   gint listen_fd;               /* -1: no socket, records files only */
-  guint listen_source;
+  guint listen_source;          /* 0 while accepting is paused */
+  guint accept_pause_id;
+  guint accept_paused;          /* times accept () had no descriptor */
   GPtrArray *conns;             /* GpWrapConn*, in the order they came */
   guint drain_id;
   gboolean tty;                 /* progress: a line rewritten in place */
@@ -268,18 +278,43 @@ gp_wrap_on_read (gint fd, GIOCondition cond, gpointer data)
 }
 
 static gboolean
+gp_wrap_on_accept_resume (gpointer data)
+{
+  GpWrap *w = data;
+
+  w->accept_pause_id = 0;
+  w->listen_source = g_unix_fd_add (w->listen_fd, G_IO_IN, gp_wrap_on_accept,
+      w);
+  return G_SOURCE_REMOVE;
+}
+
+/* No descriptor for the next connection: stop watching the socket for
+ * GP_WRAP_ACCEPT_PAUSE_MS, counted (the verdict says it). */
+static void
+gp_wrap_accept_pause (GpWrap * w)
+{
+  w->accept_paused++;
+  if (w->listen_source) {
+    g_source_remove (w->listen_source);
+    w->listen_source = 0;
+  }
+  if (w->accept_pause_id == 0)
+    w->accept_pause_id = g_timeout_add (GP_WRAP_ACCEPT_PAUSE_MS,
+        gp_wrap_on_accept_resume, w);
+}
+
+static gboolean
 gp_wrap_on_accept (gint fd, GIOCondition cond, gpointer data)
 {
   GpWrap *w = data;
   gint cfd;
 
-  while ((cfd = accept (fd, NULL, NULL)) >= 0 || errno == EINTR) {
+  while ((cfd = accept4 (fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0
+      || errno == EINTR) {
     GpWrapConn *c;
 
     if (cfd < 0)
       continue;
-    fcntl (cfd, F_SETFD, FD_CLOEXEC);
-    fcntl (cfd, F_SETFL, fcntl (cfd, F_GETFL) | O_NONBLOCK);
     c = g_new0 (GpWrapConn, 1);
     c->w = w;
     c->fd = cfd;
@@ -288,6 +323,8 @@ gp_wrap_on_accept (gint fd, GIOCondition cond, gpointer data)
         gp_wrap_on_read, c);
     g_ptr_array_add (w->conns, c);
   }
+  if (errno == EMFILE || errno == ENFILE)
+    gp_wrap_accept_pause (w);
   return G_SOURCE_CONTINUE;
 }
 
@@ -591,6 +628,16 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
     g_free (busiest);
     g_free (what);
   }
+  if (w->accept_paused > 0) {
+    gchar *note = g_strdup_printf ("gstprof ran out of file descriptors "
+        "accepting connections to its socket (%u time%s, each a pause of "
+        G_STRINGIFY (GP_WRAP_ACCEPT_PAUSE_MS) " ms): a process that "
+        "connected late may be missing", w->accept_paused,
+        w->accept_paused == 1 ? "" : "s");
+
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+    g_free (note);
+  }
   if (refused > 0) {
     gchar *note = g_strdup_printf ("%u connection%s to gstprof's socket sent "
         "no records header: not a tracer's, left out", refused,
@@ -674,6 +721,7 @@ gp_cmd_wrap (gint argc, gchar ** argv)
   guint sigint_id = 0, sigterm_id = 0, progress_id = 0;
   gint code, i, split = -1;
 
+  w.listen_fd = -1;
   g_set_prgname ("gstprof wrap");
   /* everything after "--" is the program's */
   for (i = 1; i < argc; i++)
@@ -780,6 +828,9 @@ gp_cmd_wrap (gint argc, gchar ** argv)
   if (w.listen_source)
     g_source_remove (w.listen_source);
   w.listen_source = 0;
+  if (w.accept_pause_id)
+    g_source_remove (w.accept_pause_id);
+  w.accept_pause_id = 0;
   if (w.progress_open)
     fputs ("\n", stderr);
 
@@ -788,7 +839,7 @@ gp_cmd_wrap (gint argc, gchar ** argv)
 out:
   if (w.conns != NULL)
     g_ptr_array_unref (w.conns);
-  if (w.listen_fd > 0)
+  if (w.listen_fd >= 0)
     close (w.listen_fd);
   if (dir != NULL) {
     GDir *d = g_dir_open (dir, 0, NULL);
