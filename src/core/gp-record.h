@@ -31,7 +31,11 @@
  * (queue0, queue1, ...) are unique in a process, so a single gst-launch
  * pipeline keeps the names its launch string uses; only names given twice
  * (name=queue0 in two pipelines, a bin's fixed names such as decodebin's
- * "typefind" in two decodebins) become paths.
+ * "typefind" in two decodebins) become paths. Top-level pipelines (and
+ * bins) of one name alive at once are told apart by a number: the first
+ * keeps its name, the next is "name#2" (the smallest number no other live
+ * one of that name has), in the graph and at the head of its elements'
+ * paths ("player#2/queue0"); each keeps its number while it lives.
  */
 #ifndef __GP_RECORD_H__
 #define __GP_RECORD_H__

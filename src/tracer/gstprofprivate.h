@@ -303,6 +303,9 @@ struct _GpElem
    * under emit_lock and names_lock, read under either */
   gchar *name;
   gboolean pathed;              /* (emit_lock) named by its path, for good */
+  guint top_n;                  /* (emit_lock) a top-level bin's number
+                                 * among the live ones of its name: 0 not
+                                 * yet given, 1 its name, N "name#N" */
   /* (timer) */
   gint dead;                    /* set by the destroy notify */
   gboolean reported_dead;

@@ -635,9 +635,24 @@ gp_elem_dup_name (GstProfTracer * self, GstElement * element)
   return name ? name : g_strdup (GST_OBJECT_NAME (element));
 }
 
+/* The name of the top-level bin @o in records: its own, or "name#N" when
+ * it was the Nth live top-level bin of that name (gp_names_number). */
+static gchar *
+gp_names_top (GstProfTracer * self, GstObject * o)
+{
+  GpElem *e = g_object_get_qdata ((GObject *) o, self->q_elem);
+  gchar *name = gst_object_get_name (o), *numbered;
+
+  if (e == NULL || e->top_n <= 1 || name == NULL)
+    return name;
+  numbered = g_strdup_printf ("%s#%u", name, e->top_n);
+  g_free (name);
+  return numbered;
+}
+
 /* "top/bin/name", from the top-level bin down. */
 static gchar *
-gp_elem_path (GstObject * o)
+gp_elem_path (GstProfTracer * self, GstObject * o)
 {
   GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
   GstObject *cur = gst_object_ref (o);
@@ -647,7 +662,8 @@ gp_elem_path (GstObject * o)
   for (i = 0; cur != NULL && i < GP_MAX_WALK; i++) {
     GstObject *up = gst_object_get_parent (cur);
 
-    g_ptr_array_add (parts, gst_object_get_name (cur));
+    g_ptr_array_add (parts, up ? gst_object_get_name (cur) :
+        gp_names_top (self, cur));
     gst_object_unref (cur);
     cur = up;
   }
@@ -658,6 +674,65 @@ gp_elem_path (GstObject * o)
         (const gchar *) g_ptr_array_index (parts, i - 1));
   g_ptr_array_unref (parts);
   return g_string_free (path, FALSE);
+}
+
+static gboolean
+gp_names_taken (GPtrArray * group, guint n)
+{
+  guint i;
+
+  for (i = 0; i < group->len; i++)
+    if (((GpElem *) g_ptr_array_index (group, i))->top_n == n)
+      return TRUE;
+  return FALSE;
+}
+
+/* Top-level bins that share a name (two gst_pipeline_new ("player")):
+ * each keeps the number it was given, and one not numbered yet takes the
+ * smallest that no other live one of its name has, in the order they were
+ * registered: the first "player", the next "player#2". @objs and @plain
+ * are the live objects of @elems and their names. */
+static void
+gp_names_number (GPtrArray * elems, GPtrArray * objs, gchar ** plain)
+{
+  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      (GDestroyNotify) g_ptr_array_unref);
+  GHashTableIter it;
+  GPtrArray *group;
+  guint i;
+
+  for (i = 0; i < elems->len; i++) {
+    GstObject *o = g_ptr_array_index (objs, i);
+    GstObject *parent;
+
+    if (o == NULL || plain[i] == NULL || !GST_IS_BIN (o))
+      continue;
+    parent = gst_object_get_parent (o);
+    if (parent != NULL) {
+      gst_object_unref (parent);
+      continue;
+    }
+    group = g_hash_table_lookup (groups, plain[i]);
+    if (group == NULL) {
+      group = g_ptr_array_new ();
+      g_hash_table_insert (groups, plain[i], group);
+    }
+    g_ptr_array_add (group, g_ptr_array_index (elems, i));
+  }
+  g_hash_table_iter_init (&it, groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) & group)) {
+    for (i = 0; i < group->len; i++) {
+      GpElem *e = g_ptr_array_index (group, i);
+      guint n = 1;
+
+      if (e->top_n != 0)
+        continue;
+      while (gp_names_taken (group, n))
+        n++;
+      e->top_n = n;
+    }
+  }
+  g_hash_table_unref (groups);
 }
 
 void
@@ -692,6 +767,7 @@ gp_names_refresh (GstProfTracer * self)
       g_hash_table_insert (count, plain[i], GUINT_TO_POINTER
           (GPOINTER_TO_UINT (g_hash_table_lookup (count, plain[i])) + 1));
   }
+  gp_names_number (elems, objs, plain);
   for (i = 0; i < elems->len; i++) {
     GpElem *e = g_ptr_array_index (elems, i);
     GstObject *o = g_ptr_array_index (objs, i);
@@ -701,7 +777,8 @@ gp_names_refresh (GstProfTracer * self)
       continue;
     if (GPOINTER_TO_UINT (g_hash_table_lookup (count, plain[i])) > 1)
       e->pathed = TRUE;
-    name = e->pathed ? gp_elem_path (o) : g_strdup (plain[i]);
+    name = e->pathed || e->top_n > 1 ? gp_elem_path (self, o) :
+        g_strdup (plain[i]);
     if (g_strcmp0 (name, e->name) != 0) {
       gchar *old;
 

@@ -911,6 +911,52 @@ test_wrap_two_pipelines (void)
   g_free (out);
 }
 
+/* The same two pipelines both named "player" (gst_pipeline_new ("player")
+ * twice): the second is "player#2" everywhere, its section of the graph,
+ * its elements' paths, its links, so the two stay apart. */
+static void
+test_wrap_same_named_pipelines (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-same", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *s;
+  GpElement *e;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
+      g_getenv ("GP_RECORDS_SELF"), "--two-pipelines-child", "same", NULL);
+  g_test_message ("two pipelines named alike: exit %d", r.code);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_element (s, "player/slow", 40, 3.0);
+  gp_records_assert_element (s, "player#2/slow", 40, 6.0);
+  g_assert_nonnull (gp_session_find_queue_summary (s, "player/queue0"));
+  g_assert_nonnull (gp_session_find_queue_summary (s, "player#2/queue0"));
+  e = gp_session_find_element (s, "player");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (e->parent, ==, "");
+  e = gp_session_find_element (s, "player#2");
+  g_assert_nonnull (e);
+  g_assert_cmpstr (e->parent, ==, "");
+  g_assert_cmpstr (gp_session_find_element (s, "player#2/slow")->parent, ==,
+      "player#2");
+  g_assert_cmpstr (gp_session_find_element (s, "player/queue0")->parent, ==,
+      "player");
+  g_assert_nonnull (gp_session_find_link (s,
+          "player#2/queue0.src->player#2/slow.sink"));
+  g_assert_nonnull (gp_session_find_link (s,
+          "player/queue0.src->player/slow.sink"));
+  g_assert_cmpstr (s->reached, ==, "PLAYING");
+  gp_session_free (s);
+  g_free (path);
+  g_free (out);
+}
+
 /* A program that runs a pipeline and starts gst-launch-1.0 (fork and
  * exec): both profiled, the second apart, with its pid, its own planted
  * identity and its own session. */
@@ -1094,16 +1140,17 @@ gp_records_wait_eos (GstElement * p)
   gst_object_unref (bus);
 }
 
-/* --two-pipelines-child: two pipelines at once, the same names inside;
- * the first let go a window before the second. */
+/* --two-pipelines-child [same]: two pipelines at once, the same names
+ * inside, "first" and "second" (with "same": both "player"); the first
+ * let go a window before the second. */
 static gint
-gp_records_two_pipelines_child (void)
+gp_records_two_pipelines_child (gboolean same)
 {
   GstElement *a, *b;
 
   gst_init (NULL, NULL);
-  a = gp_records_named_pipeline ("first", 3000);
-  b = gp_records_named_pipeline ("second", 6000);
+  a = gp_records_named_pipeline (same ? "player" : "first", 3000);
+  b = gp_records_named_pipeline (same ? "player" : "second", 6000);
   if (a == NULL || b == NULL)
     return 2;
   gst_element_set_state (a, GST_STATE_PLAYING);
@@ -1299,7 +1346,8 @@ main (int argc, char **argv)
   if (argc > 1 && strcmp (argv[1], "--main-loop-child") == 0)
     return gp_records_main_loop_child ();
   if (argc > 1 && strcmp (argv[1], "--two-pipelines-child") == 0)
-    return gp_records_two_pipelines_child ();
+    return gp_records_two_pipelines_child (argc > 2 &&
+        strcmp (argv[2], "same") == 0);
   if (argc > 1 && strcmp (argv[1], "--sigint-child") == 0)
     return gp_records_sigint_child ();
   if (argc > 1 && strcmp (argv[1], "--fork-exec-child") == 0)
@@ -1332,6 +1380,8 @@ main (int argc, char **argv)
   g_test_add_func ("/wrap/python", test_wrap_python);
   g_test_add_func ("/wrap/progress", test_wrap_progress);
   g_test_add_func ("/wrap/two-pipelines", test_wrap_two_pipelines);
+  g_test_add_func ("/wrap/same-named-pipelines",
+      test_wrap_same_named_pipelines);
   g_test_add_func ("/wrap/fork-exec", test_wrap_fork_exec);
   g_test_add_func ("/wrap/garbage", test_wrap_garbage);
   ret = g_test_run ();
