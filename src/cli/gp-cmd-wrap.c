@@ -59,6 +59,11 @@
  * socket stays readable, so it is left alone this long instead of woken
  * again at once; the connection waits in the backlog meanwhile. */
 #define GP_WRAP_ACCEPT_PAUSE_MS 250
+/* A process's command line in a note, at most: the note stays about one
+ * line of a terminal (longer ones end in "..."). */
+#define GP_WRAP_PROGRAM_TEXT_MAX 72
+/* The progress line's period: run's, a rate a person can read. */
+#define GP_WRAP_PROGRESS_MS 1000
 /* The socket's file in the private folder. */
 #define GP_WRAP_SOCKET_NAME "gstprof.sock"
 
@@ -384,7 +389,8 @@ gp_wrap_on_progress (gpointer data)
   if (c == NULL)
     c = gp_wrap_conn_of (w, 0);
   agg = c ? gp_records_reader_aggregator (c->reader) : NULL;
-  rates = agg ? gp_aggregator_describe_progress (agg, 1.0) :
+  rates = agg ? gp_aggregator_describe_progress (agg,
+      GP_WRAP_PROGRESS_MS / 1000.0) :
       g_strdup ("waiting for data");
   if (w->tty) {
     fprintf (stderr, "\r\033[Kgstprof: %.1f s  %s", t, rates);
@@ -461,8 +467,8 @@ gp_wrap_program_text (const GstStructure * header)
       g_string_append_printf (out, "%s%s", out->len ? " " : "",
           g_value_get_string (v));
   }
-  if (out->len > 72) {
-    g_string_truncate (out, 69);
+  if (out->len > GP_WRAP_PROGRAM_TEXT_MAX) {
+    g_string_truncate (out, GP_WRAP_PROGRAM_TEXT_MAX - strlen ("..."));
     g_string_append (out, "...");
   }
   if (out->len == 0)
@@ -532,49 +538,58 @@ gp_wrap_print (GpSession * s)
 }
 
 /* The program's session from its stream (or, where it could not reach
- * the socket, its records file), the other processes' each apart; the
- * verdicts printed, the sessions saved in @out_dir. The exit code. */
-static gint
-gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
-    const gchar * out_dir)
+ * the socket, its records file); when it ran no pipeline itself, that of
+ * the first process it started that did (a shell script), whose pid goes
+ * to @main_pid. NULL with *@code set when there is none. */
+static GpSession *
+gp_wrap_main_session (GpWrap * w, const gchar * dir, const gchar * program,
+    const gchar * text, GpWrapConn ** main_conn, guint * main_pid,
+    gint * code)
 {
-  GpWrapConn *main_conn = gp_wrap_conn_of (w, (guint) w->pid);
-  GPtrArray *others = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gp_session_free);
-  GArray *other_pids = g_array_new (FALSE, FALSE, sizeof (guint));
+  GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
+  gchar *file = NULL, *unfollowed = NULL;
+  GpSession *s = NULL;
   GError *err = NULL;
-  GpSession *s;
-  gchar *file, *unfollowed = NULL, *text;
-  guint i, refused = 0, main_pid = (guint) w->pid;
-  gint code;
 
-  file = main_conn ? NULL : gp_records_file_of (dir, (guint) w->pid,
-      &unfollowed);
-  if (main_conn == NULL && file == NULL &&
-      (main_conn = gp_wrap_conn_of (w, 0)) != NULL)
-    /* the program ran none itself, a process it started did (a shell
-     * script): that one is the session */
-    main_pid = gp_wrap_header_pid (gp_records_reader_get_header
-        (main_conn->reader));
-  text = gp_wrap_exit_text (w, program);
-  if (main_conn == NULL && file == NULL) {
+  *main_pid = (guint) w->pid;
+  if (c == NULL)
+    file = gp_records_file_of (dir, (guint) w->pid, &unfollowed);
+  if (c == NULL && file == NULL && (c = gp_wrap_conn_of (w, 0)) != NULL)
+    *main_pid = gp_wrap_header_pid (gp_records_reader_get_header
+        (c->reader));
+  *main_conn = c;
+  if (c == NULL && file == NULL) {
     g_printerr ("gstprof wrap: %s%sno GStreamer pipeline ran in it (no "
         "records from the tracer%s%s)\n", text ? text : "", text ? "; " :
         "", unfollowed ? "; other processes': " : "",
         unfollowed ? unfollowed : "");
-    code = GP_EXIT_PIPELINE;
-    goto done;
-  }
-  if (main_conn != NULL) {
-    s = gp_records_reader_finish (main_conn->reader, main_conn->cut);
+    *code = GP_EXIT_PIPELINE;
+  } else if (c != NULL) {
+    s = gp_records_reader_finish (c->reader, c->cut);
   } else if ((s = gp_records_load (file, &err)) == NULL) {
-    code = gp_cli_fail ("wrap", "%s", err->message);
+    *code = gp_cli_fail ("wrap", "%s", err->message);
     g_clear_error (&err);
-    goto done;
   }
+  g_free (unfollowed);
+  g_free (file);
+  return s;
+}
+
+static void
+gp_wrap_note (GpSession * s, gchar * text)
+{
+  gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
+  g_free (text);
+}
+
+/* How the program ended, on the session: stopped by gstprof (the stop on
+ * the records' clock: their last window is about when the program ended),
+ * how it exited, and whose session it is when not its own. */
+static void
+gp_wrap_note_end (GpWrap * w, GpSession * s, const gchar * program,
+    const gchar * text, GpWrapConn * main_conn, guint main_pid)
+{
   if (w->stopped_by != NULL) {
-    /* the stop on the records' clock: their last window is about when the
-     * program ended */
     gdouble drain = w->stop_us ? (w->exit_us - w->stop_us) / 1e6 : 0;
 
     g_free (s->end);
@@ -583,25 +598,32 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
     s->drain_s = drain;
   }
   if (text != NULL)
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", text);
+    gp_wrap_note (s, g_strdup (text));
   if (main_pid != (guint) w->pid) {
     gchar *what = gp_wrap_program_text (gp_records_reader_get_header
         (main_conn->reader));
-    gchar *note = g_strdup_printf ("%s ran no GStreamer pipeline itself: "
-        "this is process %u (%s), which it started", program, main_pid,
-        what);
 
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
-    g_free (note);
+    gp_wrap_note (s, g_strdup_printf ("%s ran no GStreamer pipeline itself: "
+            "this is process %u (%s), which it started", program, main_pid,
+            what));
     g_free (what);
   }
+}
 
-  /* every other process that streamed: a session of its own */
+/* Every other process that streamed: a session of its own in @others (its
+ * pid in @pids), named in the program's; connections with no header
+ * counted there. */
+static void
+gp_wrap_other_sessions (GpWrap * w, GpSession * s, GpWrapConn * main_conn,
+    const gchar * out_dir, GPtrArray * others, GArray * pids)
+{
+  guint i, refused = 0;
+
   for (i = 0; i < w->conns->len; i++) {
     GpWrapConn *c = g_ptr_array_index (w->conns, i);
     const GstStructure *h = gp_records_reader_get_header (c->reader);
     GpSession *so;
-    gchar *what, *busiest, *note, *saved;
+    gchar *what, *busiest, *saved;
     guint pid;
 
     if (c == main_conn)
@@ -618,44 +640,52 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
     busiest = gp_wrap_busiest (so);
     saved = out_dir ? g_strdup_printf (" (session-%u.json)", pid) :
         g_strdup ("");
-    note = g_strdup_printf ("process %u (%s) ran GStreamer too: profiled "
-        "apart, its verdict follows%s; %s", pid, what, saved, busiest);
-    g_free (saved);
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+    gp_wrap_note (s, g_strdup_printf ("process %u (%s) ran GStreamer too: "
+            "profiled apart, its verdict follows%s; %s", pid, what, saved,
+            busiest));
     g_ptr_array_add (others, so);
-    g_array_append_val (other_pids, pid);
-    g_free (note);
+    g_array_append_val (pids, pid);
+    g_free (saved);
     g_free (busiest);
     g_free (what);
   }
-  if (w->accept_paused > 0) {
-    gchar *note = g_strdup_printf ("gstprof ran out of file descriptors "
-        "accepting connections to its socket (%u time%s, each a pause of "
-        G_STRINGIFY (GP_WRAP_ACCEPT_PAUSE_MS) " ms): a process that "
-        "connected late may be missing", w->accept_paused,
-        w->accept_paused == 1 ? "" : "s");
+  if (refused > 0)
+    gp_wrap_note (s, g_strdup_printf ("%u connection%s to gstprof's socket "
+            "sent no records header: not a tracer's, left out", refused,
+            refused == 1 ? "" : "s"));
+}
 
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
-    g_free (note);
-  }
-  if (refused > 0) {
-    gchar *note = g_strdup_printf ("%u connection%s to gstprof's socket sent "
-        "no records header: not a tracer's, left out", refused,
-        refused == 1 ? "" : "s");
+/* What gstprof could not follow: processes that wrote records files
+ * instead of streaming, connections it had no descriptor for. */
+static void
+gp_wrap_note_unfollowed (GpWrap * w, GpSession * s, const gchar * dir,
+    guint main_pid)
+{
+  gchar *unfollowed = NULL;
 
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
-    g_free (note);
-  }
-  g_clear_pointer (&unfollowed, g_free);
   g_free (gp_records_file_of (dir, main_pid, &unfollowed));
-  if (unfollowed != NULL) {
-    gchar *note = g_strdup_printf ("processes it started ran GStreamer too "
-        "(pid %s) but could not reach gstprof's socket: not followed, their "
-        "records stay out of this session", unfollowed);
+  if (unfollowed != NULL)
+    gp_wrap_note (s, g_strdup_printf ("processes it started ran GStreamer "
+            "too (pid %s) but could not reach gstprof's socket: not "
+            "followed, their records stay out of this session", unfollowed));
+  g_free (unfollowed);
+  if (w->accept_paused > 0)
+    gp_wrap_note (s, g_strdup_printf ("gstprof ran out of file descriptors "
+            "accepting connections to its socket (%u time%s, each a pause "
+            "of " G_STRINGIFY (GP_WRAP_ACCEPT_PAUSE_MS) " ms): a process "
+            "that connected late may be missing", w->accept_paused,
+            w->accept_paused == 1 ? "" : "s"));
+}
 
-    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
-    g_free (note);
-  }
+/* The rules on the program's session, its exit code (the worst of every
+ * process's), the sessions saved in @out_dir and the verdicts printed,
+ * the program's first. The exit code. */
+static gint
+gp_wrap_report (GpWrap * w, GpSession * s, GPtrArray * others,
+    GArray * pids, const gchar * program, const gchar * out_dir)
+{
+  gint code;
+  guint i;
 
   gp_rules_run (s);
   code = gp_wrap_failed (w) || gp_session_never_played (s) ?
@@ -664,207 +694,262 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
     code = MAX (code, gp_rules_exit_code (g_ptr_array_index (others, i)));
   s->exit_code = code;
   if (out_dir != NULL && !gp_wrap_save (s, out_dir, "session.json", &code))
-    goto free_session;
+    return code;
   gp_wrap_print (s);
   for (i = 0; i < others->len; i++) {
     GpSession *so = g_ptr_array_index (others, i);
-    guint pid = g_array_index (other_pids, guint, i);
+    guint pid = g_array_index (pids, guint, i);
     gchar *name = g_strdup_printf ("session-%u.json", pid);
+    gboolean saved;
 
     so->exit_code = gp_rules_exit_code (so);
-    if (out_dir != NULL && !gp_wrap_save (so, out_dir, name, &code)) {
-      g_free (name);
-      break;
-    }
+    saved = out_dir == NULL || gp_wrap_save (so, out_dir, name, &code);
     g_free (name);
+    if (!saved)
+      break;
     printf ("\nprocess %u, started by %s:\n", pid, program);
     gp_wrap_print (so);
   }
+  return code;
+}
 
-free_session:
-  gp_session_free (s);
-done:
+/* The program's session and every other process's, noted, reported. The
+ * exit code. */
+static gint
+gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
+    const gchar * out_dir)
+{
+  GPtrArray *others = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_session_free);
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint));
+  gchar *text = gp_wrap_exit_text (w, program);
+  GpWrapConn *main_conn;
+  GpSession *s;
+  guint main_pid;
+  gint code = 0;
+
+  s = gp_wrap_main_session (w, dir, program, text, &main_conn, &main_pid,
+      &code);
+  if (s != NULL) {
+    gp_wrap_note_end (w, s, program, text, main_conn, main_pid);
+    gp_wrap_other_sessions (w, s, main_conn, out_dir, others, pids);
+    gp_wrap_note_unfollowed (w, s, dir, main_pid);
+    code = gp_wrap_report (w, s, others, pids, program, out_dir);
+    gp_session_free (s);
+  }
   g_ptr_array_unref (others);
-  g_array_unref (other_pids);
-  g_free (unfollowed);
-  g_free (file);
+  g_array_unref (pids);
   g_free (text);
   return code;
 }
 
-gint
-gp_cmd_wrap (gint argc, gchar ** argv)
+/* gstprof's own options and the program; FALSE with *@code on bad
+ * usage. */
+typedef struct
 {
-  gchar *opt_duration = NULL, *opt_window = NULL, *opt_out = NULL;
-  gboolean opt_cpu = FALSE, opt_quiet = FALSE;
+  gchar *duration_text, *window_text, *out;
+  gboolean cpu, quiet;
+  gdouble duration, window;     /* seconds; 0: no --duration */
+  gchar **program;
+} GpWrapArgs;
+
+static gboolean
+gp_wrap_parse (gint argc, gchar ** argv, GpWrapArgs * a, gint * code)
+{
   GOptionEntry entries[] = {
-    {"duration", 'd', 0, G_OPTION_ARG_STRING, &opt_duration,
+    {"duration", 'd', 0, G_OPTION_ARG_STRING, &a->duration_text,
         "Stop the program after this long (default: until it exits)",
           "TIME"},
-    {"out", 'o', 0, G_OPTION_ARG_FILENAME, &opt_out,
+    {"out", 'o', 0, G_OPTION_ARG_FILENAME, &a->out,
           "Folder for session.json (default: none written)", "DIR"},
-    {"window", 'w', 0, G_OPTION_ARG_STRING, &opt_window,
+    {"window", 'w', 0, G_OPTION_ARG_STRING, &a->window_text,
           "Measurement window, 10ms to 10s (default 250ms)", "TIME"},
-    {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
+    {"cpu", 0, 0, G_OPTION_ARG_NONE, &a->cpu,
           "Also CPU time per element (work vs waiting)", NULL},
-    {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
+    {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet,
           "No progress line on stderr", NULL},
     {NULL}
   };
-  GpWrap w = { 0 };
-  GpCaptureOptions opts;
   GOptionContext *ctx;
   GError *err = NULL;
-  gchar **program = NULL, **envp = NULL;
-  gchar *dir = NULL, *socket_path = NULL;
-  gdouble duration = 0, window = 0.25;
-  guint sigint_id = 0, sigterm_id = 0, progress_id = 0;
-  gint code, i, split = -1;
+  gchar **head, **parsed;
+  gint i, n, split = -1;
+  gboolean ok = FALSE;
 
-  w.listen_fd = -1;
-  g_set_prgname ("gstprof wrap");
+  a->window = 0.25;
   /* everything after "--" is the program's */
-  for (i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--") == 0) {
+  for (i = 1; i < argc && split < 0; i++)
+    if (strcmp (argv[i], "--") == 0)
       split = i;
-      break;
-    }
   ctx = g_option_context_new ("-- PROGRAM [ARGS...]");
   g_option_context_set_summary (ctx, "Profiles a GStreamer program as it "
       "is, e.g.\n  gstprof wrap -- python3 my_app.py --camera 0");
   g_option_context_set_description (ctx, gp_wrap_description);
   g_option_context_add_main_entries (ctx, entries, NULL);
-  {
-    /* gstprof's own options, before "--": parsed on a copy, so that the
-     * program's arguments are never taken for ours */
-    gint n = split >= 0 ? split : argc;
-    gchar **head = g_new0 (gchar *, n + 1);
-    gchar **parsed = head;
-
-    for (i = 0; i < n; i++)
-      head[i] = g_strdup (argv[i]);
-    if (!g_option_context_parse (ctx, &n, &parsed, &err)) {
-      code = gp_cli_fail ("wrap", "%s", err->message);
-      g_strfreev (parsed);
-      goto out;
-    }
-    if (n > 1) {
-      code = gp_cli_fail ("wrap", "'%s' before '--': the program comes "
-          "after it (gstprof wrap -- %s ...)", parsed[1], parsed[1]);
-      g_strfreev (parsed);
-      goto out;
-    }
-    g_strfreev (parsed);
-  }
-  if (split < 0 || split + 1 >= argc) {
-    code = gp_cli_fail ("wrap", "no program given (gstprof wrap -- "
+  /* gstprof's own options, before "--": parsed on a copy, so that the
+   * program's arguments are never taken for ours */
+  n = split >= 0 ? split : argc;
+  head = g_new0 (gchar *, n + 1);
+  for (i = 0; i < n; i++)
+    head[i] = g_strdup (argv[i]);
+  parsed = head;
+  if (!g_option_context_parse (ctx, &n, &parsed, &err))
+    *code = gp_cli_fail ("wrap", "%s", err->message);
+  else if (n > 1)
+    *code = gp_cli_fail ("wrap", "'%s' before '--': the program comes "
+        "after it (gstprof wrap -- %s ...)", parsed[1], parsed[1]);
+  else if (split < 0 || split + 1 >= argc)
+    *code = gp_cli_fail ("wrap", "no program given (gstprof wrap -- "
         "PROGRAM ARGS...)");
-    goto out;
-  }
-  if (opt_duration && !gp_cli_parse_duration (opt_duration, &duration,
-          &err)) {
-    code = gp_cli_fail ("wrap", "--duration: %s", err->message);
-    goto out;
-  }
-  if (opt_window && (!gp_cli_parse_duration (opt_window, &window, &err) ||
-          window < 0.01 || window > 10)) {
-    code = gp_cli_fail ("wrap", "--window: '%s' is not 10ms to 10s",
-        opt_window);
-    goto out;
-  }
-  program = g_strdupv (argv + split + 1);
+  else if (a->duration_text && !gp_cli_parse_duration (a->duration_text,
+          &a->duration, &err))
+    *code = gp_cli_fail ("wrap", "--duration: %s", err->message);
+  else if (a->window_text && (!gp_cli_parse_duration (a->window_text,
+              &a->window, &err) || a->window < 0.01 || a->window > 10))
+    *code = gp_cli_fail ("wrap", "--window: '%s' is not 10ms to 10s",
+        a->window_text);
+  else
+    ok = TRUE;
+  if (ok)
+    a->program = g_strdupv (argv + split + 1);
+  g_strfreev (parsed);
+  g_clear_error (&err);
+  g_option_context_free (ctx);
+  return ok;
+}
+
+/* GStreamer for reading the records, the private folder, the socket, and
+ * the program started with the tracer's environment; FALSE with *@code
+ * when one cannot be had. *@dir is the folder, to remove. */
+static gboolean
+gp_wrap_spawn (GpWrap * w, const GpWrapArgs * a, gchar ** dir, gint * code)
+{
+  GpCaptureOptions opts;
+  GError *err = NULL;
+  gchar **envp, *socket_path;
+  gboolean ok;
 
   /* the records are read by this process's GStreamer, which has no
    * tracer */
   if (!gst_init_check (NULL, NULL, &err)) {
-    code = gp_cli_fail ("wrap", "cannot initialise GStreamer: %s",
+    *code = gp_cli_fail ("wrap", "cannot initialise GStreamer: %s",
         err->message);
-    goto out;
+    g_clear_error (&err);
+    return FALSE;
   }
   /* a folder only this user reads: the records name the program's
    * elements and its command line */
-  dir = g_dir_make_tmp ("gstprof-wrap-XXXXXX", &err);
-  if (dir == NULL) {
-    code = gp_cli_fail ("wrap", "cannot make a private folder: %s",
+  *dir = g_dir_make_tmp ("gstprof-wrap-XXXXXX", &err);
+  if (*dir == NULL) {
+    *code = gp_cli_fail ("wrap", "cannot make a private folder: %s",
         err->message);
-    goto out;
+    g_clear_error (&err);
+    return FALSE;
   }
-  w.conns = g_ptr_array_new_with_free_func (gp_wrap_conn_free);
-  socket_path = gp_wrap_listen (&w, dir);
+  socket_path = gp_wrap_listen (w, *dir);
   gp_capture_options_init (&opts);
-  opts.window_ms = (guint) (window * 1000 + 0.5);
-  opts.cpu = opt_cpu;
-  opts.records_dir = dir;
+  opts.window_ms = (guint) (a->window * 1000 + 0.5);
+  opts.cpu = a->cpu;
+  opts.records_dir = *dir;
   opts.records_socket = socket_path;
   envp = gp_capture_tracer_environ (NULL, &opts);
-
-  if (!g_spawn_async (NULL, program, envp, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN, NULL,
-          NULL, &w.pid, &err)) {
-    code = gp_cli_fail ("wrap", "cannot run %s: %s", program[0],
+  ok = g_spawn_async (NULL, a->program, envp, G_SPAWN_SEARCH_PATH |
+      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
+      &w->pid, &err);
+  if (!ok) {
+    *code = gp_cli_fail ("wrap", "cannot run %s: %s", a->program[0],
         err->message);
-    goto out;
+    g_clear_error (&err);
   }
-  w.start_us = g_get_monotonic_time ();
-  w.loop = g_main_loop_new (NULL, FALSE);
-  w.tty = isatty (2);
-  g_child_watch_add (w.pid, gp_wrap_on_exit, &w);
-  sigint_id = g_unix_signal_add (SIGINT, gp_wrap_on_sigint, &w);
-  sigterm_id = g_unix_signal_add (SIGTERM, gp_wrap_on_signal, &w);
-  if (duration > 0)
-    g_timeout_add ((guint) (duration * 1000), gp_wrap_on_duration, &w);
+  w->start_us = g_get_monotonic_time ();
+  g_strfreev (envp);
+  g_free (socket_path);
+  return ok;
+}
+
+/* Until the program has ended and its streams have closed: its exit, the
+ * signals to gstprof, --duration, the progress line on a terminal. */
+static void
+gp_wrap_loop (GpWrap * w, const GpWrapArgs * a)
+{
+  guint sigint_id, sigterm_id, progress_id = 0;
+
+  w->loop = g_main_loop_new (NULL, FALSE);
+  w->tty = isatty (2);
+  g_child_watch_add (w->pid, gp_wrap_on_exit, w);
+  sigint_id = g_unix_signal_add (SIGINT, gp_wrap_on_sigint, w);
+  sigterm_id = g_unix_signal_add (SIGTERM, gp_wrap_on_signal, w);
+  if (a->duration > 0)
+    g_timeout_add ((guint) (a->duration * 1000), gp_wrap_on_duration, w);
   /* a progress line is for a person watching, as run's */
-  if (!opt_quiet && w.tty)
-    progress_id = g_timeout_add (1000, gp_wrap_on_progress, &w);
-  g_main_loop_run (w.loop);
+  if (!a->quiet && w->tty)
+    progress_id = g_timeout_add (GP_WRAP_PROGRESS_MS, gp_wrap_on_progress,
+        w);
+  g_main_loop_run (w->loop);
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   if (progress_id)
     g_source_remove (progress_id);
-  if (w.grace_id)
-    g_source_remove (w.grace_id);
-  if (w.drain_id)
-    g_source_remove (w.drain_id);
-  if (w.listen_source)
-    g_source_remove (w.listen_source);
-  w.listen_source = 0;
-  if (w.accept_pause_id)
-    g_source_remove (w.accept_pause_id);
-  w.accept_pause_id = 0;
-  if (w.progress_open)
+  if (w->grace_id)
+    g_source_remove (w->grace_id);
+  if (w->drain_id)
+    g_source_remove (w->drain_id);
+  if (w->listen_source)
+    g_source_remove (w->listen_source);
+  w->listen_source = 0;
+  if (w->accept_pause_id)
+    g_source_remove (w->accept_pause_id);
+  w->accept_pause_id = 0;
+  if (w->progress_open)
     fputs ("\n", stderr);
+}
 
-  code = gp_wrap_sessions (&w, dir, program[0], opt_out);
+/* The private folder and what the tracer left in it. */
+static void
+gp_wrap_remove_dir (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
 
-out:
-  if (w.conns != NULL)
-    g_ptr_array_unref (w.conns);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
+    gchar *p = g_build_filename (dir, name, NULL);
+
+    g_unlink (p);
+    g_free (p);
+  }
+  if (d != NULL)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+gint
+gp_cmd_wrap (gint argc, gchar ** argv)
+{
+  GpWrapArgs a = { 0 };
+  GpWrap w = { 0 };
+  gchar *dir = NULL;
+  gint code = 0;
+
+  w.listen_fd = -1;
+  w.conns = g_ptr_array_new_with_free_func (gp_wrap_conn_free);
+  g_set_prgname ("gstprof wrap");
+  if (gp_wrap_parse (argc, argv, &a, &code) &&
+      gp_wrap_spawn (&w, &a, &dir, &code)) {
+    gp_wrap_loop (&w, &a);
+    code = gp_wrap_sessions (&w, dir, a.program[0], a.out);
+  }
+
+  g_ptr_array_unref (w.conns);
   if (w.listen_fd >= 0)
     close (w.listen_fd);
-  if (dir != NULL) {
-    GDir *d = g_dir_open (dir, 0, NULL);
-    const gchar *name;
-
-    while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
-      gchar *p = g_build_filename (dir, name, NULL);
-
-      g_unlink (p);
-      g_free (p);
-    }
-    if (d != NULL)
-      g_dir_close (d);
-    g_rmdir (dir);
-  }
+  if (dir != NULL)
+    gp_wrap_remove_dir (dir);
   if (w.loop)
     g_main_loop_unref (w.loop);
-  g_clear_error (&err);
-  g_strfreev (program);
-  g_strfreev (envp);
   g_free (dir);
-  g_free (socket_path);
-  g_free (opt_duration);
-  g_free (opt_window);
-  g_free (opt_out);
-  g_option_context_free (ctx);
+  g_strfreev (a.program);
+  g_free (a.duration_text);
+  g_free (a.window_text);
+  g_free (a.out);
   return code;
 }
