@@ -13,7 +13,10 @@
  * live progress line on a terminal), a program with two pipelines whose
  * elements share names (unique by path), a program that forks and execs a
  * second GStreamer process (profiled apart), connections to the socket
- * that are not the tracer's (counted, never trusted).
+ * that are not the tracer's (counted, never trusted). A reader that falls
+ * behind (windows left out and said, the end line kept), a long line in
+ * small reads, Ctrl-C to wrap's process group (one SIGINT, EOS drained),
+ * two pipelines of one name (player, player#2).
  */
 #include <math.h>
 #include <signal.h>
