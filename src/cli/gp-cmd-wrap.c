@@ -15,9 +15,10 @@
  * records file in the same folder instead, read at the end.
  *
  * Ctrl-C and --duration stop the program the same way: SIGINT, then
- * SIGTERM, then SIGKILL, each after a bounded wait; a Ctrl-C has already
- * reached a program in gstprof's process group (the terminal sends it to
- * the whole group), so gstprof sends no second one. A program that dies
+ * SIGTERM, then SIGKILL, each after a bounded wait; a Ctrl-C on gstprof's
+ * terminal has already reached a program in gstprof's process group (the
+ * terminal sends it to the whole foreground group), so gstprof sends no
+ * second one; a SIGINT from kill (2) is forwarded. A program that dies
  * by a signal of its own (a crash, an OOM kill) still leaves every window
  * up to its last one, and the verdict says how it ended.
  */
@@ -29,6 +30,7 @@
 #include "gp-cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -110,9 +112,9 @@ static const gchar gp_wrap_description[] =
     "each in a verdict (and with --out, a session-PID.json) of its own.\n"
     "Ctrl-C and --duration stop it alike: SIGINT, then SIGTERM and SIGKILL\n"
     "after " G_STRINGIFY (GP_WRAP_GRACE_S) " s each (Ctrl-C reaches the "
-    "program from the terminal itself;\ngstprof adds no second SIGINT). "
-    "A program killed or crashed still gives\nevery window up to its last "
-    "one.\n\n"
+    "program from the terminal itself;\ngstprof adds no second SIGINT; "
+    "kill -INT to gstprof is passed on). A program\nkilled or crashed "
+    "still gives every window up to its last one.\n\n"
     "Exit codes:\n"
     "  0  clean, or only info findings\n"
     "  1  a high or medium finding\n"
@@ -164,18 +166,43 @@ gp_wrap_on_signal (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* Whether a SIGINT to gstprof came from its terminal's Ctrl-C: gstprof's
+ * process group is the foreground group of its controlling terminal (the
+ * one a standard descriptor shows, else /dev/tty), the only group the
+ * line discipline sends it to. With no terminal (a script, systemd) or
+ * from the background, a SIGINT came from kill (2) to gstprof alone. */
+static gboolean
+gp_wrap_sigint_from_terminal (void)
+{
+  pid_t group = getpgrp (), foreground = -1;
+  gint fd;
+
+  /* a tty that is not the controlling terminal answers -1 (ENOTTY) */
+  for (fd = 0; fd <= 2 && foreground < 0; fd++)
+    if (isatty (fd))
+      foreground = tcgetpgrp (fd);
+  if (foreground < 0 && (fd = open ("/dev/tty", O_RDONLY | O_NOCTTY |
+              O_CLOEXEC)) >= 0) {
+    foreground = tcgetpgrp (fd);
+    close (fd);
+  }
+  return foreground >= 0 && foreground == group;
+}
+
 /* Ctrl-C: the terminal sends SIGINT to its whole foreground process group,
- * and the program is in gstprof's. One more from gstprof would be a second
- * Ctrl-C, which gst-launch-1.0 does not survive (its handler is gone after
- * the first: the default action kills it before EOS drains). So the first
- * SIGINT is taken as already delivered and only the grace timer starts; a
- * program gstprof does not share its group with gets it forwarded. */
+ * which the program is in when it shares gstprof's. One more from gstprof
+ * would be a second Ctrl-C, which gst-launch-1.0 does not survive (its
+ * handler is gone after the first: the default action kills it before EOS
+ * drains). So that SIGINT is taken as already delivered and only the
+ * grace timer starts. Any other first SIGINT (kill -INT to gstprof from a
+ * script, a program in a group of its own) is forwarded to the program. */
 static gboolean
 gp_wrap_on_sigint (gpointer data)
 {
   GpWrap *w = data;
 
-  if (w->escalation > 0 || w->exited || getpgid (w->pid) != getpgrp ())
+  if (w->escalation > 0 || w->exited || getpgid (w->pid) != getpgrp () ||
+      !gp_wrap_sigint_from_terminal ())
     return gp_wrap_on_signal (data);
   w->stopped_by = w->stopped_by ? w->stopped_by : "interrupt";
   w->stop_us = g_get_monotonic_time ();
