@@ -15,14 +15,23 @@
  * second GStreamer process (profiled apart), connections to the socket
  * that are not the tracer's (counted, never trusted). A reader that falls
  * behind (windows left out and said, the end line kept), a long line in
- * small reads, Ctrl-C to wrap's process group (one SIGINT, EOS drained),
- * two pipelines of one name (player, player#2).
+ * small reads, Ctrl-C on wrap's terminal (a pseudo-terminal: one SIGINT,
+ * EOS drained), kill -INT to wrap with no terminal (forwarded), two
+ * pipelines of one name (player, player#2).
  */
+/* posix_openpt (), grantpt (), unlockpt (), ptsname () */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -606,60 +615,113 @@ test_wrap_duration (void)
   g_free (out);
 }
 
-static void
-gp_records_own_group (gpointer data)
+/* The latest time a progress line on the terminal gave the program's
+ * fakesink0 a rate ("gstprof: 2.0 s  fakesink0 30.0 fps"); 0 before. */
+static gdouble
+gp_records_progress_s (const gchar * text)
 {
-  setpgid (0, 0);
+  const gchar *p, *sink = " s  fakesink0 ";
+  gdouble t = 0;
+
+  for (p = text; (p = strstr (p, "gstprof: ")) != NULL; p++) {
+    gchar *end;
+    gdouble v = g_ascii_strtod (p + strlen ("gstprof: "), &end);
+
+    if (end != p + strlen ("gstprof: ") && g_str_has_prefix (end, sink) &&
+        g_ascii_isdigit (end[strlen (sink)]))
+      t = MAX (t, v);
+  }
+  return t;
 }
 
-/* gstprof wrap @args, leading a process group of its own (with the
- * program it runs), and SIGINT to the whole group after 2 s, as Ctrl-C on
- * a terminal sends it; what wrap printed on stdout, and its exit code. */
+/* gstprof wrap @args on a terminal of its own, as a person runs it: a
+ * pseudo-terminal whose session it leads (its process group, the program
+ * in it too, is the terminal's foreground group). Once the progress line
+ * has shown the program's sink for GP_RECORDS_CTRL_C_S, Ctrl-C is typed
+ * ("\x03"), and the line discipline sends SIGINT to that whole group, as
+ * on any terminal. What the terminal showed, and wrap's exit code. */
+#define GP_RECORDS_CTRL_C_S 1.5
+/* the most one run on the terminal may take, on a loaded machine */
+#define GP_RECORDS_PTY_LIMIT_S 40
+
 static gchar *
-gp_records_wrap_group_sigint (const gchar * const *args, gint * code)
+gp_records_wrap_ctrl_c (const gchar * const *args, gint * code)
 {
   GPtrArray *argv = g_ptr_array_new ();
-  GIOChannel *ch;
-  gchar *text = NULL;
-  GError *err = NULL;
-  gint out_fd, status = 0;
-  GPid pid;
+  GString *text = g_string_new (NULL);
+  gint64 deadline = g_get_monotonic_time () +
+      GP_RECORDS_PTY_LIMIT_S * G_USEC_PER_SEC;
+  gboolean typed = FALSE;
+  gchar *slave;
+  gint master, status = 0;
+  pid_t pid;
 
   g_ptr_array_add (argv, (gpointer) g_getenv ("GSTPROF_BIN"));
   for (; *args; args++)
     g_ptr_array_add (argv, (gpointer) * args);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (gp_tmp, (gchar **) argv->pdata,
-          NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
-          gp_records_own_group, NULL, &pid, NULL, &out_fd, NULL, &err));
-  g_assert_no_error (err);
-  g_usleep (2 * G_USEC_PER_SEC);
-  g_assert_cmpint (kill (-pid, SIGINT), ==, 0);
-  ch = g_io_channel_unix_new (out_fd);
-  g_io_channel_read_to_end (ch, &text, NULL, &err);
-  g_assert_no_error (err);
-  g_io_channel_unref (ch);
-  close (out_fd);
+  master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = g_strdup (ptsname (master));
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0) {
+    /* only async-signal-safe calls between fork and exec */
+    gint fd;
+
+    setsid ();
+    fd = open (slave, O_RDWR);
+    if (fd < 0 || ioctl (fd, TIOCSCTTY, 0) < 0 || dup2 (fd, 0) < 0 ||
+        dup2 (fd, 1) < 0 || dup2 (fd, 2) < 0 || chdir (gp_tmp) < 0)
+      _exit (127);
+    if (fd > 2)
+      close (fd);
+    execv (argv->pdata[0], (gchar **) argv->pdata);
+    _exit (127);
+  }
+  for (;;) {
+    struct pollfd pfd = { master, POLLIN, 0 };
+    gchar buf[4096];
+    gssize n;
+
+    g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    if (poll (&pfd, 1, 100) <= 0)
+      continue;
+    /* EIO once every descriptor of the terminal's other side closed */
+    n = read (master, buf, sizeof buf);
+    if (n <= 0)
+      break;
+    g_string_append_len (text, buf, n);
+    if (!typed && gp_records_progress_s (text->str) >= GP_RECORDS_CTRL_C_S) {
+      g_assert_cmpint (write (master, "\x03", 1), ==, 1);
+      typed = TRUE;
+    }
+  }
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (master);
   *code = gp_test_exit_code (status);
-  g_test_message ("wrap: exit %d\n%s", *code, text);
+  g_test_message ("wrap on a terminal: exit %d\n%s", *code, text->str);
+  g_assert_true (typed);
   g_ptr_array_unref (argv);
-  return text;
+  g_free (slave);
+  return g_string_free (text, FALSE);
 }
 
-/* Ctrl-C as a terminal sends it: SIGINT to the whole process group, wrap
- * and the program in it alike. gst-launch-1.0 -e drains to EOS on the
- * first SIGINT and dies of a second (its handler is gone by then), so
+/* Ctrl-C on the terminal: SIGINT to the whole foreground process group,
+ * wrap and the program in it alike. gst-launch-1.0 -e drains to EOS on
+ * the first SIGINT and dies of a second (its handler is gone by then), so
  * wrap must not send one more: the program gets exactly one (counted by
  * --sigint-child), and gst-launch-1.0 exits on its own after EOS, with
  * every window up to its end. */
 static void
-test_wrap_group_sigint (void)
+test_wrap_ctrl_c (void)
 {
-  gchar *out = g_build_filename (gp_tmp, "wrap-sigint", NULL);
+  gchar *out = g_build_filename (gp_tmp, "wrap-ctrl-c", NULL);
   gchar *path = g_build_filename (out, "session.json", NULL);
-  const gchar *counted[] = { "wrap", "--", g_getenv ("GP_RECORDS_SELF"),
-    "--sigint-child", NULL
+  const gchar *counted[] = { "wrap", "--window", "100ms", "--out", out,
+    "--", g_getenv ("GP_RECORDS_SELF"), "--sigint-child", NULL
   };
   const gchar *launch[] = { "wrap", "--window", "100ms", "--out", out, "--",
     "gst-launch-1.0", "-q", "-e", "videotestsrc", "is-live=true", "!",
@@ -673,12 +735,21 @@ test_wrap_group_sigint (void)
 
   if (!gp_test_have_tracer ())
     return;
-  text = gp_records_wrap_group_sigint (counted, &code);
-  g_assert_nonnull (strstr (text, "SIGINT received 1 time\n"));
+  text = gp_records_wrap_ctrl_c (counted, &code);
+  /* the terminal shows "\n" as "\r\n" */
+  g_assert_nonnull (strstr (text, "SIGINT received 1 time\r\n"));
   g_assert_cmpint (code, <=, 1);
   g_free (text);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (s->end, ==, "interrupt");
+  g_assert_nonnull (gp_session_find_event (s, "eos"));
+  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
+  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
+  gp_session_free (s);
 
-  text = gp_records_wrap_group_sigint (launch, &code);
+  text = gp_records_wrap_ctrl_c (launch, &code);
   g_assert_cmpint (code, <=, 1);
   /* it exited on its own: no signal killed it */
   g_assert_null (strstr (text, "killed by signal"));
@@ -694,6 +765,76 @@ test_wrap_group_sigint (void)
   g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
   gp_records_assert_slow (s, 40, FALSE, 2.0);
   gp_session_free (s);
+  g_free (path);
+  g_free (out);
+}
+
+static void
+gp_records_own_session (gpointer data)
+{
+  setsid ();
+}
+
+/* kill -INT to wrap alone, as a script or systemd sends it: wrap in a
+ * session of its own with no terminal (stdin /dev/null), the program in
+ * its process group. Nothing else sent the program a SIGINT, so wrap
+ * forwards it: exactly one, and the program stops well before the grace
+ * ends (SIGTERM after GP_TEST_WRAP_GRACE_S would kill it uncounted). */
+static void
+test_wrap_kill_sigint (void)
+{
+  gchar *out = g_build_filename (gp_tmp, "wrap-kill-sigint", NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  const gchar *argv[] = { g_getenv ("GSTPROF_BIN"), "wrap", "--window",
+    "100ms", "--out", out, "--", g_getenv ("GP_RECORDS_SELF"),
+    "--sigint-child", NULL
+  };
+  gchar *line = NULL, *rest = NULL;
+  GIOChannel *ch;
+  GError *err = NULL;
+  GpSession *s;
+  gint out_fd, status = 0;
+  gint64 sent_us;
+  gdouble stop_s;
+  GPid pid;
+
+  if (!gp_test_have_tracer ())
+    return;
+  g_assert_true (g_spawn_async_with_pipes (gp_tmp, (gchar **) argv, NULL,
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
+          gp_records_own_session, NULL, &pid, NULL, &out_fd, NULL, &err));
+  g_assert_no_error (err);
+  ch = g_io_channel_unix_new (out_fd);
+  /* the program's pipeline is playing, and a second more of windows */
+  while (g_io_channel_read_line (ch, &line, NULL, NULL, &err) ==
+      G_IO_STATUS_NORMAL && !g_str_has_prefix (line, "SIGINT child playing"))
+    g_clear_pointer (&line, g_free);
+  g_assert_no_error (err);
+  g_assert_nonnull (line);
+  g_free (line);
+  g_usleep (G_USEC_PER_SEC);
+  sent_us = g_get_monotonic_time ();
+  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  g_io_channel_read_to_end (ch, &rest, NULL, &err);
+  g_assert_no_error (err);
+  g_io_channel_unref (ch);
+  close (out_fd);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  stop_s = (g_get_monotonic_time () - sent_us) / 1e6;
+  g_test_message ("wrap: exit %d, %.2f s after SIGINT\n%s",
+      gp_test_exit_code (status), stop_s, rest);
+  g_assert_nonnull (strstr (rest, "SIGINT received 1 time\n"));
+  g_assert_cmpint (gp_test_exit_code (status), <=, 1);
+  g_assert_cmpfloat (stop_s, <, GP_TEST_WRAP_GRACE_S - 1);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (s->end, ==, "interrupt");
+  g_assert_nonnull (gp_session_find_event (s, "eos"));
+  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
+  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
+  gp_session_free (s);
+  g_free (rest);
   g_free (path);
   g_free (out);
 }
@@ -1178,9 +1319,10 @@ gp_records_count_sigint (int sig)
   gp_records_sigints++;
 }
 
-/* --sigint-child: a live pipeline that counts the SIGINTs it gets, sends
- * EOS on the first (as gst-launch-1.0 -e does) and, after EOS and half a
- * second more for any later one, prints how many came. */
+/* --sigint-child: a live pipeline that says when it is playing, counts
+ * the SIGINTs it gets, sends EOS on the first (as gst-launch-1.0 -e does)
+ * and, after EOS and half a second more for any later one, prints how
+ * many came. */
 static gint
 gp_records_sigint_child (void)
 {
@@ -1201,6 +1343,10 @@ gp_records_sigint_child (void)
   if (p == NULL)
     return 2;
   gst_element_set_state (p, GST_STATE_PLAYING);
+  if (gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS)
+    printf ("SIGINT child playing\n");
+  fflush (stdout);
   bus = gst_element_get_bus (p);
   for (i = 0; m == NULL && i < 400; i++) {
     m = gst_bus_timed_pop_filtered (bus, 50 * GST_MSECOND,
@@ -1378,7 +1524,8 @@ main (int argc, char **argv)
   g_test_add_func ("/records/reader-long-line", test_reader_long_line);
   g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
   g_test_add_func ("/wrap/duration", test_wrap_duration);
-  g_test_add_func ("/wrap/group-sigint", test_wrap_group_sigint);
+  g_test_add_func ("/wrap/ctrl-c", test_wrap_ctrl_c);
+  g_test_add_func ("/wrap/kill-sigint", test_wrap_kill_sigint);
   g_test_add_func ("/wrap/failures", test_wrap_failures);
   g_test_add_func ("/wrap/c-programs", test_wrap_c_programs);
   g_test_add_func ("/wrap/python", test_wrap_python);
