@@ -18,6 +18,7 @@
 #include "gp-aggregate.h"
 #include "core/gp-json.h"
 #include "core/gp-launch.h"
+#include "core/gp-lines.h"
 #include "core/gp-platform.h"
 #include "core/gp-record.h"
 
@@ -253,13 +254,29 @@ struct _GpRecordsReader
   guint64 end_dropped;          /* the end line's count of windows left
                                  * out (a stream's tail leaves no gap) */
   GString *bad_lines;
-  /* gp_records_reader_feed: the bytes after the last whole line, and
-   * whether they belong to a line past GP_RECORDS_MAX_LINE, or to a
-   * stream whose first line was no header */
-  GString *partial;
-  gsize scanned;                /* bytes of partial known to hold no '\n' */
-  gboolean skipping, refused;
+  /* gp_records_reader_feed: its lines (core/gp-lines.h), the one given
+   * (NUL-terminated), and whether the stream's first line was no header */
+  GpLines *lines;
+  GString *line;
+  gboolean refused;
 };
+
+/* A line of gp_records_reader_feed; one past GP_RECORDS_MAX_LINE is not
+ * the tracer's: counted as a line that is not a record (or, as the first,
+ * as no header). */
+static gboolean
+gp_records_reader_on_line (const gchar * line, gsize len, GpLineFlags flags,
+    gpointer user_data)
+{
+  GpRecordsReader *r = user_data;
+
+  g_string_truncate (r->line, 0);
+  if (!(flags & GP_LINE_LONG))
+    g_string_append_len (r->line, line, len);
+  if (!gp_records_reader_add_line (r, r->line->str, NULL))
+    r->refused = TRUE;
+  return !r->refused;
+}
 
 GpRecordsReader *
 gp_records_reader_new (const gchar * name)
@@ -268,7 +285,9 @@ gp_records_reader_new (const gchar * name)
 
   r->name = g_strdup (name);
   r->bad_lines = g_string_new (NULL);
-  r->partial = g_string_new (NULL);
+  r->lines = gp_lines_new (GP_RECORDS_MAX_LINE, gp_records_reader_on_line,
+      r);
+  r->line = g_string_new (NULL);
   return r;
 }
 
@@ -284,7 +303,8 @@ gp_records_reader_free (GpRecordsReader * r)
   if (r->header != NULL)
     gst_structure_free (r->header);
   g_string_free (r->bad_lines, TRUE);
-  g_string_free (r->partial, TRUE);
+  gp_lines_free (r->lines);
+  g_string_free (r->line, TRUE);
   g_free (r->name);
   g_free (r);
 }
@@ -369,43 +389,18 @@ gp_records_reader_add_line (GpRecordsReader * r, const gchar * line,
 gboolean
 gp_records_reader_feed (GpRecordsReader * r, const gchar * data, gsize len)
 {
-  gsize from = 0, scan;
-  gchar *nl;
-
   g_return_val_if_fail (r != NULL, FALSE);
 
   if (r->refused)
     return FALSE;
-  g_string_append_len (r->partial, data, len);
-  /* a long line arriving in many reads is scanned once, not from its
-   * start on every read */
-  scan = r->scanned;
-  while (!r->refused && (nl = memchr (r->partial->str + scan, '\n',
-              r->partial->len - scan)) != NULL) {
-    *nl = '\0';
-    if (r->skipping)
-      r->skipping = FALSE;
-    else if (!gp_records_reader_add_line (r, r->partial->str + from, NULL))
-      r->refused = TRUE;
-    from = scan = nl - r->partial->str + 1;
-  }
-  g_string_erase (r->partial, 0, r->refused ? r->partial->len : from);
-  if (r->partial->len > GP_RECORDS_MAX_LINE) {
-    /* not the tracer's: counted as a line that is not a record (or, as the
-     * first, as no header), and skipped to its end */
-    if (!r->skipping && !gp_records_reader_add_line (r, "", NULL))
-      r->refused = TRUE;
-    r->skipping = TRUE;
-    g_string_truncate (r->partial, 0);
-  }
-  r->scanned = r->partial->len;
+  gp_lines_feed (r->lines, data, len);
   return !r->refused;
 }
 
 gboolean
 gp_records_reader_cut (GpRecordsReader * r)
 {
-  return r->partial->len > 0 || r->skipping;
+  return gp_lines_pending (r->lines);
 }
 
 const GstStructure *
