@@ -30,8 +30,12 @@ gp_cli_load_session (const gchar * path, GError ** error)
   g_return_val_if_fail (path != NULL, NULL);
 
   /* a folder (or file) the tracer wrote by itself with out=, unless it
-   * also holds the session.json of a run */
-  if (gp_records_present (path) && !gp_cli_load_has_session (path)) {
+   * also holds the session.json of a run; a pipe or a FIFO is not looked
+   * at here, where its first bytes would be consumed: it goes to
+   * src/ingest, which opens it once */
+  if ((g_file_test (path, G_FILE_TEST_IS_REGULAR) ||
+          g_file_test (path, G_FILE_TEST_IS_DIR)) &&
+      gp_records_present (path) && !gp_cli_load_has_session (path)) {
     if (!gst_init_check (NULL, NULL, error)) {
       g_prefix_error (error, "cannot initialise GStreamer: ");
       return NULL;

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "gp-ingest.h"
+#include "gp-ingest-private.h"
 #include "core/gp-json.h"
 
 
@@ -72,19 +73,43 @@ gp_ingest_load_any_data (const gchar * data, gssize length,
       error);
 }
 
+/* The session, log or CSV @st holds, told from its head. */
+static GpSession *
+gp_ingest_load_stream (GpIngestStream * st, GError ** error)
+{
+  GpSession *s;
+  gchar *data;
+  gsize len;
+
+  if (gp_ingest_queuelevels_sniff_stream (st))
+    return gp_ingest_queuelevels_read (st, NULL, error);
+  if (gp_ingest_tracerlog_sniff_stream (st))
+    return gp_ingest_tracerlog_read (st, error);
+  data = gp_ingest_stream_slurp (st, GP_JSON_MAX_FILE_BYTES, &len, error);
+  if (data == NULL)
+    return NULL;
+  s = gp_json_load_session_data (data, (gssize) len, st->origin,
+      gp_ingest_dispatch, error);
+  g_free (data);
+  return s;
+}
+
 GpSession *
 gp_ingest_load_any (const gchar * path, GError ** error)
 {
+  GpIngestStream *st;
   GpSession *s;
   gchar *file;
 
   /* `run --out DIR` is what the user typed: DIR means its session */
   if (!g_file_test (path, G_FILE_TEST_IS_DIR)) {
-    if (gp_ingest_queuelevels_sniff (path))
-      return gp_ingest_queuelevels_load (path, error);
-    if (gp_ingest_tracerlog_sniff (path))
-      return gp_ingest_tracerlog_load (path, error);
-    return gp_json_load_session_file (path, gp_ingest_dispatch, error);
+    /* opened once: a pipe or a FIFO cannot be read twice */
+    st = gp_ingest_stream_open (path, error);
+    if (st == NULL)
+      return NULL;
+    s = gp_ingest_load_stream (st, error);
+    gp_ingest_stream_free (st);
+    return s;
   }
   file = g_build_filename (path, "session.json", NULL);
   if (!g_file_test (file, G_FILE_TEST_EXISTS)) {
@@ -99,42 +124,57 @@ gp_ingest_load_any (const gchar * path, GError ** error)
   return s;
 }
 
+/* @path opened for the pair (a folder is neither a log nor a CSV: no
+ * stream, no error); FALSE with the open's error. */
+static gboolean
+gp_ingest_pair_open (const gchar * path, GpIngestStream ** st,
+    gboolean * csv, GError ** error)
+{
+  *st = NULL;
+  *csv = FALSE;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  *st = gp_ingest_stream_open (path, error);
+  if (*st == NULL)
+    return FALSE;
+  *csv = gp_ingest_queuelevels_sniff_stream (*st);
+  return TRUE;
+}
+
 GpSession *
 gp_ingest_load_pair (const gchar * a, const gchar * b, GError ** error)
 {
+  GpIngestStream *sa = NULL, *sb = NULL, *log, *csv;
   gboolean a_csv, b_csv;
-  const gchar *log, *csv;
-  GpSession *s;
+  GpSession *s = NULL;
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
 
-  a_csv = !g_file_test (a, G_FILE_TEST_IS_DIR) &&
-      gp_ingest_queuelevels_sniff (a);
-  b_csv = !g_file_test (b, G_FILE_TEST_IS_DIR) &&
-      gp_ingest_queuelevels_sniff (b);
+  if (!gp_ingest_pair_open (a, &sa, &a_csv, error) ||
+      !gp_ingest_pair_open (b, &sb, &b_csv, error))
+    goto done;
   if (a_csv == b_csv) {
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s: %s", b, a_csv ?
         "a second queue-levels CSV (give one, beside a tracer log of the "
         "same run)" : "not a queue-levels CSV (a second file can only be "
         "one, beside a tracer log of the same run)");
-    return NULL;
+    goto done;
   }
-  log = a_csv ? b : a;
-  csv = a_csv ? a : b;
-  if (g_file_test (log, G_FILE_TEST_IS_DIR) ||
-      !gp_ingest_tracerlog_sniff (log)) {
+  log = a_csv ? sb : sa;
+  csv = a_csv ? sa : sb;
+  if (log == NULL || !gp_ingest_tracerlog_sniff_stream (log)) {
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s: not a "
         "GStreamer tracer log (a queue-levels CSV goes beside one of the "
-        "same run)", log);
-    return NULL;
+        "same run)", a_csv ? b : a);
+    goto done;
   }
-  s = gp_ingest_tracerlog_load (log, error);
-  if (s == NULL)
-    return NULL;
-  if (!gp_ingest_queuelevels_merge (s, csv, error)) {
-    gp_session_free (s);
-    return NULL;
-  }
+  s = gp_ingest_tracerlog_read (log, error);
+  if (s != NULL && gp_ingest_queuelevels_read (csv, s, error) == NULL)
+    g_clear_pointer (&s, gp_session_free);
+
+done:
+  gp_ingest_stream_free (sa);
+  gp_ingest_stream_free (sb);
   return s;
 }
 

@@ -85,7 +85,6 @@
 /* A row is a name and eight numbers: a longer line is not one (skipped
  * and counted). */
 #define GP_QL_MAX_LINE (64 << 10)
-#define GP_QL_CHUNK (64 << 10)
 /* A file with no row in its first lines is not this format: the reader
  * gives up there; the sniff looks at this many non-empty lines. */
 #define GP_QL_HOPELESS_LINES 1000
@@ -651,10 +650,6 @@ gp_ql_line (GpQl * ql, const gchar * line, gsize len, gboolean last)
   }
   if (len == 0)
     return;
-  if (len > GP_QL_MAX_LINE) {
-    ql->long_lines++;
-    return;
-  }
   if (gp_ql_is_header (line, len)) {
     ql->headers++;
     return;
@@ -902,70 +897,21 @@ gp_ql_clear (GpQl * ql)
   g_string_free (ql->s1, TRUE);
 }
 
-/* The lines of @in, streamed. FALSE with the I/O error set. @binary: the
- * file holds a NUL byte at its start. */
+/* One line from the splitter; FALSE once the file shows it is none. */
 static gboolean
-gp_ql_read_stream (GpQl * ql, GInputStream * in, gboolean * binary,
-    GError ** error)
+gp_ql_on_line (const gchar * line, gsize len, GpLineFlags flags,
+    gpointer user_data)
 {
-  gchar *buf = g_malloc (GP_QL_MAX_LINE + GP_QL_CHUNK);
-  gsize fill = 0;
-  gboolean skipping = FALSE, ok = TRUE;
-  GError *err = NULL;
+  GpQl *ql = user_data;
 
-  *binary = FALSE;
-  for (;;) {
-    gssize n = g_input_stream_read (in, buf + fill, GP_QL_MAX_LINE +
-        GP_QL_CHUNK - fill, NULL, &err);
-    const gchar *p, *end;
-
-    if (n < 0) {
-      gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", ql->origin,
-          err->message);
-      g_error_free (err);
-      ok = FALSE;
-      break;
-    }
-    if (ql->lines == 0 && fill == 0 && !skipping && n > 0 &&
-        memchr (buf, '\0', MIN ((gsize) n, 4096)) != NULL) {
-      *binary = TRUE;
-      break;
-    }
-    fill += n;
-    p = buf;
-    end = buf + fill;
-    while (p < end) {
-      const gchar *nl = memchr (p, '\n', end - p);
-
-      if (nl == NULL)
-        break;
-      if (skipping)
-        skipping = FALSE;
-      else
-        gp_ql_line (ql, p, nl - p, FALSE);
-      p = nl + 1;
-    }
-    if (n == 0) {
-      if (p < end && !skipping)
-        gp_ql_line (ql, p, end - p, TRUE);
-      break;
-    }
-    if (ql->rows == 0 && ql->lines >= GP_QL_HOPELESS_LINES)
-      break;
-    fill = end - p;
-    memmove (buf, p, fill);
-    if (fill >= GP_QL_MAX_LINE) {
-      /* a line longer than any row: counted, skipped to its end */
-      if (!skipping) {
-        ql->lines++;
-        ql->long_lines++;
-      }
-      skipping = TRUE;
-      fill = 0;
-    }
+  if (flags & GP_LINE_LONG) {
+    /* a line longer than any row: counted, skipped */
+    ql->lines++;
+    ql->long_lines++;
+  } else {
+    gp_ql_line (ql, line, len, (flags & GP_LINE_CUT) != 0);
   }
-  g_free (buf);
-  return ok;
+  return !(ql->rows == 0 && ql->lines >= GP_QL_HOPELESS_LINES);
 }
 
 /* Why the file is no queue-levels CSV, or NULL when it is one. */
@@ -1036,9 +982,8 @@ gp_ql_finish_into (GpQl * ql, GpSession * s)
   }
 }
 
-/* Reads @in; a new session when @into is NULL, else into it. */
-static GpSession *
-gp_ql_read (GInputStream * in, const gchar * origin, GpSession * into,
+GpSession *
+gp_ingest_queuelevels_read (GpIngestStream * st, GpSession * into,
     GError ** error)
 {
   GpQl ql;
@@ -1046,16 +991,25 @@ gp_ql_read (GInputStream * in, const gchar * origin, GpSession * into,
   gboolean binary;
   const gchar *why;
 
-  gp_ql_init (&ql, origin, into);
-  if (!gp_ql_read_stream (&ql, in, &binary, error)) {
-    gp_ql_clear (&ql);
-    return NULL;
+  g_return_val_if_fail (st != NULL, NULL);
+
+  gp_ql_init (&ql, st->origin, into);
+  binary = gp_lines_binary (st->head, st->n_head);
+  if (!binary) {
+    GpLines *lines = gp_lines_new (GP_QL_MAX_LINE, gp_ql_on_line, &ql);
+    gboolean ok = gp_ingest_stream_lines (st, lines, error);
+
+    gp_lines_free (lines);
+    if (!ok) {
+      gp_ql_clear (&ql);
+      return NULL;
+    }
   }
   why = gp_ql_refusal (&ql, binary);
   if (why != NULL) {
-    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s: %s%s", origin,
-        into || ql.headers > 0 ? "" : "not a session, a GStreamer tracer "
-        "log or a queue-levels CSV: ", why);
+    gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA, "%s: %s%s",
+        st->origin, into || ql.headers > 0 ? "" : "not a session, a "
+        "GStreamer tracer log or a queue-levels CSV: ", why);
   } else if (into != NULL) {
     gp_ql_finish_into (&ql, into);
     s = into;
@@ -1067,94 +1021,67 @@ gp_ql_read (GInputStream * in, const gchar * origin, GpSession * into,
   return s;
 }
 
+/* @st, opened by the caller, read and freed. */
+static GpSession *
+gp_ql_read_opened (GpIngestStream * st, GpSession * into, GError ** error)
+{
+  GpSession *s;
+
+  if (st == NULL)
+    return NULL;
+  s = gp_ingest_queuelevels_read (st, into, error);
+  gp_ingest_stream_free (st);
+  return s;
+}
+
 GpSession *
 gp_ingest_queuelevels_load (const gchar * path, GError ** error)
 {
-  GInputStream *in;
-  GpSession *s;
-
   g_return_val_if_fail (path != NULL, NULL);
 
-  in = gp_ingest_open_stream (path, error);
-  if (in == NULL)
-    return NULL;
-  s = gp_ql_read (in, path, NULL, error);
-  g_object_unref (in);
-  return s;
+  return gp_ql_read_opened (gp_ingest_stream_open (path, error), NULL,
+      error);
 }
 
 GpSession *
 gp_ingest_queuelevels_data (const gchar * data, gsize length,
     const gchar * origin, GError ** error)
 {
-  GInputStream *in;
-  GpSession *s;
-
   g_return_val_if_fail (data != NULL || length == 0, NULL);
 
-  in = gp_ingest_data_stream (data, length);
-  s = gp_ql_read (in, origin ? origin : "<data>", NULL, error);
-  g_object_unref (in);
-  return s;
+  return gp_ql_read_opened (gp_ingest_stream_data (data, length, origin,
+          error), NULL, error);
 }
 
 gboolean
 gp_ingest_queuelevels_merge (GpSession * s, const gchar * path,
     GError ** error)
 {
-  GInputStream *in;
-  gboolean ok;
-
   g_return_val_if_fail (s != NULL && path != NULL, FALSE);
 
-  in = gp_ingest_open_stream (path, error);
-  if (in == NULL)
-    return FALSE;
-  ok = gp_ql_read (in, path, s, error) != NULL;
-  g_object_unref (in);
-  return ok;
+  return gp_ql_read_opened (gp_ingest_stream_open (path, error), s,
+      error) != NULL;
 }
 
 gboolean
 gp_ingest_queuelevels_merge_data (GpSession * s, const gchar * data,
     gsize length, const gchar * origin, GError ** error)
 {
-  GInputStream *in;
-  gboolean ok;
-
   g_return_val_if_fail (s != NULL && (data != NULL || length == 0), FALSE);
 
-  in = gp_ingest_data_stream (data, length);
-  ok = gp_ql_read (in, origin ? origin : "<data>", s, error) != NULL;
-  g_object_unref (in);
-  return ok;
+  return gp_ql_read_opened (gp_ingest_stream_data (data, length, origin,
+          error), s, error) != NULL;
 }
 
 gboolean
-gp_ingest_queuelevels_sniff (const gchar * path)
+gp_ingest_queuelevels_sniff_stream (const GpIngestStream * st)
 {
-  GInputStream *in = gp_ingest_open_stream (path, NULL);
-  gchar buf[4096];
-  gsize fill = 0, n_lines = 0;
+  const gchar *p = st->head, *end = st->head + st->n_head;
+  gsize n_lines = 0;
   gboolean found = FALSE;
-  const gchar *p, *end;
 
-  if (in == NULL)
+  if (gp_lines_binary (st->head, st->n_head))
     return FALSE;
-  /* the first lines, as far as they fit */
-  while (fill < sizeof (buf)) {
-    gssize n = g_input_stream_read (in, buf + fill, sizeof (buf) - fill,
-        NULL, NULL);
-
-    if (n <= 0)
-      break;
-    fill += n;
-  }
-  g_object_unref (in);
-  if (memchr (buf, '\0', fill) != NULL)
-    return FALSE;
-  p = buf;
-  end = buf + fill;
   if (end - p >= 3 && memcmp (p, "\xef\xbb\xbf", 3) == 0)
     p += 3;
   while (p < end && !found && n_lines < GP_QL_SNIFF_LINES) {
@@ -1162,8 +1089,8 @@ gp_ingest_queuelevels_sniff (const gchar * path)
     gsize len;
     GpQlRow row;
 
-    /* a line the buffer cut counts only when it is the file's end */
-    if (nl == NULL && fill == sizeof (buf))
+    /* a line the peek cut counts only when it is the file's end */
+    if (nl == NULL && !st->whole)
       break;
     len = (nl ? nl : end) - p;
     if (len > 0 && p[len - 1] == '\r')
@@ -1175,4 +1102,17 @@ gp_ingest_queuelevels_sniff (const gchar * path)
     p = nl ? nl + 1 : end;
   }
   return found;
+}
+
+gboolean
+gp_ingest_queuelevels_sniff (const gchar * path)
+{
+  GpIngestStream *st = gp_ingest_stream_open (path, NULL);
+  gboolean yes;
+
+  if (st == NULL)
+    return FALSE;
+  yes = gp_ingest_queuelevels_sniff_stream (st);
+  gp_ingest_stream_free (st);
+  return yes;
 }

@@ -95,9 +95,8 @@
 #define GP_TL_MAX_WINDOWS 512
 /* Malformed lines named by number in the note; the rest are counted. */
 #define GP_TL_SHOWN_BAD 3
-/* Read size; lines longer than GP_TL_MAX_LINE (a caps query can list
- * every format GStreamer knows, tens of KiB) are skipped and counted. */
-#define GP_TL_CHUNK (1 << 20)
+/* Lines longer than this (a caps query can list every format GStreamer
+ * knows, tens of KiB) are skipped and counted. */
 #define GP_TL_MAX_LINE (4 << 20)
 /* A file that shows no record in its first lines is not a tracer log:
  * its reader gives up there rather than reading gigabytes. */
@@ -2037,29 +2036,21 @@ gp_tl_hopeless (GpTl * tl)
   return tl->records == 0 && tl->lines >= GP_TL_SNIFF_LINES;
 }
 
-/* Feeds the lines of @buf[0..len) to the reader; returns how many bytes
- * were used (the rest is an unfinished line). @eof: no more data comes. */
-static gsize
-gp_tl_feed (GpTl * tl, const gchar * buf, gsize len, gboolean eof)
+/* One line from the splitter; FALSE once the log shows it is none. */
+static gboolean
+gp_tl_on_line (const gchar * line, gsize len, GpLineFlags flags,
+    gpointer user_data)
 {
-  const gchar *p = buf, *end = buf + len;
+  GpTl *tl = user_data;
 
-  while (p < end) {
-    const gchar *nl = memchr (p, '\n', end - p);
-
-    if (nl == NULL) {
-      if (!eof)
-        break;
-      gp_tl_line (tl, p, end - p, TRUE);
-      p = end;
-      break;
-    }
-    gp_tl_line (tl, p, nl - p, FALSE);
-    p = nl + 1;
-    if (gp_tl_hopeless (tl))
-      return len;
+  if (flags & GP_LINE_LONG) {
+    /* one line longer than any record gstprof reads */
+    tl->lines++;
+    tl->long_lines++;
+  } else {
+    gp_tl_line (tl, line, len, (flags & GP_LINE_CUT) != 0);
   }
-  return p - buf;
+  return !gp_tl_hopeless (tl);
 }
 
 static GpSession *
@@ -2082,166 +2073,76 @@ gp_tl_result (GpTl * tl, gboolean binary, GError ** error)
   return s;
 }
 
-static GpSession *
-gp_tl_read_stream (GInputStream * in, const gchar * origin, GError ** error)
+GpSession *
+gp_ingest_tracerlog_read (GpIngestStream * st, GError ** error)
 {
   GpTl tl;
-  gchar *buf = g_malloc (GP_TL_CHUNK + 1);
-  gsize size = GP_TL_CHUNK, fill = 0;
-  gboolean binary = FALSE, skipping = FALSE;
-  GError *err = NULL;
+  GpLines *lines;
+  gboolean binary;
 
-  gp_tl_init (&tl, origin);
-  for (;;) {
-    gssize n;
-    gsize used;
+  g_return_val_if_fail (st != NULL, NULL);
 
-    if (fill == size) {
-      if (size < GP_TL_MAX_LINE) {
-        size *= 2;
-        buf = g_realloc (buf, size + 1);
-      } else {
-        /* one line longer than any record gstprof reads */
-        tl.long_lines++;
-        tl.lines++;
-        skipping = TRUE;
-        fill = 0;
-      }
-    }
-    n = g_input_stream_read (in, buf + fill, size - fill, NULL, &err);
-    if (n < 0) {
-      gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", origin,
-          err->message);
-      g_error_free (err);
-      g_free (buf);
+  gp_tl_init (&tl, st->origin);
+  binary = gp_lines_binary (st->head, st->n_head);
+  if (!binary) {
+    lines = gp_lines_new (GP_TL_MAX_LINE, gp_tl_on_line, &tl);
+    if (!gp_ingest_stream_lines (st, lines, error)) {
+      gp_lines_free (lines);
       gp_session_free (tl.s);
       gp_tl_clear (&tl);
       return NULL;
     }
-    if (tl.lines == 0 && fill == 0 && n > 0 &&
-        memchr (buf, '\0', MIN ((gsize) n, 4096)) != NULL) {
-      binary = TRUE;
-      break;
-    }
-    if (skipping) {
-      gchar *nl = memchr (buf + fill, '\n', n);
-
-      if (nl == NULL) {
-        if (n == 0)
-          break;
-        continue;
-      }
-      memmove (buf, nl + 1, (buf + fill + n) - (nl + 1));
-      n = (buf + fill + n) - (nl + 1);
-      skipping = FALSE;
-    }
-    fill += n;
-    used = gp_tl_feed (&tl, buf, fill, n == 0);
-    memmove (buf, buf + used, fill - used);
-    fill -= used;
-    if (n == 0 || gp_tl_hopeless (&tl))
-      break;
-    /* back to the chunk size once a long line is through */
-    if (size > GP_TL_CHUNK && fill < GP_TL_CHUNK) {
-      size = GP_TL_CHUNK;
-      buf = g_realloc (buf, size + 1);
-    }
+    gp_lines_free (lines);
   }
-  g_free (buf);
   return gp_tl_result (&tl, binary, error);
+}
+
+gboolean
+gp_ingest_tracerlog_sniff_stream (const GpIngestStream * st)
+{
+  gsize i;
+
+  if (st->gzip)
+    return TRUE;
+  for (i = 0; i < st->n_head; i++) {
+    guchar c = st->head[i];
+
+    if (g_ascii_isspace (c))
+      continue;
+    /* a UTF-8 byte order mark before JSON */
+    if (c == 0xef)
+      return FALSE;
+    return c != '{' && c != '[';
+  }
+  return FALSE;
 }
 
 gboolean
 gp_ingest_tracerlog_sniff (const gchar * path)
 {
-  FILE *f = fopen (path, "rb");
-  guchar head[512];
-  gsize n, i;
+  GpIngestStream *st = gp_ingest_stream_open (path, NULL);
+  gboolean yes;
 
-  if (f == NULL)
+  if (st == NULL)
     return FALSE;
-  n = fread (head, 1, sizeof (head), f);
-  fclose (f);
-  if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-    return TRUE;
-  for (i = 0; i < n; i++) {
-    if (g_ascii_isspace (head[i]))
-      continue;
-    /* a UTF-8 byte order mark before JSON */
-    if (head[i] == 0xef)
-      return FALSE;
-    return head[i] != '{' && head[i] != '[';
-  }
-  return FALSE;
-}
-
-/* gzip or not by its first two bytes (the magic 1f 8b). */
-static GInputStream *
-gp_tl_maybe_gunzip (GInputStream * raw, const guint8 * head, gsize n)
-{
-  GConverter *z;
-  GInputStream *in;
-
-  if (n < 2 || head[0] != 0x1f || head[1] != 0x8b)
-    return g_object_ref (raw);
-  z = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
-  in = g_converter_input_stream_new (raw, z);
-  g_object_unref (z);
-  return in;
-}
-
-GInputStream *
-gp_ingest_open_stream (const gchar * path, GError ** error)
-{
-  GFile *file;
-  GFileInputStream *fin;
-  GInputStream *in;
-  GError *err = NULL;
-  guint8 head[2] = { 0, 0 };
-  gssize n;
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  file = g_file_new_for_path (path);
-  fin = g_file_read (file, NULL, &err);
-  g_object_unref (file);
-  if (fin == NULL) {
-    gp_json_error_line (error, GP_SESSION_ERROR_IO, "%s: %s", path,
-        err->message);
-    g_error_free (err);
-    return NULL;
-  }
-  n = g_input_stream_read (G_INPUT_STREAM (fin), head, 2, NULL, NULL);
-  g_seekable_seek (G_SEEKABLE (fin), 0, G_SEEK_SET, NULL, NULL);
-  in = gp_tl_maybe_gunzip (G_INPUT_STREAM (fin), head, MAX (n, 0));
-  g_object_unref (fin);
-  return in;
-}
-
-GInputStream *
-gp_ingest_data_stream (const gchar * data, gsize length)
-{
-  GInputStream *raw, *in;
-
-  raw = g_memory_input_stream_new_from_data (data, length, NULL);
-  in = gp_tl_maybe_gunzip (raw, (const guint8 *) data, length);
-  g_object_unref (raw);
-  return in;
+  yes = gp_ingest_tracerlog_sniff_stream (st);
+  gp_ingest_stream_free (st);
+  return yes;
 }
 
 GpSession *
 gp_ingest_tracerlog_load (const gchar * path, GError ** error)
 {
-  GInputStream *in;
+  GpIngestStream *st;
   GpSession *s;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  in = gp_ingest_open_stream (path, error);
-  if (in == NULL)
+  st = gp_ingest_stream_open (path, error);
+  if (st == NULL)
     return NULL;
-  s = gp_tl_read_stream (in, path, error);
-  g_object_unref (in);
+  s = gp_ingest_tracerlog_read (st, error);
+  gp_ingest_stream_free (st);
   return s;
 }
 
@@ -2249,13 +2150,15 @@ GpSession *
 gp_ingest_tracerlog_data (const gchar * data, gsize length,
     const gchar * origin, GError ** error)
 {
-  GInputStream *in;
+  GpIngestStream *st;
   GpSession *s;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
 
-  in = gp_ingest_data_stream (data, length);
-  s = gp_tl_read_stream (in, origin ? origin : "<data>", error);
-  g_object_unref (in);
+  st = gp_ingest_stream_data (data, length, origin, error);
+  if (st == NULL)
+    return NULL;
+  s = gp_ingest_tracerlog_read (st, error);
+  gp_ingest_stream_free (st);
   return s;
 }

@@ -584,6 +584,18 @@ test_merge (void)
   g_assert_cmpint (r.code, ==, 3);
   assert_one_line (r.err, "two-queues.csv' is extra");
   gp_test_run_clear (&r);
+  /* a second file that is not there: the OS's reason, not the format's,
+   * in either place */
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", log, "/nonexistent/q.csv",
+      NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "/nonexistent/q.csv: No such file or directory");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", "/nonexistent/t.log", csv,
+      NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  assert_one_line (r.err, "/nonexistent/t.log: No such file or directory");
+  gp_test_run_clear (&r);
 
   gp_session_free (alone);
   g_free (log);

@@ -17,6 +17,10 @@
 #include <math.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <gst/gst.h>
@@ -698,6 +702,99 @@ test_not_a_log_cli (void)
   g_free (sample);
 }
 
+/* A FIFO's writer: @bytes written whole, then the FIFO closed (its reader
+ * sees the end). */
+typedef struct
+{
+  gchar *path;
+  GBytes *bytes;
+} FifoWriter;
+
+static gpointer
+fifo_write (gpointer data)
+{
+  FifoWriter *w = data;
+  gsize len, done = 0;
+  const gchar *p = g_bytes_get_data (w->bytes, &len);
+  /* blocks until the reader opens it */
+  int fd = g_open (w->path, O_WRONLY, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  while (done < len) {
+    gssize n = write (fd, p + done, len - done);
+
+    g_assert_cmpint (n, >, 0);
+    done += n;
+  }
+  close (fd);
+  return NULL;
+}
+
+/* `gstprof analyze FIFO` with @bytes written into it. */
+static void
+run_on_fifo (GpTestRun * r, GBytes * bytes)
+{
+  FifoWriter w;
+  GThread *t;
+
+  w.path = g_build_filename (gp_tmp, "log.fifo", NULL);
+  w.bytes = bytes;
+  g_assert_cmpint (mkfifo (w.path, 0600), ==, 0);
+  t = g_thread_new ("fifo-writer", fifo_write, &w);
+  gp_test_run_gstprof (r, gp_tmp, "analyze", w.path, NULL);
+  g_thread_join (t);
+  g_unlink (w.path);
+  g_free (w.path);
+}
+
+/* A log that cannot be seeked nor read twice (a FIFO, as <(zcat log.gz)
+ * gives): the verdict is the file's, to the last figure, plain and gzip. */
+static void
+test_fifo_cli (void)
+{
+  gchar *gz = sample_path ("gst122-all.log.gz");
+  gchar *plain = g_build_filename (gp_tmp, "fifo-plain.log", NULL);
+  gchar *text, *gz_data;
+  gsize len, gz_len;
+  GBytes *bytes;
+  GpTestRun file, fifo;
+
+  text = sample_text ("gst122-all.log.gz", &len);
+  g_assert_true (g_file_set_contents (plain, text, len, NULL));
+  g_assert_true (g_file_get_contents (gz, &gz_data, &gz_len, NULL));
+
+  gp_test_run_gstprof (&file, gp_tmp, "analyze", plain, NULL);
+  g_assert_cmpint (file.code, <=, 1);
+  /* the planted truth: identity sleep-time=10000 */
+  g_assert_nonnull (strstr (file.out, "identity0"));
+  g_assert_nonnull (strstr (file.out, "imported from gst-tracer-log"));
+  bytes = g_bytes_new_static (text, len);
+  run_on_fifo (&fifo, bytes);
+  g_bytes_unref (bytes);
+  g_assert_cmpstr (fifo.err, ==, file.err);
+  g_assert_cmpint (fifo.code, ==, file.code);
+  g_assert_cmpstr (fifo.out, ==, file.out);
+  gp_test_run_clear (&fifo);
+  gp_test_run_clear (&file);
+
+  gp_test_run_gstprof (&file, gp_tmp, "analyze", gz, NULL);
+  g_assert_cmpint (file.code, <=, 1);
+  bytes = g_bytes_new_static (gz_data, gz_len);
+  run_on_fifo (&fifo, bytes);
+  g_bytes_unref (bytes);
+  g_assert_cmpstr (fifo.err, ==, file.err);
+  g_assert_cmpint (fifo.code, ==, file.code);
+  g_assert_cmpstr (fifo.out, ==, file.out);
+  gp_test_run_clear (&fifo);
+  gp_test_run_clear (&file);
+
+  g_unlink (plain);
+  g_free (plain);
+  g_free (gz);
+  g_free (gz_data);
+  g_free (text);
+}
+
 /* Three hours of rusage records, one a second: the series stays within
  * its bound, its windows contiguous, the CPU right. */
 static void
@@ -752,6 +849,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ingest/tracerlog/gzip", test_gzip_same);
   g_test_add_func ("/ingest/tracerlog/malformed", test_malformed);
   g_test_add_func ("/ingest/tracerlog/not-a-log", test_not_a_log_cli);
+  g_test_add_func ("/ingest/tracerlog/fifo", test_fifo_cli);
   g_test_add_func ("/ingest/tracerlog/long-log-bounded",
       test_long_log_bounded);
   ret = g_test_run ();
