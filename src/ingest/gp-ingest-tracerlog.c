@@ -1888,8 +1888,7 @@ gp_tl_detail (GpTl * tl)
     for (i = 0; i < MIN (tl->bad, GP_TL_SHOWN_BAD); i++)
       g_string_append_printf (d, "%s line %" G_GUINT64_FORMAT " (%s)",
           i ? "," : "", tl->bad_at[i], tl->bad_why[i]);
-    g_string_append_printf (d, "%s.", tl->bad > GP_TL_SHOWN_BAD ? ", ..." :
-        "");
+    g_string_append (d, tl->bad > GP_TL_SHOWN_BAD ? ", ..." : ".");
   }
   if (tl->refused_values > 0)
     g_string_append_printf (d, " %" G_GUINT64_FORMAT " figures refused: "

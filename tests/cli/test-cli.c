@@ -91,6 +91,9 @@ test_help (void)
   gp_test_run_gstprof (&r, gp_tmp, "--help", NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "Exit codes"));
+  /* analyze's usage names what it reads: the second file, the logs */
+  g_assert_nonnull (strstr (r.out, "analyze FILE [CSV]"));
+  g_assert_nonnull (strstr (r.out, "queue-levels CSV"));
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "run", "--help", NULL);

@@ -625,6 +625,8 @@ test_malformed (void)
   g_assert_nonnull (strstr (s->import_detail, "5 malformed lines, not "
           "trusted: line "));
   g_assert_nonnull (strstr (s->import_detail, ", ..."));
+  /* the ellipsis ends the sentence: no period after it */
+  g_assert_null (strstr (s->import_detail, "...."));
   g_assert_nonnull (strstr (s->import_detail, "last line is cut short"));
   /* the rest still reads: 5 of the 300 buffers are missing */
   g_assert_cmpuint (n_buffers, ==, 295);
