@@ -78,31 +78,42 @@ CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
 # shellcheck disable=SC2086
 CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c $ROOT/src/core/gp-file.c \
-  $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c"
+  $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-lines.c"
+# the readers of src/ingest open files through GIO (a pipe too: gio-unix)
+GIO="gio-2.0 gio-unix-2.0"
 LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
   $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-file.c"
 # shellcheck disable=SC2086
 RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
   $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c \
   $(echo $ROOT/src/core/gp-launch-*.c)"
-INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
-  $ROOT/src/core/gp-caps.c"
-TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c $ROOT/src/core/gp-caps.c"
+TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c \
+  $ROOT/src/ingest/gp-ingest-stream.c $ROOT/src/core/gp-caps.c"
 QUEUELEVELS="$ROOT/src/ingest/gp-ingest-queuelevels.c $TRACERLOG"
+# gp-ingest-load.c picks among every reader
+INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
+  $QUEUELEVELS"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-INC="-I$ROOT/src"
+# gp-version.c (the exports name the version) reads meson's gp-config.h:
+# the project's version in one of our own
+mkdir -p "$OUT/config"
+printf '#define GP_VERSION "%s"\n' "$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" \
+  "$ROOT/meson.build" | head -n 1)" > "$OUT/config/gp-config.h"
+INC="-I$ROOT/src -I$OUT/config"
 
 # shellcheck disable=SC2086
-EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c"
+EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
+  $ROOT/src/core/gp-version.c"
 
 echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
-"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG $GIO) \
   -o "$OUT/fuzz-gstprofile" "$ROOT/tests/fuzz/fuzz-gstprofile.c" $INGEST \
-  $CORE $LIBS_PKG -lm
+  $CORE $(pkg-config --libs $PKG $GIO) -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
   $(pkg-config --cflags $PKG gstreamer-1.0) \
@@ -115,9 +126,9 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   $(pkg-config --libs $PKG gstreamer-1.0) -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
-  $(pkg-config --cflags $PKG gio-2.0) \
+  $(pkg-config --cflags $PKG $GIO) \
   -o "$OUT/fuzz-tracerlog" "$ROOT/tests/fuzz/fuzz-tracerlog.c" $TRACERLOG \
-  $CORE $(pkg-config --libs $PKG gio-2.0) -lm
+  $CORE $(pkg-config --libs $PKG $GIO) -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-trace" "$ROOT/tests/fuzz/fuzz-trace.c" \
@@ -130,9 +141,9 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   $(pkg-config --libs $PKG libcgraph libgvc) -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
-  $(pkg-config --cflags $PKG gio-2.0) \
+  $(pkg-config --cflags $PKG $GIO) \
   -o "$OUT/fuzz-queuelevels" "$ROOT/tests/fuzz/fuzz-queuelevels.c" \
-  $QUEUELEVELS $CORE $(pkg-config --libs $PKG gio-2.0) -lm
+  $QUEUELEVELS $CORE $(pkg-config --libs $PKG $GIO) -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
