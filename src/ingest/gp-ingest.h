@@ -58,9 +58,10 @@ gchar *gp_ingest_import_note (const GpSession * s, guint width);
 GpSession *gp_ingest_gstprofile (JsonNode * root, const gchar * origin,
     GError ** error);
 
-/* Opens @path (a folder: its session.json, as `gstprof run --out`
- * wrote it), detects its schema ("gstprof/1": gp_session_from_json ();
- * "gst-profile/1": gp_ingest_gstprofile ()) or its content (a
+/* Opens @path once (a pipe or a FIFO as well; a folder: its
+ * session.json, as `gstprof run --out` wrote it), detects its schema
+ * ("gstprof/1": gp_session_from_json (); "gst-profile/1":
+ * gp_ingest_gstprofile ()) or its content (a
  * queue-levels CSV, a tracer log) and returns the session; any other
  * content is a one-line error naming the file. */
 GpSession *gp_ingest_load_any (const gchar * path, GError ** error);
