@@ -1048,7 +1048,7 @@ gp_element_get_prop_double (GpElement * e, const gchar * prop, gdouble * out)
 /* ------------------------------------------------------------------ */
 
 /* session.imported_from.missing: bit n of GpSession.import_missing is
- * GpIngestMissing 1 << n (src/ingest/gp-ingest.h, whose test checks that
+ * GpImportMissing 1 << n (src/ingest/gp-ingest.h, whose test checks that
  * every flag has a name here). Names, not numbers, in the file: a script
  * reading it should not need our header, and bits may be added. */
 static const gchar *const gp_import_missing_names[] = {

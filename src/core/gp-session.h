@@ -220,55 +220,55 @@ typedef enum
    * from a buffer entering the element to it leaving, downstream excluded
    * but waiting inside the element included), not exclusive self time;
    * a queue's is its residence. */
-  GP_INGEST_MISSING_SELF_TIME = 1 << 0,
+  GP_IMPORT_MISSING_SELF_TIME = 1 << 0,
   /* No per-buffer histograms: quantiles over the run are merged from
    * per-window p50/p95 only, so p99 and max are unknown and self_total_ms
    * is an estimate (buffers x window median). */
-  GP_INGEST_MISSING_HISTOGRAMS = 1 << 1,
+  GP_IMPORT_MISSING_HISTOGRAMS = 1 << 1,
   /* No thread map: which thread ran which element is unknown
    * (GpElementSummary.threads and GpThreadSummary.elements are empty). */
-  GP_INGEST_MISSING_ELEMENT_THREADS = 1 << 2,
+  GP_IMPORT_MISSING_ELEMENT_THREADS = 1 << 2,
   /* Properties are only the non-default ones the other tool saw in a dot
    * dump, as strings (some truncated); an absent property is unknown, not
    * its default. */
-  GP_INGEST_MISSING_PROP_DEFAULTS = 1 << 3,
+  GP_IMPORT_MISSING_PROP_DEFAULTS = 1 << 3,
   /* No CPU time per element (cpu_ms is -1). */
-  GP_INGEST_MISSING_ELEMENT_CPU = 1 << 4,
+  GP_IMPORT_MISSING_ELEMENT_CPU = 1 << 4,
   /* Thread CPU is one sample (the last), not a mean over the run;
    * cpu_pct_max is unknown. */
-  GP_INGEST_MISSING_THREAD_CPU_RUN = 1 << 5,
+  GP_IMPORT_MISSING_THREAD_CPU_RUN = 1 << 5,
   /* No queue levels, drops, leakiness or blocking. */
-  GP_INGEST_MISSING_QUEUE_LEVELS = 1 << 6,
+  GP_IMPORT_MISSING_QUEUE_LEVELS = 1 << 6,
   /* hw_elements lists only the hardware factories the captured pipeline
    * instantiated, not the machine's whole registry. */
-  GP_INGEST_MISSING_HW_REGISTRY = 1 << 7,
+  GP_IMPORT_MISSING_HW_REGISTRY = 1 << 7,
   /* Latency: one pipeline-wide series (all paths mixed); matched counts
    * are estimated from the sink's buffers, unmatched are unknown, and
    * there is no interlatency to each element. */
-  GP_INGEST_MISSING_PATH_LATENCY = 1 << 8,
+  GP_IMPORT_MISSING_PATH_LATENCY = 1 << 8,
   /* No QoS events or drop counts at sinks. */
-  GP_INGEST_MISSING_QOS = 1 << 9,
+  GP_IMPORT_MISSING_QOS = 1 << 9,
   /* No element times at all (a tracer log without the latency tracer's
    * element-latency records: its "element" flag was off). */
-  GP_INGEST_MISSING_ELEMENT_TIME = 1 << 10,
+  GP_IMPORT_MISSING_ELEMENT_TIME = 1 << 10,
   /* No links: no buffer counts, bytes, rates or caps per link, and no
    * graph beyond the element names other records carry (a tracer log
    * without the stats tracer). */
-  GP_INGEST_MISSING_LINKS = 1 << 11,
+  GP_IMPORT_MISSING_LINKS = 1 << 11,
   /* No CPU time at all, per thread or for the process (cpu_pct_mean -1;
    * a tracer log without the rusage tracer). */
-  GP_INGEST_MISSING_THREAD_CPU = 1 << 12,
+  GP_IMPORT_MISSING_THREAD_CPU = 1 << 12,
   /* Latency only from sources to sinks: none from a source to each
    * element on the way (summary.interlatency is empty). */
-  GP_INGEST_MISSING_INTERLATENCY = 1 << 13,
+  GP_IMPORT_MISSING_INTERLATENCY = 1 << 13,
   /* No latency from sources to sinks at all (a tracer log without the
    * latency tracer's pipeline records). */
-  GP_INGEST_MISSING_LATENCY = 1 << 14,
+  GP_IMPORT_MISSING_LATENCY = 1 << 14,
   /* Queue levels only (gst-plugins-rs' queue-levels tracer): no drops,
    * leakiness, upstream blocking or residence per queue (dropped is 0,
    * leaky "unknown", blocked_ms and residence_ms unknown). */
-  GP_INGEST_MISSING_QUEUE_FLOW = 1 << 15,
-} GpIngestMissing;
+  GP_IMPORT_MISSING_QUEUE_FLOW = 1 << 15,
+} GpImportMissing;
 
 typedef struct
 {
@@ -333,7 +333,7 @@ typedef struct
    * strings are static (never freed). */
   const gchar *import_schema;   /* e.g. "gst-profile/1" */
   const gchar *import_mode;     /* the other tool's mode: run|wrap|analyze|other */
-  guint import_missing;         /* GpIngestMissing flags (above) */
+  guint import_missing;         /* GpImportMissing flags (above) */
   /* what the importer has to say about this file beyond the flags (lines
    * it could not read, values it refused), printed in the verdict's import
    * note; owned, NULL when none. Not written to session.json. */
@@ -341,7 +341,7 @@ typedef struct
 } GpSession;
 
 /* session.imported_from.missing in session.json names each import_missing
- * flag (one GpIngestMissing bit): "self_time", "histograms", ... (see
+ * flag (one GpImportMissing bit): "self_time", "histograms", ... (see
  * docs/session-schema.md). NULL for 0, several bits or an unknown bit. */
 const gchar *gp_session_import_missing_name (guint flag);
 /* The flag a name stands for, 0 when this build does not know it. */

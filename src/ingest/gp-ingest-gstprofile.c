@@ -37,7 +37,7 @@
  *    factories ("target.sources_present" lists data sources: tracer-log,
  *    dot, procstat, tegrastats). What it does prove is that every factory
  *    the pipeline instantiated was registered, so the hardware ones among
- *    them are listed, and GP_INGEST_MISSING_HW_REGISTRY says the list is
+ *    them are listed, and GP_IMPORT_MISSING_HW_REGISTRY says the list is
  *    partial.
  *  - summary.elements: per element, its per-window p50/p95 are merged over
  *    the run (gp_mixture_quantile, src/core/gp-stats.h: a buffer-weighted
@@ -1256,43 +1256,43 @@ const gchar *
 gp_ingest_missing_describe (guint flag)
 {
   switch (flag) {
-    case GP_INGEST_MISSING_SELF_TIME:
+    case GP_IMPORT_MISSING_SELF_TIME:
       return "element times are wall time inside each element (the "
           "latency tracer's element-latency), not exclusive self time; "
           "sources and sinks have none";
-    case GP_INGEST_MISSING_HISTOGRAMS:
+    case GP_IMPORT_MISSING_HISTOGRAMS:
       return "no per-buffer histograms: run quantiles are merged from "
           "per-window p50/p95, p99 and max are unknown";
-    case GP_INGEST_MISSING_ELEMENT_THREADS:
+    case GP_IMPORT_MISSING_ELEMENT_THREADS:
       return "no thread map: which thread ran which element is unknown";
-    case GP_INGEST_MISSING_PROP_DEFAULTS:
+    case GP_IMPORT_MISSING_PROP_DEFAULTS:
       return "properties are only the non-default values of a dot dump, "
           "as text; defaults are unknown";
-    case GP_INGEST_MISSING_ELEMENT_CPU:
+    case GP_IMPORT_MISSING_ELEMENT_CPU:
       return "no CPU time per element";
-    case GP_INGEST_MISSING_THREAD_CPU_RUN:
+    case GP_IMPORT_MISSING_THREAD_CPU_RUN:
       return "thread CPU is one sample, not a mean over the run";
-    case GP_INGEST_MISSING_QUEUE_LEVELS:
+    case GP_IMPORT_MISSING_QUEUE_LEVELS:
       return "no queue levels, drops or blocking";
-    case GP_INGEST_MISSING_HW_REGISTRY:
+    case GP_IMPORT_MISSING_HW_REGISTRY:
       return "hardware elements: only those the pipeline used, not the "
           "machine's registry";
-    case GP_INGEST_MISSING_PATH_LATENCY:
+    case GP_IMPORT_MISSING_PATH_LATENCY:
       return "one latency series for the whole pipeline, no unmatched "
           "counts, no latency to each element";
-    case GP_INGEST_MISSING_QOS:
+    case GP_IMPORT_MISSING_QOS:
       return "no QoS events or drops";
-    case GP_INGEST_MISSING_ELEMENT_TIME:
+    case GP_IMPORT_MISSING_ELEMENT_TIME:
       return "no time per element at all";
-    case GP_INGEST_MISSING_LINKS:
+    case GP_IMPORT_MISSING_LINKS:
       return "no links: no buffer counts, rates or caps per link";
-    case GP_INGEST_MISSING_THREAD_CPU:
+    case GP_IMPORT_MISSING_THREAD_CPU:
       return "no CPU time, per thread or for the process";
-    case GP_INGEST_MISSING_INTERLATENCY:
+    case GP_IMPORT_MISSING_INTERLATENCY:
       return "latency only from sources to sinks, none to each element";
-    case GP_INGEST_MISSING_LATENCY:
+    case GP_IMPORT_MISSING_LATENCY:
       return "no latency from sources to sinks";
-    case GP_INGEST_MISSING_QUEUE_FLOW:
+    case GP_IMPORT_MISSING_QUEUE_FLOW:
       return "queue levels only: no drops, leakiness, upstream blocking or "
           "residence per queue";
     default:

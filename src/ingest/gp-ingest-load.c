@@ -186,37 +186,37 @@ const gchar *
 gp_ingest_missing_label (guint flag)
 {
   switch (flag) {
-    case GP_INGEST_MISSING_SELF_TIME:
+    case GP_IMPORT_MISSING_SELF_TIME:
       return "self time (element times include waits)";
-    case GP_INGEST_MISSING_HISTOGRAMS:
+    case GP_IMPORT_MISSING_HISTOGRAMS:
       return "p99/max";
-    case GP_INGEST_MISSING_ELEMENT_THREADS:
+    case GP_IMPORT_MISSING_ELEMENT_THREADS:
       return "thread map";
-    case GP_INGEST_MISSING_PROP_DEFAULTS:
+    case GP_IMPORT_MISSING_PROP_DEFAULTS:
       return "property defaults";
-    case GP_INGEST_MISSING_ELEMENT_CPU:
+    case GP_IMPORT_MISSING_ELEMENT_CPU:
       return "element CPU";
-    case GP_INGEST_MISSING_THREAD_CPU_RUN:
+    case GP_IMPORT_MISSING_THREAD_CPU_RUN:
       return "run-long thread CPU";
-    case GP_INGEST_MISSING_QUEUE_LEVELS:
+    case GP_IMPORT_MISSING_QUEUE_LEVELS:
       return "queue levels";
-    case GP_INGEST_MISSING_HW_REGISTRY:
+    case GP_IMPORT_MISSING_HW_REGISTRY:
       return "hw registry";
-    case GP_INGEST_MISSING_PATH_LATENCY:
+    case GP_IMPORT_MISSING_PATH_LATENCY:
       return "per-path latency";
-    case GP_INGEST_MISSING_QOS:
+    case GP_IMPORT_MISSING_QOS:
       return "QoS";
-    case GP_INGEST_MISSING_ELEMENT_TIME:
+    case GP_IMPORT_MISSING_ELEMENT_TIME:
       return "any element time";
-    case GP_INGEST_MISSING_LINKS:
+    case GP_IMPORT_MISSING_LINKS:
       return "links and rates";
-    case GP_INGEST_MISSING_THREAD_CPU:
+    case GP_IMPORT_MISSING_THREAD_CPU:
       return "thread and process CPU";
-    case GP_INGEST_MISSING_INTERLATENCY:
+    case GP_IMPORT_MISSING_INTERLATENCY:
       return "latency to each element";
-    case GP_INGEST_MISSING_LATENCY:
+    case GP_IMPORT_MISSING_LATENCY:
       return "source-to-sink latency";
-    case GP_INGEST_MISSING_QUEUE_FLOW:
+    case GP_IMPORT_MISSING_QUEUE_FLOW:
       return "queue drops, leakiness and blocking";
     default:
       return NULL;

@@ -57,7 +57,7 @@
  * neighbours merged pairwise past GP_QL_MAX_WINDOWS; beside a log, the
  * log's own windows): the mean and the highest level in it. What the file
  * does not have is said, never guessed: no drops, leakiness, upstream
- * blocking or residence (GP_INGEST_MISSING_QUEUE_FLOW: a full queue's
+ * blocking or residence (GP_IMPORT_MISSING_QUEUE_FLOW: a full queue's
  * upstream may be blocked or busy, the file cannot tell), no element
  * times, links, threads, CPU, latency or QoS.
  *
@@ -963,8 +963,8 @@ gp_ql_finish_into (GpQl * ql, GpSession * s)
   else if (n_windows == 0)
     gp_ql_build_series (ql, s);
   s->import_schema = GP_INGEST_SCHEMA_TRACERLOG_QUEUELEVELS;
-  s->import_missing &= ~GP_INGEST_MISSING_QUEUE_LEVELS;
-  s->import_missing |= GP_INGEST_MISSING_QUEUE_FLOW;
+  s->import_missing &= ~GP_IMPORT_MISSING_QUEUE_LEVELS;
+  s->import_missing |= GP_IMPORT_MISSING_QUEUE_FLOW;
   /* a queue the log timed (its residence) keeps it, the rest is unknown */
   for (i = 0; i < s->queue_summaries->len; i++) {
     GpQueueSummary *qs = g_ptr_array_index (s->queue_summaries, i);

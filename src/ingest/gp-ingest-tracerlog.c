@@ -55,7 +55,7 @@
  *    wall time from a buffer leaving its upstream peer to it leaving the
  *    element, the closest these logs come to an element's time, but
  *    inclusive (waits inside the element count, sources and sinks have
- *    none): GP_INGEST_MISSING_SELF_TIME; a queue's is its residence.
+ *    none): GP_IMPORT_MISSING_SELF_TIME; a queue's is its residence.
  *    element-reported-latency records: counted; GStreamer computes them as
  *    a signed difference printed unsigned, so a negative one reads 2^64 -
  *    33333333 ns (gst-stats prints 5124095:34:33.676218283): refused and
@@ -66,7 +66,7 @@
  *    named by the GThread address the stats and rusage records carry.
  *  - leaks' object-alive records: counted and the first named in the note.
  * What a log does not have is said, never guessed: no rusage records, no
- * CPU (GP_INGEST_MISSING_THREAD_CPU; gst-stats prints "Number of Threads:
+ * CPU (GP_IMPORT_MISSING_THREAD_CPU; gst-stats prints "Number of Threads:
  * 1" then); no stats records, no links, rates or thread map; no latency
  * element records, no element times; never a latency from a source to each
  * element, p99 of windows, queue levels, per-element CPU or properties.
@@ -1910,23 +1910,23 @@ gp_tl_detail (GpTl * tl)
 static guint
 gp_tl_missing (GpTl * tl)
 {
-  guint m = GP_INGEST_MISSING_PROP_DEFAULTS | GP_INGEST_MISSING_ELEMENT_CPU |
-      GP_INGEST_MISSING_QUEUE_LEVELS | GP_INGEST_MISSING_HW_REGISTRY |
-      GP_INGEST_MISSING_INTERLATENCY;
+  guint m = GP_IMPORT_MISSING_PROP_DEFAULTS | GP_IMPORT_MISSING_ELEMENT_CPU |
+      GP_IMPORT_MISSING_QUEUE_LEVELS | GP_IMPORT_MISSING_HW_REGISTRY |
+      GP_IMPORT_MISSING_INTERLATENCY;
 
   if (tl->n_element_latency > 0)
-    m |= GP_INGEST_MISSING_SELF_TIME;
+    m |= GP_IMPORT_MISSING_SELF_TIME;
   else
-    m |= GP_INGEST_MISSING_ELEMENT_TIME;
+    m |= GP_IMPORT_MISSING_ELEMENT_TIME;
   if (tl->n_latency == 0)
-    m |= GP_INGEST_MISSING_LATENCY;
+    m |= GP_IMPORT_MISSING_LATENCY;
   if (tl->n_buffer == 0)
-    m |= GP_INGEST_MISSING_LINKS | GP_INGEST_MISSING_ELEMENT_THREADS;
+    m |= GP_IMPORT_MISSING_LINKS | GP_IMPORT_MISSING_ELEMENT_THREADS;
   if (tl->n_rusage + tl->n_proc == 0)
-    m |= GP_INGEST_MISSING_THREAD_CPU;
+    m |= GP_IMPORT_MISSING_THREAD_CPU;
   /* QoS messages come with the stats tracer's message records */
   if (tl->n_messages == 0)
-    m |= GP_INGEST_MISSING_QOS;
+    m |= GP_IMPORT_MISSING_QOS;
   return m;
 }
 

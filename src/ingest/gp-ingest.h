@@ -24,22 +24,22 @@ G_BEGIN_DECLS
  * from 1.16; not a schema of the file, the name the import goes by. */
 #define GP_INGEST_SCHEMA_TRACERLOG "gst-tracer-log"
 
-/* What an import could not carry: the GpIngestMissing flags, in the
+/* What an import could not carry: the GpImportMissing flags, in the
  * model (core/gp-session.h), as rules and the verdict read them too. */
 
 /* What gp_ingest_gstprofile () always sets. */
 #define GP_INGEST_GSTPROFILE_MISSING \
-  (GP_INGEST_MISSING_SELF_TIME | GP_INGEST_MISSING_HISTOGRAMS | \
-   GP_INGEST_MISSING_ELEMENT_THREADS | GP_INGEST_MISSING_PROP_DEFAULTS | \
-   GP_INGEST_MISSING_ELEMENT_CPU | GP_INGEST_MISSING_THREAD_CPU_RUN | \
-   GP_INGEST_MISSING_QUEUE_LEVELS | GP_INGEST_MISSING_HW_REGISTRY | \
-   GP_INGEST_MISSING_PATH_LATENCY | GP_INGEST_MISSING_QOS)
+  (GP_IMPORT_MISSING_SELF_TIME | GP_IMPORT_MISSING_HISTOGRAMS | \
+   GP_IMPORT_MISSING_ELEMENT_THREADS | GP_IMPORT_MISSING_PROP_DEFAULTS | \
+   GP_IMPORT_MISSING_ELEMENT_CPU | GP_IMPORT_MISSING_THREAD_CPU_RUN | \
+   GP_IMPORT_MISSING_QUEUE_LEVELS | GP_IMPORT_MISSING_HW_REGISTRY | \
+   GP_IMPORT_MISSING_PATH_LATENCY | GP_IMPORT_MISSING_QOS)
 
-/* One line saying what @flag (a single GpIngestMissing bit) means for the
+/* One line saying what @flag (a single GpImportMissing bit) means for the
  * verdict, or NULL for an unknown bit. Static string. */
 const gchar *gp_ingest_missing_describe (guint flag);
 
-/* A few words naming what @flag (one GpIngestMissing bit) stands for
+/* A few words naming what @flag (one GpImportMissing bit) stands for
  * ("thread map", "QoS"), or NULL for an unknown bit. Static string. */
 const gchar *gp_ingest_missing_label (guint flag);
 
@@ -109,12 +109,12 @@ gboolean gp_ingest_tracerlog_scan (const gchar * line, gsize length,
 /* What a queue-levels CSV alone does not have: everything but the levels
  * of its queues against their limits. */
 #define GP_INGEST_QUEUELEVELS_MISSING \
-  (GP_INGEST_MISSING_ELEMENT_TIME | GP_INGEST_MISSING_ELEMENT_THREADS | \
-   GP_INGEST_MISSING_PROP_DEFAULTS | GP_INGEST_MISSING_ELEMENT_CPU | \
-   GP_INGEST_MISSING_QUEUE_FLOW | GP_INGEST_MISSING_HW_REGISTRY | \
-   GP_INGEST_MISSING_QOS | GP_INGEST_MISSING_LINKS | \
-   GP_INGEST_MISSING_THREAD_CPU | GP_INGEST_MISSING_INTERLATENCY | \
-   GP_INGEST_MISSING_LATENCY)
+  (GP_IMPORT_MISSING_ELEMENT_TIME | GP_IMPORT_MISSING_ELEMENT_THREADS | \
+   GP_IMPORT_MISSING_PROP_DEFAULTS | GP_IMPORT_MISSING_ELEMENT_CPU | \
+   GP_IMPORT_MISSING_QUEUE_FLOW | GP_IMPORT_MISSING_HW_REGISTRY | \
+   GP_IMPORT_MISSING_QOS | GP_IMPORT_MISSING_LINKS | \
+   GP_IMPORT_MISSING_THREAD_CPU | GP_IMPORT_MISSING_INTERLATENCY | \
+   GP_IMPORT_MISSING_LATENCY)
 
 /* Whether @path (plain or gzip) is a queue-levels CSV: one of its first
  * non-empty lines is the header its documentation gives or a row of the
@@ -139,7 +139,7 @@ GpSession *gp_ingest_queuelevels_data (const gchar * data, gsize length,
  * the same run (both count time from gst_init): summaries and series of
  * its queues in @s's own windows; import_schema becomes
  * GP_INGEST_SCHEMA_TRACERLOG_QUEUELEVELS, import_missing loses
- * GP_INGEST_MISSING_QUEUE_LEVELS and gains GP_INGEST_MISSING_QUEUE_FLOW,
+ * GP_IMPORT_MISSING_QUEUE_LEVELS and gains GP_IMPORT_MISSING_QUEUE_FLOW,
  * import_detail says what the CSV held. FALSE, @s unchanged, with a
  * one-line error naming @path when it holds no row. */
 gboolean gp_ingest_queuelevels_merge (GpSession * s, const gchar * path,

@@ -1119,8 +1119,8 @@ gp_verdict_queues (GpVerdictText * vt, GpSession * s)
     gp_verdict_cell (line, level, 17, TRUE);
     g_free (level);
     /* an import without drops counts none: unknown, not 0 */
-    if (s->import_missing & (GP_INGEST_MISSING_QUEUE_LEVELS |
-            GP_INGEST_MISSING_QUEUE_FLOW))
+    if (s->import_missing & (GP_IMPORT_MISSING_QUEUE_LEVELS |
+            GP_IMPORT_MISSING_QUEUE_FLOW))
       g_strlcpy (b, "-", sizeof b);
     else
       g_snprintf (b, sizeof b, "%" G_GUINT64_FORMAT, q->dropped);

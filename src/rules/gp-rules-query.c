@@ -151,7 +151,7 @@ gp_rules_work_busy_pct (GpSession * s, const GpElementSummary * es)
 const gchar *
 gp_rules_element_time_words (GpSession * s)
 {
-  if (s->import_missing & GP_INGEST_MISSING_SELF_TIME)
+  if (s->import_missing & GP_IMPORT_MISSING_SELF_TIME)
     return "element time: entry to exit, waiting included";
   return "self time: work only; downstream and waiting excluded";
 }

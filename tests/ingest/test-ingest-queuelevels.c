@@ -187,7 +187,7 @@ test_sample_truth (void)
   g_assert_cmpstr (s->import_schema, ==, GP_INGEST_SCHEMA_QUEUELEVELS);
   g_assert_cmpstr (s->mode, ==, "analyze");
   g_assert_cmphex (s->import_missing, ==, GP_INGEST_QUEUELEVELS_MISSING);
-  g_assert_false (s->import_missing & GP_INGEST_MISSING_QUEUE_LEVELS);
+  g_assert_false (s->import_missing & GP_IMPORT_MISSING_QUEUE_LEVELS);
   ASSERT_NEAR (s->duration_s, 3.0);
   g_assert_nonnull (strstr (s->import_detail, "4 queues (2 single queues of "
           "multiqueues) in 55 rows of 55 lines"));
@@ -482,10 +482,10 @@ check_merged (GpSession * s, GpSession * log_alone)
 
   g_assert_cmpstr (s->import_schema, ==,
       GP_INGEST_SCHEMA_TRACERLOG_QUEUELEVELS);
-  g_assert_false (s->import_missing & GP_INGEST_MISSING_QUEUE_LEVELS);
-  g_assert_true (s->import_missing & GP_INGEST_MISSING_QUEUE_FLOW);
-  g_assert_cmphex (s->import_missing & ~GP_INGEST_MISSING_QUEUE_FLOW, ==,
-      log_alone->import_missing & ~GP_INGEST_MISSING_QUEUE_LEVELS);
+  g_assert_false (s->import_missing & GP_IMPORT_MISSING_QUEUE_LEVELS);
+  g_assert_true (s->import_missing & GP_IMPORT_MISSING_QUEUE_FLOW);
+  g_assert_cmphex (s->import_missing & ~GP_IMPORT_MISSING_QUEUE_FLOW, ==,
+      log_alone->import_missing & ~GP_IMPORT_MISSING_QUEUE_LEVELS);
   /* 4608 bytes of 33.3 ms for 10 ms in every 40, from 0.2 s to 2.2 s */
   ASSERT_NEAR (q->level_pct_mean, QUEUE1_ONE_PCT * 10 / 40);
   ASSERT_NEAR (q->level_pct_max, QUEUE1_ONE_PCT);

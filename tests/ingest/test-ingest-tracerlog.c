@@ -120,11 +120,11 @@ check_planted (GpSession * s, gint latency, gboolean stats, gboolean rusage)
   guint m = s->import_missing;
 
   g_assert_cmpstr (s->mode, ==, "analyze");
-  g_assert_true (m & GP_INGEST_MISSING_INTERLATENCY);
+  g_assert_true (m & GP_IMPORT_MISSING_INTERLATENCY);
   if (latency == 2) {
     GpPath *p = the_path (s);
 
-    g_assert_false (m & GP_INGEST_MISSING_LATENCY);
+    g_assert_false (m & GP_IMPORT_MISSING_LATENCY);
     /* the source-to-sink latency holds identity's 10 ms, and a live
      * source's frame is late by at most its period */
     g_assert_cmpfloat (p->latency_ms.p50, >, 10.0);
@@ -132,12 +132,12 @@ check_planted (GpSession * s, gint latency, gboolean stats, gboolean rusage)
     g_assert_cmpuint (p->matched, >=, 70);
     g_assert_cmpuint (p->matched, <=, 75);
   } else {
-    g_assert_true (m & GP_INGEST_MISSING_LATENCY);
+    g_assert_true (m & GP_IMPORT_MISSING_LATENCY);
     g_assert_cmpuint (s->paths->len, ==, 0);
   }
   if (latency >= 1) {
-    g_assert_true (m & GP_INGEST_MISSING_SELF_TIME);
-    g_assert_false (m & GP_INGEST_MISSING_ELEMENT_TIME);
+    g_assert_true (m & GP_IMPORT_MISSING_SELF_TIME);
+    g_assert_false (m & GP_IMPORT_MISSING_ELEMENT_TIME);
     /* identity sleep-time=10000 us: 10 ms, plus its own few us */
     g_assert_cmpfloat (fabs (identity_mean_ms (s) - 10.0), <, 0.5);
     g_assert_cmpfloat (fabs (gp_session_find_elem_summary (s,
@@ -148,14 +148,14 @@ check_planted (GpSession * s, gint latency, gboolean stats, gboolean rusage)
     g_assert_nonnull (gp_session_find_queue_summary (s, "queue0"));
     g_assert_null (gp_session_find_elem_summary (s, "queue0"));
   } else {
-    g_assert_true (m & GP_INGEST_MISSING_ELEMENT_TIME);
+    g_assert_true (m & GP_IMPORT_MISSING_ELEMENT_TIME);
     g_assert_cmpuint (s->elem_summaries->len, ==, 0);
   }
   if (stats) {
     GpSinkSummary *ss = gp_session_find_sink (s, "fakesink0");
     GpElement *src = gp_session_find_element (s, "videotestsrc0");
 
-    g_assert_false (m & GP_INGEST_MISSING_LINKS);
+    g_assert_false (m & GP_IMPORT_MISSING_LINKS);
     g_assert_nonnull (ss);
     /* the live rate, and the caps that asked for it */
     g_assert_cmpfloat (fabs (ss->fps - 30.0), <, 0.6);
@@ -184,13 +184,13 @@ check_planted (GpSession * s, gint latency, gboolean stats, gboolean rusage)
     /* two streaming threads: the source's and the queue's */
     g_assert_cmpuint (s->threads->len, >=, 2);
   } else {
-    g_assert_true (m & GP_INGEST_MISSING_LINKS);
+    g_assert_true (m & GP_IMPORT_MISSING_LINKS);
     g_assert_cmpuint (s->sinks->len, ==, 0);
   }
   if (rusage) {
     guint i;
 
-    g_assert_false (m & GP_INGEST_MISSING_THREAD_CPU);
+    g_assert_false (m & GP_IMPORT_MISSING_THREAD_CPU);
     g_assert_true (s->process.measured);
     g_assert_cmpfloat (s->process.cpu_pct_mean, >=, 0);
     /* a live 64x48 stream at 30 fps takes little of a core */
@@ -201,7 +201,7 @@ check_planted (GpSession * s, gint latency, gboolean stats, gboolean rusage)
       g_assert_cmpfloat (t->cpu_pct_mean, <=, 100.5);
     }
   } else {
-    g_assert_true (m & GP_INGEST_MISSING_THREAD_CPU);
+    g_assert_true (m & GP_IMPORT_MISSING_THREAD_CPU);
     g_assert_false (s->process.measured);
   }
   g_assert_nonnull (s->import_detail);
@@ -829,7 +829,7 @@ test_long_log_bounded (void)
   g_assert_cmpuint (s->threads->len, ==, 1);
   g_assert_cmpfloat (fabs (((GpThreadSummary *) g_ptr_array_index
               (s->threads, 0))->cpu_pct_mean - 25.0), <, 0.01);
-  g_assert_true (s->import_missing & GP_INGEST_MISSING_LINKS);
+  g_assert_true (s->import_missing & GP_IMPORT_MISSING_LINKS);
   gp_session_free (s);
   g_string_free (log, TRUE);
 }
