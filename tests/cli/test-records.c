@@ -422,7 +422,8 @@ test_stalled_reader_end (void)
     g_assert_true (gp_records_reader_add_line (rr, lines[n],
             n == 0 ? &err : NULL));
   g_assert_no_error (err);
-  g_test_message ("%" G_GSSIZE_FORMAT " lines: %s", n, got->str);
+  g_test_message ("%" G_GSSIZE_FORMAT " lines:", n);
+  gp_test_message_text (got->str);
   /* the header and the end, nothing between */
   g_assert_cmpint (n, ==, 2);
   g_assert_true (g_str_has_prefix (lines[1], "gstprof-records-end,"));
@@ -702,7 +703,8 @@ gp_records_wrap_ctrl_c (const gchar * const *args, gint * code)
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   close (master);
   *code = gp_test_exit_code (status);
-  g_test_message ("wrap on a terminal: exit %d\n%s", *code, text->str);
+  g_test_message ("wrap on a terminal: exit %d", *code);
+  gp_test_message_text (text->str);
   g_assert_true (typed);
   g_ptr_array_unref (argv);
   g_free (slave);
@@ -821,8 +823,9 @@ test_wrap_kill_sigint (void)
   close (out_fd);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   stop_s = (g_get_monotonic_time () - sent_us) / 1e6;
-  g_test_message ("wrap: exit %d, %.2f s after SIGINT\n%s",
-      gp_test_exit_code (status), stop_s, rest);
+  g_test_message ("wrap: exit %d, %.2f s after SIGINT",
+      gp_test_exit_code (status), stop_s);
+  gp_test_message_text (rest);
   g_assert_nonnull (strstr (rest, "SIGINT received 1 time\n"));
   g_assert_cmpint (gp_test_exit_code (status), <=, 1);
   g_assert_cmpfloat (stop_s, <, GP_TEST_WRAP_GRACE_S - 1);
