@@ -118,12 +118,15 @@ gp_nvsmi_number (const gchar * s, gdouble * out)
   return end != NULL && *end == '\0' && isfinite (*out);
 }
 
+/* the texts of missing cells are NULL: each freed, not as a strv */
 static void
-gp_nvsmi_row_free (gpointer p)
+gp_nvsmi_row_free (GpNvsmiRow * r, guint n_columns)
 {
-  GpNvsmiRow *r = p;
+  guint c;
 
-  g_strfreev (r->text);
+  for (c = 0; c < n_columns; c++)
+    g_free (r->text[c]);
+  g_free (r->text);
   g_free (r->value);
   g_free (r);
 }
@@ -140,6 +143,8 @@ gp_nvsmi_table_free (GpNvsmiTable * table)
     g_free (table->columns[i].unit);
   }
   g_free (table->columns);
+  for (i = 0; i < table->rows->len; i++)
+    gp_nvsmi_row_free (g_ptr_array_index (table->rows, i), table->n_columns);
   g_ptr_array_unref (table->rows);
   g_free (table);
 }
@@ -152,7 +157,7 @@ gp_nvsmi_table_new (GpNvsmiKind kind, guint n_columns)
   t->kind = kind;
   t->n_columns = n_columns;
   t->columns = g_new0 (GpNvsmiColumn, n_columns);
-  t->rows = g_ptr_array_new_with_free_func (gp_nvsmi_row_free);
+  t->rows = g_ptr_array_new ();
   return t;
 }
 
@@ -258,7 +263,7 @@ gp_nvsmi_add_row (GpNvsmiTable * t, gchar ** cells, guint n_cells,
   row->gpu = ordinal;
   for (c = 0; c < t->n_columns; c++) {
     if (!gp_nvsmi_cell (t, row, c, cells[c], origin, line, error)) {
-      gp_nvsmi_row_free (row);
+      gp_nvsmi_row_free (row, t->n_columns);
       return FALSE;
     }
     if (strcmp (t->columns[c].name, index_column) == 0) {
@@ -268,7 +273,7 @@ gp_nvsmi_add_row (GpNvsmiTable * t, gchar ** cells, guint n_cells,
         g_set_error (error, GP_NVSMI_ERROR, 0,
             "%s:%u: %s is '%s', not a GPU index", origin, line,
             index_column, g_strstrip (cells[c]));
-        gp_nvsmi_row_free (row);
+        gp_nvsmi_row_free (row, t->n_columns);
         return FALSE;
       }
       row->gpu = (gint) v;
@@ -436,7 +441,7 @@ gp_nvsmi_parse_dmon (const gchar * data, gsize len, const gchar * origin,
         } else {
           t = gp_nvsmi_table_new (GP_NVSMI_DMON, n);
           for (c = 0; c < n; c++) {
-            t->columns[c].name = g_ascii_strdown (words[c], -1);
+            t->columns[c].name = gp_nvsmi_canonical_field (words[c]);
             t->columns[c].unit = g_strdup ("");
           }
           ok = gp_nvsmi_check_columns (t, origin, i + 1, error);
@@ -550,6 +555,10 @@ gp_nvsmi_drop_unknown_field (GPtrArray * fields, const gchar * message,
   if (dropped)
     *dropped = NULL;
   end = start ? strstr (start + strlen (lead), tail) : NULL;
+  /* the driver's line names one field: no line break inside its quotes */
+  if (end != NULL && (end == start + strlen (lead) ||
+          memchr (start, '\n', end - start) != NULL))
+    end = NULL;
   if (end == NULL) {
     gchar *first = g_strdup (message ? message : "");
 

@@ -439,6 +439,13 @@ test_unknown_field (void)
   g_assert_error (error, GP_NVSMI_ERROR, 0);
   g_assert_null (strchr (error->message, '\n'));
   g_clear_error (&error);
+  /* quotes that span lines are not the driver's one-field line */
+  g_assert_false (gp_nvsmi_drop_unknown_field (fields,
+          "Field \"memory\n.total\" is not a valid field to query.", NULL,
+          &error));
+  g_assert_error (error, GP_NVSMI_ERROR, 0);
+  g_assert_null (strchr (error->message, '\n'));
+  g_clear_error (&error);
   /* another failure */
   g_assert_false (gp_nvsmi_drop_unknown_field (fields,
           "NVIDIA-SMI has failed because it couldn't communicate with the"
