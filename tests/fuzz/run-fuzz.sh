@@ -18,6 +18,8 @@
 #               loads (tests/fuzz/fuzz-export.c)
 #   queuelevels the queue-levels tracer's CSV, alone and beside a log
 #               (tests/fuzz/fuzz-queuelevels.c)
+#   nvsmi       nvidia-smi's --query-gpu CSV and dmon tables
+#               (tests/fuzz/fuzz-nvsmi.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -105,7 +107,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -145,11 +147,15 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-queuelevels" "$ROOT/tests/fuzz/fuzz-queuelevels.c" \
   $QUEUELEVELS $CORE $(pkg-config --libs $PKG $GIO) -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-nvsmi" "$ROOT/tests/fuzz/fuzz-nvsmi.c" \
+  "$ROOT/src/telemetry/gp-nvsmi.c" $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
-for t in session gstprofile launch records tracerlog trace export queuelevels; do
+for t in session gstprofile launch records tracerlog trace export queuelevels nvsmi; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -241,6 +247,13 @@ for f in "$ROOT"/tests/ingest/queuelevels/*.csv; do
 done
 gzip -9nc "$ROOT/tests/ingest/queuelevels/two-queues.csv" > "$OUT/queuelevels/seeds/two-queues.csv.gz"
 
+# nvidia-smi: every captured query and dmon output, and the driver's
+# refusal of a field
+for f in "$FIX"/telemetry/nvidia_smi_*.txt; do
+  [ -f "$f" ] && cp "$f" "$OUT/nvsmi/seeds/"
+done
+printf 'Field "memory.total" is not a valid field to query.\n' > "$OUT/nvsmi/seeds/refused"
+
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
@@ -295,6 +308,7 @@ run_target tracerlog 65536 "$ROOT/tests/fuzz/tracerlog.dict"
 run_target trace 65536 ""
 run_target export 65536 "$ROOT/tests/fuzz/session.dict"
 run_target queuelevels 65536 "$ROOT/tests/fuzz/queuelevels.dict"
+run_target nvsmi 16384 ""
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
