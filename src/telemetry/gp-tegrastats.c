@@ -137,6 +137,21 @@ gp_tegra_is_name (const gchar * t)
   return TRUE;
 }
 
+/* @t for an error: at most GP_TEGRA_QUOTE_MAX bytes, `...` after a longer
+ * one, every byte outside printable ASCII escaped (g_strescape). */
+static gchar *
+gp_tegra_quote (const gchar * t)
+{
+  gchar *cut = g_strndup (t, GP_TEGRA_QUOTE_MAX);
+  gchar *quoted = g_strescape (cut, NULL);
+  gchar *out = g_strconcat (quoted,
+      strlen (t) > GP_TEGRA_QUOTE_MAX ? "..." : "", NULL);
+
+  g_free (quoted);
+  g_free (cut);
+  return out;
+}
+
 static gboolean
 gp_tegra_fail (GpTegraParse * p, guint at, const gchar * fmt, ...)
 G_GNUC_PRINTF (3, 4);
@@ -147,19 +162,16 @@ static gboolean
 gp_tegra_fail (GpTegraParse * p, guint at, const gchar * fmt, ...)
 {
   va_list ap;
-  gchar *what, *quoted, *cut;
+  gchar *what, *quoted;
 
   va_start (ap, fmt);
   what = g_strdup_vprintf (fmt, ap);
   va_end (ap);
   if (at < p->n) {
-    cut = g_strndup (p->tok[at], GP_TEGRA_QUOTE_MAX);
-    quoted = g_strescape (cut, NULL);
+    quoted = gp_tegra_quote (p->tok[at]);
     g_set_error (p->error, GP_TEGRASTATS_ERROR, GP_TEGRASTATS_ERROR_PARSE,
-        "tegrastats line, token %u '%s%s': %s", at + 1, quoted,
-        strlen (p->tok[at]) > GP_TEGRA_QUOTE_MAX ? "..." : "", what);
+        "tegrastats line, token %u '%s': %s", at + 1, quoted, what);
     g_free (quoted);
-    g_free (cut);
   } else {
     g_set_error (p->error, GP_TEGRASTATS_ERROR, GP_TEGRASTATS_ERROR_PARSE,
         "tegrastats line, at its end (%u tokens): %s", p->n, what);
@@ -305,7 +317,7 @@ gp_tegra_cpus (GpTegraParse * p)
 {
   GString *list = g_string_new (NULL);
   guint start = p->i, j;
-  gchar **entries = NULL, *close;
+  gchar **entries = NULL, *close, *quoted;
   gdouble shared = NAN, load, freq;
   const gchar *q;
   gboolean ok = FALSE;
@@ -323,8 +335,10 @@ gp_tegra_cpus (GpTegraParse * p)
   if (close[1] != '\0') {
     q = close[1] == '@' ? gp_tegra_num (close + 2, &shared) : NULL;
     if (!gp_tegra_rest (q, "")) {
+      quoted = gp_tegra_quote (close + 1);
       gp_tegra_fail (p, j, "CPU list ends in '%s', not ']' or ']@MHz'",
-          close + 1);
+          quoted);
+      g_free (quoted);
       goto out;
     }
   }
@@ -347,8 +361,10 @@ gp_tegra_cpus (GpTegraParse * p)
     if (q == NULL || *q != '%' ||
         (q[1] == '@' && !gp_tegra_rest (gp_tegra_num (q + 2, &freq), "")) ||
         (q[1] != '@' && q[1] != '\0')) {
-      gp_tegra_fail (p, start, "CPU entry %u '%.*s' is not X%%@MHz, X%% "
-          "or off", c, GP_TEGRA_QUOTE_MAX, entries[c]);
+      quoted = gp_tegra_quote (entries[c]);
+      gp_tegra_fail (p, start, "CPU entry %u '%s' is not X%%@MHz, X%% "
+          "or off", c, quoted);
+      g_free (quoted);
       goto out;
     }
     gp_tegra_addf (p->s, 1, "", "CPU%u.state", c);
