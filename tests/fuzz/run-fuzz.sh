@@ -20,6 +20,7 @@
 #               (tests/fuzz/fuzz-queuelevels.c)
 #   nvsmi       nvidia-smi's --query-gpu CSV and dmon tables
 #               (tests/fuzz/fuzz-nvsmi.c)
+#   tegrastats  Jetson tegrastats lines (tests/fuzz/fuzz-tegrastats.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -107,7 +108,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -151,11 +152,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-nvsmi" "$ROOT/tests/fuzz/fuzz-nvsmi.c" \
   "$ROOT/src/telemetry/gp-nvsmi.c" $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-tegrastats" "$ROOT/tests/fuzz/fuzz-tegrastats.c" \
+  "$ROOT/src/telemetry/gp-tegrastats.c" $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
-for t in session gstprofile launch records tracerlog trace export queuelevels nvsmi; do
+for t in session gstprofile launch records tracerlog trace export queuelevels \
+  nvsmi tegrastats; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -253,6 +259,13 @@ for f in "$FIX"/telemetry/nvidia_smi_*.txt; do
   [ -f "$f" ] && cp "$f" "$OUT/nvsmi/seeds/"
 done
 printf 'Field "memory.total" is not a valid field to query.\n' > "$OUT/nvsmi/seeds/refused"
+# tegrastats: the real lines of every board, whole files and a line each
+for f in "$FIX"/telemetry/tegrastats_*.txt; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f" .txt)
+  cp "$f" "$OUT/tegrastats/seeds/"
+  head -n 1 "$f" > "$OUT/tegrastats/seeds/$b-1.txt"
+done
 
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
@@ -309,6 +322,7 @@ run_target trace 65536 ""
 run_target export 65536 "$ROOT/tests/fuzz/session.dict"
 run_target queuelevels 65536 "$ROOT/tests/fuzz/queuelevels.dict"
 run_target nvsmi 16384 ""
+run_target tegrastats 4096 "$ROOT/tests/fuzz/tegrastats.dict"
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
