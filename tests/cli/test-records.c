@@ -1005,58 +1005,92 @@ test_wrap_progress (void)
   g_free (cmd);
 }
 
+/* The two-pipelines child wrapped (@variant: NULL, or "same" for two
+ * pipelines both named "player"), whose verdict names the identities of
+ * pipelines @a and @b by their paths; its session. */
+static GpSession *
+gp_records_wrap_two (const gchar * dir, const gchar * variant,
+    const gchar * a, const gchar * b)
+{
+  gchar *slow_a = g_strdup_printf ("%s/slow", a);
+  gchar *slow_b = g_strdup_printf ("%s/slow", b);
+  gchar *out = g_build_filename (gp_tmp, dir, NULL);
+  gchar *path = g_build_filename (out, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
+      g_getenv ("GP_RECORDS_SELF"), "--two-pipelines-child", variant, NULL);
+  g_test_message ("two pipelines (%s): exit %d", variant ? variant : "apart",
+      r.code);
+  g_assert_cmpint (r.code, <=, 1);
+  g_assert_nonnull (strstr (r.out, slow_a));
+  g_assert_nonnull (strstr (r.out, slow_b));
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_free (slow_a);
+  g_free (slow_b);
+  g_free (path);
+  g_free (out);
+  return s;
+}
+
+/* Pipelines @a and @b, each with a queue0 and an identity "slow" (3 ms in
+ * @a, 6 ms in @b): each element named by its path and measured apart, each
+ * pipeline a top-level section of the graph with its children and links. */
+static void
+gp_records_assert_two_sections (GpSession * s, const gchar * a,
+    const gchar * b)
+{
+  const gchar *pipes[] = { a, b };
+  const gdouble planted_ms[] = { 3.0, 6.0 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (pipes); i++) {
+    gchar *slow = g_strdup_printf ("%s/slow", pipes[i]);
+    gchar *queue = g_strdup_printf ("%s/queue0", pipes[i]);
+    gchar *link = g_strdup_printf ("%s.src->%s.sink", queue, slow);
+    GpElement *e = gp_session_find_element (s, pipes[i]);
+
+    gp_records_assert_element (s, slow, 40, planted_ms[i]);
+    g_assert_nonnull (gp_session_find_queue_summary (s, queue));
+    g_assert_nonnull (e);
+    g_assert_cmpstr (e->parent, ==, "");
+    g_assert_cmpstr (gp_session_find_element (s, slow)->parent, ==,
+        pipes[i]);
+    g_assert_cmpstr (gp_session_find_element (s, queue)->parent, ==,
+        pipes[i]);
+    g_assert_nonnull (gp_session_find_link (s, link));
+    g_free (link);
+    g_free (queue);
+    g_free (slow);
+  }
+  g_assert_cmpstr (s->reached, ==, "PLAYING");
+}
+
 /* Two pipelines in one program, each with a queue0 and an identity "slow",
  * one of 3 ms, one of 6 ms: every element named by its path, each measured
  * apart, each pipeline a section of the graph even after the first went. */
 static void
 test_wrap_two_pipelines (void)
 {
-  gchar *out = g_build_filename (gp_tmp, "wrap-two", NULL);
-  gchar *path = g_build_filename (out, "session.json", NULL);
-  GError *err = NULL;
   GpSession *s;
-  GpElement *e;
-  GpTestRun r;
 
   if (!gp_test_have_tracer ())
     return;
-  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
-      g_getenv ("GP_RECORDS_SELF"), "--two-pipelines-child", NULL);
-  g_test_message ("two pipelines: exit %d", r.code);
-  g_assert_cmpint (r.code, <=, 1);
-  g_assert_nonnull (strstr (r.out, "first/slow"));
-  g_assert_nonnull (strstr (r.out, "second/slow"));
-  gp_test_run_clear (&r);
-  s = gp_session_load (path, &err);
-  g_assert_no_error (err);
-  gp_records_assert_element (s, "first/slow", 40, 3.0);
-  gp_records_assert_element (s, "second/slow", 40, 6.0);
+  s = gp_records_wrap_two ("wrap-two", NULL, "first", "second");
+  gp_records_assert_two_sections (s, "first", "second");
   /* no plain name for either, no third element made of both */
   g_assert_null (gp_session_find_elem_summary (s, "slow"));
   g_assert_null (gp_session_find_elem_summary (s, "queue0"));
-  g_assert_nonnull (gp_session_find_queue_summary (s, "first/queue0"));
-  g_assert_nonnull (gp_session_find_queue_summary (s, "second/queue0"));
   /* names unique in the process stay as they are */
   g_assert_nonnull (gp_session_find_elem_summary (s, "fakesink0"));
   g_assert_nonnull (gp_session_find_elem_summary (s, "fakesink1"));
-  /* each pipeline its section: a top-level bin and its children, the
-   * first kept after the program let it go */
-  e = gp_session_find_element (s, "first");
-  g_assert_nonnull (e);
-  g_assert_cmpstr (e->parent, ==, "");
-  g_assert_nonnull (gp_session_find_element (s, "second"));
-  g_assert_cmpstr (gp_session_find_element (s, "first/slow")->parent, ==,
-      "first");
-  g_assert_cmpstr (gp_session_find_element (s, "second/queue0")->parent, ==,
-      "second");
-  g_assert_nonnull (gp_session_find_link (s,
-          "first/queue0.src->first/slow.sink"));
   g_assert_nonnull (gp_session_find_link (s,
           "second/slow.src->fakesink1.sink"));
-  g_assert_cmpstr (s->reached, ==, "PLAYING");
   gp_session_free (s);
-  g_free (path);
-  g_free (out);
 }
 
 /* The same two pipelines both named "player" (gst_pipeline_new ("player")
@@ -1065,44 +1099,13 @@ test_wrap_two_pipelines (void)
 static void
 test_wrap_same_named_pipelines (void)
 {
-  gchar *out = g_build_filename (gp_tmp, "wrap-same", NULL);
-  gchar *path = g_build_filename (out, "session.json", NULL);
-  GError *err = NULL;
   GpSession *s;
-  GpElement *e;
-  GpTestRun r;
 
   if (!gp_test_have_tracer ())
     return;
-  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
-      g_getenv ("GP_RECORDS_SELF"), "--two-pipelines-child", "same", NULL);
-  g_test_message ("two pipelines named alike: exit %d", r.code);
-  g_assert_cmpint (r.code, <=, 1);
-  gp_test_run_clear (&r);
-  s = gp_session_load (path, &err);
-  g_assert_no_error (err);
-  gp_records_assert_element (s, "player/slow", 40, 3.0);
-  gp_records_assert_element (s, "player#2/slow", 40, 6.0);
-  g_assert_nonnull (gp_session_find_queue_summary (s, "player/queue0"));
-  g_assert_nonnull (gp_session_find_queue_summary (s, "player#2/queue0"));
-  e = gp_session_find_element (s, "player");
-  g_assert_nonnull (e);
-  g_assert_cmpstr (e->parent, ==, "");
-  e = gp_session_find_element (s, "player#2");
-  g_assert_nonnull (e);
-  g_assert_cmpstr (e->parent, ==, "");
-  g_assert_cmpstr (gp_session_find_element (s, "player#2/slow")->parent, ==,
-      "player#2");
-  g_assert_cmpstr (gp_session_find_element (s, "player/queue0")->parent, ==,
-      "player");
-  g_assert_nonnull (gp_session_find_link (s,
-          "player#2/queue0.src->player#2/slow.sink"));
-  g_assert_nonnull (gp_session_find_link (s,
-          "player/queue0.src->player/slow.sink"));
-  g_assert_cmpstr (s->reached, ==, "PLAYING");
+  s = gp_records_wrap_two ("wrap-same", "same", "player", "player#2");
+  gp_records_assert_two_sections (s, "player", "player#2");
   gp_session_free (s);
-  g_free (path);
-  g_free (out);
 }
 
 /* A program that runs a pipeline and starts gst-launch-1.0 (fork and
