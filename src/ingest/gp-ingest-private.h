@@ -48,6 +48,11 @@ GpIngestStream *gp_ingest_stream_data (const gchar * data, gsize length,
 
 void gp_ingest_stream_free (GpIngestStream * st);
 
+/* Whether @sniff says yes to the file at @path (FALSE when it cannot be
+ * opened): the path form of a reader's sniff. */
+typedef gboolean (*GpIngestSniff) (const GpIngestStream * st);
+gboolean gp_ingest_stream_sniff (const gchar * path, GpIngestSniff sniff);
+
 /* Reads the rest of @st through @lines, gp_lines_finish () at its end;
  * stops early, with TRUE, when the line function stops @lines. FALSE with
  * a one-line GP_SESSION_ERROR_IO naming the stream on a read error. */

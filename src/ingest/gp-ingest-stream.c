@@ -208,3 +208,16 @@ gp_ingest_stream_slurp (GpIngestStream * st, gsize max, gsize * length,
   g_string_free (text, TRUE);
   return NULL;
 }
+
+gboolean
+gp_ingest_stream_sniff (const gchar * path, GpIngestSniff sniff)
+{
+  GpIngestStream *st = gp_ingest_stream_open (path, NULL);
+  gboolean yes;
+
+  if (st == NULL)
+    return FALSE;
+  yes = sniff (st);
+  gp_ingest_stream_free (st);
+  return yes;
+}

@@ -2119,14 +2119,7 @@ gp_ingest_tracerlog_sniff_stream (const GpIngestStream * st)
 gboolean
 gp_ingest_tracerlog_sniff (const gchar * path)
 {
-  GpIngestStream *st = gp_ingest_stream_open (path, NULL);
-  gboolean yes;
-
-  if (st == NULL)
-    return FALSE;
-  yes = gp_ingest_tracerlog_sniff_stream (st);
-  gp_ingest_stream_free (st);
-  return yes;
+  return gp_ingest_stream_sniff (path, gp_ingest_tracerlog_sniff_stream);
 }
 
 GpSession *
