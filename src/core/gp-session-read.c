@@ -605,6 +605,146 @@ gp_session_read_series (GpJsonReader * r, GpSession * s, JsonObject * root)
   return TRUE;
 }
 
+/* One number of a series' t or v array: a number within
+ * GP_JSON_MAX_MAGNITUDE, or (@allow_null) null for a missing value. */
+static gboolean
+gp_session_read_machine_number (GpJsonReader * r, JsonArray * a, guint i,
+    const gchar * path, gboolean allow_null, gdouble * out)
+{
+  JsonNode *node = json_array_get_element (a, i);
+
+  if (allow_null && JSON_NODE_HOLDS_NULL (node)) {
+    *out = NAN;
+    return TRUE;
+  }
+  if (!gp_json_node_number (node, out) || !isfinite (*out)
+      || fabs (*out) > GP_JSON_MAX_MAGNITUDE) {
+    gchar *ip = gp_json_index_path (path, i);
+    gboolean ok = gp_json_reader_fail (r, ip, "expected %s",
+        allow_null ? "a number or null" : "a number");
+
+    g_free (ip);
+    return ok;
+  }
+  return TRUE;
+}
+
+static gboolean
+gp_session_read_machine_series (GpJsonReader * r, GpMachine * m,
+    JsonObject * so, const gchar * path)
+{
+  const gchar *name, *unit, *source;
+  JsonArray *t, *v;
+  GpMachineSeries *ms;
+  gchar *quantity, *tpath;
+  const gchar *slash;
+  gdouble limit;
+  guint i, n;
+  gboolean ok = TRUE;
+
+  if (!gp_json_read_string (r, so, path, "name", &name) ||
+      !gp_json_read_string (r, so, path, "unit", &unit) ||
+      !gp_json_read_string (r, so, path, "source", &source) ||
+      !gp_json_read_number (r, so, path, "limit", GP_JSON_MAX_MAGNITUDE,
+          &limit) ||
+      !gp_json_read_array (r, so, path, "t", &t) ||
+      !gp_json_read_array (r, so, path, "v", &v))
+    return FALSE;
+  slash = name != NULL ? strchr (name, '/') : NULL;
+  if (slash == NULL || slash == name)
+    return gp_json_reader_expected (r, path, "name", "QUANTITY/INSTANCE");
+  n = t != NULL ? json_array_get_length (t) : 0;
+  if (n != (v != NULL ? json_array_get_length (v) : 0))
+    return gp_json_reader_expected (r, path, "v", "as many values as "
+        "times");
+  quantity = g_strndup (name, slash - name);
+  if (gp_machine_find (m, quantity, slash + 1) != NULL) {
+    g_free (quantity);
+    return gp_json_reader_fail (r, path, "series \"%s\" given twice",
+        name);
+  }
+  ms = gp_machine_series (m, quantity, slash + 1, unit ? unit : "",
+      source ? source : "");
+  g_free (quantity);
+  ms->limit = limit;
+  tpath = gp_json_key_path (path, "t");
+  for (i = 0; i < n && ok; i++) {
+    gdouble ti, vi;
+
+    ok = gp_session_read_machine_number (r, t, i, tpath, FALSE, &ti) &&
+        gp_session_read_machine_number (r, v, i, path, TRUE, &vi);
+    if (ok && !gp_machine_series_append (m, ms, ti, vi))
+      ok = gp_json_reader_fail (r, tpath, "times go back at [%u]", i);
+  }
+  g_free (tpath);
+  return ok;
+}
+
+/* session.machine: absent when nothing sampled the machine. */
+static gboolean
+gp_session_read_machine (GpJsonReader * r, GpSession * s, JsonObject * root)
+{
+  const gchar *p = "machine";
+  JsonObject *o, *facts;
+  JsonArray *sources, *series;
+  GpMachine *m;
+  guint i, n;
+  gboolean ok;
+
+  if (!gp_json_read_object (r, root, "", "machine", &o))
+    return FALSE;
+  if (o == NULL)
+    return TRUE;
+  m = s->machine = gp_machine_new ();
+  ok = gp_session_read_maybe (r, o, p, "cost_pct", &m->cost_pct) &&
+      gp_json_read_array (r, o, p, "sources", &sources) &&
+      gp_json_read_object (r, o, p, "facts", &facts) &&
+      gp_json_read_array (r, o, p, "series", &series);
+  n = ok && sources != NULL ? json_array_get_length (sources) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *so;
+    gchar *ip;
+    const gchar *name, *state, *detail;
+    GpMachineSource *src;
+
+    ok = gp_json_read_element_object (r, sources, i, "machine.sources", &so,
+        &ip) && gp_json_read_string (r, so, ip, "name", &name) &&
+        gp_json_read_string (r, so, ip, "state", &state) &&
+        gp_json_read_string (r, so, ip, "detail", &detail);
+    if (ok && name == NULL)
+      ok = gp_json_reader_expected (r, ip, "name", "a string");
+    if (ok) {
+      gp_machine_source_set (m, name, state, detail);
+      src = gp_machine_source (m, name);
+      ok = gp_json_read_count (r, so, ip, "samples", &src->samples) &&
+          gp_session_read_maybe (r, so, ip, "interval_s", &src->interval_s);
+    }
+    g_free (ip);
+  }
+  if (ok && facts != NULL) {
+    GList *members = json_object_get_members (facts), *l;
+
+    for (l = members; l != NULL && ok; l = l->next) {
+      const gchar *value;
+
+      ok = gp_json_read_string (r, facts, "machine.facts", l->data, &value);
+      if (ok && value != NULL)
+        gp_machine_set_fact (m, l->data, value);
+    }
+    g_list_free (members);
+  }
+  n = ok && series != NULL ? json_array_get_length (series) : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonObject *so;
+    gchar *ip;
+
+    ok = gp_json_read_element_object (r, series, i, "machine.series", &so,
+        &ip) && gp_session_read_machine_series (r, m, so, ip);
+    g_free (ip);
+  }
+  return ok;
+}
+
 static gboolean
 gp_session_read_events (GpJsonReader * r, GpSession * s, JsonObject * root)
 {
@@ -755,6 +895,7 @@ gp_session_from_json (JsonNode * root, const gchar * origin, GError ** error)
           gp_session_read_graph (r, s, o) &&
           gp_session_read_summary (r, s, o) &&
           gp_session_read_series (r, s, o) &&
+          gp_session_read_machine (r, s, o) &&
           gp_session_read_events (r, s, o) &&
           gp_session_read_findings (r, s, o))) {
     gp_json_reader_finish (r, error);

@@ -575,6 +575,70 @@ gp_session_write_findings (GpSession * s)
   return a;
 }
 
+/* session.machine: what sampled the machine and what it saw. */
+static JsonObject *
+gp_session_write_machine (const GpMachine * m)
+{
+  JsonObject *o = json_object_new ();
+  JsonObject *facts = json_object_new ();
+  JsonArray *sources = json_array_new ();
+  JsonArray *series = json_array_new ();
+  guint i, j;
+
+  gp_session_write_set_maybe (o, "cost_pct", m->cost_pct);
+  for (i = 0; i < m->sources->len; i++) {
+    GpMachineSource *src = g_ptr_array_index (m->sources, i);
+    JsonObject *so = json_object_new ();
+
+    gp_session_write_set_string (so, "name", src->name);
+    gp_session_write_set_string (so, "state", src->state);
+    gp_session_write_set_string (so, "detail", src->detail);
+    gp_session_write_set_count (so, "samples", src->samples);
+    gp_session_write_set_maybe (so, "interval_s", src->interval_s);
+    json_array_add_object_element (sources, so);
+  }
+  json_object_set_array_member (o, "sources", sources);
+  for (i = 0; i + 1 < m->facts->len; i += 2) {
+    gchar *key = gp_session_write_valid_utf8 (g_ptr_array_index (m->facts,
+            i));
+
+    gp_session_write_set_string (facts, key,
+        g_ptr_array_index (m->facts, i + 1));
+    g_free (key);
+  }
+  json_object_set_object_member (o, "facts", facts);
+  for (i = 0; i < m->series->len; i++) {
+    GpMachineSeries *ms = g_ptr_array_index (m->series, i);
+    JsonObject *so = json_object_new ();
+    JsonArray *t = json_array_new ();
+    JsonArray *v = json_array_new ();
+
+    gp_session_write_set_string (so, "name", ms->name);
+    gp_session_write_set_string (so, "unit", ms->unit);
+    gp_session_write_set_string (so, "source", ms->source);
+    if (isfinite (ms->limit))
+      gp_session_write_set_real (so, "limit", ms->limit);
+    else
+      json_object_set_null_member (so, "limit");
+    for (j = 0; j < ms->t->len; j++) {
+      gdouble tj = g_array_index (ms->t, gdouble, j);
+      gdouble vj = g_array_index (ms->v, gdouble, j);
+
+      json_array_add_double_element (t, gp_session_write_printable (tj));
+      if (isfinite (vj))
+        json_array_add_double_element (v,
+            gp_session_write_printable (vj + 0.0));
+      else
+        json_array_add_null_element (v);
+    }
+    json_object_set_array_member (so, "t", t);
+    json_object_set_array_member (so, "v", v);
+    json_array_add_object_element (series, so);
+  }
+  json_object_set_array_member (o, "series", series);
+  return o;
+}
+
 JsonNode *
 gp_session_to_json (GpSession * s)
 {
@@ -599,6 +663,9 @@ gp_session_to_json (GpSession * s)
         gp_session_write_object_node (g_ptr_array_index (s->series, i)));
   json_object_set_array_member (root, "series", series);
 
+  if (s->machine != NULL)
+    json_object_set_object_member (root, "machine",
+        gp_session_write_machine (s->machine));
   json_object_set_array_member (root, "events", gp_session_write_events (s));
   json_object_set_array_member (root, "findings",
       gp_session_write_findings (s));

@@ -404,6 +404,7 @@ gp_session_free (GpSession * s)
   g_free (s->end);
   g_free (s->trace_file);
   gp_trace_free (s->trace);
+  gp_machine_free (s->machine);
   g_ptr_array_unref (s->preroll);
   g_ptr_array_unref (s->elements);
   g_ptr_array_unref (s->links);

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include "gp-machine.h"
 #include "gp-trace.h"
 
 G_BEGIN_DECLS
@@ -303,6 +304,9 @@ typedef struct
   /* (capture) the pushes themselves, from the capture until the run saves
    * them as trace_file; NULL in a session read back */
   GpTrace *trace;
+  /* the machine under the pipeline, as its samplers or a telemetry log
+   * saw it (session.machine); NULL when nothing sampled it */
+  GpMachine *machine;
 
   /* graph */
   GPtrArray *elements;          /* GpElement* */

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gp-machine: the machine under the pipeline (gp-machine.h). */
+#include "gp-machine.h"
+
+#include <math.h>
+#include <string.h>
+
+static void
+gp_machine_source_free (gpointer p)
+{
+  GpMachineSource *src = p;
+
+  g_free (src->name);
+  g_free (src->state);
+  g_free (src->detail);
+  g_free (src);
+}
+
+static void
+gp_machine_series_free (gpointer p)
+{
+  GpMachineSeries *s = p;
+
+  g_free (s->name);
+  g_free (s->unit);
+  g_free (s->source);
+  g_array_unref (s->t);
+  g_array_unref (s->v);
+  g_free (s);
+}
+
+GpMachine *
+gp_machine_new (void)
+{
+  GpMachine *m = g_new0 (GpMachine, 1);
+
+  m->sources = g_ptr_array_new_with_free_func (gp_machine_source_free);
+  m->series = g_ptr_array_new_with_free_func (gp_machine_series_free);
+  m->facts = g_ptr_array_new_with_free_func (g_free);
+  m->cost_pct = -1;
+  return m;
+}
+
+void
+gp_machine_free (GpMachine * m)
+{
+  if (m == NULL)
+    return;
+  g_ptr_array_unref (m->sources);
+  g_ptr_array_unref (m->series);
+  g_ptr_array_unref (m->facts);
+  g_free (m);
+}
+
+/* ------------------------------------------------------------------ */
+/* sources                                                              */
+/* ------------------------------------------------------------------ */
+
+GpMachineSource *
+gp_machine_find_source (const GpMachine * m, const gchar * name)
+{
+  guint i;
+
+  for (i = 0; i < m->sources->len; i++) {
+    GpMachineSource *src = g_ptr_array_index (m->sources, i);
+
+    if (strcmp (src->name, name) == 0)
+      return src;
+  }
+  return NULL;
+}
+
+GpMachineSource *
+gp_machine_source (GpMachine * m, const gchar * name)
+{
+  GpMachineSource *src = gp_machine_find_source (m, name);
+
+  if (src != NULL)
+    return src;
+  src = g_new0 (GpMachineSource, 1);
+  src->name = g_strdup (name);
+  src->interval_s = -1;
+  g_ptr_array_add (m->sources, src);
+  return src;
+}
+
+void
+gp_machine_source_set (GpMachine * m, const gchar * name,
+    const gchar * state, const gchar * detail)
+{
+  GpMachineSource *src = gp_machine_source (m, name);
+
+  g_free (src->state);
+  src->state = g_strdup (state);
+  g_free (src->detail);
+  src->detail = g_strdup (detail);
+}
+
+/* ------------------------------------------------------------------ */
+/* series                                                               */
+/* ------------------------------------------------------------------ */
+
+GpMachineSeries *
+gp_machine_find (const GpMachine * m, const gchar * quantity,
+    const gchar * instance)
+{
+  gsize qlen = strlen (quantity);
+  guint i;
+
+  for (i = 0; i < m->series->len; i++) {
+    GpMachineSeries *s = g_ptr_array_index (m->series, i);
+
+    if (strncmp (s->name, quantity, qlen) != 0 || s->name[qlen] != '/')
+      continue;
+    if (instance == NULL || strcmp (s->name + qlen + 1, instance) == 0)
+      return s;
+  }
+  return NULL;
+}
+
+GPtrArray *
+gp_machine_find_all (const GpMachine * m, const gchar * quantity)
+{
+  GPtrArray *all = g_ptr_array_new ();
+  gsize qlen = strlen (quantity);
+  guint i;
+
+  for (i = 0; i < m->series->len; i++) {
+    GpMachineSeries *s = g_ptr_array_index (m->series, i);
+
+    if (strncmp (s->name, quantity, qlen) == 0 && s->name[qlen] == '/')
+      g_ptr_array_add (all, s);
+  }
+  return all;
+}
+
+GpMachineSeries *
+gp_machine_series (GpMachine * m, const gchar * quantity,
+    const gchar * instance, const gchar * unit, const gchar * source)
+{
+  GpMachineSeries *s = gp_machine_find (m, quantity, instance);
+
+  if (s != NULL)
+    return s;
+  s = g_new0 (GpMachineSeries, 1);
+  s->name = g_strdup_printf ("%s/%s", quantity, instance);
+  s->unit = g_strdup (unit);
+  s->source = g_strdup (source);
+  s->limit = NAN;
+  s->t = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  s->v = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  g_ptr_array_add (m->series, s);
+  gp_machine_source (m, source);
+  return s;
+}
+
+gboolean
+gp_machine_series_append (GpMachine * m, GpMachineSeries * s, gdouble t,
+    gdouble v)
+{
+  GpMachineSource *src;
+
+  if (!isfinite (t) || (s->t->len > 0
+          && t < g_array_index (s->t, gdouble, s->t->len - 1)))
+    return FALSE;
+  if (!isfinite (v))
+    v = NAN;
+  g_array_append_val (s->t, t);
+  g_array_append_val (s->v, v);
+  src = gp_machine_source (m, s->source);
+  if (src->state == NULL)
+    src->state = g_strdup (GP_MACHINE_SAMPLED);
+  return TRUE;
+}
+
+gchar *
+gp_machine_series_quantity (const GpMachineSeries * s)
+{
+  const gchar *slash = strchr (s->name, '/');
+
+  return slash ? g_strndup (s->name, slash - s->name) : g_strdup (s->name);
+}
+
+const gchar *
+gp_machine_series_instance (const GpMachineSeries * s)
+{
+  const gchar *slash = strchr (s->name, '/');
+
+  return slash ? slash + 1 : "";
+}
+
+guint
+gp_machine_series_len (const GpMachineSeries * s)
+{
+  return s->t->len;
+}
+
+gdouble
+gp_machine_series_t (const GpMachineSeries * s, guint i)
+{
+  return i < s->t->len ? g_array_index (s->t, gdouble, i) : NAN;
+}
+
+gdouble
+gp_machine_series_v (const GpMachineSeries * s, guint i)
+{
+  return i < s->v->len ? g_array_index (s->v, gdouble, i) : NAN;
+}
+
+typedef struct
+{
+  guint n;
+  guint above;
+  gdouble sum;
+  gdouble max;
+  gdouble min;
+} GpMachineSpan;
+
+/* The values of @s in [@t0, @t1] (NAN bounds: open), missing left out. */
+static GpMachineSpan
+gp_machine_span (const GpMachineSeries * s, gdouble t0, gdouble t1,
+    gdouble threshold)
+{
+  GpMachineSpan span = { 0, 0, 0, -INFINITY, INFINITY };
+  guint i;
+
+  for (i = 0; i < s->t->len; i++) {
+    gdouble t = g_array_index (s->t, gdouble, i);
+    gdouble v = g_array_index (s->v, gdouble, i);
+
+    if (isnan (v) || (!isnan (t0) && t < t0) || (!isnan (t1) && t > t1))
+      continue;
+    span.n++;
+    span.sum += v;
+    span.max = MAX (span.max, v);
+    span.min = MIN (span.min, v);
+    if (v >= threshold)
+      span.above++;
+  }
+  return span;
+}
+
+gdouble
+gp_machine_series_mean (const GpMachineSeries * s, gdouble t0, gdouble t1)
+{
+  GpMachineSpan span = gp_machine_span (s, t0, t1, INFINITY);
+
+  return span.n ? span.sum / span.n : NAN;
+}
+
+gdouble
+gp_machine_series_max (const GpMachineSeries * s, gdouble t0, gdouble t1)
+{
+  GpMachineSpan span = gp_machine_span (s, t0, t1, INFINITY);
+
+  return span.n ? span.max : NAN;
+}
+
+gdouble
+gp_machine_series_min (const GpMachineSeries * s, gdouble t0, gdouble t1)
+{
+  GpMachineSpan span = gp_machine_span (s, t0, t1, INFINITY);
+
+  return span.n ? span.min : NAN;
+}
+
+gdouble
+gp_machine_series_share_above (const GpMachineSeries * s,
+    gdouble threshold, gdouble t0, gdouble t1)
+{
+  GpMachineSpan span = gp_machine_span (s, t0, t1, threshold);
+
+  return span.n ? (gdouble) span.above / span.n : NAN;
+}
+
+guint
+gp_machine_series_count (const GpMachineSeries * s, gdouble t0, gdouble t1)
+{
+  return gp_machine_span (s, t0, t1, INFINITY).n;
+}
+
+/* ------------------------------------------------------------------ */
+/* facts                                                                */
+/* ------------------------------------------------------------------ */
+
+void
+gp_machine_set_fact (GpMachine * m, const gchar * key, const gchar * value)
+{
+  guint i;
+
+  for (i = 0; i + 1 < m->facts->len; i += 2)
+    if (strcmp (g_ptr_array_index (m->facts, i), key) == 0) {
+      g_free (m->facts->pdata[i + 1]);
+      m->facts->pdata[i + 1] = g_strdup (value);
+      return;
+    }
+  g_ptr_array_add (m->facts, g_strdup (key));
+  g_ptr_array_add (m->facts, g_strdup (value));
+}
+
+void
+gp_machine_set_fact_double (GpMachine * m, const gchar * key, gdouble value)
+{
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  gp_machine_set_fact (m, key, g_ascii_dtostr (buf, sizeof buf, value));
+}
+
+const gchar *
+gp_machine_fact (const GpMachine * m, const gchar * key)
+{
+  guint i;
+
+  for (i = 0; i + 1 < m->facts->len; i += 2)
+    if (strcmp (g_ptr_array_index (m->facts, i), key) == 0)
+      return g_ptr_array_index (m->facts, i + 1);
+  return NULL;
+}
+
+gdouble
+gp_machine_fact_double (const GpMachine * m, const gchar * key)
+{
+  const gchar *v = gp_machine_fact (m, key);
+  gchar *end;
+  gdouble d;
+
+  if (v == NULL)
+    return NAN;
+  d = g_ascii_strtod (v, &end);
+  return (end != v && *end == '\0') ? d : NAN;
+}
