@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "gp-json.h"
+
 static void
 gp_machine_source_free (gpointer p)
 {
@@ -160,10 +162,11 @@ gp_machine_series_append (GpMachine * m, GpMachineSeries * s, gdouble t,
 {
   GpMachineSource *src;
 
-  if (!isfinite (t) || (s->t->len > 0
+  if (!isfinite (t) || fabs (t) > GP_JSON_MAX_MAGNITUDE || (s->t->len > 0
           && t < g_array_index (s->t, gdouble, s->t->len - 1)))
     return FALSE;
-  if (!isfinite (v))
+  /* beyond what any measurement reaches (and session.json keeps) */
+  if (!isfinite (v) || fabs (v) > GP_JSON_MAX_MAGNITUDE)
     v = NAN;
   g_array_append_val (s->t, t);
   g_array_append_val (s->v, v);

@@ -141,7 +141,8 @@ void gp_machine_source_set (GpMachine * m, const gchar * name,
 GpMachineSeries *gp_machine_series (GpMachine * m, const gchar * quantity,
     const gchar * instance, const gchar * unit, const gchar * source);
 /* Appends one sample (times must not go back: an earlier one is dropped
- * and FALSE returned); the source becomes sampled if it had no state. A
+ * and FALSE returned; a value beyond any measurement, GP_JSON_MAX_MAGNITUDE,
+ * is kept missing); the source becomes sampled if it had no state. A
  * sampler counts its own samples (one tick, many series) in the source. */
 gboolean gp_machine_series_append (GpMachine * m, GpMachineSeries * s,
     gdouble t, gdouble v);

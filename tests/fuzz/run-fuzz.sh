@@ -21,6 +21,9 @@
 #   nvsmi       nvidia-smi's --query-gpu CSV and dmon tables
 #               (tests/fuzz/fuzz-nvsmi.c)
 #   tegrastats  Jetson tegrastats lines (tests/fuzz/fuzz-tegrastats.c)
+#   telemetry   saved tegrastats logs and nvidia-smi outputs into the
+#               machine's series, and back through session.machine
+#               (tests/fuzz/fuzz-telemetry.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -81,11 +84,13 @@ CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
 # shellcheck disable=SC2086
 CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c $ROOT/src/core/gp-file.c \
-  $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-lines.c"
+  $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-lines.c \
+  $ROOT/src/core/gp-machine.c"
 # the readers of src/ingest open files through GIO (a pipe too: gio-unix)
 GIO="gio-2.0 gio-unix-2.0"
 LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
-  $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-file.c"
+  $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-file.c \
+  $ROOT/src/core/gp-machine.c"
 # shellcheck disable=SC2086
 RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
   $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c \
@@ -108,7 +113,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-telemetry in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -156,12 +161,17 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-tegrastats" "$ROOT/tests/fuzz/fuzz-tegrastats.c" \
   "$ROOT/src/telemetry/gp-tegrastats.c" $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-telemetry" "$ROOT/tests/fuzz/fuzz-telemetry.c" \
+  "$ROOT/src/telemetry/gp-telemetry.c" "$ROOT/src/telemetry/gp-nvsmi.c" \
+  "$ROOT/src/telemetry/gp-tegrastats.c" $CORE $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats; do
+  nvsmi tegrastats telemetry; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -266,6 +276,8 @@ for f in "$FIX"/telemetry/tegrastats_*.txt; do
   cp "$f" "$OUT/tegrastats/seeds/"
   head -n 1 "$f" > "$OUT/tegrastats/seeds/$b-1.txt"
 done
+# telemetry: every saved tegrastats and nvidia-smi output, whole
+cp "$OUT"/tegrastats/seeds/* "$OUT"/nvsmi/seeds/* "$OUT/telemetry/seeds/"
 
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
@@ -323,6 +335,7 @@ run_target export 65536 "$ROOT/tests/fuzz/session.dict"
 run_target queuelevels 65536 "$ROOT/tests/fuzz/queuelevels.dict"
 run_target nvsmi 16384 ""
 run_target tegrastats 4096 "$ROOT/tests/fuzz/tegrastats.dict"
+run_target telemetry 16384 "$ROOT/tests/fuzz/tegrastats.dict"
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gp-telemetry: the vendors' tools' samples into the machine's vocabulary
+ * (core/gp-machine.h), and their saved outputs read whole.
+ *
+ * A tegrastats line becomes (instance names as in gp-machine.h):
+ * cpu.load/N and cpu.freq/N per CPU (an `off` CPU missing) and cpu.load/all
+ * (the mean of the CPUs that are on: tegrastats' load is relative to each
+ * core's current clock), mem.used/ram and /swap (limit: the total),
+ * membw.load/emc and mem.freq/emc, gpu.load/0 and gpu.freq/0 (GR3D: the
+ * highest of its GPCs' clocks), engine.load/NAME and engine.freq/NAME
+ * (NVENC, NVDEC1, VIC...: `off` is 0 %, a clock alone leaves the load
+ * missing), temp/NAME in lower case (PMIC, a fixed placeholder on JetPack
+ * 4 boards, left out), power/RAIL in W and power/board (the input rail,
+ * else the rails' sum).
+ *
+ * An nvidia-smi row of GPU N becomes gpu.load/N, membw.load/N, gpu.freq/N
+ * and mem.freq/N (limit: clocks.max.*), gpu.mem/N (limit: memory.total),
+ * temp/gpuN and temp/memN, power/N (limit: power.limit), engine.load/
+ * NVENC@gpuN, NVDEC@gpuN, NVJPG@gpuN and OFA@gpuN, and throttle/N from the
+ * throttle (event) reasons; its identity (name, compute_cap, clocks.max.*,
+ * memory.total, pcie.link.*.max) goes to the facts as gpuN.FIELD.
+ */
+#ifndef __GP_TELEMETRY_H__
+#define __GP_TELEMETRY_H__
+
+#include "core/gp-machine.h"
+#include "telemetry/gp-nvsmi.h"
+#include "telemetry/gp-tegrastats.h"
+
+G_BEGIN_DECLS
+
+#define GP_TELEMETRY_ERROR (gp_telemetry_error_quark ())
+GQuark gp_telemetry_error_quark (void);
+
+typedef enum
+{
+  GP_TELEMETRY_ERROR_IO,
+  GP_TELEMETRY_ERROR_PARSE,     /* not a log gstprof reads, or a line of
+                                 * it damaged */
+} GpTelemetryError;
+
+/* One tegrastats sample at @t (s from the start) into @m, its series
+ * filled by @source. */
+void gp_telemetry_add_tegra (GpMachine * m, const gchar * source, gdouble t,
+    const GpTegraSample * sample);
+/* Row @row of @table at @t into @m. */
+void gp_telemetry_add_nvsmi (GpMachine * m, const gchar * source, gdouble t,
+    const GpNvsmiTable * table, guint row);
+
+/* A saved tegrastats log (`tegrastats --logfile`, or its stdout) or
+ * nvidia-smi output (`--query-gpu --format=csv` with its header, or
+ * `dmon`), told by its content. Times: the lines' own timestamps when they
+ * have them, else the sample's place × @interval_s (tegrastats and dmon
+ * print one sample a second unless asked otherwise: pass 1). The source is
+ * named after the tool. A line that does not parse is an error naming the
+ * file and the line, except a last line cut short (a log still being
+ * written, or interrupted), which is left out and said in the source's
+ * detail. */
+GpMachine *gp_telemetry_load_file (const gchar * path, gdouble interval_s,
+    GError ** error);
+GpMachine *gp_telemetry_load_data (const gchar * data, gsize len,
+    const gchar * origin, gdouble interval_s, GError ** error);
+
+G_END_DECLS
+#endif /* __GP_TELEMETRY_H__ */
