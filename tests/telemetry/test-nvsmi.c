@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "telemetry/gp-nvsmi.h"
+#include "../common/gp-test-fixtures.h"
 
 /* the fields each headerless capture asked for (the file's SOURCES.md
  * gives the command line) */
@@ -19,24 +20,6 @@ static const gchar *const t4_nounits_fields[] = {
 static const gchar *const gb10_fields[] = {
   "name", "utilization.gpu", "memory.used", "memory.total", NULL
 };
-
-static gchar *
-fixture_path (const gchar * name)
-{
-  const gchar *root = g_getenv ("GP_FIXTURES");
-  gchar *dir, *path;
-
-  if (root == NULL)
-    return NULL;
-  dir = g_build_filename (root, "telemetry", NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR)) {
-    g_free (dir);
-    return NULL;
-  }
-  path = name ? g_build_filename (dir, name, NULL) : g_strdup (dir);
-  g_free (dir);
-  return path;
-}
 
 static const gchar *const *
 fields_for (const gchar * name)
@@ -53,7 +36,7 @@ fields_for (const gchar * name)
 static GpNvsmiTable *
 load (const gchar * name)
 {
-  gchar *path = fixture_path (name), *data;
+  gchar *path = gp_test_fixture_path ("telemetry", name), *data;
   GError *error = NULL;
   GpNvsmiTable *t;
   gsize len;
@@ -107,7 +90,7 @@ assert_missing (GpNvsmiTable * t, guint row, const gchar * name)
 static void
 test_all_fixtures (void)
 {
-  gchar *dir = fixture_path (NULL);
+  gchar *dir = gp_test_fixture_path ("telemetry", NULL);
   GDir *d;
   const gchar *name;
   guint files = 0;

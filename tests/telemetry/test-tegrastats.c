@@ -10,31 +10,16 @@
 #include <string.h>
 
 #include "telemetry/gp-tegrastats.h"
+#include "../common/gp-test-fixtures.h"
 
 #define FIXTURE_DIR "telemetry"
-
-static gchar *
-fixture_dir (void)
-{
-  const gchar *root = g_getenv ("GP_FIXTURES");
-  gchar *dir;
-
-  if (root == NULL)
-    return NULL;
-  dir = g_build_filename (root, FIXTURE_DIR, NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR)) {
-    g_free (dir);
-    return NULL;
-  }
-  return dir;
-}
 
 /* Line @n (from 0) of fixture @name, or NULL (the test skipped) when the
  * fixtures are not there. */
 static gchar *
 fixture_line (const gchar * name, guint n)
 {
-  gchar *dir = fixture_dir (), *path, *text, **lines, *line;
+  gchar *dir = gp_test_fixture_path (FIXTURE_DIR, NULL), *path, *text, **lines, *line;
   GError *error = NULL;
 
   if (dir == NULL) {
@@ -144,7 +129,7 @@ assert_engine (GpTegraSample * s, const gchar * name,
 static void
 test_all_lines (void)
 {
-  gchar *dir_path = fixture_dir ();
+  gchar *dir_path = gp_test_fixture_path (FIXTURE_DIR, NULL);
   GDir *dir;
   const gchar *name;
   guint files = 0, total = 0;
