@@ -46,6 +46,7 @@ gint gp_cmd_fix (gint argc, gchar ** argv);
 gint gp_cmd_compare (gint argc, gchar ** argv);
 gint gp_cmd_wrap (gint argc, gchar ** argv);
 gint gp_cmd_export (gint argc, gchar ** argv);
+gint gp_cmd_plot (gint argc, gchar ** argv);
 
 G_END_DECLS
 

@@ -37,6 +37,10 @@ static const gchar gp_main_help[] =
     "                  a saved session for other tools: the pipeline graph\n"
     "                  (graphviz dot, SVG), the measurements as CSV, the\n"
     "                  timeline for ui.perfetto.dev and chrome://tracing\n"
+    "  plot INPUT -o curves.png|svg\n"
+    "                  the curves over time of a saved session or a\n"
+    "                  tegrastats / nvidia-smi log: utilisation, clocks,\n"
+    "                  temperature, power, element self time, link rates\n"
     "\n"
     "  gstprof COMMAND --help    a command's options\n"
     "  gstprof --version         the version\n"
@@ -77,6 +81,8 @@ main (int argc, char **argv)
     return gp_cmd_compare (argc - 1, argv + 1);
   if (strcmp (cmd, "export") == 0)
     return gp_cmd_export (argc - 1, argv + 1);
+  if (strcmp (cmd, "plot") == 0)
+    return gp_cmd_plot (argc - 1, argv + 1);
   if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
       strcmp (cmd, "help") == 0) {
     fputs (gp_main_help, stdout);
@@ -87,5 +93,5 @@ main (int argc, char **argv)
     return GP_EXIT_CLEAN;
   }
   return gp_cli_fail (NULL, "unknown command '%s' (run, wrap, analyze, check, "
-      "fix, compare, export; see gstprof --help)", cmd);
+      "fix, compare, export, plot; see gstprof --help)", cmd);
 }

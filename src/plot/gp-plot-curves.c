@@ -23,6 +23,7 @@ typedef struct
   const gchar *y_label;
   GpPlotCurvesBuild build;
   const gchar *absent;          /* what it would have been drawn from */
+  gboolean from_session;        /* FALSE: from the machine */
 } GpPlotCurvesPanel;
 
 static void gp_plot_curves_util (GpPlotPanel * panel, const GpMachine * m,
@@ -40,21 +41,21 @@ static void gp_plot_curves_links (GpPlotPanel * panel, const GpMachine * m,
 
 static const GpPlotCurvesPanel gp_plot_curves_panels[] = {
   {GP_PLOT_PANEL_UTIL, "Utilisation", "busy (%)", gp_plot_curves_util,
-      "no gpu.load, membw.load, cpu.load or engine.load series"},
+      "no gpu.load, membw.load, cpu.load or engine.load series", FALSE},
   {GP_PLOT_PANEL_CLOCKS, "Clocks (dashed: each clock's maximum)",
         "clock (MHz)", gp_plot_curves_clocks,
-      "no gpu.freq, mem.freq or cpu.freq series"},
+      "no gpu.freq, mem.freq or cpu.freq series", FALSE},
   {GP_PLOT_PANEL_TEMP, "Temperature (dashed: each sensor's trip point)",
-      "temperature (C)", gp_plot_curves_temp, "no temp series"},
+      "temperature (C)", gp_plot_curves_temp, "no temp series", FALSE},
   {GP_PLOT_PANEL_POWER, "Power (dashed: each rail's or GPU's cap)",
-      "power (W)", gp_plot_curves_power, "no power series"},
+      "power (W)", gp_plot_curves_power, "no power series", FALSE},
   {GP_PLOT_PANEL_ELEMENTS, "Element self time per buffer (mean per "
         "window; the elements with the most self time, queues left out)",
         "self time (ms/buffer)", gp_plot_curves_elements,
-      "no session windows with element self time"},
+      "no windows with element self time", TRUE},
   {GP_PLOT_PANEL_LINKS, "Link rate (links at the same steady rate drawn "
         "once)", "rate (buffers/s)", gp_plot_curves_links,
-      "no session windows with link rates"},
+      "no windows with link rates", TRUE},
 };
 
 /* The session's readers take it mutable; nothing here changes it. */
@@ -221,6 +222,31 @@ gp_plot_curves_core_mean (GpPlotPanel * panel, const GpMachine * m,
   g_array_unref (sums);
 }
 
+/* The engines that did something: one at 0 % throughout (off, or idle)
+ * is a flat line on the axis that takes a colour; the legend's last line
+ * names them instead. */
+static void
+gp_plot_curves_engines (GpPlotPanel * panel, const GpMachine * m)
+{
+  GPtrArray *all = gp_machine_find_all (m, GP_MACHINE_ENGINE_LOAD);
+  GString *idle = g_string_new (NULL);
+
+  for (guint i = 0; i < all->len; i++) {
+    GpMachineSeries *s = g_ptr_array_index (all, i);
+
+    if (gp_machine_series_max (s, NAN, NAN) == 0)
+      g_string_append_printf (idle, "%s%s", idle->len ? ", " : "",
+          gp_machine_series_instance (s));
+    else
+      gp_plot_curves_series (panel, s, NULL);
+  }
+  if (idle->len > 0)
+    panel->legend_note = g_strdup_printf ("engines at 0 %% throughout: %s",
+        idle->str);
+  g_string_free (idle, TRUE);
+  g_ptr_array_unref (all);
+}
+
 static void
 gp_plot_curves_util (GpPlotPanel * panel, const GpMachine * m,
     const GpSession * s)
@@ -236,7 +262,7 @@ gp_plot_curves_util (GpPlotPanel * panel, const GpMachine * m,
     gp_plot_curves_series (panel, all, NULL);
   else
     gp_plot_curves_core_mean (panel, m, GP_MACHINE_CPU_LOAD, NULL);
-  gp_plot_curves_quantity (panel, m, GP_MACHINE_ENGINE_LOAD, NULL);
+  gp_plot_curves_engines (panel, m);
   panel->rule = GP_PLOT_SATURATION_PCT;
   panel->rule_label = g_strdup_printf ("saturated: %.0f %%",
       GP_PLOT_SATURATION_PCT);
@@ -491,8 +517,8 @@ gp_plot_curves_links (GpPlotPanel * panel, const GpMachine * m,
     GpPlotCurvesGroup *grp = &g_array_index (groups, GpPlotCurvesGroup, g);
     gchar *what = g_strdup_printf ("link %s", grp->id);
     gchar *label = grp->n > 1 ?
-        g_strdup_printf ("%s and %u more at %.1f/s", grp->id, grp->n - 1,
-        grp->rate) : g_strdup_printf ("%s, %.1f/s", grp->id, grp->rate);
+        g_strdup_printf ("%.1f/s: %s (+%u links)", grp->rate, grp->id,
+        grp->n - 1) : g_strdup_printf ("%.1f/s: %s", grp->rate, grp->id);
     GpPlotCurve *c = gp_plot_curves_new (panel, what, label);
 
     g_free (what);
@@ -573,14 +599,7 @@ gp_plot_curves_frames (GpPlot * p)
     panel->frame.y = GP_PLOT_TITLE_H + GP_PLOT_PANEL_HEAD +
         i * (GP_PLOT_PANEL_HEAD + GP_PLOT_PANEL_H + GP_PLOT_PANEL_FOOT);
     panel->frame.x0 = 0;
-    panel->frame.x1 = t_max > 0 ? gp_plot_nice_top (t_max) : 1;
-    /* a round step past the end, not a whole power of ten: 13 s is
-     * 0..14, not 0..20 */
-    if (t_max > 0) {
-      gdouble step = gp_plot_nice_top (t_max / 8);
-
-      panel->frame.x1 = ceil (t_max / step - 1e-9) * step;
-    }
+    panel->frame.x1 = gp_plot_nice_top (t_max);
     panel->frame.y0 = 0;
     if (strcmp (panel->id, GP_PLOT_PANEL_UTIL) == 0 && y_max <= 100)
       panel->frame.y1 = 100;
@@ -596,7 +615,6 @@ GpPlot *
 gp_plot_machine_layout (const GpMachine * m, const GpSession * s,
     GError ** error)
 {
-  GString *absent = g_string_new (NULL);
   GpPlot *p;
   gchar *title;
 
@@ -605,31 +623,36 @@ gp_plot_machine_layout (const GpMachine * m, const GpSession * s,
   title = gp_plot_curves_title (m, s);
   p = gp_plot_new (title);
   g_free (title);
+  if (m == NULL)
+    gp_plot_add_note (p, "No machine data (%s): utilisation, clocks, "
+        "temperature and power not drawn.", s ? "the session has no "
+        "session.machine section" : "none given");
+  if (s == NULL)
+    gp_plot_add_note (p, "No session (a telemetry log alone): element self "
+        "time and link rates not drawn.");
   for (guint i = 0; i < G_N_ELEMENTS (gp_plot_curves_panels); i++) {
     const GpPlotCurvesPanel *def = &gp_plot_curves_panels[i];
     GpPlotPanel *panel = gp_plot_add_panel (p, def->id, def->title,
         def->y_label, 0, GP_PLOT_PANEL_H);
 
     def->build (panel, m, s);
-    if (panel->curves->len == 0) {
-      g_string_append_printf (absent, "%s%s (%s)", absent->len ? "; " : "",
-          def->id, def->absent);
-      g_ptr_array_remove_index (p->panels, p->panels->len - 1);
-    }
+    if (panel->curves->len > 0)
+      continue;
+    /* a panel whose input is there but holds nothing for it is named;
+     * one whose input is missing, the notes above already say */
+    if (def->from_session ? s != NULL : m != NULL)
+      gp_plot_add_note (p, "Not drawn: %s (%s).", def->id, def->absent);
+    g_ptr_array_remove_index (p->panels, p->panels->len - 1);
   }
   if (p->panels->len == 0) {
     g_set_error (error, GP_PLOT_ERROR, GP_PLOT_ERROR_EMPTY,
-        "nothing to plot: %s", absent->str);
-    g_string_free (absent, TRUE);
+        "nothing to plot: no utilisation, clock, temperature or power "
+        "series with a value%s", s ? ", no windows with element or link "
+        "rates" : "");
     gp_plot_free (p);
     return NULL;
   }
-  if (absent->len)
-    gp_plot_add_note (p, "Not drawn, no data: %s.", absent->str);
-  if (m == NULL)
-    gp_plot_add_note (p, "No machine: the session has no machine "
-        "section (session.machine).");
-  else
+  if (m)
     for (guint i = 0; i < m->sources->len; i++) {
       GpMachineSource *src = g_ptr_array_index (m->sources, i);
 
@@ -638,7 +661,6 @@ gp_plot_machine_layout (const GpMachine * m, const GpSession * s,
             src->state ? src->state : "not run", src->detail ? ": " : "",
             src->detail ? src->detail : "");
     }
-  g_string_free (absent, TRUE);
   gp_plot_curves_frames (p);
   p->height = GP_PLOT_TITLE_H + p->panels->len * (GP_PLOT_PANEL_HEAD +
       GP_PLOT_PANEL_H + GP_PLOT_PANEL_FOOT) + 8 +

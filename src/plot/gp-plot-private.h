@@ -43,8 +43,11 @@ void gp_plot_free_panel (gpointer panel);
 
 /* The largest finite value of @c (x FALSE: y), NAN when none. */
 gdouble gp_plot_curve_max (const GpPlotCurve * c, gboolean x);
-/* A linear range from 0 for values up to @max: its end a round number
- * (1, 2 or 5 times a power of ten) above @max, 1 when @max <= 0 or NAN. */
+/* The round step (1, 2 or 5 times a power of ten) at or above @x. */
+gdouble gp_plot_nice_step (gdouble x);
+/* A linear range from 0 for values up to @max: its end the first
+ * multiple of a round step of about a sixth of @max at or above @max; 1
+ * when @max <= 0 or NAN. */
 gdouble gp_plot_nice_top (gdouble max);
 /* @v with an SI prefix and @unit: "1.5 TOPS", "12 GB/s", "950 MOPS". */
 gchar *gp_plot_si (gdouble v, const gchar * unit);

@@ -14,7 +14,7 @@
 /* The chart's frame (px): square-ish, a decade about 70 px at 8. */
 #define GP_PLOT_ROOF_H 420
 /* One bar of the bytes-only panel, and the panel's least height. */
-#define GP_PLOT_BAR_ROW 28
+#define GP_PLOT_BAR_ROW 34
 #define GP_PLOT_BAR_MIN_H 60
 /* Decades around the data: one on each side, so that the lowest ridge
  * and the flat roofs past the highest are seen. */
@@ -112,7 +112,8 @@ gp_plot_roof_roofs (GpPlotPanel * panel, const GpRoofline * r)
     what = g_strdup_printf ("ridge %s", roof->name);
     c = gp_plot_add_curve (panel, what, NULL, 1 + i, GP_PLOT_RING);
     gp_plot_curve_append (c, ridge, roof->ops_per_s);
-    c->tag = g_strdup_printf ("ridge %.3g ops/B", ridge);
+    c->tag = g_strdup_printf (ridge >= 100 ? "ridge %.0f ops/B" :
+        "ridge %.3g ops/B", ridge);
     g_free (what);
     g_free (ops);
   }

@@ -34,6 +34,9 @@ static const guint32 gp_plot_colours[GP_PLOT_PALETTE_N] = {
 /* A line series with at most this many samples also gets a marker on
  * each: a one-line tegrastats log is one point, not an empty panel. */
 #define GP_PLOT_MARKERS_MAX 30
+/* What a curve may stray past its frame's top and bottom (px): its line
+ * width and a marker's radius. */
+#define GP_PLOT_EDGE 4
 /* Ticks along a linear axis: about this many. */
 #define GP_PLOT_TICKS 6
 
@@ -69,6 +72,7 @@ gp_plot_free_panel (gpointer p)
   g_free (panel->y_label);
   g_free (panel->x_label);
   g_free (panel->rule_label);
+  g_free (panel->legend_note);
   g_ptr_array_unref (panel->curves);
   g_free (panel);
 }
@@ -190,14 +194,14 @@ gp_plot_curve_max (const GpPlotCurve * c, gboolean x)
 }
 
 gdouble
-gp_plot_nice_top (gdouble max)
+gp_plot_nice_step (gdouble x)
 {
   gdouble p, f;
 
-  if (!(max > 0) || !isfinite (max))
+  if (!(x > 0) || !isfinite (x))
     return 1;
-  p = pow (10, floor (log10 (max)));
-  f = max / p;
+  p = pow (10, floor (log10 (x)));
+  f = x / p;
   /* 1, 2, 5, 10 times the power: the first at or above */
   if (f <= 1.0 + 1e-9)
     return p;
@@ -206,6 +210,17 @@ gp_plot_nice_top (gdouble max)
   if (f <= 5)
     return 5 * p;
   return 10 * p;
+}
+
+gdouble
+gp_plot_nice_top (gdouble max)
+{
+  gdouble step;
+
+  if (!(max > 0) || !isfinite (max))
+    return 1;
+  step = gp_plot_nice_step (max / GP_PLOT_TICKS);
+  return ceil (max / step - 1e-9) * step;
 }
 
 gchar *
@@ -218,7 +233,10 @@ gp_plot_si (gdouble v, const gchar * unit)
     v /= 1000;
     k++;
   }
-  return g_strdup_printf ("%.3g %s%s", v, prefixes[k], unit);
+  /* a tick a rounding error under 0 is 0, not -0 */
+  if (fabs (v) < 1e-9)
+    v = 0;
+  return g_strdup_printf ("%.4g %s%s", v, prefixes[k], unit);
 }
 
 /* ------------------------------------------------------------------ */
@@ -346,7 +364,7 @@ gp_plot_ticks (gdouble lo, gdouble hi, gboolean log, gdouble * step)
     *step = 0;
     return t;
   }
-  *step = gp_plot_nice_top ((hi - lo) / GP_PLOT_TICKS);
+  *step = gp_plot_nice_step ((hi - lo) / GP_PLOT_TICKS);
   for (gdouble v = ceil (lo / *step - 1e-9) * *step; v <= hi + *step * 1e-6;
       v += *step)
     g_array_append_val (t, v);
@@ -440,8 +458,11 @@ gp_plot_draw_rule (cairo_t * cr, const GpPlotPanel * panel)
     cairo_move_to (cr, f->x, pos);
     cairo_line_to (cr, f->x + f->w, pos);
     cairo_stroke (cr);
-    if (panel->rule_label)
+    /* its name above it, or under it near the top */
+    if (panel->rule_label && pos - f->y > 16)
       gp_plot_text (cr, f->x + 4, pos - 3, 0, 1, panel->rule_label);
+    else if (panel->rule_label)
+      gp_plot_text (cr, f->x + 4, pos + 3, 0, 0, panel->rule_label);
   }
   cairo_set_dash (cr, NULL, 0, 0);
 }
@@ -544,8 +565,8 @@ gp_plot_draw_bar (cairo_t * cr, const GpPlotFrame * f,
 
     if (!isfinite (x) || !isfinite (y))
       continue;
-    cairo_rectangle (cr, px0, gp_plot_frame_py (f, y) - row_h * 0.3,
-        MAX (gp_plot_frame_px (f, MIN (x, f->x1)) - px0, 1), row_h * 0.6);
+    cairo_rectangle (cr, px0, gp_plot_frame_py (f, y) - row_h * 0.2,
+        MAX (gp_plot_frame_px (f, MIN (x, f->x1)) - px0, 1), row_h * 0.4);
     cairo_fill (cr);
   }
 }
@@ -570,13 +591,9 @@ gp_plot_draw_tag (cairo_t * cr, const GpPlotFrame * f,
     /* above the line's end, inside the frame */
     gp_plot_text (cr, MIN (px, f->x + f->w) - 4, py - 4, 1, 1, c->tag);
   } else if (c->style == GP_PLOT_BAR) {
-    px = gp_plot_frame_px (f, MIN (g_array_index (c->x, gdouble, last),
-            f->x1));
-    if (px + 6 + te.x_advance > f->x + f->w)
-      gp_plot_text (cr, f->x + f->w - 4, py - f->h / (f->y1 - f->y0) * 0.3
-          - 2, 1, 1, c->tag);
-    else
-      gp_plot_text (cr, px + 6, py, 0, 0.5, c->tag);
+    /* in its row above the bar, from the frame's left */
+    gp_plot_text (cr, f->x + 4, py - f->h / (f->y1 - f->y0) * 0.2 - 3, 0,
+        1, c->tag);
   } else if (c->style == GP_PLOT_RING) {
     /* a ridge: below the flat roof, right of the slanted one */
     gp_plot_text (cr, px + 8, py + 6, 0, 0, c->tag);
@@ -650,6 +667,15 @@ gp_plot_draw_legend (cairo_t * cr, const GpPlotPanel * panel)
     gp_plot_colour (cr, GP_PLOT_RULE);
     gp_plot_text (cr, x + 28, y + 7, 0, 0.5, text);
     g_free (text);
+    y += GP_PLOT_LEGEND_LINE;
+  }
+  if (panel->legend_note) {
+    gchar *text = gp_plot_fit (cr, panel->legend_note, GP_PLOT_LEGEND_W -
+        16);
+
+    gp_plot_colour (cr, GP_PLOT_RULE);
+    gp_plot_text (cr, x, y + 7, 0, 0.5, text);
+    g_free (text);
   }
 }
 
@@ -663,8 +689,11 @@ gp_plot_draw_panel (cairo_t * cr, const GpPlotPanel * panel)
   gp_plot_text (cr, f->x, f->y - 8, 0, 1, panel->title);
   gp_plot_draw_axes (cr, panel);
 
+  /* clipped to the frame and a line's width around it: a value at 0 or
+   * at the top is drawn whole on the frame's edge */
   cairo_save (cr);
-  cairo_rectangle (cr, f->x, f->y, f->w, f->h);
+  cairo_rectangle (cr, f->x, f->y - GP_PLOT_EDGE, f->w, f->h +
+      2 * GP_PLOT_EDGE);
   cairo_clip (cr);
   gp_plot_draw_rule (cr, panel);
   for (guint i = 0; i < panel->curves->len; i++)
@@ -688,12 +717,16 @@ static void
 gp_plot_render (cairo_t * cr, const GpPlot * p)
 {
   gdouble y = 0;
+  gchar *title;
 
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   gp_plot_colour (cr, GP_PLOT_INK);
   gp_plot_font (cr, 16, TRUE);
-  gp_plot_text (cr, GP_PLOT_MARGIN_LEFT, 14, 0, 0, p->title);
+  title = gp_plot_fit (cr, p->title, p->width - GP_PLOT_MARGIN_LEFT -
+      GP_PLOT_MARGIN_RIGHT);
+  gp_plot_text (cr, GP_PLOT_MARGIN_LEFT, 14, 0, 0, title);
+  g_free (title);
   for (guint i = 0; i < p->panels->len; i++) {
     GpPlotPanel *panel = g_ptr_array_index (p->panels, i);
 

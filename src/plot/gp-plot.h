@@ -140,6 +140,7 @@ typedef struct
   gboolean rule_vertical;
   gchar *rule_label;
   guint n_left_out;             /* series not drawn: past the palette */
+  gchar *legend_note;           /* the legend's last line, grey; NULL */
 } GpPlotPanel;
 
 typedef struct
