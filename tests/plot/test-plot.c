@@ -22,6 +22,7 @@
 #include "core/gp-session.h"
 #include "plot/gp-plot.h"
 #include "telemetry/gp-telemetry.h"
+#include "gp-test-fixtures.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
@@ -61,20 +62,7 @@ static gchar *gp_tmp;
 static gchar *
 gp_plot_test_fixture (const gchar * name)
 {
-  const gchar *root = g_getenv ("GP_FIXTURES");
-  gchar *path;
-
-  if (root == NULL) {
-    g_test_skip ("no GP_FIXTURES");
-    return NULL;
-  }
-  path = g_build_filename (root, "telemetry", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR)) {
-    g_test_skip ("no GP_FIXTURES/telemetry folder");
-    g_free (path);
-    return NULL;
-  }
-  return path;
+  return gp_test_fixture_path ("telemetry", name);
 }
 
 static GpMachine *
@@ -536,18 +524,13 @@ gp_plot_test_assert_svg (const GpPlot * p, const gchar * path)
 static void
 test_plot_tegrastats_all (void)
 {
-  const gchar *root = g_getenv ("GP_FIXTURES");
-  gchar *dir;
+  gchar *dir = gp_test_fixture_path ("telemetry", NULL);
   GDir *d;
   const gchar *name;
   guint n = 0;
 
-  dir = root ? g_build_filename (root, "telemetry", NULL) : NULL;
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR)) {
-    g_test_skip ("no GP_FIXTURES/telemetry folder");
-    g_free (dir);
+  if (dir == NULL)
     return;
-  }
   d = g_dir_open (dir, 0, NULL);
   while ((name = g_dir_read_name (d)) != NULL) {
     GpPlotTestImage img;
