@@ -56,6 +56,36 @@ gdouble gp_roofline_ridge (const GpRoofline * r, guint i);
 /* What roof @i allows at intensity @ai (ops/s). */
 gdouble gp_roofline_attainable (const GpRoofline * r, guint i, gdouble ai);
 
+/* A point at this share of the roof above it or more is at that wall:
+ * tuned kernels reach 60 to 80 % of a peak, and 0.7 × bandwidth is the
+ * DeepStream guide's own memory-bound line. */
+#define GP_ROOFLINE_NEAR 0.7
+/* A point this far above the roof it is under has wrong inputs (the
+ * peaks, the ops or bytes per frame), not a better machine. */
+#define GP_ROOFLINE_ABOVE 1.1
+
+/* What roof @i allows @pt (ops/s; bytes/s for a point without
+ * intensity, or on a roofline without compute roofs). */
+gdouble gp_roofline_point_attainable (const GpRoofline * r, guint i,
+    const GpRooflinePoint * pt);
+/* @pt's share of that (0..1, above 1 past the roof); NAN unknown. */
+gdouble gp_roofline_point_fraction (const GpRoofline * r, guint i,
+    const GpRooflinePoint * pt);
+/* Sets @pt's bound and reason against roof @i (ignored for a point
+ * without intensity): "compute" when its intensity is at or past the
+ * ridge and it is at GP_ROOFLINE_NEAR of the flat roof or more, "memory"
+ * when it is below the ridge (or has no intensity) and at GP_ROOFLINE_NEAR
+ * of the bandwidth or more, "neither" when it is far below both (latency,
+ * launches, the CPU, IO); the reason quotes the numbers. Returns the
+ * bound. */
+const gchar *gp_roofline_classify (GpRoofline * r, guint i,
+    GpRooflinePoint * pt);
+/* The index of the roof called @name ("INT8"), -1 when none. */
+gint gp_roofline_find_roof (const GpRoofline * r, const gchar * name);
+/* @v with an SI prefix and @unit ("85.2 Tops/s", "12.4 GB/s"): a new
+ * string. */
+gchar *gp_roofline_format (gdouble v, const gchar * unit);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GpRoofline, gp_roofline_free)
 
 G_END_DECLS
