@@ -41,6 +41,11 @@ static const gchar gp_main_help[] =
     "                  the curves over time of a saved session or a\n"
     "                  tegrastats / nvidia-smi log: utilisation, clocks,\n"
     "                  temperature, power, element self time, link rates\n"
+    "  roofline SESSION | --from LOG --model NAME --fps N\n"
+    "                  which wall the work hits: the session's elements on\n"
+    "                  this machine's measured memory bandwidth, a network\n"
+    "                  on an accelerator's peaks from its tegrastats or\n"
+    "                  nvidia-smi log\n"
     "\n"
     "  gstprof COMMAND --help    a command's options\n"
     "  gstprof --version         the version\n"
@@ -83,6 +88,8 @@ main (int argc, char **argv)
     return gp_cmd_export (argc - 1, argv + 1);
   if (strcmp (cmd, "plot") == 0)
     return gp_cmd_plot (argc - 1, argv + 1);
+  if (strcmp (cmd, "roofline") == 0)
+    return gp_cmd_roofline (argc - 1, argv + 1);
   if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
       strcmp (cmd, "help") == 0) {
     fputs (gp_main_help, stdout);
@@ -93,5 +100,5 @@ main (int argc, char **argv)
     return GP_EXIT_CLEAN;
   }
   return gp_cli_fail (NULL, "unknown command '%s' (run, wrap, analyze, check, "
-      "fix, compare, export, plot; see gstprof --help)", cmd);
+      "fix, compare, export, plot, roofline; see gstprof --help)", cmd);
 }

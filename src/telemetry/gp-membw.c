@@ -107,30 +107,66 @@ gp_membw_measure (gdouble * a, gdouble * b, gdouble * c, gsize n,
   *triad = 3.0 * sizeof (gdouble) * n / best_triad;
 }
 
+/* cpu0's cache @index: its size (0 when not listed) and level. */
+static guint64
+gp_membw_sysfs_cache (guint index, guint * level, gboolean * instruction)
+{
+  gchar *dir = g_strdup_printf ("/sys/devices/system/cpu/cpu0/cache/"
+      "index%u", index);
+  gchar *path, *text = NULL, *end = NULL;
+  guint64 v = 0;
+
+  *level = 0;
+  *instruction = FALSE;
+  path = g_build_filename (dir, "size", NULL);
+  if (g_file_get_contents (path, &text, NULL, NULL)) {
+    v = g_ascii_strtoull (text, &end, 10);
+    if (end && (*end == 'K' || *end == 'k'))
+      v <<= 10;
+    else if (end && *end == 'M')
+      v <<= 20;
+  }
+  g_free (text);
+  g_free (path);
+  path = g_build_filename (dir, "level", NULL);
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    *level = (guint) g_ascii_strtoull (text, NULL, 10);
+  g_free (text);
+  g_free (path);
+  path = g_build_filename (dir, "type", NULL);
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    *instruction = g_str_has_prefix (text, "Instruction");
+  g_free (text);
+  g_free (path);
+  g_free (dir);
+  return v;
+}
+
 guint64
 gp_membw_llc_bytes (void)
 {
   guint64 best = 0;
-  guint i;
+  gboolean insn;
+  guint i, level;
+
+  for (i = 0; i < 16; i++)
+    best = MAX (best, gp_membw_sysfs_cache (i, &level, &insn));
+  return best;
+}
+
+guint64
+gp_membw_cache_bytes (guint want)
+{
+  gboolean insn;
+  guint i, level;
 
   for (i = 0; i < 16; i++) {
-    gchar *path = g_strdup_printf ("/sys/devices/system/cpu/cpu0/cache/"
-        "index%u/size", i);
-    gchar *text = NULL, *end = NULL;
-    guint64 v;
+    guint64 v = gp_membw_sysfs_cache (i, &level, &insn);
 
-    if (g_file_get_contents (path, &text, NULL, NULL)) {
-      v = g_ascii_strtoull (text, &end, 10);
-      if (end && (*end == 'K' || *end == 'k'))
-        v <<= 10;
-      else if (end && *end == 'M')
-        v <<= 20;
-      best = MAX (best, v);
-    }
-    g_free (text);
-    g_free (path);
+    if (v > 0 && level == want && !insn)
+      return v;
   }
-  return best;
+  return 0;
 }
 
 guint64
@@ -149,6 +185,7 @@ gp_membw_probe (guint64 array_bytes, guint reps, guint threads,
 
   m = g_new0 (GpMembw, 1);
   m->llc_bytes = gp_membw_llc_bytes ();
+  m->l2_bytes = gp_membw_cache_bytes (2);
   m->array_bytes = array_bytes ? array_bytes :
       gp_membw_array_bytes (m->llc_bytes);
   m->below_llc = m->array_bytes < 4 * m->llc_bytes;
@@ -262,6 +299,7 @@ gp_membw_read_cache (const gchar * path, const gchar * boot_id)
   m->llc_bytes = g_key_file_get_uint64 (kf, GP_MEMBW_GROUP, "llc_bytes",
       NULL);
   m->below_llc = m->array_bytes < 4 * m->llc_bytes;
+  m->l2_bytes = gp_membw_cache_bytes (2);
   m->reps = g_key_file_get_integer (kf, GP_MEMBW_GROUP, "reps", NULL);
   m->probe_s = gp_membw_key_double (kf, "probe_s");
   m->cached = TRUE;

@@ -39,6 +39,7 @@ typedef struct
   guint threads;                /* how many "all" used */
   guint64 array_bytes;          /* each of the three arrays */
   guint64 llc_bytes;            /* the last-level cache, 0 unknown */
+  guint64 l2_bytes;             /* the level-2 cache, 0 unknown */
   gboolean below_llc;           /* array_bytes < 4 × llc_bytes */
   guint reps;
   gdouble probe_s;              /* how long the probe took (when it ran) */
@@ -48,6 +49,8 @@ typedef struct
 
 /* The largest cache of cpu0 in sysfs, in bytes; 0 when none is listed. */
 guint64 gp_membw_llc_bytes (void);
+/* cpu0's data or unified cache of @level, in bytes; 0 when not listed. */
+guint64 gp_membw_cache_bytes (guint level);
 /* The size of each array for a last-level cache of @llc_bytes. */
 guint64 gp_membw_array_bytes (guint64 llc_bytes);
 /* Measures now, with @array_bytes per array (0: the default size),

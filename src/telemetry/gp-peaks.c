@@ -297,7 +297,7 @@ gp_peaks_find (const gchar * name, gdouble memory_mib, GError ** error)
 
   if (found == NULL && cands->len == 0) {
     g_set_error (error, GP_PEAKS_ERROR, GP_PEAKS_ERROR_UNKNOWN,
-        "'%s' is no GPU of the peaks table (gstprof roofline --help lists "
+        "'%s' is no GPU of the peaks table (gstprof roofline --list shows "
         "them; --peak-ops and --peak-bw give the peaks)", name ? name : "");
   } else if (found == NULL) {
     GString *list = g_string_new (NULL);

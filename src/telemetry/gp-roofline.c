@@ -194,18 +194,18 @@ gp_roofline_classify (GpRoofline * r, guint i, GpRooflinePoint * pt)
     gboolean near = frac >= GP_ROOFLINE_NEAR;
 
     if (pt->ai >= ridge && near)
-      gp_roofline_set (pt, "compute", g_strdup_printf ("%sintensity %.3g "
-              "op/B at or past the %s ridge %.3g: %s is %.0f %% of the %s "
+      gp_roofline_set (pt, "compute", g_strdup_printf ("%sintensity %.4g "
+              "op/B at or past the %s ridge %.4g: %s is %.0f %% of the %s "
               "roof", above, pt->ai, roof->name, ridge, ops, 100 * frac,
               peak));
     else if (pt->ai < ridge && near)
-      gp_roofline_set (pt, "memory", g_strdup_printf ("%sintensity %.3g "
-              "op/B below the %s ridge %.3g: %s is %.0f %% of the %s "
+      gp_roofline_set (pt, "memory", g_strdup_printf ("%sintensity %.4g "
+              "op/B below the %s ridge %.4g: %s is %.0f %% of the %s "
               "memory roof", above, pt->ai, roof->name, ridge, got,
               100 * frac, bw));
     else
       gp_roofline_set (pt, "neither", g_strdup_printf ("%s is %.0f %% of "
-              "the %s attainable at %.3g op/B (%s ridge %.3g): far below "
+              "the %s attainable at %.4g op/B (%s ridge %.4g): far below "
               "both roofs, so latency, launches, the CPU or IO hold it",
               ops, 100 * frac, att, pt->ai, roof->name, ridge));
     g_free (att);

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-cmd-roofline.c: `gstprof roofline SESSION` and `gstprof roofline
+ * --from LOG --model NAME --fps N`: the CPU roofline of a session's
+ * elements against this machine's measured bandwidth, and an
+ * accelerator's roofline of a workload from its telemetry (src/telemetry:
+ * gp-roofline-build, gp-peaks, gp-models, gp-membw). Printing only.
+ */
+#include "gp-cli.h"
+#include "telemetry/gp-membw.h"
+#include "telemetry/gp-models.h"
+#include "telemetry/gp-peaks.h"
+#include "telemetry/gp-roofline-build.h"
+#include "telemetry/gp-telemetry.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct
+{
+  gchar *from, *model, *target, *precision, *out;
+  gchar *ops, *bytes, *fps, *peak_ops, *peak_bw, *interval, *sms, *bus;
+  gboolean refresh, list;
+  gchar **files;
+  /* the numbers, once read */
+  gdouble v_ops, v_bytes, v_fps, v_peak_ops, v_peak_bw, v_interval;
+  gdouble v_sms, v_bus;
+} GpCmdRoofline;
+
+/* A number of the command line: digits with one dot, an optional
+ * exponent, an optional SI prefix (k M G T P): "85T", "204.8e9", "40". */
+static gboolean
+gp_cmd_roofline_number (const gchar * text, gdouble * out)
+{
+  static const gchar prefixes[] = "kMGTP";
+  gchar *end = NULL;
+  const gchar *p;
+  gdouble v;
+
+  if (text == NULL || (!g_ascii_isdigit (*text) && *text != '.'))
+    return FALSE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (v) || v < 0)
+    return FALSE;
+  if (*end != '\0') {
+    p = strchr (prefixes, *end);
+    if (p == NULL || end[1] != '\0')
+      return FALSE;
+    v *= pow (1e3, (p - prefixes) + 1);
+  }
+  *out = v;
+  return TRUE;
+}
+
+/* Reads option @name's @text into @out (NAN when not given); FALSE with
+ * the one-line report made when it is not a number above 0. */
+static gboolean
+gp_cmd_roofline_arg (const gchar * name, const gchar * text, gdouble * out,
+    gint * code)
+{
+  *out = NAN;
+  if (text == NULL)
+    return TRUE;
+  if (gp_cmd_roofline_number (text, out) && *out > 0)
+    return TRUE;
+  *code = gp_cli_fail ("roofline", "--%s: '%s' is not a number above 0 "
+      "(digits, an optional exponent and k, M, G, T or P)", name, text);
+  return FALSE;
+}
+
+static void
+gp_cmd_roofline_list (void)
+{
+  const GpPeaksRow *rows;
+  const GpModel *models;
+  guint n, i;
+
+  rows = gp_peaks_rows (&n);
+  printf ("%-28s %5s %5s %8s %10s %10s %10s %10s\n", "target", "cc", "SMs",
+      "MHz", "FP32", "FP16", "INT8", "memory");
+  for (i = 0; i < n; i++) {
+    GpPeaks *p = gp_peaks_for_row (&rows[i], NAN, NAN);
+    gchar *f32 = gp_roofline_format (p->fp32, "op/s");
+    gchar *f16 = gp_roofline_format (p->fp16, "op/s");
+    gchar *i8 = gp_roofline_format (p->int8, "op/s");
+    gchar *bw = gp_roofline_format (p->bw, "B/s");
+    gchar *cc = g_strdup_printf ("%u.%u", rows[i].cc_major,
+        rows[i].cc_minor);
+
+    printf ("%-28s %5s %5u %8.0f %10s %10s %10s %10s\n", rows[i].name, cc,
+        rows[i].sms, rows[i].boost_mhz, f32, f16, i8, bw);
+    g_free (cc);
+    g_free (f32);
+    g_free (f16);
+    g_free (i8);
+    g_free (bw);
+    gp_peaks_free (p);
+  }
+  models = gp_models (&n);
+  printf ("\n%-18s %-32s %9s %10s %10s\n", "model", "", "input", "Gop/frame",
+      "params");
+  for (i = 0; i < n; i++) {
+    gchar *input = g_strdup_printf ("%ux%u", models[i].width,
+        models[i].height);
+
+    printf ("%-18s %-32s %9s %10.3g %9.3gM\n", models[i].name,
+        models[i].title, input, models[i].gflops, models[i].params_m);
+    g_free (input);
+  }
+}
+
+/* The memory roof's line and the CPU roofline's table. */
+static void
+gp_cmd_roofline_print_cpu (GpSession * s, const GpMembw * bw)
+{
+  GPtrArray *els = NULL;
+  GpRoofline *r = gp_roofline_cpu (s, bw, &els);
+  gchar *c1 = gp_roofline_format (bw->copy_1, "B/s");
+  gchar *t1 = gp_roofline_format (bw->triad_1, "B/s");
+  gchar *ca = gp_roofline_format (bw->copy_all, "B/s");
+  gchar *ta = gp_roofline_format (bw->triad_all, "B/s");
+  guint i;
+
+  printf ("CPU roofline: %s\n", r->title);
+  printf ("  memory roof: copy %s on one thread, %s on %u; triad %s and %s "
+      "(%s, %" G_GUINT64_FORMAT " MiB arrays%s)\n", c1, ca, bw->threads, t1,
+      ta, bw->cached ? "measured earlier this boot" : "measured now",
+      bw->array_bytes >> 20, bw->below_llc ? ", less than 4 x the "
+      "last-level cache" : "");
+  if (els->len == 0)
+    printf ("  no software element moved bytes on its links\n");
+  else
+    printf ("  %-24s %-16s %10s %10s %7s %11s %7s  %s\n", "element",
+        "factory", "in", "out", "busy", "while busy", "of 1 thr", "bound");
+  for (i = 0; i < els->len; i++) {
+    GpCpuElementBw *e = g_ptr_array_index (els, i);
+    gchar *in = gp_roofline_format (e->in_bytes_per_s, "B/s");
+    gchar *out = gp_roofline_format (e->out_bytes_per_s, "B/s");
+    gchar *busy = gp_roofline_format (e->busy_bytes_per_s, "B/s");
+
+    printf ("  %-24s %-16s %10s %10s %6.1f%% %11s %6.0f%%  %s\n", e->name,
+        e->factory ? e->factory : "", in, out, e->busy_pct, busy,
+        isnan (e->share) ? 0.0 : 100 * e->share, e->point->bound);
+    printf ("      %s\n", e->point->reason);
+    g_free (in);
+    g_free (out);
+    g_free (busy);
+  }
+  g_free (c1);
+  g_free (t1);
+  g_free (ca);
+  g_free (ta);
+  g_ptr_array_unref (els);
+  gp_roofline_free (r);
+}
+
+/* The accelerator's roofline; its points judged against roof @judged. */
+static void
+gp_cmd_roofline_print_accel (GpRoofline * r, const GpPeaks * p,
+    gint judged, const gchar * work, const gchar * how)
+{
+  gchar *bw = gp_roofline_format (r->bw_bytes_per_s, "B/s");
+  guint i;
+
+  printf ("roofline: %s\n", r->title);
+  printf ("  peaks: %s\n", p->how ? p->how : "given");
+  printf ("  %-8s %14s %14s\n", "roof", "peak", "ridge");
+  for (i = 0; i < r->roofs->len; i++) {
+    const GpRoof *roof = &g_array_index (r->roofs, GpRoof, i);
+    gchar *peak = gp_roofline_format (roof->ops_per_s, "op/s");
+
+    printf ("  %-8s %14s %10.3g op/B\n", roof->name, peak,
+        gp_roofline_ridge (r, i));
+    g_free (peak);
+  }
+  printf ("  %-8s %14s\n", "memory", bw);
+  printf ("  workload: %s\n", work);
+  printf ("  bytes: %s\n", how);
+  printf ("  %-26s %10s %14s %12s %9s  %s\n", "point", "AI (op/B)",
+      "achieved", "bytes", "of roof", "bound");
+  for (i = 0; i < r->points->len; i++) {
+    const GpRooflinePoint *pt = g_ptr_array_index (r->points, i);
+    gchar *ops = gp_roofline_format (pt->ops_per_s, "op/s");
+    gchar *bytes = gp_roofline_format (pt->bytes_per_s, "B/s");
+    gdouble frac = gp_roofline_point_fraction (r, judged < 0 ? G_MAXUINT :
+        (guint) judged, pt);
+
+    printf ("  %-26s %10.3g %14s %12s %8.0f%%  %s\n", pt->label, pt->ai, ops,
+        bytes, 100 * frac, pt->bound ? pt->bound : "-");
+    printf ("      %s\n", pt->reason ? pt->reason : "");
+    g_free (ops);
+    g_free (bytes);
+  }
+  g_free (bw);
+}
+
+static const gchar gp_cmd_roofline_description[] =
+    "SESSION is what gstprof analyze reads. Its CPU roofline places every\n"
+    "software element at the bytes its links carried (in + out) per second\n"
+    "of its busy time, against the bandwidth one thread of this machine\n"
+    "copies (a STREAM-style probe, under a second, kept per boot in\n"
+    "$XDG_CACHE_HOME/gstprof): memory-bound at 50 % of it or more. With\n"
+    "machine series in the session, or --target, the accelerator's roofline\n"
+    "follows.\n"
+    "\n"
+    "--from reads a tegrastats log or nvidia-smi output (--query-gpu CSV\n"
+    "with its header, or dmon) without any session. The work per frame\n"
+    "comes from --model (gstprof roofline --list) or --ops and --bytes;\n"
+    "achieved op/s = fps x ops per frame; achieved bytes/s from the log:\n"
+    "EMC % x peak bandwidth x EMC clock / its maximum on a Jetson, memory\n"
+    "busy % x peak bandwidth on a GPU. A point is compute-bound at 70 % of\n"
+    "the flat roof past the ridge, memory-bound at 70 % of the slanted\n"
+    "roof before it, and neither (latency, CPU, IO) far below both.\n"
+    "\n"
+    "Peaks come from one table (--list): SMs x clock x ops per clock per\n"
+    "SM of the architecture, memory 2 x clock x bus width. --target names\n"
+    "the part (\"AGX Orin 64GB\", \"NVIDIA H100 80GB HBM3\", \"Tesla T4\");\n"
+    "without it, the log's GPU name, or a Jetson whose CPU count only one\n"
+    "board has. --peak-ops and --peak-bw override (op/s and bytes/s; 85T,\n"
+    "204.8G).\n"
+    "\n"
+    "Exit codes:\n"
+    "  0  the rooflines printed\n"
+    "  3  bad usage or bad input (the reason, one line naming it)\n";
+
+/* Every option's value read and checked; FALSE with the report made. */
+static gboolean
+gp_cmd_roofline_check (GpCmdRoofline * o, gint * code)
+{
+  if (!gp_cmd_roofline_arg ("ops", o->ops, &o->v_ops, code)
+      || !gp_cmd_roofline_arg ("bytes", o->bytes, &o->v_bytes, code)
+      || !gp_cmd_roofline_arg ("fps", o->fps, &o->v_fps, code)
+      || !gp_cmd_roofline_arg ("peak-ops", o->peak_ops, &o->v_peak_ops, code)
+      || !gp_cmd_roofline_arg ("peak-bw", o->peak_bw, &o->v_peak_bw, code)
+      || !gp_cmd_roofline_arg ("interval", o->interval, &o->v_interval, code)
+      || !gp_cmd_roofline_arg ("sms", o->sms, &o->v_sms, code)
+      || !gp_cmd_roofline_arg ("bus-bits", o->bus, &o->v_bus, code))
+    return FALSE;
+  if (o->precision && gp_precision_bytes (o->precision) == 0) {
+    *code = gp_cli_fail ("roofline", "--precision: '%s' is none of int8, "
+        "fp16, fp32", o->precision);
+    return FALSE;
+  }
+  if (o->model && gp_model_find (o->model) == NULL) {
+    *code = gp_cli_fail ("roofline", "--model: '%s' is no model gstprof "
+        "knows (gstprof roofline --list; or --ops and --bytes)", o->model);
+    return FALSE;
+  }
+  if (o->model && o->ops) {
+    *code = gp_cli_fail ("roofline", "--ops: give --model or --ops, not "
+        "both");
+    return FALSE;
+  }
+  if (o->out) {
+    /* the chart is the plot room's: gp_plot_roofline (r, path, error) */
+    *code = gp_cli_fail ("roofline", "-o %s: charts need the plot room, "
+        "which this build does not have", o->out);
+    return FALSE;
+  }
+  if (o->files && o->files[0] && o->from) {
+    *code = gp_cli_fail ("roofline", "--from: give a SESSION or --from "
+        "LOG, not both ('%s')", o->files[0]);
+    return FALSE;
+  }
+  if (o->files && o->files[0] && o->files[1]) {
+    *code = gp_cli_fail ("roofline", "one session at a time ('%s' is "
+        "extra)", o->files[1]);
+    return FALSE;
+  }
+  if (!(o->files && o->files[0]) && !o->from) {
+    *code = gp_cli_fail ("roofline", "no session and no --from LOG "
+        "(gstprof roofline DIR/session.json, or --from tegrastats.log "
+        "--model resnet50 --fps 40)");
+    return FALSE;
+  }
+  if ((o->model || o->ops) && isnan (o->v_fps) && o->from) {
+    *code = gp_cli_fail ("roofline", "--fps: the work per frame needs the "
+        "frames per second (--fps N)");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The accelerator's peaks: --target, else what the telemetry says; the
+ * user's figures over them. NULL with @error. */
+static GpPeaks *
+gp_cmd_roofline_peaks (GpCmdRoofline * o, const GpMachine * m,
+    GError ** error)
+{
+  GpPeaks *p = NULL;
+
+  if (o->target) {
+    gdouble mem = NAN;
+    const GpPeaksRow *row;
+
+    if (m) {
+      GpMachineSeries *ram = gp_machine_find (m, GP_MACHINE_MEM_USED, "ram");
+
+      mem = gp_machine_fact_double (m, "gpu0.memory.total");
+      if (isnan (mem) && ram)
+        mem = ram->limit;
+    }
+    row = gp_peaks_find (o->target, mem, error);
+    if (row == NULL) {
+      g_prefix_error (error, "--target: ");
+      return NULL;
+    }
+    p = gp_peaks_for_row (row, m ? gp_machine_fact_double (m,
+            "gpu0.clocks.max.sm") : NAN, m ? gp_machine_fact_double (m,
+            "gpu0.clocks.max.memory") : NAN);
+  } else if (m) {
+    GError *err = NULL;
+
+    p = gp_roofline_machine_peaks (m, o->v_sms > 0 ? (guint) o->v_sms : 0,
+        o->v_bus > 0 ? (guint) o->v_bus : 0, &err);
+    if (p == NULL && (o->v_peak_ops > 0 && o->v_peak_bw > 0)) {
+      g_clear_error (&err);
+      p = g_new0 (GpPeaks, 1);
+      p->target = g_strdup ("given peaks");
+      p->fp32 = p->fp16 = p->int8 = p->bw = NAN;
+      p->sm_mhz = p->tensor_mhz = p->mem_mhz = NAN;
+    } else if (p == NULL) {
+      g_propagate_error (error, err);
+      return NULL;
+    }
+  } else {
+    g_set_error (error, GP_PEAKS_ERROR, GP_PEAKS_ERROR_MISSING,
+        "no telemetry and no --target");
+    return NULL;
+  }
+  gp_peaks_override (p, o->v_peak_ops, o->v_peak_bw);
+  return p;
+}
+
+/* The accelerator's part: its roofline printed. FALSE with the report
+ * made. */
+static gboolean
+gp_cmd_roofline_accel (GpCmdRoofline * o, const GpMachine * m,
+    gdouble session_fps, gint * code)
+{
+  const GpModel *model = o->model ? gp_model_find (o->model) : NULL;
+  const gchar *precision = o->precision ? o->precision : "fp16";
+  GpWorkload w = { 0 };
+  GError *err = NULL;
+  GpPeaks *p;
+  GpRoofline *r;
+  gchar *how = NULL, *work = NULL, *prec_up;
+
+  p = gp_cmd_roofline_peaks (o, m, &err);
+  if (p == NULL) {
+    *code = gp_cli_fail ("roofline", "%s", err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  prec_up = g_ascii_strup (precision, -1);
+  w.precision = prec_up;
+  w.fps = isnan (o->v_fps) ? session_fps : o->v_fps;
+  if (model) {
+    w.label = model->name;
+    w.ops_per_frame = gp_model_ops (model);
+    w.bytes_per_frame = o->v_bytes > 0 ? o->v_bytes :
+        gp_model_bytes_estimate (model, precision);
+    work = g_strdup_printf ("%s: %.3g Gop per frame (%s), %.3g MB per "
+        "frame (%s) at %s, %.4g fps", model->title, model->gflops,
+        model->source, w.bytes_per_frame / 1e6, o->v_bytes > 0 ? "given" :
+        "estimate: input + weights, batch 1", prec_up, w.fps);
+  } else if (o->v_ops > 0) {
+    w.label = "workload";
+    w.ops_per_frame = o->v_ops;
+    w.bytes_per_frame = o->v_bytes;
+    work = g_strdup_printf ("%.3g op per frame, %s, at %.4g fps", o->v_ops,
+        o->v_bytes > 0 ? "bytes per frame given" : "no bytes per frame",
+        w.fps);
+  }
+  if (work == NULL || !(w.fps > 0)) {
+    /* no work per frame: the memory traffic alone */
+    gdouble bytes = m ? gp_roofline_machine_bw (m, p, &how) : NAN;
+
+    r = gp_roofline_of_peaks (p);
+    if (bytes > 0)
+      gp_roofline_classify (r, G_MAXUINT, gp_roofline_add_point (r,
+              "memory traffic", NAN, NAN, bytes));
+    g_free (work);
+    work = g_strdup ("none given (--model or --ops, with --fps): the "
+        "memory traffic alone");
+  } else {
+    r = gp_roofline_accel (p, &w, m, &how);
+  }
+  gp_cmd_roofline_print_accel (r, p, gp_roofline_find_roof (r, prec_up),
+      work, how ? how : "no telemetry of the memory");
+  gp_roofline_free (r);
+  gp_peaks_free (p);
+  g_free (how);
+  g_free (work);
+  g_free (prec_up);
+  return TRUE;
+}
+
+/* The session's frame rate: its first video sink's. */
+static gdouble
+gp_cmd_roofline_session_fps (GpSession * s)
+{
+  guint i;
+
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
+
+    if (g_strcmp0 (ss->media, "video") == 0 && ss->fps > 0)
+      return ss->fps;
+  }
+  return NAN;
+}
+
+gint
+gp_cmd_roofline (gint argc, gchar ** argv)
+{
+  GpCmdRoofline o = { 0 };
+  GOptionEntry entries[] = {
+    {"from", 0, 0, G_OPTION_ARG_FILENAME, &o.from,
+        "a tegrastats log or nvidia-smi output, instead of a session", "LOG"},
+    {"model", 0, 0, G_OPTION_ARG_STRING, &o.model,
+        "the network on the accelerator (--list)", "NAME"},
+    {"ops", 0, 0, G_OPTION_ARG_STRING, &o.ops,
+        "operations per frame (FLOPs = 2 x MACs)", "OPS"},
+    {"bytes", 0, 0, G_OPTION_ARG_STRING, &o.bytes,
+        "bytes per frame (default: the model's estimate)", "BYTES"},
+    {"fps", 0, 0, G_OPTION_ARG_STRING, &o.fps,
+        "frames per second achieved (default: the session's)", "FPS"},
+    {"precision", 0, 0, G_OPTION_ARG_STRING, &o.precision,
+        "int8, fp16 (default) or fp32", "P"},
+    {"target", 0, 0, G_OPTION_ARG_STRING, &o.target,
+        "the accelerator (\"AGX Orin 64GB\", \"Tesla T4\")", "NAME"},
+    {"peak-ops", 0, 0, G_OPTION_ARG_STRING, &o.peak_ops,
+        "the compute peak, op/s (85T)", "OPS"},
+    {"peak-bw", 0, 0, G_OPTION_ARG_STRING, &o.peak_bw,
+        "the memory bandwidth peak, bytes/s (204.8G)", "BYTES"},
+    {"sms", 0, 0, G_OPTION_ARG_STRING, &o.sms,
+        "SM count of a GPU the table does not know", "N"},
+    {"bus-bits", 0, 0, G_OPTION_ARG_STRING, &o.bus,
+        "memory bus width of a GPU the table does not know", "N"},
+    {"interval", 0, 0, G_OPTION_ARG_STRING, &o.interval,
+        "seconds between a log's samples when they carry no time "
+        "(default 1)", "S"},
+    {"refresh", 0, 0, G_OPTION_ARG_NONE, &o.refresh,
+        "measure this machine's bandwidth again", NULL},
+    {"list", 0, 0, G_OPTION_ARG_NONE, &o.list,
+        "the peaks table and the known models", NULL},
+    {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o.out,
+        "the chart, PNG or SVG", "FILE"},
+    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.files, NULL,
+        NULL},
+    {NULL}
+  };
+  GOptionContext *ctx;
+  GError *err = NULL;
+  GpSession *s = NULL;
+  GpMachine *from_m = NULL;
+  GpMembw *bw = NULL;
+  gint code = GP_EXIT_CLEAN;
+
+  g_set_prgname ("gstprof roofline");
+  ctx = g_option_context_new ("[SESSION]");
+  g_option_context_set_summary (ctx, "Places the work on a roofline and "
+      "says which wall it hits: the CPU\nroofline of a session's elements, "
+      "an accelerator's of a network's frames.");
+  g_option_context_set_description (ctx, gp_cmd_roofline_description);
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    code = gp_cli_fail ("roofline", "%s", err->message);
+    goto out;
+  }
+  if (o.list) {
+    gp_cmd_roofline_list ();
+    goto out;
+  }
+  if (!gp_cmd_roofline_check (&o, &code))
+    goto out;
+
+  if (o.from) {
+    from_m = gp_telemetry_load_file (o.from, isnan (o.v_interval) ? 1.0 :
+        o.v_interval, &err);
+    if (from_m == NULL) {
+      code = gp_cli_fail ("roofline", "%s", err->message);
+      goto out;
+    }
+    if (!gp_cmd_roofline_accel (&o, from_m, NAN, &code))
+      goto out;
+  } else {
+    s = gp_cli_load_session (o.files[0], &err);
+    if (s == NULL) {
+      code = gp_cli_fail ("roofline", "%s", err ? err->message : o.files[0]);
+      goto out;
+    }
+    bw = gp_membw_get (o.refresh, &err);
+    if (bw == NULL) {
+      code = gp_cli_fail ("roofline", "%s", err->message);
+      goto out;
+    }
+    gp_cmd_roofline_print_cpu (s, bw);
+    if ((s->machine && gp_machine_find (s->machine, GP_MACHINE_MEMBW_LOAD,
+                NULL)) || o.target || o.model || o.ops) {
+      printf ("\n");
+      if (!gp_cmd_roofline_accel (&o, s->machine, o.v_fps > 0 ? o.v_fps :
+              gp_cmd_roofline_session_fps (s), &code))
+        goto out;
+    }
+  }
+
+out:
+  if (s)
+    gp_session_free (s);
+  gp_machine_free (from_m);
+  gp_membw_free (bw);
+  g_clear_error (&err);
+  g_free (o.from);
+  g_free (o.model);
+  g_free (o.target);
+  g_free (o.precision);
+  g_free (o.out);
+  g_free (o.ops);
+  g_free (o.bytes);
+  g_free (o.fps);
+  g_free (o.peak_ops);
+  g_free (o.peak_bw);
+  g_free (o.interval);
+  g_free (o.sms);
+  g_free (o.bus);
+  g_strfreev (o.files);
+  g_option_context_free (ctx);
+  return code;
+}
