@@ -84,7 +84,8 @@ gp_roofline_cpu_classify (GpRoofline * r, const GpMembw * bw,
         "core's %s level-2 cache holds: not memory traffic", avg, buf, cache);
     g_free (buf);
     g_free (cache);
-  } else if (isnan (e->busy_bytes_per_s) || e->busy_pct < GP_ROOFLINE_CPU_MIN_BUSY_PCT) {
+  } else if (isnan (e->busy_bytes_per_s) ||
+      e->busy_pct < GP_ROOFLINE_CPU_MIN_BUSY_PCT) {
     bound = "neither";
     reason = g_strdup_printf ("%s on average, busy %.1f %% of the time: "
         "too little work to be held by memory", avg, e->busy_pct);
@@ -275,10 +276,18 @@ gp_roofline_accel (const GpPeaks * p, const GpWorkload * w,
 
   ops = w->fps * w->ops_per_frame;
   bytes = m ? gp_roofline_machine_bw (m, p, &from) : NAN;
-  if (isnan (bytes) && w->bytes_per_frame > 0) {
+  if (!(bytes > 0) && w->bytes_per_frame > 0) {
+    /* none measured, or none at all while frames were said to run: the
+     * log is not of that work */
+    gchar *why = isnan (bytes) ? g_strdup ("no memory load in the "
+        "telemetry") : g_strdup_printf ("the telemetry's memory load is 0, "
+        "the accelerator idled then: %s", from);
+
     bytes = w->fps * w->bytes_per_frame;
-    from = g_strdup_printf ("fps x %.3g bytes per frame (no memory load "
-        "in the telemetry)", w->bytes_per_frame);
+    g_free (from);
+    from = g_strdup_printf ("fps x %.3g bytes per frame (%s)",
+        w->bytes_per_frame, why);
+    g_free (why);
   }
   label = g_strdup_printf ("%s @ %.4g fps", w->label, w->fps);
   pt = gp_roofline_add_point (r, label, bytes > 0 ? ops / bytes : NAN, ops,
