@@ -211,6 +211,18 @@ gp_peaks_normalise (const gchar * name)
   return g_string_free (out, FALSE);
 }
 
+/* @name as an error quotes it: escaped (one line of printable ASCII
+ * whatever a tool printed), at most 60 bytes. */
+static gchar *
+gp_peaks_quote (const gchar * name)
+{
+  gchar *esc = g_strescape (name ? name : "", NULL);
+
+  if (strlen (esc) > 60)
+    strcpy (esc + 57, "...");
+  return esc;
+}
+
 /* Whether @name names @row: exactly (1 + its length, to prefer the
  * longest), as a prefix followed by a word that is no variant (its
  * length), or not at all (0). */
@@ -296,19 +308,25 @@ gp_peaks_find (const gchar * name, gdouble memory_mib, GError ** error)
     found = gp_peaks_by_memory (cands, memory_mib);
 
   if (found == NULL && cands->len == 0) {
+    gchar *quoted = gp_peaks_quote (name);
+
     g_set_error (error, GP_PEAKS_ERROR, GP_PEAKS_ERROR_UNKNOWN,
         "'%s' is no GPU of the peaks table (gstprof roofline --list shows "
-        "them; --peak-ops and --peak-bw give the peaks)", name ? name : "");
+        "them; --peak-ops and --peak-bw give the peaks)", quoted);
+    g_free (quoted);
   } else if (found == NULL) {
     GString *list = g_string_new (NULL);
 
     for (i = 0; i < cands->len; i++)
       g_string_append_printf (list, "%s'%s'", i ? ", " : "",
           ((const GpPeaksRow *) g_ptr_array_index (cands, i))->name);
+    gchar *quoted = gp_peaks_quote (name);
+
     g_set_error (error, GP_PEAKS_ERROR, GP_PEAKS_ERROR_AMBIGUOUS,
-        "'%s' is one of %s%s", name, list->str, memory_mib > 0 ?
+        "'%s' is one of %s%s", quoted, list->str, memory_mib > 0 ?
         "" : ": name the variant, or give the memory size");
     g_string_free (list, TRUE);
+    g_free (quoted);
   }
   g_ptr_array_unref (cands);
   g_free (norm);

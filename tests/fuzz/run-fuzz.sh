@@ -21,6 +21,8 @@
 #   nvsmi       nvidia-smi's --query-gpu CSV and dmon tables
 #               (tests/fuzz/fuzz-nvsmi.c)
 #   tegrastats  Jetson tegrastats lines (tests/fuzz/fuzz-tegrastats.c)
+#   peaks       GPU and board names into the peaks table
+#               (tests/fuzz/fuzz-peaks.c)
 #   telemetry   saved tegrastats logs and nvidia-smi outputs into the
 #               machine's series, and back through session.machine
 #               (tests/fuzz/fuzz-telemetry.c)
@@ -113,7 +115,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-telemetry in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-telemetry, fuzz-peaks in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -166,12 +168,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   "$ROOT/src/telemetry/gp-telemetry.c" "$ROOT/src/telemetry/gp-nvsmi.c" \
   "$ROOT/src/telemetry/gp-tegrastats.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-peaks" "$ROOT/tests/fuzz/fuzz-peaks.c" \
+  "$ROOT/src/telemetry/gp-peaks.c" $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats telemetry; do
+  nvsmi tegrastats telemetry peaks; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -278,6 +284,13 @@ for f in "$FIX"/telemetry/tegrastats_*.txt; do
 done
 # telemetry: every saved tegrastats and nvidia-smi output, whole
 cp "$OUT"/tegrastats/seeds/* "$OUT"/nvsmi/seeds/* "$OUT/telemetry/seeds/"
+# peaks: the names nvidia-smi prints in the fixtures, the table's own, the
+# Jetson device-tree models
+for f in "$FIX"/telemetry/nvidia_smi_query_*.txt; do
+  [ -f "$f" ] && sed -n 's/^\(NVIDIA [^,]*\|Tesla [^,]*\),.*/\1/p; s/^[0-9]*, \(NVIDIA [^,]*\),.*/\1/p' "$f"
+done > "$OUT/peaks/seeds/nvsmi-names"
+sed -n 's/^  {"\([^"]*\)", [JD], .*/\1/p' "$ROOT/src/telemetry/gp-peaks.c" > "$OUT/peaks/seeds/rows"
+printf 'NVIDIA Jetson AGX Orin Developer Kit\nJetson-AGX\nNVIDIA Jetson Orin Nano Engineering Reference Developer Kit Super\nNVIDIA GeForce RTX 3090 Ti\nNVIDIA A100-SXM4-80GB\n' > "$OUT/peaks/seeds/models"
 
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
@@ -336,6 +349,7 @@ run_target queuelevels 65536 "$ROOT/tests/fuzz/queuelevels.dict"
 run_target nvsmi 16384 ""
 run_target tegrastats 4096 "$ROOT/tests/fuzz/tegrastats.dict"
 run_target telemetry 16384 "$ROOT/tests/fuzz/tegrastats.dict"
+run_target peaks 1024 ""
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
