@@ -70,7 +70,9 @@ gp_roofline_cpu_classify (GpRoofline * r, const GpMembw * bw,
   gchar *avg = gp_roofline_format (e->bytes_per_s, "B/s");
   gchar *busy = gp_roofline_format (e->busy_bytes_per_s, "B/s");
   gchar *one = gp_roofline_format (bw->copy_1, "B/s");
-  gdouble all_bw = bw->copy_all > bw->copy_1 ? bw->copy_all : bw->copy_1;
+  gdouble best = MAX (MAX (bw->copy_1, bw->triad_1),
+      MAX (isnan (bw->copy_all) ? 0 : bw->copy_all,
+          isnan (bw->triad_all) ? 0 : bw->triad_all));
   gdouble l2 = bw->l2_bytes ? bw->l2_bytes : GP_ROOFLINE_CPU_L2_DEFAULT;
   const gchar *bound;
   gchar *reason;
@@ -89,11 +91,11 @@ gp_roofline_cpu_classify (GpRoofline * r, const GpMembw * bw,
     bound = "neither";
     reason = g_strdup_printf ("%s on average, busy %.1f %% of the time: "
         "too little work to be held by memory", avg, e->busy_pct);
-  } else if (e->busy_bytes_per_s > GP_ROOFLINE_CPU_IMPLAUSIBLE * all_bw) {
+  } else if (e->busy_bytes_per_s > GP_ROOFLINE_CPU_IMPLAUSIBLE * best) {
     bound = "neither";
     reason = g_strdup_printf ("%s on average in %.1f %% busy time would be "
-        "%s while busy, more than this machine moves: it passes its "
-        "buffers on without touching them", avg, e->busy_pct, busy);
+        "%s while busy, far more than this machine moves: it passes "
+        "its buffers on without touching them", avg, e->busy_pct, busy);
   } else if (e->share >= GP_ROOFLINE_CPU_MEMBOUND) {
     bound = "memory";
     reason = g_strdup_printf ("%s on average, busy %.1f %%: %s while busy, "

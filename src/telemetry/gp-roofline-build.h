@@ -18,7 +18,7 @@
  * on one streaming thread at a time, and one thread cannot pull the
  * all-CPU figure. It is memory-bound at GP_ROOFLINE_CPU_MEMBOUND of that
  * or more. A busy-time bandwidth past GP_ROOFLINE_CPU_IMPLAUSIBLE times
- * the machine's whole bandwidth cannot be its own traffic: the element
+ * the best the probe measured cannot be its own traffic: the element
  * passed its buffers on without touching them (identity, a capsfilter, a
  * fakesink) and is judged "neither". So is one whose buffers fit a core's
  * level-2 cache: they need not reach memory at all.
@@ -45,10 +45,12 @@ G_BEGIN_DECLS
  * waiting on memory (a cheaper format or a smaller frame helps it, more
  * threads do not much). */
 #define GP_ROOFLINE_CPU_MEMBOUND 0.5
-/* Past 1.5 × the all-CPU bandwidth while busy, the bytes on its links
- * were not its own work (measurement noise on a shared machine stays
- * well inside 1.5). */
-#define GP_ROOFLINE_CPU_IMPLAUSIBLE 1.5
+/* Past 4 × the best figure of the probe while busy, the bytes on its
+ * links were not its own work: a pass-through element's busy time is its
+ * push overhead alone and puts it at 100 × the bus or more (TB/s), while
+ * 4 × leaves room for a probe taken while other work loaded the
+ * machine. */
+#define GP_ROOFLINE_CPU_IMPLAUSIBLE 4.0
 /* Buffers smaller than the level-2 cache of a core (GpMembw.l2_bytes;
  * 1 MiB when it is not listed) stay in the caches between the elements
  * that pass them: their bytes are no memory traffic. */
