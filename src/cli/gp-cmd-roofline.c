@@ -5,9 +5,11 @@
  * --from LOG --model NAME --fps N`: the CPU roofline of a session's
  * elements against this machine's measured bandwidth, and an
  * accelerator's roofline of a workload from its telemetry (src/telemetry:
- * gp-roofline-build, gp-peaks, gp-models, gp-membw). Printing only.
+ * gp-roofline-build, gp-peaks, gp-models, gp-membw); -o draws the
+ * accelerator's roofline, else the CPU one (src/plot). Printing only.
  */
 #include "gp-cli.h"
+#include "plot/gp-plot.h"
 #include "telemetry/gp-membw.h"
 #include "telemetry/gp-models.h"
 #include "telemetry/gp-peaks.h"
@@ -111,8 +113,8 @@ gp_cmd_roofline_list (void)
   }
 }
 
-/* The memory roof's line and the CPU roofline's table. */
-static void
+/* The memory roof's line and the CPU roofline's table; the roofline. */
+static GpRoofline *
 gp_cmd_roofline_print_cpu (GpSession * s, const GpMembw * bw)
 {
   GPtrArray *els = NULL;
@@ -153,7 +155,7 @@ gp_cmd_roofline_print_cpu (GpSession * s, const GpMembw * bw)
   g_free (ca);
   g_free (ta);
   g_ptr_array_unref (els);
-  gp_roofline_free (r);
+  return r;
 }
 
 /* The accelerator's roofline; its points judged against roof @judged. */
@@ -254,10 +256,13 @@ gp_cmd_roofline_check (GpCmdRoofline * o, gint * code)
     return FALSE;
   }
   if (o->out) {
-    /* the chart is the plot room's: gp_plot_roofline (r, path, error) */
-    *code = gp_cli_fail ("roofline", "-o %s: charts need the plot room, "
-        "which this build does not have", o->out);
-    return FALSE;
+    GError *err = NULL;
+
+    if (!gp_plot_check_path (o->out, &err)) {
+      *code = gp_cli_fail ("roofline", "-o: %s", err->message);
+      g_error_free (err);
+      return FALSE;
+    }
   }
   if (o->files && o->files[0] && o->from) {
     *code = gp_cli_fail ("roofline", "--from: give a SESSION or --from "
@@ -334,11 +339,11 @@ gp_cmd_roofline_peaks (GpCmdRoofline * o, const GpMachine * m,
   return p;
 }
 
-/* The accelerator's part: its roofline printed. FALSE with the report
- * made. */
+/* The accelerator's part: its roofline printed, and handed to @chart.
+ * FALSE with the report made. */
 static gboolean
 gp_cmd_roofline_accel (GpCmdRoofline * o, const GpMachine * m,
-    gdouble session_fps, gint * code)
+    gdouble session_fps, GpRoofline ** chart, gint * code)
 {
   const GpModel *model = o->model ? gp_model_find (o->model) : NULL;
   const gchar *precision = o->precision ? o->precision : "fp16";
@@ -390,7 +395,7 @@ gp_cmd_roofline_accel (GpCmdRoofline * o, const GpMachine * m,
   }
   gp_cmd_roofline_print_accel (r, p, gp_roofline_find_roof (r, prec_up),
       work, how ? how : "no telemetry of the memory");
-  gp_roofline_free (r);
+  *chart = r;
   gp_peaks_free (p);
   g_free (how);
   g_free (work);
@@ -458,6 +463,7 @@ gp_cmd_roofline (gint argc, gchar ** argv)
   GpSession *s = NULL;
   GpMachine *from_m = NULL;
   GpMembw *bw = NULL;
+  GpRoofline *cpu = NULL, *accel = NULL;
   gint code = GP_EXIT_CLEAN;
 
   g_set_prgname ("gstprof roofline");
@@ -485,7 +491,7 @@ gp_cmd_roofline (gint argc, gchar ** argv)
       code = gp_cli_fail ("roofline", "%s", err->message);
       goto out;
     }
-    if (!gp_cmd_roofline_accel (&o, from_m, NAN, &code))
+    if (!gp_cmd_roofline_accel (&o, from_m, NAN, &accel, &code))
       goto out;
   } else {
     s = gp_cli_load_session (o.files[0], &err);
@@ -498,17 +504,26 @@ gp_cmd_roofline (gint argc, gchar ** argv)
       code = gp_cli_fail ("roofline", "%s", err->message);
       goto out;
     }
-    gp_cmd_roofline_print_cpu (s, bw);
+    cpu = gp_cmd_roofline_print_cpu (s, bw);
     if ((s->machine && gp_machine_find (s->machine, GP_MACHINE_MEMBW_LOAD,
                 NULL)) || o.target || o.model || o.ops) {
       printf ("\n");
       if (!gp_cmd_roofline_accel (&o, s->machine, o.v_fps > 0 ? o.v_fps :
-              gp_cmd_roofline_session_fps (s), &code))
+              gp_cmd_roofline_session_fps (s), &accel, &code))
         goto out;
     }
   }
+  if (o.out) {
+    if (!gp_plot_roofline (accel ? accel : cpu, o.out, &err)) {
+      code = gp_cli_fail ("roofline", "%s", err->message);
+      goto out;
+    }
+    printf ("\nwrote %s\n", o.out);
+  }
 
 out:
+  gp_roofline_free (cpu);
+  gp_roofline_free (accel);
   if (s)
     gp_session_free (s);
   gp_machine_free (from_m);

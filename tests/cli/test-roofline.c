@@ -4,7 +4,8 @@
  * test-roofline.c: `gstprof roofline` end to end: --from on the real
  * Orin tegrastats and nvidia-smi fixtures (achieved bandwidth worked out
  * by hand from the lines), the CPU roofline of a real session, bad
- * arguments (one line naming the argument, exit 3), --list, -o.
+ * arguments (one line naming the argument, exit 3), --list, the chart
+ * (-o, drawn by src/plot).
  */
 #include <math.h>
 #include <string.h>
@@ -175,7 +176,7 @@ test_bad_arguments (void)
     {{"roofline", "x.json", "--peak-ops", "1X", NULL}, "--peak-ops"},
     {{"roofline", "x.json", "--precision", "int4", NULL}, "--precision"},
     {{"roofline", "x.json", "--model", "yolov9", NULL}, "--model"},
-    {{"roofline", "x.json", "-o", "chart.png", NULL}, "plot room"},
+    {{"roofline", "x.json", "-o", "chart.jpg", NULL}, "-o: chart.jpg"},
     {{"roofline", "--from", "a.log", "--model", "resnet50", NULL}, "--fps"},
     {{"roofline", "a.json", "b.json", NULL}, "b.json"},
     {{"roofline", "/nonexistent/session.json", NULL}, "/nonexistent"},
@@ -196,6 +197,39 @@ test_bad_arguments (void)
     run_from (&r, "tegrastats_nano_jp4.txt", "--target", "RTX 9999", NULL);
     g_assert_cmpint (r.code, ==, 3);
     gp_test_assert_one_line (r.err, "--target: 'RTX 9999'");
+    gp_test_run_clear (&r);
+  }
+}
+
+/* -o: the accelerator's roofline drawn by the plot room, PNG and SVG */
+static void
+test_chart (void)
+{
+  static const gchar *const names[] = { "roofline.png", "roofline.svg" };
+  guint i;
+
+  if (g_getenv ("GP_FIXTURES") == NULL) {
+    g_test_skip ("no GP_FIXTURES");
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gchar *path = g_build_filename (gp_tmp, names[i], NULL);
+    gchar *data = NULL;
+    gsize len = 0;
+    GpTestRun r;
+
+    run_from (&r, "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt",
+        "--model", "resnet50", "--fps", "40", "-o", path, NULL);
+    g_assert_cmpint (r.code, ==, 0);
+    assert_has (r.out, "wrote ");
+    g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+    g_assert_cmpuint (len, >, 1000);
+    if (i == 0)
+      g_assert_true (memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0);
+    else
+      g_assert_nonnull (strstr (data, "<svg"));
+    g_free (data);
+    g_free (path);
     gp_test_run_clear (&r);
   }
 }
@@ -255,6 +289,16 @@ test_session (void)
     g_free (line);
   }
   gp_test_run_clear (&r);
+  /* a CPU roofline has no compute roof: the plot room says so */
+  {
+    gchar *png = g_build_filename (gp_tmp, "cpu.png", NULL);
+
+    gp_test_run_gstprof (&r, gp_tmp, "roofline", dir, "-o", png, NULL);
+    g_assert_cmpint (r.code, ==, 3);
+    gp_test_assert_one_line (r.err, "no compute roof");
+    gp_test_run_clear (&r);
+    g_free (png);
+  }
   /* again: the figures of this boot from the cache */
   gp_test_run_gstprof (&r, gp_tmp, "roofline", dir, NULL);
   g_assert_cmpint (r.code, ==, 0);
@@ -278,6 +322,7 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline/from-nvsmi", test_from_nvsmi);
   g_test_add_func ("/roofline/bad-arguments", test_bad_arguments);
   g_test_add_func ("/roofline/list-and-help", test_list_and_help);
+  g_test_add_func ("/roofline/chart", test_chart);
   g_test_add_func ("/roofline/session", test_session);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
