@@ -192,6 +192,28 @@ gp_machine_series_instance (const GpMachineSeries * s)
   return slash ? slash + 1 : "";
 }
 
+void
+gp_machine_shift (GpMachine * m, gdouble dt)
+{
+  guint i, j, k;
+
+  for (i = 0; i < m->series->len; i++) {
+    GpMachineSeries *s = g_ptr_array_index (m->series, i);
+
+    for (j = k = 0; j < s->t->len; j++) {
+      gdouble t = g_array_index (s->t, gdouble, j) - dt;
+
+      if (t < 0)
+        continue;
+      g_array_index (s->t, gdouble, k) = t;
+      g_array_index (s->v, gdouble, k) = g_array_index (s->v, gdouble, j);
+      k++;
+    }
+    g_array_set_size (s->t, k);
+    g_array_set_size (s->v, k);
+  }
+}
+
 guint
 gp_machine_series_len (const GpMachineSeries * s)
 {

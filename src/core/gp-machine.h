@@ -157,6 +157,10 @@ GPtrArray *gp_machine_find_all (const GpMachine * m, const gchar * quantity);
 gchar *gp_machine_series_quantity (const GpMachineSeries * s);
 const gchar *gp_machine_series_instance (const GpMachineSeries * s);
 
+/* Every time less @dt s (a machine sampled from another start than its
+ * session's), the samples that fall before 0 left out. */
+void gp_machine_shift (GpMachine * m, gdouble dt);
+
 guint gp_machine_series_len (const GpMachineSeries * s);
 gdouble gp_machine_series_t (const GpMachineSeries * s, guint i);
 gdouble gp_machine_series_v (const GpMachineSeries * s, guint i);

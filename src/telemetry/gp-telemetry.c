@@ -48,6 +48,13 @@ gp_telemetry_in (const gchar * name, const gchar * const *list, gsize n)
   return FALSE;
 }
 
+gboolean
+gp_telemetry_input_rail (const gchar * rail)
+{
+  return gp_telemetry_in (rail, gp_telemetry_input_rails,
+      G_N_ELEMENTS (gp_telemetry_input_rails));
+}
+
 /* ------------------------------------------------------------------ */
 /* tegrastats                                                           */
 /* ------------------------------------------------------------------ */

@@ -39,6 +39,11 @@ typedef enum
                                  * it damaged */
 } GpTelemetryError;
 
+/* Whether @rail (a tegrastats rail or an INA3221 channel's label) carries
+ * the board's whole input power (VDD_IN, POM_5V_IN): power/board is that
+ * rail where the board has one, else the rails' sum. */
+gboolean gp_telemetry_input_rail (const gchar * rail);
+
 /* One tegrastats sample at @t (s from the start) into @m, its series
  * filled by @source. */
 void gp_telemetry_add_tegra (GpMachine * m, const gchar * source, gdouble t,
