@@ -17,6 +17,7 @@
 #include "gp-aggregate.h"
 #include "gp-config.h"
 #include "core/gp-record.h"
+#include "telemetry/gp-sampler.h"
 
 #include <errno.h>
 #include <glib-unix.h>
@@ -410,6 +411,8 @@ typedef struct
   gboolean tty;
   gboolean progress_open;       /* a \r line is on the terminal */
   gboolean checkpoint_failed;
+  GpSampler *sampler;           /* the machine's, with opts->machine */
+  GpMachine *machine;           /* the sampler's until it stops */
 } GpCaptureRun;
 
 /* Now, on the tracer's time base. */
@@ -1062,6 +1065,46 @@ gp_capture_remove_source (guint * id)
   }
 }
 
+/* The machine's sampler, on the session's clock: t = 0 is r->t0 (tracer
+ * time) + the offset to the monotonic clock, which g_get_monotonic_time ()
+ * reads too. A sampler that cannot start leaves the run unsampled, said
+ * on stderr. */
+static GpSampler *
+gp_capture_start_sampler (GpCaptureRun * r)
+{
+  GpSamplerOptions so;
+  GError *err = NULL;
+  GpSampler *sampler;
+
+  gp_sampler_options_init (&so);
+  so.window_ms = gp_capture_tracer_window_ms (r->tracer, r->opts);
+  so.start_us = (gint64) ((r->t0 + r->clock_offset) / 1000);
+  so.pid = getpid ();
+  r->machine = gp_machine_new ();
+  sampler = gp_sampler_start (r->machine, &so, &err);
+  if (sampler == NULL) {
+    g_printerr ("gstprof: the machine is not sampled: %s\n", err->message);
+    g_clear_error (&err);
+    gp_machine_free (r->machine);
+    r->machine = NULL;
+  }
+  return sampler;
+}
+
+/* Stops the sampler (its children reaped) and hands its machine to
+ * @session. */
+static void
+gp_capture_stop_sampler (GpCaptureRun * r, GpSession * session)
+{
+  if (r->sampler == NULL)
+    return;
+  gp_sampler_stop (r->sampler);
+  r->sampler = NULL;
+  gp_machine_free (session->machine);
+  session->machine = r->machine;
+  r->machine = NULL;
+}
+
 GpSession *
 gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     GError ** error)
@@ -1122,6 +1165,8 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   r.clock_offset = gp_capture_tracer_clock_offset (r.tracer);
   r.t0 = gp_capture_run_now (&r);
   r.agg = gp_aggregator_new (session, r.t0);
+  if (opts->machine)
+    r.sampler = gp_capture_start_sampler (&r);
   gp_aggregator_watch_bus (r.agg);
   r.loop = g_main_loop_new (NULL, FALSE);
   r.tty = isatty (STDERR_FILENO);
@@ -1184,6 +1229,7 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     gp_capture_take_graph (&r);
     g_signal_emit_by_name (r.tracer, "flush");
     t_end = gp_capture_run_now (&r);
+    gp_capture_stop_sampler (&r, session);
 
     g_mutex_lock (&sink->lock);
     sink->agg = NULL;
@@ -1210,6 +1256,7 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     g_mutex_unlock (&sink->lock);
     g_signal_handler_disconnect (r.tracer, window_handler);
     gst_element_set_state (r.pipeline, GST_STATE_NULL);
+    gp_capture_stop_sampler (&r, session);
     gp_session_free (session);
     session = NULL;
   }

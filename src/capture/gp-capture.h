@@ -43,6 +43,12 @@ typedef struct
    * collected into the session's trace (GpSession.trace), for the caller
    * to save beside session.json. 0: off. */
   guint trace_s;
+  /* Sample the machine under the pipeline while it runs (CPU per core and
+   * per thread of this process, memory, thermal zones, clocks, rails,
+   * tegrastats and nvidia-smi where present: telemetry/gp-sampler.h) into
+   * the session's machine, one sample a window. FALSE by default; `gstprof
+   * run` turns it on unless --no-machine. */
+  gboolean machine;
 } GpCaptureOptions;
 
 typedef enum

@@ -103,6 +103,12 @@ static const gchar gp_run_description[] =
     "thread sized for 10000 pushes a second), saved as DIR/trace.bin for\n"
     "gstprof export DIR --perfetto trace.json (per-buffer slices).\n"
     "\n"
+    "The machine under the pipeline is sampled once a window, on a thread of\n"
+    "its own, into the session (session.machine): CPU per core and per\n"
+    "thread, memory and RSS from /proc; thermal zones, cpufreq, devfreq and\n"
+    "a Jetson's power rails from sysfs; tegrastats and nvidia-smi when they\n"
+    "are in PATH (one child each, stopped at the end). --no-machine: none.\n"
+    "\n"
     "Ctrl-C is a normal way to end a run: the session is written, the "
     "verdict\n"
     "printed, and the exit code is that of the findings (0 or 1), as when the\n"
@@ -356,7 +362,7 @@ gp_cmd_run (gint argc, gchar ** argv)
 {
   gchar *opt_duration = NULL, *opt_window = NULL, *opt_out = NULL;
   GpLaunch *lp;
-  gboolean opt_cpu = FALSE, opt_quiet = FALSE;
+  gboolean opt_cpu = FALSE, opt_quiet = FALSE, opt_no_machine = FALSE;
   gchar **rest = NULL;
   GOptionEntry entries[] = {
     {"duration", 'd', 0, G_OPTION_ARG_STRING, &opt_duration,
@@ -371,6 +377,9 @@ gp_cmd_run (gint argc, gchar ** argv)
           "Also CPU time per element (work vs waiting)", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
           "No progress line on stderr", NULL},
+    {"no-machine", 0, 0, G_OPTION_ARG_NONE, &opt_no_machine,
+          "Do not sample the machine (CPU, memory, clocks, heat, power)",
+          NULL},
     {"trace", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
           gp_run_on_trace, "Keep every push of the last SECONDS (default "
           "10) for gstprof export --perfetto", "SECONDS"},
@@ -441,6 +450,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   opts.duration_s = duration;
   opts.window_ms = (guint) (window * 1000.0 + 0.5);
   opts.cpu = opt_cpu;
+  opts.machine = !opt_no_machine;
   opts.trace_s = trace_s;
   /* A progress line is for a person watching; in a pipe or a log it is
    * noise. */

@@ -49,6 +49,7 @@
 #include "core/gp-session.h"
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"
+#include "telemetry/gp-sampler.h"
 
 /* How long the program has after SIGINT before SIGTERM, and after that
  * before SIGKILL: gst-launch-1.0 -e drains to EOS within a few seconds. */
@@ -80,6 +81,9 @@ typedef struct
   gboolean refused;             /* its first line was not a header */
   gboolean cut;                 /* it closed inside a line */
   GpRecordsReader *reader;
+  gint64 header_us;             /* monotonic: its header came (the
+                                 * session's t = 0, within the socket's
+                                 * latency); 0 before */
 } GpWrapConn;
 
 struct _GpWrap
@@ -101,6 +105,8 @@ struct _GpWrap
   guint drain_id;
   gboolean tty;                 /* progress: a line rewritten in place */
   gboolean progress_open;
+  GpSampler *sampler;           /* the machine's, from the spawn */
+  GpMachine *machine;           /* the sampler's until it stops */
 };
 
 static const gchar gp_wrap_description[] =
@@ -115,6 +121,8 @@ static const gchar gp_wrap_description[] =
     "program from the terminal itself;\ngstprof adds no second SIGINT; "
     "kill -INT to gstprof is passed on). A program\nkilled or crashed "
     "still gives every window up to its last one.\n\n"
+    "The machine is sampled from the start as by gstprof run, the program's\n"
+    "threads and RSS with it, into its session (--no-machine: not).\n\n"
     "Exit codes:\n"
     "  0  clean, or only info findings\n"
     "  1  a high or medium finding\n"
@@ -294,6 +302,9 @@ gp_wrap_on_read (gint fd, GIOCondition cond, gpointer data)
     if (n > 0) {
       if (!c->refused && !gp_records_reader_feed (c->reader, chunk, n))
         c->refused = TRUE;
+      if (c->header_us == 0
+          && gp_records_reader_get_header (c->reader) != NULL)
+        c->header_us = g_get_monotonic_time ();
       continue;
     }
     if (n < 0 && errno == EINTR)
@@ -757,6 +768,16 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
 
   s = gp_wrap_main_session (w, dir, program, text, &main_conn, &main_pid,
       &code);
+  if (s != NULL && w->machine != NULL) {
+    /* sampled from the spawn; the session starts with the tracer in the
+     * program, when its header came */
+    if (main_conn != NULL && main_conn->header_us > w->start_us)
+      gp_machine_shift (w->machine, (main_conn->header_us - w->start_us) /
+          1e6);
+    gp_machine_free (s->machine);
+    s->machine = w->machine;
+    w->machine = NULL;
+  }
   if (s != NULL) {
     gp_wrap_note_end (w, s, program, text, main_conn, main_pid);
     gp_wrap_other_sessions (w, s, main_conn, out_dir, others, pids);
@@ -775,7 +796,7 @@ gp_wrap_sessions (GpWrap * w, const gchar * dir, const gchar * program,
 typedef struct
 {
   gchar *duration_text, *window_text, *out;
-  gboolean cpu, quiet;
+  gboolean cpu, quiet, no_machine;
   gdouble duration, window;     /* seconds; 0: no --duration */
   gchar **program;
 } GpWrapArgs;
@@ -795,6 +816,9 @@ gp_wrap_parse (gint argc, gchar ** argv, GpWrapArgs * a, gint * code)
           "Also CPU time per element (work vs waiting)", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet,
           "No progress line on stderr", NULL},
+    {"no-machine", 0, 0, G_OPTION_ARG_NONE, &a->no_machine,
+          "Do not sample the machine (CPU, memory, clocks, heat, power)",
+          NULL},
     {NULL}
   };
   GOptionContext *ctx;
@@ -845,6 +869,29 @@ gp_wrap_parse (gint argc, gchar ** argv, GpWrapArgs * a, gint * code)
   return ok;
 }
 
+/* The machine sampled from the spawn, the program's threads and RSS with
+ * it; a sampler that cannot start leaves it unsampled, said on stderr. */
+static void
+gp_wrap_start_sampler (GpWrap * w, const GpWrapArgs * a)
+{
+  GpSamplerOptions so;
+  GError *err = NULL;
+
+  gp_sampler_options_init (&so);
+  so.window_ms = (guint) (a->window * 1000 + 0.5);
+  so.start_us = w->start_us;
+  so.pid = w->pid;
+  w->machine = gp_machine_new ();
+  w->sampler = gp_sampler_start (w->machine, &so, &err);
+  if (w->sampler == NULL) {
+    g_printerr ("gstprof wrap: the machine is not sampled: %s\n",
+        err->message);
+    g_clear_error (&err);
+    gp_machine_free (w->machine);
+    w->machine = NULL;
+  }
+}
+
 /* GStreamer for reading the records, the private folder, the socket, and
  * the program started with the tracer's environment; FALSE with *@code
  * when one cannot be had. *@dir is the folder, to remove. */
@@ -889,6 +936,8 @@ gp_wrap_spawn (GpWrap * w, const GpWrapArgs * a, gchar ** dir, gint * code)
     g_clear_error (&err);
   }
   w->start_us = g_get_monotonic_time ();
+  if (ok && !a->no_machine)
+    gp_wrap_start_sampler (w, a);
   g_strfreev (envp);
   g_free (socket_path);
   return ok;
@@ -963,9 +1012,13 @@ gp_cmd_wrap (gint argc, gchar ** argv)
   if (gp_wrap_parse (argc, argv, &a, &code) &&
       gp_wrap_spawn (&w, &a, &dir, &code)) {
     gp_wrap_loop (&w, &a);
+    gp_sampler_stop (w.sampler);
+    w.sampler = NULL;
     code = gp_wrap_sessions (&w, dir, a.program[0], a.out);
   }
 
+  gp_sampler_stop (w.sampler);
+  gp_machine_free (w.machine);
   g_ptr_array_unref (w.conns);
   if (w.listen_fd >= 0)
     close (w.listen_fd);
