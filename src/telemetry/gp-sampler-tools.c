@@ -250,18 +250,22 @@ gp_tool_close (gint * fd)
 /* its lines                                                            */
 /* ------------------------------------------------------------------ */
 
-/* A series of @quantity the kernel's readers give (any source but the
- * tool's own): tegrastats reads the same kernel, its copy is left out. */
+/* A series of @quantity the kernel's readers give (a source that is no
+ * tool): tegrastats reads the same kernel, its copy is left out. */
 static gboolean
-gp_tool_quantity_taken (GpMachine * m, const gchar * quantity,
-    const gchar * tool)
+gp_tool_quantity_taken (GpMachine * m, const gchar * quantity)
 {
   GPtrArray *all = gp_machine_find_all (m, quantity);
   gboolean taken = FALSE;
-  guint i;
+  guint i, k;
 
-  for (i = 0; i < all->len && !taken; i++)
-    taken = strcmp (((GpMachineSeries *) all->pdata[i])->source, tool) != 0;
+  for (i = 0; i < all->len && !taken; i++) {
+    const gchar *src = ((GpMachineSeries *) all->pdata[i])->source;
+
+    taken = TRUE;
+    for (k = 0; k < GP_SAMPLER_N_TOOLS; k++)
+      taken = taken && strcmp (src, gp_tool_names[k]) != 0;
+  }
   g_ptr_array_unref (all);
   return taken;
 }
@@ -293,12 +297,14 @@ gp_tool_route (GpSampler * s, GpSamplerTool * t, GpMachineSeries * ms)
     return hit == (gpointer) t->routes ? NULL : hit;
   q = gp_machine_series_quantity (ms);
   dst = gp_machine_find (s->m, q, gp_machine_series_instance (ms));
-  if (dst != NULL && strcmp (dst->source, t->name) != 0) {
+  if (t->kind == GP_TOOL_TEGRASTATS && (dst == NULL
+          || strcmp (dst->source, t->name) != 0)
+      && gp_tool_quantity_taken (s->m, q)) {
+    gp_tool_left_out (t, q);
+    dst = NULL;
+  } else if (dst != NULL && strcmp (dst->source, t->name) != 0) {
     gp_tool_left_out (t, ms->name);
     dst = NULL;
-  } else if (dst == NULL && t->kind == GP_TOOL_TEGRASTATS
-      && gp_tool_quantity_taken (s->m, q, t->name)) {
-    gp_tool_left_out (t, q);
   } else if (dst == NULL)
     dst = gp_machine_series (s->m, q, gp_machine_series_instance (ms),
         ms->unit, t->name);
@@ -509,9 +515,13 @@ gp_tool_ended (GpSampler * s, GpSamplerTool * t)
           NULL)) {
     g_string_append_printf (t->dropped, "%s%s", t->dropped->len ? ", " : "",
         dropped);
-    if (g_str_has_prefix (dropped, GP_TOOL_NEW_REASONS))
-      g_ptr_array_add (t->fields, g_strconcat (GP_TOOL_OLD_REASONS,
-              dropped + strlen (GP_TOOL_NEW_REASONS), NULL));
+    if (g_str_has_prefix (dropped, GP_TOOL_NEW_REASONS)) {
+      gchar *old = g_strconcat (GP_TOOL_OLD_REASONS,
+          dropped + strlen (GP_TOOL_NEW_REASONS), NULL);
+
+      g_string_append_printf (t->dropped, " (asked again as %s)", old);
+      g_ptr_array_add (t->fields, old);
+    }
     g_free (dropped);
     gp_tool_spawn (s, t);
     return;
@@ -622,8 +632,8 @@ gp_sampler_tool_stop (GpSampler * s, GpSamplerTool * t)
     g_string_append_printf (d, "; refused by the driver, dropped: %s",
         t->dropped->str);
   if (t->left_out->len)
-    g_string_append_printf (d, "; left out, the kernel's own readings "
-        "kept: %s", t->left_out->str);
+    g_string_append_printf (d, "; left out, another source's kept: %s",
+        t->left_out->str);
   if (t->bad)
     g_string_append_printf (d, "; %" G_GUINT64_FORMAT " lines not read "
         "(first: \"%s\")", t->bad, t->first_bad);
