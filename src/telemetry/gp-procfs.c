@@ -183,9 +183,13 @@ gp_procfs_number (const gchar * text, gsize len, gint64 * v)
 gboolean
 gp_procfs_word (const gchar * text, gsize len, gchar * out, gsize size)
 {
+  if (size == 0)
+    return FALSE;
+  len = MIN (len, size - 1);
+  /* the blanks at the end of what fits go too */
   while (len > 0 && g_ascii_isspace (text[len - 1]))
     len--;
-  if (len == 0 || size == 0)
+  if (len == 0)
     return FALSE;
   gp_procfs_copy_printable (out, size, text, len);
   return TRUE;

@@ -43,8 +43,8 @@ gboolean gp_procfs_schedstat (const gchar * text, gsize len, guint64 * ns);
 gboolean gp_procfs_number (const gchar * text, gsize len, gint64 * v);
 
 /* A sysfs attribute holding a word ("passive\n", "VDD_IN\n"): the text
- * without its trailing whitespace into @out (cut to @size - 1 bytes,
- * non-printable bytes as '?'); FALSE when empty. */
+ * cut to @size - 1 bytes, without the whitespace at its end, into @out
+ * (non-printable bytes as '?'); FALSE when nothing is left. */
 gboolean gp_procfs_word (const gchar * text, gsize len, gchar * out,
     gsize size);
 

@@ -23,6 +23,8 @@
 #   tegrastats  Jetson tegrastats lines (tests/fuzz/fuzz-tegrastats.c)
 #   peaks       GPU and board names into the peaks table
 #               (tests/fuzz/fuzz-peaks.c)
+#   procfs      the /proc and sysfs texts the machine samplers read
+#               (tests/fuzz/fuzz-procfs.c)
 #   telemetry   saved tegrastats logs and nvidia-smi outputs into the
 #               machine's series, and back through session.machine
 #               (tests/fuzz/fuzz-telemetry.c)
@@ -115,7 +117,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-telemetry, fuzz-peaks in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -164,6 +166,10 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   "$ROOT/src/telemetry/gp-tegrastats.c" $LIBS_PKG -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-procfs" "$ROOT/tests/fuzz/fuzz-procfs.c" \
+  "$ROOT/src/telemetry/gp-procfs.c" $LIBS_PKG -lm
+# shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-telemetry" "$ROOT/tests/fuzz/fuzz-telemetry.c" \
   "$ROOT/src/telemetry/gp-telemetry.c" "$ROOT/src/telemetry/gp-nvsmi.c" \
   "$ROOT/src/telemetry/gp-tegrastats.c" $CORE $LIBS_PKG -lm
@@ -177,7 +183,7 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats telemetry peaks; do
+  nvsmi tegrastats procfs telemetry peaks; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -282,6 +288,17 @@ for f in "$FIX"/telemetry/tegrastats_*.txt; do
   cp "$f" "$OUT/tegrastats/seeds/"
   head -n 1 "$f" > "$OUT/tegrastats/seeds/$b-1.txt"
 done
+# procfs: this machine's own kernel texts, and sysfs attributes as a
+# Jetson's read
+for f in /proc/stat /proc/meminfo /proc/self/status /proc/self/stat \
+  /proc/self/schedstat; do
+  [ -r "$f" ] && cat "$f" > "$OUT/procfs/seeds/$(echo "$f" | tr / _)" 2>/dev/null
+done
+printf '52562\n' > "$OUT/procfs/seeds/temp"
+printf -- '-256000\n' > "$OUT/procfs/seeds/temp-offline"
+printf 'passive\n' > "$OUT/procfs/seeds/trip-type"
+printf 'VDD_GPU_SOC\n' > "$OUT/procfs/seeds/label"
+printf '1234 (gst (a) b) S 1 2 3 4 5 6 7 8 9 10 11 12 13 -20 0 1\n' > "$OUT/procfs/seeds/task-stat"
 # telemetry: every saved tegrastats and nvidia-smi output, whole
 cp "$OUT"/tegrastats/seeds/* "$OUT"/nvsmi/seeds/* "$OUT/telemetry/seeds/"
 # peaks: the names nvidia-smi prints in the fixtures, the table's own, the
@@ -348,6 +365,7 @@ run_target export 65536 "$ROOT/tests/fuzz/session.dict"
 run_target queuelevels 65536 "$ROOT/tests/fuzz/queuelevels.dict"
 run_target nvsmi 16384 ""
 run_target tegrastats 4096 "$ROOT/tests/fuzz/tegrastats.dict"
+run_target procfs 8192 ""
 run_target telemetry 16384 "$ROOT/tests/fuzz/tegrastats.dict"
 run_target peaks 1024 ""
 
