@@ -160,7 +160,8 @@ gp_session_read_imported_from (GpJsonReader * r, GpSession * s,
     JsonObject * session)
 {
   static const gchar *const schemas[] = { "gst-profile/1",
-    "gst-tracer-log", "queue-levels", "gst-tracer-log+queue-levels"
+    "gst-tracer-log", "queue-levels", "gst-tracer-log+queue-levels",
+    "tegrastats", "nvidia-smi"
   };
   static const gchar *const modes[] = { "run", "wrap", "analyze", "other" };
   const gchar *p = "session.imported_from";

@@ -20,6 +20,7 @@
 #include "gp-ingest.h"
 #include "gp-ingest-private.h"
 #include "core/gp-json.h"
+#include "telemetry/gp-telemetry.h"
 
 
 /* Picks the reader from the top-level "schema". */
@@ -69,6 +70,11 @@ GpSession *
 gp_ingest_load_any_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error)
 {
+  gsize len = length < 0 ? strlen (data) : (gsize) length;
+
+  /* a machine log alone; anything else is JSON */
+  if (gp_telemetry_sniff (data, len) != GP_TELEMETRY_NONE)
+    return gp_ingest_telemetry_data (data, len, origin, error);
   return gp_json_load_session_data (data, length, origin, gp_ingest_dispatch,
       error);
 }
@@ -83,6 +89,9 @@ gp_ingest_load_stream (GpIngestStream * st, GError ** error)
 
   if (gp_ingest_queuelevels_sniff_stream (st))
     return gp_ingest_queuelevels_read (st, NULL, error);
+  /* before the tracer logs, which take any text that is not JSON */
+  if (gp_telemetry_sniff (st->head, st->n_head) != GP_TELEMETRY_NONE)
+    return gp_ingest_telemetry_read (st, error);
   if (gp_ingest_tracerlog_sniff_stream (st))
     return gp_ingest_tracerlog_read (st, error);
   data = gp_ingest_stream_slurp (st, GP_JSON_MAX_FILE_BYTES, &len, error);

@@ -72,6 +72,8 @@ gboolean gp_ingest_queuelevels_sniff_stream (const GpIngestStream * st);
  * reader gives up); @into as gp_ingest_queuelevels_merge ()'s @s, NULL for
  * a session of the CSV alone. */
 GpSession *gp_ingest_tracerlog_read (GpIngestStream * st, GError ** error);
+/* a tegrastats log or nvidia-smi output (gp_telemetry_sniff () said so) */
+GpSession *gp_ingest_telemetry_read (GpIngestStream * st, GError ** error);
 GpSession *gp_ingest_queuelevels_read (GpIngestStream * st,
     GpSession * into, GError ** error);
 

@@ -62,7 +62,8 @@ GpSession *gp_ingest_gstprofile (JsonNode * root, const gchar * origin,
  * session.json, as `gstprof run --out` wrote it), detects its schema
  * ("gstprof/1": gp_session_from_json (); "gst-profile/1":
  * gp_ingest_gstprofile ()) or its content (a
- * queue-levels CSV, a tracer log) and returns the session; any other
+ * queue-levels CSV, a tegrastats log or nvidia-smi output: the machine
+ * alone, a tracer log) and returns the session; any other
  * content is a one-line error naming the file. */
 GpSession *gp_ingest_load_any (const gchar * path, GError ** error);
 
@@ -97,6 +98,18 @@ GpSession *gp_ingest_tracerlog_data (const gchar * data, gsize length,
  * one. For tests that hold the scanner against GStreamer's own parser. */
 gboolean gp_ingest_tracerlog_scan (const gchar * line, gsize length,
     gchar ** name, GPtrArray * keys, GPtrArray * types, GPtrArray * values);
+
+/* ---- a machine log alone (gp-ingest-telemetry.c) ---- */
+
+/* A saved tegrastats log or nvidia-smi output (src/telemetry reads it) as
+ * a session of the machine alone: mode "analyze", import_schema one of
+ * these, platform "jetson" or "dgpu", duration the last sample's time and
+ * one interval, no pipeline; import_detail says so. A log that does not
+ * parse is a one-line GP_SESSION_ERROR naming the file and the line. */
+#define GP_INGEST_SCHEMA_TEGRASTATS "tegrastats"
+#define GP_INGEST_SCHEMA_NVSMI "nvidia-smi"
+GpSession *gp_ingest_telemetry_data (const gchar * data, gsize length,
+    const gchar * origin, GError ** error);
 
 /* ---- the queue-levels tracer's CSV (gp-ingest-queuelevels.c) ---- */
 

@@ -46,6 +46,13 @@ void gp_rule_zc (GpSession * s, const GpRule * rule);
 void gp_rule_sw (GpSession * s, const GpRule * rule);
 void gp_rule_caps (GpSession * s, const GpRule * rule);
 
+/* gp-rule-machine.c: which wall the work hits, from the machine's
+ * series (session.machine) */
+void gp_rule_hw (GpSession * s, const GpRule * rule);
+void gp_rule_membw (GpSession * s, const GpRule * rule);
+void gp_rule_thermal (GpSession * s, const GpRule * rule);
+void gp_rule_cpuio (GpSession * s, const GpRule * rule);
+
 /* Platform knowledge (gp-rules-hw.c), for ZC, SW and CAPS. */
 typedef struct
 {

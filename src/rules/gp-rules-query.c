@@ -8,6 +8,7 @@
 #include "core/gp-caps.h"
 #include "core/gp-launch.h"
 
+#include <math.h>
 #include <string.h>
 
 gboolean
@@ -623,6 +624,22 @@ gp_rules_playing_span (GpSession * s, GpPlayingSpan * span)
   }
   if (span->t0 < 0 && gp_session_n_windows (s) > 0)
     gp_session_window_span (s, 0, &span->t0, NULL);
+}
+
+void
+gp_rules_machine_span (GpSession * s, GpPlayingSpan * span)
+{
+  gboolean pipeline = (s->elements && s->elements->len > 0) ||
+      gp_session_n_windows (s) > 0;
+
+  span->t0 = span->t1 = NAN;
+  if (!pipeline)
+    return;
+  gp_rules_playing_span (s, span);
+  if (span->t0 < 0)
+    span->t0 = NAN;
+  if (!(span->t1 > 0) || (!isnan (span->t0) && span->t1 <= span->t0))
+    span->t1 = NAN;
 }
 
 /* Sinks that write a recording: latency through the encoder does not

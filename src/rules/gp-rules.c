@@ -60,6 +60,16 @@ static const GpRule gp_rules_table[] = {
   {"QLEAK", "a leaky queue drops buffers", gp_rule_qleak, NULL},
   {"QFULL", "a queue persistently full, or empty upstream of a starved "
         "sink", gp_rule_qfull, NULL},
+  /* the machine's walls; CPUIO last: it speaks only when none of the
+   * others found a wall */
+  {"HW", "an engine (GPU, NVENC, NVDEC, VIC, DLA) busy >= 95% most of the "
+        "run", gp_rule_hw, NULL},
+  {"MEMBW", "the memory bus busy >= 80% most of the run while the GPU is "
+        "not at its wall", gp_rule_membw, NULL},
+  {"THERMAL", "a zone past its trip point, clocks cut as it heats, or "
+        "power pinned at its cap", gp_rule_thermal, NULL},
+  {"CPUIO", "the GPU idles or works in bursts while a CPU core feeding it "
+        "is saturated", gp_rule_cpuio, NULL},
 };
 
 const GpRule *

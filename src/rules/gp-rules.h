@@ -221,6 +221,14 @@ typedef struct
   gdouble t0, t1;
 } GpPlayingSpan;
 void gp_rules_playing_span (GpSession * s, GpPlayingSpan * span);
+/* The span the machine's series are judged over (s from the session's
+ * start, as their times): the PLAYING span when the session measured a
+ * pipeline, else (a telemetry log alone) the whole log, NAN bounds. */
+void gp_rules_machine_span (GpSession * s, GpPlayingSpan * span);
+/* The machine rules judge a series only with this many samples over the
+ * span: fewer are a snapshot, not a steady state (5 s at tegrastats'
+ * default interval). */
+#define GP_RULES_MACHINE_MIN_SAMPLES 5
 
 G_END_DECLS
 

@@ -486,12 +486,137 @@ gp_telemetry_load_tegrastats (const gchar * data, gsize len,
   return m;
 }
 
+/* Field names nvidia-smi prints without a dot (its dotted ones, such as
+ * utilization.gpu, tell themselves). */
+static const gchar *const gp_telemetry_nvsmi_plain_fields[] = {
+  "index", "name", "timestamp", "uuid", "pstate", "serial", "count",
+  "driver_version", "compute_cap", "compute_mode", "vbios_version",
+  "persistence_mode", "accounting.mode",
+};
+
+/* One header cell of a --query-gpu CSV: a field name ([a-z0-9_.]),
+ * optionally its unit in brackets; @cut: the cell the peek cut, where a
+ * prefix of that is enough. *@known: a name nvidia-smi prints. */
+static gboolean
+gp_telemetry_nvsmi_header_cell (const gchar * cell, gsize len,
+    gboolean cut, gboolean * known)
+{
+  gsize i = 0, name_end;
+  gboolean dotted = FALSE;
+
+  while (i < len && g_ascii_isspace (cell[i]))
+    i++;
+  cell += i;
+  len -= i;
+  for (i = 0; i < len && (g_ascii_isalnum (cell[i]) || cell[i] == '_'
+          || cell[i] == '.'); i++)
+    dotted = dotted || cell[i] == '.';
+  name_end = i;
+  if (name_end == 0)
+    return cut && len == 0;
+  if (dotted)
+    *known = TRUE;
+  else {
+    gchar *name = g_ascii_strdown (cell, name_end);
+
+    *known = *known || gp_telemetry_in (name, gp_telemetry_nvsmi_plain_fields,
+        G_N_ELEMENTS (gp_telemetry_nvsmi_plain_fields));
+    g_free (name);
+  }
+  while (i < len && g_ascii_isspace (cell[i]))
+    i++;
+  if (i < len && cell[i] == '[') {
+    const gchar *close = memchr (cell + i, ']', len - i);
+
+    if (close == NULL)
+      return cut;
+    i = close - cell + 1;
+    while (i < len && g_ascii_isspace (cell[i]))
+      i++;
+  }
+  return i == len || (cut && cell[i] != ',');
+}
+
+static gboolean
+gp_telemetry_nvsmi_header (const gchar * line, gsize len, gboolean cut)
+{
+  const gchar *p = line, *end = line + len;
+  gboolean known = FALSE;
+
+  if (memchr (line, ',', len) == NULL)
+    return FALSE;
+  while (p <= end) {
+    const gchar *comma = memchr (p, ',', end - p);
+    const gchar *cell_end = comma ? comma : end;
+
+    if (!gp_telemetry_nvsmi_header_cell (p, cell_end - p, cut && !comma,
+            &known))
+      return FALSE;
+    if (comma == NULL)
+      break;
+    p = comma + 1;
+  }
+  return known;
+}
+
+/* dmon's header: `# gpu ...` or `#Time gpu ...`, a word "gpu" in it. */
+static gboolean
+gp_telemetry_dmon_header (const gchar * line, gsize len)
+{
+  gchar *text = g_strndup (line + 1, len - 1);
+  gchar **words = g_strsplit_set (text, " \t", -1);
+  gboolean found = g_strv_contains ((const gchar * const *) words, "gpu");
+
+  g_strfreev (words);
+  g_free (text);
+  return found;
+}
+
+GpTelemetryKind
+gp_telemetry_sniff (const gchar * head, gsize len)
+{
+  const gchar *p = head, *end = head + len, *nl;
+  GpTelemetryKind kind = GP_TELEMETRY_NONE;
+  gchar *first;
+
+  if (len == 0 || memchr (head, '\0', len) != NULL)
+    return GP_TELEMETRY_NONE;
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  nl = memchr (p, '\n', end - p);
+  first = g_strndup (p, (nl ? nl : end) - p);
+  g_strdelimit (first, "\r", ' ');
+  if (*first == '#') {
+    if (gp_telemetry_dmon_header (first, strlen (first)))
+      kind = GP_TELEMETRY_NVSMI_DMON;
+  } else if (gp_telemetry_looks_tegrastats (first))
+    kind = GP_TELEMETRY_TEGRASTATS;
+  else if (gp_telemetry_nvsmi_header (first, strlen (first), nl == NULL))
+    kind = GP_TELEMETRY_NVSMI_QUERY;
+  g_free (first);
+  return kind;
+}
+
+const gchar *
+gp_telemetry_kind_tool (GpTelemetryKind kind)
+{
+  switch (kind) {
+    case GP_TELEMETRY_TEGRASTATS:
+      return "tegrastats";
+    case GP_TELEMETRY_NVSMI_DMON:
+    case GP_TELEMETRY_NVSMI_QUERY:
+      return "nvidia-smi";
+    default:
+      return NULL;
+  }
+}
+
 GpMachine *
 gp_telemetry_load_data (const gchar * data, gsize len, const gchar * origin,
     gdouble interval_s, GError ** error)
 {
   const gchar *p = data, *end = data + len, *nl;
-  gchar *first;
+  gchar *first, *shown, *text;
   GpMachine *m;
 
   if (memchr (data, '\0', len) != NULL) {
@@ -499,30 +624,32 @@ gp_telemetry_load_data (const gchar * data, gsize len, const gchar * origin,
         "%s: binary, not a tegrastats log or nvidia-smi output", origin);
     return NULL;
   }
+  switch (gp_telemetry_sniff (data, len)) {
+    case GP_TELEMETRY_NVSMI_DMON:
+      return gp_telemetry_load_nvsmi (data, len, origin, TRUE, interval_s,
+          error);
+    case GP_TELEMETRY_NVSMI_QUERY:
+      return gp_telemetry_load_nvsmi (data, len, origin, FALSE, interval_s,
+          error);
+    case GP_TELEMETRY_TEGRASTATS:
+      text = g_strndup (data, len);
+      m = gp_telemetry_load_tegrastats (text, len, origin, interval_s, error);
+      g_free (text);
+      return m;
+    default:
+      break;
+  }
   while (p < end && g_ascii_isspace (*p))
     p++;
   nl = memchr (p, '\n', end - p);
   first = g_strndup (p, (nl ? nl : end) - p);
-  if (*first == '#')
-    m = gp_telemetry_load_nvsmi (data, len, origin, TRUE, interval_s, error);
-  else if (gp_telemetry_looks_tegrastats (first)) {
-    gchar *text = g_strndup (data, len);
-
-    m = gp_telemetry_load_tegrastats (text, len, origin, interval_s, error);
-    g_free (text);
-  } else if (strchr (first, ',') != NULL)
-    m = gp_telemetry_load_nvsmi (data, len, origin, FALSE, interval_s, error);
-  else {
-    gchar *shown = gp_json_excerpt (first);
-
-    g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
-        "%s:1: not a tegrastats log or nvidia-smi output (\"%s\")", origin,
-        shown);
-    g_free (shown);
-    m = NULL;
-  }
+  shown = gp_json_excerpt (first);
+  g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
+      "%s:1: not a tegrastats log or nvidia-smi output (\"%s\")", origin,
+      shown);
+  g_free (shown);
   g_free (first);
-  return m;
+  return NULL;
 }
 
 GpMachine *

@@ -52,6 +52,27 @@ void gp_telemetry_add_tegra (GpMachine * m, const gchar * source, gdouble t,
 void gp_telemetry_add_nvsmi (GpMachine * m, const gchar * source, gdouble t,
     const GpNvsmiTable * table, guint row);
 
+/* What a saved file holds, told from its first bytes (a head that may
+ * cut its first line): a tegrastats log (its first line has `RAM` and a
+ * `CPU [` list), `nvidia-smi dmon` (a `#` header naming the `gpu`
+ * column), a `--query-gpu` CSV with its header (comma-separated
+ * nvidia-smi field names, at least one of them one nvidia-smi prints:
+ * dotted, or index, name, timestamp, uuid, pstate...), or none of them.
+ * gp_telemetry_load_data () and the readers that pick a file by its
+ * content (src/ingest) ask this one question. */
+typedef enum
+{
+  GP_TELEMETRY_NONE,
+  GP_TELEMETRY_TEGRASTATS,
+  GP_TELEMETRY_NVSMI_DMON,
+  GP_TELEMETRY_NVSMI_QUERY,
+} GpTelemetryKind;
+
+GpTelemetryKind gp_telemetry_sniff (const gchar * head, gsize len);
+/* The tool a kind comes from ("tegrastats", "nvidia-smi"); NULL for
+ * none. Static. */
+const gchar *gp_telemetry_kind_tool (GpTelemetryKind kind);
+
 /* A saved tegrastats log (`tegrastats --logfile`, or its stdout) or
  * nvidia-smi output (`--query-gpu --format=csv` with its header, or
  * `dmon`), told by its content. Times: the lines' own timestamps when they
