@@ -4,7 +4,8 @@
  * gp-cmd-analyze.c: `gstprof analyze FILE`: the verdict from a saved
  * session, gstprof's own (gstprof/1) or another tool's (gst-profile/1,
  * GStreamer's tracer logs, the queue-levels tracer's CSV, through
- * src/ingest); `gstprof analyze LOG CSV`: a tracer log and the
+ * src/ingest; a tegrastats log or nvidia-smi output, the machine alone);
+ * `gstprof analyze LOG CSV`: a tracer log and the
  * queue-levels CSV of the same run as one session. The findings stored in
  * the file are ignored; the rules run again on its measurements. For an
  * import, what the other tool did not measure is said under the verdict's
@@ -43,7 +44,10 @@ gp_cmd_analyze (gint argc, gchar ** argv)
       "(GST_DEBUG=GST_TRACER:7 with latency, stats, rusage, leaks; plain or\n"
       "gzip) gives the verdict its records allow, saying what they lack; so\n"
       "does the CSV of gst-plugins-rs' queue-levels tracer, alone or as a "
-      "second\nfile beside a tracer log of the same run.");
+      "second\nfile beside a tracer log of the same run. A tegrastats log or "
+      "nvidia-smi output\n(--query-gpu CSV with its header, dmon) alone "
+      "gives the machine's verdict: what\nwas sampled, and which wall the "
+      "work hit (HW, MEMBW, THERMAL, CPUIO).");
   g_option_context_set_description (ctx, "Exit codes:\n"
       "  0  clean, or only info findings\n"
       "  1  a high or medium finding\n"

@@ -17,6 +17,7 @@
 
 #include "cli/gp-cli.h"
 #include "gp-test-util.h"
+#include "../common/gp-test-fixtures.h"
 #include "core/gp-session.h"
 #include "ingest/gp-ingest.h"
 #include "report/gp-verdict.h"
@@ -555,6 +556,111 @@ test_analyze_gstprofile (void)
   g_assert_cmpuint (n, >=, 7);
 }
 
+/* analyze reads a tegrastats log or nvidia-smi output alone (the real
+ * captures of GP_FIXTURES/telemetry, and a log made here of a Jetson whose
+ * GR3D is at 98 % all along, gzip-compressed too): the binary prints what
+ * the library reads, judges and lays out in this process, with its note,
+ * a Machine section and the machine rules' findings; a damaged line is
+ * exit 3 and one line naming the file and the line. */
+static void
+test_analyze_telemetry (void)
+{
+  static const gchar *const logs[] = {
+    "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt",
+    "tegrastats_nano_jp4.txt",
+    "tegrastats_agx_thor_r38.4.0.txt",
+    "nvidia_smi_query_legacy_2017_throttle_reasons_timestamped.txt",
+    "nvidia_smi_dmon_2gpu_geforce_default.txt",
+  };
+  gchar *busy = g_build_filename (gp_tmp, "busy-tegrastats.log", NULL);
+  gchar *damaged = g_build_filename (gp_tmp, "damaged-tegrastats.log", NULL);
+  gchar *gz, *cmd;
+  GString *text;
+  GpTestRun r;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (logs); i++) {
+    gchar *path = gp_test_fixture_path ("telemetry", logs[i]);
+    gchar *verdict, *note, *expected;
+    const gchar *header_end;
+    GError *err = NULL;
+    GpSession *s;
+
+    if (path == NULL)
+      break;
+    s = gp_ingest_load_any (path, &err);
+    g_assert_no_error (err);
+    g_assert_nonnull (s->machine);
+    gp_rules_run (s);
+    verdict = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
+    note = gp_ingest_import_note (s, GP_VERDICT_WIDTH);
+    header_end = strstr (verdict, "\n\n");
+    g_assert_nonnull (header_end);
+    expected = g_strdup_printf ("%.*s%s%s", (int) (header_end - verdict + 1),
+        verdict, note, header_end + 1);
+    gp_test_run_gstprof (&r, gp_tmp, "analyze", path, NULL);
+    g_assert_cmpint (r.code, ==, 0);
+    g_assert_cmpstr (r.err, ==, "");
+    g_assert_cmpstr (r.out, ==, expected);
+    g_assert_nonnull (strstr (r.out, "\nMachine (over the whole log)\n"));
+    g_assert_nonnull (strstr (r.out, g_str_has_prefix (logs[i],
+                "tegrastats") ? "imported from tegrastats." :
+            "imported from nvidia-smi."));
+    /* no pipeline: no pipeline section */
+    g_assert_null (strstr (r.out, "\nRate"));
+    gp_test_run_clear (&r);
+    g_free (expected);
+    g_free (note);
+    g_free (verdict);
+    gp_session_free (s);
+    g_free (path);
+  }
+
+  /* 20 s of an AGX Orin at GR3D 98 % at its top clock */
+  text = g_string_new (NULL);
+  for (i = 0; i < 20; i++)
+    g_string_append_printf (text, "RAM 6000/62841MB (lfb 466x4MB) SWAP "
+        "0/31420MB (cached 0MB) CPU [30%%@2201,20%%@2201,20%%@2201,"
+        "20%%@2201] EMC_FREQ 40%%@3199 GR3D_FREQ %u%%@[1300,1300] "
+        "NVENC off NVDEC off VIC off APE 174 cpu@55.0C gpu@58.0C tj@59.0C "
+        "VDD_GPU_SOC 9000mW/9000mW VDD_CPU_CV 3000mW/3000mW\n", 97 + i % 3);
+  g_assert_true (g_file_set_contents (busy, text->str, text->len, NULL));
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", busy, NULL);
+  /* HW is not verified on a bench pair: info, exit 0 */
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "  GPU 0:      load mean 98%, max 99%; "
+          "clock mean 1300 MHz, top 1300 MHz\n"));
+  g_assert_nonnull (strstr (r.out, "  bound:      HW: GPU 0 busy >= 95% for "
+          "100% of the run at its top clock"));
+  g_assert_nonnull (strstr (r.out, "[info] HW: GPU 0 busy"));
+  gp_test_run_clear (&r);
+  /* gzip-compressed, the same verdict */
+  gz = g_strconcat (busy, ".gz", NULL);
+  cmd = g_strdup_printf ("gzip -kf %s", busy);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", gz, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "[info] HW: GPU 0 busy"));
+  gp_test_run_clear (&r);
+
+  g_string_append (text, "RAM 6000/62841MB CPU [30%@2201] GR3D_FREQ "
+      "x%@[1300]\n");
+  g_string_append (text, text->str);
+  g_assert_true (g_file_set_contents (damaged, text->str, text->len, NULL));
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", damaged, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, ":21: ");
+  g_assert_nonnull (strstr (r.err, damaged));
+  g_assert_cmpstr (r.out, ==, "");
+  gp_test_run_clear (&r);
+
+  g_string_free (text, TRUE);
+  g_free (cmd);
+  g_free (gz);
+  g_free (busy);
+  g_free (damaged);
+}
+
 /* A gst-profile file that is wrong is refused like a bad session: exit 3,
  * one line naming the file and what is wrong. */
 static void
@@ -842,6 +948,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/analyze-same-verdict", test_analyze_same_verdict);
   g_test_add_func ("/cli/analyze-bad-input", test_analyze_bad_input);
   g_test_add_func ("/cli/analyze-gstprofile", test_analyze_gstprofile);
+  g_test_add_func ("/cli/analyze-telemetry", test_analyze_telemetry);
   g_test_add_func ("/cli/analyze-gstprofile-bad",
       test_analyze_gstprofile_bad);
   g_test_add_func ("/cli/check", test_check);

@@ -3,8 +3,10 @@
  *
  * libFuzzer feeds arbitrary bytes to gp_ingest_load_any_data () (UTF-8 and
  * depth checks, json-glib's parser, the schema dispatch and
- * gp_ingest_gstprofile ()); seed it with the gst-profile captures in
- * ../shared/fixtures/gst-profile-sessions. Besides "no crash, no leak, no
+ * gp_ingest_gstprofile (); a tegrastats log or nvidia-smi output, told by
+ * gp_telemetry_sniff (), as a session of the machine alone, its rules
+ * and verdict); seed it with the gst-profile captures in
+ * ../shared/fixtures/gst-profile-sessions and the telemetry logs. Besides "no crash, no leak, no
  * undefined behaviour" (the sanitizers), it checks what the rest of gstprof
  * relies on:
  * - a refusal is one line, in GP_SESSION_ERROR, that starts with the name
@@ -33,6 +35,8 @@
 #include <string.h>
 
 #include "ingest/gp-ingest.h"
+#include "report/gp-verdict.h"
+#include "rules/gp-rules.h"
 #include "gp-fuzz-checks.h"
 
 #define ORIGIN "fuzz.json"
@@ -45,6 +49,19 @@ check_session (GpSession * s)
   if (s->import_schema == NULL) {
     /* a gstprof/1 session through the dispatcher: fuzz-session.c covers
      * that reader */
+    return;
+  }
+  if (g_strcmp0 (s->import_schema, GP_INGEST_SCHEMA_TEGRASTATS) == 0 ||
+      g_strcmp0 (s->import_schema, GP_INGEST_SCHEMA_NVSMI) == 0) {
+    /* a machine log alone: the machine and nothing else, and its rules
+     * and Machine section never trip on what the log holds
+     * (fuzz-telemetry.c covers the reading) */
+    if (g_strcmp0 (s->mode, "analyze") != 0 || s->machine == NULL ||
+        s->elements->len != 0 || s->import_missing != 0)
+      abort ();
+    gp_fuzz_check_number ("duration_s", s->duration_s);
+    gp_rules_run (s);
+    g_free (gp_verdict_format (s, NULL, GP_VERDICT_PLAIN));
     return;
   }
   if (g_strcmp0 (s->mode, "analyze") != 0 ||

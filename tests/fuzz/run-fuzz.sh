@@ -6,7 +6,8 @@
 #   sh tests/fuzz/run-fuzz.sh [seconds]        (make fuzz FUZZ_SECONDS=N)
 #
 #   session     session.json reading (tests/fuzz/fuzz-session.c)
-#   gstprofile  saved files of any schema, gst-profile/1 imports
+#   gstprofile  saved files of any schema, gst-profile/1 imports, a
+#               tegrastats log or nvidia-smi output alone
 #               (tests/fuzz/fuzz-gstprofile.c)
 #   launch      the launch-string tokenizer and rewriter
 #               (tests/fuzz/fuzz-launch.c)
@@ -102,9 +103,16 @@ RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c
 TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c \
   $ROOT/src/ingest/gp-ingest-stream.c $ROOT/src/core/gp-caps.c"
 QUEUELEVELS="$ROOT/src/ingest/gp-ingest-queuelevels.c $TRACERLOG"
-# gp-ingest-load.c picks among every reader
+TELEMETRY="$ROOT/src/telemetry/gp-telemetry.c $ROOT/src/telemetry/gp-nvsmi.c \
+  $ROOT/src/telemetry/gp-tegrastats.c"
+# gp-ingest-load.c picks among every reader, a machine log alone too
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
-  $QUEUELEVELS"
+  $ROOT/src/ingest/gp-ingest-telemetry.c $TELEMETRY $QUEUELEVELS"
+# the rules and the verdict fuzz-gstprofile runs on a machine log (the
+# launch-string kit the rules' patches use asks GStreamer's registry)
+# shellcheck disable=SC2086
+VERDICT="$(echo $ROOT/src/rules/*.c) $ROOT/src/report/gp-verdict.c \
+  $(echo $ROOT/src/core/gp-launch-*.c)"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # gp-version.c (the exports name the version) reads meson's gp-config.h:
 # the project's version in one of our own
@@ -123,9 +131,9 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
-  $(pkg-config --cflags $PKG $GIO) \
+  $(pkg-config --cflags $PKG $GIO gstreamer-1.0) \
   -o "$OUT/fuzz-gstprofile" "$ROOT/tests/fuzz/fuzz-gstprofile.c" $INGEST \
-  $CORE $(pkg-config --libs $PKG $GIO) -lm
+  $VERDICT $CORE $(pkg-config --libs $PKG $GIO gstreamer-1.0) -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
   $(pkg-config --cflags $PKG gstreamer-1.0) \
@@ -171,8 +179,7 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-telemetry" "$ROOT/tests/fuzz/fuzz-telemetry.c" \
-  "$ROOT/src/telemetry/gp-telemetry.c" "$ROOT/src/telemetry/gp-nvsmi.c" \
-  "$ROOT/src/telemetry/gp-tegrastats.c" $CORE $LIBS_PKG -lm
+  $TELEMETRY $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-peaks" "$ROOT/tests/fuzz/fuzz-peaks.c" \
@@ -299,8 +306,10 @@ printf -- '-256000\n' > "$OUT/procfs/seeds/temp-offline"
 printf 'passive\n' > "$OUT/procfs/seeds/trip-type"
 printf 'VDD_GPU_SOC\n' > "$OUT/procfs/seeds/label"
 printf '1234 (gst (a) b) S 1 2 3 4 5 6 7 8 9 10 11 12 13 -20 0 1\n' > "$OUT/procfs/seeds/task-stat"
-# telemetry: every saved tegrastats and nvidia-smi output, whole
+# telemetry: every saved tegrastats and nvidia-smi output, whole; the
+# saved files of any schema include them (a machine log alone)
 cp "$OUT"/tegrastats/seeds/* "$OUT"/nvsmi/seeds/* "$OUT/telemetry/seeds/"
+cp "$OUT"/tegrastats/seeds/* "$OUT"/nvsmi/seeds/* "$OUT/gstprofile/seeds/"
 # peaks: the names nvidia-smi prints in the fixtures, the table's own, the
 # Jetson device-tree models
 for f in "$FIX"/telemetry/nvidia_smi_query_*.txt; do
