@@ -810,8 +810,10 @@ gp_rule_machine_thermal_heat (GpSession * s, const GpRule * rule,
         "with clocks cut under load", gp_machine_series_instance (zone),
         zmax, zone->limit - zmax);
   else
-    g_string_printf (title, "%s cut to %.0f of %.0f MHz under load as the "
-        "board heated", cut_clock->name, cut.lowest, cut.ref);
+    g_string_printf (title, "%s %s's clock cut to %.0f of %.0f MHz under "
+        "load as the board heated", g_str_has_prefix (cut_clock->name,
+            GP_MACHINE_GPU_FREQ) ? "GPU" : "CPU",
+        gp_machine_series_instance (cut_clock), cut.lowest, cut.ref);
   g_string_append (title, ": the board throttles on heat");
   severity = past || bits ? GP_SEVERITY_HIGH : GP_SEVERITY_MEDIUM;
   f = gp_rule_add_finding (s, rule, gp_rule_machine_severity (s, severity),

@@ -878,7 +878,14 @@ gp_rules_target_identity (GpSession * s, const gchar * target)
 {
   const gchar *arrow = strstr (target, "->");
   const gchar *colon;
+  guint i;
 
+  /* a series of the machine ("gpu.load/0", "temp/tj"): the same on every
+   * run */
+  for (i = 0; s->machine && i < s->machine->series->len; i++)
+    if (strcmp (((GpMachineSeries *) g_ptr_array_index (s->machine->series,
+                    i))->name, target) == 0)
+      return g_strdup (target);
   if (arrow) {
     gchar *src = g_strndup (target, arrow - target);
     gchar *a = gp_rules_target_identity (s, src);

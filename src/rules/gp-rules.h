@@ -209,7 +209,8 @@ GpPath *gp_rules_interlatency (GpSession * s, const gchar * source,
  * inserted before it) play no part. Newly allocated. */
 gchar *gp_rules_element_identity (GpSession * s, const gchar * name);
 /* The same for a finding's target: an element, a link id
- * ("a.src->b.sink") or a thread ("el:src", workers "el:s/TID"). */
+ * ("a.src->b.sink"), a thread ("el:src", workers "el:s/TID") or a series
+ * of the machine ("gpu.load/0", as it is). */
 gchar *gp_rules_target_identity (GpSession * s, const gchar * target);
 
 /* The PLAYING part of the run, in s from its start: from the top-level

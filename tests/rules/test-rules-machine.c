@@ -231,6 +231,13 @@ test_compute_bound (void)
           "memory_load_mean_pct"), 40, 1e-9);
   g_assert_nonnull (strstr (f->title, "GPU 0"));
   g_assert_nonnull (strstr (f->fix, "INT8"));
+  /* compare matches it by the series, the same on every run */
+  {
+    gchar *id = gp_rules_target_identity (s, "gpu.load/0");
+
+    g_assert_cmpstr (id, ==, "gpu.load/0");
+    g_free (id);
+  }
   gp_session_free (s);
 }
 
@@ -592,7 +599,7 @@ test_verdict_machine (void)
   gp_machine_set_fact (m, "board", "AGX Orin 64GB");
   s = session_of (m);
   v = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  g_test_message ("%s", v);
+  gp_test_message_text (v);
   g_assert_nonnull (strstr (v, "\nMachine (over the whole log)\n"));
   g_assert_nonnull (strstr (v, "  sampled:    tegrastats (10 samples every "
           "1 s)\n"));
@@ -624,7 +631,7 @@ test_verdict_machine (void)
   /* a wall hit: the bound names its finding */
   s = session_of (pattern_memory ());
   v = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  g_test_message ("%s", v);
+  gp_test_message_text (v);
   g_assert_nonnull (strstr (v, "  bound:      MEMBW: the memory bus "
           "(membw.load/emc) busy >= 80%"));
   g_assert_nonnull (strstr (v, "  GPU 0:      load mean 70%, max 71%; "
