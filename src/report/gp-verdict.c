@@ -1449,7 +1449,9 @@ gp_verdict_machine_bound (GpVerdictText * vt, GpSession * s)
       g_string_append_printf (line, "%s%s: %s", line->len ? "; " : "",
           f->rule, f->title);
   }
-  if (line->len == 0 && gp_verdict_machine_samples (s) <
+  if (line->len == 0 && gp_verdict_machine_samples (s) == 0)
+    g_string_assign (line, "not judged: no load was sampled");
+  else if (line->len == 0 && gp_verdict_machine_samples (s) <
       GP_RULES_MACHINE_MIN_SAMPLES)
     g_string_printf (line, "not judged: %u sample%s, fewer than the %u of "
         "a steady state", gp_verdict_machine_samples (s),

@@ -572,10 +572,6 @@ test_analyze_telemetry (void)
     "nvidia_smi_query_legacy_2017_throttle_reasons_timestamped.txt",
     "nvidia_smi_dmon_2gpu_geforce_default.txt",
   };
-  gchar *busy = g_build_filename (gp_tmp, "busy-tegrastats.log", NULL);
-  gchar *damaged = g_build_filename (gp_tmp, "damaged-tegrastats.log", NULL);
-  gchar *gz, *cmd;
-  GString *text;
   GpTestRun r;
   guint i;
 
@@ -615,6 +611,17 @@ test_analyze_telemetry (void)
     gp_session_free (s);
     g_free (path);
   }
+}
+
+static void
+test_analyze_telemetry_made (void)
+{
+  gchar *busy = g_build_filename (gp_tmp, "busy-tegrastats.log", NULL);
+  gchar *damaged = g_build_filename (gp_tmp, "damaged-tegrastats.log", NULL);
+  gchar *gz, *cmd;
+  GString *text;
+  GpTestRun r;
+  guint i;
 
   /* 20 s of an AGX Orin at GR3D 98 % at its top clock */
   text = g_string_new (NULL);
@@ -949,6 +956,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/analyze-bad-input", test_analyze_bad_input);
   g_test_add_func ("/cli/analyze-gstprofile", test_analyze_gstprofile);
   g_test_add_func ("/cli/analyze-telemetry", test_analyze_telemetry);
+  g_test_add_func ("/cli/analyze-telemetry-made",
+      test_analyze_telemetry_made);
   g_test_add_func ("/cli/analyze-gstprofile-bad",
       test_analyze_gstprofile_bad);
   g_test_add_func ("/cli/check", test_check);
