@@ -6,8 +6,9 @@
  * gp_ingest_gstprofile (); a tegrastats log or nvidia-smi output, told by
  * gp_telemetry_sniff (), as a session of the machine alone, its rules
  * and verdict); seed it with the gst-profile captures in
- * ../shared/fixtures/gst-profile-sessions and the telemetry logs. Besides "no crash, no leak, no
- * undefined behaviour" (the sanitizers), it checks what the rest of gstprof
+ * ../shared/fixtures/gst-profile-sessions and the telemetry logs.
+ * Besides "no crash, no leak, no undefined behaviour" (the sanitizers), it
+ * checks what the rest of gstprof
  * relies on:
  * - a refusal is one line, in GP_SESSION_ERROR, that starts with the name
  *   given for the input;
