@@ -36,11 +36,11 @@ gp_roofline_cpu_counts (const GpElement * el)
  * largest bytes per buffer among them (NAN unknown). */
 static void
 gp_roofline_cpu_link_bytes (GpSession * s, const gchar * name,
-    gdouble * in, gdouble * out, gdouble * buffer)
+    gdouble * in, gdouble * out, gdouble * buffer, gdouble * rate)
 {
   guint i;
 
-  *in = *out = 0.0;
+  *in = *out = *rate = 0.0;
   *buffer = NAN;
   for (i = 0; i < s->link_summaries->len; i++) {
     GpLinkSummary *ls = g_ptr_array_index (s->link_summaries, i);
@@ -55,9 +55,11 @@ gp_roofline_cpu_link_bytes (GpSession * s, const gchar * name,
       *out += ls->bytes_per_s;
     if (strcmp (sink, name) == 0)
       *in += ls->bytes_per_s;
-    if ((strcmp (src, name) == 0 || strcmp (sink, name) == 0) && ls->fps > 0
-        && !(ls->bytes_per_s / ls->fps <= *buffer))
-      *buffer = ls->bytes_per_s / ls->fps;
+    if ((strcmp (src, name) == 0 || strcmp (sink, name) == 0) && ls->fps > 0) {
+      if (!(ls->bytes_per_s / ls->fps <= *buffer))
+        *buffer = ls->bytes_per_s / ls->fps;
+      *rate = MAX (*rate, ls->fps);
+    }
     g_free (src);
     g_free (sink);
   }
@@ -146,12 +148,13 @@ gp_roofline_cpu (GpSession * s, const GpMembw * bw, GPtrArray ** elements)
     GpElement *el = g_ptr_array_index (s->elements, i);
     GpElementSummary *es;
     GpCpuElementBw *e;
+    gdouble rate;
 
     if (!gp_roofline_cpu_counts (el))
       continue;
     e = g_new0 (GpCpuElementBw, 1);
     gp_roofline_cpu_link_bytes (s, el->name, &e->in_bytes_per_s,
-        &e->out_bytes_per_s, &e->buffer_bytes);
+        &e->out_bytes_per_s, &e->buffer_bytes, &rate);
     e->bytes_per_s = e->in_bytes_per_s + e->out_bytes_per_s;
     if (!(e->bytes_per_s > 0)) {
       g_free (e);
@@ -161,6 +164,11 @@ gp_roofline_cpu (GpSession * s, const GpMembw * bw, GPtrArray ** elements)
     e->factory = g_strdup (el->factory);
     es = gp_session_find_elem_summary (s, el->name);
     e->busy_pct = es ? es->busy_pct : 0.0;
+    /* the typical buffer's time (its median self time at the rate its
+     * links carry), not the run's sum: a push descheduled on a loaded
+     * machine adds wall time that moved no byte */
+    if (es != NULL && es->self_ms.p50 > 0 && rate > 0)
+      e->busy_pct = MIN (e->busy_pct, 100.0 * rate * es->self_ms.p50 / 1e3);
     e->busy_bytes_per_s = e->busy_pct > 0 ?
         e->bytes_per_s / (e->busy_pct / 100.0) : NAN;
     e->share = e->busy_bytes_per_s / bw->copy_1;

@@ -13,7 +13,9 @@
  * An element moving 1.2 GB/s on average may still be memory-bound if it
  * only runs 10 % of the time: while it runs it draws 12 GB/s. So the
  * point is placed at its busy-time bandwidth (average ÷ busy share,
- * GpCpuElementBw.busy_bytes_per_s), and that is held against the
+ * GpCpuElementBw.busy_bytes_per_s; the share from the median buffer's
+ * self time, so that pushes descheduled on a loaded machine do not count
+ * as work), and that is held against the
  * bandwidth ONE thread can draw (the single-thread copy): an element runs
  * on one streaming thread at a time, and one thread cannot pull the
  * all-CPU figure. It is memory-bound at GP_ROOFLINE_CPU_MEMBOUND of that
@@ -68,7 +70,9 @@ typedef struct
   gdouble bytes_per_s;          /* what it moves: in + out */
   gdouble buffer_bytes;         /* its largest link's bytes per buffer;
                                  * NAN unknown */
-  gdouble busy_pct;             /* summary.elements busy_pct */
+  gdouble busy_pct;             /* the share of the time it works: its
+                                 * median self time × its links' rate, or
+                                 * summary.elements busy_pct when less */
   gdouble busy_bytes_per_s;     /* bytes_per_s over the busy share; NAN
                                  * when it was never busy */
   gdouble share;                /* busy_bytes_per_s / one thread's copy */
