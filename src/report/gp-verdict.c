@@ -8,6 +8,7 @@
 #include "gp-verdict.h"
 #include "rules/gp-rules.h"
 #include "core/gp-caps.h"
+#include "telemetry/gp-roofline-build.h"
 
 #include <math.h>
 #include <string.h>
@@ -1213,9 +1214,12 @@ gp_verdict_machine_sources (GpVerdictText * vt, GpMachine * m)
 
     if (g_strcmp0 (src->state, GP_MACHINE_ABSENT) == 0 ||
         g_strcmp0 (src->state, GP_MACHINE_FAILED) == 0) {
-      g_string_append_printf (off, "%s%s (%s%s%s)", off->len ? "; " : "",
-          src->name, src->state, src->detail ? ": " : "",
-          src->detail ? src->detail : "");
+      gboolean failed = g_strcmp0 (src->state, GP_MACHINE_FAILED) == 0;
+
+      /* an absent source's detail says what was looked for */
+      g_string_append_printf (off, "%s%s (%s%s)", off->len ? "; " : "",
+          src->name, failed ? "failed: " : "",
+          src->detail ? src->detail : (failed ? "" : "not here"));
       continue;
     }
     g_string_append_printf (on, "%s%s (%" G_GUINT64_FORMAT " sample%s",
@@ -1229,7 +1233,7 @@ gp_verdict_machine_sources (GpVerdictText * vt, GpMachine * m)
   }
   gp_verdict_machine_row (vt, "sampled:", on->len ? on->str : "nothing");
   if (off->len)
-    gp_verdict_machine_row (vt, "not:", off->str);
+    gp_verdict_machine_row (vt, "unsampled:", off->str);
   g_string_free (on, TRUE);
   g_string_free (off, TRUE);
 }
@@ -1418,6 +1422,41 @@ gp_verdict_machine_facts (GpVerdictText * vt, GpMachine * m)
   g_string_free (line, TRUE);
 }
 
+/* The accelerator's peaks (telemetry/gp-peaks, the one table), when the
+ * machine has one: a GPU that nvidia-smi named, or a Jetson's EMC. */
+static void
+gp_verdict_machine_peaks (GpVerdictText * vt, GpMachine * m)
+{
+  GError *error = NULL;
+  GpPeaks *p;
+  gchar *line, *i8, *f16, *f32, *bw;
+
+  if (gp_machine_fact (m, "gpu0.name") == NULL
+      && gp_machine_find (m, GP_MACHINE_MEMBW_LOAD, "emc") == NULL)
+    return;
+  p = gp_roofline_machine_peaks (m, 0, 0, &error);
+  if (p == NULL) {
+    gp_verdict_machine_row (vt, "peaks:", error->message);
+    g_error_free (error);
+    return;
+  }
+  i8 = isnan (p->int8) ? g_strdup ("none") : gp_roofline_format (p->int8,
+      "op/s");
+  f16 = gp_roofline_format (p->fp16, "op/s");
+  f32 = gp_roofline_format (p->fp32, "op/s");
+  bw = gp_roofline_format (p->bw, "B/s");
+  line = g_strdup_printf ("%s: INT8 %s, FP16 %s, FP32 %s, memory %s "
+      "(gstprof roofline places a network on them)", p->target, i8, f16,
+      f32, bw);
+  gp_verdict_machine_row (vt, "peaks:", line);
+  g_free (line);
+  g_free (i8);
+  g_free (f16);
+  g_free (f32);
+  g_free (bw);
+  gp_peaks_free (p);
+}
+
 /* The most samples any load series has over the span. */
 static guint
 gp_verdict_machine_samples (GpSession * s)
@@ -1500,6 +1539,7 @@ gp_verdict_machine (GpVerdictText * vt, GpSession * s)
     g_free (cost);
   }
   gp_verdict_machine_facts (vt, m);
+  gp_verdict_machine_peaks (vt, m);
   gp_verdict_machine_bound (vt, s);
 }
 

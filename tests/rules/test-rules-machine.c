@@ -603,8 +603,13 @@ test_verdict_machine (void)
   g_assert_nonnull (strstr (v, "\nMachine (over the whole log)\n"));
   g_assert_nonnull (strstr (v, "  sampled:    tegrastats (10 samples every "
           "1 s)\n"));
-  g_assert_nonnull (strstr (v, "  not:        nvidia-smi (absent: no "
+  g_assert_nonnull (strstr (v, "  unsampled:  nvidia-smi (no "
           "nvidia-smi on PATH)\n"));
+  /* the board told by its 12 CPUs; 16 SMs x 1.3 GHz x 4096 ops a clock
+   * per SM (the datasheet's 85 TOPS dense), 2 x 3200 MHz x 256 bit */
+  g_assert_nonnull (strstr (v, "  peaks:      Jetson AGX Orin 64GB: INT8 "
+          "85.2 Top/s, FP16 42.6 Top/s, FP32 5.32\n"
+          "                Top/s, memory 205 GB/s"));
   /* the fixture's values, read by hand: EMC 3 % at 2133 MHz; CPU cores'
    * mean 14.25 and 13.42 %, core 5 at 47 and 33 %; NVENC 79 and 78 %,
    * VIC 36 and 32 %; tj 52.562 and 52.343 C; the rails' sum 8.726 and
