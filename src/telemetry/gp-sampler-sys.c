@@ -153,7 +153,7 @@ gp_sys_unique (GpMachine * m, const gchar * quantity, const gchar * name)
 static void
 gp_sys_absent (GpSampler * s, const gchar * source, const gchar * what)
 {
-  gchar *d = g_strdup_printf ("not on this machine: no %s", what);
+  gchar *d = g_strdup_printf ("no %s", what);
 
   gp_machine_source_set (s->m, source, GP_MACHINE_ABSENT, d);
   g_free (d);

@@ -552,7 +552,7 @@ gp_sampler_tool_new (GpSampler * s, guint i)
 
   gp_machine_source (s->m, name)->interval_s = s->opts.window_ms / 1000.0;
   if (path == NULL) {
-    gchar *d = g_strdup_printf ("not on this machine: no %s in PATH", name);
+    gchar *d = g_strdup_printf ("no %s in PATH", name);
 
     gp_machine_source_set (s->m, name, GP_MACHINE_ABSENT, d);
     g_free (d);
