@@ -47,6 +47,8 @@ static const gchar gp_main_help[] =
     "                  this machine's measured memory bandwidth, a network\n"
     "                  on an accelerator's peaks from its tegrastats or\n"
     "                  nvidia-smi log\n"
+    "  ds SUBCOMMAND   DeepStream tuned from measured numbers (gstprof ds\n"
+    "                  --help)\n"
     "\n"
     "  gstprof COMMAND --help    a command's options\n"
     "  gstprof --version         the version\n"
@@ -91,6 +93,8 @@ main (int argc, char **argv)
     return gp_cmd_plot (argc - 1, argv + 1);
   if (strcmp (cmd, "roofline") == 0)
     return gp_cmd_roofline (argc - 1, argv + 1);
+  if (strcmp (cmd, "ds") == 0)
+    return gp_cmd_ds (argc - 1, argv + 1);
   if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
       strcmp (cmd, "help") == 0) {
     fputs (gp_main_help, stdout);
@@ -101,5 +105,5 @@ main (int argc, char **argv)
     return GP_EXIT_CLEAN;
   }
   return gp_cli_fail (NULL, "unknown command '%s' (run, wrap, analyze, check, "
-      "fix, compare, export, plot, roofline; see gstprof --help)", cmd);
+      "fix, compare, export, plot, roofline, ds; see gstprof --help)", cmd);
 }

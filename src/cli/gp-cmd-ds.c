@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-cmd-ds.c: `gstprof ds SUBCOMMAND`: DeepStream's tuning flow from
+ * measured numbers; one row per subcommand, each in its own
+ * gp-cmd-ds-NAME.c (the work is in src/deepstream).
+ */
+#include "gp-cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *usage;           /* its arguments, in the help */
+  const gchar *what;            /* one line */
+  gint (*func) (gint argc, gchar ** argv);
+} GpCmdDs;
+
+static const GpCmdDs gp_cmd_ds_table[] = {
+  {NULL, NULL, NULL, NULL}
+};
+
+static void
+gp_cmd_ds_help (FILE * out)
+{
+  const GpCmdDs *c;
+
+  fputs ("Usage:\n  gstprof ds SUBCOMMAND [OPTION...]\n\n"
+      "DeepStream tuned from measured numbers (docs/tuning.md).\n\n"
+      "Subcommands:\n", out);
+  for (c = gp_cmd_ds_table; c->name != NULL; c++)
+    fprintf (out, "  %s %s\n      %s\n", c->name, c->usage, c->what);
+  fputs ("\n  gstprof ds SUBCOMMAND --help    its options\n", out);
+}
+
+gint
+gp_cmd_ds (gint argc, gchar ** argv)
+{
+  const GpCmdDs *c;
+  GString *names;
+  gint code;
+
+  if (argc < 2) {
+    gp_cmd_ds_help (stderr);
+    return GP_EXIT_USAGE;
+  }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0) {
+    gp_cmd_ds_help (stdout);
+    return GP_EXIT_CLEAN;
+  }
+  for (c = gp_cmd_ds_table; c->name != NULL; c++)
+    if (strcmp (argv[1], c->name) == 0)
+      return c->func (argc - 1, argv + 1);
+  names = g_string_new (NULL);
+  for (c = gp_cmd_ds_table; c->name != NULL; c++)
+    g_string_append_printf (names, "%s%s", names->len ? ", " : "", c->name);
+  code = gp_cli_fail ("ds", "unknown subcommand '%s' (%s; see gstprof ds "
+      "--help)", argv[1], names->str);
+  g_string_free (names, TRUE);
+  return code;
+}
