@@ -19,6 +19,8 @@ typedef struct
 } GpCmdDs;
 
 static const GpCmdDs gp_cmd_ds_table[] = {
+  {"perf", "LOG", "fps per source and latency per component from an app's "
+        "log", gp_cmd_ds_perf},
   {NULL, NULL, NULL, NULL}
 };
 

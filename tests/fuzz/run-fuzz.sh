@@ -29,6 +29,8 @@
 #   telemetry   saved tegrastats logs and nvidia-smi outputs into the
 #               machine's series, and back through session.machine
 #               (tests/fuzz/fuzz-telemetry.c)
+#   ds-perf     DeepStream apps' **PERF and latency lines
+#               (tests/fuzz/fuzz-ds-perf.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -125,7 +127,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -185,12 +187,17 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-peaks" "$ROOT/tests/fuzz/fuzz-peaks.c" \
   "$ROOT/src/telemetry/gp-peaks.c" $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-ds-perf" "$ROOT/tests/fuzz/fuzz-ds-perf.c" \
+  "$ROOT/src/deepstream/gp-ds-perf.c" "$ROOT/src/core/gp-lines.c" \
+  $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats procfs telemetry peaks; do
+  nvsmi tegrastats procfs telemetry peaks ds-perf; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -317,6 +324,13 @@ for f in "$FIX"/telemetry/nvidia_smi_query_*.txt; do
 done > "$OUT/peaks/seeds/nvsmi-names"
 sed -n 's/^  {"\([^"]*\)", [JD], .*/\1/p' "$ROOT/src/telemetry/gp-peaks.c" > "$OUT/peaks/seeds/rows"
 printf 'NVIDIA Jetson AGX Orin Developer Kit\nJetson-AGX\nNVIDIA Jetson Orin Nano Engineering Reference Developer Kit Super\nNVIDIA GeForce RTX 3090 Ti\nNVIDIA A100-SXM4-80GB\n' > "$OUT/peaks/seeds/models"
+# ds-perf: the real deepstream-app logs, the Python apps' dict, and a line
+# of each latency form as DeepStream prints it
+for f in "$FIX"/telemetry/deepstream_app_perf_*_log.txt; do
+  [ -f "$f" ] && cp "$f" "$OUT/ds-perf/seeds/"
+done
+printf "**PERF:  {'stream0': 30.0, 'stream1': 29.9}\n**PERF(1):  12.50 (12.00)\t\n" > "$OUT/ds-perf/seeds/dict"
+printf 'Comp name = nvv4l2decoder0 in_system_timestamp = 1700000000000.000000 out_system_timestamp = 1700000000012.345000               component latency= 12.345000\nComp name = nvstreammux-stream0 source_id = 0 pad_index = 0 frame_num = 3               in_system_timestamp = 1.000000 out_system_timestamp = 3.500000               component_latency = 2.500000\nSource id = 0 Frame_num = 3 Frame latency = 41.000000 (ms) \n' > "$OUT/ds-perf/seeds/latency"
 
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
@@ -377,6 +391,7 @@ run_target tegrastats 4096 "$ROOT/tests/fuzz/tegrastats.dict"
 run_target procfs 8192 ""
 run_target telemetry 16384 "$ROOT/tests/fuzz/tegrastats.dict"
 run_target peaks 1024 ""
+run_target ds-perf 16384 ""
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
