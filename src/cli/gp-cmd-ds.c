@@ -21,6 +21,8 @@ typedef struct
 static const GpCmdDs gp_cmd_ds_table[] = {
   {"perf", "LOG", "fps per source and latency per component from an app's "
         "log", gp_cmd_ds_perf},
+  {"sweep", "\"LAUNCH with {batch}\" [--batches 1,2,4] [--streams N]",
+      "runs each batch size, finds the plateau batch", gp_cmd_ds_sweep},
   {NULL, NULL, NULL, NULL}
 };
 

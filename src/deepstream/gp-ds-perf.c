@@ -169,7 +169,9 @@ gp_ds_perf_dict (GpDsPerfParse * ps, const gchar * s, const gchar * prefix,
     else if (*s != '}')
       return gp_ds_perf_fail (ps, error, "**PERF dict: ',' or '}' expected");
   }
-  ps->p->reports++;
+  /* `{}`: before any source was added, a report of nothing */
+  if (n > 0)
+    ps->p->reports++;
   return TRUE;
 }
 

@@ -204,6 +204,8 @@ test_damaged (void)
   perf_refused ("nothing\nto see\n", "no **PERF or latency line among its "
       "2 lines");
   perf_refused ("**PERF:  \t\n", "no source's fps");
+  /* a dict of no source yet is no report (found by the fuzz target) */
+  perf_refused ("**PERF:  {}\n", "no **PERF or latency line");
   {
     /* a last line cut short is left out, the rest kept */
     const gchar *cut = "**PERF:  30.00 (30.00)\t\n**PERF:  29.";

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-ds-sweep.c: the batch sweep and its plateau (gp-ds-sweep.h).
+ */
+#include "deepstream/gp-ds-sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/gp-capture.h"
+
+/* nvstreammux's own bound on batch-size is 1024; four times that leaves
+ * room for any other batching element and still refuses a typo */
+#define GP_DS_SWEEP_MAX_BATCH 4096
+
+gchar *
+gp_ds_sweep_substitute (const gchar * template_, guint batch, guint streams,
+    GError ** error)
+{
+  GString *out;
+  const gchar *at;
+  gboolean seen = FALSE;
+
+  out = g_string_new (NULL);
+  for (at = template_; *at;) {
+    if (g_str_has_prefix (at, "{batch}")) {
+      g_string_append_printf (out, "%u", batch);
+      at += strlen ("{batch}");
+      seen = TRUE;
+    } else if (g_str_has_prefix (at, "{streams}")) {
+      g_string_append_printf (out, "%u", streams);
+      at += strlen ("{streams}");
+    } else
+      g_string_append_c (out, *at++);
+  }
+  if (!seen) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "the pipeline has no {batch} to set the batch size with");
+    g_string_free (out, TRUE);
+    return NULL;
+  }
+  return g_string_free (out, FALSE);
+}
+
+GArray *
+gp_ds_sweep_parse_batches (const gchar * text, GError ** error)
+{
+  GArray *b = g_array_new (FALSE, FALSE, sizeof (guint));
+  gchar **parts = g_strsplit (text, ",", -1);
+  guint i;
+
+  for (i = 0; parts[i]; i++) {
+    gchar *end, *p = g_strstrip (parts[i]);
+    guint64 v = g_ascii_strtoull (p, &end, 10);
+    guint u = (guint) v;
+
+    if (end == p || *end || !g_ascii_isdigit (*p) || v < 1 ||
+        v > GP_DS_SWEEP_MAX_BATCH || (b->len && u <= g_array_index (b,
+                guint, b->len - 1))) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "--batches: '%s' is not a batch size of 1 to %u above the one "
+          "before it", p, GP_DS_SWEEP_MAX_BATCH);
+      g_array_unref (b);
+      g_strfreev (parts);
+      return NULL;
+    }
+    g_array_append_val (b, u);
+  }
+  g_strfreev (parts);
+  if (b->len == 0) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--batches: no batch size");
+    g_array_unref (b);
+    return NULL;
+  }
+  return b;
+}
+
+gboolean
+gp_ds_sweep_oom_text (const gchar * text)
+{
+  static const gchar *const words[] = {
+    "out of memory", "OUT_OF_MEMORY", "cudaErrorMemoryAllocation",
+    "Cannot allocate memory", "failed to allocate", "OOM", NULL
+  };
+  gchar *low;
+  guint i;
+  gboolean hit = FALSE;
+
+  if (text == NULL)
+    return FALSE;
+  low = g_ascii_strdown (text, -1);
+  for (i = 0; words[i] && !hit; i++) {
+    gchar *w = g_ascii_strdown (words[i], -1);
+
+    hit = strstr (low, w) != NULL;
+    g_free (w);
+  }
+  g_free (low);
+  return hit;
+}
+
+gint
+gp_ds_sweep_plateau (const GpDsSweepRow * rows, guint n, gdouble gain)
+{
+  gint prev = -1;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    if (rows[i].state != GP_DS_SWEEP_RAN)
+      continue;
+    if (prev >= 0 && rows[i].aggregate_fps < rows[prev].aggregate_fps *
+        (1.0 + gain))
+      return prev;
+    prev = (gint) i;
+  }
+  return -1;
+}
+
+/* The frames/s through the session's sinks: each sink's steady buffers/s
+ * (a batched buffer carries @batch frames), summed. */
+static gdouble
+gp_ds_sweep_sink_fps (const GpSession * s)
+{
+  gdouble sum = 0;
+  guint i;
+
+  for (i = 0; i < s->sinks->len; i++) {
+    const GpSinkSummary *k = g_ptr_array_index (s->sinks, i);
+
+    if (k->fps > 0)
+      sum += k->fps;
+  }
+  return sum;
+}
+
+/* The first error's text, else NULL. */
+static const gchar *
+gp_ds_sweep_error_text (const GpSession * s)
+{
+  guint i;
+
+  for (i = 0; i < s->events->len; i++) {
+    const GpEvent *e = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (e->type, "error") == 0)
+      return e->text;
+  }
+  return NULL;
+}
+
+/* One batch: a row, or FALSE with @error when nothing could be run: the
+ * tracer, or the launch string of the @first batch (later, one that an
+ * earlier batch's parsed has a batch size its elements refuse: a row). */
+static gboolean
+gp_ds_sweep_one (const gchar * launch, guint batch, guint streams,
+    gdouble duration_s, gboolean first, GpDsSweepRow * row, GError ** error)
+{
+  GpCaptureOptions opts;
+  GpCaptureEnd end = GP_CAPTURE_END_EOS;
+  GError *err = NULL;
+  GpSession *s;
+  gdouble fps;
+
+  gp_capture_options_init (&opts);
+  opts.launch = launch;
+  opts.duration_s = duration_s;
+  s = gp_capture_run (&opts, &end, &err);
+  if (s == NULL) {
+    if (err->domain == GP_CAPTURE_ERROR &&
+        (err->code == GP_CAPTURE_ERROR_STATE ||
+            (err->code == GP_CAPTURE_ERROR_LAUNCH && !first))) {
+      row->state = GP_DS_SWEEP_FAILED;
+      row->why = g_strdup (err->message);
+      g_error_free (err);
+      return TRUE;
+    }
+    g_propagate_error (error, err);
+    return FALSE;
+  }
+  fps = gp_ds_sweep_sink_fps (s);
+  if (end == GP_CAPTURE_END_ERROR) {
+    const gchar *text = gp_ds_sweep_error_text (s);
+
+    row->state = GP_DS_SWEEP_FAILED;
+    row->why = g_strdup (text ? text : "the pipeline failed");
+  } else if (!(fps > 0)) {
+    row->state = GP_DS_SWEEP_FAILED;
+    row->why = g_strdup ("no steady rate at a sink (too short a run, or "
+        "nothing reached one)");
+  } else {
+    row->state = GP_DS_SWEEP_RAN;
+    row->aggregate_fps = fps * batch;
+    row->per_stream_fps = row->aggregate_fps / MAX (streams, 1);
+  }
+  gp_session_free (s);
+  return TRUE;
+}
+
+GArray *
+gp_ds_sweep_run (const gchar * template_, const GArray * batches,
+    guint streams, gdouble duration_s, GpDsSweepProgress progress,
+    gpointer user_data, GError ** error)
+{
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (GpDsSweepRow));
+  gchar *oom = NULL;
+  gboolean first = TRUE;
+  guint i;
+
+  for (i = 0; i < batches->len; i++) {
+    GpDsSweepRow row = { 0 };
+    gchar *launch;
+
+    row.batch = g_array_index (batches, guint, i);
+    row.aggregate_fps = row.per_stream_fps = NAN;
+    launch = gp_ds_sweep_substitute (template_, row.batch,
+        MAX (streams, 1), error);
+    if (launch == NULL) {
+      gp_ds_sweep_rows_free (rows);
+      return NULL;
+    }
+    if (streams > 0 && row.batch > streams) {
+      row.state = GP_DS_SWEEP_SKIPPED;
+      row.why = g_strdup_printf ("above --streams %u: a batch is never "
+          "fuller than the streams", streams);
+    } else if (oom != NULL) {
+      row.state = GP_DS_SWEEP_SKIPPED;
+      row.why = g_strdup_printf ("batch %s ran out of memory", oom);
+    } else if (!gp_ds_sweep_one (launch, row.batch, MAX (streams, 1),
+            duration_s, first, &row, error)) {
+      g_free (launch);
+      gp_ds_sweep_rows_free (rows);
+      g_free (oom);
+      return NULL;
+    }
+    g_free (launch);
+    first = first && row.state == GP_DS_SWEEP_SKIPPED;
+    if (row.state == GP_DS_SWEEP_FAILED && oom == NULL &&
+        gp_ds_sweep_oom_text (row.why))
+      oom = g_strdup_printf ("%u", row.batch);
+    g_array_append_val (rows, row);
+    if (progress)
+      progress (&row, user_data);
+  }
+  g_free (oom);
+  return rows;
+}
+
+void
+gp_ds_sweep_rows_free (GArray * rows)
+{
+  guint i;
+
+  if (rows == NULL)
+    return;
+  for (i = 0; i < rows->len; i++)
+    g_free (g_array_index (rows, GpDsSweepRow, i).why);
+  g_array_unref (rows);
+}
+
+gchar *
+gp_ds_sweep_table (const GpDsSweepRow * rows, guint n, guint streams)
+{
+  GString *out = g_string_new (NULL);
+  gint plateau = gp_ds_sweep_plateau (rows, n, GP_DS_SWEEP_GAIN);
+  guint i;
+
+  g_string_append_printf (out, "  %6s %14s %14s %8s\n", "batch",
+      "aggregate fps", "per stream", "gain");
+  for (i = 0; i < n; i++) {
+    const GpDsSweepRow *r = &rows[i];
+
+    if (r->state != GP_DS_SWEEP_RAN) {
+      g_string_append_printf (out, "  %6u %s: %s\n", r->batch,
+          r->state == GP_DS_SWEEP_FAILED ? "failed" : "skipped", r->why);
+      continue;
+    }
+    g_string_append_printf (out, "  %6u %14.1f %14.1f ", r->batch,
+        r->aggregate_fps, r->per_stream_fps);
+    {
+      gint k;
+
+      for (k = (gint) i - 1; k >= 0 && rows[k].state != GP_DS_SWEEP_RAN;
+          k--);
+      if (k >= 0)
+        g_string_append_printf (out, "%+7.1f%%",
+            100.0 * (r->aggregate_fps / rows[k].aggregate_fps - 1.0));
+      else
+        g_string_append_printf (out, "%8s", "");
+    }
+    g_string_append (out, (gint) i == plateau ? "  <- plateau\n" : "\n");
+  }
+  if (plateau >= 0)
+    g_string_append_printf (out, "plateau batch: %u (the next batch gains "
+        "under %.0f %%)\n", rows[plateau].batch, GP_DS_SWEEP_GAIN * 100);
+  else
+    g_string_append_printf (out, "no plateau: the rate still gains %.0f %% "
+        "or more at the largest batch run (or fewer than two ran)\n",
+        GP_DS_SWEEP_GAIN * 100);
+  return g_string_free (out, FALSE);
+}

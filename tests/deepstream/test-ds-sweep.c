@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof tests
+ *
+ * test-ds-sweep.c: `gstprof ds sweep` (src/deepstream/gp-ds-sweep) on CPU
+ * pipelines whose plateau is known by construction, run in this process
+ * under the gstprof tracer:
+ *
+ *   audiotestsrc is-live=true samplesperbuffer={batch}
+ *     ! audio/x-raw,rate=300 ! identity sleep-time=10000 ! fakesink
+ *
+ * A "frame" is a sample and a batch is a buffer of {batch} of them. The
+ * live source makes 300 frames/s whatever the batch; identity sleeps
+ * 10 ms per buffer, so at most 100 buffers/s pass. The truth: aggregate =
+ * min (100 x B, 300) frames/s: 100, 200, 300, 300 for B = 1, 2, 4, 8 (a
+ * sleep's overshoot on a loaded machine only lowers the 100 x B side), so
+ * the plateau is B = 4 (+50 % from 2 to 4, +0 % from 4 to 8). Sleeps, not
+ * CPU work: the result holds on a loaded 2-core machine.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gst/gst.h>
+
+#include "deepstream/gp-ds-sweep.h"
+#include "gp-test-util.h"
+
+#define SWEEP_TEMPLATE "audiotestsrc is-live=true samplesperbuffer={batch} " \
+  "! audio/x-raw,rate=300,channels=1 ! identity sleep-time=10000 " \
+  "! fakesink sync=false"
+
+static void
+test_plateau (void)
+{
+  GArray *batches = gp_ds_sweep_parse_batches ("1,2,4,8", NULL);
+  GError *err = NULL;
+  GArray *rows;
+  const GpDsSweepRow *r;
+  static const gdouble truth[] = { 100, 200, 300, 300 };
+  guint i;
+
+  if (!gp_test_have_tracer ())
+    return;
+  rows = gp_ds_sweep_run (SWEEP_TEMPLATE, batches, 0, 2.5, NULL, NULL,
+      &err);
+  g_assert_no_error (err);
+  g_assert_cmpuint (rows->len, ==, 4);
+  r = (const GpDsSweepRow *) rows->data;
+  for (i = 0; i < rows->len; i++) {
+    g_test_message ("batch %u: %.1f fps (truth %.0f)", r[i].batch,
+        r[i].aggregate_fps, truth[i]);
+    g_assert_cmpint (r[i].state, ==, GP_DS_SWEEP_RAN);
+    /* the sleeps' overshoot: up to 10 % below on a loaded machine */
+    g_assert_cmpfloat (r[i].aggregate_fps, >, truth[i] * 0.90);
+    g_assert_cmpfloat (r[i].aggregate_fps, <, truth[i] * 1.03);
+    g_assert_cmpfloat (r[i].per_stream_fps, ==, r[i].aggregate_fps);
+  }
+  g_assert_cmpint (gp_ds_sweep_plateau (r, rows->len, GP_DS_SWEEP_GAIN), ==,
+      2);
+  {
+    gchar *table = gp_ds_sweep_table (r, rows->len, 0);
+
+    g_assert_nonnull (strstr (table, "plateau batch: 4"));
+    g_free (table);
+  }
+  gp_ds_sweep_rows_free (rows);
+  g_array_unref (batches);
+}
+
+/* --streams 2: batch 4 skipped, per stream = aggregate / 2; a batch whose
+ * pipeline fails (channels={batch} against channels=1: not negotiated for
+ * B = 2) is a row, not the end of the sweep. */
+static void
+test_streams_failure (void)
+{
+  GArray *batches = gp_ds_sweep_parse_batches ("1,2,4", NULL);
+  GError *err = NULL;
+  GArray *rows;
+  const GpDsSweepRow *r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  rows = gp_ds_sweep_run ("audiotestsrc is-live=true samplesperbuffer=3 "
+      "! audio/x-raw,rate=300,channels={batch} ! identity sleep-time=10000 "
+      "! audio/x-raw,channels=1 ! fakesink sync=false", batches, 2, 2.5,
+      NULL, NULL, &err);
+  g_assert_no_error (err);
+  r = (const GpDsSweepRow *) rows->data;
+  g_assert_cmpint (r[0].state, ==, GP_DS_SWEEP_RAN);
+  /* 3 frames a buffer at 100 buffers/s: 300 frames/s is the source's
+   * rate too, so 300 x batch 1 */
+  g_assert_cmpfloat (r[0].aggregate_fps, >, 300 / 3.0 * 0.9);
+  g_assert_cmpfloat_with_epsilon (r[0].per_stream_fps,
+      r[0].aggregate_fps / 2, 1e-9);
+  g_assert_cmpint (r[1].state, ==, GP_DS_SWEEP_FAILED);
+  g_assert_nonnull (r[1].why);
+  g_assert_cmpint (r[2].state, ==, GP_DS_SWEEP_SKIPPED);
+  g_assert_nonnull (strstr (r[2].why, "above --streams 2"));
+  g_assert_cmpint (gp_ds_sweep_plateau (r, rows->len, GP_DS_SWEEP_GAIN), ==,
+      -1);
+  gp_ds_sweep_rows_free (rows);
+  g_array_unref (batches);
+}
+
+static void
+test_pure (void)
+{
+  GError *err = NULL;
+  gchar *s;
+  GpDsSweepRow rows[4] = {
+    {1, GP_DS_SWEEP_RAN, 100, 100, NULL},
+    {2, GP_DS_SWEEP_FAILED, NAN, NAN, (gchar *) "x"},
+    {4, GP_DS_SWEEP_RAN, 190, 190, NULL},
+    {8, GP_DS_SWEEP_RAN, 199, 199, NULL},
+  };
+
+  s = gp_ds_sweep_substitute ("mux batch-size={batch} ! x n={streams} "
+      "b={batch}", 8, 3, &err);
+  g_assert_cmpstr (s, ==, "mux batch-size=8 ! x n=3 b=8");
+  g_free (s);
+  g_assert_null (gp_ds_sweep_substitute ("no batch", 1, 1, &err));
+  g_assert_nonnull (strstr (err->message, "{batch}"));
+  g_clear_error (&err);
+  g_assert_null (gp_ds_sweep_parse_batches ("1,4,2", &err));
+  g_assert_nonnull (strstr (err->message, "'2'"));
+  g_clear_error (&err);
+  g_assert_null (gp_ds_sweep_parse_batches ("1,x", &err));
+  g_clear_error (&err);
+  g_assert_null (gp_ds_sweep_parse_batches ("0", &err));
+  g_clear_error (&err);
+  /* 4 -> 8: +4.7 %, under 5 %: the plateau is 4 (a failed 2 passed over) */
+  g_assert_cmpint (gp_ds_sweep_plateau (rows, 4, GP_DS_SWEEP_GAIN), ==, 2);
+  /* the words CUDA, TensorRT and GLib fail with */
+  g_assert_true (gp_ds_sweep_oom_text ("Cuda failure: status=2 "
+          "cudaErrorMemoryAllocation"));
+  g_assert_true (gp_ds_sweep_oom_text ("CUDA_ERROR_OUT_OF_MEMORY"));
+  g_assert_true (gp_ds_sweep_oom_text ("[TRT]: Requested amount of GPU "
+          "memory could not be allocated: out of memory"));
+  g_assert_false (gp_ds_sweep_oom_text ("Internal data stream error."));
+}
+
+/* the binary's refusals: one line, exit 3, before anything runs */
+static void
+test_cli_usage (void)
+{
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, NULL, "ds", "sweep", "fakesrc ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "no {batch}");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, NULL, "ds", "sweep", "--batches", "2,1",
+      SWEEP_TEMPLATE, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "--batches: '1'");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, NULL, "ds", "sweep", "--duration", "x",
+      SWEEP_TEMPLATE, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "--duration");
+  gp_test_run_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ds-sweep/pure", test_pure);
+  g_test_add_func ("/ds-sweep/cli-usage", test_cli_usage);
+  g_test_add_func ("/ds-sweep/plateau", test_plateau);
+  g_test_add_func ("/ds-sweep/streams-failure", test_streams_failure);
+  return g_test_run ();
+}
