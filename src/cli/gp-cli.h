@@ -51,6 +51,7 @@ gint gp_cmd_roofline (gint argc, gchar ** argv);
 gint gp_cmd_ds (gint argc, gchar ** argv);
 gint gp_cmd_ds_perf (gint argc, gchar ** argv);
 gint gp_cmd_ds_sweep (gint argc, gchar ** argv);
+gint gp_cmd_ds_hw (gint argc, gchar ** argv);
 
 G_END_DECLS
 

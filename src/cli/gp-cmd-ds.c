@@ -23,6 +23,8 @@ static const GpCmdDs gp_cmd_ds_table[] = {
         "log", gp_cmd_ds_perf},
   {"sweep", "\"LAUNCH with {batch}\" [--batches 1,2,4] [--streams N]",
       "runs each batch size, finds the plateau batch", gp_cmd_ds_sweep},
+  {"hw", "[--gpu N] [--from FILE]", "the GPUs and their ceilings: decode, "
+        "compute, memory, PCIe", gp_cmd_ds_hw},
   {NULL, NULL, NULL, NULL}
 };
 

@@ -15,7 +15,8 @@
 
 typedef struct
 {
-  gboolean done, ok, timed_out;
+  gboolean done, ok, timed_out, exited;
+  gint status;
   gchar *out;
 } GpPlatformCmd;
 
@@ -25,9 +26,11 @@ gp_platform_cmd_done (GObject * source, GAsyncResult * res, gpointer user_data)
   GpPlatformCmd *c = user_data;
   GSubprocess *p = G_SUBPROCESS (source);
 
-  if (g_subprocess_communicate_utf8_finish (p, res, &c->out, NULL, NULL))
-    c->ok = g_subprocess_get_if_exited (p) &&
-        g_subprocess_get_exit_status (p) == 0;
+  if (g_subprocess_communicate_utf8_finish (p, res, &c->out, NULL, NULL)) {
+    c->exited = g_subprocess_get_if_exited (p);
+    c->status = c->exited ? g_subprocess_get_exit_status (p) : -1;
+    c->ok = c->exited && c->status == 0;
+  }
   c->done = TRUE;
 }
 
@@ -40,46 +43,68 @@ gp_platform_cmd_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-gboolean
-gp_platform_run (const gchar * const *argv, gchar ** out)
+/* Runs @argv for at most the bound: what it printed and how it exited. */
+static void
+gp_platform_cmd_run (const gchar * const *argv, GpPlatformCmd * c)
 {
   GMainContext *ctx;
   GSubprocess *p;
   GSource *timeout;
-  GpPlatformCmd c = { FALSE, FALSE, FALSE, NULL };
 
-  if (out)
-    *out = NULL;
   p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE |
       G_SUBPROCESS_FLAGS_STDERR_SILENCE, NULL);
   if (p == NULL)
-    return FALSE;
+    return;
 
   ctx = g_main_context_new ();
   g_main_context_push_thread_default (ctx);
-  g_subprocess_communicate_utf8_async (p, NULL, NULL, gp_platform_cmd_done, &c);
+  g_subprocess_communicate_utf8_async (p, NULL, NULL, gp_platform_cmd_done, c);
   timeout = g_timeout_source_new_seconds (GP_PLATFORM_COMMAND_TIMEOUT_S);
-  g_source_set_callback (timeout, gp_platform_cmd_timeout, &c, NULL);
+  g_source_set_callback (timeout, gp_platform_cmd_timeout, c, NULL);
   g_source_attach (timeout, ctx);
-  while (!c.done && !c.timed_out)
+  while (!c->done && !c->timed_out)
     g_main_context_iteration (ctx, TRUE);
-  if (!c.done) {
+  if (!c->done) {
     g_subprocess_force_exit (p);
-    while (!c.done)
+    while (!c->done)
       g_main_context_iteration (ctx, TRUE);
-    c.ok = FALSE;
+    c->ok = c->exited = FALSE;
   }
   g_source_destroy (timeout);
   g_source_unref (timeout);
   g_main_context_pop_thread_default (ctx);
   g_main_context_unref (ctx);
   g_object_unref (p);
+}
 
+gboolean
+gp_platform_run (const gchar * const *argv, gchar ** out)
+{
+  GpPlatformCmd c = { FALSE, FALSE, FALSE, FALSE, -1, NULL };
+
+  gp_platform_cmd_run (argv, &c);
   if (out && c.ok)
     *out = c.out;
   else
     g_free (c.out);
+  if (out && !c.ok)
+    *out = NULL;
   return c.ok;
+}
+
+gboolean
+gp_platform_ask (const gchar * const *argv, gchar ** out, gint * status)
+{
+  GpPlatformCmd c = { FALSE, FALSE, FALSE, FALSE, -1, NULL };
+
+  gp_platform_cmd_run (argv, &c);
+  if (status)
+    *status = c.status;
+  if (out)
+    *out = c.exited ? c.out : NULL;
+  if (!out || !c.exited)
+    g_free (c.out);
+  return c.exited;
 }
 
 gchar *

@@ -21,6 +21,12 @@ gchar *gp_platform_detect (gchar ** detail);
 /* Runs @argv for at most 5 s; TRUE when it exited 0. @out (may be NULL)
  * receives its stdout. */
 gboolean gp_platform_run (const gchar * const *argv, gchar ** out);
+/* The same bound, whatever the exit status (a tool that refuses its
+ * arguments says why on stdout): TRUE when it exited in time; @out (may be
+ * NULL) receives its stdout then, @status (may be NULL) its exit status
+ * (-1 when it did not exit). */
+gboolean gp_platform_ask (const gchar * const *argv, gchar ** out,
+    gint * status);
 
 G_END_DECLS
 
