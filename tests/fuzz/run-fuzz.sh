@@ -31,6 +31,8 @@
 #               (tests/fuzz/fuzz-telemetry.c)
 #   ds-perf     DeepStream apps' **PERF and latency lines
 #               (tests/fuzz/fuzz-ds-perf.c)
+#   nsys        nsys stats reports in their csv, column and table forms,
+#               NVTX rows added up again (tests/fuzz/fuzz-nsys.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -127,7 +129,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -192,12 +194,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   "$ROOT/src/deepstream/gp-ds-perf.c" "$ROOT/src/core/gp-lines.c" \
   $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-nsys" "$ROOT/tests/fuzz/fuzz-nsys.c" \
+  "$ROOT/src/deepstream/gp-nsys.c" $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats procfs telemetry peaks ds-perf; do
+  nvsmi tegrastats procfs telemetry peaks ds-perf nsys; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -317,6 +323,14 @@ printf '1234 (gst (a) b) S 1 2 3 4 5 6 7 8 9 10 11 12 13 -20 0 1\n' > "$OUT/proc
 # saved files of any schema include them (a machine log alone)
 cp "$OUT"/tegrastats/seeds/* "$OUT"/nvsmi/seeds/* "$OUT/telemetry/seeds/"
 cp "$OUT"/tegrastats/seeds/* "$OUT"/nvsmi/seeds/* "$OUT/gstprofile/seeds/"
+# nsys: every saved nsys stats output, whole, and each report of the
+# console ones alone
+for f in "$FIX"/telemetry/nsys_stats_*.txt; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f" .txt)
+  cp "$f" "$OUT/nsys/seeds/"
+  awk -v p="$OUT/nsys/seeds/$b-" '/^Processing \[/ { n++ } { print > (p n) }' "$f"
+done
 # peaks: the names nvidia-smi prints in the fixtures, the table's own, the
 # Jetson device-tree models
 for f in "$FIX"/telemetry/nvidia_smi_query_*.txt; do
@@ -392,6 +406,7 @@ run_target procfs 8192 ""
 run_target telemetry 16384 "$ROOT/tests/fuzz/tegrastats.dict"
 run_target peaks 1024 ""
 run_target ds-perf 16384 ""
+run_target nsys 16384 ""
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
