@@ -52,6 +52,8 @@ gint gp_cmd_ds (gint argc, gchar ** argv);
 gint gp_cmd_ds_perf (gint argc, gchar ** argv);
 gint gp_cmd_ds_sweep (gint argc, gchar ** argv);
 gint gp_cmd_ds_hw (gint argc, gchar ** argv);
+gint gp_cmd_ds_coverage (gint argc, gchar ** argv);
+gint gp_cmd_ds_profile (gint argc, gchar ** argv);
 
 G_END_DECLS
 

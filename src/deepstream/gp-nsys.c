@@ -157,10 +157,13 @@ gp_nsys_stats_find (const GpNsysStats * s, const gchar * report)
   const GpNsysTable *found = NULL;
   guint i;
 
-  for (i = 0; i < s->tables->len && found == NULL; i++) {
-    const GpNsysTable *t = g_ptr_array_index (s->tables, i);
+  /* a table with rows before a report nsys skipped in another file */
+  for (i = 0; i < 2 * s->tables->len && found == NULL; i++) {
+    const GpNsysTable *t = g_ptr_array_index (s->tables,
+        i % s->tables->len);
 
-    if (strcmp (t->report, want) == 0)
+    if (strcmp (t->report, want) == 0 && (i >= s->tables->len
+            || t->skipped == NULL))
       found = t;
   }
   if (found == NULL && strcmp (want, "nvtx_sum") == 0)

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-cmd-ds-coverage.c: `gstprof ds coverage <launch string | deepstream-
+ * app config> [--nsys-report FILE] [--session DIR]`: each element COVERED
+ * or UNINSTRUMENTED for NVTX (src/deepstream/gp-ds-coverage).
+ */
+#include "gp-cli.h"
+
+#include <stdio.h>
+
+#include "deepstream/gp-ds-coverage.h"
+
+gint
+gp_cmd_ds_coverage (gint argc, gchar ** argv)
+{
+  gchar *nsys = NULL, *session = NULL, **rest = NULL;
+  GOptionEntry entries[] = {
+    {"nsys-report", 0, 0, G_OPTION_ARG_FILENAME, &nsys,
+        "nsys stats output with nvtx_sum: measure instead of the table",
+        "FILE"},
+    {"session", 0, 0, G_OPTION_ARG_FILENAME, &session,
+        "a gstprof session of the pipeline: every element's self time",
+        "DIR"},
+    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("<LAUNCH | CONFIG.txt>");
+  GError *err = NULL;
+  GPtrArray *els = NULL;
+  GpNsysStats *stats = NULL;
+  GpSession *s = NULL;
+  gchar *text = NULL, *md;
+  gsize len;
+  gint code = GP_EXIT_CLEAN;
+
+  g_set_prgname ("gstprof ds coverage");
+  g_option_context_set_summary (ctx, "Which elements emit NVTX ranges: "
+      "from DeepStream 9's sources, or measured\nfrom an nsys nvtx_sum.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    code = gp_cli_fail ("ds coverage", "%s", err->message);
+    goto out;
+  }
+  if (rest == NULL || rest[0] == NULL) {
+    code = gp_cli_fail ("ds coverage", "a launch string or a deepstream-app "
+        "config is needed");
+    goto out;
+  }
+  if (rest[1] == NULL && gp_ds_is_app_config (rest[0]))
+    els = gp_ds_elements_from_config (rest[0], &err);
+  else if (rest[1] == NULL && g_file_test (rest[0], G_FILE_TEST_EXISTS)) {
+    code = gp_cli_fail ("ds coverage", "%s: not a deepstream-app config "
+        "(no [streammux], [primary-gie], ... group)", rest[0]);
+    goto out;
+  } else {
+    gchar *launch = g_strjoinv (" ", rest);
+
+    els = gp_ds_elements_from_launch (launch, &err);
+    g_free (launch);
+  }
+  if (els == NULL) {
+    code = gp_cli_fail ("ds coverage", "%s", err->message);
+    goto out;
+  }
+  if (nsys) {
+    const GpNsysTable *t;
+
+    if (!g_file_get_contents (nsys, &text, &len, &err)) {
+      code = gp_cli_fail ("ds coverage", "--nsys-report: %s", err->message);
+      goto out;
+    }
+    stats = gp_nsys_parse (text, len, "nvtx_sum", nsys, &err);
+    if (stats == NULL) {
+      code = gp_cli_fail ("ds coverage", "%s", err->message);
+      goto out;
+    }
+    t = gp_nsys_stats_find (stats, "nvtx_sum");
+    if (t == NULL || t->skipped) {
+      code = gp_cli_fail ("ds coverage", "%s: no nvtx_sum table%s%s", nsys,
+          t ? ": " : "", t ? t->skipped : "");
+      goto out;
+    }
+    gp_ds_coverage_from_nvtx (els, t);
+  } else
+    gp_ds_coverage_from_table (els);
+  if (session) {
+    s = gp_cli_load_session (session, &err);
+    if (s == NULL) {
+      code = gp_cli_fail ("ds coverage", "%s", err ? err->message : session);
+      goto out;
+    }
+    gp_ds_coverage_add_session (els, s);
+  }
+  md = gp_ds_coverage_markdown (els);
+  fputs ("# NVTX coverage\n\n", stdout);
+  fputs (md, stdout);
+  g_free (md);
+out:
+  g_clear_error (&err);
+  if (els)
+    g_ptr_array_unref (els);
+  if (s)
+    gp_session_free (s);
+  gp_nsys_stats_free (stats);
+  g_free (text);
+  g_free (nsys);
+  g_free (session);
+  g_strfreev (rest);
+  g_option_context_free (ctx);
+  return code;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-ds-profile.h: the Markdown report of a DeepStream capture from its
+ * nsys stats reports (and a gstprof session of the same pipeline): the
+ * hardware, fps against the plateau, per-plugin time from NVTX and from
+ * the tracer, memory copies, kernels, CUDA API, uninstrumented elements,
+ * and the bound with its evidence.
+ */
+#ifndef __GP_DS_PROFILE_H__
+#define __GP_DS_PROFILE_H__
+
+#include <glib.h>
+
+#include "core/gp-session.h"
+#include "deepstream/gp-nsys.h"
+#include "telemetry/gp-peaks.h"
+
+G_BEGIN_DECLS
+
+/* the capture recipe's reports, in the order read */
+extern const gchar *const gp_ds_profile_reports[];
+
+/* a share of the capture's wall time spent in memory copies above which
+ * the pipeline is copy-bound (the skill's boundedness rule 2) */
+#define GP_DS_MEMCPY_BOUND_PCT 15.0
+/* TensorRT GEMM kernels' share of kernel time above which compute is a
+ * signal (rule 4) */
+#define GP_DS_GEMM_PCT 50.0
+/* cuModuleLoadData's share of the capture above which the numbers include
+ * an engine build (rule 1) */
+#define GP_DS_ENGINE_BUILD_PCT 10.0
+/* NVTX time of streammux's batch collection above which the muxer waits
+ * for its inputs: decode is a signal (rule 3) */
+#define GP_DS_COLLECT_PCT 40.0
+/* kernels busy under this share of the capture: the GPU waits, the CPU
+ * side is a signal */
+#define GP_DS_GPU_IDLE_PCT 30.0
+/* a software element busy above this share: the CPU side is a signal */
+#define GP_DS_CPU_BUSY_PCT 80.0
+/* stream/event synchronisation above this share of CUDA API time */
+#define GP_DS_SYNC_PCT 30.0
+
+typedef struct
+{
+  GpNsysStats *stats;           /* the reports read (owned by the caller) */
+  GpSession *session;           /* the tracer's session, or NULL */
+  GPtrArray *elements;          /* GpDsElement*, or NULL: from the session */
+  GpPeaks *peaks;               /* the hardware's ceilings, or NULL */
+  gchar *hardware;              /* what nvidia-smi said, or NULL */
+  gdouble duration_s;           /* the capture's wall time, NAN unknown */
+  gdouble fps, plateau;         /* NAN unknown */
+  gchar *gpu_metrics;           /* where GPU metrics were found, or NULL */
+  gchar *source;                /* what was read ("DIR", "nsys profile") */
+} GpDsProfile;
+
+gchar *gp_ds_profile_markdown (const GpDsProfile * p);
+
+G_END_DECLS
+
+#endif /* __GP_DS_PROFILE_H__ */

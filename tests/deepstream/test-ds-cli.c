@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof tests: `gstprof ds coverage` on a DeepStream-like launch string,
+ * on the fixture deepstream-app config and measured from an nvtx_sum;
+ * `gstprof ds profile` section by section from --from-stats (the real
+ * nsys outputs of the fixtures) and live with the stand-in nsys of
+ * tests/deepstream/stand-in, which replays a fixture's csv. */
+#include <string.h>
+
+#include "gp-test-fixtures.h"
+#include "gp-test-util.h"
+
+static gchar *gp_tmp;
+
+static void
+has (const gchar * text, const gchar * needle)
+{
+  if (strstr (text, needle) == NULL)
+    g_error ("'%s' not in:\n%s", needle, text);
+}
+
+static void
+test_coverage_launch (void)
+{
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage",
+      "uridecodebin uri=file:///x.mp4 ! nvstreammux name=m batch-size=1 ! "
+      "nvinfer config-file-path=p.txt unique-id=1 ! nvtracker ! "
+      "nvdsosd name=osd ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  has (r.out, "| m | nvstreammux | UNINSTRUMENTED |");
+  has (r.out, "| nvinfer0 | nvinfer | COVERED | GstNvInfer: UID=<id>");
+  has (r.out, "| nvtracker0 | nvtracker | COVERED |");
+  has (r.out, "(the skill: sometimes / not verified) |");
+  has (r.out, "| osd | nvdsosd | COVERED |");
+  has (r.out, "| fakesink0 | fakesink | UNINSTRUMENTED |");
+  has (r.out, "3 of 6 elements covered");
+  gp_test_run_clear (&r);
+}
+
+static void
+test_coverage_config (void)
+{
+  gchar *cfg = gp_test_fixture_path ("telemetry",
+      "deepstream_app_config_ds9_test5_dec_infer_tracker_sgie.txt");
+  GpTestRun r;
+
+  if (cfg == NULL)
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", cfg, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  /* two enabled RTSP sources, pgie, tracker, two sgies, tiler, osd, an
+   * EGL sink and a message-broker sink; sink2 is disabled */
+  has (r.out, "| source1-decoder | nvv4l2decoder | UNINSTRUMENTED |");
+  has (r.out, "| primary-gie | nvinfer | COVERED |");
+  has (r.out, "| secondary-gie1 | nvinfer | COVERED |");
+  has (r.out, "| tiled-display | nvmultistreamtiler | UNINSTRUMENTED |");
+  has (r.out, "| sink1 | nvmsgbroker | UNINSTRUMENTED | no NVTX call in the "
+      "source (the skill: often visible) |");
+  g_assert_null (strstr (r.out, "sink2"));
+  has (r.out, "5 of 14 elements covered");
+  gp_test_run_clear (&r);
+  g_free (cfg);
+}
+
+/* measured: an nvtx_sum whose ranges name nvinfer (UID 1 only) and osd */
+static void
+test_coverage_measured (void)
+{
+  static const gchar csv[] =
+      "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),"
+      "Max (ns),StdDev (ns),Style,Range\n"
+      "50.0,5000,5,1000.0,1000.0,900,1100,10.0,PushPop,"
+      "GstNvInfer: UID=1:buffer_process batch_num=1\n"
+      "30.0,3000,3,1000.0,1000.0,900,1100,10.0,PushPop,"
+      "GstNvInfer: UID=1:buffer_process batch_num=2\n"
+      "20.0,2000,2,1000.0,1000.0,900,1100,10.0,PushPop,:osd_(Frame=3)\n";
+  gchar *f = g_build_filename (gp_tmp, "nvtx.csv", NULL);
+  GpTestRun r;
+
+  g_assert_true (g_file_set_contents (f, csv, -1, NULL));
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", "--nsys-report", f,
+      "nvstreammux name=m ! nvinfer unique-id=1 ! nvinfer unique-id=2 ! "
+      "nvdsosd name=osd ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  has (r.out, "| nvinfer0 | nvinfer | COVERED | GstNvInfer: UID=1:"
+      "buffer_process batch_num=N |");
+  has (r.out, "| nvinfer1 | nvinfer | UNINSTRUMENTED | no range names it |");
+  has (r.out, "| osd | nvdsosd | COVERED | osd_(Frame=N) |");
+  has (r.out, "2 of 5 elements covered (measured");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", "--nsys-report",
+      "/nonexistent.csv", "fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "gstprof ds coverage: --nsys-report:");
+  gp_test_run_clear (&r);
+  g_free (f);
+}
+
+static gchar *
+stats_dir (void)
+{
+  gchar *a = gp_test_fixture_path ("telemetry",
+      "nsys_stats_column_2023.1.2_osrt_cudaapi_kern_mem.txt");
+  gchar *b = gp_test_fixture_path ("telemetry",
+      "nsys_stats_csv_2024.1.1_nvtx_sum.txt");
+  gchar *dir = NULL, *text, *to;
+
+  if (a && b) {
+    dir = g_build_filename (gp_tmp, "stats", NULL);
+    g_mkdir_with_parents (dir, 0755);
+    g_assert_true (g_file_get_contents (a, &text, NULL, NULL));
+    to = g_build_filename (dir, "all.txt", NULL);
+    g_file_set_contents (to, text, -1, NULL);
+    g_free (to);
+    g_free (text);
+    g_assert_true (g_file_get_contents (b, &text, NULL, NULL));
+    to = g_build_filename (dir, "run_nvtx_sum.csv", NULL);
+    g_file_set_contents (to, text, -1, NULL);
+    g_free (to);
+    g_free (text);
+  }
+  g_free (a);
+  g_free (b);
+  return dir;
+}
+
+static void
+test_profile_from_stats (void)
+{
+  gchar *dir = stats_dir ();
+  GpTestRun r;
+
+  if (dir == NULL)
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
+      "--duration", "1s", "--fps", "20", "--plateau", "100", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  has (r.out, "## Hardware and ceilings\n\nNot measured");
+  has (r.out, "the pipeline reaches 20 % of it");
+  /* nvtx_sum from the csv file, not the one 2023.1.2 skipped */
+  has (r.out, "| data_load | - | 50 | 1135.904 | 22.718 |");
+  /* 2,097,125 ns of HtoD in 1 s: 0.21 %; 21.218 MB */
+  has (r.out, "| [CUDA memcpy Host-to-Device] | 5 | 2.097 | 0.21 % | "
+      "21.218 |");
+  has (r.out, "| mult_square_matrix(int *, int *, int *, int) | 1 | 24.472");
+  has (r.out, "| cudaMalloc | 5 | 356.993 |");
+  has (r.out, "| poll | 58 | 4706.608 |");
+  has (r.out, "`gpu_metric_gpu_util_sum` is not an nsys stats report");
+  /* kernels 24.8 ms of 1 s, and 20 % of the plateau: two CPU signals */
+  has (r.out, "**CPU** (2 agreeing signals)");
+  has (r.out, "kernels run 2.5 % of the capture, under 30 %");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
+      "--fps", "abc", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "gstprof ds profile: --fps: 'abc'");
+  gp_test_run_clear (&r);
+  g_free (dir);
+}
+
+/* the live path: nsys profile + nsys stats, the stand-in replaying the
+ * 2024.1.1 csv for nvtx_sum and SKIPPED for the others */
+static void
+test_profile_live (void)
+{
+  gchar *fix = gp_test_fixture_path ("telemetry",
+      "nsys_stats_csv_2024.1.1_nvtx_sum.txt");
+  gchar *replay, *out, *path, *text, *args;
+  GpTestRun r;
+
+  if (fix == NULL)
+    return;
+  replay = g_build_filename (gp_tmp, "replay", NULL);
+  out = g_build_filename (gp_tmp, "live", NULL);
+  g_mkdir_with_parents (replay, 0755);
+  g_assert_true (g_file_get_contents (fix, &text, NULL, NULL));
+  path = g_build_filename (replay, "nvtx_sum.csv", NULL);
+  g_file_set_contents (path, text, -1, NULL);
+  g_free (path);
+  g_free (text);
+  g_setenv ("GP_STANDIN_NSYS_DIR", replay, TRUE);
+  path = g_strdup_printf ("%s/tests/deepstream/stand-in:%s",
+      g_getenv ("GP_SOURCE_ROOT"), g_getenv ("PATH"));
+  g_setenv ("PATH", path, TRUE);
+  g_free (path);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--duration", "2s",
+      "--out", out, "--", "gst-launch-1.0", "-q", "videotestsrc",
+      "num-buffers=5", "!", "fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  has (r.out, "nsys profile of `gst-launch-1.0` (2 s)");
+  has (r.out, "| step_0 | - | 1 | 1631.356 |");
+  has (r.out, "Not measured: nsys skipped cuda_gpu_kern_sum");
+  path = g_build_filename (out, "report.args", NULL);
+  g_assert_true (g_file_get_contents (path, &args, NULL, NULL));
+  has (args, "gst-launch-1.0 -q videotestsrc");
+  g_free (args);
+  g_free (path);
+  path = g_build_filename (out, "cuda_api_sum.csv", NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_free (path);
+  gp_test_run_clear (&r);
+  g_free (replay);
+  g_free (out);
+  g_free (fix);
+}
+
+int
+main (int argc, char **argv)
+{
+  gint code;
+
+  g_test_init (&argc, &argv, NULL);
+  gp_tmp = g_dir_make_tmp ("gp-ds-cli-XXXXXX", NULL);
+  g_test_add_func ("/ds/coverage/launch", test_coverage_launch);
+  g_test_add_func ("/ds/coverage/config", test_coverage_config);
+  g_test_add_func ("/ds/coverage/measured", test_coverage_measured);
+  g_test_add_func ("/ds/profile/from-stats", test_profile_from_stats);
+  g_test_add_func ("/ds/profile/live", test_profile_live);
+  code = g_test_run ();
+  gp_test_remove_tree (gp_tmp);
+  g_free (gp_tmp);
+  return code;
+}
