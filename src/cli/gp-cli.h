@@ -54,6 +54,7 @@ gint gp_cmd_ds_sweep (gint argc, gchar ** argv);
 gint gp_cmd_ds_hw (gint argc, gchar ** argv);
 gint gp_cmd_ds_coverage (gint argc, gchar ** argv);
 gint gp_cmd_ds_profile (gint argc, gchar ** argv);
+gint gp_cmd_ds_preset (gint argc, gchar ** argv);
 
 G_END_DECLS
 

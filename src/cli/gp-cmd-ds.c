@@ -30,6 +30,9 @@ static const GpCmdDs gp_cmd_ds_table[] = {
   {"profile", "[--duration 30s] -- COMMAND | --from-stats DIR",
       "nsys capture and stats: per plugin, copies, kernels, the bound",
       gp_cmd_ds_profile},
+  {"preset", "CONFIG.txt | CONFIG.yml | LAUNCH [--write]",
+      "stage 0: the performance presets, a diff with a reason per change",
+      gp_cmd_ds_preset},
   {NULL, NULL, NULL, NULL}
 };
 

@@ -1,0 +1,1223 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-ds-config.c: the line-preserving editor of DeepStream's INI and YAML
+ * (gp-ds-config.h). The text is kept whole; every edit replaces or
+ * inserts bytes, then the whole text is parsed again and the key read
+ * back, so an edit that would leave a file this editor (or DeepStream)
+ * reads differently is undone and refused rather than written.
+ */
+#include "gp-ds-config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "core/gp-file.h"
+
+G_DEFINE_QUARK (gp-ds-config-error-quark, gp_ds_config_error);
+
+typedef enum
+{
+  GP_DS_LINE_BLANK,
+  GP_DS_LINE_COMMENT,
+  GP_DS_LINE_GROUP,             /* INI [group] */
+  GP_DS_LINE_KEY,               /* key=value, key: value, - key: value */
+  GP_DS_LINE_ITEM,              /* YAML - scalar */
+  GP_DS_LINE_DOC,               /* YAML --- */
+} GpDsLineKind;
+
+typedef struct
+{
+  GpDsLineKind kind;
+  guint number;                 /* 1-based */
+  gsize start, end;             /* content, without the '\n' */
+  gsize next;                   /* where the next line starts */
+  gsize key_start, key_end;
+  gsize val_start, val_end;     /* the value as written, quotes included */
+  gint indent;                  /* YAML: the key's column */
+  gboolean container;           /* YAML: a key whose value is the lines
+                                 * below (a mapping or a list) */
+  gchar *group;                 /* INI group, YAML parent path */
+  gchar *key;
+} GpDsLine;
+
+struct _GpDsConfig
+{
+  gchar *origin;
+  GpDsConfigFormat format;
+  GString *text;
+  gchar *loaded;                /* the text as loaded or last saved */
+  gsize loaded_len;
+  GArray *lines;                /* GpDsLine */
+};
+
+/* ------------------------------------------------------------------------ */
+/* lines                                                                     */
+
+static void
+gp_ds_line_clear (gpointer p)
+{
+  GpDsLine *l = p;
+
+  g_free (l->group);
+  g_free (l->key);
+}
+
+static GArray *
+gp_ds_lines_new (void)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (GpDsLine));
+
+  g_array_set_clear_func (a, gp_ds_line_clear);
+  return a;
+}
+
+#define LINE(a, i) (&g_array_index ((a), GpDsLine, (i)))
+
+static gboolean
+gp_ds_is_space (gchar c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static gboolean
+gp_ds_fail (GError ** error, const gchar * origin, guint line,
+    const gchar * reason)
+{
+  g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_PARSE,
+      "%s:%u: %s", origin, line, reason);
+  return FALSE;
+}
+
+/* @n bytes and a NUL */
+static gchar *
+gp_ds_dup (const gchar * p, gsize n)
+{
+  gchar *d = g_malloc (n + 1);
+
+  memcpy (d, p, n);
+  d[n] = '\0';
+  return d;
+}
+
+static gchar *
+gp_ds_join (const gchar * parent, const gchar * child)
+{
+  return *parent ? g_strconcat (parent, "/", child, NULL) : g_strdup (child);
+}
+
+/* ------------------------------------------------------------------------ */
+/* INI, as GKeyFile reads it                                                 */
+
+static gboolean
+gp_ds_ini_line (const gchar * t, GpDsLine * l, gchar ** group,
+    const gchar * origin, GError ** error)
+{
+  gsize p = l->start, e = l->end, q;
+
+  while (p < e && gp_ds_is_space (t[p]))
+    p++;
+  if (p == e) {
+    l->kind = GP_DS_LINE_BLANK;
+    return TRUE;
+  }
+  if (t[p] == '#') {
+    l->kind = GP_DS_LINE_COMMENT;
+    return TRUE;
+  }
+  if (t[p] == '[') {
+    for (q = p + 1; q < e && t[q] != ']'; q++)
+      if (t[q] == '[' || (guchar) t[q] < 0x20)
+        return gp_ds_fail (error, origin, l->number,
+            "a group name with '[' or a control character");
+    if (q == e)
+      return gp_ds_fail (error, origin, l->number, "a group without ']'");
+    if (q == p + 1)
+      return gp_ds_fail (error, origin, l->number, "an empty group name");
+    l->kind = GP_DS_LINE_GROUP;
+    l->key_start = p + 1;
+    l->key_end = q;
+    for (q++; q < e; q++)
+      if (!gp_ds_is_space (t[q]))
+        return gp_ds_fail (error, origin, l->number,
+            "text after a group's ']'");
+    g_free (*group);
+    *group = g_strndup (t + l->key_start, l->key_end - l->key_start);
+    l->group = g_strdup (*group);
+    return TRUE;
+  }
+  for (q = p; q < e && t[q] != '='; q++);
+  if (q == e)
+    return gp_ds_fail (error, origin, l->number,
+        "not a group, a comment or key=value");
+  if (*group == NULL)
+    return gp_ds_fail (error, origin, l->number, "a key before any group");
+  l->kind = GP_DS_LINE_KEY;
+  l->key_start = p;
+  l->key_end = q;
+  while (l->key_end > p && gp_ds_is_space (t[l->key_end - 1]))
+    l->key_end--;
+  if (l->key_end == p)
+    return gp_ds_fail (error, origin, l->number, "an empty key name");
+  l->val_start = q + 1;
+  while (l->val_start < e && gp_ds_is_space (t[l->val_start]))
+    l->val_start++;
+  l->val_end = e;
+  while (l->val_end > l->val_start && gp_ds_is_space (t[l->val_end - 1]))
+    l->val_end--;
+  l->group = g_strdup (*group);
+  l->key = g_strndup (t + l->key_start, l->key_end - l->key_start);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* YAML, the subset DeepStream's files use                                   */
+
+typedef struct
+{
+  gint indent;                  /* the key's or the dash's column; -1 top */
+  gchar *path;
+  gboolean item;                /* a mapping in a list */
+  gint child_indent;            /* -1 until a child is seen */
+  gint children;                /* 0 none yet, 1 keys, 2 list items */
+  guint n_items;
+  guint line;                   /* index of the key's line, G_MAXUINT top */
+} GpDsYamlLevel;
+
+/* the end of a scalar starting at @p (before its comment and trailing
+ * spaces), or 0 with @why */
+static gsize
+gp_ds_yaml_scalar (const gchar * t, gsize p, gsize e, const gchar ** why)
+{
+  gsize q, end;
+
+  if (t[p] == '"' || t[p] == '\'') {
+    gchar quote = t[p];
+
+    for (q = p + 1; q < e; q++) {
+      if (quote == '"' && t[q] == '\\') {
+        q++;
+        continue;
+      }
+      if (t[q] == quote) {
+        if (quote == '\'' && q + 1 < e && t[q + 1] == '\'') {
+          q++;
+          continue;
+        }
+        break;
+      }
+    }
+    if (q >= e) {
+      *why = "a quoted scalar that does not end on its line";
+      return 0;
+    }
+    end = q + 1;
+    for (q = end; q < e && gp_ds_is_space (t[q]); q++);
+    if (q < e && (t[q] != '#' || q == end)) {
+      *why = "text after a quoted scalar";
+      return 0;
+    }
+    return end;
+  }
+  if (strchr ("|>", t[p])) {
+    *why = "a block scalar (| or >)";
+    return 0;
+  }
+  if (strchr ("&*!", t[p])) {
+    *why = "an anchor, alias or tag";
+    return 0;
+  }
+  if (strchr ("%@`", t[p])) {
+    *why = "a reserved indicator";
+    return 0;
+  }
+  if (strchr ("-?:,", t[p]) && (p + 1 == e || gp_ds_is_space (t[p + 1]))) {
+    *why = "an indicator where a value should be";
+    return 0;
+  }
+  if (t[p] == '[' || t[p] == '{') {
+    gint depth = 0;
+    gchar in_quote = 0;
+
+    for (q = p; q < e; q++) {
+      if (in_quote) {
+        if (t[q] == in_quote)
+          in_quote = 0;
+      } else if (t[q] == '"' || t[q] == '\'') {
+        in_quote = t[q];
+      } else if (t[q] == '[' || t[q] == '{') {
+        depth++;
+      } else if (t[q] == ']' || t[q] == '}') {
+        if (--depth == 0)
+          break;
+      }
+    }
+    if (q >= e) {
+      *why = "a flow collection that does not end on its line";
+      return 0;
+    }
+    end = q + 1;
+    for (q = end; q < e && gp_ds_is_space (t[q]); q++);
+    if (q < e && (t[q] != '#' || q == end)) {
+      *why = "text after a flow collection";
+      return 0;
+    }
+    return end;
+  }
+  /* a plain scalar: up to " #", spaces off its end */
+  for (q = p; q < e; q++) {
+    if (t[q] == '#' && q > p && gp_ds_is_space (t[q - 1]))
+      break;
+    if (t[q] == ':' && (q + 1 == e || gp_ds_is_space (t[q + 1]))) {
+      *why = "': ' inside a plain value";
+      return 0;
+    }
+  }
+  end = q;
+  while (end > p && gp_ds_is_space (t[end - 1]))
+    end--;
+  return end;
+}
+
+/* a "key:" at @p: TRUE with the key's end and the ':' in @colon */
+static gboolean
+gp_ds_yaml_key_at (const gchar * t, gsize p, gsize e, gsize * key_end,
+    gsize * colon)
+{
+  gsize q;
+
+  if (strchr ("-?:,[]{}#&*!|>'\"%@`", t[p]))
+    return FALSE;
+  for (q = p; q < e; q++) {
+    if (t[q] == '#' && gp_ds_is_space (t[q - 1]))
+      return FALSE;
+    if (t[q] == ':' && (q + 1 == e || gp_ds_is_space (t[q + 1])))
+      break;
+  }
+  if (q == e)
+    return FALSE;
+  *colon = q;
+  while (q > p && gp_ds_is_space (t[q - 1]))
+    q--;
+  *key_end = q;
+  return q > p;
+}
+
+/* key: value from @p; fills @l's key and value */
+static gboolean
+gp_ds_yaml_key_value (const gchar * t, gsize p, gsize e, GpDsLine * l,
+    gboolean * empty, const gchar ** why)
+{
+  gsize key_end, colon, v;
+
+  if (!gp_ds_yaml_key_at (t, p, e, &key_end, &colon)) {
+    *why = strchr ("?'\"", t[p]) ? "a quoted or complex key" :
+        "not key: value";
+    return FALSE;
+  }
+  l->kind = GP_DS_LINE_KEY;
+  l->key_start = p;
+  l->key_end = key_end;
+  l->key = g_strndup (t + p, key_end - p);
+  if (strchr (l->key, '/') != NULL) {
+    *why = "a key with '/'";
+    return FALSE;
+  }
+  for (v = colon + 1; v < e && gp_ds_is_space (t[v]); v++);
+  if (v == e || t[v] == '#') {
+    l->val_start = l->val_end = colon + 1;
+    *empty = TRUE;
+    return TRUE;
+  }
+  *empty = FALSE;
+  l->val_start = v;
+  l->val_end = gp_ds_yaml_scalar (t, v, e, why);
+  return l->val_end != 0;
+}
+
+static void
+gp_ds_yaml_level_free (gpointer p)
+{
+  GpDsYamlLevel *lv = p;
+
+  g_free (lv->path);
+  g_free (lv);
+}
+
+static GpDsYamlLevel *
+gp_ds_yaml_level_new (gint indent, gchar * path, gboolean item, guint line)
+{
+  GpDsYamlLevel *lv = g_new0 (GpDsYamlLevel, 1);
+
+  lv->indent = indent;
+  lv->path = path;
+  lv->item = item;
+  lv->child_indent = -1;
+  lv->line = line;
+  return lv;
+}
+
+/* @lv gets a child of kind @children at @col; FALSE with @why */
+static gboolean
+gp_ds_yaml_adopt (GpDsYamlLevel * lv, GArray * lines, gint children,
+    gint col, const gchar ** why)
+{
+  if (lv->children != 0 && lv->children != children) {
+    *why = "keys and list items in one mapping";
+    return FALSE;
+  }
+  if (lv->child_indent != -1 && lv->child_indent != col) {
+    *why = "indentation that does not line up with its siblings'";
+    return FALSE;
+  }
+  lv->children = children;
+  lv->child_indent = col;
+  if (lv->line != G_MAXUINT)
+    LINE (lines, lv->line)->container = TRUE;
+  return TRUE;
+}
+
+typedef struct
+{
+  GPtrArray *stack;             /* GpDsYamlLevel */
+  GHashTable *seen;             /* "path\x1fkey" */
+  gboolean content;             /* a key or item came already */
+} GpDsYamlState;
+
+static gboolean
+gp_ds_yaml_line (const gchar * t, GArray * lines, guint index,
+    GpDsYamlState * st, const gchar ** why)
+{
+  GpDsLine *l = LINE (lines, index);
+  gsize p = l->start, e = l->end;
+  GpDsYamlLevel *top;
+  gboolean dash, empty = FALSE;
+  gint col;
+  gchar *seen;
+
+  while (p < e && t[p] == ' ')
+    p++;
+  col = (gint) (p - l->start);
+  {
+    gsize q = p;
+
+    while (q < e && gp_ds_is_space (t[q]))
+      q++;
+    if (q == e) {
+      l->kind = GP_DS_LINE_BLANK;
+      return TRUE;
+    }
+    if (t[q] == '#') {
+      l->kind = GP_DS_LINE_COMMENT;
+      return TRUE;
+    }
+  }
+  if (t[p] == '\t') {
+    *why = "a tab in the indentation";
+    return FALSE;
+  }
+  if (col == 0 && e - p >= 3 && strncmp (t + p, "---", 3) == 0 &&
+      (e - p == 3 || gp_ds_is_space (t[p + 3]))) {
+    gsize q = p + 3;
+
+    while (q < e && gp_ds_is_space (t[q]))
+      q++;
+    if (st->content || (q < e && t[q] != '#')) {
+      *why = st->content ? "a second document" : "text after '---'";
+      return FALSE;
+    }
+    l->kind = GP_DS_LINE_DOC;
+    return TRUE;
+  }
+  if (col == 0 && e - p >= 3 && strncmp (t + p, "...", 3) == 0) {
+    *why = "a document end marker";
+    return FALSE;
+  }
+  if (t[p] == '%') {
+    *why = "a directive";
+    return FALSE;
+  }
+  st->content = TRUE;
+  dash = t[p] == '-' && (p + 1 == e || gp_ds_is_space (t[p + 1]));
+  while (st->stack->len > 1) {
+    top = g_ptr_array_index (st->stack, st->stack->len - 1);
+    if (top->indent > col || (top->indent == col && (top->item || !dash)))
+      g_ptr_array_set_size (st->stack, st->stack->len - 1);
+    else
+      break;
+  }
+  top = g_ptr_array_index (st->stack, st->stack->len - 1);
+  l->indent = col;
+  if (dash) {
+    gsize c = p + 1;
+    GpDsYamlLevel *item;
+
+    while (c < e && t[c] == ' ')
+      c++;
+    if (c == e || t[c] == '#' || t[c] == '\t') {
+      *why = "a list item without its value on its line";
+      return FALSE;
+    }
+    if (t[c] == '-' && (c + 1 == e || gp_ds_is_space (t[c + 1]))) {
+      *why = "a list in a list on one line";
+      return FALSE;
+    }
+    if (top->indent == -1) {
+      *why = "a list at the top level";
+      return FALSE;
+    }
+    if (!gp_ds_yaml_adopt (top, lines, 2, col, why))
+      return FALSE;
+    {
+      gsize ke, colon;
+
+      if (!gp_ds_yaml_key_at (t, c, e, &ke, &colon)) {
+        l->kind = GP_DS_LINE_ITEM;
+        l->group = g_strdup (top->path);
+        l->val_start = c;
+        l->val_end = gp_ds_yaml_scalar (t, c, e, why);
+        top->n_items++;
+        return l->val_end != 0;
+      }
+    }
+    item = gp_ds_yaml_level_new (col,
+        gp_ds_join (top->path, (seen = g_strdup_printf ("%u",
+                    top->n_items++))), TRUE, G_MAXUINT);
+    g_free (seen);
+    g_ptr_array_add (st->stack, item);
+    item->children = 1;
+    item->child_indent = (gint) (c - l->start);
+    l->indent = item->child_indent;
+    top = item;
+    p = c;
+  } else {
+    if (!gp_ds_yaml_adopt (top, lines, 1, col, why))
+      return FALSE;
+  }
+  l->group = g_strdup (top->path);
+  if (!gp_ds_yaml_key_value (t, p, e, l, &empty, why))
+    return FALSE;
+  seen = g_strconcat (l->group, "\x1f", l->key, NULL);
+  if (!g_hash_table_add (st->seen, seen)) {
+    *why = "a key twice in one mapping";
+    return FALSE;
+  }
+  if (empty)
+    g_ptr_array_add (st->stack, gp_ds_yaml_level_new (l->indent,
+            gp_ds_join (l->group, l->key), FALSE, index));
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* parse                                                                     */
+
+static GArray *
+gp_ds_config_parse_lines (const gchar * origin, const gchar * t, gsize len,
+    GpDsConfigFormat format, GError ** error)
+{
+  GArray *lines = gp_ds_lines_new ();
+  gchar *group = NULL;
+  GpDsYamlState st = { NULL, NULL, FALSE };
+  const gchar *bad;
+  gsize p = 0;
+  guint number = 0;
+  gboolean ok = TRUE;
+
+  if (memchr (t, '\0', len) != NULL || !g_utf8_validate (t, len, &bad)) {
+    guint at = 1;
+    const gchar *c;
+
+    if (memchr (t, '\0', len) != NULL)
+      bad = memchr (t, '\0', len);
+    for (c = t; c < bad; c++)
+      at += *c == '\n';
+    gp_ds_fail (error, origin, at, "not UTF-8 text");
+    g_array_unref (lines);
+    return NULL;
+  }
+  if (format == GP_DS_CONFIG_YAML) {
+    st.stack = g_ptr_array_new_with_free_func (gp_ds_yaml_level_free);
+    st.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    g_ptr_array_add (st.stack, gp_ds_yaml_level_new (-1, g_strdup (""),
+            FALSE, G_MAXUINT));
+  }
+  while (ok && p < len) {
+    GpDsLine line = { 0 };
+    const gchar *nl = memchr (t + p, '\n', len - p);
+    const gchar *why = NULL;
+
+    line.number = ++number;
+    line.start = p;
+    line.end = nl ? (gsize) (nl - t) : len;
+    line.next = nl ? line.end + 1 : len;
+    g_array_append_val (lines, line);
+    if (format == GP_DS_CONFIG_INI) {
+      ok = gp_ds_ini_line (t, LINE (lines, lines->len - 1), &group, origin,
+          error);
+    } else {
+      ok = gp_ds_yaml_line (t, lines, lines->len - 1, &st, &why);
+      if (!ok)
+        gp_ds_fail (error, origin, number, why);
+    }
+    p = line.next;
+  }
+  g_free (group);
+  if (st.stack != NULL) {
+    g_ptr_array_unref (st.stack);
+    g_hash_table_unref (st.seen);
+  }
+  if (!ok) {
+    g_array_unref (lines);
+    return NULL;
+  }
+  return lines;
+}
+
+GpDsConfigFormat
+gp_ds_config_format_for (const gchar * path)
+{
+  return g_str_has_suffix (path, ".yml") || g_str_has_suffix (path, ".yaml")
+      ? GP_DS_CONFIG_YAML : GP_DS_CONFIG_INI;
+}
+
+GpDsConfig *
+gp_ds_config_parse (const gchar * origin, const gchar * text, gsize len,
+    GpDsConfigFormat format, GError ** error)
+{
+  GpDsConfig *c;
+  GArray *lines = gp_ds_config_parse_lines (origin, text, len, format, error);
+
+  if (lines == NULL)
+    return NULL;
+  c = g_new0 (GpDsConfig, 1);
+  c->origin = g_strdup (origin);
+  c->format = format;
+  c->text = g_string_new_len (text, len);
+  c->loaded = gp_ds_dup (text, len);
+  c->loaded_len = len;
+  c->lines = lines;
+  return c;
+}
+
+GpDsConfig *
+gp_ds_config_load (const gchar * path, GError ** error)
+{
+  gchar *text = NULL;
+  gsize len = 0;
+  GError *err = NULL;
+  GpDsConfig *c;
+
+  if (!g_file_get_contents (path, &text, &len, &err)) {
+    g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_IO,
+        "%s: cannot read: %s", path, g_strerror (err->code ==
+            G_FILE_ERROR_NOENT ? ENOENT : err->code == G_FILE_ERROR_ISDIR ?
+            EISDIR : err->code == G_FILE_ERROR_ACCES ? EACCES : EIO));
+    g_error_free (err);
+    return NULL;
+  }
+  c = gp_ds_config_parse (path, text, len, gp_ds_config_format_for (path),
+      error);
+  g_free (text);
+  return c;
+}
+
+void
+gp_ds_config_free (GpDsConfig * c)
+{
+  if (c == NULL)
+    return;
+  g_free (c->origin);
+  g_string_free (c->text, TRUE);
+  g_free (c->loaded);
+  g_array_unref (c->lines);
+  g_free (c);
+}
+
+const gchar *
+gp_ds_config_origin (const GpDsConfig * c)
+{
+  return c->origin;
+}
+
+GpDsConfigFormat
+gp_ds_config_get_format (const GpDsConfig * c)
+{
+  return c->format;
+}
+
+const gchar *
+gp_ds_config_text (const GpDsConfig * c, gsize * len)
+{
+  if (len != NULL)
+    *len = c->text->len;
+  return c->text->str;
+}
+
+gboolean
+gp_ds_config_changed (const GpDsConfig * c)
+{
+  return c->text->len != c->loaded_len ||
+      memcmp (c->text->str, c->loaded, c->loaded_len) != 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* lookups                                                                   */
+
+/* the line index of @key in @group (the last one), or -1 */
+static gint
+gp_ds_config_find (const GpDsConfig * c, const gchar * group,
+    const gchar * key)
+{
+  gint i, found = -1;
+
+  for (i = 0; i < (gint) c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+
+    if (l->kind == GP_DS_LINE_KEY && strcmp (l->group, group) == 0 &&
+        strcmp (l->key, key) == 0)
+      found = i;
+  }
+  return found;
+}
+
+gboolean
+gp_ds_config_has_group (const GpDsConfig * c, const gchar * group)
+{
+  guint i;
+
+  if (c->format == GP_DS_CONFIG_YAML && *group == '\0')
+    return TRUE;
+  for (i = 0; i < c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+
+    if (c->format == GP_DS_CONFIG_INI) {
+      if (l->kind == GP_DS_LINE_GROUP && strcmp (l->group, group) == 0)
+        return TRUE;
+    } else if (l->group != NULL && strcmp (l->group, group) == 0) {
+      return TRUE;
+    } else if (l->kind == GP_DS_LINE_KEY && l->container) {
+      gchar *path = gp_ds_join (l->group, l->key);
+      gboolean same = strcmp (path, group) == 0;
+
+      g_free (path);
+      if (same)
+        return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+gchar **
+gp_ds_config_groups (const GpDsConfig * c)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  guint i, j;
+
+  for (i = 0; i < c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+    const gchar *name = NULL;
+
+    if (c->format == GP_DS_CONFIG_INI && l->kind == GP_DS_LINE_GROUP)
+      name = l->group;
+    else if (c->format == GP_DS_CONFIG_YAML && l->kind == GP_DS_LINE_KEY &&
+        l->container && *l->group == '\0')
+      name = l->key;
+    if (name == NULL)
+      continue;
+    for (j = 0; j < out->len; j++)
+      if (strcmp (g_ptr_array_index (out, j), name) == 0)
+        break;
+    if (j == out->len)
+      g_ptr_array_add (out, g_strdup (name));
+  }
+  g_ptr_array_add (out, NULL);
+  return (gchar **) g_ptr_array_free (out, FALSE);
+}
+
+gchar **
+gp_ds_config_keys (const GpDsConfig * c, const gchar * group)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  guint i, j;
+
+  for (i = 0; i < c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+
+    if (l->kind != GP_DS_LINE_KEY || strcmp (l->group, group) != 0)
+      continue;
+    for (j = 0; j < out->len; j++)
+      if (strcmp (g_ptr_array_index (out, j), l->key) == 0)
+        break;
+    if (j == out->len)
+      g_ptr_array_add (out, g_strdup (l->key));
+  }
+  g_ptr_array_add (out, NULL);
+  return (gchar **) g_ptr_array_free (out, FALSE);
+}
+
+gchar *
+gp_ds_config_line_text (const GpDsConfig * c, guint number)
+{
+  GpDsLine *l;
+
+  if (number == 0 || number > c->lines->len)
+    return NULL;
+  l = LINE (c->lines, number - 1);
+  return g_strndup (c->text->str + l->start, l->end - l->start);
+}
+
+static gchar *
+gp_ds_yaml_unquote (const gchar * v, gsize n)
+{
+  GString *s;
+  gsize i;
+
+  if (n < 2 || (v[0] != '"' && v[0] != '\''))
+    return g_strndup (v, n);
+  s = g_string_new (NULL);
+  for (i = 1; i + 1 < n; i++) {
+    if (v[0] == '\'' && v[i] == '\'' && v[i + 1] == '\'')
+      i++;
+    else if (v[0] == '"' && v[i] == '\\' && i + 2 < n) {
+      i++;
+      g_string_append_c (s, v[i] == 'n' ? '\n' : v[i] == 't' ? '\t' : v[i]);
+      continue;
+    }
+    g_string_append_c (s, v[i]);
+  }
+  return g_string_free (s, FALSE);
+}
+
+gchar *
+gp_ds_config_get (const GpDsConfig * c, const gchar * group,
+    const gchar * key)
+{
+  gint i = gp_ds_config_find (c, group, key);
+  GpDsLine *l;
+
+  if (i < 0)
+    return NULL;
+  l = LINE (c->lines, i);
+  if (l->container)
+    return NULL;
+  if (c->format == GP_DS_CONFIG_YAML)
+    return gp_ds_yaml_unquote (c->text->str + l->val_start,
+        l->val_end - l->val_start);
+  return g_strndup (c->text->str + l->val_start, l->val_end - l->val_start);
+}
+
+guint
+gp_ds_config_line (const GpDsConfig * c, const gchar * group,
+    const gchar * key)
+{
+  gint i = gp_ds_config_find (c, group, key);
+
+  return i < 0 ? 0 : LINE (c->lines, i)->number;
+}
+
+/* ------------------------------------------------------------------------ */
+/* edits                                                                     */
+
+static gboolean
+gp_ds_edit_fail (GError ** error, const GpDsConfig * c, const gchar * what,
+    const gchar * text, const gchar * why)
+{
+  g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_EDIT,
+      "%s: cannot write %s '%s': %s", c->origin, what, text, why);
+  return FALSE;
+}
+
+/* what @format cannot hold as written, or NULL */
+static const gchar *
+gp_ds_config_refuse (GpDsConfigFormat format, const gchar * s,
+    gboolean value)
+{
+  gsize n = strlen (s);
+
+  if (strpbrk (s, "\n\r") != NULL)
+    return "a line break";
+  if (!g_utf8_validate (s, -1, NULL))
+    return "not UTF-8";
+  if (n > 0 && (gp_ds_is_space (s[0]) || gp_ds_is_space (s[n - 1])))
+    return "spaces at its ends";
+  if (format == GP_DS_CONFIG_INI) {
+    if (value)
+      return strchr (s, '\\') ? "a backslash (GKeyFile's escapes)" : NULL;
+    if (n == 0)
+      return "empty";
+    if (strpbrk (s, "=[]") != NULL || s[0] == '#')
+      return "'=', '[', ']' or a leading '#'";
+    return NULL;
+  }
+  if (n == 0)
+    return value ? "empty (a null, not a value)" : "empty";
+  if (strchr ("?:,[]{}#&*!|>'\"%@`", s[0]) ||
+      (s[0] == '-' && (n == 1 || gp_ds_is_space (s[1]))))
+    return "a leading YAML indicator";
+  if (strstr (s, ": ") || strstr (s, " #") || strstr (s, "\t#") ||
+      s[n - 1] == ':')
+    return "': ', ' #' or a trailing ':'";
+  if (!value && (strchr (s, ':') || strchr (s, '#') || strchr (s, '/')))
+    return "':', '#' or '/'";
+  return NULL;
+}
+
+/* replaces [@from, @to) with @with, parses again, reads @key back */
+static gboolean
+gp_ds_config_splice (GpDsConfig * c, gsize from, gsize to,
+    const gchar * with, const gchar * group, const gchar * key,
+    const gchar * value, GError ** error)
+{
+  GString *before = g_string_new_len (c->text->str, c->text->len);
+  GArray *lines;
+  GError *err = NULL;
+  gchar *back;
+
+  g_string_erase (c->text, from, to - from);
+  g_string_insert (c->text, from, with);
+  lines = gp_ds_config_parse_lines (c->origin, c->text->str, c->text->len,
+      c->format, &err);
+  if (lines != NULL) {
+    GArray *old = c->lines;
+
+    c->lines = lines;
+    back = gp_ds_config_get (c, group, key);
+    if (g_strcmp0 (back, value) == 0) {
+      g_free (back);
+      g_array_unref (old);
+      g_string_free (before, TRUE);
+      return TRUE;
+    }
+    g_free (back);
+    c->lines = old;
+    g_array_unref (lines);
+  }
+  g_string_assign (c->text, before->str);
+  g_string_free (before, TRUE);
+  gp_ds_edit_fail (error, c, "key", key, err ? err->message :
+      "it would not read back as written");
+  g_clear_error (&err);
+  return FALSE;
+}
+
+static const gchar *
+gp_ds_config_eol (const GpDsConfig * c)
+{
+  const gchar *nl = strchr (c->text->str, '\n');
+
+  return nl != NULL && nl > c->text->str && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+/* where a line inserted after line @i starts, and the break it needs
+ * before it when line @i is the last and has none */
+static gsize
+gp_ds_config_after (const GpDsConfig * c, guint i, GString * prefix)
+{
+  GpDsLine *l = LINE (c->lines, i);
+
+  if (l->next == l->end)
+    g_string_append (prefix, gp_ds_config_eol (c));
+  return l->next;
+}
+
+/* the INI key's addition: after the group's last key line (its header
+ * when it has none), spaced like that key line */
+static gboolean
+gp_ds_ini_add (GpDsConfig * c, const gchar * group, const gchar * key,
+    const gchar * value, GError ** error)
+{
+  GString *add = g_string_new (NULL);
+  const gchar *eol = gp_ds_config_eol (c);
+  gint i, at = -1, like = -1;
+  gsize pos;
+  gboolean ok;
+
+  for (i = 0; i < (gint) c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+
+    if (l->group == NULL || strcmp (l->group, group) != 0)
+      continue;
+    if (l->kind == GP_DS_LINE_GROUP && (at < 0 || LINE (c->lines,
+                at)->kind == GP_DS_LINE_GROUP))
+      at = i;
+    if (l->kind == GP_DS_LINE_KEY)
+      at = like = i;
+  }
+  if (at < 0) {
+    pos = c->text->len;
+    if (pos > 0 && c->text->str[pos - 1] != '\n')
+      g_string_append (add, eol);
+    if (pos > 0)
+      g_string_append (add, eol);
+    g_string_append_printf (add, "[%s]%s", group, eol);
+  } else {
+    pos = gp_ds_config_after (c, at, add);
+  }
+  g_string_append (add, key);
+  if (like >= 0) {
+    GpDsLine *l = LINE (c->lines, like);
+
+    g_string_append_len (add, c->text->str + l->key_end,
+        l->val_start - l->key_end);
+  } else {
+    g_string_append_c (add, '=');
+  }
+  g_string_append_printf (add, "%s%s", value, eol);
+  ok = gp_ds_config_splice (c, pos, pos, add->str, group, key, value, error);
+  g_string_free (add, TRUE);
+  return ok;
+}
+
+/* the line of the YAML mapping @path (its key line), -1 for the top,
+ * -2 when missing; a scalar with a value is refused */
+static gint
+gp_ds_yaml_mapping (const GpDsConfig * c, const gchar * path)
+{
+  guint i;
+
+  if (*path == '\0')
+    return -1;
+  for (i = 0; i < c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+    gchar *p;
+    gboolean same;
+
+    if (l->kind != GP_DS_LINE_KEY)
+      continue;
+    p = gp_ds_join (l->group, l->key);
+    same = strcmp (p, path) == 0;
+    g_free (p);
+    if (same)
+      return (gint) i;
+  }
+  return -2;
+}
+
+static gboolean
+gp_ds_yaml_under (const gchar * group, const gchar * path)
+{
+  gsize n = strlen (path);
+
+  return n == 0 || (strncmp (group, path, n) == 0 && (group[n] == '\0' ||
+          group[n] == '/'));
+}
+
+static gboolean
+gp_ds_yaml_add (GpDsConfig * c, const gchar * group, const gchar * key,
+    const gchar * value, GError ** error)
+{
+  GString *add = g_string_new (NULL);
+  const gchar *eol = gp_ds_config_eol (c);
+  gchar **parts = *group ? g_strsplit (group, "/", -1) : g_new0 (gchar *, 1);
+  gchar *have = g_strdup ("");
+  guint n_have = 0, k, i;
+  gint head = -1, last = -1, indent = 0, child = -1;
+  gsize pos;
+  gboolean ok;
+
+  /* the deepest mapping of the path that is there */
+  for (k = 0; parts[k] != NULL; k++) {
+    gchar *next = gp_ds_join (have, parts[k]);
+    gint at = gp_ds_yaml_mapping (c, next);
+
+    if (at == -2) {
+      g_free (next);
+      break;
+    }
+    g_free (have);
+    have = next;
+    head = at;
+    n_have = k + 1;
+  }
+  if (head >= 0) {
+    GpDsLine *h = LINE (c->lines, head);
+
+    if (!h->container && h->val_end > h->val_start) {
+      g_strfreev (parts);
+      g_free (have);
+      g_string_free (add, TRUE);
+      return gp_ds_edit_fail (error, c, "group", group, "it is a scalar");
+    }
+    indent = h->indent + 2;
+    last = head;
+  }
+  for (i = 0; i < c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+
+    if ((l->kind != GP_DS_LINE_KEY && l->kind != GP_DS_LINE_ITEM) ||
+        !gp_ds_yaml_under (l->group, have))
+      continue;
+    last = (gint) i;
+    if (strcmp (l->group, have) == 0) {
+      if (l->kind == GP_DS_LINE_ITEM) {
+        g_strfreev (parts);
+        g_free (have);
+        g_string_free (add, TRUE);
+        return gp_ds_edit_fail (error, c, "group", group, "it is a list");
+      }
+      child = l->indent;
+    }
+  }
+  if (child >= 0)
+    indent = child;
+  if (last < 0) {
+    pos = c->text->len;
+    if (pos > 0 && c->text->str[pos - 1] != '\n')
+      g_string_append (add, eol);
+  } else {
+    pos = gp_ds_config_after (c, last, add);
+  }
+  /* the missing levels, then the key */
+  for (; parts[n_have] != NULL; n_have++) {
+    if (indent == 0 && pos > 0)
+      g_string_append (add, eol);
+    g_string_append_printf (add, "%*s%s:%s", indent, "", parts[n_have], eol);
+    indent += 2;
+  }
+  g_string_append_printf (add, "%*s%s: %s%s", indent, "", key, value, eol);
+  ok = gp_ds_config_splice (c, pos, pos, add->str, group, key, value, error);
+  g_strfreev (parts);
+  g_free (have);
+  g_string_free (add, TRUE);
+  return ok;
+}
+
+gboolean
+gp_ds_config_set (GpDsConfig * c, const gchar * group, const gchar * key,
+    const gchar * value, gboolean * changed, GError ** error)
+{
+  const gchar *why;
+  gchar *now;
+  gint i;
+
+  if (changed != NULL)
+    *changed = FALSE;
+  if (c->format == GP_DS_CONFIG_YAML && *group != '\0') {
+    gchar **parts = g_strsplit (group, "/", -1);
+    guint k;
+
+    for (k = 0, why = NULL; parts[k] != NULL && why == NULL; k++)
+      if (!g_ascii_isdigit (parts[k][0]))
+        why = gp_ds_config_refuse (c->format, parts[k], FALSE);
+    g_strfreev (parts);
+  } else {
+    why = c->format == GP_DS_CONFIG_INI ?
+        (*group == '\0' || strpbrk (group, "[]\n\r") ? "empty, '[', ']' or "
+        "a line break" : NULL) : NULL;
+  }
+  if (why != NULL)
+    return gp_ds_edit_fail (error, c, "group", group, why);
+  if ((why = gp_ds_config_refuse (c->format, key, FALSE)) != NULL)
+    return gp_ds_edit_fail (error, c, "key", key, why);
+  if ((why = gp_ds_config_refuse (c->format, value, TRUE)) != NULL)
+    return gp_ds_edit_fail (error, c, "value", value, why);
+
+  i = gp_ds_config_find (c, group, key);
+  if (i < 0) {
+    if (!(c->format == GP_DS_CONFIG_INI ? gp_ds_ini_add (c, group, key,
+                value, error) : gp_ds_yaml_add (c, group, key, value, error)))
+      return FALSE;
+    if (changed != NULL)
+      *changed = TRUE;
+    return TRUE;
+  }
+  if (LINE (c->lines, i)->container)
+    return gp_ds_edit_fail (error, c, "key", key, "it is a mapping or list");
+  now = gp_ds_config_get (c, group, key);
+  if (strcmp (now, value) == 0) {
+    g_free (now);
+    return TRUE;
+  }
+  g_free (now);
+  /* every line of the key (INI may have it twice), last first so the
+   * earlier offsets hold */
+  for (; i >= 0; i--) {
+    GpDsLine *l = LINE (c->lines, i);
+    gchar *with;
+    gboolean ok;
+
+    if (l->kind != GP_DS_LINE_KEY || strcmp (l->group, group) != 0 ||
+        strcmp (l->key, key) != 0)
+      continue;
+    with = c->format == GP_DS_CONFIG_YAML && l->val_start == l->val_end ?
+        g_strconcat (" ", value, NULL) : g_strdup (value);
+    ok = gp_ds_config_splice (c, l->val_start, l->val_end, with, group, key,
+        value, error);
+    g_free (with);
+    if (!ok)
+      return FALSE;
+  }
+  if (changed != NULL)
+    *changed = TRUE;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* saving                                                                    */
+
+static gboolean
+gp_ds_config_write (const gchar * path, const gchar * data, gsize len,
+    gint mode, GError ** error)
+{
+  GpAtomicFile *f = gp_atomic_file_open (path, error);
+
+  if (f == NULL)
+    return FALSE;
+  if (mode >= 0 && fchmod (fileno (f->fp), (mode_t) mode) != 0) {
+    g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_IO,
+        "%s: cannot write: %s", path, g_strerror (errno));
+    gp_atomic_file_abort (f);
+    return FALSE;
+  }
+  if (len > 0 && fwrite (data, 1, len, f->fp) != len) {
+    g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_IO,
+        "%s: cannot write: %s", path, g_strerror (errno));
+    gp_atomic_file_abort (f);
+    return FALSE;
+  }
+  return gp_atomic_file_commit (f, error);
+}
+
+gboolean
+gp_ds_config_save (GpDsConfig * c, gboolean * wrote, GError ** error)
+{
+  gchar *bak, *disk = NULL;
+  gsize disk_len = 0;
+  GStatBuf st;
+  gint mode = -1;
+
+  if (wrote != NULL)
+    *wrote = FALSE;
+  if (!gp_ds_config_changed (c))
+    return TRUE;
+  if (g_stat (c->origin, &st) == 0)
+    mode = st.st_mode & 07777;
+  bak = g_strconcat (c->origin, ".bak", NULL);
+  if (!g_file_test (bak, G_FILE_TEST_EXISTS) &&
+      g_file_get_contents (c->origin, &disk, &disk_len, NULL) &&
+      !gp_ds_config_write (bak, disk, disk_len, mode, error)) {
+    g_free (disk);
+    g_free (bak);
+    return FALSE;
+  }
+  g_free (disk);
+  g_free (bak);
+  if (!gp_ds_config_write (c->origin, c->text->str, c->text->len, mode,
+          error))
+    return FALSE;
+  g_free (c->loaded);
+  c->loaded = gp_ds_dup (c->text->str, c->text->len);
+  c->loaded_len = c->text->len;
+  if (wrote != NULL)
+    *wrote = TRUE;
+  return TRUE;
+}
+
+gboolean
+gp_ds_config_save_as (GpDsConfig * c, const gchar * path, GError ** error)
+{
+  return gp_ds_config_write (path, c->text->str, c->text->len, -1, error);
+}
