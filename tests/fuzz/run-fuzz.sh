@@ -33,6 +33,8 @@
 #               (tests/fuzz/fuzz-ds-perf.c)
 #   nsys        nsys stats reports in their csv, column and table forms,
 #               NVTX rows added up again (tests/fuzz/fuzz-nsys.c)
+#   dsconfig    DeepStream's INI and YAML configs through the line editor
+#               (tests/fuzz/fuzz-dsconfig.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -129,7 +131,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -198,12 +200,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-nsys" "$ROOT/tests/fuzz/fuzz-nsys.c" \
   "$ROOT/src/deepstream/gp-nsys.c" $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-dsconfig" "$ROOT/tests/fuzz/fuzz-dsconfig.c" \
+  "$ROOT/src/deepstream/gp-ds-config.c" $CORE $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats procfs telemetry peaks ds-perf nsys; do
+  nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -346,6 +352,14 @@ done
 printf "**PERF:  {'stream0': 30.0, 'stream1': 29.9}\n**PERF(1):  12.50 (12.00)\t\n" > "$OUT/ds-perf/seeds/dict"
 printf 'Comp name = nvv4l2decoder0 in_system_timestamp = 1700000000000.000000 out_system_timestamp = 1700000000012.345000               component latency= 12.345000\nComp name = nvstreammux-stream0 source_id = 0 pad_index = 0 frame_num = 3               in_system_timestamp = 1.000000 out_system_timestamp = 3.500000               component_latency = 2.500000\nSource id = 0 Frame_num = 3 Frame latency = 41.000000 (ms) \n' > "$OUT/ds-perf/seeds/latency"
 
+# dsconfig: every DeepStream config of the fixtures, its first byte the
+# format ('0' INI, '1' YAML)
+for f in "$FIX"/telemetry/deepstream_*config*.txt "$FIX"/telemetry/deepstream_*.yml; do
+  [ -f "$f" ] || continue
+  case $f in *.yml) k=1 ;; *) k=0 ;; esac
+  { printf '%s' "$k"; cat "$f"; } > "$OUT/dsconfig/seeds/$(basename "$f")"
+done
+
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
@@ -407,6 +421,7 @@ run_target telemetry 16384 "$ROOT/tests/fuzz/tegrastats.dict"
 run_target peaks 1024 ""
 run_target ds-perf 16384 ""
 run_target nsys 16384 ""
+run_target dsconfig 16384 ""
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
