@@ -20,19 +20,7 @@
  *
  * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`), whose INGEST,
  * VERDICT and CORE lists name the sources it needs (the readers, the
- * telemetry, the rules and the verdict, the core); by hand, from the
- * repository root (not part of `meson test`), roughly:
- *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *     -fno-sanitize-recover=all -Isrc -IFUZZ_DIR/config \
- *     $(pkg-config --cflags glib-2.0 json-glib-1.0 gio-unix-2.0 \
- *       gstreamer-1.0) -o fuzz-gstprofile tests/fuzz/fuzz-gstprofile.c \
- *     src/ingest/gp-ingest-*.c src/telemetry/gp-{telemetry,nvsmi,tegrastats}.c \
- *     src/rules/*.c src/report/gp-verdict.c src/core/gp-*.c \
- *     $(pkg-config --libs glib-2.0 json-glib-1.0 gio-unix-2.0 \
- *       gstreamer-1.0) -lm
- *   G_SLICE=always-malloc ./fuzz-gstprofile -max_total_time=120 \
- *     -dict=tests/fuzz/gstprofile.dict corpus/ \
- *     ../shared/fixtures/gst-profile-sessions/
+ * telemetry, the rules and the verdict with the roofline's kit, the core).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -117,8 +117,11 @@ INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.
 # the rules and the verdict fuzz-gstprofile runs on a machine log (the
 # launch-string kit the rules' patches use asks GStreamer's registry)
 # shellcheck disable=SC2086
+# (its Machine section names the accelerator's peaks: the roofline's kit)
 VERDICT="$(echo $ROOT/src/rules/*.c) $ROOT/src/report/gp-verdict.c \
-  $(echo $ROOT/src/core/gp-launch-*.c)"
+  $(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/telemetry/gp-roofline-build.c \
+  $ROOT/src/telemetry/gp-roofline.c $ROOT/src/telemetry/gp-peaks.c \
+  $ROOT/src/telemetry/gp-membw.c $ROOT/src/telemetry/gp-models.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # gp-version.c (the exports name the version) reads meson's gp-config.h:
 # the project's version in one of our own
