@@ -153,6 +153,7 @@ typedef struct
 typedef struct _GpElem GpElem;
 typedef struct _GpPad GpPad;
 typedef struct _GpThread GpThread;
+typedef struct _GpNvtx GpNvtx;
 
 /* (running time -> ts) tables: sets of GP_ORIGIN_WAYS slots, a seqlock
  * per slot, one writer (the thread pushing on the pad that owns the
@@ -258,6 +259,7 @@ struct _GpElem
   gboolean is_bin;
   gboolean is_muxer;            /* klass "Muxer": packs its inputs */
   gchar *factory;
+  gchar *nvtx_name;             /* nvtx: its range's name, else NULL */
   guint trace_id;               /* its index in trace_names (trace only) */
 
   /* -1 unknown, 0 not live (or not a source), 1 live; read from "is-live"
@@ -410,6 +412,7 @@ typedef struct
   guint8 kind;
   gboolean cpu;                 /* the thread's CPU clock was read at open */
   gboolean caps;                /* an event frame: a CAPS event */
+  gboolean nvtx;                /* nvtx: a range is open for it */
 } GpFrame;
 
 typedef struct
@@ -470,6 +473,7 @@ struct _GpThread
   GpThreadElem elems[GP_THREAD_ELEMS];
   /* (create) trace=SECONDS: its pushes; NULL when off */
   GpTraceRing *trace;
+  gboolean nvtx_named;          /* (owner) nvtx: its name was given */
 
   /* (timer) */
   guint64 cpu_last;
@@ -489,6 +493,9 @@ struct _GstProfTracer
   gboolean active;              /* FALSE for a refused second instance */
   guint trace_s;                /* trace=SECONDS, 0: off */
   guint trace_slots;            /* (create) entries per thread's ring */
+  gboolean nvtx_wanted;         /* nvtx=true asked for */
+  GpNvtx *nvtx;                 /* (create) the loaded library; NULL: off,
+                                 * the hot path's one branch */
   /* (under state_lock) every element's name by trace_id, trace only */
   GPtrArray *trace_names;
   /* (timer, under emit_lock) GpPushesRetired: the rings of threads that
@@ -624,6 +631,13 @@ void gp_pushes_add_elem (GstProfTracer * self, GpElem * e);
 void gp_pushes_retire (GstProfTracer * self, GpThread * t, guint64 now);
 void gp_pushes_retired_free (GpPushesRetired * d);
 GstStructure *gp_pushes_collect (GstProfTracer * self);
+
+/* gstprofnvtx.c: nvtx=true, NVTX ranges through libnvToolsExt */
+gboolean gp_nvtx_setup (GstProfTracer * self);
+void gp_nvtx_free (GstProfTracer * self);
+void gp_nvtx_range_open (GstProfTracer * self, GpThread * t, GpFrame * f,
+    GstPad * pad);
+void gp_nvtx_range_close (GstProfTracer * self, GpThread * t);
 
 /* gstprofgraph.c */
 GstStructure *gp_graph_snapshot (GstProfTracer * self);

@@ -243,6 +243,7 @@ gp_elem_unref (GpElem * e)
   g_free (e->q);
   g_free (e->factory);
   g_free (e->name);
+  g_free (e->nvtx_name);
   g_free (e);
 }
 
@@ -374,6 +375,8 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
   /* unlocked read, as the core tracers do: elements are not renamed while
    * data flows, and the timer refreshes it under the lock */
   e->name = g_strdup (GST_OBJECT_NAME (element));
+  if (self->nvtx)
+    e->nvtx_name = g_strdup (GST_OBJECT_NAME (element));
   e->leaky = "no";
   /* sinks wait for their clock and their preroll, aggregators' and muxers'
    * inputs for the output thread or the other inputs */

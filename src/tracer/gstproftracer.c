@@ -38,6 +38,12 @@
  *   src/core/gp-record.h), read back with the `collect-trace` action.
  *   Default 0, off: the hot path then pays one branch.  `trace=true`
  *   means the default span, 10 s; at most 60.
+ * - `nvtx` (gboolean): an NVTX range per element per buffer, named by the
+ *   element, in the domain "gstprof", and each streaming thread named,
+ *   for an Nsight Systems timeline of every element (gstprofnvtx.c).
+ *   libnvToolsExt is loaded at run time; without it the parameter is
+ *   refused with one warning and the tracer measures on.  Default false:
+ *   the hot path then pays one branch in each push hook.
  *
  * All are construct-only: the tracer reads them once, when it starts
  * measuring; g_object_get() reads the values in use, and GLib refuses a
@@ -128,6 +134,7 @@ enum
   PROP_OUT,
   PROP_SOCKET,
   PROP_TRACE,
+  PROP_NVTX,
   N_PROPS
 };
 
@@ -931,6 +938,9 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
     f->slot = slot;
     f->queue = rs->q ? rs->q : recv->q;
   }
+  /* off (the default): this one branch on a NULL pointer */
+  if (G_UNLIKELY (self->nvtx != NULL) && f)
+    gp_nvtx_range_open (self, t, f, pad);
 }
 
 /* A push or a caps event that a link refused: once per pad, the first (and
@@ -1035,6 +1045,8 @@ do_push_buffer_post (GstProfTracer * self, guint64 ts, GstPad * pad,
 {
   GpThread *t = gp_thread_current (self);
 
+  if (G_UNLIKELY (self->nvtx != NULL))
+    gp_nvtx_range_close (self, t);
   gp_frame_close (self, t, ts);
   gp_push_failures (self, t, ts, pad, res);
 }
@@ -1055,6 +1067,8 @@ do_push_list_post (GstProfTracer * self, guint64 ts, GstPad * pad,
 {
   GpThread *t = gp_thread_current (self);
 
+  if (G_UNLIKELY (self->nvtx != NULL))
+    gp_nvtx_range_close (self, t);
   gp_frame_close (self, t, ts);
   gp_push_failures (self, t, ts, pad, res);
 }
@@ -1078,6 +1092,8 @@ do_pull_range_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
       1, ts, gp_wants_cpu (self, t, NULL), NULL);
   if (f && up && !up->is_proxy)
     f->link = up;
+  if (G_UNLIKELY (self->nvtx != NULL) && f)
+    gp_nvtx_range_open (self, t, f, pad);
 }
 
 static void
@@ -1101,6 +1117,8 @@ do_pull_range_post (GstProfTracer * self, guint64 ts, GstPad * pad,
         gp_bump (&f->drv->untimed_in, 1);
     }
   }
+  if (G_UNLIKELY (self->nvtx != NULL))
+    gp_nvtx_range_close (self, t);
   gp_frame_close (self, t, ts);
 }
 
@@ -1570,9 +1588,17 @@ gst_prof_tracer_parse_params (GstProfTracer * self)
       }
     } else if (!strcmp (key, "trace")) {
       gst_prof_tracer_parse_trace (self, v, params);
+    } else if (!strcmp (key, "nvtx")) {
+      gboolean b;
+
+      if (gst_structure_get_boolean (s, key, &b))
+        self->nvtx_wanted = b;
+      else
+        g_warning ("gstprof: GST_TRACERS: nvtx: expected true or false in "
+            "'%s'", params);
     } else {
       g_warning ("gstprof: GST_TRACERS: unknown parameter '%s' in '%s' "
-          "(known: window, cpu, out, socket, trace)", key, params);
+          "(known: window, cpu, out, socket, trace, nvtx)", key, params);
     }
   }
   gst_structure_free (s);
@@ -1605,6 +1631,9 @@ gst_prof_tracer_set_property (GObject * object, guint prop_id,
     case PROP_TRACE:
       self->trace_s = g_value_get_uint (value);
       break;
+    case PROP_NVTX:
+      self->nvtx_wanted = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1632,6 +1661,10 @@ gst_prof_tracer_get_property (GObject * object, guint prop_id,
       break;
     case PROP_TRACE:
       g_value_set_uint (value, self->trace_s);
+      break;
+    case PROP_NVTX:
+      /* in use: FALSE when the library was refused */
+      g_value_set_boolean (value, self->nvtx != NULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1678,6 +1711,8 @@ gst_prof_tracer_constructed (GObject * object)
       g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA), self);
   gst_prof_tracer_parse_params (self);
   gp_pushes_setup (self);
+  if (self->nvtx_wanted)
+    gp_nvtx_setup (self);
 
   names = g_string_new (NULL);
   for (i = 0; i < G_N_ELEMENTS (gst_prof_hooks); i++) {
@@ -1686,8 +1721,9 @@ gst_prof_tracer_constructed (GObject * object)
     g_string_append_printf (names, "%s%s", i ? "+" : "",
         gst_prof_hooks[i].name);
   }
-  GST_INFO_OBJECT (self, "window=%u ms cpu=%d trace=%u s, registered "
-      "hooks: %s", self->window_ms, self->cpu, self->trace_s, names->str);
+  GST_INFO_OBJECT (self, "window=%u ms cpu=%d trace=%u s nvtx=%d, "
+      "registered hooks: %s", self->window_ms, self->cpu, self->trace_s,
+      self->nvtx != NULL, names->str);
   g_string_free (names, TRUE);
 
   gp_out_open (self);
@@ -1752,6 +1788,7 @@ gst_prof_tracer_finalize (GObject * object)
   g_rec_mutex_clear (&self->emit_lock);
   g_free (self->out_dir);
   g_free (self->socket_path);
+  gp_nvtx_free (self);
   if (self->trace_names)
     g_ptr_array_unref (self->trace_names);
   if (self->trace_retired)
@@ -1839,6 +1876,21 @@ gst_prof_tracer_class_init (GstProfTracerClass * klass)
       "Seconds of pushes to keep per streaming thread (enter, exit, "
       "element; the collect-trace action reads them); 0: off",
       0, GP_TRACE_MAX_S, GP_TRACE_OFF,
+      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GstProfTracer:nvtx:
+   *
+   * Open an NVTX range per element per buffer (domain "gstprof", named by
+   * the element) and name the streaming threads, for Nsight Systems,
+   * through libnvToolsExt loaded at run time (gstprofnvtx.c).  Without the
+   * library it is refused with a warning and reads FALSE.  Read once when
+   * the tracer starts measuring.
+   */
+  gst_prof_props[PROP_NVTX] = g_param_spec_boolean ("nvtx", "NVTX ranges",
+      "Open an NVTX range per element per buffer (domain gstprof) and name "
+      "streaming threads, through libnvToolsExt loaded at run time; "
+      "refused when the library is absent", FALSE,
       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (gobject_class, N_PROPS, gst_prof_props);

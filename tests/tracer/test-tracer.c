@@ -462,7 +462,7 @@ test_params (void)
       "cpu: expected true or false in 'cpu=maybe'");
   check_params ("window=100,colour=red", 100, FALSE,
       "unknown parameter 'colour' in 'window=100,colour=red' "
-      "(known: window, cpu, out, socket, trace)");
+      "(known: window, cpu, out, socket, trace, nvtx)");
 }
 
 /* identity sleep-time=N costs N us per buffer: the exclusive time of each
