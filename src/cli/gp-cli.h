@@ -49,6 +49,7 @@ gint gp_cmd_export (gint argc, gchar ** argv);
 gint gp_cmd_plot (gint argc, gchar ** argv);
 gint gp_cmd_roofline (gint argc, gchar ** argv);
 gint gp_cmd_ds (gint argc, gchar ** argv);
+gint gp_cmd_ds_derive (gint argc, gchar ** argv);
 gint gp_cmd_ds_perf (gint argc, gchar ** argv);
 gint gp_cmd_ds_sweep (gint argc, gchar ** argv);
 gint gp_cmd_ds_hw (gint argc, gchar ** argv);

@@ -19,6 +19,9 @@ typedef struct
 } GpCmdDs;
 
 static const GpCmdDs gp_cmd_ds_table[] = {
+  {"derive", "--plateau B --streams N --source WxH@FPS --model CxHxW "
+        "[CONFIG...]", "R1-R7: every knob from the plateau batch, each "
+        "with its reason", gp_cmd_ds_derive},
   {"perf", "LOG", "fps per source and latency per component from an app's "
         "log", gp_cmd_ds_perf},
   {"sweep", "\"LAUNCH with {batch}\" [--batches 1,2,4] [--streams N]",
