@@ -3,7 +3,8 @@
  *
  * gp-cmd-ds-derive.c: `gstprof ds derive --plateau B --streams N --source
  * WxH@FPS --model CxHxW [CONFIG...]`: R1-R7 (src/deepstream/gp-ds-derive)
- * printed as a table, key, value in the file now, derived value, reason.
+ * printed as a table, key, value in the file now, derived value, reason;
+ * --write edits the files through the config editor (gp-ds-config).
  * Argument parsing and printing only.
  */
 #include "gp-cli.h"
@@ -188,11 +189,11 @@ gp_cmd_ds_derive (gint argc, gchar ** argv)
   }
   if (!gp_cmd_ds_derive_input (&o, &in, &code))
     goto done;
-  if (o.write) {
-    code = gp_cli_fail ("ds derive", "--write: needs the config editor "
-        "(src/deepstream/gp-ds-config), not in this build");
+  if (o.write && !o.files) {
+    code = gp_cli_fail ("ds derive", "--write: no configuration file given");
     goto done;
   }
+  in.new_mux = g_strcmp0 (g_getenv ("USE_NEW_NVSTREAMMUX"), "yes") == 0;
   if (o.files) {
     cfg = gp_ds_configs_load (o.files, &err);
     if (!cfg) {
@@ -209,10 +210,22 @@ gp_cmd_ds_derive (gint argc, gchar ** argv)
   if (cfg) {
     changes = gp_ds_derive_changes (d, cfg);
     gp_cmd_ds_derive_print_changes (changes);
-    if (gp_ds_configs_n_unread (cfg) > 0)
-      printf ("\n%u YAML file(s) not read: their keys need the config "
-          "editor (src/deepstream/gp-ds-config)\n",
-          gp_ds_configs_n_unread (cfg));
+  }
+  if (o.write) {
+    GPtrArray *wrote = g_ptr_array_new ();
+    guint i;
+
+    if (!gp_ds_derive_write (cfg, changes, wrote, &err)) {
+      code = gp_cli_fail ("ds derive", "%s", err->message);
+    } else {
+      for (i = 0; i < wrote->len; i++)
+        printf ("%swrote %s (as it was: %s.bak)\n", i ? "" : "\n",
+            (const gchar *) g_ptr_array_index (wrote, i),
+            (const gchar *) g_ptr_array_index (wrote, i));
+      if (wrote->len == 0)
+        printf ("\nnothing to write: every file has these values\n");
+    }
+    g_ptr_array_unref (wrote);
   }
 
 done:

@@ -6,6 +6,7 @@
  * and the keys they set in deepstream-app and nvinfer configurations.
  */
 #include "deepstream/gp-ds-derive.h"
+#include "deepstream/gp-ds-config.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -123,6 +124,15 @@ gp_ds_derive_r1 (GpDsDerivation * d, const GpDsDeriveInput * in,
   ADD (d, "R1", GP_DS_ELEM_MUX, "batch-size", g_strdup_printf ("%u", b),
       "the final batch, min(plateau %u, streams %u)", in->plateau,
       in->streams);
+  if (in->new_mux) {
+    /* the new muxer has no size, memory type, padding or live-source:
+     * its config file sets the output (research notes 6.1) */
+    ADD (d, "R1", GP_DS_ELEM_MUX, "batched-push-timeout",
+        g_strdup_printf ("%.0f", round (1e6 / in->src_fps)),
+        "one frame interval at %.4g fps, in us (the new nvstreammux: no "
+        "width, height, memory type or live-source to set)", in->src_fps);
+    return;
+  }
   ADD (d, "R1", GP_DS_ELEM_MUX, "width", g_strdup_printf ("%u", mw),
       fits ? "the model's input width: nvinfer scales no further" :
       "the model's aspect inside the %ux%u source: no upscale, no "
@@ -347,15 +357,16 @@ gp_ds_derivation_find (const GpDsDerivation * d, GpDsElem elem,
 typedef enum
 {
   GP_DS_FILE_APP,               /* deepstream-app INI */
-  GP_DS_FILE_INFER,             /* nvinfer INI, [property] */
-  GP_DS_FILE_YAML,              /* not read here (the config editor) */
+  GP_DS_FILE_INFER,             /* nvinfer INI or YAML, "property" */
+  GP_DS_FILE_TESTAPP,           /* a test app's YAML: streammux, tracker */
+  GP_DS_FILE_TRACKER,           /* a YAML of a tracker group alone */
 } GpDsFileRole;
 
 typedef struct
 {
   gchar *path;
   GpDsFileRole role;
-  GKeyFile *kf;                 /* INI */
+  GpDsConfig *cfg;
 } GpDsFile;
 
 struct _GpDsConfigs
@@ -368,9 +379,44 @@ static void
 gp_ds_file_free (GpDsFile * f)
 {
   g_free (f->path);
-  if (f->kf)
-    g_key_file_free (f->kf);
+  if (f->cfg)
+    gp_ds_config_free (f->cfg);
   g_free (f);
+}
+
+/* @key of @group, spaces at its ends taken off; NULL when absent */
+static gchar *
+gp_ds_file_get (GpDsFile * f, const gchar * group, const gchar * key)
+{
+  gchar *v = gp_ds_config_get (f->cfg, group, key);
+
+  return v ? g_strstrip (v) : NULL;
+}
+
+static gboolean
+gp_ds_file_role (GpDsFile * f, GError ** error)
+{
+  GpDsConfig *c = f->cfg;
+  gboolean yaml = gp_ds_config_get_format (c) == GP_DS_CONFIG_YAML;
+
+  if (gp_ds_config_has_group (c, "property"))
+    f->role = GP_DS_FILE_INFER;
+  else if (!yaml && (gp_ds_config_has_group (c, "streammux")
+          || gp_ds_config_has_group (c, "primary-gie")
+          || gp_ds_config_has_group (c, "application")))
+    f->role = GP_DS_FILE_APP;
+  else if (yaml && (gp_ds_config_has_group (c, "streammux")
+          || gp_ds_config_has_group (c, "primary-gie")))
+    f->role = GP_DS_FILE_TESTAPP;
+  else if (yaml && gp_ds_config_has_group (c, "tracker"))
+    f->role = GP_DS_FILE_TRACKER;
+  else {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: neither a "
+        "deepstream-app or test-app configuration (streammux, primary-gie) "
+        "nor an nvinfer one (property) nor a tracker group", f->path);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 GpDsConfigs *
@@ -383,39 +429,11 @@ gp_ds_configs_load (gchar ** paths, GError ** error)
       gp_ds_file_free);
   for (i = 0; paths && paths[i]; i++) {
     GpDsFile *f = g_new0 (GpDsFile, 1);
-    GError *e = NULL;
 
     f->path = g_strdup (paths[i]);
     g_ptr_array_add (c->files, f);
-    if (g_str_has_suffix (paths[i], ".yml")
-        || g_str_has_suffix (paths[i], ".yaml")) {
-      if (!g_file_test (paths[i], G_FILE_TEST_IS_REGULAR)) {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-            "%s: no such file", paths[i]);
-        gp_ds_configs_free (c);
-        return NULL;
-      }
-      f->role = GP_DS_FILE_YAML;
-      continue;
-    }
-    f->kf = g_key_file_new ();
-    if (!g_key_file_load_from_file (f->kf, paths[i], G_KEY_FILE_NONE, &e)) {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s",
-          paths[i], e->message);
-      g_error_free (e);
-      gp_ds_configs_free (c);
-      return NULL;
-    }
-    if (g_key_file_has_group (f->kf, "property")) {
-      f->role = GP_DS_FILE_INFER;
-    } else if (g_key_file_has_group (f->kf, "streammux")
-        || g_key_file_has_group (f->kf, "primary-gie")
-        || g_key_file_has_group (f->kf, "application")) {
-      f->role = GP_DS_FILE_APP;
-    } else {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: neither a "
-          "deepstream-app configuration ([streammux], [primary-gie]) nor "
-          "an nvinfer one ([property])", paths[i]);
+    f->cfg = gp_ds_config_load (paths[i], error);
+    if (!f->cfg || !gp_ds_file_role (f, error)) {
       gp_ds_configs_free (c);
       return NULL;
     }
@@ -433,23 +451,12 @@ gp_ds_configs_free (GpDsConfigs * c)
   g_free (c);
 }
 
-guint
-gp_ds_configs_n_unread (const GpDsConfigs * c)
-{
-  guint i, n = 0;
-
-  for (i = 0; i < c->files->len; i++)
-    n += ((GpDsFile *) g_ptr_array_index (c->files, i))->role ==
-        GP_DS_FILE_YAML;
-  return n;
-}
-
 /* A group is on unless it says enable=0. */
 static gboolean
-gp_ds_group_enabled (GKeyFile * kf, const gchar * group)
+gp_ds_group_enabled (GpDsFile * f, const gchar * group)
 {
-  gchar *v = g_key_file_get_value (kf, group, "enable", NULL);
-  gboolean on = !v || strcmp (g_strstrip (v), "0") != 0;
+  gchar *v = gp_ds_file_get (f, group, "enable");
+  gboolean on = !v || strcmp (v, "0") != 0;
 
   g_free (v);
   return on;
@@ -468,6 +475,17 @@ gp_ds_is_source_group (const gchar * g)
   return TRUE;
 }
 
+/* The group a tracker's keys are in, NULL when none runs. */
+static const gchar *
+gp_ds_file_tracker (GpDsFile * f)
+{
+  if (f->role == GP_DS_FILE_INFER
+      || !gp_ds_config_has_group (f->cfg, "tracker")
+      || !gp_ds_group_enabled (f, "tracker"))
+    return NULL;
+  return "tracker";
+}
+
 void
 gp_ds_derive_scan (GpDsConfigs * c, GpDsDeriveInput * in)
 {
@@ -479,33 +497,32 @@ gp_ds_derive_scan (GpDsConfigs * c, GpDsDeriveInput * in)
 
     if (f->role == GP_DS_FILE_INFER && !in->int8_calib) {
       /* no --int8-calib: the one the nvinfer file names, if it is there */
-      gchar *calib = g_key_file_get_value (f->kf, "property",
-          "int8-calib-file", NULL);
+      gchar *calib = gp_ds_file_get (f, "property", "int8-calib-file");
 
       if (calib) {
-        g_strstrip (calib);
         g_free (c->calib);
         c->calib = calib;
         in->int8_calib = calib;
         in->int8_calib_exists = g_file_test (calib, G_FILE_TEST_IS_REGULAR);
       }
     }
+    if (gp_ds_file_tracker (f))
+      in->tracker = TRUE;
     if (f->role != GP_DS_FILE_APP)
       continue;
-    if (g_key_file_has_group (f->kf, "tracker")
-        && gp_ds_group_enabled (f->kf, "tracker"))
-      in->tracker = TRUE;
-    groups = g_key_file_get_groups (f->kf, NULL);
+    groups = gp_ds_config_groups (f->cfg);
     for (j = 0; groups[j]; j++) {
-      gint type;
+      gchar *type;
 
       if (!gp_ds_is_source_group (groups[j])
-          || !gp_ds_group_enabled (f->kf, groups[j]))
+          || !gp_ds_group_enabled (f, groups[j]))
         continue;
       /* 1 V4L2 camera, 4 RTSP, 5 CSI camera */
-      type = g_key_file_get_integer (f->kf, groups[j], "type", NULL);
-      if (type == 1 || type == 4 || type == 5)
+      type = gp_ds_file_get (f, groups[j], "type");
+      if (type && (!strcmp (type, "1") || !strcmp (type, "4")
+              || !strcmp (type, "5")))
         in->live = TRUE;
+      g_free (type);
     }
     g_strfreev (groups);
   }
@@ -521,10 +538,7 @@ gp_ds_change_add (GPtrArray * out, GpDsFile * f, const gchar * group,
   ch->file = g_strdup (f->path);
   ch->group = g_strdup (group);
   ch->key = g_strdup (key);
-  if (f->kf)
-    ch->old = g_key_file_get_value (f->kf, group, key, NULL);
-  if (ch->old)
-    g_strstrip (ch->old);
+  ch->old = gp_ds_file_get (f, group, key);
   ch->value = g_strdup (value);
   ch->reason = reason;
   ch->write = write;
@@ -552,8 +566,7 @@ gp_ds_changes_elem (GPtrArray * out, const GpDsDerivation * d, GpDsFile * f,
 static void
 gp_ds_changes_ignored (GPtrArray * out, GpDsFile * f, const gchar * group)
 {
-  gchar *old = g_key_file_get_value (f->kf, group, "enable-batch-process",
-      NULL);
+  gchar *old = gp_ds_file_get (f, group, "enable-batch-process");
 
   if (!old)
     return;
@@ -597,9 +610,8 @@ static void
 gp_ds_changes_engine (GPtrArray * out, const GpDsDerivation * d,
     GpDsFile * f, const gchar * group)
 {
-  gchar *old = g_key_file_get_value (f->kf, group, "model-engine-file",
-      NULL);
-  gchar *engine = old ? gp_ds_derive_engine (d, g_strstrip (old)) : NULL;
+  gchar *old = gp_ds_file_get (f, group, "model-engine-file");
+  gchar *engine = old ? gp_ds_derive_engine (d, old) : NULL;
 
   if (engine)
     gp_ds_change_add (out, f, group, "model-engine-file", engine,
@@ -622,7 +634,7 @@ gp_ds_derive_changes (const GpDsDerivation * d, const GpDsConfigs * c)
 
   for (i = 0; i < c->files->len; i++) {
     GpDsFile *f = g_ptr_array_index (c->files, i);
-    gchar **groups;
+    const gchar *tracker = gp_ds_file_tracker (f);
 
     if (f->role == GP_DS_FILE_INFER) {
       gp_ds_changes_elem (out, d, f, "property", GP_DS_ELEM_PGIE,
@@ -630,24 +642,55 @@ gp_ds_derive_changes (const GpDsDerivation * d, const GpDsConfigs * c)
       gp_ds_changes_engine (out, d, f, "property");
       continue;
     }
-    if (f->role != GP_DS_FILE_APP)
-      continue;
-    gp_ds_changes_elem (out, d, f, "streammux", GP_DS_ELEM_MUX, NULL);
-    gp_ds_changes_elem (out, d, f, "primary-gie", GP_DS_ELEM_PGIE, app_pgie);
-    gp_ds_changes_engine (out, d, f, "primary-gie");
-    groups = g_key_file_get_groups (f->kf, NULL);
-    for (j = 0; groups[j]; j++)
-      if (gp_ds_is_source_group (groups[j])
-          && gp_ds_group_enabled (f->kf, groups[j]))
-        gp_ds_changes_elem (out, d, f, groups[j], GP_DS_ELEM_DECODER, NULL);
-    g_strfreev (groups);
-    if (g_key_file_has_group (f->kf, "tracker")
-        && gp_ds_group_enabled (f->kf, "tracker")) {
-      gp_ds_changes_elem (out, d, f, "tracker", GP_DS_ELEM_TRACKER, NULL);
-      gp_ds_changes_ignored (out, f, "tracker");
+    if (f->role == GP_DS_FILE_APP || f->role == GP_DS_FILE_TESTAPP)
+      gp_ds_changes_elem (out, d, f, "streammux", GP_DS_ELEM_MUX, NULL);
+    if (f->role == GP_DS_FILE_APP) {
+      gchar **groups = gp_ds_config_groups (f->cfg);
+
+      gp_ds_changes_elem (out, d, f, "primary-gie", GP_DS_ELEM_PGIE,
+          app_pgie);
+      gp_ds_changes_engine (out, d, f, "primary-gie");
+      for (j = 0; groups[j]; j++)
+        if (gp_ds_is_source_group (groups[j])
+            && gp_ds_group_enabled (f, groups[j]))
+          gp_ds_changes_elem (out, d, f, groups[j], GP_DS_ELEM_DECODER,
+              NULL);
+      g_strfreev (groups);
+    }
+    if (tracker) {
+      gp_ds_changes_elem (out, d, f, tracker, GP_DS_ELEM_TRACKER, NULL);
+      gp_ds_changes_ignored (out, f, tracker);
     }
   }
   return out;
+}
+
+gboolean
+gp_ds_derive_write (GpDsConfigs * c, GPtrArray * changes, GPtrArray * wrote,
+    GError ** error)
+{
+  guint i, j;
+
+  for (i = 0; i < c->files->len; i++) {
+    GpDsFile *f = g_ptr_array_index (c->files, i);
+    gboolean did = FALSE;
+
+    for (j = 0; j < changes->len; j++) {
+      const GpDsChange *ch = g_ptr_array_index (changes, j);
+
+      if (!ch->write || strcmp (ch->file, f->path) != 0
+          || g_strcmp0 (ch->old, ch->value) == 0)
+        continue;
+      if (!gp_ds_config_set (f->cfg, ch->group, ch->key, ch->value, NULL,
+              error))
+        return FALSE;
+    }
+    if (!gp_ds_config_save (f->cfg, &did, error))
+      return FALSE;
+    if (did)
+      g_ptr_array_add (wrote, f->path);
+  }
+  return TRUE;
 }
 
 void

@@ -30,6 +30,7 @@ typedef struct
   /* from the configurations (gp_ds_derive_scan) */
   gboolean tracker;             /* a tracker runs after the primary */
   gboolean live;                /* RTSP or camera sources */
+  gboolean new_mux;             /* USE_NEW_NVSTREAMMUX=yes */
 } GpDsDeriveInput;
 
 /* "1920x1080@30" (a rate may be a fraction: 30000/1001); FALSE when not
@@ -94,10 +95,10 @@ typedef struct
 
 typedef struct _GpDsConfigs GpDsConfigs;
 
-/* @paths read as deepstream-app or nvinfer INI (GKeyFile, as DeepStream
- * reads them) or, .yml/.yaml, kept for the config editor.  NULL with a
- * one-line error naming the file when one does not load or holds no
- * DeepStream group. */
+/* @paths read by the config editor (deepstream/gp-ds-config.h):
+ * deepstream-app INI, nvinfer INI or YAML, a test app's YAML, a tracker
+ * group's.  NULL with a one-line error naming the file (and the line) when
+ * one does not load or holds no DeepStream group. */
 GpDsConfigs *gp_ds_configs_load (gchar ** paths, GError ** error);
 void gp_ds_configs_free (GpDsConfigs * c);
 /* What the files say about the pipeline: a tracker, live sources, and,
@@ -108,8 +109,11 @@ void gp_ds_derive_scan (GpDsConfigs * c, GpDsDeriveInput * in);
 GPtrArray *gp_ds_derive_changes (const GpDsDerivation * d,
     const GpDsConfigs * c);
 void gp_ds_change_free (GpDsChange * ch);
-/* The files that are YAML (their keys not read: needs the config editor) */
-guint gp_ds_configs_n_unread (const GpDsConfigs * c);
+/* --write: every writable change that differs set in its file, and the
+ * files that changed saved (FILE.bak beside, once); @wrote gets their
+ * paths (owned by @c).  FALSE with the editor's one-line error. */
+gboolean gp_ds_derive_write (GpDsConfigs * c, GPtrArray * changes,
+    GPtrArray * wrote, GError ** error);
 
 G_END_DECLS
 

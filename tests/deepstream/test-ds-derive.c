@@ -162,6 +162,27 @@ test_mux_size_choice (void)
   gp_ds_derivation_free (d);
 }
 
+/* USE_NEW_NVSTREAMMUX=yes: the new muxer has no width, height, memory
+ * type, padding or live-source (its config file sizes the output) */
+static void
+test_new_mux (void)
+{
+  GpDsDeriveInput in = input (4, 8, "1920x1080@30", "3x544x960");
+  GpDsDerivation *d;
+
+  in.new_mux = TRUE;
+  d = gp_ds_derive (&in);
+  g_assert_cmpstr (value (d, GP_DS_ELEM_MUX, "batch-size"), ==, "4");
+  g_assert_cmpstr (value (d, GP_DS_ELEM_MUX, "batched-push-timeout"), ==,
+      "33333");
+  g_assert_null (gp_ds_derivation_find (d, GP_DS_ELEM_MUX, "width"));
+  g_assert_null (gp_ds_derivation_find (d, GP_DS_ELEM_MUX, "height"));
+  g_assert_null (gp_ds_derivation_find (d, GP_DS_ELEM_MUX,
+          "nvbuf-memory-type"));
+  g_assert_null (gp_ds_derivation_find (d, GP_DS_ELEM_MUX, "live-source"));
+  gp_ds_derivation_free (d);
+}
+
 /* INT8 only with a calibration file that is there */
 static void
 test_precision (void)
@@ -399,6 +420,194 @@ test_tracker_ignored (void)
   g_free (path);
 }
 
+/* The real YAML files: a test app's streammux, a tracker group holding
+ * enable-batch-process, an nvinfer YAML */
+static void
+test_fixtures_yaml (void)
+{
+  gchar *app = gp_test_fixture_path ("telemetry",
+      "deepstream_testapp_pipeline_config_ds9_dstest3.yml");
+  gchar *trk = app ? gp_test_fixture_path ("telemetry",
+      "deepstream_parallel_infer_tracker0_enable_batch_process.yml") : NULL;
+  gchar *infer = trk ? gp_test_fixture_path ("telemetry",
+      "deepstream_nvinfer_pgie_config_ds9_dstest1.yml") : NULL;
+  gchar *paths[4] = { app, trk, infer, NULL };
+  GpDsDeriveInput in = input (4, 8, "1920x1080@30", "3x544x960");
+  GError *error = NULL;
+  const GpDsChange *ebp;
+  GpDsConfigs *c;
+  GpDsDerivation *d;
+  GPtrArray *ch;
+
+  if (!infer) {
+    g_free (app);
+    g_free (trk);
+    return;
+  }
+  c = gp_ds_configs_load (paths, &error);
+  g_assert_no_error (error);
+  gp_ds_derive_scan (c, &in);
+  g_assert_true (in.tracker);
+  d = gp_ds_derive (&in);
+  ch = gp_ds_derive_changes (d, c);
+  check_change (ch, "dstest3.yml", "streammux", "batch-size", "1", "4");
+  check_change (ch, "dstest3.yml", "streammux", "width", "1920", "960");
+  check_change (ch, "dstest3.yml", "streammux", "batched-push-timeout",
+      "40000", "33333");
+  check_change (ch, "enable_batch_process.yml", "tracker", "tracker-width",
+      "640", "480");
+  check_change (ch, "enable_batch_process.yml", "tracker",
+      "tracker-height", "384", "288");
+  ebp = change (ch, "enable_batch_process.yml", "tracker",
+      "enable-batch-process");
+  g_assert_nonnull (ebp);
+  g_assert_false (ebp->write);
+  check_change (ch, "dstest1.yml", "property", "batch-size", "1", "4");
+  check_change (ch, "dstest1.yml", "property", "model-engine-file",
+      "/opt/nvidia/deepstream/deepstream/samples/models/Primary_Detector/"
+      "resnet18_trafficcamnet_pruned.onnx_b1_gpu0_fp16.engine",
+      "/opt/nvidia/deepstream/deepstream/samples/models/Primary_Detector/"
+      "resnet18_trafficcamnet_pruned.onnx_b4_gpu0_fp16.engine");
+  free_changes (ch);
+  gp_ds_derivation_free (d);
+  gp_ds_configs_free (c);
+  g_free (app);
+  g_free (trk);
+  g_free (infer);
+}
+
+static gchar *
+run_derive (const gchar * args, gint * status)
+{
+  gchar *cmd = g_strdup_printf ("%s ds derive --plateau 4 --streams 8 "
+      "--source 1920x1080@30 --model 3x544x960 %s", g_getenv ("GSTPROF_BIN"),
+      args);
+  gchar *out = NULL;
+
+  g_assert_true (g_spawn_command_line_sync (cmd, &out, NULL, status, NULL));
+  g_free (cmd);
+  return out;
+}
+
+/* Every line of @before is in @after unless it holds one of @keys. */
+static void
+check_only_keys (const gchar * before, const gchar * after,
+    const gchar * const *keys)
+{
+  gchar **a = g_strsplit (before, "\n", -1), **b = g_strsplit (after, "\n",
+      -1);
+  guint i, k;
+
+  for (i = 0; a[i]; i++) {
+    gboolean keyed = FALSE;
+
+    if (g_strv_contains ((const gchar * const *) b, a[i]))
+      continue;
+    for (k = 0; keys[k]; k++)
+      keyed |= strstr (a[i], keys[k]) != NULL;
+    if (!keyed)
+      g_error ("line '%s' changed", a[i]);
+  }
+  g_strfreev (a);
+  g_strfreev (b);
+}
+
+/* --write on copies of the fixtures: the derived values in place, a
+ * backup of each file as it was, nothing else changed, enable-batch-process
+ * left; a second --write writes nothing */
+static void
+test_write (void)
+{
+  static const gchar *const names[] = {
+    "deepstream_app_config_ds9_test5_dec_infer_tracker_sgie.txt",
+    "deepstream_nvinfer_pgie_config_ds9_dstest1.yml",
+    "deepstream_parallel_infer_tracker0_enable_batch_process.yml",
+  };
+  static const gchar *const keys[] = { "batch-size", "width", "height",
+    "batched-push-timeout", "live-source", "model-engine-file",
+    "ll-config-file", "infer-dims", "enable-padding", "cudadec-memtype",
+    "num-extra-surfaces", NULL
+  };
+  gchar *dir = g_dir_make_tmp ("gstprof-derive-XXXXXX", NULL);
+  gchar *copies[G_N_ELEMENTS (names) + 1] = { NULL };
+  gchar *orig[G_N_ELEMENTS (names)] = { NULL };
+  GString *args = g_string_new ("--write");
+  GpDsDeriveInput in = input (4, 8, "1920x1080@30", "3x544x960");
+  GpDsConfigs *c;
+  GpDsDerivation *d;
+  GPtrArray *ch;
+  gchar *out, *text, *bak;
+  gint status = 0;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gchar *src = gp_test_fixture_path ("telemetry", names[i]);
+
+    if (!src)
+      goto done;
+    g_assert_true (g_file_get_contents (src, &orig[i], NULL, NULL));
+    copies[i] = g_build_filename (dir, names[i], NULL);
+    g_assert_true (g_file_set_contents (copies[i], orig[i], -1, NULL));
+    g_string_append_printf (args, " %s", copies[i]);
+    g_free (src);
+  }
+  out = run_derive (args->str, &status);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    g_assert_nonnull (strstr (out, copies[i]));
+    bak = g_strconcat (copies[i], ".bak", NULL);
+    g_assert_true (g_file_get_contents (bak, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, orig[i]);
+    g_free (text);
+    g_free (bak);
+    g_assert_true (g_file_get_contents (copies[i], &text, NULL, NULL));
+    check_only_keys (orig[i], text, keys);
+    g_free (text);
+  }
+  g_free (out);
+  /* read back: every writable value is the derived one */
+  c = gp_ds_configs_load (copies, NULL);
+  g_assert_nonnull (c);
+  gp_ds_derive_scan (c, &in);
+  d = gp_ds_derive (&in);
+  ch = gp_ds_derive_changes (d, c);
+  for (i = 0; i < ch->len; i++) {
+    const GpDsChange *x = g_ptr_array_index (ch, i);
+
+    if (x->write)
+      g_assert_cmpstr (x->old, ==, x->value);
+    else
+      g_assert_cmpstr (x->old, ==, "1");        /* enable-batch-process */
+  }
+  free_changes (ch);
+  gp_ds_derivation_free (d);
+  gp_ds_configs_free (c);
+  /* twice: nothing to write, the backups still the originals */
+  out = run_derive (args->str, &status);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_nonnull (strstr (out, "nothing to write"));
+  g_free (out);
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    bak = g_strconcat (copies[i], ".bak", NULL);
+    g_assert_true (g_file_get_contents (bak, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, orig[i]);
+    g_unlink (bak);
+    g_free (text);
+    g_free (bak);
+  }
+
+done:
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    if (copies[i])
+      g_unlink (copies[i]);
+    g_free (copies[i]);
+    g_free (orig[i]);
+  }
+  g_rmdir (dir);
+  g_free (dir);
+  g_string_free (args, TRUE);
+}
+
 /* the binary: one line naming the argument, exit 3 */
 static void
 check_refused (const gchar * args, const gchar * line)
@@ -441,6 +650,8 @@ test_refused (void)
       "--model 3x544x960 --gpu-mem -5", "--gpu-mem: '-5' is not a number");
   check_refused ("--plateau 4 --streams 8 --source 1920x1080@30 "
       "--model 3x544x960 /nonexistent/app.txt", "/nonexistent/app.txt");
+  check_refused ("--plateau 4 --streams 8 --source 1920x1080@30 "
+      "--model 3x544x960 --write", "--write: no configuration file given");
 }
 
 int
@@ -450,11 +661,14 @@ main (int argc, char **argv)
   g_test_add_func ("/ds/derive/worked-1080p", test_worked_1080p);
   g_test_add_func ("/ds/derive/final-batch", test_final_batch);
   g_test_add_func ("/ds/derive/mux-size-choice", test_mux_size_choice);
+  g_test_add_func ("/ds/derive/new-mux", test_new_mux);
   g_test_add_func ("/ds/derive/precision", test_precision);
   g_test_add_func ("/ds/derive/capacity", test_capacity);
   g_test_add_func ("/ds/derive/parse", test_parse);
   g_test_add_func ("/ds/derive/fixtures", test_fixtures);
+  g_test_add_func ("/ds/derive/fixtures-yaml", test_fixtures_yaml);
   g_test_add_func ("/ds/derive/tracker-ignored", test_tracker_ignored);
+  g_test_add_func ("/ds/derive/write", test_write);
   g_test_add_func ("/ds/derive/refused", test_refused);
   return g_test_run ();
 }
