@@ -12,7 +12,7 @@
 #include <glib.h>
 
 #include "core/gp-session.h"
-#include "deepstream/gp-nsys.h"
+#include "gp-nsys.h"
 
 G_BEGIN_DECLS
 

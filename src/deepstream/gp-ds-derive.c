@@ -5,34 +5,20 @@
  * streams, the source and the model (docs/tuning.md, "Derive: R1-R7"),
  * and the keys they set in deepstream-app and nvinfer configurations.
  */
-#include "deepstream/gp-ds-derive.h"
-#include "deepstream/gp-ds-config.h"
+#include "gp-ds-derive.h"
+#include "gp-ds-config.h"
+#include "gp-ds-rules.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* R3: extra decoder surfaces, at most this many: what the skill keeps
- * (min (batch, 5)); more only hold memory once the muxer has its batch. */
-#define GP_DS_EXTRA_SURFACES_MAX 5
-/* R4: the tracker's frame width; its height follows the source's aspect.
- * 480 x 288 is NvDCF's max-perf preset for 16:9. */
-#define GP_DS_TRACKER_WIDTH 480
-/* R4: NvDCF and DeepSORT need tracker sizes in multiples of this. */
-#define GP_DS_TRACKER_ALIGN 32
-/* R5: queue depth in batches: double buffering (see docs/tuning.md). */
-#define GP_DS_QUEUE_BATCHES 2
 /* R7 memory: surfaces a decoder may hold per stream, the largest decoded
  * picture buffer of H.264 and H.265 (16), so the estimate is an upper
  * bound and the stream count a safe one. */
 #define GP_DS_DECODE_SURFACES 16
 /* R7 memory: nvstreammux's buffer-pool-size default: batches in flight. */
 #define GP_DS_MUX_POOL 4
-
-#define GP_DS_TRACKER_LL_CONFIG "/opt/nvidia/deepstream/deepstream/samples/" \
-  "configs/deepstream-app/config_tracker_NvDCF_max_perf.yml"
-#define GP_DS_TRACKER_LL_LIB "/opt/nvidia/deepstream/deepstream/lib/" \
-  "libnvds_nvmultiobjecttracker.so"
 
 /* parsing the command line's sizes */
 
@@ -193,9 +179,9 @@ gp_ds_derive_r3 (GpDsDerivation * d)
   guint b = d->final_batch;
 
   ADD (d, "R3", GP_DS_ELEM_DECODER, "num-extra-surfaces",
-      g_strdup_printf ("%u", MIN (b, GP_DS_EXTRA_SURFACES_MAX)),
+      g_strdup_printf ("%u", MIN (b, GP_DS_SURFACES_MAX)),
       "min(batch %u, %u): frames wait in the muxer for their batch", b,
-      GP_DS_EXTRA_SURFACES_MAX);
+      GP_DS_SURFACES_MAX);
   ADD (d, "R3", GP_DS_ELEM_DECODER, "cudadec-memtype", g_strdup ("0"),
       "device memory: the muxer reads it without a copy");
 }
@@ -216,9 +202,9 @@ gp_ds_derive_r4 (GpDsDerivation * d, const GpDsDeriveInput * in)
       "the %ux%u source's aspect at width %u, up to a multiple of %u",
       in->src_w, in->src_h, GP_DS_TRACKER_WIDTH, GP_DS_TRACKER_ALIGN);
   ADD (d, "R4", GP_DS_ELEM_TRACKER, "ll-config-file",
-      g_strdup (GP_DS_TRACKER_LL_CONFIG), "NvDCF's max-perf preset");
+      g_strdup (GP_DS_TRACKER_CONFIG), "NvDCF's max-perf preset");
   ADD (d, "R4", GP_DS_ELEM_TRACKER, "ll-lib-file",
-      g_strdup (GP_DS_TRACKER_LL_LIB), "the multi-object tracker library");
+      g_strdup (GP_DS_TRACKER_LIB), "the multi-object tracker library");
 }
 
 static void
@@ -248,7 +234,7 @@ static void
 gp_ds_derive_r7 (GpDsDerivation * d, const GpDsDeriveInput * in,
     guint mw, guint mh)
 {
-  guint extra = MIN (d->final_batch, GP_DS_EXTRA_SURFACES_MAX);
+  guint extra = MIN (d->final_batch, GP_DS_SURFACES_MAX);
   gdouble nv12 = 1.5;
   gdouble per_stream = ((GP_DS_DECODE_SURFACES + extra) * nv12 *
       in->src_w * in->src_h + GP_DS_MUX_POOL * nv12 * mw * mh) /

@@ -3,7 +3,7 @@
  *
  * gp-ds-perf.c: DeepStream's **PERF and latency lines (gp-ds-perf.h).
  */
-#include "deepstream/gp-ds-perf.h"
+#include "gp-ds-perf.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,26 +13,14 @@
 #include <string.h>
 
 #include "gp-ds-config.h"
+#include "gp-ds-rules.h"
 #include "core/gp-launch.h"
 #include "core/gp-platform.h"
 
-/* stage 0: the muxer batches min(N, 16) until the sweep measures the
- * plateau */
-#define GP_DS_PRESET_BATCH_MAX 16
-/* R3: decoder surfaces beyond the DPB, min(batch, 5) */
-#define GP_DS_PRESET_SURFACES_MAX 5
-/* R5 and stage 0: a queue into the primary inference holds 4 batches
- * (the skill's Stage 4 prose says 2; docs/tuning.md) */
-#define GP_DS_PRESET_QUEUE_BATCHES 4
 /* R5: a message-broker branch keeps 2 buffers and drops the oldest */
 #define GP_DS_PRESET_BROKER_BUFFERS 2
 /* the skill's rate when the sources' is not known */
 #define GP_DS_PRESET_FPS_ASSUMED 30.0
-/* R4: the tracker's max-perf working size, multiples of 32 (NvDCF) */
-#define GP_DS_PRESET_TRACKER_W 480
-#define GP_DS_PRESET_TRACKER_H 288
-#define GP_DS_PRESET_TRACKER_CONFIG "/opt/nvidia/deepstream/deepstream/" \
-  "samples/configs/deepstream-app/config_tracker_NvDCF_max_perf.yml"
 
 typedef struct
 {
@@ -69,7 +57,7 @@ gp_ds_preset_counts (GpDsPreset * p, guint counted)
   p->n_sources = p->o->streams > 0 ? (guint) p->o->streams : MAX (counted,
       1);
   p->sources_counted = p->o->streams <= 0;
-  p->batch = MIN (p->n_sources, GP_DS_PRESET_BATCH_MAX);
+  p->batch = MIN (p->n_sources, GP_DS_BATCH_MAX);
   p->fps = p->o->fps > 0 ? p->o->fps : GP_DS_PRESET_FPS_ASSUMED;
   p->fps_assumed = p->o->fps <= 0;
   if (p->o->model_h > 0 && p->o->model_w > 0) {
@@ -84,7 +72,7 @@ gp_ds_preset_batch_reason (GpDsPreset * p)
 {
   return g_strdup_printf ("min(%u %s, %d) until the sweep measures the "
       "plateau", p->n_sources, p->sources_counted ? "sources" :
-      "streams (--streams)", GP_DS_PRESET_BATCH_MAX);
+      "streams (--streams)", GP_DS_BATCH_MAX);
 }
 
 static gchar *
@@ -381,15 +369,15 @@ gp_ds_preset_tracker (GpDsPreset * p, GpDsConfig * c, const gchar * g)
 {
   gchar *v;
 
-  v = g_strdup_printf ("%d", GP_DS_PRESET_TRACKER_W);
+  v = g_strdup_printf ("%d", GP_DS_TRACKER_WIDTH);
   gp_ds_preset_set (p, c, g, "tracker-width", v,
       "max-perf working width (a multiple of 32)");
   g_free (v);
-  v = g_strdup_printf ("%d", GP_DS_PRESET_TRACKER_H);
+  v = g_strdup_printf ("%d", GP_DS_TRACKER_HEIGHT);
   gp_ds_preset_set (p, c, g, "tracker-height", v,
       "max-perf working height (a multiple of 32)");
   g_free (v);
-  gp_ds_preset_set (p, c, g, "ll-config-file", GP_DS_PRESET_TRACKER_CONFIG,
+  gp_ds_preset_set (p, c, g, "ll-config-file", GP_DS_TRACKER_CONFIG,
       "NvDCF's max-perf preset");
   v = gp_ds_config_get (c, g, "enable-batch-process");
   if (v != NULL)
@@ -421,9 +409,9 @@ gp_ds_preset_app (GpDsPreset * p, GpDsConfig * c, gboolean benchmark)
 
     if (g_str_has_prefix (g, "source") && g_ascii_isdigit (g[6]) &&
         gp_ds_preset_int (c, g, "enable", 0) == 1 && type >= 2 && type <= 4) {
-      v = g_strdup_printf ("%u", MIN (p->batch, GP_DS_PRESET_SURFACES_MAX));
+      v = g_strdup_printf ("%u", MIN (p->batch, GP_DS_SURFACES_MAX));
       reason = g_strdup_printf ("min(batch %u, %d)", p->batch,
-          GP_DS_PRESET_SURFACES_MAX);
+          GP_DS_SURFACES_MAX);
       gp_ds_preset_set (p, c, g, "num-extra-surfaces", v, reason);
       g_free (reason);
       g_free (v);
@@ -849,9 +837,9 @@ gp_ds_preset_launch_variant (GpDsPreset * p, const gchar * launch,
       json_object_unref (props);
     } else if (strcmp (f, "nvv4l2decoder") == 0 ||
         strcmp (f, "nvurisrcbin") == 0) {
-      v = g_strdup_printf ("%u", MIN (p->batch, GP_DS_PRESET_SURFACES_MAX));
+      v = g_strdup_printf ("%u", MIN (p->batch, GP_DS_SURFACES_MAX));
       reason = g_strdup_printf ("min(batch %u, %d)", p->batch,
-          GP_DS_PRESET_SURFACES_MAX);
+          GP_DS_SURFACES_MAX);
       gp_ds_preset_lset (&e, i, "num-extra-surfaces", v, reason);
       g_free (v);
       g_free (reason);
@@ -859,14 +847,14 @@ gp_ds_preset_launch_variant (GpDsPreset * p, const gchar * launch,
         gp_ds_preset_lset (&e, i, "cudadec-memtype", "0",
             "0: decoded frames in device memory");
     } else if (strcmp (f, "nvtracker") == 0) {
-      v = g_strdup_printf ("%d", GP_DS_PRESET_TRACKER_W);
+      v = g_strdup_printf ("%d", GP_DS_TRACKER_WIDTH);
       gp_ds_preset_lset (&e, i, "tracker-width", v, "max-perf working width");
       g_free (v);
-      v = g_strdup_printf ("%d", GP_DS_PRESET_TRACKER_H);
+      v = g_strdup_printf ("%d", GP_DS_TRACKER_HEIGHT);
       gp_ds_preset_lset (&e, i, "tracker-height", v,
           "max-perf working height");
       g_free (v);
-      gp_ds_preset_lset (&e, i, "ll-config-file", GP_DS_PRESET_TRACKER_CONFIG,
+      gp_ds_preset_lset (&e, i, "ll-config-file", GP_DS_TRACKER_CONFIG,
           "NvDCF's max-perf preset");
       {
         JsonObject *props = gp_launch_element_props (l, i);
@@ -903,9 +891,9 @@ gp_ds_preset_launch_variant (GpDsPreset * p, const gchar * launch,
       continue;
     down = gp_launch_get_element (l, next[i])->factory;
     if (next[i] == pgie) {
-      v = g_strdup_printf ("%u", p->batch * GP_DS_PRESET_QUEUE_BATCHES);
+      v = g_strdup_printf ("%u", p->batch * GP_DS_QUEUE_BATCHES);
       reason = g_strdup_printf ("into the primary inference: batch %u x %d",
-          p->batch, GP_DS_PRESET_QUEUE_BATCHES);
+          p->batch, GP_DS_QUEUE_BATCHES);
       gp_ds_preset_lset (&e, i, "max-size-buffers", v, reason);
       gp_ds_preset_lset (&e, i, "max-size-bytes", "0", "buffers bound it");
       gp_ds_preset_lset (&e, i, "max-size-time", "0", "buffers bound it");

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "deepstream/gp-ds-coverage.h"
+#include "gp-ds-coverage.h"
 
 const gchar *const gp_ds_profile_reports[] = {
   "nvtx_sum", "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",

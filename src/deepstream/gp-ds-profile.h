@@ -13,7 +13,7 @@
 #include <glib.h>
 
 #include "core/gp-session.h"
-#include "deepstream/gp-nsys.h"
+#include "gp-nsys.h"
 #include "telemetry/gp-peaks.h"
 
 G_BEGIN_DECLS

@@ -3,7 +3,7 @@
  *
  * gp-ds-sweep.c: the batch sweep and its plateau (gp-ds-sweep.h).
  */
-#include "deepstream/gp-ds-sweep.h"
+#include "gp-ds-sweep.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -317,8 +317,8 @@ test_launch (void)
   assert_has (r.out, "launch string: 3 sources, batch 3, 30 fps assumed; "
       "display or recording: two variants");
   assert_has (r.out, "+ m batch-size=3: min(3 sources, 16)");
-  assert_has (r.out, "+ queue0 max-size-buffers=12: into the primary "
-      "inference: batch 3 x 4\n");
+  assert_has (r.out, "+ queue0 max-size-buffers=6: into the primary "
+      "inference: batch 3 x 2\n");
   assert_has (r.out, "+ queue2 leaky=2: drops the oldest (downstream)\n");
   assert_has (r.out, "- removed nvdsosd0 (nvdsosd)");
   assert_has (r.out, "~ fakesink sync=false for nveglglessink0");
