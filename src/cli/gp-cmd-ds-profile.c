@@ -15,7 +15,7 @@
 
 #include "deepstream/gp-ds-coverage.h"
 #include "deepstream/gp-ds-profile.h"
-#include "telemetry/gp-nvsmi.h"
+#include "deepstream/gp-ds-hw.h"
 
 /* A file's report name from its name ("run_nvtx_sum.csv"), or NULL. */
 static const gchar *
@@ -174,33 +174,27 @@ out:
   return all;
 }
 
-/* the GPU and its ceilings from a saved `nvidia-smi --query-gpu` csv */
+/* The GPU and its ceilings as `ds hw` has them: from a saved query or
+ * tegrastats log (@file), else this machine's when the capture runs here
+ * (@live); its first GPU, the one nvinfer's gpu-id 0 names. */
 static gboolean
-gp_cmd_ds_profile_nvsmi (GpDsProfile * p, const gchar * file, GError ** e)
+gp_cmd_ds_profile_hw (GpDsProfile * p, const gchar * file, gboolean live,
+    GError ** e)
 {
-  gchar *text;
-  gsize len;
-  GpNvsmiTable *t;
-  const gchar *name, *cc;
-  gdouble mem = -1, sm = -1, mm = -1;
+  GError *why = NULL;
+  GPtrArray *gpus;
 
-  if (!g_file_get_contents (file, &text, &len, e))
-    return FALSE;
-  t = gp_nvsmi_parse_query (text, len, NULL, file, e);
-  g_free (text);
-  if (t == NULL)
-    return FALSE;
-  name = gp_nvsmi_table_text (t, 0, "name");
-  cc = gp_nvsmi_table_text (t, 0, "compute_cap");
-  gp_nvsmi_table_value (t, 0, "memory.total", &mem);
-  gp_nvsmi_table_value (t, 0, "clocks.max.sm", &sm);
-  gp_nvsmi_table_value (t, 0, "clocks.max.memory", &mm);
-  p->hardware = g_strdup_printf ("%s, %.0f MiB (%s)", name ? name : "?",
-      mem, file);
-  if (name)
-    p->peaks = gp_peaks_from_nvsmi (name, cc, isnan (sm) ? -1 : sm,
-        isnan (mm) ? -1 : mm, isnan (mem) ? -1 : mem, 0, 0, NULL);
-  gp_nvsmi_table_free (t);
+  if (file == NULL && !live)
+    return TRUE;
+  gpus = file ? gp_ds_hw_load (file, e) : gp_ds_hw_probe (&why);
+  if (gpus == NULL) {
+    p->hardware_why = why ? g_strdup (why->message) : NULL;
+    g_clear_error (&why);
+    return file == NULL;
+  }
+  g_ptr_array_set_size (gpus, 1);
+  p->hardware = gp_ds_hw_report (gpus);
+  g_ptr_array_unref (gpus);
   return TRUE;
 }
 
@@ -243,7 +237,8 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
     {"plateau", 0, 0, G_OPTION_ARG_STRING, &plateau,
         "the inference plateau's fps (gstprof ds sweep)", "FPS"},
     {"nvsmi", 0, 0, G_OPTION_ARG_FILENAME, &nvsmi,
-        "a saved nvidia-smi --query-gpu csv with its header", "FILE"},
+        "a saved nvidia-smi --query-gpu csv with its header, or a "
+        "tegrastats log (default with -- COMMAND: this machine's)", "FILE"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL},
     {NULL}
   };
@@ -278,7 +273,7 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
         "-- COMMAND");
     goto out;
   }
-  if (nvsmi && !gp_cmd_ds_profile_nvsmi (&p, nvsmi, &err)) {
+  if (!gp_cmd_ds_profile_hw (&p, nvsmi, from == NULL, &err)) {
     code = gp_cli_fail ("ds profile", "--nvsmi: %s", err->message);
     goto out;
   }
@@ -354,9 +349,8 @@ out:
     gp_session_free (p.session);
   if (p.elements)
     g_ptr_array_unref (p.elements);
-  if (p.peaks)
-    gp_peaks_free (p.peaks);
   g_free (p.hardware);
+  g_free (p.hardware_why);
   g_free (p.gpu_metrics);
   g_free (p.source);
   g_free (from);

@@ -62,22 +62,12 @@ static void
 gp_ds_profile_hardware (GString * o, const GpDsProfile * p)
 {
   g_string_append (o, "## Hardware and ceilings\n\n");
-  if (p->hardware == NULL && p->peaks == NULL) {
-    g_string_append (o, "Not measured (no nvidia-smi output: --nvsmi "
-        "FILE, or nvidia-smi in PATH).\n\n");
-    return;
-  }
-  if (p->hardware)
-    g_string_append_printf (o, "- GPU: %s\n", p->hardware);
-  if (p->peaks) {
-    g_string_append_printf (o, "- ceilings (%s): FP16 %.1f TFLOPS, INT8 "
-        "%.0f TOPS, memory %.0f GB/s\n", p->peaks->target,
-        p->peaks->fp16 / 1e12, p->peaks->int8 / 1e12, p->peaks->bw / 1e9);
-    g_string_append_printf (o, "- how: %s\n", p->peaks->how);
-  } else
-    g_string_append (o, "- ceilings: not known (the peaks table has no "
-        "row for this GPU)\n");
-  g_string_append_c (o, '\n');
+  if (p->hardware == NULL)
+    g_string_append_printf (o, "Not measured (%s).\n\n", p->hardware_why ?
+        p->hardware_why : "no nvidia-smi output: --nvsmi FILE, or "
+        "nvidia-smi in PATH");
+  else
+    g_string_append_printf (o, "```\n%s```\n\n", p->hardware);
 }
 
 static void

@@ -46,8 +46,9 @@ typedef struct
   GpNsysStats *stats;           /* the reports read (owned by the caller) */
   GpSession *session;           /* the tracer's session, or NULL */
   GPtrArray *elements;          /* GpDsElement*, or NULL: from the session */
-  GpPeaks *peaks;               /* the hardware's ceilings, or NULL */
-  gchar *hardware;              /* what nvidia-smi said, or NULL */
+  gchar *hardware;              /* the GPU and its ceilings as `ds hw`
+                                 * prints them (gp_ds_hw_report), or NULL */
+  gchar *hardware_why;          /* why not, when NULL; may be NULL */
   gdouble duration_s;           /* the capture's wall time, NAN unknown */
   gdouble fps, plateau;         /* NAN unknown */
   gchar *gpu_metrics;           /* where GPU metrics were found, or NULL */

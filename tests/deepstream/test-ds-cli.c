@@ -151,6 +151,29 @@ test_profile_from_stats (void)
   has (r.out, "**CPU** (2 agreeing signals)");
   has (r.out, "kernels run 2.5 % of the capture, under 30 %");
   gp_test_run_clear (&r);
+  /* the hardware as `ds hw` reads it, from a saved query: L40S, 3 NVDEC
+   * at the Ada midpoint (3 x 1300 fps H.265 1080p) */
+  {
+    gchar *smi = gp_test_fixture_path ("telemetry",
+        "nvidia_smi_query_l40s_2gpu_csv_with_header_units.txt");
+
+    if (smi != NULL) {
+      gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
+          "--nvsmi", smi, NULL);
+      g_assert_cmpint (r.code, ==, 0);
+      has (r.out, "## Hardware and ceilings\n\n```\nGPU 0: NVIDIA L40S");
+      has (r.out, "H.265 1080p   3900 fps");
+      /* the first GPU only */
+      g_assert_null (strstr (r.out, "GPU 1:"));
+      gp_test_run_clear (&r);
+      g_free (smi);
+    }
+  }
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
+      "--nvsmi", "/nonexistent.csv", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "gstprof ds profile: --nvsmi: ");
+  gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
       "--fps", "abc", NULL);
   g_assert_cmpint (r.code, ==, 3);
