@@ -307,7 +307,6 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
     goto out;
   }
   if (session) {
-    guint i;
     const GpNsysTable *nvtx;
 
     p.session = gp_cli_load_session (session, &err);
@@ -315,29 +314,13 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
       code = gp_cli_fail ("ds profile", "%s", err ? err->message : session);
       goto out;
     }
-    p.elements = g_ptr_array_new ();
-    {
-      GString *launch = g_string_new (NULL);
-
-      for (i = 0; i < p.session->elements->len; i++) {
-        GpElement *e = g_ptr_array_index (p.session->elements, i);
-
-        if (!e->is_bin)
-          g_string_append_printf (launch, "%s%s name=%s", launch->len ?
-              " ! " : "", e->factory, e->name);
-      }
-      g_ptr_array_unref (p.elements);
-      p.elements = gp_ds_elements_from_launch (launch->str, NULL);
-      g_string_free (launch, TRUE);
-    }
-    if (p.elements) {
-      nvtx = gp_nsys_stats_find (p.stats, "nvtx_sum");
-      if (nvtx && nvtx->skipped == NULL)
-        gp_ds_coverage_from_nvtx (p.elements, nvtx);
-      else
-        gp_ds_coverage_from_table (p.elements);
-      gp_ds_coverage_add_session (p.elements, p.session);
-    }
+    p.elements = gp_ds_elements_from_session (p.session);
+    nvtx = gp_nsys_stats_find (p.stats, "nvtx_sum");
+    if (nvtx && nvtx->skipped == NULL)
+      gp_ds_coverage_from_nvtx (p.elements, nvtx);
+    else
+      gp_ds_coverage_from_table (p.elements);
+    gp_ds_coverage_add_session (p.elements, p.session);
   }
   md = gp_ds_profile_markdown (&p);
   fputs (md, stdout);

@@ -129,6 +129,25 @@ gp_ds_elements_from_launch (const gchar * launch, GError ** error)
   return els;
 }
 
+GPtrArray *
+gp_ds_elements_from_session (GpSession * s)
+{
+  GPtrArray *els = gp_ds_elements_new ();
+  guint i;
+
+  for (i = 0; i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gint64 uid = -1;
+
+    if (e->is_bin || e->factory == NULL)
+      continue;
+    if (!gp_element_get_prop_int (e, "unique-id", &uid))
+      uid = -1;
+    gp_ds_add (els, e->name, e->factory, (gint) uid);
+  }
+  return els;
+}
+
 static const gchar *const gp_ds_groups[] = {
   "application", "streammux", "primary-gie", "tracker", "osd",
   "tiled-display", NULL

@@ -44,6 +44,9 @@ GPtrArray *gp_ds_elements_from_launch (const gchar * launch,
  * osd, each enabled sink by its type. NULL with a one-line @error naming
  * @path. */
 GPtrArray *gp_ds_elements_from_config (const gchar * path, GError ** error);
+/* The elements a gstprof session saw at PLAYING (bins left out), the
+ * inference's unique-id from its properties. */
+GPtrArray *gp_ds_elements_from_session (GpSession * s);
 /* TRUE when @path is a file with a deepstream-app group. */
 gboolean gp_ds_is_app_config (const gchar * path);
 

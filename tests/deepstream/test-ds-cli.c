@@ -182,6 +182,51 @@ test_profile_from_stats (void)
   g_free (dir);
 }
 
+/* --session: the tracer's self time beside NVTX, for the elements
+ * DeepStream does not instrument. A real capture with a planted cost:
+ * 60 buffers through identity sleep-time=5000 are 300 ms of its time. */
+static void
+test_profile_session (void)
+{
+  gchar *dir = stats_dir (), *session, *row, *end;
+  const gchar *launch = "videotestsrc num-buffers=60 ! identity name=slow "
+      "sleep-time=5000 ! fakesink";
+  gdouble ms;
+  GpTestRun r;
+
+  if (dir == NULL || !gp_test_have_tracer ()) {
+    g_free (dir);
+    return;
+  }
+  session = g_build_filename (gp_tmp, "slow-session", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "run", "-q", "--no-machine", "--out",
+      session, launch, NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
+      "--session", session, NULL);
+  gp_test_message_text (r.out);
+  g_assert_cmpint (r.code, ==, 0);
+  row = strstr (r.out, "| slow | identity | - | ");
+  g_assert_nonnull (row);
+  ms = g_ascii_strtod (row + strlen ("| slow | identity | - | "), &end);
+  g_assert_cmpfloat (ms, >=, 300.0);
+  g_assert_cmpfloat (ms, <=, 345.0);
+  has (r.out, "- slow (identity): no NVTX; gstprof self time ");
+  gp_test_run_clear (&r);
+
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", "--session", session,
+      launch, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  has (r.out, "| slow | identity | UNINSTRUMENTED | ");
+  row = strstr (r.out, "| slow | identity | UNINSTRUMENTED | ");
+  g_assert_nonnull (strstr (row, " ms (busy "));
+  gp_test_run_clear (&r);
+  g_free (session);
+  g_free (dir);
+}
+
 /* the live path: nsys profile + nsys stats, the stand-in replaying the
  * 2024.1.1 csv for nvtx_sum and SKIPPED for the others */
 static void
@@ -240,6 +285,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ds/coverage/measured", test_coverage_measured);
   g_test_add_func ("/ds/profile/from-stats", test_profile_from_stats);
   g_test_add_func ("/ds/profile/live", test_profile_live);
+  g_test_add_func ("/ds/profile/session", test_profile_session);
   code = g_test_run ();
   gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);
