@@ -12,6 +12,7 @@
 
 #include "capture/gp-capture.h"
 #include "deepstream/gp-ds-sweep.h"
+#include "plot/gp-plot.h"
 
 /* Long enough for a steady window after the start-up second the session
  * leaves out (docs/session-schema.md); short enough for six batches. */
@@ -26,6 +27,51 @@ gp_cmd_ds_sweep_progress (const GpDsSweepRow * row, gpointer user_data)
   else
     fprintf (stderr, "gstprof ds sweep: batch %u: %s\n", row->batch,
         row->state == GP_DS_SWEEP_FAILED ? "failed" : "skipped");
+}
+
+/* The sweep's chart: aggregate and per-stream fps against the batch
+ * (log x), the plateau marked; the batches not measured left as gaps. */
+static gboolean
+gp_cmd_ds_sweep_chart (const GArray * rows, guint streams, const gchar * out,
+    GError ** error)
+{
+  const GpDsSweepRow *r = (const GpDsSweepRow *) rows->data;
+  gdouble *x = g_new (gdouble, rows->len), *agg = g_new (gdouble, rows->len);
+  gdouble *per = g_new (gdouble, rows->len);
+  const gdouble *ys[2] = { agg, per };
+  const gchar *labels[2] = { "aggregate fps", "per-stream fps" };
+  gint at = gp_ds_sweep_plateau (r, rows->len, GP_DS_SWEEP_GAIN);
+  guint plateau = at >= 0 ? r[at].batch : 0;
+  gchar *mark = plateau > 0 ? g_strdup_printf ("plateau: batch %u",
+      plateau) : NULL;
+  GpPlotXY xy = { 0 };
+  gboolean ok;
+  guint i;
+
+  for (i = 0; i < rows->len; i++) {
+    x[i] = r[i].batch;
+    agg[i] = r[i].state == GP_DS_SWEEP_RAN ? r[i].aggregate_fps : NAN;
+    per[i] = r[i].state == GP_DS_SWEEP_RAN ? r[i].per_stream_fps : NAN;
+  }
+  xy.title = "gstprof ds sweep";
+  xy.panel_title = "Throughput by batch size (the plateau: the smallest B "
+      "whose 2B gains under 5 %)";
+  xy.x_label = "batch size";
+  xy.y_label = "frames per second";
+  xy.log_x = TRUE;
+  xy.n_series = streams > 0 ? 2 : 1;
+  xy.n_points = rows->len;
+  xy.labels = labels;
+  xy.x = x;
+  xy.ys = ys;
+  xy.mark_x = plateau > 0 ? plateau : NAN;
+  xy.mark_label = mark;
+  ok = gp_plot_xy (&xy, out, error);
+  g_free (mark);
+  g_free (x);
+  g_free (agg);
+  g_free (per);
+  return ok;
 }
 
 gint
@@ -43,7 +89,7 @@ gp_cmd_ds_sweep (gint argc, gchar ** argv)
     {"duration", 'd', 0, G_OPTION_ARG_STRING, &duration_text,
         "how long each batch runs (default 5s)", "S"},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-        "a chart of the sweep (not drawn yet: said so)", "FILE"},
+        "a chart of the sweep, PNG or SVG", "FILE"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &args, NULL,
         NULL},
     {NULL}
@@ -99,9 +145,10 @@ gp_cmd_ds_sweep (gint argc, gchar ** argv)
     goto out;
   }
   g_free (probe);
-  if (out)
-    fprintf (stderr, "gstprof ds sweep: -o %s: the sweep's chart is not "
-        "drawn yet; the table follows\n", out);
+  if (out && !gp_plot_check_path (out, &err)) {
+    code = gp_cli_fail ("ds sweep", "-o: %s", err->message);
+    goto out;
+  }
 
   gp_capture_options_init (&copts);
   if (!gp_capture_prepare_env (&copts, &err)) {
@@ -124,6 +171,12 @@ gp_cmd_ds_sweep (gint argc, gchar ** argv)
       (guint) streams);
   fputs (table, stdout);
   g_free (table);
+  if (out && !gp_cmd_ds_sweep_chart (rows, (guint) streams, out, &err)) {
+    code = gp_cli_fail ("ds sweep", "-o: %s", err->message);
+    goto out;
+  }
+  if (out)
+    printf ("wrote %s\n", out);
 
 out:
   g_clear_error (&err);

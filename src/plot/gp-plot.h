@@ -83,6 +83,8 @@ guint32 gp_plot_palette (guint i);      /* 0xRRGGBB, i modulo the palette */
 /* and of gp_plot_roofline () */
 #define GP_PLOT_PANEL_ROOFLINE "roofline"
 #define GP_PLOT_PANEL_BANDWIDTH "bandwidth"
+/* and of gp_plot_xy () */
+#define GP_PLOT_PANEL_XY "xy"
 
 /* A panel's plot area in pixels and the data range it shows. */
 typedef struct
@@ -181,6 +183,30 @@ gboolean gp_plot_check_path (const gchar * path, GError ** error);
 gboolean gp_plot_machine (const GpMachine * m, const GpSession * s,
     const gchar * path, GError ** error);
 gboolean gp_plot_roofline (const GpRoofline * r, const gchar * path,
+    GError ** error);
+
+/* One panel of lines over a shared x: @n_series curves of @n_points each
+ * (ys[s][i] at x[i]; NAN a gap), a series of at most GP_PLOT_XY_MARKED
+ * points marked at each; with @mark_x finite a grey vertical line there,
+ * labelled; @notes (NULL-terminated, may be NULL) under the panel. */
+#define GP_PLOT_XY_MARKED 16
+typedef struct
+{
+  const gchar *title;           /* the page's */
+  const gchar *panel_title;
+  const gchar *x_label, *y_label;       /* with their units */
+  gboolean log_x;
+  guint n_series, n_points;
+  const gchar *const *labels;   /* the legend, one per series */
+  const gdouble *x;
+  const gdouble *const *ys;
+  gdouble mark_x;
+  const gchar *mark_label;
+  const gchar *const *notes;
+} GpPlotXY;
+
+GpPlot *gp_plot_xy_layout (const GpPlotXY * xy, GError ** error);
+gboolean gp_plot_xy (const GpPlotXY * xy, const gchar * path,
     GError ** error);
 
 G_END_DECLS

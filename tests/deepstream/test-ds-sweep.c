@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <gst/gst.h>
 
 #include "deepstream/gp-ds-sweep.h"
@@ -158,6 +159,40 @@ test_cli_usage (void)
   g_assert_cmpint (r.code, ==, 3);
   gp_test_assert_one_line (r.err, "--duration");
   gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, NULL, "ds", "sweep", "-o", "sweep.jpg",
+      SWEEP_TEMPLATE, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "-o: ");
+  gp_test_run_clear (&r);
+}
+
+/* -o: the table, then the chart as a PNG file (what it shows is
+ * tests/plot's /plot/xy) */
+static void
+test_cli_chart (void)
+{
+  gchar *dir, *png, *data = NULL;
+  gsize len = 0;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  dir = g_dir_make_tmp ("gp-ds-sweep-XXXXXX", NULL);
+  png = g_build_filename (dir, "sweep.png", NULL);
+  gp_test_run_gstprof (&r, NULL, "ds", "sweep", "--batches", "1,2",
+      "--duration", "1s", "-o", png, SWEEP_TEMPLATE, NULL);
+  gp_test_message_text (r.out);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "wrote "));
+  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 1000);
+  g_assert_cmpint (memcmp (data, "\x89PNG\r\n\x1a\n", 8), ==, 0);
+  gp_test_run_clear (&r);
+  g_unlink (png);
+  g_rmdir (dir);
+  g_free (data);
+  g_free (png);
+  g_free (dir);
 }
 
 int
@@ -166,6 +201,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ds-sweep/pure", test_pure);
   g_test_add_func ("/ds-sweep/cli-usage", test_cli_usage);
+  g_test_add_func ("/ds-sweep/cli-chart", test_cli_chart);
   g_test_add_func ("/ds-sweep/plateau", test_plateau);
   g_test_add_func ("/ds-sweep/streams-failure", test_streams_failure);
   return g_test_run ();

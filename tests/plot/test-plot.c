@@ -974,6 +974,48 @@ test_plot_bad_input (void)
   g_free (png);
 }
 
+/* gp_plot_xy, as ds sweep draws: fps of batches 1, 2, 4, 8 on a log x,
+ * the plateau's line at 4, a gap where a batch was not measured; the
+ * values read back from the pixels. */
+static void
+test_plot_xy (void)
+{
+  static const gdouble x[] = { 1, 2, 4, 8, 16 };
+  static const gdouble agg[] = { 100, 200, 300, 300, NAN };
+  static const gdouble per[] = { 50, 100, 150, 150, NAN };
+  const gdouble *ys[] = { agg, per };
+  const gchar *labels[] = { "aggregate fps", "per-stream fps" };
+  GpPlotXY xy = { "gstprof ds sweep", "Throughput by batch size",
+    "batch size", "frames per second", TRUE, 2, 5, labels, x, ys, 4,
+    "plateau: batch 4", NULL
+  };
+  GError *err = NULL;
+  GpPlotTestImage img;
+  GpPlotPanel *panel;
+  GpPlot *p = gp_plot_xy_layout (&xy, &err);
+
+  g_assert_no_error (err);
+  panel = gp_plot_find_panel (p, GP_PLOT_PANEL_XY);
+  g_assert_nonnull (panel);
+  g_assert_true (panel->frame.log_x);
+  g_assert_cmpfloat (panel->rule, ==, 4);
+  g_assert_true (panel->rule_vertical);
+  g_assert_cmpfloat (panel->frame.x0, <, 1);
+  g_assert_cmpfloat (panel->frame.x1, >, 16);
+  gp_plot_test_png (p, "sweep.png", &img);
+  gp_plot_test_assert_read (&img, p, GP_PLOT_PANEL_XY, "aggregate fps", 2,
+      200);
+  gp_plot_test_assert_read (&img, p, GP_PLOT_PANEL_XY, "per-stream fps", 8,
+      150);
+  cairo_surface_destroy (img.surface);
+  gp_plot_free (p);
+
+  xy.n_points = 0;
+  g_assert_null (gp_plot_xy_layout (&xy, &err));
+  g_assert_error (err, GP_PLOT_ERROR, GP_PLOT_ERROR_EMPTY);
+  g_clear_error (&err);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -990,6 +1032,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plot/svg", test_plot_svg);
   g_test_add_func ("/plot/session", test_plot_session);
   g_test_add_func ("/plot/roofline", test_plot_roofline);
+  g_test_add_func ("/plot/xy", test_plot_xy);
   g_test_add_func ("/plot/cli", test_plot_cli);
   g_test_add_func ("/plot/bad-input", test_plot_bad_input);
 
