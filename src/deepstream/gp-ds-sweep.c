@@ -151,6 +151,30 @@ gp_ds_sweep_error_text (const GpSession * s)
   return NULL;
 }
 
+/* The most GPU memory the run's machine series say was used, on any
+ * GPU, and that GPU's total. */
+static void
+gp_ds_sweep_gpu_memory (GpSession * s, GpDsSweepRow * row)
+{
+  GPtrArray *all;
+  guint i;
+
+  row->gpu_mem_mib = row->gpu_mem_total_mib = NAN;
+  if (s->machine == NULL)
+    return;
+  all = gp_machine_find_all (s->machine, GP_MACHINE_GPU_MEM);
+  for (i = 0; i < all->len; i++) {
+    GpMachineSeries *ms = g_ptr_array_index (all, i);
+    gdouble used = gp_machine_series_max (ms, NAN, NAN);
+
+    if (isfinite (used) && !(used <= row->gpu_mem_mib)) {
+      row->gpu_mem_mib = used;
+      row->gpu_mem_total_mib = ms->limit;
+    }
+  }
+  g_ptr_array_unref (all);
+}
+
 /* One batch: a row, or FALSE with @error when nothing could be run: the
  * tracer, or the launch string of the @first batch (later, one that an
  * earlier batch's parsed has a batch size its elements refuse: a row). */
@@ -167,6 +191,7 @@ gp_ds_sweep_one (const gchar * launch, guint batch, guint streams,
   gp_capture_options_init (&opts);
   opts.launch = launch;
   opts.duration_s = duration_s;
+  opts.machine = TRUE;
   s = gp_capture_run (&opts, &end, &err);
   if (s == NULL) {
     if (err->domain == GP_CAPTURE_ERROR &&
@@ -195,8 +220,40 @@ gp_ds_sweep_one (const gchar * launch, guint batch, guint streams,
     row->aggregate_fps = fps * batch;
     row->per_stream_fps = row->aggregate_fps / MAX (streams, 1);
   }
+  gp_ds_sweep_gpu_memory (s, row);
   gp_session_free (s);
   return TRUE;
+}
+
+gboolean
+gp_ds_sweep_memory_fits (const GpDsSweepRow * rows, guint n, guint batch,
+    gchar ** why)
+{
+  const GpDsSweepRow *a = NULL, *b = NULL;
+  gdouble slope, need;
+  guint i;
+
+  for (i = n; i-- > 0 && a == NULL;) {
+    if (rows[i].state != GP_DS_SWEEP_RAN || isnan (rows[i].gpu_mem_mib) ||
+        !(rows[i].gpu_mem_total_mib > 0))
+      continue;
+    if (b == NULL)
+      b = &rows[i];
+    else
+      a = &rows[i];
+  }
+  if (a == NULL || b->batch <= a->batch)
+    return TRUE;
+  slope = (b->gpu_mem_mib - a->gpu_mem_mib) / (b->batch - a->batch);
+  need = b->gpu_mem_mib + MAX (slope, 0) * ((gdouble) batch - b->batch);
+  if (need <= GP_DS_SWEEP_MEM_SHARE * b->gpu_mem_total_mib)
+    return TRUE;
+  if (why)
+    *why = g_strdup_printf ("would need about %.0f MiB of the GPU's %.0f "
+        "(%.0f MiB a batch, from batches %u and %u; over %.0f %%)", need,
+        b->gpu_mem_total_mib, slope, a->batch, b->batch,
+        100 * GP_DS_SWEEP_MEM_SHARE);
+  return FALSE;
 }
 
 GArray *
@@ -215,6 +272,7 @@ gp_ds_sweep_run (const gchar * template_, const GArray * batches,
 
     row.batch = g_array_index (batches, guint, i);
     row.aggregate_fps = row.per_stream_fps = NAN;
+    row.gpu_mem_mib = row.gpu_mem_total_mib = NAN;
     launch = gp_ds_sweep_substitute (template_, row.batch,
         MAX (streams, 1), error);
     if (launch == NULL) {
@@ -228,6 +286,9 @@ gp_ds_sweep_run (const gchar * template_, const GArray * batches,
     } else if (oom != NULL) {
       row.state = GP_DS_SWEEP_SKIPPED;
       row.why = g_strdup_printf ("batch %s ran out of memory", oom);
+    } else if (!gp_ds_sweep_memory_fits ((GpDsSweepRow *) rows->data,
+            rows->len, row.batch, &row.why)) {
+      row.state = GP_DS_SWEEP_SKIPPED;
     } else if (!gp_ds_sweep_one (launch, row.batch, MAX (streams, 1),
             duration_s, first, &row, error)) {
       g_free (launch);

@@ -18,6 +18,10 @@ G_BEGIN_DECLS
  * Stage 3): doubling the batch for under 5 % more frames is not worth the
  * latency and memory it costs. */
 #define GP_DS_SWEEP_GAIN 0.05
+/* The share of a GPU's memory a batch may be expected to use before the
+ * sweep skips it: the rest is headroom for the allocator and the
+ * estimate's error (it extrapolates two measured batches). */
+#define GP_DS_SWEEP_MEM_SHARE 0.9
 
 typedef enum
 {
@@ -35,6 +39,9 @@ typedef struct
                                  * steady buffers/s × batch; NAN unless RAN */
   gdouble per_stream_fps;       /* aggregate / streams */
   gchar *why;                   /* FAILED, SKIPPED: one line; else NULL */
+  /* the GPU memory its run used at most, and the GPU's total (MiB), from
+   * the machine's sampled gpu.mem series (nvidia-smi); NAN unknown */
+  gdouble gpu_mem_mib, gpu_mem_total_mib;
 } GpDsSweepRow;
 
 /* @template with every {batch} replaced by @batch and {streams} by
@@ -55,10 +62,20 @@ gboolean gp_ds_sweep_oom_text (const gchar * text);
  * -1 when the rate still rises at the last one, or fewer than two ran. */
 gint gp_ds_sweep_plateau (const GpDsSweepRow * rows, guint n, gdouble gain);
 
+/* Whether @batch is expected to fit the GPU's memory after the @n rows
+ * run before it: the used memory extrapolated along the line through the
+ * last two measured batches, against GP_DS_SWEEP_MEM_SHARE of the total.
+ * TRUE (and nothing said) without two measured batches; FALSE with @why
+ * (a new one-line string) when it would not fit. */
+gboolean gp_ds_sweep_memory_fits (const GpDsSweepRow * rows, guint n,
+    guint batch, gchar ** why);
+
 /* Runs the sweep: @template per batch of @batches, each for
  * @duration_s, in this process (gp_capture; GStreamer initialised with the
  * tracer, as gp_capture_run does). Batches above @streams (> 0) are
- * skipped; after a failure whose text says out of memory, every later one.
+ * skipped; so are those gp_ds_sweep_memory_fits () expects not to fit
+ * the GPU (the machine is sampled during each run); after a failure whose
+ * text says out of memory, every later one.
  * Each row as it is done goes to @progress (may be NULL). FALSE with
  * @error only when a launch string does not parse (nothing to sweep). */
 typedef void (*GpDsSweepProgress) (const GpDsSweepRow * row,

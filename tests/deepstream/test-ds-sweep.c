@@ -139,6 +139,35 @@ test_pure (void)
   g_assert_false (gp_ds_sweep_oom_text ("Internal data stream error."));
 }
 
+/* The GPU memory cap: the used memory of the last two measured batches
+ * extrapolated. 2000 MiB at batch 1 and 3000 at 2 are 1000 a batch: batch
+ * 4 needs 5000 of 8000 (under 90 %: 7200), batch 8 9000 (over). With one
+ * measured batch, or none sampled, nothing is capped. */
+static void
+test_memory_cap (void)
+{
+  GpDsSweepRow rows[3] = {
+    {1, GP_DS_SWEEP_RAN, 100, 100, NULL, 2000, 8000},
+    {2, GP_DS_SWEEP_FAILED, NAN, NAN, (gchar *) "x", NAN, NAN},
+    {2, GP_DS_SWEEP_RAN, 190, 190, NULL, 3000, 8000},
+  };
+  gchar *why = NULL;
+
+  g_assert_true (gp_ds_sweep_memory_fits (rows, 3, 4, &why));
+  g_assert_null (why);
+  g_assert_false (gp_ds_sweep_memory_fits (rows, 3, 8, &why));
+  g_assert_cmpstr (why, ==, "would need about 9000 MiB of the GPU's 8000 "
+      "(1000 MiB a batch, from batches 1 and 2; over 90 %)");
+  g_free (why);
+  why = NULL;
+  /* one measured batch: nothing to extrapolate */
+  g_assert_true (gp_ds_sweep_memory_fits (rows, 2, 64, &why));
+  /* no memory sampled (no nvidia-smi): nothing capped */
+  rows[0].gpu_mem_mib = rows[2].gpu_mem_mib = NAN;
+  g_assert_true (gp_ds_sweep_memory_fits (rows, 3, 64, &why));
+  g_assert_null (why);
+}
+
 /* the binary's refusals: one line, exit 3, before anything runs */
 static void
 test_cli_usage (void)
@@ -200,6 +229,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ds-sweep/pure", test_pure);
+  g_test_add_func ("/ds-sweep/memory-cap", test_memory_cap);
   g_test_add_func ("/ds-sweep/cli-usage", test_cli_usage);
   g_test_add_func ("/ds-sweep/cli-chart", test_cli_chart);
   g_test_add_func ("/ds-sweep/plateau", test_plateau);
