@@ -32,9 +32,6 @@
 #define GP_VERDICT_OFF_CPU_MIN_MS 10.0
 /* The process is CPU-bound at this share of all the cores it may use. */
 #define GP_VERDICT_CPU_BOUND_FRACTION 0.90
-/* Worker threads are shown when together they take this much of a core;
- * kinds of workers below it are summed up, past the first few. */
-#define GP_VERDICT_WORKER_MIN_PCT 20.0
 #define GP_VERDICT_MAX_WORKER_GROUPS 3
 #define GP_VERDICT_WORKER_GROUP_MIN_PCT 5.0
 

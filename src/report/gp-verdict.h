@@ -14,6 +14,10 @@
 
 G_BEGIN_DECLS
 
+/* Worker threads are shown when together they take this much of a core;
+ * kinds of workers below it are summed up, past the first few. */
+#define GP_VERDICT_WORKER_MIN_PCT 20.0
+
 typedef enum
 {
   GP_VERDICT_PLAIN = 0,

@@ -333,7 +333,12 @@ test_worker_threads (void)
       s->process.rss_mb_end);
   g_assert_true (s->process.measured);
   g_assert_cmpuint (n_workers, >=, 2);
-  g_assert_cmpfloat (workers, >=, 20.0);
+  /* The threads' CPU adds up to the process's, read apart from
+   * /proc/self/stat: no thread left out or counted twice. How x264 splits
+   * its work between the streaming thread and its own is its business
+   * (on one run in three here its frame threads stay near idle). */
+  g_assert_cmpfloat (fabs (s->process.cpu_pct_mean - (streaming + workers)),
+      <=, 5.0 + 0.05 * s->process.cpu_pct_mean);
   g_assert_cmpfloat (s->process.cpu_pct_mean, >, streaming);
   g_assert_cmpfloat (s->process.cpu_pct_max, >=, s->process.cpu_pct_mean);
   g_assert_cmpint (s->process.n_cpus, >=, 1);
@@ -354,7 +359,11 @@ test_worker_threads (void)
   text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   gp_test_message_text (text);
   g_assert_nonnull (strstr (text, "\n  process: "));
-  g_assert_nonnull (strstr (text, "\n  worker threads: "));
+  /* the worker threads' line when they did enough to say */
+  if (workers >= GP_VERDICT_WORKER_MIN_PCT)
+    g_assert_nonnull (strstr (text, "\n  worker threads: "));
+  else
+    g_assert_null (strstr (text, "\n  worker threads: "));
 
   /* through session.json: the same verdict */
   json = gp_session_to_data (s, FALSE, NULL);
