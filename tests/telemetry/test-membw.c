@@ -76,8 +76,10 @@ test_probe_against_memcpy (void)
   } else {
     g_assert_true (isnan (m->copy_all));
   }
-  /* under a second on an idle machine; twice that leaves room for load */
-  g_assert_cmpfloat (m->probe_s, <, 2.0);
+  /* about half a second here; bounded, whatever the machine: a virtual
+   * machine just moved faults fresh pages in slowly (3.4 s was seen on
+   * one, the arrays' first touch alone) */
+  g_assert_cmpfloat (m->probe_s, <, 8.0);
   g_assert_false (m->cached);
 }
 
