@@ -35,19 +35,6 @@ out_dir (const gchar * name)
   return g_build_filename (gp_tmp, name, NULL);
 }
 
-static GpSession *
-load_session (const gchar * dir)
-{
-  gchar *path = g_build_filename (dir, "session.json", NULL);
-  GError *err = NULL;
-  GpSession *s = gp_session_load (path, &err);
-
-  g_assert_no_error (err);
-  g_assert_nonnull (s);
-  g_free (path);
-  return s;
-}
-
 
 /* the duration parser */
 
@@ -200,7 +187,7 @@ test_runtime_error (void)
   /* the verdict says what failed */
   g_assert_nonnull (strstr (r.out, "error"));
   g_assert_nonnull (strstr (r.out, "filesrc0: "));
-  s = load_session (dir);
+  s = gp_test_load_session_dir (dir);
   g_assert_nonnull (gp_session_find_event (s, "error"));
   g_assert_cmpint (s->exit_code, ==, 2);
   gp_session_free (s);
@@ -227,7 +214,7 @@ test_duration_live (void)
   g_assert_cmpfloat (r.wall_s, <, 5.0);
   expect = g_strdup_printf ("session: %s/session.json\n", dir);
   g_assert_true (g_str_has_suffix (r.err, expect));
-  s = load_session (dir);
+  s = gp_test_load_session_dir (dir);
   g_assert_cmpfloat (s->duration_s, >=, 0.9);
   g_assert_cmpfloat (s->duration_s, <, 2.5);
   g_assert_cmpint (s->exit_code, ==, r.code);
@@ -296,7 +283,7 @@ test_interrupt (void)
   g_assert_cmpint (gp_test_exit_code (status), >=, 0);
   g_assert_cmpint (gp_test_exit_code (status), <=, 1);
 
-  s = load_session (dir);
+  s = gp_test_load_session_dir (dir);
   g_assert_nonnull (gp_session_find_event (s, "interrupt"));
   g_assert_cmpfloat (s->duration_s, >, 0.5);
   g_assert_cmpfloat (s->duration_s, <, 6.0);
@@ -339,7 +326,7 @@ test_killed (void)
   g_spawn_close_pid (pid);
   g_assert_true (WIFSIGNALED (status));
 
-  s = load_session (dir);
+  s = gp_test_load_session_dir (dir);
   g_assert_cmpint (s->exit_code, ==, -1);
   g_assert_cmpfloat (s->duration_s, >, 1.5);
   g_assert_cmpuint (s->sinks->len, >=, 1);
@@ -410,7 +397,7 @@ test_analyze_same_verdict (void)
     g_assert_nonnull (strstr (b.err, "kept as"));
     g_assert_true (g_file_get_contents (kept, &again, NULL, NULL));
     g_assert_cmpstr (first, ==, again);
-    s = load_session (dir);
+    s = gp_test_load_session_dir (dir);
     g_assert_cmpstr (s->launch, ==, "videotestsrc num-buffers=10 ! fakesink");
     gp_session_free (s);
     g_free (first);
@@ -753,7 +740,8 @@ test_analyze_bad_input (void)
           -1, NULL));
   gp_test_run_gstprof (&r, gp_tmp, "analyze", other, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_test_assert_one_line (r.err, "summary.elements.x.busy_pct: 1e+308 cannot be");
+  gp_test_assert_one_line (r.err,
+      "summary.elements.x.busy_pct: 1e+308 cannot be");
   gp_test_run_clear (&r);
 
   g_free (garbage);
@@ -828,7 +816,7 @@ test_platform_agrees (void)
         "run", "--quiet", "--duration", "1", "--out", dir,
         "videotestsrc num-buffers=5 ! fakesink", NULL);
     g_assert_cmpint (r.code, ==, 0);
-    s = load_session (dir);
+    s = gp_test_load_session_dir (dir);
     g_assert_cmpstr (s->platform, ==, outputs[i][1]);
     gp_session_free (s);
     gp_test_run_clear (&r);
@@ -871,7 +859,7 @@ test_demo_hot (void)
       "x264enc speed-preset=medium tune=zerolatency ! h264parse ! "
       "fakesink sync=false", NULL);
   g_assert_cmpint (r.code, <=, 1);
-  s = load_session (dir);
+  s = gp_test_load_session_dir (dir);
   for (i = 0; i < s->findings->len; i++) {
     GpFinding *fi = g_ptr_array_index (s->findings, i);
 
@@ -906,7 +894,7 @@ test_budget_real (void)
       "fakesink name=out", NULL);
   g_assert_cmpint (r.code, <=, 1);
   gp_test_run_clear (&r);
-  s = load_session (slow);
+  s = gp_test_load_session_dir (slow);
   g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, <, 21.0);
   g_assert_nonnull (gp_session_find_finding (s, "HOT", "slow"));
   /* both halves of BUDGET: 20 fps of 30, and latency over 33.3 ms */
@@ -920,7 +908,7 @@ test_budget_real (void)
       "fakesink name=out", NULL);
   g_assert_cmpint (r.code, <=, 1);
   gp_test_run_clear (&r);
-  s = load_session (fast);
+  s = gp_test_load_session_dir (fast);
   g_assert_cmpfloat (gp_session_find_sink (s, "out")->fps, >, 29.0);
   g_assert_cmpuint (gp_session_count_findings (s, "BUDGET"), ==, 0);
   gp_session_free (s);

@@ -42,13 +42,6 @@ run_from (GpTestRun * r, const gchar * fixture, ...)
   g_free (path);
 }
 
-static void
-assert_has (const gchar * text, const gchar * needle)
-{
-  if (strstr (text, needle) == NULL)
-    g_error ("'%s' not in:\n%s", needle, text);
-}
-
 /* AGX Orin 64GB, R36.4.4: EMC 3 %@2133 on both lines; the EMC's maximum
  * is 3200 MHz (LPDDR5 6400 MT/s, 256 bit: 204.8 GB/s), so 0.03 x 204.8
  * x 2133 / 3200 = 4.095 GB/s; ResNet-50 at 40 fps is 40 x 8.18 = 327.2
@@ -66,22 +59,22 @@ test_from_orin64 (void)
       "--model", "resnet50", "--fps", "40", "--precision", "int8",
       "--target", "AGX Orin 64GB", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "roofline: Jetson AGX Orin 64GB");
-  assert_has (r.out, "INT8         85.2 Top/s        416 op/B");
-  assert_has (r.out, "memory         205 GB/s");
-  assert_has (r.out, "mean of 2 samples (2 with a clock)");
-  assert_has (r.out, "resnet50 @ 40 fps");
-  assert_has (r.out, "79.9      327 Gop/s     4.1 GB/s");
-  assert_has (r.out, "neither");
-  assert_has (r.out, "16.4 Top/s attainable");
+  gp_test_assert_has (r.out, "roofline: Jetson AGX Orin 64GB");
+  gp_test_assert_has (r.out, "INT8         85.2 Top/s        416 op/B");
+  gp_test_assert_has (r.out, "memory         205 GB/s");
+  gp_test_assert_has (r.out, "mean of 2 samples (2 with a clock)");
+  gp_test_assert_has (r.out, "resnet50 @ 40 fps");
+  gp_test_assert_has (r.out, "79.9      327 Gop/s     4.1 GB/s");
+  gp_test_assert_has (r.out, "neither");
+  gp_test_assert_has (r.out, "16.4 Top/s attainable");
   gp_test_run_clear (&r);
 
   /* without --target: told from the log by its 12 CPUs */
   run_from (&r, "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt",
       "--model", "resnet50", "--fps", "40", "--precision", "int8", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "told from the log by its 12 CPUs");
-  assert_has (r.out, "4.1 GB/s");
+  gp_test_assert_has (r.out, "told from the log by its 12 CPUs");
+  gp_test_assert_has (r.out, "4.1 GB/s");
   gp_test_run_clear (&r);
 
   /* a workload the board cannot run: 40 fps of YOLOv8m at FP32 is 3.16
@@ -89,7 +82,7 @@ test_from_orin64 (void)
   run_from (&r, "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt",
       "--model", "yolov8m", "--fps", "40", "--precision", "fp32", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "3.16 Top/s");
+  gp_test_assert_has (r.out, "3.16 Top/s");
   gp_test_run_clear (&r);
 }
 
@@ -108,10 +101,10 @@ test_from_orin32_nx (void)
   run_from (&r, "tegrastats_agx_orin32_r36_multispace_engines_off.txt",
       "--model", "yolov8n", "--fps", "30", "--target", "AGX Orin 32GB", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "roofline: Jetson AGX Orin 32GB");
-  assert_has (r.out, "1.37 GB/s");
+  gp_test_assert_has (r.out, "roofline: Jetson AGX Orin 32GB");
+  gp_test_assert_has (r.out, "1.37 GB/s");
   /* 30 x 8.7 Gop = 261 Gop/s */
-  assert_has (r.out, "261 Gop/s");
+  gp_test_assert_has (r.out, "261 Gop/s");
   gp_test_run_clear (&r);
 
   run_from (&r, "tegrastats_orin_nx16_jp5.txt", "--model", "resnet18",
@@ -123,7 +116,7 @@ test_from_orin32_nx (void)
   run_from (&r, "tegrastats_orin_nx16_jp5.txt", "--model", "resnet18",
       "--fps", "100", "--target", "Orin NX 16GB", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "memory load is 0");
+  gp_test_assert_has (r.out, "memory load is 0");
   gp_test_run_clear (&r);
 }
 
@@ -142,9 +135,9 @@ test_from_nvsmi (void)
   run_from (&r, "nvidia_smi_query_l40s_2gpu_csv_with_header_units.txt",
       "--model", "yolov8m", "--fps", "1000", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "roofline: L40S");
-  assert_has (r.out, "memory 2 x 9001 MHz x 384 bit");
-  assert_has (r.out, "no memory load in the telemetry");
+  gp_test_assert_has (r.out, "roofline: L40S");
+  gp_test_assert_has (r.out, "memory 2 x 9001 MHz x 384 bit");
+  gp_test_assert_has (r.out, "no memory load in the telemetry");
   gp_test_run_clear (&r);
 
   run_from (&r, "nvidia_smi_dmon_t4_default_drv535.txt", "--model",
@@ -155,9 +148,9 @@ test_from_nvsmi (void)
   run_from (&r, "nvidia_smi_dmon_t4_default_drv535.txt", "--target",
       "Tesla T4", "--peak-bw", "300G", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "bandwidth given");
-  assert_has (r.out, "memory         300 GB/s");
-  assert_has (r.out, "memory traffic");
+  gp_test_assert_has (r.out, "bandwidth given");
+  gp_test_assert_has (r.out, "memory         300 GB/s");
+  gp_test_assert_has (r.out, "memory traffic");
   gp_test_run_clear (&r);
 }
 
@@ -221,7 +214,7 @@ test_chart (void)
     run_from (&r, "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt",
         "--model", "resnet50", "--fps", "40", "-o", path, NULL);
     g_assert_cmpint (r.code, ==, 0);
-    assert_has (r.out, "wrote ");
+    gp_test_assert_has (r.out, "wrote ");
     g_assert_true (g_file_get_contents (path, &data, &len, NULL));
     g_assert_cmpuint (len, >, 1000);
     if (i == 0)
@@ -241,16 +234,16 @@ test_list_and_help (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "roofline", "--list", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "H100 SXM");
-  assert_has (r.out, "Jetson AGX Orin 64GB");
-  assert_has (r.out, "yolov8m");
+  gp_test_assert_has (r.out, "H100 SXM");
+  gp_test_assert_has (r.out, "Jetson AGX Orin 64GB");
+  gp_test_assert_has (r.out, "yolov8m");
   gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "roofline", "--help", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "--peak-bw");
+  gp_test_assert_has (r.out, "--peak-bw");
   gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "--help", NULL);
-  assert_has (r.out, "roofline SESSION");
+  gp_test_assert_has (r.out, "roofline SESSION");
   gp_test_run_clear (&r);
 }
 
@@ -275,8 +268,8 @@ test_session (void)
   gp_test_run_gstprof (&r, gp_tmp, "roofline", dir, NULL);
   gp_test_message_text (r.out);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "CPU roofline: this machine (CPU)");
-  assert_has (r.out, "measured now");
+  gp_test_assert_has (r.out, "CPU roofline: this machine (CPU)");
+  gp_test_assert_has (r.out, "measured now");
   {
     const gchar *at = strstr (r.out, "\n  crop ");
     gchar *line;
@@ -302,7 +295,7 @@ test_session (void)
   /* again: the figures of this boot from the cache */
   gp_test_run_gstprof (&r, gp_tmp, "roofline", dir, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "measured earlier this boot");
+  gp_test_assert_has (r.out, "measured earlier this boot");
   gp_test_run_clear (&r);
   g_unsetenv ("GSTPROF_CACHE_DIR");
   g_free (cache);

@@ -71,6 +71,26 @@ gp_test_message_text (const gchar * text)
   g_strfreev (lines);
 }
 
+GpSession *
+gp_test_load_session_dir (const gchar * dir)
+{
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *s = gp_session_load (path, &err);
+
+  g_assert_no_error (err);
+  g_assert_nonnull (s);
+  g_free (path);
+  return s;
+}
+
+void
+gp_test_assert_has (const gchar * text, const gchar * needle)
+{
+  if (strstr (text, needle) == NULL)
+    g_error ("'%s' not in:\n%s", needle, text);
+}
+
 void
 gp_test_assert_one_line (const gchar * text, const gchar * needle)
 {

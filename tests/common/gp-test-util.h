@@ -33,6 +33,12 @@ GpSession *gp_test_load_fixture (const gchar * name);
  * rest breaks the TAP stream). */
 void gp_test_message_text (const gchar * text);
 
+/* @dir/session.json, which must load. */
+GpSession *gp_test_load_session_dir (const gchar * dir);
+
+/* @text holds @needle; fails the test otherwise, quoting @text. */
+void gp_test_assert_has (const gchar * text, const gchar * needle);
+
 /* @text (a command's stderr) is exactly one line, ending in a newline, and
  * holds @needle (when not NULL); fails the test otherwise, quoting it. */
 void gp_test_assert_one_line (const gchar * text, const gchar * needle);

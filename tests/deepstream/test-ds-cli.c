@@ -12,13 +12,6 @@
 static gchar *gp_tmp;
 
 static void
-has (const gchar * text, const gchar * needle)
-{
-  if (strstr (text, needle) == NULL)
-    g_error ("'%s' not in:\n%s", needle, text);
-}
-
-static void
 test_coverage_launch (void)
 {
   GpTestRun r;
@@ -28,13 +21,14 @@ test_coverage_launch (void)
       "nvinfer config-file-path=p.txt unique-id=1 ! nvtracker ! "
       "nvdsosd name=osd ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  has (r.out, "| m | nvstreammux | UNINSTRUMENTED |");
-  has (r.out, "| nvinfer0 | nvinfer | COVERED | GstNvInfer: UID=<id>");
-  has (r.out, "| nvtracker0 | nvtracker | COVERED |");
-  has (r.out, "(the skill: sometimes / not verified) |");
-  has (r.out, "| osd | nvdsosd | COVERED |");
-  has (r.out, "| fakesink0 | fakesink | UNINSTRUMENTED |");
-  has (r.out, "3 of 6 elements covered");
+  gp_test_assert_has (r.out, "| m | nvstreammux | UNINSTRUMENTED |");
+  gp_test_assert_has (r.out,
+      "| nvinfer0 | nvinfer | COVERED | GstNvInfer: UID=<id>");
+  gp_test_assert_has (r.out, "| nvtracker0 | nvtracker | COVERED |");
+  gp_test_assert_has (r.out, "(the skill: sometimes / not verified) |");
+  gp_test_assert_has (r.out, "| osd | nvdsosd | COVERED |");
+  gp_test_assert_has (r.out, "| fakesink0 | fakesink | UNINSTRUMENTED |");
+  gp_test_assert_has (r.out, "3 of 6 elements covered");
   gp_test_run_clear (&r);
 }
 
@@ -51,14 +45,17 @@ test_coverage_config (void)
   g_assert_cmpint (r.code, ==, 0);
   /* two enabled RTSP sources, pgie, tracker, two sgies, tiler, osd, an
    * EGL sink and a message-broker sink; sink2 is disabled */
-  has (r.out, "| source1-decoder | nvv4l2decoder | UNINSTRUMENTED |");
-  has (r.out, "| primary-gie | nvinfer | COVERED |");
-  has (r.out, "| secondary-gie1 | nvinfer | COVERED |");
-  has (r.out, "| tiled-display | nvmultistreamtiler | UNINSTRUMENTED |");
-  has (r.out, "| sink1 | nvmsgbroker | UNINSTRUMENTED | no NVTX call in the "
+  gp_test_assert_has (r.out,
+      "| source1-decoder | nvv4l2decoder | UNINSTRUMENTED |");
+  gp_test_assert_has (r.out, "| primary-gie | nvinfer | COVERED |");
+  gp_test_assert_has (r.out, "| secondary-gie1 | nvinfer | COVERED |");
+  gp_test_assert_has (r.out,
+      "| tiled-display | nvmultistreamtiler | UNINSTRUMENTED |");
+  gp_test_assert_has (r.out,
+      "| sink1 | nvmsgbroker | UNINSTRUMENTED | no NVTX call in the "
       "source (the skill: often visible) |");
   g_assert_null (strstr (r.out, "sink2"));
-  has (r.out, "5 of 14 elements covered");
+  gp_test_assert_has (r.out, "5 of 14 elements covered");
   gp_test_run_clear (&r);
   g_free (cfg);
 }
@@ -83,11 +80,13 @@ test_coverage_measured (void)
       "nvstreammux name=m ! nvinfer unique-id=1 ! nvinfer unique-id=2 ! "
       "nvdsosd name=osd ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  has (r.out, "| nvinfer0 | nvinfer | COVERED | GstNvInfer: UID=1:"
+  gp_test_assert_has (r.out,
+      "| nvinfer0 | nvinfer | COVERED | GstNvInfer: UID=1:"
       "buffer_process batch_num=N |");
-  has (r.out, "| nvinfer1 | nvinfer | UNINSTRUMENTED | no range names it |");
-  has (r.out, "| osd | nvdsosd | COVERED | osd_(Frame=N) |");
-  has (r.out, "2 of 5 elements covered (measured");
+  gp_test_assert_has (r.out,
+      "| nvinfer1 | nvinfer | UNINSTRUMENTED | no range names it |");
+  gp_test_assert_has (r.out, "| osd | nvdsosd | COVERED | osd_(Frame=N) |");
+  gp_test_assert_has (r.out, "2 of 5 elements covered (measured");
   gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", "--nsys-report",
       "/nonexistent.csv", "fakesink", NULL);
@@ -136,20 +135,23 @@ test_profile_from_stats (void)
   gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
       "--duration", "1s", "--fps", "20", "--plateau", "100", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  has (r.out, "## Hardware and ceilings\n\nNot measured");
-  has (r.out, "the pipeline reaches 20 % of it");
+  gp_test_assert_has (r.out, "## Hardware and ceilings\n\nNot measured");
+  gp_test_assert_has (r.out, "the pipeline reaches 20 % of it");
   /* nvtx_sum from the csv file, not the one 2023.1.2 skipped */
-  has (r.out, "| data_load | - | 50 | 1135.904 | 22.718 |");
+  gp_test_assert_has (r.out, "| data_load | - | 50 | 1135.904 | 22.718 |");
   /* 2,097,125 ns of HtoD in 1 s: 0.21 %; 21.218 MB */
-  has (r.out, "| [CUDA memcpy Host-to-Device] | 5 | 2.097 | 0.21 % | "
+  gp_test_assert_has (r.out,
+      "| [CUDA memcpy Host-to-Device] | 5 | 2.097 | 0.21 % | "
       "21.218 |");
-  has (r.out, "| mult_square_matrix(int *, int *, int *, int) | 1 | 24.472");
-  has (r.out, "| cudaMalloc | 5 | 356.993 |");
-  has (r.out, "| poll | 58 | 4706.608 |");
-  has (r.out, "`gpu_metric_gpu_util_sum` is not an nsys stats report");
+  gp_test_assert_has (r.out,
+      "| mult_square_matrix(int *, int *, int *, int) | 1 | 24.472");
+  gp_test_assert_has (r.out, "| cudaMalloc | 5 | 356.993 |");
+  gp_test_assert_has (r.out, "| poll | 58 | 4706.608 |");
+  gp_test_assert_has (r.out,
+      "`gpu_metric_gpu_util_sum` is not an nsys stats report");
   /* kernels 24.8 ms of 1 s, and 20 % of the plateau: two CPU signals */
-  has (r.out, "**CPU** (2 agreeing signals)");
-  has (r.out, "kernels run 2.5 % of the capture, under 30 %");
+  gp_test_assert_has (r.out, "**CPU** (2 agreeing signals)");
+  gp_test_assert_has (r.out, "kernels run 2.5 % of the capture, under 30 %");
   gp_test_run_clear (&r);
   /* the hardware as `ds hw` reads it, from a saved query: L40S, 3 NVDEC
    * at the Ada midpoint (3 x 1300 fps H.265 1080p) */
@@ -161,8 +163,9 @@ test_profile_from_stats (void)
       gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", dir,
           "--nvsmi", smi, NULL);
       g_assert_cmpint (r.code, ==, 0);
-      has (r.out, "## Hardware and ceilings\n\n```\nGPU 0: NVIDIA L40S");
-      has (r.out, "H.265 1080p   3900 fps");
+      gp_test_assert_has (r.out,
+          "## Hardware and ceilings\n\n```\nGPU 0: NVIDIA L40S");
+      gp_test_assert_has (r.out, "H.265 1080p   3900 fps");
       /* the first GPU only */
       g_assert_null (strstr (r.out, "GPU 1:"));
       gp_test_run_clear (&r);
@@ -213,13 +216,13 @@ test_profile_session (void)
   ms = g_ascii_strtod (row + strlen ("| slow | identity | - | "), &end);
   g_assert_cmpfloat (ms, >=, 300.0);
   g_assert_cmpfloat (ms, <=, 345.0);
-  has (r.out, "- slow (identity): no NVTX; gstprof self time ");
+  gp_test_assert_has (r.out, "- slow (identity): no NVTX; gstprof self time ");
   gp_test_run_clear (&r);
 
   gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", "--session", session,
       launch, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  has (r.out, "| slow | identity | UNINSTRUMENTED | ");
+  gp_test_assert_has (r.out, "| slow | identity | UNINSTRUMENTED | ");
   row = strstr (r.out, "| slow | identity | UNINSTRUMENTED | ");
   g_assert_nonnull (strstr (row, " ms (busy "));
   gp_test_run_clear (&r);
@@ -256,12 +259,12 @@ test_profile_live (void)
       "--out", out, "--", "gst-launch-1.0", "-q", "videotestsrc",
       "num-buffers=5", "!", "fakesink", NULL);
   g_assert_cmpint (r.code, ==, 0);
-  has (r.out, "nsys profile of `gst-launch-1.0` (2 s)");
-  has (r.out, "| step_0 | - | 1 | 1631.356 |");
-  has (r.out, "Not measured: nsys skipped cuda_gpu_kern_sum");
+  gp_test_assert_has (r.out, "nsys profile of `gst-launch-1.0` (2 s)");
+  gp_test_assert_has (r.out, "| step_0 | - | 1 | 1631.356 |");
+  gp_test_assert_has (r.out, "Not measured: nsys skipped cuda_gpu_kern_sum");
   path = g_build_filename (out, "report.args", NULL);
   g_assert_true (g_file_get_contents (path, &args, NULL, NULL));
-  has (args, "gst-launch-1.0 -q videotestsrc");
+  gp_test_assert_has (args, "gst-launch-1.0 -q videotestsrc");
   g_free (args);
   g_free (path);
   path = g_build_filename (out, "cuda_api_sum.csv", NULL);

@@ -51,13 +51,6 @@ value_of (const gchar * path, const gchar * group, const gchar * key)
   g_free (v_); } G_STMT_END
 
 static void
-assert_has (const gchar * text, const gchar * needle)
-{
-  if (strstr (text, needle) == NULL)
-    g_error ("'%s' not in:\n%s", needle, text);
-}
-
-static void
 test_app_ini (void)
 {
   gchar *tmp = g_dir_make_tmp ("gp-dsp-XXXXXX", NULL), *bench, *bak;
@@ -72,25 +65,29 @@ test_app_ini (void)
   g_assert_true (g_file_get_contents (path, &orig, &len, NULL));
   gp_test_run_gstprof (&r, tmp, "ds", "preset", "--fps", "25", path, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "2 sources, batch 2, 25 fps; display or recording: "
+  gp_test_assert_has (r.out,
+      "2 sources, batch 2, 25 fps; display or recording: "
       "two variants (visible, benchmark)");
-  assert_has (r.out, "[streammux] batch-size: min(2 sources, 16)");
-  assert_has (r.out, "(already)");
-  assert_has (r.out, "[source0] num-extra-surfaces: min(batch 2, 5)\n"
+  gp_test_assert_has (r.out, "[streammux] batch-size: min(2 sources, 16)");
+  gp_test_assert_has (r.out, "(already)");
+  gp_test_assert_has (r.out, "[source0] num-extra-surfaces: min(batch 2, 5)\n"
       "+num-extra-surfaces=2\n");
-  assert_has (r.out, "[tracker] tracker-width: max-perf working width (a "
+  gp_test_assert_has (r.out,
+      "[tracker] tracker-width: max-perf working width (a "
       "multiple of 32)\n-tracker-width=960\n+tracker-width=480\n");
-  assert_has (r.out, "+ll-config-file=/opt/nvidia/deepstream/deepstream/"
+  gp_test_assert_has (r.out,
+      "+ll-config-file=/opt/nvidia/deepstream/deepstream/"
       "samples/configs/deepstream-app/config_tracker_NvDCF_max_perf.yml\n");
-  assert_has (r.out, "variant benchmark\n");
-  assert_has (r.out, "[sink0] type: benchmark: fakesink, no display or "
+  gp_test_assert_has (r.out, "variant benchmark\n");
+  gp_test_assert_has (r.out, "[sink0] type: benchmark: fakesink, no display or "
       "recording\n-type=2\n+type=1\n");
-  assert_has (r.out, "[osd] enable: benchmark: no OSD\n-enable=1\n"
+  gp_test_assert_has (r.out, "[osd] enable: benchmark: no OSD\n-enable=1\n"
       "+enable=0\n");
-  assert_has (r.out, "[primary-gie] names /opt/nvidia/deepstream/");
+  gp_test_assert_has (r.out, "[primary-gie] names /opt/nvidia/deepstream/");
   g_assert_null (strstr (r.out, "enable-batch-process"));
   /* 40000 was the muxer's timeout: 1e6 / 25 is 40000, already */
-  assert_has (r.out, "[streammux] batched-push-timeout: one frame time, "
+  gp_test_assert_has (r.out,
+      "[streammux] batched-push-timeout: one frame time, "
       "1e6 / 25 fps (already)");
   /* printing changed nothing */
   g_assert_true (g_file_get_contents (path, &now, &len, NULL));
@@ -102,7 +99,7 @@ test_app_ini (void)
   g_assert_cmpint (r.code, ==, 0);
   bench = g_build_filename (tmp, "app.benchmark.txt", NULL);
   bak = g_strconcat (path, ".bak", NULL);
-  assert_has (r.out, "wrote ");
+  gp_test_assert_has (r.out, "wrote ");
   /* in place: the visible variant, display kept */
   ASSERT_VALUE (path, "streammux", "batched-push-timeout", "33333");
   ASSERT_VALUE (path, "sink0", "type", "2");
@@ -127,7 +124,7 @@ test_app_ini (void)
   /* twice: nothing more */
   gp_test_run_gstprof (&r, tmp, "ds", "preset", "--write", path, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "unchanged: ");
+  gp_test_assert_has (r.out, "unchanged: ");
   /* the visible variant has nothing left to change; the benchmark one
    * differs from it only by its sinks, OSD and tiler */
   {
@@ -188,12 +185,12 @@ test_nvinfer (void)
 
     gp_test_run_gstprof (&r, tmp, "ds", "preset", path, NULL);
     g_assert_cmpint (r.code, ==, 0);
-    assert_has (r.out, "network-mode: FP16: the int8-calib-file is not "
+    gp_test_assert_has (r.out, "network-mode: FP16: the int8-calib-file is not "
         "there");
-    assert_has (r.out, "(already)");
-    assert_has (r.out, "no prebuilt engine ");
-    assert_has (r.out, "m.onnx_b1_gpu0_fp16.engine");
-    assert_has (r.out, "the model's input is not known");
+    gp_test_assert_has (r.out, "(already)");
+    gp_test_assert_has (r.out, "no prebuilt engine ");
+    gp_test_assert_has (r.out, "m.onnx_b1_gpu0_fp16.engine");
+    gp_test_assert_has (r.out, "the model's input is not known");
     gp_test_run_clear (&r);
 
     cal = g_build_filename (tmp, "cal.bin", NULL);
@@ -203,10 +200,11 @@ test_nvinfer (void)
     gp_test_run_gstprof (&r, tmp, "ds", "preset", "--model", "3x544x960",
         "--write", path, NULL);
     g_assert_cmpint (r.code, ==, 0);
-    assert_has (r.out, "network-mode: INT8: its calibration file is there");
-    assert_has (r.out, g_str_has_suffix (path, "yml") ?
+    gp_test_assert_has (r.out,
+        "network-mode: INT8: its calibration file is there");
+    gp_test_assert_has (r.out, g_str_has_suffix (path, "yml") ?
         "+  network-mode: 1\n" : "+network-mode=1\n");
-    assert_has (r.out, g_str_has_suffix (path, "yml") ?
+    gp_test_assert_has (r.out, g_str_has_suffix (path, "yml") ?
         "+  infer-dims: 3;544;960\n" : "+infer-dims=3;544;960\n");
     ASSERT_VALUE (path, "property", "network-mode", "1");
     ASSERT_VALUE (path, "property", "model-engine-file", engine);
@@ -228,7 +226,8 @@ test_nvinfer (void)
     gp_test_run_gstprof (&r, tmp, "ds", "preset", "--precision", "fp32",
         path, NULL);
     g_assert_cmpint (r.code, ==, 0);
-    assert_has (r.out, "network-mode: FP32 as asked (--precision fp32)");
+    gp_test_assert_has (r.out,
+        "network-mode: FP32 as asked (--precision fp32)");
     gp_test_run_clear (&r);
     gp_test_remove_tree (tmp);
     g_free (cal);
@@ -264,10 +263,10 @@ test_yaml_apps (void)
   gp_test_run_gstprof (&r, tmp, "ds", "preset", "--model", "544x960",
       "--write", app, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "test-app config, 1 sources, batch 1");
-  assert_has (r.out, "[streammux] width: the model's input (--model)\n"
+  gp_test_assert_has (r.out, "test-app config, 1 sources, batch 1");
+  gp_test_assert_has (r.out, "[streammux] width: the model's input (--model)\n"
       "-  width: 1920\n+  width: 960\n");
-  assert_has (r.out, "makes its OSD, tiler and sink in code");
+  gp_test_assert_has (r.out, "makes its OSD, tiler and sink in code");
   ASSERT_VALUE (app, "streammux", "height", "544");
   ASSERT_VALUE (app, "tiler", "width", "1280");
   ASSERT_VALUE (pgie, "property", "batch-size", "1");
@@ -277,14 +276,15 @@ test_yaml_apps (void)
   g_assert_true (g_file_get_contents (trk, &orig, &len, NULL));
   gp_test_run_gstprof (&r, tmp, "ds", "preset", "--write", trk, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "tracker0.yml:27: enable-batch-process is not an "
+  gp_test_assert_has (r.out, "tracker0.yml:27: enable-batch-process is not an "
       "nvtracker property");
   ASSERT_VALUE (trk, "tracker", "tracker-width", "480");
   ASSERT_VALUE (trk, "tracker", "enable-batch-process", "1");
   /* the comments in the group stay, byte for byte */
   g_assert_true (g_file_get_contents (trk, &now, &len, NULL));
-  assert_has (now, "  # ll-config-file=config_tracker_NvDCF_accuracy.yml\n");
-  assert_has (now, "  # For NvDCF and DeepSORT tracker, tracker-width");
+  gp_test_assert_has (now,
+      "  # ll-config-file=config_tracker_NvDCF_accuracy.yml\n");
+  gp_test_assert_has (now, "  # For NvDCF and DeepSORT tracker, tracker-width");
   /* 640 -> 480, 384 -> 288: as long; NvDCF_perf -> NvDCF_max_perf */
   g_assert_cmpuint (strlen (now) - strlen (orig), ==, strlen ("max_"));
   g_free (now);
@@ -314,15 +314,17 @@ test_launch (void)
 
   gp_test_run_gstprof (&r, NULL, "ds", "preset", DS_LAUNCH, NULL);
   g_assert_cmpint (r.code, ==, 0);
-  assert_has (r.out, "launch string: 3 sources, batch 3, 30 fps assumed; "
+  gp_test_assert_has (r.out,
+      "launch string: 3 sources, batch 3, 30 fps assumed; "
       "display or recording: two variants");
-  assert_has (r.out, "+ m batch-size=3: min(3 sources, 16)");
-  assert_has (r.out, "+ queue0 max-size-buffers=6: into the primary "
+  gp_test_assert_has (r.out, "+ m batch-size=3: min(3 sources, 16)");
+  gp_test_assert_has (r.out, "+ queue0 max-size-buffers=6: into the primary "
       "inference: batch 3 x 2\n");
-  assert_has (r.out, "+ queue2 leaky=2: drops the oldest (downstream)\n");
-  assert_has (r.out, "- removed nvdsosd0 (nvdsosd)");
-  assert_has (r.out, "~ fakesink sync=false for nveglglessink0");
-  assert_has (r.out, "note: nvinfer0 names none.txt, not there");
+  gp_test_assert_has (r.out,
+      "+ queue2 leaky=2: drops the oldest (downstream)\n");
+  gp_test_assert_has (r.out, "- removed nvdsosd0 (nvdsosd)");
+  gp_test_assert_has (r.out, "~ fakesink sync=false for nveglglessink0");
+  gp_test_assert_has (r.out, "note: nvinfer0 names none.txt, not there");
   lines = g_strsplit (r.out, "\n", -1);
   bench = visible = NULL;
   for (i = 0; lines[i] != NULL; i++) {
@@ -333,14 +335,16 @@ test_launch (void)
   }
   g_assert_nonnull (bench);
   g_assert_nonnull (visible);
-  assert_has (bench, "! fakesink sync=false t. ! queue max-size-buffers=2 "
+  gp_test_assert_has (bench,
+      "! fakesink sync=false t. ! queue max-size-buffers=2 "
       "leaky=2 ! nvmsgconv");
   g_assert_null (strstr (bench, "nvdsosd"));
   g_assert_null (strstr (bench, "nvmultistreamtiler"));
-  assert_has (visible, "nvmultistreamtiler ! nvdsosd ! nveglglessink");
-  assert_has (visible, "nvv4l2decoder num-extra-surfaces=3 "
+  gp_test_assert_has (visible, "nvmultistreamtiler ! nvdsosd ! nveglglessink");
+  gp_test_assert_has (visible, "nvv4l2decoder num-extra-surfaces=3 "
       "cudadec-memtype=0 ! m.sink_2");
-  assert_has (visible, "nvtracker tracker-width=480 tracker-height=288 ");
+  gp_test_assert_has (visible,
+      "nvtracker tracker-width=480 tracker-height=288 ");
   g_assert_null (strstr (r.out, "enable-batch-process"));
   g_strfreev (lines);
   gp_test_run_clear (&r);

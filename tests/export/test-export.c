@@ -61,19 +61,6 @@ gp_export_run_dir (void)
   return dir;
 }
 
-static GpSession *
-gp_export_load (const gchar * dir)
-{
-  gchar *path = g_build_filename (dir, "session.json", NULL);
-  GError *err = NULL;
-  GpSession *s = gp_session_load (path, &err);
-
-  g_assert_no_error (err);
-  g_assert_nonnull (s);
-  g_free (path);
-  return s;
-}
-
 static gchar *
 gp_export_path (const gchar * name)
 {
@@ -620,7 +607,7 @@ test_export_run (void)
   if (!gp_test_have_tracer ())
     return;
   dir = gp_export_run_dir ();
-  s = gp_export_load (dir);
+  s = gp_test_load_session_dir (dir);
   g_assert_cmpuint (gp_session_n_windows (s), >=, 4);
   dot = g_build_filename (out, "graph.dot", NULL);
   svg = g_build_filename (out, "graph.svg", NULL);
@@ -706,7 +693,7 @@ test_export_odd_names (void)
       "sleep-time=4000 ! fakesink", NULL);
   g_assert_cmpint (r.code, <=, 1);
   gp_test_run_clear (&r);
-  s = gp_export_load (dir);
+  s = gp_test_load_session_dir (dir);
   g_assert_nonnull (gp_session_find_element (s, name));
 
   dot = g_build_filename (dir, "g.dot", NULL);

@@ -103,15 +103,7 @@ gp_plot_test_run_dir (void)
 static GpSession *
 gp_plot_test_session (void)
 {
-  gchar *path = g_build_filename (gp_plot_test_run_dir (), "session.json",
-      NULL);
-  GError *err = NULL;
-  GpSession *s = gp_session_load (path, &err);
-
-  g_assert_no_error (err);
-  g_assert_nonnull (s);
-  g_free (path);
-  return s;
+  return gp_test_load_session_dir (gp_plot_test_run_dir ());
 }
 
 static gchar *
