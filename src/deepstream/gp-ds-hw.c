@@ -357,7 +357,6 @@ gp_ds_hw_query (const gchar * tool, GError ** error)
   GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
   gchar **names = g_strsplit (GP_DS_HW_FIELDS, ",", -1);
   GPtrArray *gpus = NULL;
-  GString *dropped = g_string_new (NULL);
   guint i, tries;
 
   for (i = 0; names[i]; i++)
@@ -370,8 +369,6 @@ gp_ds_hw_query (const gchar * tool, GError ** error)
 
     g_ptr_array_add (fields, NULL);
     joined = (gchar **) fields->pdata;
-    query = g_strconcat ("--query-gpu=", NULL);
-    g_free (query);
     query = g_strjoinv (",", joined);
     g_ptr_array_remove_index (fields, fields->len - 1);
     argv[0] = tool;
@@ -391,8 +388,7 @@ gp_ds_hw_query (const gchar * tool, GError ** error)
       }
     } else if (gp_nvsmi_drop_unknown_field (fields, out ? out : "", &gone,
             NULL)) {
-      g_string_append_printf (dropped, "%s%s", dropped->len ? ", " : "",
-          gone);
+      /* asked again without it: the report shows what is missing */
       g_free (gone);
     } else {
       gchar *first = g_strdup (out ? out : "");
@@ -409,7 +405,6 @@ gp_ds_hw_query (const gchar * tool, GError ** error)
       break;
   }
   g_ptr_array_unref (fields);
-  g_string_free (dropped, TRUE);
   return gpus;
 }
 
