@@ -6,6 +6,8 @@
 # tests/export (Debian 11, 12 and 13 all ship it as "chromium").
 # libcairo2-dev: gstprof plot draws with cairo (PNG and SVG; Debian 11, 12
 # and 13 ship it under that name).
+# libsqlite3-dev: gstprof ds profile reads the GPU metrics of an nsys
+# SQLite export.
 set -e
 
 PKGS="meson ninja-build pkg-config gcc make python3 \
@@ -15,7 +17,7 @@ PKGS="meson ninja-build pkg-config gcc make python3 \
   gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x \
   xvfb gstreamer1.0-gl libgl1-mesa-dri \
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 \
-  libgraphviz-dev libcairo2-dev chromium"
+  libgraphviz-dev libcairo2-dev libsqlite3-dev chromium"
 
 missing=""
 for p in $PKGS; do

@@ -16,6 +16,13 @@
 #include "deepstream/gp-ds-coverage.h"
 #include "deepstream/gp-ds-profile.h"
 #include "deepstream/gp-ds-hw.h"
+#include "deepstream/gp-nsys-sqlite.h"
+
+/* what nsys says when it may not read the GPU's counters: the capture is
+ * taken again without GPU metrics */
+static const gchar *const gp_cmd_ds_profile_refusals[] = {
+  "ERR_NVGPUCTRPERM", "gpu-metrics", "GPU Metrics", "GPU metrics", NULL
+};
 
 /* A file's report name from its name ("run_nvtx_sum.csv"), or NULL. */
 static const gchar *
@@ -57,9 +64,11 @@ gp_cmd_ds_profile_read (GpNsysStats ** all, const gchar * path,
   return TRUE;
 }
 
-/* Every .csv/.txt of @dir; where GPU metrics are, in @metrics. */
+/* Every .csv/.txt of @dir; the first SQLite export in @sqlite, or where
+ * GPU metrics are that gstprof does not read, in @why. */
 static GpNsysStats *
-gp_cmd_ds_profile_dir (const gchar * dir, gchar ** metrics, GError ** error)
+gp_cmd_ds_profile_dir (const gchar * dir, gchar ** sqlite, gchar ** why,
+    GError ** error)
 {
   GDir *d = g_dir_open (dir, 0, error);
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
@@ -77,13 +86,12 @@ gp_cmd_ds_profile_dir (const gchar * dir, gchar ** metrics, GError ** error)
     const gchar *name = *(gchar **) & g_ptr_array_index (names, i);
     gchar *path = g_build_filename (dir, name, NULL);
 
-    if (strstr (name, "gpu_metric_util") && *metrics == NULL)
-      *metrics = g_strdup_printf ("Recipe output found: %s "
-          "(gpu_metric_util_sum); gstprof does not read recipe output yet.",
-          path);
-    else if (g_str_has_suffix (name, ".sqlite") && *metrics == NULL)
-      *metrics = g_strdup_printf ("SQLite export found: %s; its GPU_METRICS "
-          "table is not read (gstprof links no SQLite).", path);
+    if (strstr (name, "gpu_metric_util") && *why == NULL)
+      *why = g_strdup_printf ("%s is a recipe's output; gstprof reads GPU "
+          "metrics from the SQLite export (`nsys export --type sqlite "
+          "REPORT.nsys-rep`, put beside the stats)", path);
+    else if (g_str_has_suffix (name, ".sqlite") && *sqlite == NULL)
+      *sqlite = g_strdup (path);
     else if ((g_str_has_suffix (name, ".csv")
             || g_str_has_suffix (name, ".txt"))
         && g_file_test (path, G_FILE_TEST_IS_REGULAR)
@@ -103,23 +111,55 @@ gp_cmd_ds_profile_dir (const gchar * dir, gchar ** metrics, GError ** error)
   return all;
 }
 
-/* the capture recipe: nsys profile, then nsys stats per report */
-static GpNsysStats *
-gp_cmd_ds_profile_live (gchar ** cmd, gdouble secs, const gchar * out,
+/* The GPU metrics of the SQLite export at @path into @p: an export without
+ * them is said in the report, one that does not read is an error. */
+static gboolean
+gp_cmd_ds_profile_metrics (GpDsProfile * p, const gchar * path,
     GError ** error)
 {
+  GError *e = NULL;
+
+  p->metrics = gp_nsys_sqlite_load (path, &e);
+  if (p->metrics != NULL)
+    return TRUE;
+  if (!g_error_matches (e, GP_NSYS_ERROR, GP_NSYS_ERROR_NO_METRICS)) {
+    g_propagate_error (error, e);
+    return FALSE;
+  }
+  g_free (p->metrics_why);
+  p->metrics_why = g_strdup (e->message);
+  g_error_free (e);
+  return TRUE;
+}
+
+static gboolean
+gp_cmd_ds_profile_refused_metrics (const gchar * err_text)
+{
+  guint i;
+
+  for (i = 0; gp_cmd_ds_profile_refusals[i]; i++)
+    if (strstr (err_text, gp_cmd_ds_profile_refusals[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* `nsys profile` with the capture recipe's flags (GPU metrics when
+ * @metrics); its stderr in @err_text, TRUE when the report was written */
+static gboolean
+gp_cmd_ds_profile_capture (gchar ** cmd, gdouble secs, const gchar * base,
+    gboolean metrics, gchar ** err_text, GError ** error)
+{
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
-  gchar *base = g_build_filename (out, "report", NULL);
   gchar *rep = g_strdup_printf ("%s.nsys-rep", base);
-  gchar *err_text = NULL;
-  GpNsysStats *all = NULL;
   gint status = 0;
+  gboolean ok;
   guint i;
 
   g_ptr_array_add (argv, g_strdup ("nsys"));
   g_ptr_array_add (argv, g_strdup ("profile"));
   g_ptr_array_add (argv, g_strdup ("--trace=cuda,nvtx,osrt"));
-  g_ptr_array_add (argv, g_strdup ("--gpu-metrics-devices=all"));
+  if (metrics)
+    g_ptr_array_add (argv, g_strdup ("--gpu-metrics-devices=all"));
   g_ptr_array_add (argv, g_strdup ("--cuda-memory-usage=true"));
   g_ptr_array_add (argv, g_strdup ("--force-overwrite=true"));
   g_ptr_array_add (argv, g_strdup_printf ("--duration=%.0f", ceil (secs)));
@@ -127,17 +167,52 @@ gp_cmd_ds_profile_live (gchar ** cmd, gdouble secs, const gchar * out,
   for (i = 0; cmd[i]; i++)
     g_ptr_array_add (argv, g_strdup (cmd[i]));
   g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH
-          | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err_text, &status,
-          error))
-    goto out;
-  if (!g_spawn_check_exit_status (status, NULL)
-      || !g_file_test (rep, G_FILE_TEST_EXISTS)) {
-    g_strstrip (err_text);
-    g_strdelimit (err_text, "\n", ' ');
+  g_clear_pointer (err_text, g_free);
+  ok = g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH
+      | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err_text, &status,
+      error);
+  if (ok && (!g_spawn_check_exit_status (status, NULL)
+          || !g_file_test (rep, G_FILE_TEST_EXISTS))) {
+    g_strstrip (*err_text);
+    g_strdelimit (*err_text, "\n", ' ');
     g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
-        "nsys profile failed (no %s): %s", rep, err_text);
-    goto out;
+        "nsys profile failed (no %s): %s", rep, *err_text);
+    ok = FALSE;
+  }
+  g_ptr_array_unref (argv);
+  g_free (rep);
+  return ok;
+}
+
+/* the capture recipe: nsys profile, then nsys stats per report */
+static GpNsysStats *
+gp_cmd_ds_profile_live (GpDsProfile * p, gchar ** cmd, gdouble secs,
+    const gchar * out, GError ** error)
+{
+  gchar *base = g_build_filename (out, "report", NULL);
+  gchar *rep = g_strdup_printf ("%s.nsys-rep", base);
+  gchar *db = g_strdup_printf ("%s.sqlite", base);
+  gchar *err_text = NULL;
+  GpNsysStats *all = NULL;
+  GError *refused = NULL;
+  gint status = 0;
+  guint i;
+
+  if (!gp_cmd_ds_profile_capture (cmd, secs, base, TRUE, &err_text,
+          &refused)) {
+    if (err_text == NULL || !gp_cmd_ds_profile_refused_metrics (err_text)) {
+      g_propagate_error (error, refused);
+      goto out;
+    }
+    /* the counters are the administrator's: capture without them */
+    p->metrics_why = g_strdup_printf ("nsys may not read this GPU's "
+        "counters (%s); the capture was taken again without "
+        "--gpu-metrics-devices. Run as root, or load the driver with "
+        "NVreg_RestrictProfilingToAdminUsers=0", err_text);
+    g_clear_error (&refused);
+    if (!gp_cmd_ds_profile_capture (cmd, secs, base, FALSE, &err_text,
+            error))
+      goto out;
   }
   for (i = 0; gp_ds_profile_reports[i]; i++) {
     const gchar *r = gp_ds_profile_reports[i];
@@ -149,8 +224,10 @@ gp_cmd_ds_profile_live (gchar ** cmd, gdouble secs, const gchar * out,
     GpNsysStats *s;
 
     if (!g_spawn_sync (NULL, sargv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-            &text, NULL, &status, error))
+            &text, NULL, &status, error)) {
+      g_clear_pointer (&all, gp_nsys_stats_free);
       goto out;
+    }
     file = g_strdup_printf ("%s/%s.csv", out, r);
     g_file_set_contents (file, text, -1, NULL);
     s = gp_nsys_parse (text, strlen (text), r, file, NULL);
@@ -163,14 +240,22 @@ gp_cmd_ds_profile_live (gchar ** cmd, gdouble secs, const gchar * out,
     g_free (file);
     g_free (text);
   }
-  if (all == NULL)
+  if (all == NULL) {
     g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
         "nsys stats gave no report for %s", rep);
+  } else if (p->metrics_why == NULL) {
+    /* nsys stats leaves the SQLite export beside the report */
+    if (!g_file_test (db, G_FILE_TEST_IS_REGULAR))
+      p->metrics_why = g_strdup_printf ("nsys stats left no SQLite export "
+          "(%s)", db);
+    else if (!gp_cmd_ds_profile_metrics (p, db, error))
+      g_clear_pointer (&all, gp_nsys_stats_free);
+  }
 out:
   g_free (err_text);
+  g_free (db);
   g_free (rep);
   g_free (base);
-  g_ptr_array_unref (argv);
   return all;
 }
 
@@ -278,8 +363,13 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
     goto out;
   }
   if (from) {
-    p.stats = gp_cmd_ds_profile_dir (from, &p.gpu_metrics, &err);
+    gchar *db = NULL;
+
+    p.stats = gp_cmd_ds_profile_dir (from, &db, &p.metrics_why, &err);
     p.source = g_strdup_printf ("the saved nsys stats in %s", from);
+    if (p.stats && db && !gp_cmd_ds_profile_metrics (&p, db, &err))
+      g_clear_pointer (&p.stats, gp_nsys_stats_free);
+    g_free (db);
   } else {
     gchar *nsys = g_find_program_in_path ("nsys");
 
@@ -297,7 +387,7 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
       goto out;
     }
     p.duration_s = secs;
-    p.stats = gp_cmd_ds_profile_live (rest, secs, out, &err);
+    p.stats = gp_cmd_ds_profile_live (&p, rest, secs, out, &err);
     p.source = g_strdup_printf ("nsys profile of `%s` (%.0f s), reports "
         "in %s", rest[0], secs, out);
     tmp = NULL;
@@ -334,7 +424,8 @@ out:
     g_ptr_array_unref (p.elements);
   g_free (p.hardware);
   g_free (p.hardware_why);
-  g_free (p.gpu_metrics);
+  gp_nsys_metrics_free (p.metrics);
+  g_free (p.metrics_why);
   g_free (p.source);
   g_free (from);
   g_free (session);

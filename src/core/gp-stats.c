@@ -278,3 +278,44 @@ gp_mixture_add (GArray * mix, gdouble weight, gdouble p50, gdouble p95)
   q.p95 = MAX (p50, p95);
   g_array_append_val (mix, q);
 }
+
+/* ---- a plain list of values ------------------------------------------ */
+
+static gint
+gp_summary_cmp (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static gdouble
+gp_summary_rank (const GArray * sorted, gdouble q)
+{
+  guint k = (guint) ceil (q * sorted->len);
+
+  return g_array_index (sorted, gdouble, k > 0 ? k - 1 : 0);
+}
+
+void
+gp_summary_of (const GArray * values, GpSummary * out)
+{
+  GArray *sorted;
+  long double sum = 0;          /* the sum of any finite doubles is finite */
+  guint i;
+
+  out->n = values->len;
+  out->mean = out->p50 = out->p95 = out->max = NAN;
+  if (values->len == 0)
+    return;
+  sorted = g_array_sized_new (FALSE, FALSE, sizeof (gdouble), values->len);
+  g_array_append_vals (sorted, values->data, values->len);
+  g_array_sort (sorted, gp_summary_cmp);
+  for (i = 0; i < sorted->len; i++)
+    sum += g_array_index (sorted, gdouble, i);
+  out->mean = (gdouble) (sum / sorted->len);
+  out->p50 = gp_summary_rank (sorted, 0.50);
+  out->p95 = gp_summary_rank (sorted, 0.95);
+  out->max = g_array_index (sorted, gdouble, sorted->len - 1);
+  g_array_unref (sorted);
+}

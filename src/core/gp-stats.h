@@ -2,7 +2,8 @@
 /* gstprof
  *
  * gp-stats.h: dense histograms on the gp-histogram.h layout, merged from
- * the tracer's sparse per-window histograms, and the quantiles read back.
+ * the tracer's sparse per-window histograms, and the quantiles read back;
+ * the exact summary of a plain list of values.
  */
 #ifndef __GP_STATS_H__
 #define __GP_STATS_H__
@@ -62,6 +63,18 @@ GArray *gp_mixture_new (void);
 void gp_mixture_add (GArray * mix, gdouble weight, gdouble p50, gdouble p95);
 /* Smallest value whose mixture CDF reaches @q; -1 when @mix is empty. */
 gdouble gp_mixture_quantile (const GArray * mix, gdouble q);
+
+/* A plain list of values summed up exactly: how many, their mean, and
+ * nearest-rank quantiles (the smallest value with at least q of them at or
+ * below it: of 1..20, p50 10 and p95 19). */
+typedef struct
+{
+  guint n;
+  gdouble mean, p50, p95, max;  /* NAN when n is 0 */
+} GpSummary;
+
+/* Summarises @values (a GArray of gdouble, left as it is). */
+void gp_summary_of (const GArray * values, GpSummary * out);
 
 G_END_DECLS
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/gp-lines.h"
+#include "core/gp-stats.h"
 
 G_DEFINE_QUARK (gp-ds-perf-error-quark, gp_ds_perf_error)
 
@@ -331,40 +332,16 @@ gp_ds_perf_line (GpDsPerfParse * ps, const gchar * line, GError ** error)
   return TRUE;
 }
 
-static gint
-gp_ds_perf_cmp (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the smallest value with at least @q of them at or below. */
-static gdouble
-gp_ds_perf_rank (const GArray * sorted, gdouble q)
-{
-  guint k = (guint) ceil (q * sorted->len);
-
-  return g_array_index (sorted, gdouble, k > 0 ? k - 1 : 0);
-}
-
 static void
 gp_ds_perf_summarise (GpDsPerfLatency * l)
 {
-  GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (gdouble),
-      l->ms->len);
-  gdouble sum = 0;
-  guint i;
+  GpSummary s;
 
-  g_array_append_vals (sorted, l->ms->data, l->ms->len);
-  g_array_sort (sorted, gp_ds_perf_cmp);
-  for (i = 0; i < sorted->len; i++)
-    sum += g_array_index (sorted, gdouble, i);
-  l->mean = sum / sorted->len;
-  l->p50 = gp_ds_perf_rank (sorted, 0.50);
-  l->p95 = gp_ds_perf_rank (sorted, 0.95);
-  l->max = g_array_index (sorted, gdouble, sorted->len - 1);
-  g_array_unref (sorted);
+  gp_summary_of (l->ms, &s);
+  l->mean = s.mean;
+  l->p50 = s.p50;
+  l->p95 = s.p95;
+  l->max = s.max;
 }
 
 GpDsPerf *

@@ -213,6 +213,36 @@ gp_ds_profile_top (GString * o, const GpDsProfile * p, const gchar * report,
 }
 
 static void
+gp_ds_profile_metrics (GString * o, const GpDsProfile * p)
+{
+  const GpNsysMetrics *m = p->metrics;
+  guint i;
+
+  g_string_append (o, "## GPU metrics\n\n");
+  if (m == NULL) {
+    g_string_append_printf (o, "Not measured: %s.\n\n", p->metrics_why ?
+        p->metrics_why : "`gpu_metric_gpu_util_sum` is not an nsys stats "
+        "report; GPU metrics come from the SQLite export's GPU_METRICS "
+        "table (a capture with --gpu-metrics-devices), and none was found");
+    return;
+  }
+  g_string_append_printf (o, "From %s: %u samples over %.1f s", m->origin,
+      m->n_samples, m->span_s);
+  if (!isnan (m->rate_hz))
+    g_string_append_printf (o, ", sampled at %.0f Hz", m->rate_hz);
+  g_string_append (o, ".\n\n| GPU | metric | samples | mean | p50 | p95 | "
+      "max |\n|---|---|---|---|---|---|---|\n");
+  for (i = 0; i < m->metrics->len; i++) {
+    const GpNsysMetric *x = g_ptr_array_index (m->metrics, i);
+
+    g_string_append_printf (o, "| %u | %s | %u | %.1f | %.1f | %.1f | %.1f "
+        "|\n", x->gpu, x->name, x->values.n, x->values.mean, x->values.p50,
+        x->values.p95, x->values.max);
+  }
+  g_string_append_c (o, '\n');
+}
+
+static void
 gp_ds_profile_uninstrumented (GString * o, const GpDsProfile * p)
 {
   guint i, n = 0;
@@ -244,11 +274,12 @@ gp_ds_profile_uninstrumented (GString * o, const GpDsProfile * p)
 
 typedef enum
 {
-  GP_DS_DECODE, GP_DS_COMPUTE, GP_DS_MEMCPY, GP_DS_CPU, GP_DS_N_BOUNDS
+  GP_DS_DECODE, GP_DS_COMPUTE, GP_DS_MEMCPY, GP_DS_MEMBW, GP_DS_CPU,
+  GP_DS_N_BOUNDS
 } GpDsBound;
 
 static const gchar *const gp_ds_bound_names[] = {
-  "DECODE", "COMPUTE", "MEMORY COPY", "CPU"
+  "DECODE", "COMPUTE", "MEMORY COPY", "MEMORY BANDWIDTH", "CPU"
 };
 
 static gdouble
@@ -304,6 +335,36 @@ gp_ds_profile_signal (GString * ev, guint * n, GpDsBound b,
   g_string_append_c (ev, '\n');
 }
 
+/* each GPU's SM Active and DRAM throughput against the skill's rules 4
+ * and 5 */
+static void
+gp_ds_profile_metric_signals (GString * ev, guint * n,
+    const GpNsysMetrics * m)
+{
+  guint i;
+
+  for (i = 0; m && i < m->metrics->len; i++) {
+    const GpNsysMetric *x = g_ptr_array_index (m->metrics, i);
+    gdouble rd, wr, dram, sm;
+
+    if (x->role != GP_NSYS_METRIC_SM_ACTIVE)
+      continue;
+    sm = x->values.mean;
+    rd = gp_nsys_metrics_mean (m, x->gpu, GP_NSYS_METRIC_DRAM_READ);
+    wr = gp_nsys_metrics_mean (m, x->gpu, GP_NSYS_METRIC_DRAM_WRITE);
+    dram = (isnan (rd) ? 0 : rd) + (isnan (wr) ? 0 : wr);
+    if (sm > GP_DS_SM_ACTIVE_PCT)
+      gp_ds_profile_signal (ev, n, GP_DS_COMPUTE, "GPU %u's SMs are active "
+          "%.0f %% of the time, above %.0f %% (GP_DS_SM_ACTIVE_PCT; nsys GPU "
+          "metrics)", x->gpu, sm, GP_DS_SM_ACTIVE_PCT);
+    else if (dram > GP_DS_DRAM_PCT)
+      gp_ds_profile_signal (ev, n, GP_DS_MEMBW, "GPU %u's DRAM throughput "
+          "is %.0f %% of its peak, above %.0f %% (GP_DS_DRAM_PCT), while its "
+          "SMs are active %.0f %% (nsys GPU metrics)", x->gpu, dram,
+          GP_DS_DRAM_PCT, sm);
+  }
+}
+
 static void
 gp_ds_profile_bound (GString * o, const GpDsProfile * p)
 {
@@ -322,7 +383,7 @@ gp_ds_profile_bound (GString * o, const GpDsProfile * p)
   const GpNsysTable *nvtx = gp_ds_profile_table (p, "nvtx_sum");
   gdouble wall = p->duration_s * 1e9, kern_total = gp_ds_profile_total (kern);
   GString *ev = g_string_new (NULL);
-  guint n[GP_DS_N_BOUNDS] = { 0 }, i, best = 0;
+  guint n[GP_DS_N_BOUNDS] = { 0 }, i, best = 0, tied = 0;
   gboolean contaminated = FALSE;
 
   g_string_append (o, "## Bound\n\n");
@@ -362,6 +423,7 @@ gp_ds_profile_bound (GString * o, const GpDsProfile * p)
           "capture, under %.0f %% (GP_DS_GPU_IDLE_PCT): the GPU waits",
           100.0 * kern_total / wall, GP_DS_GPU_IDLE_PCT);
   }
+  gp_ds_profile_metric_signals (ev, n, p->metrics);
   if (!isnan (p->plateau) && p->plateau <= 4)
     gp_ds_profile_signal (ev, n, GP_DS_COMPUTE, "inference plateaus by "
         "batch %.0f (the skill's rule 4: by B=4)", p->plateau);
@@ -408,18 +470,29 @@ gp_ds_profile_bound (GString * o, const GpDsProfile * p)
   for (i = 1; i < GP_DS_N_BOUNDS; i++)
     if (n[i] > n[best])
       best = i;
-  if (n[GP_DS_MEMCPY] > 0)
+  for (i = 0; i < GP_DS_N_BOUNDS; i++)
+    if (n[i] == n[best])
+      tied++;
+  if (n[GP_DS_MEMCPY] > 0) {
     g_string_append (o, "**MEMORY COPY** (the skill's rule 2: one measure "
         "decides)\n\n");
-  else if (n[best] >= 2)
-    g_string_append_printf (o, "**%s** (%u agreeing signals)\n\n",
-        gp_ds_bound_names[best], n[best]);
-  else if (n[best] == 1)
-    g_string_append_printf (o, "**INCONCLUSIVE**: one signal, %s; two "
-        "agreeing ones decide\n\n", gp_ds_bound_names[best]);
-  else
+  } else if (n[best] == 0) {
     g_string_append (o, "**INCONCLUSIVE**: no signal (top kernels, copies "
         "and the tables above are the evidence)\n\n");
+  } else if (tied > 1) {
+    g_string_append (o, "**INCONCLUSIVE**: the signals disagree:");
+    for (i = 0; i < GP_DS_N_BOUNDS; i++)
+      if (n[i] == n[best])
+        g_string_append_printf (o, " %s (%u)%s", gp_ds_bound_names[i], n[i],
+            --tied > 0 ? "," : "");
+    g_string_append (o, "\n\n");
+  } else if (n[best] >= 2) {
+    g_string_append_printf (o, "**%s** (%u agreeing signals)\n\n",
+        gp_ds_bound_names[best], n[best]);
+  } else {
+    g_string_append_printf (o, "**INCONCLUSIVE**: one signal, %s; two "
+        "agreeing ones decide\n\n", gp_ds_bound_names[best]);
+  }
   if (ev->len)
     g_string_append_printf (o, "Evidence:\n%s", ev->str);
   if (contaminated)
@@ -442,14 +515,7 @@ gp_ds_profile_markdown (const GpDsProfile * p)
   gp_ds_profile_top (o, p, "cuda_gpu_kern_sum", "Top kernels", "instances");
   gp_ds_profile_top (o, p, "cuda_api_sum", "CUDA API", "calls");
   gp_ds_profile_top (o, p, "osrt_sum", "OS runtime", "calls");
-  g_string_append (o, "## GPU metrics\n\n");
-  if (p->gpu_metrics)
-    g_string_append_printf (o, "%s\n\n", p->gpu_metrics);
-  else
-    g_string_append (o, "Not measured: `gpu_metric_gpu_util_sum` is not an "
-        "nsys stats report; GPU metrics come from `nsys recipe "
-        "gpu_metric_util_sum` or the SQLite export's GPU_METRICS table, and "
-        "neither was found.\n\n");
+  gp_ds_profile_metrics (o, p);
   gp_ds_profile_uninstrumented (o, p);
   gp_ds_profile_bound (o, p);
   return g_string_free (o, FALSE);

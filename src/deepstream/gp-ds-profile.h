@@ -4,8 +4,8 @@
  * gp-ds-profile.h: the Markdown report of a DeepStream capture from its
  * nsys stats reports (and a gstprof session of the same pipeline): the
  * hardware, fps against the plateau, per-plugin time from NVTX and from
- * the tracer, memory copies, kernels, CUDA API, uninstrumented elements,
- * and the bound with its evidence.
+ * the tracer, memory copies, kernels, CUDA API, GPU metrics,
+ * uninstrumented elements, and the bound with its evidence.
  */
 #ifndef __GP_DS_PROFILE_H__
 #define __GP_DS_PROFILE_H__
@@ -14,6 +14,7 @@
 
 #include "core/gp-session.h"
 #include "gp-nsys.h"
+#include "gp-nsys-metrics.h"
 #include "telemetry/gp-peaks.h"
 
 G_BEGIN_DECLS
@@ -40,6 +41,12 @@ extern const gchar *const gp_ds_profile_reports[];
 #define GP_DS_CPU_BUSY_PCT 80.0
 /* stream/event synchronisation above this share of CUDA API time */
 #define GP_DS_SYNC_PCT 30.0
+/* SM Active averaged above this: the SMs are kept busy, compute is a
+ * signal (the skill's rule 4) */
+#define GP_DS_SM_ACTIVE_PCT 70.0
+/* DRAM read + write throughput averaged above this share of the peak, the
+ * SMs under GP_DS_SM_ACTIVE_PCT: memory bandwidth is a signal (rule 5) */
+#define GP_DS_DRAM_PCT 85.0
 
 typedef struct
 {
@@ -51,7 +58,8 @@ typedef struct
   gchar *hardware_why;          /* why not, when NULL; may be NULL */
   gdouble duration_s;           /* the capture's wall time, NAN unknown */
   gdouble fps, plateau;         /* NAN unknown */
-  gchar *gpu_metrics;           /* where GPU metrics were found, or NULL */
+  GpNsysMetrics *metrics;       /* the capture's GPU metrics, or NULL */
+  gchar *metrics_why;           /* why not, when NULL; may be NULL */
   gchar *source;                /* what was read ("DIR", "nsys profile") */
 } GpDsProfile;
 

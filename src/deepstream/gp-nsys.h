@@ -25,6 +25,7 @@ GQuark gp_nsys_error_quark (void);
 typedef enum
 {
   GP_NSYS_ERROR_PARSE,          /* not nsys stats output, or a bad row */
+  GP_NSYS_ERROR_NO_METRICS,     /* an export without GPU metrics */
 } GpNsysError;
 
 typedef enum

@@ -35,6 +35,8 @@
 #               NVTX rows added up again (tests/fuzz/fuzz-nsys.c)
 #   dsconfig    DeepStream's INI and YAML configs through the line editor
 #               (tests/fuzz/fuzz-dsconfig.c)
+#   nsys-sqlite the GPU metrics of an nsys SQLite export, the database
+#               built from fuzzed SQL (tests/fuzz/fuzz-nsys-sqlite.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -134,7 +136,7 @@ INC="-I$ROOT/src -I$OUT/config"
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
   $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-nsys-sqlite in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -196,8 +198,7 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-ds-perf" "$ROOT/tests/fuzz/fuzz-ds-perf.c" \
-  "$ROOT/src/deepstream/gp-ds-perf.c" "$ROOT/src/core/gp-lines.c" \
-  $LIBS_PKG -lm
+  "$ROOT/src/deepstream/gp-ds-perf.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-nsys" "$ROOT/tests/fuzz/fuzz-nsys.c" \
@@ -207,12 +208,20 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-dsconfig" "$ROOT/tests/fuzz/fuzz-dsconfig.c" \
   "$ROOT/src/deepstream/gp-ds-config.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG sqlite3) \
+  -o "$OUT/fuzz-nsys-sqlite" "$ROOT/tests/fuzz/fuzz-nsys-sqlite.c" \
+  "$ROOT/src/deepstream/gp-nsys-sqlite.c" \
+  "$ROOT/src/deepstream/gp-nsys-metrics.c" "$ROOT/src/deepstream/gp-nsys.c" \
+  $CORE \
+  $(pkg-config --libs $PKG sqlite3) -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig; do
+  nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig nsys-sqlite; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -363,6 +372,12 @@ for f in "$FIX"/telemetry/deepstream_*config*.txt "$FIX"/telemetry/deepstream_*.
   { printf '%s' "$k"; cat "$f"; } > "$OUT/dsconfig/seeds/$(basename "$f")"
 done
 
+# nsys-sqlite: the SQL that builds the tests' export of a known truth, an
+# older layout, and an export without GPU metrics
+cp "$ROOT/tests/deepstream/data/gpu-metrics.sql" "$OUT/nsys-sqlite/seeds/"
+printf "CREATE TABLE TARGET_INFO_GPU_METRICS (id INTEGER, name TEXT);\nCREATE TABLE GPU_METRICS (timestamp REAL, typeId INTEGER, metricId INTEGER, value);\nINSERT INTO TARGET_INFO_GPU_METRICS VALUES (5, 'SMs Active');\nINSERT INTO GPU_METRICS VALUES (1000.0, 2, 5, 20), (2000.0, 2, 5, 'busy'), (-5, 2, 5, NULL);\nCREATE TABLE META_DATA_CAPTURE (name, value);\nINSERT INTO META_DATA_CAPTURE VALUES ('GPU_METRICS_OPTIONS:SAMPLING_FREQUENCY', 'x');\n" > "$OUT/nsys-sqlite/seeds/old"
+printf 'CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);\n' > "$OUT/nsys-sqlite/seeds/none"
+
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
@@ -425,6 +440,7 @@ run_target peaks 1024 ""
 run_target ds-perf 16384 ""
 run_target nsys 16384 ""
 run_target dsconfig 16384 ""
+run_target nsys-sqlite 16384 "$ROOT/tests/fuzz/nsys-sqlite.dict"
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
