@@ -2,13 +2,14 @@
 /* gstprof
  *
  * gp-cmd-ds-coverage.c: `gstprof ds coverage <launch string | deepstream-
- * app config> [--nsys-report FILE] [--session DIR]`: each element COVERED
+ * app config | test-app YAML> [--nsys-report FILE] [--session DIR]`: each element COVERED
  * or UNINSTRUMENTED for NVTX (src/deepstream/gp-ds-coverage).
  */
 #include "gp-cli.h"
 
 #include <stdio.h>
 
+#include "deepstream/gp-ds-config.h"
 #include "deepstream/gp-ds-coverage.h"
 
 gint
@@ -25,7 +26,8 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL},
     {NULL}
   };
-  GOptionContext *ctx = g_option_context_new ("<LAUNCH | CONFIG.txt>");
+  GOptionContext *ctx = g_option_context_new ("<LAUNCH | CONFIG.txt | "
+      "CONFIG.yml>");
   GError *err = NULL;
   GPtrArray *els = NULL;
   GpNsysStats *stats = NULL;
@@ -43,15 +45,19 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
     goto out;
   }
   if (rest == NULL || rest[0] == NULL) {
-    code = gp_cli_fail ("ds coverage", "a launch string or a deepstream-app "
-        "config is needed");
+    code = gp_cli_fail ("ds coverage", "a launch string, a deepstream-app "
+        "config or a test app's YAML is needed");
     goto out;
   }
-  if (rest[1] == NULL && gp_ds_is_app_config (rest[0]))
+  /* a YAML file is read as a test app's: its own error says what is wrong */
+  if (rest[1] == NULL && (gp_ds_is_app_config (rest[0])
+          || (gp_ds_config_format_for (rest[0]) == GP_DS_CONFIG_YAML
+              && g_file_test (rest[0], G_FILE_TEST_EXISTS))))
     els = gp_ds_elements_from_config (rest[0], &err);
   else if (rest[1] == NULL && g_file_test (rest[0], G_FILE_TEST_EXISTS)) {
     code = gp_cli_fail ("ds coverage", "%s: not a deepstream-app config "
-        "(no [streammux], [primary-gie], ... group)", rest[0]);
+        "(no [streammux], [primary-gie], ... group) nor a test app's YAML "
+        "(no source, source-list, streammux or primary-gie)", rest[0]);
     goto out;
   } else {
     gchar *launch = g_strjoinv (" ", rest);
@@ -95,6 +101,11 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
   md = gp_ds_coverage_markdown (els);
   fputs ("# NVTX coverage\n\n", stdout);
   fputs (md, stdout);
+  if (rest[1] == NULL && gp_ds_config_format_for (rest[0]) ==
+      GP_DS_CONFIG_YAML)
+    printf ("\nFrom the test app's groups: the elements its code adds "
+        "besides (converters, queues) are not in %s; --session DIR gives "
+        "what ran.\n", rest[0]);
   g_free (md);
 out:
   g_clear_error (&err);

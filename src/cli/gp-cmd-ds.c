@@ -28,7 +28,8 @@ static const GpCmdDs gp_cmd_ds_table[] = {
       "runs each batch size, finds the plateau batch", gp_cmd_ds_sweep},
   {"hw", "[--gpu N] [--from FILE]", "the GPUs and their ceilings: decode, "
         "compute, memory, PCIe", gp_cmd_ds_hw},
-  {"coverage", "<LAUNCH | CONFIG.txt> [--nsys-report FILE] [--session DIR]",
+  {"coverage", "<LAUNCH | CONFIG.txt | CONFIG.yml> [--nsys-report FILE] "
+        "[--session DIR]",
       "each element COVERED or UNINSTRUMENTED for NVTX", gp_cmd_ds_coverage},
   {"profile", "[--duration 30s] -- COMMAND | --from-stats DIR",
       "nsys capture and stats: per plugin, copies, kernels, the bound",

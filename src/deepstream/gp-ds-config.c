@@ -710,6 +710,45 @@ gp_ds_config_has_group (const GpDsConfig * c, const gchar * group)
   return FALSE;
 }
 
+GpDsConfigKind
+gp_ds_config_kind (const GpDsConfig * c)
+{
+  gboolean yaml = c->format == GP_DS_CONFIG_YAML;
+  gboolean pipeline = gp_ds_config_has_group (c, "streammux")
+      || gp_ds_config_has_group (c, "primary-gie");
+
+  if (gp_ds_config_has_group (c, "property")
+      && !gp_ds_config_has_group (c, "primary-gie"))
+    return GP_DS_KIND_INFER;
+  if (!yaml && (pipeline || gp_ds_config_has_group (c, "application")))
+    return GP_DS_KIND_APP;
+  if (yaml && (pipeline || gp_ds_config_has_group (c, "source")
+          || gp_ds_config_has_group (c, "source-list")))
+    return GP_DS_KIND_TESTAPP;
+  if (yaml && gp_ds_config_has_group (c, "tracker"))
+    return GP_DS_KIND_TRACKER;
+  return GP_DS_KIND_UNKNOWN;
+}
+
+gchar **
+gp_ds_config_testapp_sources (const GpDsConfig * c)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  gchar *list = gp_ds_config_get (c, "source-list", "list");
+  gchar *one = list ? NULL : gp_ds_config_get (c, "source", "location");
+  gchar **uris = g_strsplit (list ? list : one ? one : "", ";", -1);
+  guint k;
+
+  for (k = 0; uris[k] != NULL; k++)
+    if (*g_strstrip (uris[k]) != '\0')
+      g_ptr_array_add (out, g_strdup (uris[k]));
+  g_ptr_array_add (out, NULL);
+  g_strfreev (uris);
+  g_free (list);
+  g_free (one);
+  return (gchar **) g_ptr_array_free (out, FALSE);
+}
+
 gchar **
 gp_ds_config_groups (const GpDsConfig * c)
 {

@@ -90,6 +90,24 @@ const gchar *gp_ds_config_text (const GpDsConfig * c, gsize * len);
 /* TRUE when an edit changed the text since it was loaded. */
 gboolean gp_ds_config_changed (const GpDsConfig * c);
 
+/* What a DeepStream configuration is, by its groups. */
+typedef enum
+{
+  GP_DS_KIND_UNKNOWN,
+  GP_DS_KIND_APP,               /* deepstream-app INI: streammux,
+                                 * primary-gie or application */
+  GP_DS_KIND_INFER,             /* nvinfer INI or YAML: property, no
+                                 * primary-gie */
+  GP_DS_KIND_TESTAPP,           /* a test app's YAML: streammux,
+                                 * primary-gie, source or source-list */
+  GP_DS_KIND_TRACKER,           /* a YAML with a tracker group alone */
+} GpDsConfigKind;
+
+GpDsConfigKind gp_ds_config_kind (const GpDsConfig * c);
+/* A test app's sources: source-list's `list` split at ';', or source's
+ * `location`; empty when neither. NULL-terminated, g_strfreev (). */
+gchar **gp_ds_config_testapp_sources (const GpDsConfig * c);
+
 /* TRUE when @group is there (an INI [group], a YAML mapping). */
 gboolean gp_ds_config_has_group (const GpDsConfig * c, const gchar * group);
 /* The groups in order of first appearance (YAML: the top-level ones),

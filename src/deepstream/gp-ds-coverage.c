@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/gp-launch.h"
+#include "gp-ds-config.h"
 
 typedef struct
 {
@@ -157,10 +158,16 @@ gboolean
 gp_ds_is_app_config (const gchar * path)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GpDsConfig) c = NULL;
   guint i;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR)
-      || !g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  if (gp_ds_config_format_for (path) == GP_DS_CONFIG_YAML) {
+    c = gp_ds_config_load (path, NULL);
+    return c != NULL && gp_ds_config_kind (c) == GP_DS_KIND_TESTAPP;
+  }
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
     return FALSE;
   for (i = 0; gp_ds_groups[i]; i++)
     if (g_key_file_has_group (kf, gp_ds_groups[i]))
@@ -235,6 +242,72 @@ gp_ds_group_order (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(const gchar * const *) a, *(const gchar * const *) b);
 }
 
+/* a test app's YAML groups: what DeepStream's sample apps make of each
+ * (deepstream-test1: filesrc, h264parse and the decoder for `source`;
+ * deepstream-test3: a uridecodebin and its decoder per `source-list` URI;
+ * their sink an EGL one) */
+static GPtrArray *
+gp_ds_elements_from_testapp (const gchar * path, GError ** error)
+{
+  static const gchar *const after[][2] = {
+    {"tracker", "nvtracker"}, {"nvdsanalytics", "nvdsanalytics"},
+    {"analytics", "nvdsanalytics"}, {"tiler", "nvmultistreamtiler"},
+    {"osd", "nvdsosd"}, {"msgconv", "nvmsgconv"},
+    {"msgbroker", "nvmsgbroker"}, {"sink", "nveglglessink"},
+  };
+  g_autoptr (GpDsConfig) c = gp_ds_config_load (path, error);
+  GPtrArray *els;
+  gchar **sources, **groups;
+  guint i;
+
+  if (c == NULL)
+    return NULL;
+  if (gp_ds_config_kind (c) != GP_DS_KIND_TESTAPP) {
+    g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,
+        "%s: not a test-app config (no source, source-list, streammux or "
+        "primary-gie group)", path);
+    return NULL;
+  }
+  els = gp_ds_elements_new ();
+  sources = gp_ds_config_testapp_sources (c);
+  if (gp_ds_config_has_group (c, "source-list")) {
+    for (i = 0; sources[i]; i++) {
+      gchar *src = g_strdup_printf ("source%u", i);
+      gchar *dec = g_strdup_printf ("source%u-decoder", i);
+
+      gp_ds_add (els, src, "uridecodebin", -1);
+      gp_ds_add (els, dec, "nvv4l2decoder", -1);
+      g_free (src);
+      g_free (dec);
+    }
+  } else if (gp_ds_config_has_group (c, "source")) {
+    gp_ds_add (els, "source", "filesrc", -1);
+    gp_ds_add (els, "source-parser", "h264parse", -1);
+    gp_ds_add (els, "source-decoder", "nvv4l2decoder", -1);
+  }
+  g_strfreev (sources);
+  if (gp_ds_config_has_group (c, "streammux"))
+    gp_ds_add (els, "streammux", "nvstreammux", -1);
+  if (gp_ds_config_has_group (c, "preprocess"))
+    gp_ds_add (els, "preprocess", "nvdspreprocess", -1);
+  if (gp_ds_config_has_group (c, "primary-gie")) {
+    gchar *type = gp_ds_config_get (c, "primary-gie", "plugin-type");
+
+    gp_ds_add (els, "primary-gie", type && atoi (type) == 1 ?
+        "nvinferserver" : "nvinfer", -1);
+    g_free (type);
+  }
+  groups = gp_ds_config_groups (c);
+  for (i = 0; groups[i]; i++)
+    if (g_str_has_prefix (groups[i], "secondary-gie"))
+      gp_ds_add (els, groups[i], "nvinfer", -1);
+  g_strfreev (groups);
+  for (i = 0; i < G_N_ELEMENTS (after); i++)
+    if (gp_ds_config_has_group (c, after[i][0]))
+      gp_ds_add (els, after[i][0], after[i][1], -1);
+  return els;
+}
+
 GPtrArray *
 gp_ds_elements_from_config (const gchar * path, GError ** error)
 {
@@ -244,6 +317,8 @@ gp_ds_elements_from_config (const gchar * path, GError ** error)
   gchar **all;
   guint i;
 
+  if (gp_ds_config_format_for (path) == GP_DS_CONFIG_YAML)
+    return gp_ds_elements_from_testapp (path, error);
   if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &err)) {
     g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE,
         "%s: not a deepstream-app config: %s", path, err->message);

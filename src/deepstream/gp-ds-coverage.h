@@ -41,13 +41,19 @@ GPtrArray *gp_ds_elements_from_launch (const gchar * launch,
 /* The elements a deepstream-app config makes, group by group: each
  * enabled source a source and nvv4l2decoder, streammux, primary-gie,
  * pre-process, tracker, secondary-gieN, nvds-analytics, tiled-display,
- * osd, each enabled sink by its type. NULL with a one-line @error naming
- * @path. */
+ * osd, each enabled sink by its type. A test app's YAML (.yml, .yaml):
+ * what DeepStream's sample apps make of its groups (a filesrc, h264parse
+ * and decoder for `source`, a uridecodebin and decoder per `source-list`
+ * URI, streammux, preprocess, primary-gie, secondary-gie*, tracker,
+ * tiler, osd, msgconv, msgbroker, sink); the elements the app's code adds
+ * besides (converters, queues) are not in the file. NULL with a one-line
+ * @error naming @path. */
 GPtrArray *gp_ds_elements_from_config (const gchar * path, GError ** error);
 /* The elements a gstprof session saw at PLAYING (bins left out), the
  * inference's unique-id from its properties. */
 GPtrArray *gp_ds_elements_from_session (GpSession * s);
-/* TRUE when @path is a file with a deepstream-app group. */
+/* TRUE when @path is a file with a deepstream-app group, or a test app's
+ * YAML. */
 gboolean gp_ds_is_app_config (const gchar * path);
 
 void gp_ds_coverage_from_table (GPtrArray * elements);

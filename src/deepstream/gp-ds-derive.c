@@ -340,18 +340,10 @@ gp_ds_derivation_find (const GpDsDerivation * d, GpDsElem elem,
 
 /* the configuration files */
 
-typedef enum
-{
-  GP_DS_FILE_APP,               /* deepstream-app INI */
-  GP_DS_FILE_INFER,             /* nvinfer INI or YAML, "property" */
-  GP_DS_FILE_TESTAPP,           /* a test app's YAML: streammux, tracker */
-  GP_DS_FILE_TRACKER,           /* a YAML of a tracker group alone */
-} GpDsFileRole;
-
 typedef struct
 {
   gchar *path;
-  GpDsFileRole role;
+  GpDsConfigKind role;         /* never GP_DS_KIND_UNKNOWN */
   GpDsConfig *cfg;
 } GpDsFile;
 
@@ -382,27 +374,13 @@ gp_ds_file_get (GpDsFile * f, const gchar * group, const gchar * key)
 static gboolean
 gp_ds_file_role (GpDsFile * f, GError ** error)
 {
-  GpDsConfig *c = f->cfg;
-  gboolean yaml = gp_ds_config_get_format (c) == GP_DS_CONFIG_YAML;
-
-  if (gp_ds_config_has_group (c, "property"))
-    f->role = GP_DS_FILE_INFER;
-  else if (!yaml && (gp_ds_config_has_group (c, "streammux")
-          || gp_ds_config_has_group (c, "primary-gie")
-          || gp_ds_config_has_group (c, "application")))
-    f->role = GP_DS_FILE_APP;
-  else if (yaml && (gp_ds_config_has_group (c, "streammux")
-          || gp_ds_config_has_group (c, "primary-gie")))
-    f->role = GP_DS_FILE_TESTAPP;
-  else if (yaml && gp_ds_config_has_group (c, "tracker"))
-    f->role = GP_DS_FILE_TRACKER;
-  else {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: neither a "
-        "deepstream-app or test-app configuration (streammux, primary-gie) "
-        "nor an nvinfer one (property) nor a tracker group", f->path);
-    return FALSE;
-  }
-  return TRUE;
+  f->role = gp_ds_config_kind (f->cfg);
+  if (f->role != GP_DS_KIND_UNKNOWN)
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: neither a "
+      "deepstream-app or test-app configuration (streammux, primary-gie) "
+      "nor an nvinfer one (property) nor a tracker group", f->path);
+  return FALSE;
 }
 
 GpDsConfigs *
@@ -465,7 +443,7 @@ gp_ds_is_source_group (const gchar * g)
 static const gchar *
 gp_ds_file_tracker (GpDsFile * f)
 {
-  if (f->role == GP_DS_FILE_INFER
+  if (f->role == GP_DS_KIND_INFER
       || !gp_ds_config_has_group (f->cfg, "tracker")
       || !gp_ds_group_enabled (f, "tracker"))
     return NULL;
@@ -481,7 +459,7 @@ gp_ds_derive_scan (GpDsConfigs * c, GpDsDeriveInput * in)
     GpDsFile *f = g_ptr_array_index (c->files, i);
     gchar **groups;
 
-    if (f->role == GP_DS_FILE_INFER && !in->int8_calib) {
+    if (f->role == GP_DS_KIND_INFER && !in->int8_calib) {
       /* no --int8-calib: the one the nvinfer file names, if it is there */
       gchar *calib = gp_ds_file_get (f, "property", "int8-calib-file");
 
@@ -494,7 +472,7 @@ gp_ds_derive_scan (GpDsConfigs * c, GpDsDeriveInput * in)
     }
     if (gp_ds_file_tracker (f))
       in->tracker = TRUE;
-    if (f->role != GP_DS_FILE_APP)
+    if (f->role != GP_DS_KIND_APP)
       continue;
     groups = gp_ds_config_groups (f->cfg);
     for (j = 0; groups[j]; j++) {
@@ -622,15 +600,15 @@ gp_ds_derive_changes (const GpDsDerivation * d, const GpDsConfigs * c)
     GpDsFile *f = g_ptr_array_index (c->files, i);
     const gchar *tracker = gp_ds_file_tracker (f);
 
-    if (f->role == GP_DS_FILE_INFER) {
+    if (f->role == GP_DS_KIND_INFER) {
       gp_ds_changes_elem (out, d, f, "property", GP_DS_ELEM_PGIE,
           infer_pgie);
       gp_ds_changes_engine (out, d, f, "property");
       continue;
     }
-    if (f->role == GP_DS_FILE_APP || f->role == GP_DS_FILE_TESTAPP)
+    if (f->role == GP_DS_KIND_APP || f->role == GP_DS_KIND_TESTAPP)
       gp_ds_changes_elem (out, d, f, "streammux", GP_DS_ELEM_MUX, NULL);
-    if (f->role == GP_DS_FILE_APP) {
+    if (f->role == GP_DS_KIND_APP) {
       gchar **groups = gp_ds_config_groups (f->cfg);
 
       gp_ds_changes_elem (out, d, f, "primary-gie", GP_DS_ELEM_PGIE,

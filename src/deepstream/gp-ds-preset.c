@@ -467,29 +467,15 @@ gp_ds_preset_testapp (GpDsPreset * p, GpDsConfig * c)
 static guint
 gp_ds_preset_testapp_sources (GpDsConfig * c)
 {
-  gchar *list = gp_ds_config_get (c, "source-list", "list");
-  gchar **uris;
-  guint k, n = 0;
+  gchar **sources = gp_ds_config_testapp_sources (c);
+  guint n = g_strv_length (sources);
 
-  if (list == NULL)
-    return gp_ds_config_has_group (c, "source") ? 1 : 0;
-  uris = g_strsplit (list, ";", -1);
-  for (k = 0; uris[k] != NULL; k++)
-    n += *g_strstrip (uris[k]) != '\0';
-  g_strfreev (uris);
-  g_free (list);
-  return n;
+  g_strfreev (sources);
+  return n == 0 && gp_ds_config_has_group (c, "source") ? 1 : n;
 }
 
 /* ------------------------------------------------------------------------ */
 /* files                                                                     */
-
-typedef enum
-{
-  GP_DS_KIND_NVINFER,
-  GP_DS_KIND_APP,
-  GP_DS_KIND_TESTAPP,
-} GpDsKind;
 
 static gchar *
 gp_ds_preset_benchmark_path (const gchar * path)
@@ -519,7 +505,7 @@ gp_ds_preset_file (const gchar * path, const GpDsPresetOptions * o,
 {
   GpDsPreset p = { o, g_string_new (NULL) };
   GpDsConfig *c, *bench = NULL, *infer = NULL;
-  GpDsKind kind;
+  GpDsConfigKind kind;
   gchar *infer_path = NULL;
   gboolean shows = FALSE, ok = TRUE;
 
@@ -528,15 +514,13 @@ gp_ds_preset_file (const gchar * path, const GpDsPresetOptions * o,
     g_string_free (p.out, TRUE);
     return FALSE;
   }
-  if (gp_ds_config_has_group (c, "property") &&
-      !gp_ds_config_has_group (c, "primary-gie"))
-    kind = GP_DS_KIND_NVINFER;
-  else if (gp_ds_config_get_format (c) == GP_DS_CONFIG_INI)
-    kind = GP_DS_KIND_APP;
-  else
-    kind = GP_DS_KIND_TESTAPP;
+  /* any other INI as deepstream-app's, any other YAML as a test app's */
+  kind = gp_ds_config_kind (c);
+  if (kind != GP_DS_KIND_INFER)
+    kind = gp_ds_config_get_format (c) == GP_DS_CONFIG_INI ?
+        GP_DS_KIND_APP : GP_DS_KIND_TESTAPP;
 
-  if (kind != GP_DS_KIND_NVINFER) {
+  if (kind != GP_DS_KIND_INFER) {
     gchar *rel = gp_ds_config_get (c, "primary-gie", kind == GP_DS_KIND_APP ?
         "config-file" : "config-file-path");
 
@@ -563,10 +547,10 @@ gp_ds_preset_file (const gchar * path, const GpDsPresetOptions * o,
   if (ok) {
     GString *head = g_string_new (NULL);
 
-    g_string_append_printf (head, "%s: %s", path, kind == GP_DS_KIND_NVINFER
+    g_string_append_printf (head, "%s: %s", path, kind == GP_DS_KIND_INFER
         ? "nvinfer config" : kind == GP_DS_KIND_APP ? "deepstream-app config"
         : "test-app config");
-    if (kind != GP_DS_KIND_NVINFER)
+    if (kind != GP_DS_KIND_INFER)
       g_string_append_printf (head, ", %u %s, batch %u, %g fps%s",
           p.n_sources, p.sources_counted ? "sources" : "streams", p.batch,
           p.fps, p.fps_assumed ? " assumed" : "");
@@ -579,7 +563,7 @@ gp_ds_preset_file (const gchar * path, const GpDsPresetOptions * o,
     g_string_append_printf (p.out, "\n# %s (both variants)\n", infer_path);
     gp_ds_preset_nvinfer (&p, infer, TRUE);
   }
-  if (ok && kind == GP_DS_KIND_NVINFER) {
+  if (ok && kind == GP_DS_KIND_INFER) {
     g_string_append_printf (p.out, "\n# %s\n", path);
     gp_ds_preset_nvinfer (&p, c, FALSE);
   } else if (ok && kind == GP_DS_KIND_TESTAPP) {

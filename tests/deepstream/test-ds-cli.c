@@ -60,6 +60,60 @@ test_coverage_config (void)
   g_free (cfg);
 }
 
+/* a test app's YAML: what the sample apps make of its groups */
+static void
+test_coverage_testapp (void)
+{
+  gchar *one = gp_test_fixture_path ("telemetry",
+      "deepstream_testapp_pipeline_config_ds9_dstest1.yml");
+  gchar *three = gp_test_fixture_path ("telemetry",
+      "deepstream_testapp_pipeline_config_ds9_dstest3.yml");
+  gchar *infer = gp_test_fixture_path ("telemetry",
+      "deepstream_nvinfer_pgie_config_ds9_dstest1.yml");
+  gchar *bad = g_build_filename (gp_tmp, "bad.yml", NULL);
+  GpTestRun r;
+
+  if (one == NULL || three == NULL || infer == NULL)
+    return;
+  /* deepstream-test1: an H.264 file through filesrc, h264parse and the
+   * decoder */
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", one, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  gp_test_assert_has (r.out, "| source | filesrc | UNINSTRUMENTED |");
+  gp_test_assert_has (r.out, "| source-parser | h264parse | UNINSTRUMENTED");
+  gp_test_assert_has (r.out,
+      "| source-decoder | nvv4l2decoder | UNINSTRUMENTED |");
+  gp_test_assert_has (r.out, "| primary-gie | nvinfer | COVERED |");
+  gp_test_assert_has (r.out, "1 of 5 elements covered");
+  gp_test_assert_has (r.out, "the elements its code adds besides");
+  gp_test_run_clear (&r);
+  /* deepstream-test3: one URI in source-list, tiler, osd and sink */
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", three, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  gp_test_assert_has (r.out, "| source0 | uridecodebin | UNINSTRUMENTED |");
+  g_assert_null (strstr (r.out, "| source1 |"));
+  gp_test_assert_has (r.out, "| tiler | nvmultistreamtiler | UNINSTRUMENTED");
+  gp_test_assert_has (r.out, "| osd | nvdsosd | COVERED |");
+  gp_test_assert_has (r.out, "| sink | nveglglessink | UNINSTRUMENTED |");
+  gp_test_assert_has (r.out, "2 of 7 elements covered");
+  gp_test_run_clear (&r);
+  /* an nvinfer YAML is no pipeline; a YAML that does not read says where */
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", infer, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "not a test-app config");
+  gp_test_run_clear (&r);
+  g_assert_true (g_file_set_contents (bad, "streammux:\n\tbatch-size: 1\n",
+          -1, NULL));
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", bad, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "bad.yml:2");
+  gp_test_run_clear (&r);
+  g_free (bad);
+  g_free (one);
+  g_free (three);
+  g_free (infer);
+}
+
 /* measured: an nvtx_sum whose ranges name nvinfer (UID 1 only) and osd */
 static void
 test_coverage_measured (void)
@@ -286,6 +340,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ds/coverage/launch", test_coverage_launch);
   g_test_add_func ("/ds/coverage/config", test_coverage_config);
   g_test_add_func ("/ds/coverage/measured", test_coverage_measured);
+  g_test_add_func ("/ds/coverage/testapp", test_coverage_testapp);
   g_test_add_func ("/ds/profile/from-stats", test_profile_from_stats);
   g_test_add_func ("/ds/profile/live", test_profile_live);
   g_test_add_func ("/ds/profile/session", test_profile_session);

@@ -38,6 +38,63 @@ configs (void)
   return out;
 }
 
+/* what each fixture config is, and a test app's sources */
+static void
+test_kind (void)
+{
+  static const struct
+  {
+    const gchar *file;
+    GpDsConfigKind kind;
+    guint sources;
+  } want[] = {
+    {"deepstream_app_config_ds9_test5_dec_infer_tracker_sgie.txt",
+        GP_DS_KIND_APP, 0},
+    {"deepstream_nvinfer_pgie_config_ds9_dstest1.txt", GP_DS_KIND_INFER, 0},
+    {"deepstream_nvinfer_pgie_config_ds9_dstest1.yml", GP_DS_KIND_INFER, 0},
+    {"deepstream_parallel_infer_tracker0_enable_batch_process.yml",
+        GP_DS_KIND_TRACKER, 0},
+    {"deepstream_testapp_pipeline_config_ds9_dstest1.yml",
+        GP_DS_KIND_TESTAPP, 1},
+    {"deepstream_testapp_pipeline_config_ds9_dstest3.yml",
+        GP_DS_KIND_TESTAPP, 1},
+  };
+  GpDsConfig *c;
+  gchar **sources;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (want); i++) {
+    gchar *path = gp_test_fixture_path ("telemetry", want[i].file);
+    GError *err = NULL;
+
+    if (path == NULL)
+      return;
+    c = gp_ds_config_load (path, &err);
+    g_assert_no_error (err);
+    g_assert_cmpint (gp_ds_config_kind (c), ==, want[i].kind);
+    sources = gp_ds_config_testapp_sources (c);
+    g_assert_cmpuint (g_strv_length (sources), ==, want[i].sources);
+    g_strfreev (sources);
+    gp_ds_config_free (c);
+    g_free (path);
+  }
+  /* three URIs, blanks and the trailing ';' not sources */
+  c = gp_ds_config_parse ("list.yml", "source-list:\n  list: a.mp4; b.mp4;"
+      " ;c.mp4;\n", strlen ("source-list:\n  list: a.mp4; b.mp4; ;c.mp4;\n"),
+      GP_DS_CONFIG_YAML, NULL);
+  sources = gp_ds_config_testapp_sources (c);
+  g_assert_cmpuint (g_strv_length (sources), ==, 3);
+  g_assert_cmpstr (sources[1], ==, "b.mp4");
+  g_assert_cmpint (gp_ds_config_kind (c), ==, GP_DS_KIND_TESTAPP);
+  g_strfreev (sources);
+  gp_ds_config_free (c);
+  /* a file of neither kind */
+  c = gp_ds_config_parse ("x.txt", "[other]\na=1\n", 12, GP_DS_CONFIG_INI,
+      NULL);
+  g_assert_cmpint (gp_ds_config_kind (c), ==, GP_DS_KIND_UNKNOWN);
+  gp_ds_config_free (c);
+}
+
 static gchar **
 split_lines (const gchar * text)
 {
@@ -436,6 +493,7 @@ gint
 main (gint argc, gchar ** argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ds-config/kind", test_kind);
   g_test_add_func ("/ds-config/roundtrip", test_roundtrip);
   g_test_add_func ("/ds-config/keyfile", test_keyfile);
   g_test_add_func ("/ds-config/set-every-key", test_set_every_key);

@@ -10,7 +10,9 @@
  * - every key of every group, set to a new value, reads back as that value
  *   and changes no line count; set back, the text is the input again;
  * - a key added to the first group reads back, and adding it again
- *   changes nothing.
+ *   changes nothing;
+ * - the config's kind is one of the kinds, and a test app's sources are
+ *   words without blanks at their ends.
  *
  * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`).
  */
@@ -30,6 +32,24 @@ count_lines (const gchar * t)
   for (; *t; t++)
     n += *t == '\n';
   return n;
+}
+
+static void
+check_kind (const GpDsConfig * c)
+{
+  gchar **sources = gp_ds_config_testapp_sources (c);
+  guint i;
+
+  if (gp_ds_config_kind (c) > GP_DS_KIND_TRACKER)
+    abort ();
+  for (i = 0; sources[i]; i++) {
+    gsize n = strlen (sources[i]);
+
+    if (n == 0 || g_ascii_isspace (sources[i][0])
+        || g_ascii_isspace (sources[i][n - 1]) || strchr (sources[i], ';'))
+      abort ();
+  }
+  g_strfreev (sources);
 }
 
 int LLVMFuzzerTestOneInput (const guint8 * data, gsize size);
@@ -62,6 +82,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, gsize size)
     g_printerr ("load then save is not the input\n");
     abort ();
   }
+  check_kind (c);
   /* valid past the edits below */
   text = g_strdup (loaded);
   lines = count_lines (text);
