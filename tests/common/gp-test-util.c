@@ -216,6 +216,27 @@ gp_test_av_mp4 (const gchar * dir, const gchar * name, guint seconds)
   return path;
 }
 
+gchar *
+gp_test_path_prepend (const gchar * dir)
+{
+  gchar *old = g_strdup (g_getenv ("PATH"));
+  gchar *path = old ? g_strconcat (dir, ":", old, NULL) : g_strdup (dir);
+
+  g_setenv ("PATH", path, TRUE);
+  g_free (path);
+  return old;
+}
+
+void
+gp_test_path_restore (gchar * old)
+{
+  if (old)
+    g_setenv ("PATH", old, TRUE);
+  else
+    g_unsetenv ("PATH");
+  g_free (old);
+}
+
 void
 gp_test_remove_tree (const gchar * dir)
 {

@@ -91,6 +91,12 @@ const gchar *gp_test_evidence_string (GpFinding * f, const gchar * key);
 /* Logs every finding of @s: rule, severity, title, rank and evidence. */
 void gp_test_print_findings (GpSession * s);
 
+/* Puts @dir first in PATH, where a test's stand-in tools are; returns the
+ * PATH it replaced, for gp_test_path_restore (). */
+gchar *gp_test_path_prepend (const gchar * dir);
+/* Sets PATH back to @old (from gp_test_path_prepend) and frees it. */
+void gp_test_path_restore (gchar * old);
+
 /* Removes @dir and everything in it. */
 void gp_test_remove_tree (const gchar * dir);
 

@@ -291,7 +291,7 @@ test_profile_live (void)
 {
   gchar *fix = gp_test_fixture_path ("telemetry",
       "nsys_stats_csv_2024.1.1_nvtx_sum.txt");
-  gchar *replay, *out, *path, *text, *args;
+  gchar *replay, *out, *path, *text, *args, *old_path;
   GpTestRun r;
 
   if (fix == NULL)
@@ -305,9 +305,9 @@ test_profile_live (void)
   g_free (path);
   g_free (text);
   g_setenv ("GP_STANDIN_NSYS_DIR", replay, TRUE);
-  path = g_strdup_printf ("%s/tests/deepstream/stand-in:%s",
-      g_getenv ("GP_SOURCE_ROOT"), g_getenv ("PATH"));
-  g_setenv ("PATH", path, TRUE);
+  path = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "tests",
+      "deepstream", "stand-in", NULL);
+  old_path = gp_test_path_prepend (path);
   g_free (path);
   gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--duration", "2s",
       "--out", out, "--", "gst-launch-1.0", "-q", "videotestsrc",
@@ -325,6 +325,8 @@ test_profile_live (void)
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   g_free (path);
   gp_test_run_clear (&r);
+  gp_test_path_restore (old_path);
+  g_unsetenv ("GP_STANDIN_NSYS_DIR");
   g_free (replay);
   g_free (out);
   g_free (fix);

@@ -131,7 +131,7 @@ static gboolean
 standin_path (const gchar * fixture)
 {
   const gchar *dir = g_getenv ("GP_STANDIN_DIR");
-  gchar *path = gp_test_fixture_path ("telemetry", fixture), *p;
+  gchar *path = gp_test_fixture_path ("telemetry", fixture);
 
   if (dir == NULL || path == NULL) {
     g_test_skip ("no stand-in or fixture");
@@ -139,10 +139,7 @@ standin_path (const gchar * fixture)
     return FALSE;
   }
   g_setenv ("GP_STANDIN_NVSMI", path, TRUE);
-  old_path = g_strdup (g_getenv ("PATH"));
-  p = g_strconcat (dir, ":", old_path, NULL);
-  g_setenv ("PATH", p, TRUE);
-  g_free (p);
+  old_path = gp_test_path_prepend (dir);
   g_free (path);
   return TRUE;
 }
@@ -150,8 +147,7 @@ standin_path (const gchar * fixture)
 static void
 standin_done (void)
 {
-  g_setenv ("PATH", old_path, TRUE);
-  g_clear_pointer (&old_path, g_free);
+  gp_test_path_restore (g_steal_pointer (&old_path));
   g_unsetenv ("GP_STANDIN_NVSMI");
   g_unsetenv ("GP_STANDIN_NVSMI_REFUSE");
 }

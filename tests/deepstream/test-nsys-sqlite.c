@@ -292,16 +292,16 @@ run_live (GpTestRun * r, const gchar * out)
 static void
 test_profile_live (void)
 {
-  gchar *replay = stats_dir ("replay"), *db, *out, *path;
+  gchar *replay = stats_dir ("replay"), *db, *out, *path, *old_path;
   GpTestRun r;
 
   if (replay == NULL)
     return;
   db = truth_db ("replay/report.sqlite");
   g_setenv ("GP_STANDIN_NSYS_DIR", replay, TRUE);
-  path = g_strdup_printf ("%s/tests/deepstream/stand-in:%s",
-      g_getenv ("GP_SOURCE_ROOT"), g_getenv ("PATH"));
-  g_setenv ("PATH", path, TRUE);
+  path = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "tests",
+      "deepstream", "stand-in", NULL);
+  old_path = gp_test_path_prepend (path);
   g_free (path);
 
   out = g_build_filename (gp_tmp, "live", NULL);
@@ -326,6 +326,8 @@ test_profile_live (void)
   /* the second capture ran: its reports are there */
   gp_test_assert_has (r.out, "| step_0 | - | 1 | 1631.356 |");
   gp_test_run_clear (&r);
+  gp_test_path_restore (old_path);
+  g_unsetenv ("GP_STANDIN_NSYS_DIR");
   g_free (out);
   g_free (db);
   g_free (replay);

@@ -483,26 +483,6 @@ samp_put (const gchar * root, const gchar * rel, const gchar * text)
 }
 
 static void
-samp_rm_tree (const gchar * path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const gchar *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
-    gchar *p = g_build_filename (path, name, NULL);
-
-    if (g_file_test (p, G_FILE_TEST_IS_DIR))
-      samp_rm_tree (p);
-    else
-      g_unlink (p);
-    g_free (p);
-  }
-  if (d != NULL)
-    g_dir_close (d);
-  g_rmdir (path);
-}
-
-static void
 samp_assert_value (GpMachine * m, const gchar * q, const gchar * inst,
     gdouble want, gdouble limit)
 {
@@ -738,7 +718,7 @@ test_sysfs_orin (void)
       GP_MACHINE_SAMPLED);
   g_assert_cmpuint (gp_machine_find_source (m, "rails")->samples, >=, 10);
   gp_machine_free (m);
-  samp_rm_tree (root);
+  gp_test_remove_tree (root);
   g_free (root);
 }
 
@@ -801,7 +781,7 @@ test_sysfs_xavier_nx (void)
   /* the input rail is the board's power */
   samp_assert_value (m, GP_MACHINE_POWER, "board", 4.067, NAN);
   gp_machine_free (m);
-  samp_rm_tree (root);
+  gp_test_remove_tree (root);
   g_free (root);
 }
 
@@ -828,7 +808,7 @@ test_sysfs_absent (void)
   g_assert_cmpstr (gp_machine_find_source (m, "proc")->state, ==,
       GP_MACHINE_SAMPLED);
   gp_machine_free (m);
-  samp_rm_tree (root);
+  gp_test_remove_tree (root);
   g_free (root);
 }
 
@@ -842,22 +822,21 @@ static gboolean
 samp_standins (void)
 {
   const gchar *dir = g_getenv ("GP_STANDIN_DIR");
-  gchar *path;
 
   if (dir == NULL) {
     g_test_skip ("no GP_STANDIN_DIR");
     return FALSE;
   }
-  path = g_strdup_printf ("%s:%s", dir, samp_old_path);
-  g_setenv ("PATH", path, TRUE);
-  g_free (path);
+  samp_old_path = gp_test_path_prepend (dir);
   return TRUE;
 }
 
 static void
 samp_standins_off (void)
 {
-  g_setenv ("PATH", samp_old_path, TRUE);
+  /* may come twice: once after the runs, once on the way out */
+  if (samp_old_path != NULL)
+    gp_test_path_restore (g_steal_pointer (&samp_old_path));
   g_unsetenv ("GP_STANDIN_TEGRASTATS");
   g_unsetenv ("GP_STANDIN_NVSMI");
   g_unsetenv ("GP_STANDIN_NVSMI_REFUSE");
@@ -1244,7 +1223,7 @@ test_cli_run (void)
   gp_session_free (s);
 out:
   samp_standins_off ();
-  samp_rm_tree (tmp);
+  gp_test_remove_tree (tmp);
   g_free (tmp);
   g_free (dir);
   g_free (dir_off);
@@ -1291,7 +1270,7 @@ test_cli_wrap (void)
   g_ptr_array_unref (threads);
   gp_session_free (s);
 out:
-  samp_rm_tree (tmp);
+  gp_test_remove_tree (tmp);
   g_free (tmp);
   g_free (dir);
 }
@@ -1307,7 +1286,6 @@ main (int argc, char **argv)
     g_error ("%s", error->message);
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
-  samp_old_path = g_strdup (g_getenv ("PATH"));
 
   g_test_add_func ("/sampler/cpu-pinned", test_cpu_pinned);
   g_test_add_func ("/sampler/thread-cpu", test_thread_cpu);
