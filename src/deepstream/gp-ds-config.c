@@ -187,6 +187,22 @@ typedef struct
   guint line;                   /* index of the key's line, G_MAXUINT top */
 } GpDsYamlLevel;
 
+/* @end, just past a closing quote or bracket, when only spaces and a
+ * comment follow it; else 0 with @why */
+static gsize
+gp_ds_yaml_closed (const gchar * t, gsize end, gsize e, const gchar * what,
+    const gchar ** why)
+{
+  gsize q;
+
+  for (q = end; q < e && gp_ds_is_space (t[q]); q++);
+  if (q < e && (t[q] != '#' || q == end)) {
+    *why = what;
+    return 0;
+  }
+  return end;
+}
+
 /* the end of a scalar starting at @p (before its comment and trailing
  * spaces), or 0 with @why */
 static gsize
@@ -214,13 +230,8 @@ gp_ds_yaml_scalar (const gchar * t, gsize p, gsize e, const gchar ** why)
       *why = "a quoted scalar that does not end on its line";
       return 0;
     }
-    end = q + 1;
-    for (q = end; q < e && gp_ds_is_space (t[q]); q++);
-    if (q < e && (t[q] != '#' || q == end)) {
-      *why = "text after a quoted scalar";
-      return 0;
-    }
-    return end;
+    return gp_ds_yaml_closed (t, q + 1, e, "text after a quoted scalar",
+        why);
   }
   if (strchr ("|>", t[p])) {
     *why = "a block scalar (| or >)";
@@ -259,13 +270,8 @@ gp_ds_yaml_scalar (const gchar * t, gsize p, gsize e, const gchar ** why)
       *why = "a flow collection that does not end on its line";
       return 0;
     }
-    end = q + 1;
-    for (q = end; q < e && gp_ds_is_space (t[q]); q++);
-    if (q < e && (t[q] != '#' || q == end)) {
-      *why = "text after a flow collection";
-      return 0;
-    }
-    return end;
+    return gp_ds_yaml_closed (t, q + 1, e, "text after a flow collection",
+        why);
   }
   /* a plain scalar: up to " #", spaces off its end */
   for (q = p; q < e; q++) {
