@@ -2,13 +2,16 @@
 /* gstprof tests
  *
  * gp-test-fixtures.h: where the real captures of other machines are
- * ($GP_FIXTURES, ../shared/fixtures beside the checkout). Header-only, so
- * that tests linking only the core library use it too.
+ * ($GP_FIXTURES, ../shared/fixtures beside the checkout), and the machine
+ * of a telemetry one. Header-only, so that tests linking only the core
+ * library use it too.
  */
 #ifndef __GP_TEST_FIXTURES_H__
 #define __GP_TEST_FIXTURES_H__
 
 #include <glib.h>
+
+#include "telemetry/gp-telemetry.h"
 
 /* $GP_FIXTURES/@sub/@name (@name NULL: the folder itself), a new string;
  * NULL with the running test marked skipped when it is not there. */
@@ -30,6 +33,25 @@ gp_test_fixture_path (const gchar * sub, const gchar * name)
     return NULL;
   }
   return path;
+}
+
+/* The machine of a saved tegrastats log or nvidia-smi output among the
+ * telemetry fixtures, read at one sample a second; it must load. NULL
+ * with the test skipped when the fixture is not there. */
+static inline GpMachine *
+gp_test_fixture_machine (const gchar * name)
+{
+  gchar *path = gp_test_fixture_path ("telemetry", name);
+  GError *error = NULL;
+  GpMachine *m;
+
+  if (path == NULL)
+    return NULL;
+  m = gp_telemetry_load_file (path, 1.0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  g_free (path);
+  return m;
 }
 
 #endif /* __GP_TEST_FIXTURES_H__ */

@@ -65,22 +65,6 @@ gp_plot_test_fixture (const gchar * name)
   return gp_test_fixture_path ("telemetry", name);
 }
 
-static GpMachine *
-gp_plot_test_machine (const gchar * name)
-{
-  gchar *path = gp_plot_test_fixture (name);
-  GError *err = NULL;
-  GpMachine *m;
-
-  if (path == NULL)
-    return NULL;
-  m = gp_telemetry_load_file (path, 1, &err);
-  g_assert_no_error (err);
-  g_assert_nonnull (m);
-  g_free (path);
-  return m;
-}
-
 /* The session of GP_PLOT_TEST_LAUNCH under `gstprof run --out`, run
  * once: its folder. */
 static const gchar *
@@ -533,7 +517,7 @@ test_plot_tegrastats_all (void)
     if (!g_str_has_prefix (name, "tegrastats_"))
       continue;
     g_test_message ("%s", name);
-    m = gp_plot_test_machine (name);
+    m = gp_test_fixture_machine (name);
     p = gp_plot_machine_layout (m, NULL, &err);
     g_assert_no_error (err);
     /* every board prints a CPU load */
@@ -559,7 +543,8 @@ static void
 test_plot_tegrastats_values (void)
 {
   GpMachine *m =
-      gp_plot_test_machine ("tegrastats_agx_orin64_r36.4.4_nvenc_active.txt");
+      gp_test_fixture_machine ("tegrastats_agx_orin64_r36.4.4_"
+          "nvenc_active.txt");
   GpPlotTestImage img;
   GpPlotPanel *util;
   GError *err = NULL;
@@ -607,7 +592,8 @@ test_plot_tegrastats_values (void)
 static void
 test_plot_nvsmi (void)
 {
-  GpMachine *m = gp_plot_test_machine ("nvidia_smi_dmon_t4_default_drv535.txt");
+  GpMachine *m =
+      gp_test_fixture_machine ("nvidia_smi_dmon_t4_default_drv535.txt");
   GpPlotTestImage img;
   GError *err = NULL;
   GpPlot *p;
@@ -628,7 +614,7 @@ test_plot_nvsmi (void)
   gp_plot_free (p);
   gp_machine_free (m);
 
-  m = gp_plot_test_machine
+  m = gp_test_fixture_machine
       ("nvidia_smi_query_legacy_2017_throttle_reasons_timestamped.txt");
   p = gp_plot_machine_layout (m, NULL, &err);
   g_assert_no_error (err);
@@ -659,7 +645,8 @@ static void
 test_plot_svg (void)
 {
   GpMachine *m =
-      gp_plot_test_machine ("tegrastats_agx_orin64_r36.4.4_nvenc_active.txt");
+      gp_test_fixture_machine ("tegrastats_agx_orin64_r36.4.4_"
+          "nvenc_active.txt");
   gchar *path = gp_plot_test_path ("orin.svg");
   GError *err = NULL;
   GpPlot *p;

@@ -161,21 +161,6 @@ test_find_names (void)
   assert_unknown ("H100", 81559, GP_PEAKS_ERROR_AMBIGUOUS);
 }
 
-static GpMachine *
-load_fixture (const gchar * name)
-{
-  gchar *path = gp_test_fixture_path ("telemetry", name);
-  GError *error = NULL;
-  GpMachine *m;
-
-  if (path == NULL)
-    return NULL;
-  m = gp_telemetry_load_file (path, 1.0, &error);
-  g_assert_no_error (error);
-  g_free (path);
-  return m;
-}
-
 /* The peaks a real nvidia-smi capture leads to, through its facts. */
 static void
 test_from_nvsmi_fixtures (void)
@@ -199,7 +184,7 @@ test_from_nvsmi_fixtures (void)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    g_autoptr (GpMachine) m = load_fixture (cases[i].file);
+    g_autoptr (GpMachine) m = gp_test_fixture_machine (cases[i].file);
     g_autoptr (GpPeaks) p = NULL;
     GError *err = NULL;
 
@@ -295,7 +280,7 @@ test_guess_jetson (void)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    g_autoptr (GpMachine) m = load_fixture (cases[i].file);
+    g_autoptr (GpMachine) m = gp_test_fixture_machine (cases[i].file);
     g_autoptr (GpPeaks) p = NULL;
     GError *err = NULL;
 

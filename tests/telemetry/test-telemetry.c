@@ -9,22 +9,6 @@
 #include "telemetry/gp-telemetry.h"
 #include "../common/gp-test-fixtures.h"
 
-static GpMachine *
-load_fixture (const gchar * name)
-{
-  gchar *path = gp_test_fixture_path ("telemetry", name);
-  GError *error = NULL;
-  GpMachine *m;
-
-  if (path == NULL)
-    return NULL;
-  m = gp_telemetry_load_file (path, 1.0, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (m);
-  g_free (path);
-  return m;
-}
-
 static gdouble
 value (GpMachine * m, const gchar * q, const gchar * inst, guint i)
 {
@@ -40,7 +24,7 @@ value (GpMachine * m, const gchar * q, const gchar * inst, guint i)
 static void
 test_tegra_nano (void)
 {
-  g_autoptr (GpMachine) m = load_fixture ("tegrastats_nano_jp4.txt");
+  g_autoptr (GpMachine) m = gp_test_fixture_machine ("tegrastats_nano_jp4.txt");
   GpMachineSeries *ram;
 
   if (m == NULL)
@@ -75,7 +59,8 @@ static void
 test_tegra_orin_nvenc (void)
 {
   g_autoptr (GpMachine) m =
-      load_fixture ("tegrastats_agx_orin64_r36.4.4_nvenc_active.txt");
+      gp_test_fixture_machine ("tegrastats_agx_orin64_r36.4.4_"
+          "nvenc_active.txt");
 
   if (m == NULL)
     return;
@@ -97,7 +82,7 @@ static void
 test_tegra_timestamp (void)
 {
   g_autoptr (GpMachine) m =
-      load_fixture ("tegrastats_xavier_nx_jp512_timestamp_mW.txt");
+      gp_test_fixture_machine ("tegrastats_xavier_nx_jp512_timestamp_mW.txt");
 
   if (m == NULL)
     return;
@@ -113,7 +98,8 @@ test_tegra_timestamp (void)
 static void
 test_tegra_cpus_off (void)
 {
-  g_autoptr (GpMachine) m = load_fixture ("tegrastats_orin_nx16_jp5.txt");
+  g_autoptr (GpMachine) m =
+      gp_test_fixture_machine ("tegrastats_orin_nx16_jp5.txt");
 
   if (m == NULL)
     return;
@@ -143,7 +129,7 @@ test_tegra_all (void)
 
     if (!g_str_has_prefix (name, "tegrastats_"))
       continue;
-    m = load_fixture (name);
+    m = gp_test_fixture_machine (name);
     g_assert_nonnull (gp_machine_find (m, GP_MACHINE_GPU_LOAD, "0"));
     if (strcmp (name, "tegrastats_agx_orin64_gr3d_pct_only.txt") != 0)
       g_assert_nonnull (gp_machine_find (m, GP_MACHINE_MEMBW_LOAD, "emc"));
@@ -162,7 +148,7 @@ static void
 test_nvsmi_query_legacy (void)
 {
   g_autoptr (GpMachine) m =
-      load_fixture
+      gp_test_fixture_machine
       ("nvidia_smi_query_legacy_2017_throttle_reasons_timestamped.txt");
   GpMachineSeries *load;
 
@@ -185,7 +171,7 @@ static void
 test_nvsmi_dmon_two (void)
 {
   g_autoptr (GpMachine) m =
-      load_fixture ("nvidia_smi_dmon_2gpu_geforce_default.txt");
+      gp_test_fixture_machine ("nvidia_smi_dmon_2gpu_geforce_default.txt");
   GpMachineSeries *a, *b;
 
   if (m == NULL)
@@ -208,9 +194,9 @@ static void
 test_nvsmi_dmon_time (void)
 {
   g_autoptr (GpMachine) m =
-      load_fixture ("nvidia_smi_dmon_all_groups_time_prefix.txt");
+      gp_test_fixture_machine ("nvidia_smi_dmon_all_groups_time_prefix.txt");
   g_autoptr (GpMachine) t4 =
-      load_fixture ("nvidia_smi_dmon_t4_default_drv535.txt");
+      gp_test_fixture_machine ("nvidia_smi_dmon_t4_default_drv535.txt");
 
   if (m == NULL)
     return;
@@ -229,7 +215,8 @@ static void
 test_nvsmi_identity (void)
 {
   g_autoptr (GpMachine) m =
-      load_fixture ("nvidia_smi_query_l40s_2gpu_csv_with_header_units.txt");
+      gp_test_fixture_machine ("nvidia_smi_query_l40s_2gpu_csv_"
+          "with_header_units.txt");
 
   if (m == NULL)
     return;
