@@ -71,3 +71,20 @@ bad:
       text ? text : "");
   return FALSE;
 }
+
+gboolean
+gp_cli_positive_option (const gchar * cmd, const gchar * name,
+    const gchar * text, gdouble * out, gint * code)
+{
+  gchar *end = NULL;
+
+  *out = NAN;
+  if (text == NULL)
+    return TRUE;
+  *out = g_ascii_strtod (text, &end);
+  if (end != text && *end == '\0' && isfinite (*out) && *out > 0)
+    return TRUE;
+  *code = gp_cli_fail (cmd, "--%s: '%s' is not a number above 0", name,
+      text);
+  return FALSE;
+}

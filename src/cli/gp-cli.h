@@ -33,6 +33,12 @@ gint gp_cli_fail (const gchar * cmd, const gchar * format, ...)
 gboolean gp_cli_parse_duration (const gchar * text, gdouble * out,
     GError ** error);
 
+/* Option --@name of command @cmd: @text (may be NULL: not given, NAN in
+ * @out) as a finite number above 0. FALSE with the one-line report made
+ * and its exit code in @code otherwise. */
+gboolean gp_cli_positive_option (const gchar * cmd, const gchar * name,
+    const gchar * text, gdouble * out, gint * code);
+
 /* A saved session, as analyze and export take it: a session.json (any
  * schema src/ingest reads), the folder `gstprof run --out` wrote, or the
  * records the tracer wrote by itself with out= (a folder or one file).

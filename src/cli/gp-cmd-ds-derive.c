@@ -44,24 +44,6 @@ gp_cmd_ds_derive_count (const gchar * name, const gchar * text, guint * out,
   return FALSE;
 }
 
-/* An optional positive number (NAN when not given). */
-static gboolean
-gp_cmd_ds_derive_number (const gchar * name, const gchar * text,
-    gdouble * out, gint * code)
-{
-  gchar *end = NULL;
-
-  *out = NAN;
-  if (!text)
-    return TRUE;
-  *out = g_ascii_strtod (text, &end);
-  if (end != text && *end == '\0' && isfinite (*out) && *out > 0)
-    return TRUE;
-  *code = gp_cli_fail ("ds derive", "--%s: '%s' is not a number above 0",
-      name, text);
-  return FALSE;
-}
-
 static gboolean
 gp_cmd_ds_derive_input (GpCmdDsDerive * o, GpDsDeriveInput * in,
     gint * code)
@@ -87,11 +69,11 @@ gp_cmd_ds_derive_input (GpCmdDsDerive * o, GpDsDeriveInput * in,
         "network input as infer-dims (3x544x960)", o->model);
     return FALSE;
   }
-  if (!gp_cmd_ds_derive_number ("gpu-mem", o->gpu_mem, &in->gpu_mem_mib,
-          code)
-      || !gp_cmd_ds_derive_number ("plateau-fps", o->plateau_fps,
-          &in->plateau_fps, code)
-      || !gp_cmd_ds_derive_number ("decode-fps", o->decode_fps,
+  if (!gp_cli_positive_option ("ds derive", "gpu-mem", o->gpu_mem,
+          &in->gpu_mem_mib, code)
+      || !gp_cli_positive_option ("ds derive", "plateau-fps",
+          o->plateau_fps, &in->plateau_fps, code)
+      || !gp_cli_positive_option ("ds derive", "decode-fps", o->decode_fps,
           &in->decode_fps, code))
     return FALSE;
   in->int8_calib = o->calib;

@@ -283,23 +283,6 @@ gp_cmd_ds_profile_hw (GpDsProfile * p, const gchar * file, gboolean live,
   return TRUE;
 }
 
-static gboolean
-gp_cmd_ds_profile_number (const gchar * opt, const gchar * text,
-    gdouble * out, gint * code)
-{
-  gchar *end;
-
-  if (text == NULL)
-    return TRUE;
-  *out = g_ascii_strtod (text, &end);
-  if (*end != '\0' || end == text || !(*out > 0) || !isfinite (*out)) {
-    *code = gp_cli_fail ("ds profile", "--%s: '%s' is not a number above 0",
-        opt, text);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 gint
 gp_cmd_ds_profile (gint argc, gchar ** argv)
 {
@@ -344,8 +327,9 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
     code = gp_cli_fail ("ds profile", "%s", err->message);
     goto out;
   }
-  if (!gp_cmd_ds_profile_number ("fps", fps, &p.fps, &code)
-      || !gp_cmd_ds_profile_number ("plateau", plateau, &p.plateau, &code))
+  if (!gp_cli_positive_option ("ds profile", "fps", fps, &p.fps, &code)
+      || !gp_cli_positive_option ("ds profile", "plateau", plateau,
+          &p.plateau, &code))
     goto out;
   if (dur && !gp_cli_parse_duration (dur, &secs, &err)) {
     code = gp_cli_fail ("ds profile", "--duration: %s", err->message);
