@@ -10,17 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct
+struct _GpNsysMetricSamples
 {
   guint gpu;
   gchar *name;
   GArray *values;               /* gdouble */
-} GpNsysMetricAdding;
+};
 
 static void
 gp_nsys_metric_adding_free (gpointer p)
 {
-  GpNsysMetricAdding *a = p;
+  GpNsysMetricSamples *a = p;
 
   g_free (a->name);
   g_array_unref (a->values);
@@ -49,32 +49,46 @@ gp_nsys_metrics_new (const gchar * origin)
   return m;
 }
 
+GpNsysMetricSamples *
+gp_nsys_metrics_samples (GpNsysMetrics * m, guint gpu, const gchar * name)
+{
+  gchar *key = g_strdup_printf ("%u\t%s", gpu, name);
+  GpNsysMetricSamples *a = g_hash_table_lookup (m->adding, key);
+
+  if (a != NULL) {
+    g_free (key);
+    return a;
+  }
+  a = g_new0 (GpNsysMetricSamples, 1);
+  a->gpu = gpu;
+  a->name = g_strdup (name);
+  a->values = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  g_hash_table_insert (m->adding, key, a);
+  return a;
+}
+
 void
-gp_nsys_metrics_add (GpNsysMetrics * m, guint gpu, const gchar * name,
+gp_nsys_metrics_add_sample (GpNsysMetrics * m, GpNsysMetricSamples * a,
     gint64 t_ns, gdouble value)
 {
-  gchar *key;
-  GpNsysMetricAdding *a;
-
-  if (m->adding == NULL || !isfinite (value) || t_ns < 0)
+  if (!isfinite (value) || t_ns < 0)
     return;
-  key = g_strdup_printf ("%u\t%s", gpu, name);
-  a = g_hash_table_lookup (m->adding, key);
-  if (a == NULL) {
-    a = g_new0 (GpNsysMetricAdding, 1);
-    a->gpu = gpu;
-    a->name = g_strdup (name);
-    a->values = g_array_new (FALSE, FALSE, sizeof (gdouble));
-    g_hash_table_insert (m->adding, key, a);
-  } else {
-    g_free (key);
-  }
   g_array_append_val (a->values, value);
   if (m->n_samples == 0 || t_ns < m->t_first)
     m->t_first = t_ns;
   if (m->n_samples == 0 || t_ns > m->t_last)
     m->t_last = t_ns;
   m->n_samples++;
+}
+
+void
+gp_nsys_metrics_add (GpNsysMetrics * m, guint gpu, const gchar * name,
+    gint64 t_ns, gdouble value)
+{
+  if (m->adding == NULL || !isfinite (value) || t_ns < 0)
+    return;
+  gp_nsys_metrics_add_sample (m, gp_nsys_metrics_samples (m, gpu, name),
+      t_ns, value);
 }
 
 static gint
@@ -98,9 +112,12 @@ gp_nsys_metrics_finish (GpNsysMetrics * m)
     return;
   g_hash_table_iter_init (&it, m->adding);
   while (g_hash_table_iter_next (&it, NULL, &v)) {
-    GpNsysMetricAdding *a = v;
-    GpNsysMetric *metric = g_new0 (GpNsysMetric, 1);
+    GpNsysMetricSamples *a = v;
+    GpNsysMetric *metric;
 
+    if (a->values->len == 0)    /* found, but no sample was one */
+      continue;
+    metric = g_new0 (GpNsysMetric, 1);
     metric->gpu = a->gpu;
     metric->name = g_strdup (a->name);
     metric->role = gp_nsys_metric_role (a->name);

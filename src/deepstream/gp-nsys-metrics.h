@@ -50,11 +50,21 @@ typedef struct
   gint64 t_first, t_last;
 } GpNsysMetrics;
 
+/* the samples of one metric on one GPU while they are added */
+typedef struct _GpNsysMetricSamples GpNsysMetricSamples;
+
 GpNsysMetrics *gp_nsys_metrics_new (const gchar * origin);
 /* One sample at @t_ns of metric @name on @gpu; a value that is not
  * finite, or a time before the capture (negative), is not a sample. */
 void gp_nsys_metrics_add (GpNsysMetrics * m, guint gpu, const gchar * name,
     gint64 t_ns, gdouble value);
+/* The same in two steps, for a reader that adds many samples to a few
+ * metrics: the metric's samples found once (owned by @m, valid until
+ * gp_nsys_metrics_finish), then each sample added to them. */
+GpNsysMetricSamples *gp_nsys_metrics_samples (GpNsysMetrics * m, guint gpu,
+    const gchar * name);
+void gp_nsys_metrics_add_sample (GpNsysMetrics * m,
+    GpNsysMetricSamples * samples, gint64 t_ns, gdouble value);
 /* Sums the samples up into m->metrics (once, after the last add). */
 void gp_nsys_metrics_finish (GpNsysMetrics * m);
 void gp_nsys_metrics_free (GpNsysMetrics * m);

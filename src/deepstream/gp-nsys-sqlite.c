@@ -82,30 +82,99 @@ gp_nsys_sqlite_rate (sqlite3 * db)
   return hz;
 }
 
-/* Time, device, name and value of every sample: GPU_METRICS joined to one
- * name per (typeId, metricId), so that a name listed twice does not count
- * a sample twice; on metricId alone where either table has no typeId. */
-static gchar *
-gp_nsys_sqlite_query (const gchar * ts, const gchar * type, const gchar * id,
-    const gchar * value, const gchar * info_type, const gchar * info_id,
-    const gchar * info_name)
+/* A metric as GPU_METRICS names it: its (typeId, metricId), 0 for a typeId
+ * a layout does not have */
+typedef struct
 {
-  gboolean by_type = type != NULL && info_type != NULL;
-  GString *q = g_string_new (NULL);
+  gint64 type, id;
+} GpNsysSqliteId;
 
-  g_string_append_printf (q, "SELECT g.%s, %s%s, n.%s, g.%s FROM GPU_METRICS "
-      "g JOIN (SELECT ", ts, type ? "g." : "", type ? type : "0", info_name,
-      value);
-  if (by_type)
-    g_string_append_printf (q, "%s, ", info_type);
-  g_string_append_printf (q, "%s, MIN(%s) AS %s FROM TARGET_INFO_GPU_METRICS "
-      "GROUP BY ", info_id, info_name, info_name);
-  if (by_type)
-    g_string_append_printf (q, "%s, ", info_type);
-  g_string_append_printf (q, "%s) n ON g.%s = n.%s", info_id, id, info_id);
-  if (by_type)
-    g_string_append_printf (q, " AND g.%s = n.%s", type, info_type);
-  return g_string_free (q, FALSE);
+typedef struct
+{
+  GpNsysSqliteId key;
+  gchar *name;                  /* the smallest name given to the pair */
+  GpNsysMetricSamples *last;    /* the samples last added to, on */
+  guint last_gpu;               /* last_gpu */
+} GpNsysSqliteName;
+
+static guint
+gp_nsys_sqlite_id_hash (gconstpointer p)
+{
+  const GpNsysSqliteId *k = p;
+
+  return g_int64_hash (&k->type) * 31 + g_int64_hash (&k->id);
+}
+
+static gboolean
+gp_nsys_sqlite_id_equal (gconstpointer a, gconstpointer b)
+{
+  const GpNsysSqliteId *x = a, *y = b;
+
+  return x->type == y->type && x->id == y->id;
+}
+
+static void
+gp_nsys_sqlite_name_free (gpointer p)
+{
+  GpNsysSqliteName *n = p;
+
+  g_free (n->name);
+  g_free (n);
+}
+
+/* one row of TARGET_INFO_GPU_METRICS into @names: the smallest name of
+ * its pair kept */
+static void
+gp_nsys_sqlite_name_row (GHashTable * names, sqlite3_stmt * st)
+{
+  const gchar *text = (const gchar *) sqlite3_column_text (st, 2);
+  GpNsysSqliteId key = { sqlite3_column_int64 (st, 0),
+    sqlite3_column_int64 (st, 1)
+  };
+  GpNsysSqliteName *n;
+  gchar *valid;
+
+  if (text == NULL)
+    return;
+  valid = g_utf8_make_valid (text, -1);
+  n = g_hash_table_lookup (names, &key);
+  if (n == NULL) {
+    n = g_new0 (GpNsysSqliteName, 1);
+    n->key = key;
+    n->name = valid;
+    g_hash_table_insert (names, &n->key, n);
+  } else if (strcmp (valid, n->name) < 0) {
+    g_free (n->name);
+    n->name = valid;
+  } else {
+    g_free (valid);
+  }
+}
+
+/* TARGET_INFO_GPU_METRICS: one name per (typeId, metricId), so that a name
+ * listed twice counts no sample twice; by metricId alone (@type NULL)
+ * where either table has no typeId. NULL when the query fails. */
+static GHashTable *
+gp_nsys_sqlite_names (sqlite3 * db, const gchar * type, const gchar * id,
+    const gchar * name)
+{
+  gchar *sql = g_strdup_printf ("SELECT %s, %s, %s FROM "
+      "TARGET_INFO_GPU_METRICS", type ? type : "0", id, name);
+  GHashTable *names = g_hash_table_new_full (gp_nsys_sqlite_id_hash,
+      gp_nsys_sqlite_id_equal, NULL, gp_nsys_sqlite_name_free);
+  sqlite3_stmt *st = NULL;
+  gint rc = sqlite3_prepare_v2 (db, sql, -1, &st, NULL);
+
+  g_free (sql);
+  if (rc == SQLITE_OK)
+    while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+      gp_nsys_sqlite_name_row (names, st);
+  sqlite3_finalize (st);
+  if (rc != SQLITE_DONE) {
+    g_hash_table_unref (names);
+    return NULL;
+  }
+  return names;
 }
 
 GpNsysMetrics *
@@ -118,7 +187,9 @@ gp_nsys_sqlite_read (sqlite3 * db, const gchar * origin, GError ** error)
   static const gchar *const value_names[] = { "value", NULL };
   const gchar *ts, *type, *id, *value, *info_type, *info_id, *info_name;
   sqlite3_stmt *st = NULL;
+  GHashTable *names;
   GpNsysMetrics *m;
+  gboolean by_type;
   gchar *sql;
   gint rc;
 
@@ -156,29 +227,41 @@ gp_nsys_sqlite_read (sqlite3 * db, const gchar * origin, GError ** error)
         "metricId and metricName", NULL);
     return NULL;
   }
-  sql = gp_nsys_sqlite_query (ts, type, id, value, info_type, info_id,
+  by_type = type != NULL && info_type != NULL;
+  names = gp_nsys_sqlite_names (db, by_type ? info_type : NULL, info_id,
       info_name);
-  rc = sqlite3_prepare_v2 (db, sql, -1, &st, NULL);
+  sql = g_strdup_printf ("SELECT %s, %s, %s, %s FROM GPU_METRICS", ts,
+      type ? type : "0", id, value);
+  rc = names ? sqlite3_prepare_v2 (db, sql, -1, &st, NULL) : SQLITE_ERROR;
   g_free (sql);
   if (rc != SQLITE_OK) {
     gp_nsys_sqlite_fail (error, GP_NSYS_ERROR_PARSE, origin,
         "GPU_METRICS does not read", db);
+    if (names)
+      g_hash_table_unref (names);
     return NULL;
   }
   m = gp_nsys_metrics_new (origin);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
-    const guchar *name = sqlite3_column_text (st, 2);
     gint tt = sqlite3_column_type (st, 0), vt = sqlite3_column_type (st, 3);
-    gchar *valid;
+    gint64 type_id = sqlite3_column_int64 (st, 1);
+    GpNsysSqliteId key = { by_type ? type_id : 0,
+      sqlite3_column_int64 (st, 2)
+    };
+    GpNsysSqliteName *n = g_hash_table_lookup (names, &key);
+    guint gpu = (guint) (type_id & 0xff);
 
-    if (name == NULL || (tt != SQLITE_INTEGER && tt != SQLITE_FLOAT)
+    if (n == NULL || (tt != SQLITE_INTEGER && tt != SQLITE_FLOAT)
         || (vt != SQLITE_INTEGER && vt != SQLITE_FLOAT))
       continue;
-    valid = g_utf8_make_valid ((const gchar *) name, -1);
-    gp_nsys_metrics_add (m, (guint) (sqlite3_column_int64 (st, 1) & 0xff),
-        valid, sqlite3_column_int64 (st, 0), sqlite3_column_double (st, 3));
-    g_free (valid);
+    if (n->last == NULL || n->last_gpu != gpu) {
+      n->last = gp_nsys_metrics_samples (m, gpu, n->name);
+      n->last_gpu = gpu;
+    }
+    gp_nsys_metrics_add_sample (m, n->last, sqlite3_column_int64 (st, 0),
+        sqlite3_column_double (st, 3));
   }
+  g_hash_table_unref (names);
   sqlite3_finalize (st);
   if (rc != SQLITE_DONE) {
     gp_nsys_sqlite_fail (error, GP_NSYS_ERROR_PARSE, origin,

@@ -108,7 +108,8 @@ test_truth (void)
 
 /* an older layout: the names table's columns `id` and `name`, no typeId
  * in it (the join on the metric alone), "SMs Active", times stored as
- * reals; a text or missing value is no sample */
+ * reals; a text or missing value is no sample, and a metric with no
+ * sample in the capture is not listed */
 static void
 test_old_schema (void)
 {
@@ -116,14 +117,17 @@ test_old_schema (void)
       "CREATE TABLE TARGET_INFO_GPU_METRICS (id INTEGER, name TEXT);"
       "CREATE TABLE GPU_METRICS (timestamp REAL, typeId INTEGER, "
       "metricId INTEGER, value);"
-      "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (5, 'SMs Active');"
+      "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (5, 'SMs Active'), "
+      "(8, 'Early');"
       "INSERT INTO GPU_METRICS VALUES (1000.0, 2, 5, 20), (2000.0, 2, 5, 40),"
-      " (3000.0, 2, 5, 'busy'), (4000.0, 2, 5, NULL), (5000.0, 2, 6, 70);");
+      " (3000.0, 2, 5, 'busy'), (4000.0, 2, 5, NULL), (5000.0, 2, 6, 70),"
+      " (-5.0, 2, 8, 1);");
   GError *err = NULL;
   GpNsysMetrics *m = gp_nsys_sqlite_load (path, &err);
 
   g_assert_no_error (err);
   g_assert_cmpuint (m->n_samples, ==, 2);
+  g_assert_cmpuint (m->metrics->len, ==, 1);
   g_assert_cmpfloat (gp_nsys_metrics_mean (m, 2, GP_NSYS_METRIC_SM_ACTIVE),
       ==, 30);
   g_assert_true (isnan (m->rate_hz));
