@@ -81,16 +81,6 @@ gp_nsys_metrics_add_sample (GpNsysMetrics * m, GpNsysMetricSamples * a,
   m->n_samples++;
 }
 
-void
-gp_nsys_metrics_add (GpNsysMetrics * m, guint gpu, const gchar * name,
-    gint64 t_ns, gdouble value)
-{
-  if (m->adding == NULL || !isfinite (value) || t_ns < 0)
-    return;
-  gp_nsys_metrics_add_sample (m, gp_nsys_metrics_samples (m, gpu, name),
-      t_ns, value);
-}
-
 static gint
 gp_nsys_metric_cmp (gconstpointer a, gconstpointer b)
 {

@@ -54,15 +54,14 @@ typedef struct
 typedef struct _GpNsysMetricSamples GpNsysMetricSamples;
 
 GpNsysMetrics *gp_nsys_metrics_new (const gchar * origin);
-/* One sample at @t_ns of metric @name on @gpu; a value that is not
- * finite, or a time before the capture (negative), is not a sample. */
-void gp_nsys_metrics_add (GpNsysMetrics * m, guint gpu, const gchar * name,
-    gint64 t_ns, gdouble value);
-/* The same in two steps, for a reader that adds many samples to a few
- * metrics: the metric's samples found once (owned by @m, valid until
- * gp_nsys_metrics_finish), then each sample added to them. */
+/* The samples of metric @name on @gpu, found or made (owned by @m, valid
+ * until gp_nsys_metrics_finish): a reader finds them once per metric,
+ * then adds each sample to them. */
 GpNsysMetricSamples *gp_nsys_metrics_samples (GpNsysMetrics * m, guint gpu,
     const gchar * name);
+/* One sample at @t_ns; a value that is not finite, or a time before the
+ * capture (negative), is not a sample. A metric left without samples is
+ * not listed. */
 void gp_nsys_metrics_add_sample (GpNsysMetrics * m,
     GpNsysMetricSamples * samples, gint64 t_ns, gdouble value);
 /* Sums the samples up into m->metrics (once, after the last add). */
