@@ -15,7 +15,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 SECS=${BENCH_SECONDS:-10}
 WINDOW=${BENCH_WINDOW_MS:-250}
-FIX=${GP_FIXTURES:-$SRC/../shared/fixtures}/telemetry
+FIX=${GP_FIXTURES:-$SRC/tests/fixtures}/telemetry
 TARGET=1.0
 
 case $SECS in ''|*[!0-9]*|0) echo "machine-cost: BENCH_SECONDS must be a whole number above 0" >&2; exit 3 ;; esac

@@ -374,14 +374,14 @@ test_cli_bad_input (void)
   gp_test_run_clear (&r);
 
   /* a gst-profile import without a launch string: nothing to patch */
-  if (fixtures != NULL) {
-    zc = g_build_filename (fixtures, "gst-profile-sessions",
-        "jetson-zc-break.json", NULL);
-    gp_test_run_gstprof (&r, gp_tmp, "fix", zc, NULL);
-    assert_one_line_error (&r);
-    g_assert_nonnull (strstr (r.err, "an import from another tool"));
-    gp_test_run_clear (&r);
-  }
+  g_assert_nonnull (fixtures);
+  zc = g_build_filename (fixtures, "gst-profile-sessions",
+      "jetson-zc-break.json", NULL);
+  g_assert_true (g_file_test (zc, G_FILE_TEST_IS_REGULAR));
+  gp_test_run_gstprof (&r, gp_tmp, "fix", zc, NULL);
+  assert_one_line_error (&r);
+  g_assert_nonnull (strstr (r.err, "an import from another tool"));
+  gp_test_run_clear (&r);
   gp_session_free (s);
   g_free (garbage);
   g_free (nolaunch);

@@ -51,10 +51,6 @@ test_from_orin64 (void)
 {
   GpTestRun r;
 
-  if (g_getenv ("GP_FIXTURES") == NULL) {
-    g_test_skip ("no GP_FIXTURES");
-    return;
-  }
   run_from (&r, "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt",
       "--model", "resnet50", "--fps", "40", "--precision", "int8",
       "--target", "AGX Orin 64GB", NULL);
@@ -94,10 +90,6 @@ test_from_orin32_nx (void)
 {
   GpTestRun r;
 
-  if (g_getenv ("GP_FIXTURES") == NULL) {
-    g_test_skip ("no GP_FIXTURES");
-    return;
-  }
   run_from (&r, "tegrastats_agx_orin32_r36_multispace_engines_off.txt",
       "--model", "yolov8n", "--fps", "30", "--target", "AGX Orin 32GB", NULL);
   g_assert_cmpint (r.code, ==, 0);
@@ -128,10 +120,6 @@ test_from_nvsmi (void)
 {
   GpTestRun r;
 
-  if (g_getenv ("GP_FIXTURES") == NULL) {
-    g_test_skip ("no GP_FIXTURES");
-    return;
-  }
   run_from (&r, "nvidia_smi_query_l40s_2gpu_csv_with_header_units.txt",
       "--model", "yolov8m", "--fps", "1000", NULL);
   g_assert_cmpint (r.code, ==, 0);
@@ -184,7 +172,7 @@ test_bad_arguments (void)
     gp_test_assert_one_line (r.err, cases[i].names);
     gp_test_run_clear (&r);
   }
-  if (g_getenv ("GP_FIXTURES") != NULL) {
+  {
     GpTestRun r;
 
     run_from (&r, "tegrastats_nano_jp4.txt", "--target", "RTX 9999", NULL);
@@ -201,10 +189,6 @@ test_chart (void)
   static const gchar *const names[] = { "roofline.png", "roofline.svg" };
   guint i;
 
-  if (g_getenv ("GP_FIXTURES") == NULL) {
-    g_test_skip ("no GP_FIXTURES");
-    return;
-  }
   for (i = 0; i < G_N_ELEMENTS (names); i++) {
     gchar *path = g_build_filename (gp_tmp, names[i], NULL);
     gchar *data = NULL;

@@ -2,8 +2,9 @@
 /* gstprof tests
  *
  * gp-test-fixtures.h: where the real captures of other machines are
- * ($GP_FIXTURES, ../shared/fixtures beside the checkout), and the machine
- * of a telemetry one. Header-only, so that tests linking only the core
+ * ($GP_FIXTURES, tests/fixtures of the checkout), and the machine of a
+ * telemetry one. A fixture that is not there fails the test: the
+ * repository holds them all. Header-only, so that tests linking only the core
  * library use it too.
  */
 #ifndef __GP_TEST_FIXTURES_H__
@@ -14,7 +15,7 @@
 #include "telemetry/gp-telemetry.h"
 
 /* $GP_FIXTURES/@sub/@name (@name NULL: the folder itself), a new string;
- * NULL with the running test marked skipped when it is not there. */
+ * NULL with the running test failed when it is not there. */
 static inline gchar *
 gp_test_fixture_path (const gchar * sub, const gchar * name)
 {
@@ -22,13 +23,15 @@ gp_test_fixture_path (const gchar * sub, const gchar * name)
   gchar *path;
 
   if (root == NULL) {
-    g_test_skip ("no GP_FIXTURES");
+    g_test_message ("GP_FIXTURES is not set (tests/meson.build sets it)");
+    g_test_fail ();
     return NULL;
   }
   path = g_build_filename (root, sub, name, NULL);
   if (!g_file_test (path, name ? G_FILE_TEST_IS_REGULAR :
           G_FILE_TEST_IS_DIR)) {
-    g_test_skip ("fixture not there");
+    g_test_message ("fixture missing: %s", path);
+    g_test_fail ();
     g_free (path);
     return NULL;
   }
@@ -37,7 +40,7 @@ gp_test_fixture_path (const gchar * sub, const gchar * name)
 
 /* The machine of a saved tegrastats log or nvidia-smi output among the
  * telemetry fixtures, read at one sample a second; it must load. NULL
- * with the test skipped when the fixture is not there. */
+ * with the test failed when the fixture is not there. */
 static inline GpMachine *
 gp_test_fixture_machine (const gchar * name)
 {

@@ -134,7 +134,8 @@ standin_path (const gchar * fixture)
   gchar *path = gp_test_fixture_path ("telemetry", fixture);
 
   if (dir == NULL || path == NULL) {
-    g_test_skip ("no stand-in or fixture");
+    g_test_message ("no stand-in folder (GP_STANDIN_DIR) or fixture");
+    g_test_fail ();
     g_free (path);
     return FALSE;
   }

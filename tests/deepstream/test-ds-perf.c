@@ -2,7 +2,7 @@
 /* gstprof tests
  *
  * test-ds-perf.c: `gstprof ds perf` (src/deepstream/gp-ds-perf): the two
- * real deepstream-app logs of ../shared/fixtures/telemetry against their
+ * real deepstream-app logs of tests/fixtures/telemetry against their
  * values read by hand; the Python apps' dict form, the several-instances
  * prefix and the latency lines built from the format strings DeepStream
  * prints them with (nvds_measure_buffer_latency: "Comp name = %s

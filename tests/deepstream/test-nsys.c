@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: src/deepstream/gp-nsys.c against every nsys stats fixture
- * of ../shared/fixtures/telemetry (values read by hand from the files),
+ * of tests/fixtures/telemetry (values read by hand from the files),
  * the NVTX names' normalisation and the rows added up again, bad input. */
 #include <math.h>
 #include <string.h>

@@ -23,6 +23,7 @@
 #include "core/gp-session.h"
 #include "export/gp-export.h"
 #include "gp-config.h"
+#include "gp-test-fixtures.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
@@ -770,17 +771,15 @@ test_export_records (void)
 static void
 test_export_jetson (void)
 {
-  gchar *fixture = g_build_filename (g_getenv ("GP_FIXTURES"),
-      "gst-profile-sessions", "orin-nx-jp6-zc-break.json", NULL);
+  gchar *fixture = gp_test_fixture_path ("gst-profile-sessions",
+      "orin-nx-jp6-zc-break.json");
   gchar *dot = gp_export_path ("jetson.dot"), *csv = gp_export_path ("jcsv");
   GError *err = NULL;
   GpSession *s;
   Agraph_t *g;
   guint i, nvmm = 0;
 
-  if (!g_file_test (fixture, G_FILE_TEST_IS_REGULAR)) {
-    g_test_skip ("no Jetson capture in GP_FIXTURES");
-    g_free (fixture);
+  if (fixture == NULL) {
     g_free (dot);
     g_free (csv);
     return;

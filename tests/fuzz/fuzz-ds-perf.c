@@ -3,7 +3,7 @@
  * gp-ds-perf.c: **PERF lines and latency lines).
  *
  * libFuzzer's bytes are one log given to gp_ds_perf_parse (). Seeded with
- * ../shared/fixtures/telemetry/deepstream_app_perf_*_log.txt and lines of
+ * tests/fixtures/telemetry/deepstream_app_perf_*_log.txt and lines of
  * each latency form. Besides "no crash, no leak, no undefined behaviour",
  * it checks:
  * - a refusal is one line of printable ASCII in GP_DS_PERF_ERROR that

@@ -6,7 +6,7 @@
  * gp_ingest_gstprofile (); a tegrastats log or nvidia-smi output, told by
  * gp_telemetry_sniff (), as a session of the machine alone, its rules
  * and verdict); seed it with the gst-profile captures in
- * ../shared/fixtures/gst-profile-sessions and the telemetry logs.
+ * tests/fixtures/gst-profile-sessions and the telemetry logs.
  * Besides "no crash, no leak, no undefined behaviour" (the sanitizers), it
  * checks what the rest of gstprof
  * relies on:

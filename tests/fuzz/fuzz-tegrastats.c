@@ -3,7 +3,7 @@
  *
  * libFuzzer's bytes are cut at newlines and each line (up to a NUL) goes
  * to gp_tegrastats_parse_line (). Seeded with the real lines of
- * ../shared/fixtures/telemetry/tegrastats_*.txt. Besides "no crash, no
+ * tests/fixtures/telemetry/tegrastats_*.txt. Besides "no crash, no
  * leak, no undefined behaviour", it checks:
  * - a refusal is one line of printable ASCII in GP_TEGRASTATS_ERROR that
  *   starts with "tegrastats line";

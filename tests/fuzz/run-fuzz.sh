@@ -55,7 +55,7 @@ SECS=${1:-60}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_DIR:-$ROOT/build-fuzz}
 CC=${CC:-clang}
-FIX=$ROOT/../shared/fixtures
+FIX=$ROOT/tests/fixtures
 
 case $SECS in
   ''|*[!0-9]*|0) echo "run-fuzz.sh: seconds must be a whole number above 0, got '$SECS'" >&2; exit 3 ;;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: reading gst-profile sessions (src/ingest).
  *
- * The truth is the real captures in ../shared/fixtures/gst-profile-sessions
+ * The truth is the real captures in tests/fixtures/gst-profile-sessions
  * (Jetson Orin NX and a PC) and the JSON itself: every fixture loads; counts
  * and rates are recomputed here from the file with json-glib and compared
  * with the model; the merged percentiles are checked against what is

@@ -7,7 +7,7 @@
  * gp_telemetry_add_tegra (), nvidia-smi CSV through gp_telemetry_load_data
  * (), so the path from a printed line to a finding is what is tested.
  *
- * - the real lines of every board in ../shared/fixtures/telemetry, each
+ * - the real lines of every board in tests/fixtures/telemetry, each
  *   file held for 10 samples (a board sitting in that state): idle boards,
  *   AGX Orin's two cores at 100 % with the GPU idle, the NVENC at 79 %:
  *   nothing fires; the same NVENC line with the encoder at 99 %: HW;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* tests of gp-peaks, gp-models and the roofline's classification: every
  * row's derived peaks against its datasheet figures, lookups by the real
- * names of ../shared/fixtures/telemetry and of Jetson device trees, the
+ * names of tests/fixtures/telemetry and of Jetson device trees, the
  * known models against their published figures, and constructed points
  * on both sides of the ridge */
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* tests of gp-telemetry: the real tegrastats and nvidia-smi outputs of
- * ../shared/fixtures/telemetry into the machine's vocabulary, checked
+ * tests/fixtures/telemetry into the machine's vocabulary, checked
  * against values read by hand from the files, and damaged logs refused
  * with the file and line */
 #include <math.h>

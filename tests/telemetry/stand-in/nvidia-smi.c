@@ -2,7 +2,7 @@
 /* A stand-in for nvidia-smi's query loop, for the sampler's tests: it
  * answers `--query-gpu=FIELDS --format=csv[,noheader][,nounits]
  * [-lms MS | --loop-ms=MS | -l S]` from the real output of a fixture with
- * its header ($GP_STANDIN_NVSMI, one of ../shared/fixtures/telemetry/
+ * its header ($GP_STANDIN_NVSMI, one of tests/fixtures/telemetry/
  * nvidia_smi_query_*_header*.txt): each field asked for is the fixture's
  * column of that name (the old spellings clocks_throttle_reasons.* and
  * clocks.current.* answer for the new), its unit dropped with nounits; a

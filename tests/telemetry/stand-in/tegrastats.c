@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A stand-in for NVIDIA's tegrastats, for the sampler's tests: it replays
  * the real lines of a fixture ($GP_STANDIN_TEGRASTATS, one of
- * ../shared/fixtures/telemetry/tegrastats_*.txt), one line per interval
+ * tests/fixtures/telemetry/tegrastats_*.txt), one line per interval
  * and over again, on stdout, flushed, until it is killed, as tegrastats
  * does. It takes tegrastats' own options: `--interval MS` (default 1000),
  * and refuses any other one as tegrastats would (usage, exit 1). With
