@@ -17,8 +17,8 @@
  * - gp-session-query: the read-only questions about a session the verdict,
  *   the rules, compare, wrap and roofline ask (work and waiting per
  *   element, threads, sink targets per media, a latency path's hops, the
- *   PLAYING span, whose element it is, element identities that survive
- *   renumbering);
+ *   PLAYING span, whose element it is (the user's, or a bin's), recordings,
+ *   links and launch names, element identities that survive renumbering);
  * - gp-json (the strict parse every reader uses and the typed member reads
  *   with a sticky error, GpJsonReader); gp-lines (the one line splitter of
  *   the line-based readers, tracer logs, the queue-levels CSV and the

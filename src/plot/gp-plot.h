@@ -44,7 +44,8 @@
  * The room, src/plot: the pictures (gp-plot.c draws a laid-out GpPlot:
  * ticks at round steps or decades with SI prefixes, NAN as gaps, a marker
  * on a sparse series, the file written whole; a fixed palette of ten
- * colours; gp-plot-private.h what the three drawers share).
+ * colours; each panel with its rule and its legend; gp-plot-private.h what
+ * the three drawers share).
  *
  * May depend on: core, telemetry, cairo.
  */
