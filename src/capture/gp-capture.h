@@ -7,6 +7,38 @@
  * aggregator (gp-aggregate.h), and the run ends on EOS, at the end of the
  * duration, on Ctrl-C (SIGINT/SIGTERM: EOS is sent, then a bounded wait), or
  * on an error from the pipeline.
+ *
+ * The room, src/capture: the runs and what folds their records into a
+ * session.
+ * - gp-capture: the in-process run (pipeline, bus, EOS on duration or
+ *   Ctrl-C, bounded wait, the highest state reached, which sinks prerolled,
+ *   errors with their detail); with `machine` the run's sampler
+ *   (telemetry/gp-sampler) started at the session's t = 0 and stopped at its
+ *   end, its machine the session's; run's sessions on disk: the error
+ *   session of a run that failed before it measured, and the rotation of an
+ *   old session.json to session.N.json (its trace.bin to trace.N.bin);
+ * - gp-wrap: `gstprof wrap`'s supervision, gp_wrap_run: the tracer's
+ *   environment (gp_capture_tracer_environ), the spawn, a Unix socket in a
+ *   private folder that every process of the program connects to, each
+ *   stream read by gp-records as it arrives, the progress line, the signals
+ *   (docs/wrap.md), the machine sampled from the spawn on the program's PID,
+ *   its times moved to the session's t = 0 when the program's tracer header
+ *   came; it returns a session per process for the CLI to report;
+ * - the aggregator (gp-aggregate.h: tracer windows into a session;
+ *   gp-aggregate.c takes the records in (the public entry points),
+ *   gp-aggregate-records.c reads the tracer's records field by field
+ *   (core/gp-record.h), gp-aggregate-series.c keeps the bounded series (old
+ *   neighbours merged pairwise) and hands each entry to the session's
+ *   series builder, gp-aggregate-finish.c writes the session: steady-state
+ *   rates, summaries, paths, events merged from the bus and the tracer, the
+ *   progress line; gp-aggregate-private.h holds the state the four share); a
+ *   top-level pipeline the program let go keeps its section of the graph
+ *   (gp_agg_graph_keep_gone);
+ * - gp-records: the records the tracer writes by itself read back into the
+ *   aggregator: a file, or line by line as a socket's bytes arrive
+ *   (GpRecordsReader; docs/records.md).
+ *
+ * May depend on: core, telemetry (the samplers), GStreamer.
  */
 #ifndef __GP_CAPTURE_H__
 #define __GP_CAPTURE_H__

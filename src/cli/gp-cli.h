@@ -2,8 +2,24 @@
 /* gstprof
  *
  * gp-cli.h: what the subcommands share: exit codes, the one-line error
- * report, duration arguments. Argument parsing only; the work is done in
- * the libraries (capture, rules, report).
+ * report, duration arguments.
+ *
+ * The room, src/cli: the gstprof binary, argument parsing and printing
+ * only; the work is done in the rooms' libraries.  main.c holds the one
+ * command table (name, usage, one line, function) from which the help, the
+ * dispatch and the unknown-command list all come; gp-cmd-ds.c the same for
+ * `gstprof ds`.  One file per command: gp-cmd-run.c, gp-cmd-wrap.c (the
+ * supervision is capture's gp_wrap_run), gp-cmd-analyze.c, gp-cmd-check.c,
+ * gp-cmd-fix.c, gp-cmd-compare.c, gp-cmd-export.c (its outputs one table,
+ * option to export), gp-cmd-plot.c (a session or a telemetry log, told
+ * apart by what the file is), gp-cmd-roofline.c (the CPU roofline of a
+ * session, an accelerator's from --from LOG, -o drawn by the plot room's
+ * gp_plot_roofline), and gp-cmd-ds-NAME.c per ds subcommand; every session
+ * argument is read by ingest's gp_ingest_load_any.  The commands:
+ * docs/commands.md.
+ *
+ * May depend on: everything (core, telemetry, capture, ingest, rules,
+ * report, fix, deepstream, export, plot).
  */
 #ifndef __GP_CLI_H__
 #define __GP_CLI_H__

@@ -6,6 +6,48 @@
  * the events and the findings. Written to and read from session.json
  * (schema "gstprof/1", docs/session-schema.md). Rules and reports read only
  * this model, so a saved session gives the same verdict as a live one.
+ *
+ * The room, src/core: the session model and its vocabulary, with nothing
+ * about any one tool.
+ * - gp-session (the model, its lookups, the series' one builder and one
+ *   accessor; the series fields declared once, with section, name, unit and
+ *   meaning, in the header-only gp-series.h); gp-session-write and
+ *   gp-session-read (session.json with json-glib's generator and parser,
+ *   apart);
+ * - gp-session-query: the read-only questions about a session the verdict,
+ *   the rules, compare, wrap and roofline ask (work and waiting per
+ *   element, threads, sink targets per media, a latency path's hops, the
+ *   PLAYING span, whose element it is (the user's, or a bin's), recordings,
+ *   links and launch names, element identities that survive renumbering);
+ * - gp-json (the strict parse every reader uses and the typed member reads
+ *   with a sticky error, GpJsonReader); gp-lines (the one line splitter of
+ *   the line-based readers, tracer logs, the queue-levels CSV and the
+ *   tracer's records: whole lines, each at most a bound long, longer ones
+ *   skipped and counted, a last line without a newline said to be cut; and
+ *   the one binary test); gp-file (a file written whole or not at all: a
+ *   temporary file beside it, synced and renamed; session.json, trace.bin
+ *   and every export);
+ * - gp-stats (histograms, quantiles, a run's quantiles from its windows'
+ *   p50 and p95); gp-caps (media kind, frame rate, memory feature, caps from
+ *   a dot dump, brief caps for people; plain strings, no GStreamer needed);
+ * - launch strings (gp-launch.h; the parsed form in gp-launch-private.h;
+ *   gp-launch-parse the lexer and parser, gp-launch-names the names
+ *   GStreamer will give the elements (the registry), gp-launch-patch the
+ *   typed patch op (set, insert, caps, replace, remove) with its builders,
+ *   description and conflict key, and the rewriter that applies it,
+ *   gp-launch-diff the before/after diff);
+ * - gp-platform (the platform probe and the bounded way vendor tools are
+ *   asked: jetson, dgpu, generic); gp-trace (the pushes `run --trace` kept:
+ *   the model and DIR/trace.bin, a checked little-endian binary, written and
+ *   read); gp-machine (the machine under the pipeline as the session keeps
+ *   it: series by quantity and instance, each in its quantity's one unit,
+ *   with its limit; the sources that were tried, sampled or not and why;
+ *   the facts; spans' mean, max, share above a threshold);
+ * - the header-only contracts with the tracer: gp-histogram.h its buckets,
+ *   gp-record.h its records, gp-hw-factories.h which element factories
+ *   drive hardware.
+ *
+ * May depend on: GLib, gio, json-glib, GStreamer.
  */
 #ifndef __GP_SESSION_H__
 #define __GP_SESSION_H__

@@ -6,6 +6,42 @@
  * hardware, fps against the plateau, per-plugin time from NVTX and from
  * the tracer, memory copies, kernels, CUDA API, GPU metrics,
  * uninstrumented elements, and the bound with its evidence.
+ *
+ * The room, src/deepstream: DeepStream tuned from measured numbers
+ * (`gstprof ds`, docs/tuning.md).
+ * - gp-ds-perf: an application's **PERF and latency lines into fps per
+ *   source and latency per component;
+ * - gp-ds-sweep: each batch size of a template run under the tracer and the
+ *   plateau found;
+ * - gp-ds-hw: the GPUs and their ceilings: decode (NVDEC engines x
+ *   per-engine rate), compute and bandwidth from the peaks table, PCIe
+ *   copies at the link's maximum (one bounded nvidia-smi query with the
+ *   refused-field retry, a Jetson's device-tree model, or a saved query or
+ *   tegrastats log);
+ * - gp-nsys: `nsys stats` reports in their csv, column and table forms into
+ *   one table per report, NVTX names normalised (Frame=N, batch_num=N
+ *   folded, domains holding ": " kept whole) and rows added up again;
+ *   gp-nsys-metrics: GPU metrics per GPU and metric from an SQLite export
+ *   (the reader gp-nsys-sqlite is its own library, gpnsysdb, so that only
+ *   the gstprof binary and its tests link SQLite);
+ * - gp-ds-coverage: NVTX coverage per element from DS 9's sources or a
+ *   measured nvtx_sum, with the tracer's self time beside;
+ * - gp-ds-profile (this header): the `ds profile` capture recipe (nsys
+ *   profile, then nsys stats per report) and its Markdown report and bound;
+ * - gp-ds-config: the line-preserving editor of deepstream-app and nvinfer
+ *   INI (as GKeyFile reads it) and the YAML subset of the test apps, nvinfer
+ *   and the tracker (set in place, add in its group, FILE.bak once, atomic,
+ *   idempotent; refuses what it does not understand with FILE:LINE);
+ * - gp-ds-preset: stage 0's presets on a config or a launch string, two
+ *   variants when it shows or records;
+ * - gp-ds-derive: R1-R7, every muxer, primary nvinfer, decoder, tracker,
+ *   queue and capacity value from the plateau batch, the streams, the source
+ *   and the model, each with its reason, and the keys that changes in
+ *   deepstream-app, nvinfer and test-app files, read and with --write edited
+ *   through gp-ds-config; gp-ds-rules.h the numbers stage 0 and R1-R7 share.
+ *
+ * May depend on: core, telemetry (peaks, nvidia-smi, tegrastats), capture
+ * (the sweep's runs); SQLite (gpnsysdb only).
  */
 #ifndef __GP_DS_PROFILE_H__
 #define __GP_DS_PROFILE_H__

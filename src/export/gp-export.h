@@ -13,7 +13,16 @@
  * - gp_export_csv (): one CSV per series section and a summary CSV per
  *   element, for spreadsheets and pandas (gp-export-csv.c);
  * - gp_export_perfetto (): the timeline as trace-event JSON, for
- *   ui.perfetto.dev and chrome://tracing (gp-export-perfetto.c).
+ *   ui.perfetto.dev and chrome://tracing (gp-export-perfetto.c): per-window
+ *   aggregate slices per streaming thread, counters for fps per link and
+ *   sink, queue levels, latency, CPU, the events; with a trace, every push
+ *   as a slice nested per thread;
+ * - their error domain (gp-export.c).
+ *
+ * The room, src/export: its own static library (libgpexport), linked only
+ * by the binary and its tests, so that nothing else links graphviz.
+ *
+ * May depend on: core, graphviz (libcgraph, libgvc).
  */
 #ifndef __GP_EXPORT_H__
 #define __GP_EXPORT_H__

@@ -4,6 +4,13 @@
  * gp-fix.h: from findings to a verified fix: the plan of the launch-string
  * edits the findings carry, and the run of the patched pipeline measured
  * the way the original was (`gstprof fix`, and later the panel).
+ *
+ * The room, src/fix: gp-fix, the plan of the findings' launch-string edits
+ * (core's typed patch ops) in rank order, conflicts left out with their
+ * reason, and the patched pipeline run the way the original was measured
+ * (through capture).
+ *
+ * May depend on: core, capture, rules.
  */
 #ifndef __GP_FIX_H__
 #define __GP_FIX_H__

@@ -8,6 +8,32 @@
  * GP_SESSION_ERROR domain that names the file (and the line and column for
  * syntax errors, the key path for a value of the wrong type); none of them
  * crashes on any input (they are fuzzed: tests/fuzz/).
+ *
+ * The room, src/ingest: every file a command takes, into the model.
+ * - gp-ingest-load: the one entry, gp_ingest_load_any, that picks the reader
+ *   by schema or by content: a session.json, the folder `gstprof run --out`
+ *   wrote, the records folder the tracer wrote by itself with out= (read by
+ *   capture/gp-records); every command that takes a session takes what it
+ *   takes;
+ * - gp-ingest-gstprofile: gst-profile/1 sessions;
+ * - gp-ingest-tracerlog: logs of GStreamer's own tracers (latency, stats,
+ *   rusage and leaks records of 1.16 to 1.26 behind any line prefix, plain
+ *   or gzip, streamed line by line through a hand-written field scanner held
+ *   to gst_structure_from_string in its tests);
+ * - gp-ingest-queuelevels: the CSV of gst-plugins-rs' queue-levels tracer
+ *   (per queue, and per single queue of a multiqueue, its level against its
+ *   tightest limit as a step function weighted by time, alone or merged into
+ *   a tracer log's session and windows of the same run:
+ *   gp_ingest_load_pair);
+ * - gp-ingest-telemetry: a tegrastats log or nvidia-smi output alone as a
+ *   session of the machine (read by src/telemetry, picked by its
+ *   gp_telemetry_sniff);
+ * - what the readers share (gp-ingest-private.h, gp-ingest-stream: a file,
+ *   a pipe or a FIFO opened once, or a text, as a stream, gunzipped when it
+ *   is gzip, its format told from a peek at its first bytes that does not
+ *   consume them).
+ *
+ * May depend on: core, telemetry, capture.
  */
 #ifndef __GP_INGEST_H__
 #define __GP_INGEST_H__

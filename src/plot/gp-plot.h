@@ -37,6 +37,17 @@
  *   are not on the chart: they are horizontal bars in a panel below it,
  *   their achieved bandwidth against the memory roof (a dashed line at the
  *   roof's GB/s), labelled with their share of it and their bound.
+ * - gp_plot_xy (): one panel of lines over a shared x for what a command
+ *   measures by steps (gp-plot-xy.c: `ds sweep`'s fps by batch, the
+ *   plateau marked).
+ *
+ * The room, src/plot: the pictures (gp-plot.c draws a laid-out GpPlot:
+ * ticks at round steps or decades with SI prefixes, NAN as gaps, a marker
+ * on a sparse series, the file written whole; a fixed palette of ten
+ * colours; each panel with its rule and its legend; gp-plot-private.h what
+ * the three drawers share).
+ *
+ * May depend on: core, telemetry, cairo.
  */
 #ifndef __GP_PLOT_H__
 #define __GP_PLOT_H__

@@ -5,6 +5,23 @@
  * achieved against its budget (rate, latency, the limiting thread), where
  * the time goes, and the ranked findings with evidence, why and fix. Reads
  * only the session, so `gstprof analyze` prints what `gstprof run` printed.
+ *
+ * The room, src/report: what people read.
+ * - the verdict (gp-verdict; an import's note comes in as a parameter), in
+ *   three parts: the run's own sections, its Machine section when the
+ *   session has a machine (what was sampled and what not, GPU, memory, CPU
+ *   and engine loads with clocks against their maxima, the hottest zone
+ *   against its trip point, power, the samplers' cost, the facts, the
+ *   accelerator's peaks from the one table, and the bound the machine rules
+ *   found), and the findings; a machine log alone gets only the Machine
+ *   section and the findings;
+ * - gp-compare: the before/after table of `fix --apply` and `compare`;
+ * - gp-check: the machine probes behind `gstprof check`, including what this
+ *   GStreamer cannot measure, and where a program given only
+ *   GST_TRACERS=gstprof finds the tracer (GStreamer's own search order,
+ *   without the folder gstprof adds for `run`).
+ *
+ * May depend on: core, rules (findings, severities), telemetry (the peaks).
  */
 #ifndef __GP_VERDICT_H__
 #define __GP_VERDICT_H__

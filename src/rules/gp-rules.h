@@ -8,13 +8,34 @@
  *
  * Adding a rule family: write src/rules/gp-rule-<family>.c with one
  * GpRuleFunc per rule, declare it in gp-rules-private.h, add one line to the
- * table in gp-rules.c and one paragraph to docs/rules.md. Nothing else (the
- * tracer, the verdict, the JSON) needs to change.
+ * table in gp-rules.c, the file to src/rules/meson.build and one section to
+ * docs/rules.md. Nothing else (the tracer, the verdict, the JSON) needs to
+ * change.
  *
  * Evidence convention: a finding's evidence is a flat JsonObject whose member
  * names end in their unit (_ms, _pct, _fps, _s, no suffix for counts and
  * names), in the order they should be read; the verdict prints it generically
  * ("self p50 24.1 ms, share 82%, ...").
+ *
+ * The room, src/rules: findings (docs/rules.md).
+ * - gp-rules.c: the registry, one table: id, title, function, the machine a
+ *   bench pair verified it on;
+ * - gp-rule-<id>.c, one file per rule family: PREROLL, HOT, BUDGET, ZC, SW,
+ *   CAPS, FORMAT, WASTE+UNUSED, QUEUE, CPU, STALL, QLEAK+QFULL, SYNC, LATE,
+ *   ENC, MEM; gp-rule-machine.c: HW, MEMBW, THERMAL, CPUIO, which wall the
+ *   work hits, from the machine's series alone over gp_rules_machine_span;
+ * - the questions a rule asks about the session are core's
+ *   (core/gp-session-query.h); compare's matching of findings by the
+ *   evidence keys the rules set is here, beside the rules that set them;
+ * - gp-rules-patch.c: the patch kit and the one check every fix passes (a
+ *   fix never deletes the user's caps or an element with work of its own,
+ *   never edits what a bin made, never sets a value already set);
+ * - gp-rules-hw.c: platform knowledge (device memories and their
+ *   converters, software-to-hardware swaps per platform, device twins of
+ *   software elements; which factories are hardware it asks
+ *   core/gp-hw-factories.h, as the tracer does).
+ *
+ * May depend on: core.
  */
 #ifndef __GP_RULES_H__
 #define __GP_RULES_H__

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* gp-telemetry: the vendors' tools' samples into the machine's vocabulary
+/* gstprof
+ *
+ * gp-telemetry.h: the vendors' tools' samples into the machine's vocabulary
  * (core/gp-machine.h), and their saved outputs read whole.
  *
  * A tegrastats line becomes (instance names as in gp-machine.h):
@@ -19,6 +21,57 @@
  * NVENC@gpuN, NVDEC@gpuN, NVJPG@gpuN and OFA@gpuN, and throttle/N from the
  * throttle (event) reasons; its identity (name, compute_cap, clocks.max.*,
  * memory.total, pcie.link.*.max) goes to the facts as gpuN.FIELD.
+ *
+ * The room, src/telemetry: the machine under the pipeline.
+ * - gp-tegrastats: one tegrastats line into named, unit-normalised fields
+ *   (every board from TX1 to Thor, with and without the leading timestamp;
+ *   RAM, SWAP, IRAM, per-CPU load and clock, EMC, GR3D with a clock per GPC,
+ *   engines with a clock alone or `off`, temperatures with -256C as
+ *   missing, rails as cur/avg[/max] with or without mW; every token parsed
+ *   or counted unknown);
+ * - gp-nvsmi: nvidia-smi's --query-gpu CSV (header or the caller's field
+ *   list, units in the header, the cells or neither) and dmon tables (its
+ *   `#` header and units rows, -o DT columns, every group and GPM metric) as
+ *   one table by column name, one row per GPU per sample, in MiB, MHz, W, %,
+ *   C, with [N/A], [Not Supported], N/A and - missing rather than zero,
+ *   clocks_throttle_reasons.* read as clocks_event_reasons.*, and the field
+ *   the driver refused dropped for the retry;
+ * - gp-telemetry (this header): both into the machine's vocabulary, and
+ *   their saved outputs read whole, told by content (gp_telemetry_sniff, the
+ *   one question src/ingest asks too), with the lines' own times or the
+ *   interval's;
+ * - the roofline: its model (gp-roofline: compute roofs, the memory roof,
+ *   the ridge, workload points with their bound and its reason, classified
+ *   against GP_ROOFLINE_NEAR); the one peaks table of NVIDIA parts
+ *   (gp-peaks: SMs, clocks, compute capability, GeForce or not, memory clock
+ *   and bus per row; FP32, FP16, INT8 and bandwidth derived by formula, the
+ *   datasheet figures beside them; lookups by nvidia-smi name, Jetson
+ *   device-tree model, memory size, CPU count; derivation from nvidia-smi's
+ *   identity and clocks); the known networks' work per frame (gp-models:
+ *   FLOPs, and bytes as a named estimate); this machine's memory bandwidth
+ *   (gp-membw: STREAM copy and triad, one thread and all, cached per boot in
+ *   $XDG_CACHE_HOME/gstprof); the rooflines built from them
+ *   (gp-roofline-build: a session's software elements at their busy-time
+ *   bandwidth against one thread's copy; an accelerator's workload at its
+ *   telemetry's bandwidth), and `gstprof roofline`'s choice of peaks
+ *   (--target, the log's GPU, --peak-ops, --peak-bw) and workload (--model,
+ *   or --ops and --bytes, at --fps) (docs/roofline.md);
+ * - the machine sampled live while a capture runs (gp-sampler: a thread of
+ *   its own, one tick a window on the session's clock, never the
+ *   pipeline's; gp-sampler-sys the kernel's files under $GP_PROC_ROOT and
+ *   $GP_SYSFS_ROOT: /proc/stat per core, the profiled process's threads
+ *   (schedstat, at most 64) and RSS, /proc/meminfo, thermal zones with their
+ *   lowest passive or hot trip, cpufreq against cpuinfo_max_freq with
+ *   throttle/cpu, a Jetson's devfreq GPU and EMC, INA3221 rails by hwmon or
+ *   iio; gp-sampler-tools one tegrastats and one nvidia-smi query loop as
+ *   children in a process group of their own, read line by line, a field
+ *   the driver refuses dropped and the query asked again, stopped with
+ *   SIGTERM then SIGKILL and reaped, their CPU time counted in the cost; a
+ *   tegrastats quantity the kernel's readers give is left to them; gp-procfs
+ *   the kernel texts taken apart, fuzzed).
+ *
+ * May depend on: core (GLib only; the CPU roofline reads the session model;
+ * the samplers: POSIX, /proc, sysfs, child processes).
  */
 #ifndef __GP_TELEMETRY_H__
 #define __GP_TELEMETRY_H__
