@@ -21,6 +21,7 @@
 #include <gst/gst.h>
 
 #include "ingest/gp-ingest.h"
+#include "gp-test-series.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
@@ -50,6 +51,7 @@ load (const gchar * path)
 
   g_assert_no_error (err);
   g_assert_nonnull (s);
+  gp_test_assert_series_declared (s);
   return s;
 }
 
