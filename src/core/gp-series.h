@@ -7,9 +7,10 @@
  * export, compare). Each field is declared once here, with its section,
  * its type, its unit and what it means, as docs/session-schema.md's
  * series[] table lists them (tests/core/test-series.c holds the two to
- * each other); both sides use the names declared here, never string
- * literals. Windows are built with gp_series_* and read with
- * gp_session_window_* (gp-session.h).
+ * each other, and tests/common/gp-test-series.h the series of a real
+ * capture and of each importer to this file); both sides use the names
+ * declared here, never string literals. Windows are built with
+ * gp_series_* and read with gp_session_window_* (gp-session.h).
  *
  * Header-only on purpose, like gp-record.h: a contract, not code.
  *
