@@ -8,6 +8,7 @@
  * (docs/session-schema.md, "series[]").
  */
 #include "gp-aggregate-private.h"
+#include "core/gp-series.h"
 
 /* ------------------------------------------------------------------ */
 /* series entries: one window, or several merged                       */
@@ -251,10 +252,10 @@ gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
 
     gp_agg_pairs_quantiles (agg, se->pairs, se->max_ns, &p50, &p95);
     entry = gp_series_entry (o, GP_SERIES_ELEMENTS, keys->pdata[i]);
-    gp_series_set_count (entry, "buffers", se->buffers);
-    gp_series_set (entry, "self_ms", se->self_ns / 1e6);
-    gp_series_set (entry, "self_ms_p50", p50);
-    gp_series_set (entry, "self_ms_p95", p95);
+    gp_series_set_count (entry, GP_SE_BUFFERS, se->buffers);
+    gp_series_set (entry, GP_SE_SELF_MS, se->self_ns / 1e6);
+    gp_series_set (entry, GP_SE_SELF_MS_P50, p50);
+    gp_series_set (entry, GP_SE_SELF_MS_P95, p95);
   }
   g_ptr_array_unref (keys);
 
@@ -263,8 +264,8 @@ gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
     GpAggSeriesLink *sl = g_hash_table_lookup (e->links, keys->pdata[i]);
 
     entry = gp_series_entry (o, GP_SERIES_LINKS, keys->pdata[i]);
-    gp_series_set (entry, "fps", span_s > 0 ? sl->buffers / span_s : 0.0);
-    gp_series_set (entry, "bytes_per_s",
+    gp_series_set (entry, GP_SL_FPS, span_s > 0 ? sl->buffers / span_s : 0.0);
+    gp_series_set (entry, GP_SL_BYTES_PER_S,
         span_s > 0 ? sl->bytes / span_s : 0.0);
   }
   g_ptr_array_unref (keys);
@@ -274,10 +275,10 @@ gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
     GpAggSeriesQueue *sq = g_hash_table_lookup (e->queues, keys->pdata[i]);
 
     entry = gp_series_entry (o, GP_SERIES_QUEUES, keys->pdata[i]);
-    gp_series_set (entry, "level_pct_mean",
+    gp_series_set (entry, GP_SQ_LEVEL_PCT_MEAN,
         sq->pct_wns > 0 ? sq->pct_wsum / sq->pct_wns : 0.0);
-    gp_series_set (entry, "level_pct_max", sq->pct_max);
-    gp_series_set_count (entry, "dropped", sq->dropped);
+    gp_series_set (entry, GP_SQ_LEVEL_PCT_MAX, sq->pct_max);
+    gp_series_set_count (entry, GP_SQ_DROPPED, sq->dropped);
   }
   g_ptr_array_unref (keys);
 
@@ -286,7 +287,7 @@ gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
     GpAggSeriesThread *st = g_hash_table_lookup (e->threads, keys->pdata[i]);
 
     entry = gp_series_entry (o, GP_SERIES_THREADS, keys->pdata[i]);
-    gp_series_set (entry, "cpu_pct",
+    gp_series_set (entry, GP_ST_CPU_PCT,
         span_s > 0 ? 100.0 * gp_agg_ns_to_s (st->cpu_ns) / span_s : 0.0);
   }
   g_ptr_array_unref (keys);
@@ -298,18 +299,18 @@ gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
 
     gp_agg_pairs_quantiles (agg, sp->pairs, sp->max_ns, &p50, &p95);
     entry = gp_series_entry (o, GP_SERIES_PATHS, keys->pdata[i]);
-    gp_series_set (entry, "latency_ms_p50", p50);
-    gp_series_set (entry, "latency_ms_p95", p95);
-    gp_series_set_count (entry, "matched", sp->matched);
-    gp_series_set_count (entry, "unmatched", sp->unmatched);
+    gp_series_set (entry, GP_SP_LATENCY_MS_P50, p50);
+    gp_series_set (entry, GP_SP_LATENCY_MS_P95, p95);
+    gp_series_set_count (entry, GP_SP_MATCHED, sp->matched);
+    gp_series_set_count (entry, GP_SP_UNMATCHED, sp->unmatched);
   }
   g_ptr_array_unref (keys);
 
   /* null when the windows did not carry it */
   entry = gp_series_entry (o, GP_SERIES_PROCESS, NULL);
-  gp_series_set_or_null (entry, "cpu_pct", e->process.cpu_span_ns > 0 ?
+  gp_series_set_or_null (entry, GP_SPR_CPU_PCT, e->process.cpu_span_ns > 0 ?
       100.0 * e->process.cpu_ns / e->process.cpu_span_ns : -1);
-  gp_series_set_or_null (entry, "rss_mb", e->process.rss_max > 0 ?
+  gp_series_set_or_null (entry, GP_SPR_RSS_MB, e->process.rss_max > 0 ?
       e->process.rss_max / GP_MIB : -1);
   return o;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gp-json.h"
+#include "gp-series.h"
 #include "gp-session.h"
 
 G_DEFINE_QUARK (gp-session-error-quark, gp_session_error);
@@ -581,8 +582,8 @@ gp_series_window_new (gdouble t0, gdouble t1)
   JsonObject *w = json_object_new ();
   guint i;
 
-  json_object_set_double_member (w, "t0", t0);
-  json_object_set_double_member (w, "t1", t1);
+  json_object_set_double_member (w, GP_SERIES_T0, t0);
+  json_object_set_double_member (w, GP_SERIES_T1, t1);
   for (i = 0; i < G_N_ELEMENTS (sections); i++)
     json_object_set_object_member (w, sections[i], json_object_new ());
   return w;
@@ -645,9 +646,9 @@ gp_session_window_span (GpSession * s, guint i, gdouble * t0, gdouble * t1)
   g_return_if_fail (i < gp_session_n_windows (s));
   w = g_ptr_array_index (s->series, i);
   if (t0)
-    *t0 = gp_json_get_double (w, "t0", -1);
+    *t0 = gp_json_get_double (w, GP_SERIES_T0, -1);
   if (t1)
-    *t1 = gp_json_get_double (w, "t1", -1);
+    *t1 = gp_json_get_double (w, GP_SERIES_T1, -1);
 }
 
 JsonObject *

@@ -55,6 +55,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "gp-machine.h"
+#include "gp-series.h"
 #include "gp-trace.h"
 
 G_BEGIN_DECLS
@@ -525,15 +526,7 @@ typedef enum
 /* series: one JsonObject per window (docs/session-schema.md, series[])  */
 /* ------------------------------------------------------------------ */
 
-/* The sections of a window, each keyed by element, link id, queue, thread
- * name or path ("source->sink"), except the process's, which holds its
- * fields itself. */
-#define GP_SERIES_ELEMENTS "elements"
-#define GP_SERIES_LINKS "links"
-#define GP_SERIES_QUEUES "queues"
-#define GP_SERIES_THREADS "threads"
-#define GP_SERIES_PATHS "paths"
-#define GP_SERIES_PROCESS "process"
+/* The sections and fields of a window are declared in gp-series.h. */
 
 /* Building (the aggregator and every importer): a new window with every
  * section present and empty, its span in s since the session started. */

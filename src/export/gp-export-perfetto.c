@@ -10,6 +10,7 @@
  * to a temporary file renamed over @path at the end.
  */
 #include "gp-export.h"
+#include "core/gp-series.h"
 #include "core/gp-version.h"
 
 #include <errno.h>
@@ -259,11 +260,11 @@ gp_perfetto_window_on_thread (GpPerfettoOut * o, GpSession * s, guint i,
     if (g_hash_table_lookup (owner, p.name) != th)
       continue;
     p.self_ms = gp_session_window_value (s, i, GP_SERIES_ELEMENTS, p.name,
-        "self_ms");
+        GP_SE_SELF_MS);
     p.buffers = gp_session_window_value (s, i, GP_SERIES_ELEMENTS, p.name,
-        "buffers");
+        GP_SE_BUFFERS);
     p.p50 = gp_session_window_value (s, i, GP_SERIES_ELEMENTS, p.name,
-        "self_ms_p50");
+        GP_SE_SELF_MS_P50);
     if (p.self_ms < 0 && p.p50 > 0 && p.buffers > 0) {
       p.self_ms = p.p50 * p.buffers;
       p.estimated = TRUE;
@@ -410,7 +411,7 @@ gp_perfetto_section_counters (GpPerfettoOut * o, GpSession * s, guint i,
 static void
 gp_perfetto_sink_counters (GpPerfettoOut * o, GpSession * s, guint i, gint64 ts)
 {
-  static const gchar *const fields[] = { "fps", NULL };
+  static const gchar *const fields[] = { GP_SL_FPS, NULL };
   JsonObject *links = gp_session_window_section (s, i, GP_SERIES_LINKS);
   guint k, j;
 
@@ -437,17 +438,18 @@ gp_perfetto_sink_counters (GpPerfettoOut * o, GpSession * s, guint i, gint64 ts)
 static void
 gp_perfetto_counters (GpPerfettoOut * o, GpSession * s)
 {
-  static const gchar *const fps[] = { "fps", NULL };
-  static const gchar *const level[] = { "level_pct_mean", "level_pct_max",
-    NULL
+  static const gchar *const fps[] = { GP_SL_FPS, NULL };
+  static const gchar *const level[] = { GP_SQ_LEVEL_PCT_MEAN,
+    GP_SQ_LEVEL_PCT_MAX, NULL
   };
   static const gchar *const level_keys[] = { "mean", "max", NULL };
-  static const gchar *const lat[] = { "latency_ms_p50", "latency_ms_p95",
-    NULL
+  static const gchar *const lat[] = { GP_SP_LATENCY_MS_P50,
+    GP_SP_LATENCY_MS_P95, NULL
   };
   static const gchar *const lat_keys[] = { "p50", "p95", NULL };
-  static const gchar *const cpu[] = { "cpu_pct", NULL };
-  static const gchar *const rss[] = { "rss_mb", NULL };
+  static const gchar *const cpu[] = { GP_ST_CPU_PCT, NULL };
+  static const gchar *const proc_cpu[] = { GP_SPR_CPU_PCT, NULL };
+  static const gchar *const rss[] = { GP_SPR_RSS_MB, NULL };
   guint i;
 
   for (i = 0; i < gp_session_n_windows (s); i++) {
@@ -466,7 +468,7 @@ gp_perfetto_counters (GpPerfettoOut * o, GpSession * s)
     gp_perfetto_section_counters (o, s, i, ts, GP_SERIES_THREADS, "cpu",
         " %", cpu, cpu);
     gp_perfetto_counter (o, "cpu process %", ts, gp_session_window_section
-        (s, i, GP_SERIES_PROCESS), cpu, cpu);
+        (s, i, GP_SERIES_PROCESS), proc_cpu, proc_cpu);
     gp_perfetto_counter (o, "rss process MiB", ts, gp_session_window_section
         (s, i, GP_SERIES_PROCESS), rss, rss);
   }

@@ -104,6 +104,7 @@
 #include "core/gp-json.h"
 #include "core/gp-stats.h"
 #include "core/gp-caps.h"
+#include "core/gp-series.h"
 #include "core/gp-hw-factories.h"
 
 /* gst-profile's default when series.window_ms is absent. */
@@ -1157,8 +1158,8 @@ gp_imp_build_series (GpImport * imp, const gchar * path_key)
         s->window_s);
     JsonObject *process = gp_series_entry (w, GP_SERIES_PROCESS, NULL);
 
-    gp_series_set_or_null (process, "cpu_pct", -1);
-    gp_series_set_or_null (process, "rss_mb", -1);
+    gp_series_set_or_null (process, GP_SPR_CPU_PCT, -1);
+    gp_series_set_or_null (process, GP_SPR_RSS_MB, -1);
 
     for (k = 0; k < imp->elem_cols->len; k++) {
       GpImpElemCols *c = g_ptr_array_index (imp->elem_cols, k);
@@ -1169,13 +1170,13 @@ gp_imp_build_series (GpImport * imp, const gchar * path_key)
         continue;
       if (gp_imp_is_queue (imp, c->name)) {
         eo = gp_series_entry (w, GP_SERIES_QUEUES, c->name);
-        gp_series_set (eo, "residence_ms_p50", gp_imp_col (c->p50, i));
-        gp_series_set (eo, "residence_ms_p95", gp_imp_col (c->p95, i));
+        gp_series_set (eo, GP_SQ_RESIDENCE_MS_P50, gp_imp_col (c->p50, i));
+        gp_series_set (eo, GP_SQ_RESIDENCE_MS_P95, gp_imp_col (c->p95, i));
       } else {
         eo = gp_series_entry (w, GP_SERIES_ELEMENTS, c->name);
-        gp_series_set_count (eo, "buffers", gp_imp_to_count (b));
-        gp_series_set (eo, "self_ms_p50", gp_imp_col (c->p50, i));
-        gp_series_set (eo, "self_ms_p95", gp_imp_col (c->p95, i));
+        gp_series_set_count (eo, GP_SE_BUFFERS, gp_imp_to_count (b));
+        gp_series_set (eo, GP_SE_SELF_MS_P50, gp_imp_col (c->p50, i));
+        gp_series_set (eo, GP_SE_SELF_MS_P95, gp_imp_col (c->p95, i));
       }
     }
     for (k = 0; k < imp->link_cols->len; k++) {
@@ -1185,14 +1186,14 @@ gp_imp_build_series (GpImport * imp, const gchar * path_key)
       if (isnan (gp_imp_col (c->fps, i)))
         continue;
       lo = gp_series_entry (w, GP_SERIES_LINKS, c->id);
-      gp_series_set (lo, "fps", c->fps[i]);
-      gp_series_set (lo, "bytes_per_s", gp_imp_col (c->bytes, i));
+      gp_series_set (lo, GP_SL_FPS, c->fps[i]);
+      gp_series_set (lo, GP_SL_BYTES_PER_S, gp_imp_col (c->bytes, i));
     }
     if (path_key && !isnan (gp_imp_col (imp->lat_p50, i))) {
       JsonObject *po = gp_series_entry (w, GP_SERIES_PATHS, path_key);
 
-      gp_series_set (po, "latency_ms_p50", imp->lat_p50[i]);
-      gp_series_set (po, "latency_ms_p95", gp_imp_col (imp->lat_p95, i));
+      gp_series_set (po, GP_SP_LATENCY_MS_P50, imp->lat_p50[i]);
+      gp_series_set (po, GP_SP_LATENCY_MS_P95, gp_imp_col (imp->lat_p95, i));
     }
     gp_session_add_window (s, w);
     json_object_unref (w);

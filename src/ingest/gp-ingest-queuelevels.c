@@ -74,6 +74,7 @@
 #include "gp-ingest.h"
 #include "gp-ingest-private.h"
 #include "core/gp-json.h"
+#include "core/gp-series.h"
 
 /* The series' first window: the tracer's own default, as the tracer
  * log's. */
@@ -771,15 +772,15 @@ gp_ql_build_series (GpQl * ql, GpSession * s)
       if (c->max < 0 || q->left_out)
         continue;
       e = gp_series_entry (o, GP_SERIES_QUEUES, q->key);
-      gp_series_set (e, "level_pct_mean", c->wns > 0 ? c->wsum / c->wns :
+      gp_series_set (e, GP_SQ_LEVEL_PCT_MEAN, c->wns > 0 ? c->wsum / c->wns :
           c->max);
-      gp_series_set (e, "level_pct_max", c->max);
+      gp_series_set (e, GP_SQ_LEVEL_PCT_MAX, c->max);
     }
     if (!ql->fixed) {
       gp_series_set_or_null (gp_series_entry (o, GP_SERIES_PROCESS, NULL),
-          "cpu_pct", -1);
+          GP_SPR_CPU_PCT, -1);
       gp_series_set_or_null (gp_series_entry (o, GP_SERIES_PROCESS, NULL),
-          "rss_mb", -1);
+          GP_SPR_RSS_MB, -1);
       gp_session_add_window (s, o);
       json_object_unref (o);
     }

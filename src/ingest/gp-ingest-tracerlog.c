@@ -85,6 +85,7 @@
 #include "gp-ingest-private.h"
 #include "core/gp-caps.h"
 #include "core/gp-json.h"
+#include "core/gp-series.h"
 #include "core/gp-stats.h"
 #include "core/gp-hw-factories.h"
 
@@ -1784,13 +1785,13 @@ gp_tl_build_series (GpTl * tl)
 
           if (strcmp (gp_tl_kind (el), "queue") == 0) {
             e = gp_series_entry (o, GP_SERIES_QUEUES, el->name);
-            gp_series_set (e, "residence_ms_p50", c->b);
-            gp_series_set (e, "residence_ms_p95", c->c);
+            gp_series_set (e, GP_SQ_RESIDENCE_MS_P50, c->b);
+            gp_series_set (e, GP_SQ_RESIDENCE_MS_P95, c->c);
           } else {
             e = gp_series_entry (o, GP_SERIES_ELEMENTS, el->name);
-            gp_series_set_count (e, "buffers", (guint64) c->a);
-            gp_series_set (e, "self_ms_p50", c->b);
-            gp_series_set (e, "self_ms_p95", c->c);
+            gp_series_set_count (e, GP_SE_BUFFERS, (guint64) c->a);
+            gp_series_set (e, GP_SE_SELF_MS_P50, c->b);
+            gp_series_set (e, GP_SE_SELF_MS_P95, c->c);
           }
           break;
         }
@@ -1800,9 +1801,9 @@ gp_tl_build_series (GpTl * tl)
           if (l->id == NULL)
             break;
           e = gp_series_entry (o, GP_SERIES_LINKS, l->id);
-          gp_series_set (e, "fps", gp_tl_bound (tl, span > 0 ? c->a / span :
+          gp_series_set (e, GP_SL_FPS, gp_tl_bound (tl, span > 0 ? c->a / span :
                   0, GP_TL_MAX_RATE, -1));
-          gp_series_set (e, "bytes_per_s", gp_tl_bound (tl, span > 0 ?
+          gp_series_set (e, GP_SL_BYTES_PER_S, gp_tl_bound (tl, span > 0 ?
                   c->b / span : 0, GP_TL_MAX_RATE, -1));
           break;
         }
@@ -1811,10 +1812,10 @@ gp_tl_build_series (GpTl * tl)
           gchar *key = g_strconcat (p->source, "->", p->sink, NULL);
 
           e = gp_series_entry (o, GP_SERIES_PATHS, key);
-          gp_series_set (e, "latency_ms_p50", c->b);
-          gp_series_set (e, "latency_ms_p95", c->c);
-          gp_series_set_count (e, "matched", (guint64) c->a);
-          gp_series_set_count (e, "unmatched", (guint64) c->d);
+          gp_series_set (e, GP_SP_LATENCY_MS_P50, c->b);
+          gp_series_set (e, GP_SP_LATENCY_MS_P95, c->c);
+          gp_series_set_count (e, GP_SP_MATCHED, (guint64) c->a);
+          gp_series_set_count (e, GP_SP_UNMATCHED, (guint64) c->d);
           g_free (key);
           break;
         }
@@ -1824,7 +1825,7 @@ gp_tl_build_series (GpTl * tl)
           e = gp_series_entry (o, GP_SERIES_THREADS, t->name);
           /* the CPU between two records counts in the later one's window,
            * which can put a little over one core into it */
-          gp_series_set (e, "cpu_pct", MIN (100.0, gp_tl_bound (tl,
+          gp_series_set (e, GP_ST_CPU_PCT, MIN (100.0, gp_tl_bound (tl,
                       span > 0 ? c->a / 1e7 / span : -1, GP_TL_MAX_PCT,
                       -1)));
           break;
@@ -1837,8 +1838,8 @@ gp_tl_build_series (GpTl * tl)
           break;
       }
     }
-    gp_series_set_or_null (process, "cpu_pct", proc_cpu);
-    gp_series_set_or_null (process, "rss_mb", -1);
+    gp_series_set_or_null (process, GP_SPR_CPU_PCT, proc_cpu);
+    gp_series_set_or_null (process, GP_SPR_RSS_MB, -1);
     gp_session_add_window (s, o);
     json_object_unref (o);
   }

@@ -7,6 +7,7 @@
  * then the panels with data stacked on one time axis.
  */
 #include "gp-plot-private.h"
+#include "core/gp-series.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -307,11 +308,11 @@ gp_plot_curves_self (GpSession * s, guint i, const gchar * name,
     gdouble * self_ms, gdouble * buffers)
 {
   gdouble total = gp_session_window_value (s, i, GP_SERIES_ELEMENTS, name,
-      "self_ms");
+      GP_SE_SELF_MS);
   gdouble n = gp_session_window_value (s, i, GP_SERIES_ELEMENTS, name,
-      "buffers");
+      GP_SE_BUFFERS);
   gdouble p50 = gp_session_window_value (s, i, GP_SERIES_ELEMENTS, name,
-      "self_ms_p50");
+      GP_SE_SELF_MS_P50);
 
   if (n <= 0)
     return FALSE;
@@ -462,7 +463,8 @@ gp_plot_curves_link_rate (GpSession * s, const gchar * id)
       return ls->fps;
   }
   for (guint i = 0; i < gp_session_n_windows (s); i++) {
-    gdouble fps = gp_session_window_value (s, i, GP_SERIES_LINKS, id, "fps");
+    gdouble fps = gp_session_window_value (s, i, GP_SERIES_LINKS, id,
+        GP_SL_FPS);
 
     if (fps >= 0) {
       sum += fps;
@@ -529,7 +531,7 @@ gp_plot_curves_links (GpPlotPanel * panel, const GpMachine * m,
       gdouble t0, t1, fps;
 
       gp_session_window_span (s, i, &t0, &t1);
-      fps = gp_session_window_value (s, i, GP_SERIES_LINKS, grp->id, "fps");
+      fps = gp_session_window_value (s, i, GP_SERIES_LINKS, grp->id, GP_SL_FPS);
       gp_plot_curve_append (c, (t0 + t1) / 2, fps >= 0 ? fps : NAN);
     }
   }

@@ -6,6 +6,7 @@
  * run-to-run variation that decides what is noise.
  */
 #include "gp-compare.h"
+#include "core/gp-series.h"
 #include "rules/gp-rules.h"
 
 #include <math.h>
@@ -124,9 +125,9 @@ gp_compare_sink_fps (GpSession * a, GpSession * b, const gchar * sink,
   v->a = sa->fps;
   v->b = sb->fps;
   /* the rate into the sink per window is that of its input link */
-  gp_compare_value_set_spread (v, a, b, "links", gp_compare_sink_link_id (a,
-      sink),
-      gp_compare_sink_link_id (b, sink), "fps", 0.0);
+  gp_compare_value_set_spread (v, a, b, GP_SERIES_LINKS,
+      gp_compare_sink_link_id (a, sink), gp_compare_sink_link_id (b, sink),
+      GP_SL_FPS, 0.0);
   return TRUE;
 }
 
@@ -293,17 +294,15 @@ gp_compare_paths (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
 
       v.a = pa->latency_ms.p50;
       v.b = pb->latency_ms.p50;
-      gp_compare_value_set_spread (&v, a, b, "paths", key, key,
-          "latency_ms_p50",
-          0.05);
+      gp_compare_value_set_spread (&v, a, b, GP_SERIES_PATHS, key, key,
+          GP_SP_LATENCY_MS_P50, 0.05);
       label = g_strdup_printf ("p50 %s", key);
       gp_compare_add_row (rows, label, &v);
       g_free (label);
       v.a = pa->latency_ms.p95;
       v.b = pb->latency_ms.p95;
-      gp_compare_value_set_spread (&v, a, b, "paths", key, key,
-          "latency_ms_p95",
-          0.05);
+      gp_compare_value_set_spread (&v, a, b, GP_SERIES_PATHS, key, key,
+          GP_SP_LATENCY_MS_P95, 0.05);
       label = g_strdup_printf ("p95 %s", key);
       gp_compare_add_row (rows, label, &v);
       g_free (label);
@@ -372,8 +371,8 @@ gp_compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   if (a->process.measured || b->process.measured) {
     v.a = a->process.measured ? a->process.cpu_pct_mean : -1;
     v.b = b->process.measured ? b->process.cpu_pct_mean : -1;
-    gp_compare_value_set_spread (&v, a, b, "process", NULL, NULL, "cpu_pct",
-        0.5);
+    gp_compare_value_set_spread (&v, a, b, GP_SERIES_PROCESS, NULL, NULL,
+        GP_SPR_CPU_PCT, 0.5);
     gp_compare_add_row (rows, "process", &v);
   }
   for (i = 0; i < a->threads->len; i++) {
@@ -395,9 +394,8 @@ gp_compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     } else {
       v.a = ta->cpu_pct_mean;
       v.b = tb->cpu_pct_mean;
-      gp_compare_value_set_spread (&v, a, b, "threads", ta->name, tb->name,
-          "cpu_pct",
-          0.5);
+      gp_compare_value_set_spread (&v, a, b, GP_SERIES_THREADS, ta->name,
+          tb->name, GP_ST_CPU_PCT, 0.5);
       gp_compare_add_row (rows, label, &v);
     }
     g_free (label);
@@ -423,8 +421,8 @@ gp_compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
       a->process.rss_mb_max >= 0 && b->process.rss_mb_max >= 0) {
     v.a = a->process.rss_mb_max;
     v.b = b->process.rss_mb_max;
-    gp_compare_value_set_spread (&v, a, b, "process", NULL, NULL, "rss_mb",
-        1.0);
+    gp_compare_value_set_spread (&v, a, b, GP_SERIES_PROCESS, NULL, NULL,
+        GP_SPR_RSS_MB, 1.0);
     gp_compare_add_row (rows, "process RSS, max", &v);
     gp_compare_flush_rows (out, "Memory (MiB)", rows, la, lb);
   }

@@ -15,6 +15,7 @@
  * element slower than the rate. Thresholds and reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
+#include "core/gp-series.h"
 
 #include <math.h>
 
@@ -98,7 +99,7 @@ gp_mem_sources_end (GpSession * s)
       g_free (name);
       flowing = src && g_strcmp0 (src->kind, "source") == 0 &&
           gp_session_window_value (s, i, GP_SERIES_LINKS, link->id,
-          "fps") > 0;
+          GP_SL_FPS) > 0;
     }
     if (flowing)
       gp_session_window_span (s, i, NULL, &end);
@@ -126,7 +127,7 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   ys = g_array_new (FALSE, FALSE, sizeof (gdouble));
   for (i = 0; i < gp_session_n_windows (s); i++) {
     gdouble t, v = gp_session_window_value (s, i, GP_SERIES_PROCESS, NULL,
-        "rss_mb");
+        GP_SPR_RSS_MB);
 
     if (!(v > 0))
       continue;

@@ -8,6 +8,7 @@
  * reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
+#include "core/gp-series.h"
 
 #include <math.h>
 
@@ -138,7 +139,7 @@ gp_qleak_drop_windows (GpSession * s, const gchar * queue, gdouble * first,
       continue;
     (*n_total)++;
     if (gp_session_window_value (s, i, GP_SERIES_QUEUES, queue,
-            "dropped") > 0) {
+            GP_SQ_DROPPED) > 0) {
       if (*first < 0)
         gp_session_window_span (s, i, first, NULL);
       (*n_windows)++;

@@ -9,6 +9,7 @@
  */
 #include "gp-rules-private.h"
 #include "core/gp-caps.h"
+#include "core/gp-series.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,7 @@ gp_stall_longest_gap (GpSession * s, const GpPlayingSpan * span,
     /* gstprof's windows carry every link of the graph (0 when it did not
      * flow); an import carries only the links its tool measured, and a
      * missing one is unknown (-1), never zero. */
-    fps = gp_session_window_value (s, i, GP_SERIES_LINKS, id, "fps");
+    fps = gp_session_window_value (s, i, GP_SERIES_LINKS, id, GP_SL_FPS);
     if (fps < 0)
       continue;
     *measured = TRUE;
@@ -266,7 +267,7 @@ gp_stall_full_queue_below (GpSession * s, const gchar * element,
 
       gp_session_window_span (s, j, &t0, NULL);
       if (t0 >= g0 && t0 < g1 && gp_session_window_value (s, j,
-              GP_SERIES_QUEUES, q->name, "level_pct_max") >= 90.0)
+              GP_SERIES_QUEUES, q->name, GP_SQ_LEVEL_PCT_MAX) >= 90.0)
         return q->name;
     }
   }

@@ -20,6 +20,7 @@
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"
 #include "gp-config.h"
+#include "gp-test-series.h"
 #include "gp-test-util.h"
 
 static GpCaptureOptions base_opts;
@@ -207,6 +208,7 @@ test_queue_latency (void)
   g_test_message ("queue q: self p50 %.3f ms", qe->self_ms.p50);
   g_assert_cmpfloat (qe->self_ms.p50, <, 1.0);
   g_assert_cmpfloat (qe->share_pct, ==, 0.0);
+  gp_test_assert_series_declared (s);
   gp_session_free (s);
 }
 

@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "ingest/gp-ingest.h"
+#include "../common/gp-test-series.h"
 
 #define ORIGIN "bad.json"
 
@@ -36,6 +37,7 @@ load_fixture (const gchar * name)
 
   g_assert_no_error (err);
   g_assert_nonnull (s);
+  gp_test_assert_series_declared (s);
   g_free (path);
   return s;
 }

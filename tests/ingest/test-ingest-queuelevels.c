@@ -21,6 +21,7 @@
 #include <gst/gst.h>
 
 #include "ingest/gp-ingest.h"
+#include "gp-test-series.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
@@ -50,6 +51,7 @@ load (const gchar * path)
 
   g_assert_no_error (err);
   g_assert_nonnull (s);
+  gp_test_assert_series_declared (s);
   return s;
 }
 
@@ -151,26 +153,26 @@ check_two_queues_series (GpSession * s)
   ASSERT_NEAR (t1, 1.25);
   /* qfull: 25 % for 100 ms, 50 % for 100, 75 % for 50 */
   ASSERT_NEAR (gp_session_window_value (s, 0, GP_SERIES_QUEUES, "qfull",
-          "level_pct_mean"), (25.0 * 100 + 50.0 * 100 + 75.0 * 50) / 250);
+          GP_SQ_LEVEL_PCT_MEAN), (25.0 * 100 + 50.0 * 100 + 75.0 * 50) / 250);
   ASSERT_NEAR (gp_session_window_value (s, 0, GP_SERIES_QUEUES, "qfull",
-          "level_pct_max"), 75.0);
+          GP_SQ_LEVEL_PCT_MAX), 75.0);
   /* 75 % for 50 ms, then full */
   ASSERT_NEAR (gp_session_window_value (s, 1, GP_SERIES_QUEUES, "qfull",
-          "level_pct_mean"), (75.0 * 50 + 100.0 * 200) / 250);
+          GP_SQ_LEVEL_PCT_MEAN), (75.0 * 50 + 100.0 * 200) / 250);
   ASSERT_NEAR (gp_session_window_value (s, 1, GP_SERIES_QUEUES, "qfull",
-          "level_pct_max"), 100.0);
+          GP_SQ_LEVEL_PCT_MAX), 100.0);
   for (i = 2; i < 8; i++)
     ASSERT_NEAR (gp_session_window_value (s, i, GP_SERIES_QUEUES, "qfull",
-            "level_pct_mean"), 100.0);
+            GP_SQ_LEVEL_PCT_MEAN), 100.0);
   /* queue1: one buffer for 1 ms in each 100 ms; the first window holds
    * three of them */
   ASSERT_NEAR (gp_session_window_value (s, 0, GP_SERIES_QUEUES, "queue1",
-          "level_pct_mean"), QUEUE1_ONE_PCT * 3 / 250);
+          GP_SQ_LEVEL_PCT_MEAN), QUEUE1_ONE_PCT * 3 / 250);
   ASSERT_NEAR (gp_session_window_value (s, 0, GP_SERIES_QUEUES,
-          "multiqueue0.sink_0", "level_pct_mean"), 50.0);
+          "multiqueue0.sink_0", GP_SQ_LEVEL_PCT_MEAN), 50.0);
   /* nothing the file does not say */
   g_assert_cmpfloat (gp_session_window_value (s, 0, GP_SERIES_QUEUES,
-          "qfull", "dropped"), <, 0);
+          "qfull", GP_SQ_DROPPED), <, 0);
 }
 
 static void
@@ -368,7 +370,7 @@ test_long_bounded (void)
     /* every window holds as long at 40 % as at 60 % */
     if (w + 1 < gp_session_n_windows (s))
       g_assert_cmpfloat (fabs (gp_session_window_value (s, w,
-                  GP_SERIES_QUEUES, "queue0", "level_pct_mean") - 50.0), <,
+                  GP_SERIES_QUEUES, "queue0", GP_SQ_LEVEL_PCT_MEAN) - 50.0), <,
           1e-6);
   }
   ASSERT_NEAR (queue (s, "queue0")->level_pct_mean, 50.0);
@@ -506,7 +508,7 @@ check_merged (GpSession * s, GpSession * log_alone)
 
     gp_session_window_span (s, i, &a, &b);
     if (gp_session_window_value (s, i, GP_SERIES_QUEUES, "queue0",
-            "level_pct_max") >= 0) {
+            GP_SQ_LEVEL_PCT_MAX) >= 0) {
       with_level++;
       g_assert_cmpfloat (b, >, 0.2);
       g_assert_cmpfloat (a, <=, 2.2);
@@ -520,7 +522,7 @@ check_merged (GpSession * s, GpSession * log_alone)
       for (k = 0; k < 50; k++)
         held += MAX (0.0, MIN (b, 0.21 + 0.04 * k) - MAX (a, 0.2 + 0.04 * k));
       g_assert_cmpfloat (fabs (gp_session_window_value (s, i,
-                  GP_SERIES_QUEUES, "queue0", "level_pct_mean") -
+                  GP_SERIES_QUEUES, "queue0", GP_SQ_LEVEL_PCT_MEAN) -
               QUEUE1_ONE_PCT * held / (b - a)), <, 1e-6);
       n_inside++;
     }

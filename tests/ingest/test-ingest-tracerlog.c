@@ -26,6 +26,7 @@
 #include <gst/gst.h>
 
 #include "ingest/gp-ingest.h"
+#include "gp-test-series.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
@@ -76,6 +77,7 @@ load (const gchar * name)
   g_assert_no_error (err);
   g_assert_nonnull (s);
   g_assert_cmpstr (s->import_schema, ==, GP_INGEST_SCHEMA_TRACERLOG);
+  gp_test_assert_series_declared (s);
   g_free (path);
   return s;
 }
