@@ -6,6 +6,7 @@
  * run-to-run variation that decides what is noise.
  */
 #include "gp-compare.h"
+#include "core/gp-session-query.h"
 #include "rules/gp-rules.h"
 
 #include <math.h>
@@ -342,7 +343,7 @@ gp_compare_find_thread (GpSession * a, const GpThreadSummary * ta,
     GpSession * b,
     GHashTable * taken)
 {
-  gchar *ida = gp_rules_target_identity (a, ta->name);
+  gchar *ida = gp_session_target_identity (a, ta->name);
   GpThreadSummary *found = NULL;
   guint i;
 
@@ -352,7 +353,7 @@ gp_compare_find_thread (GpSession * a, const GpThreadSummary * ta,
 
     if (taken && g_hash_table_contains (taken, t))
       continue;
-    idb = gp_rules_target_identity (b, t->name);
+    idb = gp_session_target_identity (b, t->name);
     if (g_strcmp0 (ida, idb) == 0)
       found = t;
     g_free (idb);
@@ -431,7 +432,7 @@ gp_compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
 }
 
 /* A finding's identity across two runs: its rule and what it is about,
- * named so that renumbering does not change it (gp_rules_target_identity
+ * named so that renumbering does not change it (gp_session_target_identity
  * ()): its first target; for CPU, which targets every element a thread
  * ran (a list that may differ between runs), the thread. */
 static gchar *
@@ -442,7 +443,7 @@ gp_compare_finding_key (GpSession * s, const GpFinding * f)
       json_object_get_string_member (f->evidence, "thread") :
       f->targets && f->targets->len > 0 ? g_ptr_array_index (f->targets, 0) :
       NULL;
-  gchar *id = about ? gp_rules_target_identity (s, about) : g_strdup ("");
+  gchar *id = about ? gp_session_target_identity (s, about) : g_strdup ("");
   /* one rule can say two things of one target (BUDGET: a rate below its
    * target, a latency above the frame period; QFULL: full or empty) */
   const gchar *what = f->evidence == NULL ? "" :
@@ -533,17 +534,17 @@ gp_compare_shared_elements (GpSession * a, GpSession * b, guint * n_a)
     GpElement *e = g_ptr_array_index (b->elements, i);
 
     if (!e->is_bin)
-      g_hash_table_add (ids, gp_rules_element_identity (b, e->name));
+      g_hash_table_add (ids, gp_session_element_identity (b, e->name));
   }
   for (i = 0; a->elements && i < a->elements->len; i++) {
     GpElement *e = g_ptr_array_index (a->elements, i);
     gchar *id;
 
-    if (e->is_bin || gp_rules_is_queue (a, e->name) ||
+    if (e->is_bin || gp_session_is_queue (a, e->name) ||
         g_strcmp0 (e->factory, "capsfilter") == 0)
       continue;
     (*n_a)++;
-    id = gp_rules_element_identity (a, e->name);
+    id = gp_session_element_identity (a, e->name);
     shared += g_hash_table_contains (ids, id);
     g_free (id);
   }

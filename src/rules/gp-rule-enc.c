@@ -158,7 +158,7 @@ gp_enc_streaming_sink_after (GpSession * s, const gchar * enc)
 
     if (!gp_enc_is_streaming_sink (e))
       continue;
-    up = gp_rules_upstream_of (s, e->name);
+    up = gp_session_upstream_of (s, e->name);
     below = g_hash_table_contains (up, enc);
     g_hash_table_unref (up);
     if (below)
@@ -174,7 +174,7 @@ static gboolean
 gp_enc_headers_repeated (GpSession * s, const gchar * enc,
     const gchar * sink, gboolean * unknown)
 {
-  GHashTable *up = gp_rules_upstream_of (s, sink);
+  GHashTable *up = gp_session_upstream_of (s, sink);
   gboolean repeated = FALSE;
   guint i;
 
@@ -188,7 +188,7 @@ gp_enc_headers_repeated (GpSession * s, const gchar * enc,
         !(g_str_has_suffix (e->factory, "parse") ||
             g_str_has_suffix (e->factory, "pay")))
       continue;
-    up_e = gp_rules_upstream_of (s, e->name);
+    up_e = gp_session_upstream_of (s, e->name);
     if (g_hash_table_contains (up_e, enc) && g_strcmp0 (e->name, enc) != 0) {
       if (gp_enc_prop_int (e, "config-interval", &ci))
         repeated |= ci != 0;
@@ -225,14 +225,14 @@ gp_enc_input_fps (GpSession * s, const gchar * enc)
 static gboolean
 gp_enc_any_live_upstream (GpSession * s, const gchar * enc, gchar ** which)
 {
-  GHashTable *up = gp_rules_upstream_of (s, enc);
+  GHashTable *up = gp_session_upstream_of (s, enc);
   GHashTableIter it;
   gpointer key;
 
   *which = NULL;
   g_hash_table_iter_init (&it, up);
   while (g_hash_table_iter_next (&it, &key, NULL))
-    if (g_strcmp0 (key, enc) != 0 && gp_rules_is_live_source (s, key) &&
+    if (g_strcmp0 (key, enc) != 0 && gp_session_is_live_source (s, key) &&
         (*which == NULL || g_strcmp0 (key, *which) < 0)) {
       g_free (*which);
       *which = g_strdup (key);
@@ -260,7 +260,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
   /* a live source, and someone downstream who sees the stream as it is
    * made: not a recording */
   if (gp_enc_any_live_upstream (s, e->name, &live) &&
-      gp_rules_recording_only (s, e->name))
+      gp_session_recording_only (s, e->name))
     g_clear_pointer (&live, g_free);
   stream_sink = gp_enc_streaming_sink_after (s, e->name);
   if (live == NULL && stream_sink == NULL)

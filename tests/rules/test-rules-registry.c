@@ -125,7 +125,7 @@ make_encode_session (void)
 
 
 
-/* identities across runs (gp_rules_element_identity, compare) */
+/* identities across runs (gp_session_element_identity, compare) */
 
 /* videotestsrc0 ! [queue] ! queue ! videoconvert0 ! queue ! x264enc0 !
  * fakesink0, with the queues numbered from 0 in order: the second session
@@ -185,31 +185,31 @@ test_identity (void)
   gchar *ia, *ib, *out;
 
   /* the queue before the encoder is queue1, then queue2: the same one */
-  ia = gp_rules_element_identity (a, "queue1");
-  ib = gp_rules_element_identity (b, "queue2");
+  ia = gp_session_element_identity (a, "queue1");
+  ib = gp_session_element_identity (b, "queue2");
   g_assert_cmpstr (ia, ==, ib);
   g_assert_cmpstr (ia, ==, "queue(videoconvert>x264enc)");
   g_free (ia);
   g_free (ib);
   /* the only one of its factory is that factory, whatever is beside it
    * (a fix that removes a converter after the source changes nothing) */
-  ia = gp_rules_element_identity (a, "videotestsrc0");
+  ia = gp_session_element_identity (a, "videotestsrc0");
   g_assert_cmpstr (ia, ==, "videotestsrc");
   g_free (ia);
   /* threads and links are named by their elements */
-  ia = gp_rules_target_identity (a, "queue1:src");
-  ib = gp_rules_target_identity (b, "queue2:src");
+  ia = gp_session_target_identity (a, "queue1:src");
+  ib = gp_session_target_identity (b, "queue2:src");
   g_assert_cmpstr (ia, ==, ib);
   g_free (ia);
   g_free (ib);
-  ia = gp_rules_target_identity (a, "queue1.src->x264enc0.sink");
-  ib = gp_rules_target_identity (b, "queue2.src->x264enc0.sink");
+  ia = gp_session_target_identity (a, "queue1.src->x264enc0.sink");
+  ib = gp_session_target_identity (b, "queue2.src->x264enc0.sink");
   g_assert_cmpstr (ia, ==, ib);
   g_free (ia);
   g_free (ib);
   /* a name the user gave is the identity */
   gp_session_add_element (a, "enc", "x264enc", "pipeline0", "filter");
-  ia = gp_rules_element_identity (a, "enc");
+  ia = gp_session_element_identity (a, "enc");
   g_assert_cmpstr (ia, ==, "enc");
   g_free (ia);
 
