@@ -116,7 +116,8 @@ gp_enc_prop_int (GpElement * e, const gchar * prop, gint64 * out)
  * preset does not override it); the launch syntax takes '_' for '-' in
  * property names, as GObject does. FALSE without a launch string. */
 static gboolean
-gp_enc_launch_sets (GpLaunch * l, const gchar * element, const gchar * prop)
+gp_enc_launch_sets (const GpLaunch * l, const gchar * element,
+    const gchar * prop)
 {
   JsonObject *props;
   GList *names, *n;
@@ -242,7 +243,7 @@ gp_enc_any_live_upstream (GpSession * s, const gchar * enc, gchar ** which)
 }
 
 static void
-gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
+gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
     GpElement * e)
 {
   GString *issues = g_string_new (NULL), *fix = g_string_new (NULL);
@@ -488,13 +489,10 @@ out:
 void
 gp_rule_enc (GpSession * s, const GpRule * rule)
 {
-  GpLaunch *launch = NULL;
-  guint i;
-
   /* Which properties the user wrote matters for x264enc; a launch string
    * that does not parse only loses that knowledge. */
-  if (s->launch)
-    launch = gp_launch_parse (s->launch, NULL);
+  const GpLaunch *launch = gp_session_parsed_launch (s);
+  guint i;
 
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
@@ -503,6 +501,4 @@ gp_rule_enc (GpSession * s, const GpRule * rule)
       continue;
     gp_enc_check (s, rule, launch, e);
   }
-  if (launch)
-    gp_launch_free (launch);
 }

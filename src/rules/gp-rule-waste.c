@@ -87,7 +87,7 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
 static void
 gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
 {
-  GpLaunch *l = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
+  const GpLaunch *l = gp_session_parsed_launch (s);
   gchar *ln = gp_session_launch_name (s, element);
   JsonObject *props;
   GList *keys, *k;
@@ -102,8 +102,6 @@ gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
     json_object_unref (props);
   }
   g_free (ln);
-  if (l)
-    gp_launch_free (l);
 }
 
 /* The move: the dropper and the caps after it go before the first worker;

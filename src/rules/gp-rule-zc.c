@@ -202,17 +202,16 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
 static gboolean
 gp_zc_is_inline_caps (GpSession * s, const gchar * name)
 {
-  GpLaunch *l;
+  const GpLaunch *l = gp_session_parsed_launch (s);
   gchar *ln;
   gint i;
   gboolean is = FALSE;
 
   if ((ln = gp_session_launch_name (s, name)) == NULL)
     return FALSE;
-  if ((l = gp_launch_parse (s->launch, NULL))) {
+  if (l) {
     i = gp_launch_find_element (l, ln);
     is = i >= 0 && gp_launch_get_element (l, i)->kind == GP_LAUNCH_CAPS;
-    gp_launch_free (l);
   }
   g_free (ln);
   return is;

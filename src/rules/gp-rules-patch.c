@@ -186,7 +186,8 @@ gp_patch_current (GpElement * e, const gchar * prop)
  * go. @removed: the indices in @before of the elements the patch
  * removes. */
 static gchar *
-gp_patch_lost_caps (GpLaunch * before, GpLaunch * after, GHashTable * removed)
+gp_patch_lost_caps (const GpLaunch * before, GpLaunch * after,
+    GHashTable * removed)
 {
   guint i, j, n = gp_launch_get_n_elements (before);
   gchar *text = gp_launch_to_string (after), *lost = NULL;
@@ -299,7 +300,8 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
 gboolean
 gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
 {
-  GpLaunch *before = NULL, *after = NULL;
+  const GpLaunch *before = NULL;
+  GpLaunch *after = NULL;
   GList *ops = NULL, *o;
   GHashTable *removed = g_hash_table_new (NULL, NULL);
   GHashTable *inserted = g_hash_table_new (g_str_hash, g_str_equal);
@@ -314,7 +316,7 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
     ops = json_array_get_elements (json_node_get_array (patch));
   if (ops == NULL)
     why = g_strdup ("no edit");
-  else if (s->launch && (before = gp_launch_parse (s->launch, NULL)) == NULL)
+  else if (s->launch && (before = gp_session_parsed_launch (s)) == NULL)
     why = g_strdup ("the launch string does not parse");
   for (o = ops; o; o = o->next) {
     JsonObject *op = JSON_NODE_HOLDS_OBJECT (patch) ? o->data :
@@ -356,7 +358,6 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
       g_free (lost);
     }
   }
-  g_clear_pointer (&before, gp_launch_free);
   g_clear_pointer (&after, gp_launch_free);
   g_hash_table_unref (removed);
   g_hash_table_unref (inserted);
