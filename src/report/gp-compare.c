@@ -431,33 +431,8 @@ gp_compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   }
 }
 
-/* A finding's identity across two runs: its rule and what it is about,
- * named so that renumbering does not change it (gp_session_target_identity
- * ()): its first target; for CPU, which targets every element a thread
- * ran (a list that may differ between runs), the thread. */
-static gchar *
-gp_compare_finding_key (GpSession * s, const GpFinding * f)
-{
-  const gchar *about = g_strcmp0 (f->rule, "CPU") == 0 && f->evidence &&
-      json_object_has_member (f->evidence, "thread") ?
-      json_object_get_string_member (f->evidence, "thread") :
-      f->targets && f->targets->len > 0 ? g_ptr_array_index (f->targets, 0) :
-      NULL;
-  gchar *id = about ? gp_session_target_identity (s, about) : g_strdup ("");
-  /* one rule can say two things of one target (BUDGET: a rate below its
-   * target, a latency above the frame period; QFULL: full or empty) */
-  const gchar *what = f->evidence == NULL ? "" :
-      json_object_has_member (f->evidence, "kind") ?
-      json_object_get_string_member (f->evidence, "kind") :
-      json_object_has_member (f->evidence, "state") ?
-      json_object_get_string_member (f->evidence, "state") :
-      json_object_has_member (f->evidence, "achieved_fps") ? "rate" : "";
-  gchar *k = g_strdup_printf ("%s\t%s\t%s", f->rule, id, what);
-
-  g_free (id);
-  return k;
-}
-
+/* The keys of @s's findings: which finding of one run is which of the
+ * other is the rules' to say (gp_rules_finding_key ()). */
 static GHashTable *
 gp_compare_finding_keys (GpSession * s)
 {
@@ -466,9 +441,8 @@ gp_compare_finding_keys (GpSession * s)
   guint i;
 
   for (i = 0; i < s->findings->len; i++)
-    g_hash_table_add (h, gp_compare_finding_key (s,
-        g_ptr_array_index (s->findings,
-                i)));
+    g_hash_table_add (h, gp_rules_finding_key (s,
+            g_ptr_array_index (s->findings, i)));
   return h;
 }
 
@@ -480,7 +454,7 @@ gp_compare_list_findings (GString * out, GpSession * s, GHashTable * other,
 
   for (i = 0; i < s->findings->len; i++) {
     GpFinding *f = g_ptr_array_index (s->findings, i);
-    gchar *k = gp_compare_finding_key (s, f);
+    gchar *k = gp_rules_finding_key (s, f);
 
     if (g_hash_table_contains (other, k) == in_other)
       g_string_append_printf (out, "  %-9s %-7s %-6s %s\n", what, f->rule,
@@ -495,7 +469,7 @@ gp_compare_count_findings (GpSession * s, GHashTable * other, gboolean in_other)
   guint i, n = 0;
 
   for (i = 0; i < s->findings->len; i++) {
-    gchar *k = gp_compare_finding_key (s, g_ptr_array_index (s->findings, i));
+    gchar *k = gp_rules_finding_key (s, g_ptr_array_index (s->findings, i));
 
     n += g_hash_table_contains (other, k) == in_other;
     g_free (k);

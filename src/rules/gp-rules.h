@@ -79,6 +79,13 @@ void gp_finding_set_int (GpFinding * f, const gchar * key, gint64 v);
 void gp_finding_set_string (GpFinding * f, const gchar * key,
     const gchar * v);
 
+/* A finding's identity across two runs (gp-rules-match.c), for compare:
+ * its rule, what it is about named so that renumbering does not change it
+ * (gp_session_target_identity ()), and which of a rule's findings on one
+ * target it is. Two findings of two runs are the same when their keys
+ * are. Newly allocated. */
+gchar *gp_rules_finding_key (GpSession * s, const GpFinding * f);
+
 /* Platform knowledge (gp-rules-hw.c): TRUE when an element factory drives
  * hardware (a GPU, VPU or ISP codec or converter), by the table of
  * src/core/gp-hw-factories.h that the tracer uses too (without the klass,
