@@ -307,3 +307,45 @@ gp_caps_memory_feature (const gchar * caps)
   }
   return feature;
 }
+
+gchar *
+gp_caps_field (const gchar * caps, const gchar * key)
+{
+  gchar **fields;
+  gchar *val = NULL;
+  guint i;
+
+  if (caps == NULL)
+    return NULL;
+  /* Link caps are fixed: no lists or ranges whose commas would confuse a
+   * plain split. */
+  fields = g_strsplit_set (caps, ",;", -1);
+  for (i = 1; fields[i] && val == NULL; i++) {
+    gchar *f = g_strstrip (fields[i]);
+    gchar *eq = strchr (f, '=');
+    gchar *v;
+
+    if (eq == NULL)
+      continue;
+    *eq = '\0';
+    if (strcmp (g_strstrip (f), key) != 0)
+      continue;
+    v = g_strstrip (eq + 1);
+    if (*v == '(' && strchr (v, ')'))
+      v = strchr (v, ')') + 1;
+    val = g_strdup (v);
+    g_strstrip (val);
+    if (val[0] == '"' && strlen (val) >= 2 && g_str_has_suffix (val, "\"")) {
+      memmove (val, val + 1, strlen (val));
+      val[strlen (val) - 1] = '\0';
+    }
+  }
+  g_strfreev (fields);
+  return val;
+}
+
+gchar *
+gp_caps_format (const gchar * caps)
+{
+  return gp_caps_field (caps, "format");
+}

@@ -2,9 +2,9 @@
 /* gstprof
  *
  * gp-caps.h: what the analysis reads from a caps string: its media type, the
- * kind of stream it is, its frame rate.  Plain string parsing, so that it
- * works on any caps text a session holds (gstprof's own, or another tool's)
- * without GStreamer being initialised.
+ * kind of stream it is, its frame rate, any field by name.  Plain string
+ * parsing, so that it works on any caps text a session holds (gstprof's
+ * own, or another tool's) without GStreamer being initialised.
  */
 #ifndef __GP_CAPS_H__
 #define __GP_CAPS_H__
@@ -36,6 +36,13 @@ GpMediaKind gp_media_kind_from_name (const gchar * name);
 /* The framerate field (not max-framerate) of the first structure, in frames
  * per second; < 0 when absent, variable (0/1) or unreadable. */
 gdouble gp_caps_framerate (const gchar * caps);
+
+/* The value of field @key in the first structure of a fixed caps string
+ * (link caps: no lists or ranges), type annotation ("(string)") and quotes
+ * dropped; a new string, NULL when absent. */
+gchar *gp_caps_field (const gchar * caps, const gchar * key);
+/* The caps' "format" field, newly allocated, or NULL. */
+gchar *gp_caps_format (const gchar * caps);
 
 /* @caps for people: without its (buffer) fields (stream headers, codec
  * data: long hex nobody reads) and the "(string)"-style type names. A new

@@ -1224,8 +1224,33 @@ gp_launch_parse (const gchar * launch, GError ** error)
 GpLaunch *
 gp_launch_copy (const GpLaunch * l)
 {
+  GpLaunch *c;
+  guint i;
+
   g_return_val_if_fail (l != NULL, NULL);
-  return gp_launch_parse (l->text, NULL);
+  /* the same form without parsing again: the structs, then their strings */
+  c = gp_launch_new (l->text);
+  for (i = 0; i < l->segs->len; i++) {
+    GpLaunchSegment *seg = g_new (GpLaunchSegment, 1);
+
+    *seg = *SEG (l, i);
+    seg->text = g_strdup (seg->text);
+    g_ptr_array_add (c->segs, seg);
+  }
+  g_array_append_vals (c->elements, l->elements->data, l->elements->len);
+  for (i = 0; i < c->elements->len; i++) {
+    GpLaunchElementPriv *e = ELEM (c, i);
+
+    e->pub.factory = g_strdup (e->pub.factory);
+    e->pub.name = g_strdup (e->pub.name);
+    e->explicit_name = g_strdup (e->explicit_name);
+    e->ref_name = g_strdup (e->ref_name);
+    e->ref_alias = g_strdup (e->ref_alias);
+  }
+  g_array_append_vals (c->items, l->items->data, l->items->len);
+  g_array_append_vals (c->links, l->links->data, l->links->len);
+  c->toplevel = g_strdup (l->toplevel);
+  return c;
 }
 
 gchar *

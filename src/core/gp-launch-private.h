@@ -66,6 +66,8 @@ typedef struct
   gboolean all;                 /* ':' */
 } GpLaunchLink;
 
+/* gp_launch_copy () copies each of these and the strings they own: a new
+ * field that owns memory is copied there too. */
 struct _GpLaunch
 {
   gchar *text;                  /* the launch string, as given */

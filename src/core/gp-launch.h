@@ -90,7 +90,8 @@ typedef struct _GpLaunch GpLaunch;
  * names, pad templates, URI handlers); without it, from the factory names. */
 GpLaunch *gp_launch_parse (const gchar * launch, GError ** error);
 void gp_launch_free (GpLaunch * l);
-/* An independent copy (the same text, parsed again). */
+/* An independent copy, made without parsing again: edits of one leave the
+ * other as it was. */
 GpLaunch *gp_launch_copy (const GpLaunch * l);
 
 /* The segments' texts, concatenated. */

@@ -421,6 +421,8 @@ gp_session_free (GpSession * s)
   g_ptr_array_unref (s->events);
   g_ptr_array_unref (s->findings);
   g_free (s->import_detail);
+  g_clear_pointer (&s->launch_parsed, gp_launch_free);
+  g_free (s->launch_parsed_of);
   g_free (s);
 }
 

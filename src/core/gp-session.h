@@ -54,6 +54,7 @@
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include "gp-launch.h"
 #include "gp-machine.h"
 #include "gp-series.h"
 #include "gp-trace.h"
@@ -385,6 +386,13 @@ typedef struct
    * it could not read, values it refused), printed in the verdict's import
    * note; owned, NULL when none. Not written to session.json. */
   gchar *import_detail;
+
+  /* launch parsed once for every question about it (written by
+   * gp_session_parsed_launch (), gp-session-query.h, the first time one
+   * is asked after launch changed): the parsed form, NULL when launch
+   * does not parse, and the text it was parsed from. Not in session.json. */
+  GpLaunch *launch_parsed;
+  gchar *launch_parsed_of;
 } GpSession;
 
 /* session.imported_from.missing in session.json names each import_missing

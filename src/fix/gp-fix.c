@@ -38,6 +38,7 @@ struct _GpFixPlan
 {
   GpSession *s;                 /* borrowed */
   gchar *before;
+  GpLaunch *parsed;             /* before, parsed once for every try */
   gchar *after;                 /* == before when no edit applies */
   GPtrArray *edits;             /* GpFixEdit* */
   GArray *skips;                /* GpFixSkip */
@@ -69,6 +70,7 @@ gp_fix_plan_free (GpFixPlan * p)
   if (p == NULL)
     return;
   g_free (p->before);
+  gp_launch_free (p->parsed);
   g_free (p->after);
   g_ptr_array_unref (p->edits);
   g_array_unref (p->skips);
@@ -250,16 +252,12 @@ gp_fix_add_skip (GpFixPlan * p, guint finding, gchar * reason)
 static gchar *
 gp_fix_try_apply (GpFixPlan * p, GPtrArray * extra, GError ** error)
 {
-  GpLaunch *l = gp_launch_parse (p->before, error);
+  GpLaunch *l = gp_launch_copy (p->parsed);
   JsonArray *all = json_array_new ();
   JsonNode *node;
   gchar *out = NULL;
   guint i;
 
-  if (l == NULL) {
-    json_array_unref (all);
-    return NULL;
-  }
   for (i = 0; i < p->edits->len; i++)
     json_array_add_element (all,
         json_node_copy (((GpFixEdit *) g_ptr_array_index (p->edits, i))->op));
@@ -390,11 +388,11 @@ gp_fix_plan_new (GpSession * s, GError ** error)
   l = gp_launch_parse (s->launch, error);
   if (l == NULL)
     return NULL;
-  gp_launch_free (l);
 
   p = g_new0 (GpFixPlan, 1);
   p->s = s;
   p->before = g_strdup (s->launch);
+  p->parsed = l;
   p->after = g_strdup (s->launch);
   p->edits = g_ptr_array_new_with_free_func (gp_fix_fix_edit_free);
   p->skips = g_array_new (FALSE, FALSE, sizeof (GpFixSkip));

@@ -7,6 +7,7 @@
  */
 #include "gp-compare.h"
 #include "core/gp-series.h"
+#include "core/gp-session-query.h"
 #include "rules/gp-rules.h"
 
 #include <math.h>
@@ -341,7 +342,7 @@ gp_compare_find_thread (GpSession * a, const GpThreadSummary * ta,
     GpSession * b,
     GHashTable * taken)
 {
-  gchar *ida = gp_rules_target_identity (a, ta->name);
+  gchar *ida = gp_session_target_identity (a, ta->name);
   GpThreadSummary *found = NULL;
   guint i;
 
@@ -351,7 +352,7 @@ gp_compare_find_thread (GpSession * a, const GpThreadSummary * ta,
 
     if (taken && g_hash_table_contains (taken, t))
       continue;
-    idb = gp_rules_target_identity (b, t->name);
+    idb = gp_session_target_identity (b, t->name);
     if (g_strcmp0 (ida, idb) == 0)
       found = t;
     g_free (idb);
@@ -428,33 +429,8 @@ gp_compare_cpu (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   }
 }
 
-/* A finding's identity across two runs: its rule and what it is about,
- * named so that renumbering does not change it (gp_rules_target_identity
- * ()): its first target; for CPU, which targets every element a thread
- * ran (a list that may differ between runs), the thread. */
-static gchar *
-gp_compare_finding_key (GpSession * s, const GpFinding * f)
-{
-  const gchar *about = g_strcmp0 (f->rule, "CPU") == 0 && f->evidence &&
-      json_object_has_member (f->evidence, "thread") ?
-      json_object_get_string_member (f->evidence, "thread") :
-      f->targets && f->targets->len > 0 ? g_ptr_array_index (f->targets, 0) :
-      NULL;
-  gchar *id = about ? gp_rules_target_identity (s, about) : g_strdup ("");
-  /* one rule can say two things of one target (BUDGET: a rate below its
-   * target, a latency above the frame period; QFULL: full or empty) */
-  const gchar *what = f->evidence == NULL ? "" :
-      json_object_has_member (f->evidence, "kind") ?
-      json_object_get_string_member (f->evidence, "kind") :
-      json_object_has_member (f->evidence, "state") ?
-      json_object_get_string_member (f->evidence, "state") :
-      json_object_has_member (f->evidence, "achieved_fps") ? "rate" : "";
-  gchar *k = g_strdup_printf ("%s\t%s\t%s", f->rule, id, what);
-
-  g_free (id);
-  return k;
-}
-
+/* The keys of @s's findings: which finding of one run is which of the
+ * other is the rules' to say (gp_rules_finding_key ()). */
 static GHashTable *
 gp_compare_finding_keys (GpSession * s)
 {
@@ -463,9 +439,8 @@ gp_compare_finding_keys (GpSession * s)
   guint i;
 
   for (i = 0; i < s->findings->len; i++)
-    g_hash_table_add (h, gp_compare_finding_key (s,
-        g_ptr_array_index (s->findings,
-                i)));
+    g_hash_table_add (h, gp_rules_finding_key (s,
+            g_ptr_array_index (s->findings, i)));
   return h;
 }
 
@@ -477,7 +452,7 @@ gp_compare_list_findings (GString * out, GpSession * s, GHashTable * other,
 
   for (i = 0; i < s->findings->len; i++) {
     GpFinding *f = g_ptr_array_index (s->findings, i);
-    gchar *k = gp_compare_finding_key (s, f);
+    gchar *k = gp_rules_finding_key (s, f);
 
     if (g_hash_table_contains (other, k) == in_other)
       g_string_append_printf (out, "  %-9s %-7s %-6s %s\n", what, f->rule,
@@ -492,7 +467,7 @@ gp_compare_count_findings (GpSession * s, GHashTable * other, gboolean in_other)
   guint i, n = 0;
 
   for (i = 0; i < s->findings->len; i++) {
-    gchar *k = gp_compare_finding_key (s, g_ptr_array_index (s->findings, i));
+    gchar *k = gp_rules_finding_key (s, g_ptr_array_index (s->findings, i));
 
     n += g_hash_table_contains (other, k) == in_other;
     g_free (k);
@@ -531,17 +506,17 @@ gp_compare_shared_elements (GpSession * a, GpSession * b, guint * n_a)
     GpElement *e = g_ptr_array_index (b->elements, i);
 
     if (!e->is_bin)
-      g_hash_table_add (ids, gp_rules_element_identity (b, e->name));
+      g_hash_table_add (ids, gp_session_element_identity (b, e->name));
   }
   for (i = 0; a->elements && i < a->elements->len; i++) {
     GpElement *e = g_ptr_array_index (a->elements, i);
     gchar *id;
 
-    if (e->is_bin || gp_rules_is_queue (a, e->name) ||
+    if (e->is_bin || gp_session_is_queue (a, e->name) ||
         g_strcmp0 (e->factory, "capsfilter") == 0)
       continue;
     (*n_a)++;
-    id = gp_rules_element_identity (a, e->name);
+    id = gp_session_element_identity (a, e->name);
     shared += g_hash_table_contains (ids, id);
     g_free (id);
   }

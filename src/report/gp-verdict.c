@@ -8,6 +8,7 @@
 #include "gp-verdict.h"
 #include "rules/gp-rules.h"
 #include "core/gp-caps.h"
+#include "core/gp-session-query.h"
 #include "telemetry/gp-roofline-build.h"
 
 #include <math.h>
@@ -172,7 +173,7 @@ gp_verdict_pct (gchar buf[32], gdouble v)
 static gdouble
 gp_verdict_elem_work (GpSession * s, GpElementSummary * es)
 {
-  return gp_rules_work_ms (s, es);
+  return gp_session_work_ms (s, es);
 }
 
 static const gchar *
@@ -253,7 +254,7 @@ gp_verdict_run_state (GpVerdictText * vt, GpSession * s)
         g_string_append_printf (line, "%s%s", n++ ? ", " : "; holding the "
             "only buffer (prerolled): ", p->name);
     }
-    blocked = gp_rules_blocked_thread (s);
+    blocked = gp_session_blocked_thread (s);
     if (blocked)
       g_string_append_printf (line, ", which blocks thread %s", blocked->name);
     g_string_append (line, ". No rate, latency or stall is computed; see "
@@ -408,7 +409,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     if (sk->fps < 0) {
       g_string_append (line, "  rate not measured");
     } else if (kind == GP_MEDIA_AUDIO) {
-      gdouble target = gp_rules_sink_target_media_rate (s, sk->name);
+      gdouble target = gp_session_sink_target_media_rate (s, sk->name);
 
       if (sk->media_per_s >= 0)
         g_string_append_printf (line, "%5.2fx real time (audio)",
@@ -423,7 +424,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
           gp_verdict_bitrate (b, sk->bytes_per_s), sk->fps,
           kind == GP_MEDIA_RTP ? "packets" : "buffers", sk->media);
     } else {
-      gdouble target = gp_rules_sink_target_fps (s, sk->name);
+      gdouble target = gp_session_sink_target_fps (s, sk->name);
 
       g_string_append_printf (line, "%7.1f fps", sk->fps);
       if (target <= 0)
@@ -455,13 +456,13 @@ gp_verdict_compare_hops (gconstpointer a, gconstpointer b)
   return ha > hb ? -1 : ha < hb ? 1 : 0;
 }
 
-/* Where the time of a path goes, element by element (gp_rules_path_hops):
+/* Where the time of a path goes, element by element (gp_session_path_hops):
  * the elements that hold its buffers longest, work or waiting, and where
  * timestamps changed on the way. */
 static void
 gp_verdict_path_hops (GpVerdictText * vt, GpSession * s, GpPath * p)
 {
-  GPtrArray *hops = gp_rules_path_hops (s, p);
+  GPtrArray *hops = gp_session_path_hops (s, p);
   GPtrArray *big;
   GString *text;
   const gchar *changed = NULL;
@@ -535,7 +536,7 @@ gp_verdict_latency (GpVerdictText * vt, GpSession * s)
   for (i = 0; i < s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (s->paths, i);
     GpSinkSummary *sk = gp_session_find_sink (s, p->sink);
-    gdouble target = gp_rules_sink_target_fps (s, p->sink);
+    gdouble target = gp_session_sink_target_fps (s, p->sink);
     /* a frame period only means something to a video sink */
     gdouble period = target > 0 ? 1000.0 / target :
         sk && gp_media_kind_from_name (sk->media) != GP_MEDIA_VIDEO &&
@@ -577,7 +578,7 @@ static void
 gp_verdict_thread_line (GpVerdictText * vt, GpSession * s, const gchar * label,
     GpThreadSummary * t)
 {
-  gdouble busy = gp_rules_thread_busy_pct (s, t);
+  gdouble busy = gp_session_thread_busy_pct (s, t);
   gchar b1[32], b2[32], b3[32];
   gchar *text, *prefix;
 
@@ -786,7 +787,7 @@ gp_verdict_workers (GpVerdictText * vt, GpSession * s, gdouble total,
         g->n == 1 ? "" : "s", gp_verdict_pct (b1, g->cpu_pct));
     creator = gp_verdict_creator (s, g->key);
     if (creator) {
-      GpElementSummary *hot = gp_rules_hottest_on_thread (s, creator);
+      GpElementSummary *hot = gp_session_hottest_on_thread (s, creator);
 
       g_string_append_printf (line, "; named after the streaming thread "
           "that started them");
@@ -846,7 +847,7 @@ gp_verdict_threads (GpVerdictText * vt, GpSession * s)
       g_hash_table_add (only, t->elements->pdata[j]);
   }
   if (g_hash_table_size (only) > 0)
-    lim = gp_rules_limiting_thread (s, only);
+    lim = gp_session_limiting_thread (s, only);
   for (i = 0; lim == NULL && s->threads && i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
 
@@ -925,10 +926,10 @@ gp_verdict_where (GpVerdictText * vt, GpSession * s)
 {
   GPtrArray *rows = g_ptr_array_new ();
   GPtrArray *waiting = g_ptr_array_new ();
-  gdouble total = gp_rules_total_work_ms (s), rest_share = 0;
+  gdouble total = gp_session_total_work_ms (s), rest_share = 0;
   guint i, n_rest = 0;
   gchar b[32], *heading = g_strdup_printf ("Where the time goes (%s)",
-      gp_rules_element_time_words (s));
+      gp_session_element_time_words (s));
 
   gp_verdict_heading (vt, heading);
   g_free (heading);
@@ -936,12 +937,12 @@ gp_verdict_where (GpVerdictText * vt, GpSession * s)
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
     GpElement *e = gp_session_find_element (s, es->name);
 
-    if ((e && e->is_bin) || gp_rules_is_queue (s, es->name))
+    if ((e && e->is_bin) || gp_session_is_queue (s, es->name))
       continue;
     g_ptr_array_add (rows, es);
     /* a sink whose wait was not measured apart (imports) */
     if (es->cpu_buffers == 0 && es->buffers > 0 &&
-        gp_rules_sink_waits_on_clock (s, es->name))
+        gp_session_sink_waits_on_clock (s, es->name))
       g_ptr_array_add (waiting, es->name);
   }
   if (rows->len == 0) {
@@ -1041,12 +1042,12 @@ gp_verdict_wait_reason (GpSession * s, GpElementSummary * es)
   gboolean sync = FALSE;
 
   if (g_strcmp0 (kind, "sink") == 0)
-    return gp_rules_sink_waits_on_clock (s, es->name) ?
+    return gp_session_sink_waits_on_clock (s, es->name) ?
         "for its clock (sync) and preroll" : "for preroll";
   if (g_strcmp0 (kind, "mux") == 0)
     return "inputs wait for its output or the other inputs";
   if (g_strcmp0 (kind, "source") == 0)
-    return gp_rules_is_live_source (s, es->name) ?
+    return gp_session_is_live_source (s, es->name) ?
         "between buffers: clock, network or device" :
         "between buffers: for data";
   if (e && gp_element_get_prop_bool (e, "sync", &sync) && sync)
@@ -1461,7 +1462,7 @@ gp_verdict_machine_samples (GpSession * s)
   GpPlayingSpan span;
   guint i, most = 0;
 
-  gp_rules_machine_span (s, &span);
+  gp_session_machine_span (s, &span);
   for (i = 0; i < s->machine->series->len; i++) {
     GpMachineSeries *sr = g_ptr_array_index (s->machine->series, i);
 
@@ -1513,7 +1514,7 @@ gp_verdict_machine (GpVerdictText * vt, GpSession * s)
 
   if (m == NULL)
     return;
-  gp_rules_machine_span (s, &span);
+  gp_session_machine_span (s, &span);
   if (!isnan (span.t0) && !isnan (span.t1))
     head = g_strdup_printf ("Machine (over the PLAYING span, %.1f-%.1f s)",
         span.t0, span.t1);

@@ -33,7 +33,7 @@ gp_budget_any_live (GpSession * s, GHashTable * elements)
 
   g_hash_table_iter_init (&it, elements);
   while (g_hash_table_iter_next (&it, &key, NULL))
-    if (gp_rules_is_live_source (s, key))
+    if (gp_session_is_live_source (s, key))
       return TRUE;
   return FALSE;
 }
@@ -45,12 +45,12 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
 
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-    gdouble target = gp_rules_sink_target_fps (s, sk->name);
+    gdouble target = gp_session_sink_target_fps (s, sk->name);
     gdouble deficit, busy = -1;
     GHashTable *up;
     GpThreadSummary *t;
     GpElementSummary *hot = NULL;
-    gdouble hot_share = 0, total = gp_rules_total_work_ms (s);
+    gdouble hot_share = 0, total = gp_session_total_work_ms (s);
     gboolean live;
     GpFinding *f;
     GString *fix;
@@ -64,14 +64,14 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
       continue;
 
     deficit = (target - sk->fps) / target * 100.0;
-    up = gp_rules_upstream_of (s, sk->name);
+    up = gp_session_upstream_of (s, sk->name);
     live = gp_budget_any_live (s, up);
-    t = gp_rules_limiting_thread (s, up);
+    t = gp_session_limiting_thread (s, up);
     if (t) {
-      busy = gp_rules_thread_busy_pct (s, t);
-      hot = gp_rules_hottest_on_thread (s, t);
+      busy = gp_session_thread_busy_pct (s, t);
+      hot = gp_session_hottest_on_thread (s, t);
       if (hot && total > 0)
-        hot_share = gp_rules_work_ms (s, hot) / total * 100.0;
+        hot_share = gp_session_work_ms (s, hot) / total * 100.0;
     }
 
     title = g_strdup_printf ("%s gets %.1f fps, %.0f%% below the stream's "
@@ -144,7 +144,7 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
   for (i = 0; s->paths && i < s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (s->paths, i);
     gchar *src = gp_pad_element (p->source);
-    gdouble target = gp_rules_sink_target_fps (s, p->sink);
+    gdouble target = gp_session_sink_target_fps (s, p->sink);
     gdouble period = target > 0 ? 1000.0 / target : s->frame_period_ms;
     gdouble queue_wait = -1, slow_p50 = -1;
     const gchar *slow = NULL;
@@ -155,8 +155,8 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
 
     if (period <= 0 || p->latency_ms.p95 < 0 ||
         p->matched < GP_BUDGET_MIN_MATCHED ||
-        p->latency_ms.p95 <= period || !gp_rules_is_live_source (s, src) ||
-        gp_rules_recording_only (s, p->sink)) {
+        p->latency_ms.p95 <= period || !gp_session_is_live_source (s, src) ||
+        gp_session_recording_only (s, p->sink)) {
       /* latency on the way into a file costs nobody anything */
       g_free (src);
       continue;
@@ -164,15 +164,15 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
 
     /* Where the latency comes from: queues between this source and the
      * sink (their residence), and the slowest element on the way. */
-    up = gp_rules_upstream_of (s, p->sink);
+    up = gp_session_upstream_of (s, p->sink);
     for (j = 0; s->elem_summaries && j < s->elem_summaries->len; j++) {
       GpElementSummary *es = g_ptr_array_index (s->elem_summaries, j);
       GHashTable *up_es;
 
       if (!g_hash_table_contains (up, es->name) ||
-          gp_rules_work_ms (s, es) < 0 || es->self_ms.p50 < slow_p50)
+          gp_session_work_ms (s, es) < 0 || es->self_ms.p50 < slow_p50)
         continue;
-      up_es = gp_rules_upstream_of (s, es->name);
+      up_es = gp_session_upstream_of (s, es->name);
       if (g_hash_table_contains (up_es, src)) {
         slow = es->name;
         slow_p50 = es->self_ms.p50;
@@ -185,7 +185,7 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
 
       if (!g_hash_table_contains (up, q->name) || q->residence_ms.p50 < 0)
         continue;
-      up_q = gp_rules_upstream_of (s, q->name);
+      up_q = gp_session_upstream_of (s, q->name);
       if (g_hash_table_contains (up_q, src))
         queue_wait = MAX (queue_wait, 0) + q->residence_ms.p50;
       g_hash_table_unref (up_q);

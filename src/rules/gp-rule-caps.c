@@ -23,7 +23,7 @@
 static gboolean
 gp_rule_caps_is_converter (GpElement * e)
 {
-  return e && (gp_rules_is_sw_converter (e->factory) ||
+  return e && (gp_factory_is_sw_converter (e->factory) ||
       gp_rules_is_device_converter (e->factory));
 }
 
@@ -88,8 +88,8 @@ gp_rule_caps_equal (const gchar * a, const gchar * b)
 static gboolean
 gp_rule_caps_is_passthrough (GpSession * s, GpElement * e, gdouble * p50)
 {
-  GpLink *in = gp_rules_link_into (s, e->name);
-  GpLink *out = gp_rules_link_out_of (s, e->name);
+  GpLink *in = gp_session_link_into (s, e->name);
+  GpLink *out = gp_session_link_out_of (s, e->name);
   GpElementSummary *es = gp_session_find_elem_summary (s, e->name);
 
   *p50 = es ? es->self_ms.p50 : -1;
@@ -104,9 +104,9 @@ static gdouble
 gp_rule_caps_share (GpSession * s, const gchar * name)
 {
   GpElementSummary *es = gp_session_find_elem_summary (s, name);
-  gdouble total = gp_rules_total_work_ms (s), w;
+  gdouble total = gp_session_total_work_ms (s), w;
 
-  if (es == NULL || total <= 0 || (w = gp_rules_work_ms (s, es)) <= 0)
+  if (es == NULL || total <= 0 || (w = gp_session_work_ms (s, es)) <= 0)
     return 0;
   return w / total * 100.0;
 }
@@ -115,7 +115,7 @@ static void
 gp_rule_caps_report_passthrough (GpSession * s, const GpRule * rule,
     GpElement * e, gdouble p50)
 {
-  GpLink *in = gp_rules_link_into (s, e->name);
+  GpLink *in = gp_session_link_into (s, e->name);
   GpFinding *f;
   gchar *title, *name;
 
@@ -142,7 +142,7 @@ gp_rule_caps_report_passthrough (GpSession * s, const GpRule * rule,
       "upstream changed.", e->name);
   g_free (f->fix);
   f->fix = g_strdup_printf ("Remove %s.", e->name);
-  name = gp_rules_launch_name (s, e->name);
+  name = gp_session_launch_name (s, e->name);
   if (name) {
     JsonNode *patch = gp_patch_new ();
 
@@ -168,8 +168,8 @@ static void
 gp_rule_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
     GpElement * b)
 {
-  GpLink *in = gp_rules_link_into (s, a->name);
-  GpLink *out = gp_rules_link_out_of (s, b->name);
+  GpLink *in = gp_session_link_into (s, a->name);
+  GpLink *out = gp_session_link_out_of (s, b->name);
   GpFinding *f;
   gchar *title, *an, *bn, *fin, *fout;
   const gchar *merged = NULL;
@@ -189,8 +189,8 @@ gp_rule_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
   gp_finding_set_string (f, "kind", "back-to-back");
   gp_finding_set_string (f, "first", a->factory);
   gp_finding_set_string (f, "second", b->factory);
-  fin = in ? gp_rules_caps_format (in->caps) : NULL;
-  fout = out ? gp_rules_caps_format (out->caps) : NULL;
+  fin = in ? gp_caps_format (in->caps) : NULL;
+  fout = out ? gp_caps_format (out->caps) : NULL;
   if (fin)
     gp_finding_set_string (f, "format_in", fin);
   if (fout)
@@ -226,8 +226,8 @@ gp_rule_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
         a->name, merged ? " and replace the other with " : "",
         merged ? merged : "", merged ? merged : b->name,
         fin ? fin : "the input", fout ? " to " : "", fout ? fout : "");
-    an = gp_rules_launch_name (s, a->name);
-    bn = gp_rules_launch_name (s, b->name);
+    an = gp_session_launch_name (s, a->name);
+    bn = gp_session_launch_name (s, b->name);
     if (an && bn) {
       patch = gp_patch_new ();
       gp_patch_add_remove (patch, an);
@@ -253,16 +253,16 @@ gp_rule_caps_after_autoplug (GpSession * s, GpElement * e)
   guint depth;
 
   for (depth = 0; cur && depth < 32 && !after; depth++) {
-    GpLink *in = gp_rules_link_into (s, cur);
+    GpLink *in = gp_session_link_into (s, cur);
     gchar *prev = in ? gp_pad_element (in->src) : NULL;
 
     g_free (cur);
     cur = NULL;
     if (prev == NULL)
       break;
-    if (gp_rules_in_autoplug_bin (s, prev))
+    if (gp_session_in_autoplug_bin (s, prev))
       after = TRUE;
-    else if (gp_rules_is_queue (s, prev))
+    else if (gp_session_is_queue (s, prev))
       cur = g_steal_pointer (&prev);
     g_free (prev);
   }
@@ -276,12 +276,12 @@ gp_rule_caps_after_autoplug (GpSession * s, GpElement * e)
 static gboolean
 gp_rule_caps_before_encoder (GpSession * s, GpElement * e)
 {
-  GpElement *n = gp_rules_neighbour (s, e->name, TRUE);
+  GpElement *n = gp_session_neighbour (s, e->name, TRUE);
   guint hops;
 
   /* queues between them aside: `videoconvert ! I420 ! queue ! x264enc` */
-  for (hops = 0; n && hops < 8 && gp_rules_is_queue (s, n->name); hops++)
-    n = gp_rules_neighbour (s, n->name, TRUE);
+  for (hops = 0; n && hops < 8 && gp_session_is_queue (s, n->name); hops++)
+    n = gp_session_neighbour (s, n->name, TRUE);
   return n && n->factory && g_str_has_suffix (n->factory, "enc");
 }
 
@@ -302,7 +302,7 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
      * and one after a decodebin or before an encoder is there on purpose */
     if (gp_rule_caps_is_converter (e) && gp_rule_caps_is_passthrough (s, e,
         &p50)) {
-      if (gp_rules_is_users (s, e->name) && !gp_rule_caps_after_autoplug (s,
+      if (gp_session_is_users (s, e->name) && !gp_rule_caps_after_autoplug (s,
           e) &&
           !gp_rule_caps_before_encoder (s, e))
         gp_rule_caps_report_passthrough (s, rule, e, p50);
@@ -316,16 +316,16 @@ gp_rule_caps (GpSession * s, const GpRule * rule)
     if (!gp_rule_caps_is_converter (a) ||
         g_hash_table_contains (passthrough, a->name))
       continue;
-    b = gp_rules_neighbour (s, a->name, TRUE);
+    b = gp_session_neighbour (s, a->name, TRUE);
     if (!gp_rule_caps_is_converter (b) ||
         g_hash_table_contains (passthrough, b->name) ||
-        !gp_rules_is_users (s, a->name) || !gp_rules_is_users (s, b->name))
+        !gp_session_is_users (s, a->name) || !gp_session_is_users (s, b->name))
       continue;
     /* Same kind only: software with software, or the same device
      * converter twice. videoconvert before nvvidconv is how system memory
      * gets onto the device, not a wasted step. */
-    if ((gp_rules_is_sw_converter (a->factory) &&
-            gp_rules_is_sw_converter (b->factory)) ||
+    if ((gp_factory_is_sw_converter (a->factory) &&
+            gp_factory_is_sw_converter (b->factory)) ||
         (gp_rules_is_device_converter (a->factory) &&
             g_strcmp0 (a->factory, b->factory) == 0))
       gp_rule_caps_report_pair (s, rule, a, b);

@@ -76,7 +76,7 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
      * are its business, and their element list is empty. */
     if (t->worker || t->elements == NULL || t->elements->len == 0)
       continue;
-    busy = gp_rules_thread_busy_pct (s, t);
+    busy = gp_session_thread_busy_pct (s, t);
     /* Saturated: a core's worth of CPU; or never idle (busy in its
      * elements >= 90 % of the run) while computing most of that time, the
      * rest of the core taken by other processes on a loaded machine. A
@@ -95,10 +95,10 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
       GpElementSummary *es = gp_session_find_elem_summary (s, name);
 
       g_string_append_printf (names, "%s%s", j ? ", " : "", name);
-      if (es && gp_rules_work_busy_pct (s, es) > 1.0)
+      if (es && gp_session_work_busy_pct (s, es) > 1.0)
         n_work++;
     }
-    hot = gp_rules_hottest_on_thread (s, t);
+    hot = gp_session_hottest_on_thread (s, t);
 
     title = g_strdup_printf ("thread %s is saturated: %.0f%% of a core, "
         "busy %.0f%% (%s)", t->name, t->cpu_pct_mean, MAX (busy, 0),
@@ -120,7 +120,7 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
     gp_finding_set_string (f, "basis", basis);
     gp_finding_set_string (f, "elements", names->str);
     if (hot) {
-      hot_busy = gp_rules_work_busy_pct (s, hot);
+      hot_busy = gp_session_work_busy_pct (s, hot);
       gp_finding_set_string (f, "hottest", hot->name);
       if (hot_busy >= 0)
         gp_finding_set_double (f, "hottest_busy_pct", hot_busy);

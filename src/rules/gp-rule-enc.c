@@ -116,7 +116,8 @@ gp_enc_prop_int (GpElement * e, const gchar * prop, gint64 * out)
  * preset does not override it); the launch syntax takes '_' for '-' in
  * property names, as GObject does. FALSE without a launch string. */
 static gboolean
-gp_enc_launch_sets (GpLaunch * l, const gchar * element, const gchar * prop)
+gp_enc_launch_sets (const GpLaunch * l, const gchar * element,
+    const gchar * prop)
 {
   JsonObject *props;
   GList *names, *n;
@@ -158,7 +159,7 @@ gp_enc_streaming_sink_after (GpSession * s, const gchar * enc)
 
     if (!gp_enc_is_streaming_sink (e))
       continue;
-    up = gp_rules_upstream_of (s, e->name);
+    up = gp_session_upstream_of (s, e->name);
     below = g_hash_table_contains (up, enc);
     g_hash_table_unref (up);
     if (below)
@@ -174,7 +175,7 @@ static gboolean
 gp_enc_headers_repeated (GpSession * s, const gchar * enc,
     const gchar * sink, gboolean * unknown)
 {
-  GHashTable *up = gp_rules_upstream_of (s, sink);
+  GHashTable *up = gp_session_upstream_of (s, sink);
   gboolean repeated = FALSE;
   guint i;
 
@@ -188,7 +189,7 @@ gp_enc_headers_repeated (GpSession * s, const gchar * enc,
         !(g_str_has_suffix (e->factory, "parse") ||
             g_str_has_suffix (e->factory, "pay")))
       continue;
-    up_e = gp_rules_upstream_of (s, e->name);
+    up_e = gp_session_upstream_of (s, e->name);
     if (g_hash_table_contains (up_e, enc) && g_strcmp0 (e->name, enc) != 0) {
       if (gp_enc_prop_int (e, "config-interval", &ci))
         repeated |= ci != 0;
@@ -225,14 +226,14 @@ gp_enc_input_fps (GpSession * s, const gchar * enc)
 static gboolean
 gp_enc_any_live_upstream (GpSession * s, const gchar * enc, gchar ** which)
 {
-  GHashTable *up = gp_rules_upstream_of (s, enc);
+  GHashTable *up = gp_session_upstream_of (s, enc);
   GHashTableIter it;
   gpointer key;
 
   *which = NULL;
   g_hash_table_iter_init (&it, up);
   while (g_hash_table_iter_next (&it, &key, NULL))
-    if (g_strcmp0 (key, enc) != 0 && gp_rules_is_live_source (s, key) &&
+    if (g_strcmp0 (key, enc) != 0 && gp_session_is_live_source (s, key) &&
         (*which == NULL || g_strcmp0 (key, *which) < 0)) {
       g_free (*which);
       *which = g_strdup (key);
@@ -242,7 +243,7 @@ gp_enc_any_live_upstream (GpSession * s, const gchar * enc, gchar ** which)
 }
 
 static void
-gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
+gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
     GpElement * e)
 {
   GString *issues = g_string_new (NULL), *fix = g_string_new (NULL);
@@ -260,7 +261,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, GpLaunch * launch,
   /* a live source, and someone downstream who sees the stream as it is
    * made: not a recording */
   if (gp_enc_any_live_upstream (s, e->name, &live) &&
-      gp_rules_recording_only (s, e->name))
+      gp_session_recording_only (s, e->name))
     g_clear_pointer (&live, g_free);
   stream_sink = gp_enc_streaming_sink_after (s, e->name);
   if (live == NULL && stream_sink == NULL)
@@ -488,13 +489,10 @@ out:
 void
 gp_rule_enc (GpSession * s, const GpRule * rule)
 {
-  GpLaunch *launch = NULL;
-  guint i;
-
   /* Which properties the user wrote matters for x264enc; a launch string
    * that does not parse only loses that knowledge. */
-  if (s->launch)
-    launch = gp_launch_parse (s->launch, NULL);
+  const GpLaunch *launch = gp_session_parsed_launch (s);
+  guint i;
 
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
@@ -503,6 +501,4 @@ gp_rule_enc (GpSession * s, const GpRule * rule)
       continue;
     gp_enc_check (s, rule, launch, e);
   }
-  if (launch)
-    gp_launch_free (launch);
 }

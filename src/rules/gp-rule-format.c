@@ -104,7 +104,7 @@ gp_format_trace (GpSession * s, const gchar * enc, GpFormatTrace * t)
   memset (t, 0, sizeof (*t));
   t->chain = g_ptr_array_new_with_free_func (g_free);
   for (hops = 0; hops < GP_FORMAT_MAX_HOPS; hops++) {
-    GpLink *in = gp_rules_link_into (s, cur);
+    GpLink *in = gp_session_link_into (s, cur);
     gchar *prev;
     GpElement *pe;
 
@@ -116,7 +116,7 @@ gp_format_trace (GpSession * s, const gchar * enc, GpFormatTrace * t)
     g_free (t->origin);
     g_free (t->origin_format);
     t->origin = g_strdup (prev);
-    t->origin_format = gp_rules_caps_format (in->caps);
+    t->origin_format = gp_caps_format (in->caps);
     if (pe && g_strcmp0 (pe->factory, "capsfilter") == 0 && !t->pinned_by) {
       const gchar *caps = gp_element_get_prop_string (pe, "caps");
 
@@ -125,10 +125,10 @@ gp_format_trace (GpSession * s, const gchar * enc, GpFormatTrace * t)
     }
     /* a converter that changed the format made it; one in passthrough
      * handed on what came to it */
-    if (pe && (gp_rules_is_sw_converter (pe->factory) ||
+    if (pe && (gp_factory_is_sw_converter (pe->factory) ||
             gp_rules_is_device_converter (pe->factory)) && !t->made_by) {
-      GpLink *pin = gp_rules_link_into (s, prev);
-      gchar *fin = pin ? gp_rules_caps_format (pin->caps) : NULL;
+      GpLink *pin = gp_session_link_into (s, prev);
+      gchar *fin = pin ? gp_caps_format (pin->caps) : NULL;
 
       if (fin == NULL || g_strcmp0 (fin, t->origin_format) != 0)
         t->made_by = g_strdup (prev);
@@ -146,8 +146,8 @@ gp_format_trace (GpSession * s, const gchar * enc, GpFormatTrace * t)
 static void
 gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
 {
-  GpLink *in = gp_rules_link_into (s, enc->name);
-  gchar *format = in ? gp_rules_caps_format (in->caps) : NULL;
+  GpLink *in = gp_session_link_into (s, enc->name);
+  gchar *format = in ? gp_caps_format (in->caps) : NULL;
   gboolean full, drawn;
   gint depth = gp_format_depth (format, &full);
   GpFormatTrace t;
@@ -193,12 +193,12 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
   gp_finding_set_string (f, "pinned_by", "none");
   /* the work done on frames of that format: the encoder and what made
    * them on the way */
-  total = gp_rules_total_work_ms (s);
+  total = gp_session_total_work_ms (s);
   for (i = 0; i <= t.chain->len; i++) {
     const gchar *n = i < t.chain->len ? g_ptr_array_index (t.chain, i) :
         enc->name;
     GpElementSummary *es = gp_session_find_elem_summary (s, n);
-    gdouble w = es ? gp_rules_work_ms (s, es) : -1;
+    gdouble w = es ? gp_session_work_ms (s, es) : -1;
 
     if (w > 0)
       work += w;
@@ -223,11 +223,11 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
       "video/x-raw,format=%s ! %s` (keep %s only if the output must carry "
       "that depth or chroma).", enc->name, GP_FORMAT_PIN, enc->name,
       format);
-  ln = gp_rules_launch_name (s, enc->name);
+  ln = gp_session_launch_name (s, enc->name);
   if (ln) {
     JsonNode *patch = gp_patch_new ();
     gchar *caps_name = NULL;
-    gchar *mine = gp_rules_launch_caps_beside (s, enc->name, TRUE,
+    gchar *mine = gp_session_launch_caps_beside (s, enc->name, TRUE,
         &caps_name);
     gchar *caps;
 

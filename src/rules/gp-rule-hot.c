@@ -3,7 +3,7 @@
  *
  * gp-rule-hot.c: HOT, the element that takes most of the processing time.
  *
- * "Processing time" is working self time (gp_rules_work_ms): queues are left
+ * "Processing time" is working self time (gp_session_work_ms): queues are left
  * out (their residence is waiting, reported apart), and so is the wall time
  * of a sink that waits for the clock (its CPU time counts when measured).
  * Thresholds and their reasons: docs/rules.md.
@@ -122,7 +122,7 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
 
   for (i = 0; i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
-    gdouble w = gp_rules_work_ms (s, es);
+    gdouble w = gp_session_work_ms (s, es);
 
     if (w <= 0)
       continue;
@@ -136,17 +136,17 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
       next_w = w;
     }
   }
-  total = gp_rules_total_work_ms (s);
+  total = gp_session_total_work_ms (s);
   if (top == NULL || total <= 0)
     return;
 
   share = top_w / total * 100.0;
-  busy = gp_rules_work_busy_pct (s, top);
+  busy = gp_session_work_busy_pct (s, top);
   if (share < GP_HOT_MIN_SHARE_PCT || busy < GP_HOT_MIN_BUSY_PCT)
     return;
 
   e = gp_session_find_element (s, top->name);
-  t = gp_rules_thread_of (s, top->name);
+  t = gp_session_thread_of (s, top->name);
   next_share = next ? next_w / total * 100.0 : 0;
 
   title = g_strdup_printf ("%s takes %.0f%% of the processing time",
@@ -169,7 +169,7 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
     gp_finding_set_double (f, "cpu_of_self_pct",
         top->cpu_ms / top->self_total_ms * 100.0);
   if (t) {
-    gdouble tb = gp_rules_thread_busy_pct (s, t);
+    gdouble tb = gp_session_thread_busy_pct (s, t);
 
     gp_finding_set_string (f, "thread", t->name);
     if (tb >= 0)
@@ -184,7 +184,7 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
   g_free (f->why);
   f->why = g_strdup_printf ("%s does %.0f%% of the pipeline's processing "
       "(%s); making any other element faster gains at most the %.0f%% "
-      "left.", top->name, share, gp_rules_element_time_words (s),
+      "left.", top->name, share, gp_session_element_time_words (s),
       100.0 - share);
 
   fix = g_string_new (NULL);
@@ -208,7 +208,7 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
     gdouble b;
 
     if (other == NULL || other == top ||
-        (b = gp_rules_work_busy_pct (s, other)) <= 0)
+        (b = gp_session_work_busy_pct (s, other)) <= 0)
       continue;
     n_others++;
     others_busy += b;

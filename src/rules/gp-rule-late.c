@@ -65,7 +65,7 @@ gp_rule_late (GpSession * s, const GpRule * rule)
   GpPlayingSpan span;
   guint i;
 
-  gp_rules_playing_span (s, &span);
+  gp_session_playing_span (s, &span);
   for (i = 0; s->events && i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
     GpLateCount *c;
@@ -104,7 +104,7 @@ gp_rule_late (GpSession * s, const GpRule * rule)
     GpLateCount *c = g_ptr_array_index (counts, i);
     guint64 handled, dropped, processed;
     gdouble pct;
-    gboolean sink = gp_rules_is_sink (s, c->source);
+    gboolean sink = gp_session_is_sink (s, c->source);
     GpThreadSummary *t = NULL;
     GpElementSummary *hot = NULL;
     GHashTable *up;
@@ -123,14 +123,14 @@ gp_rule_late (GpSession * s, const GpRule * rule)
     if (dropped < GP_LATE_MIN_DROPPED || pct < GP_LATE_MIN_DROPPED_PCT)
       continue;
 
-    target = sink ? gp_rules_sink_target_fps (s, c->source) : s->target_fps;
+    target = sink ? gp_session_sink_target_fps (s, c->source) : s->target_fps;
     period = target > 0 ? 1000.0 / target : s->frame_period_ms;
     /* What made the buffers late: the limiting thread upstream, and its
      * busiest element. */
-    up = gp_rules_upstream_of (s, c->source);
-    t = gp_rules_limiting_thread (s, up);
+    up = gp_session_upstream_of (s, c->source);
+    t = gp_session_limiting_thread (s, up);
     if (t)
-      hot = gp_rules_hottest_on_thread (s, t);
+      hot = gp_session_hottest_on_thread (s, t);
     g_hash_table_unref (up);
 
     if (sink)

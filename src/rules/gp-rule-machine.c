@@ -198,7 +198,7 @@ gp_rule_machine_rate_met (GpSession * s)
 
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-    gdouble target = gp_rules_sink_target_fps (s, sk->name);
+    gdouble target = gp_session_sink_target_fps (s, sk->name);
 
     if (gp_media_kind_from_name (sk->media) != GP_MEDIA_VIDEO || target <= 0
         || sk->fps < 0)
@@ -441,7 +441,7 @@ gp_rule_hw (GpSession * s, const GpRule * rule)
 
   if (s->machine == NULL)
     return;
-  gp_rules_machine_span (s, &span);
+  gp_session_machine_span (s, &span);
   all = gp_machine_find_all (s->machine, GP_MACHINE_GPU_LOAD);
   for (i = 0; i < all->len; i++) {
     GpMachineSeries *load = g_ptr_array_index (all, i);
@@ -513,7 +513,7 @@ gp_rule_membw (GpSession * s, const GpRule * rule)
 
   if (s->machine == NULL)
     return;
-  gp_rules_machine_span (s, &span);
+  gp_session_machine_span (s, &span);
   all = gp_machine_find_all (s->machine, GP_MACHINE_MEMBW_LOAD);
   for (i = 0; i < all->len; i++) {
     GpMachineSeries *mem = g_ptr_array_index (all, i);
@@ -930,7 +930,7 @@ gp_rule_thermal (GpSession * s, const GpRule * rule)
 
   if (s->machine == NULL)
     return;
-  gp_rules_machine_span (s, &span);
+  gp_session_machine_span (s, &span);
   gp_rule_machine_thermal_heat (s, rule, &span);
   gp_rule_machine_thermal_power (s, rule, &span);
 }
@@ -1031,7 +1031,7 @@ gp_rule_cpuio (GpSession * s, const GpRule * rule)
   /* the rate is met: the source paces the pipeline */
   if (gp_rule_machine_rate_met (s) == 1)
     return;
-  gp_rules_machine_span (s, &span);
+  gp_session_machine_span (s, &span);
   if (!gp_rule_machine_feeder (s, &span, &fd))
     return;
   all = gp_machine_find_all (s->machine, GP_MACHINE_GPU_LOAD);

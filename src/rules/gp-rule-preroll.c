@@ -90,7 +90,7 @@ gp_preroll_branch_has_queue (GpSession * s, const gchar * first)
   for (steps = 0; cur && !queue && steps < 64; steps++) {
     GPtrArray *outs;
 
-    queue = gp_rules_is_queue (s, cur);
+    queue = gp_session_is_queue (s, cur);
     outs = gp_preroll_outputs (s, cur);
     g_free (cur);
     cur = outs->len > 0 ?
@@ -132,7 +132,7 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
       first_waiting = p->name;
   }
   /* the streaming thread stuck inside a push */
-  blocked = gp_rules_blocked_thread (s);
+  blocked = gp_session_blocked_thread (s);
 
   if (first_waiting)
     branch = gp_preroll_branch_point (s, first_waiting);

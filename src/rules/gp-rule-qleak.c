@@ -101,9 +101,9 @@ gp_qleak_drainer (GpSession * s, const gchar * queue, GpThreadSummary ** t)
 {
   gchar *next = gp_qleak_next (s, queue);
 
-  *t = next ? gp_rules_thread_of (s, next) : NULL;
+  *t = next ? gp_session_thread_of (s, next) : NULL;
   g_free (next);
-  return *t ? gp_rules_hottest_on_thread (s, *t) : NULL;
+  return *t ? gp_session_hottest_on_thread (s, *t) : NULL;
 }
 
 static void
@@ -111,7 +111,7 @@ gp_qleak_set_drainer (GpSession * s, GpFinding * f, GpThreadSummary * t,
     GpElementSummary * hot)
 {
   if (t) {
-    gdouble busy = gp_rules_thread_busy_pct (s, t);
+    gdouble busy = gp_session_thread_busy_pct (s, t);
 
     gp_finding_set_string (f, "drain_thread", t->name);
     if (busy >= 0)
@@ -227,12 +227,12 @@ gp_qfull_worst_deficit (GpSession * s, const gchar * queue,
   *sink = NULL;
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-    gdouble target = gp_rules_sink_target_fps (s, sk->name);
+    gdouble target = gp_session_sink_target_fps (s, sk->name);
     GHashTable *up;
 
     if (target <= 0 || sk->fps < 0)
       continue;
-    up = gp_rules_upstream_of (s, sk->name);
+    up = gp_session_upstream_of (s, sk->name);
     if (g_hash_table_contains (up, queue) &&
         (target - sk->fps) / target * 100.0 > worst) {
       worst = (target - sk->fps) / target * 100.0;
@@ -246,14 +246,14 @@ gp_qfull_worst_deficit (GpSession * s, const gchar * queue,
 static gboolean
 gp_qfull_live_upstream (GpSession * s, const gchar * queue)
 {
-  GHashTable *up = gp_rules_upstream_of (s, queue);
+  GHashTable *up = gp_session_upstream_of (s, queue);
   GHashTableIter it;
   gpointer key;
   gboolean live = FALSE;
 
   g_hash_table_iter_init (&it, up);
   while (!live && g_hash_table_iter_next (&it, &key, NULL))
-    live = gp_rules_is_live_source (s, key);
+    live = gp_session_is_live_source (s, key);
   g_hash_table_unref (up);
   return live;
 }
@@ -301,7 +301,7 @@ static gboolean
 gp_qfull_late_input (GpSession * s, const gchar * queue,
     const gchar * joiner, const gchar ** origin, gdouble * late_ms)
 {
-  GHashTable *mine = gp_rules_upstream_of (s, queue);
+  GHashTable *mine = gp_session_upstream_of (s, queue);
   guint i;
 
   *origin = NULL;
@@ -418,7 +418,7 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
         blocked_pct >= GP_QFULL_MIN_BLOCKED_PCT) {
       /* a leaky queue drops data: never on a recording */
       gboolean live = gp_qfull_live_upstream (s, q->name) &&
-          !gp_rules_recording_only (s, q->name);
+          !gp_session_recording_only (s, q->name);
       gdouble drain_busy;
 
       if (gp_qfull_report_late_branch (s, rule, q, blocked_pct))
@@ -426,7 +426,7 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
       hot = gp_qleak_drainer (s, q->name, &t);
       /* the drain waits, it does not work: the pace is set after it (a
        * sink keeping time with the clock) */
-      drain_busy = t ? gp_rules_thread_busy_pct (s, t) : -1;
+      drain_busy = t ? gp_session_thread_busy_pct (s, t) : -1;
       if (drain_busy >= 0 && drain_busy < GP_QFULL_DRAIN_BUSY_PCT)
         continue;
       title = g_strdup_printf ("%s is full (%.0f%% on average), upstream "
@@ -486,9 +486,9 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
     if (q->level_pct_max >= 0 && q->level_pct_mean <= GP_QFULL_EMPTY_PCT &&
         deficit > GP_QFULL_STARVED_DEFICIT_PCT && sink_summary &&
         out_fps > 0 && out_fps <= sink_summary->fps * 1.1 + 0.5) {
-      GHashTable *up = gp_rules_upstream_of (s, q->name);
-      GpThreadSummary *lt = gp_rules_limiting_thread (s, up);
-      GpElementSummary *lhot = lt ? gp_rules_hottest_on_thread (s, lt) : NULL;
+      GHashTable *up = gp_session_upstream_of (s, q->name);
+      GpThreadSummary *lt = gp_session_limiting_thread (s, up);
+      GpElementSummary *lhot = lt ? gp_session_hottest_on_thread (s, lt) : NULL;
 
       g_hash_table_unref (up);
       title = g_strdup_printf ("%s is empty (%.1f%% on average) while %s "
@@ -507,7 +507,7 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
       gp_finding_set_string (f, "sink", sink);
       gp_finding_set_double (f, "sink_deficit_pct", deficit);
       if (lt) {
-        gdouble busy = gp_rules_thread_busy_pct (s, lt);
+        gdouble busy = gp_session_thread_busy_pct (s, lt);
 
         gp_finding_set_string (f, "upstream_thread", lt->name);
         if (busy >= 0)

@@ -61,14 +61,14 @@ gp_queue_runs_own_thread (GpSession * s, const gchar * name)
 }
 
 /* Busy share an element adds to one thread (split evenly when it ran on
- * several, as gp_rules_thread_busy_pct () does). */
+ * several, as gp_session_thread_busy_pct () does). */
 static gdouble
 gp_queue_busy_on_thread (GpSession * s, const gchar * name)
 {
   GpElementSummary *es = gp_session_find_elem_summary (s, name);
   gdouble b;
 
-  if (es == NULL || (b = gp_rules_work_busy_pct (s, es)) < 0)
+  if (es == NULL || (b = gp_session_work_busy_pct (s, es)) < 0)
     return 0;
   if (es->threads && es->threads->len > 1)
     b /= es->threads->len;
@@ -90,7 +90,7 @@ gp_queue_live_source_on (GpSession * s, const GpThreadSummary * t)
     const gchar *found = NULL;
 
     if (e && g_strcmp0 (e->kind, "source") == 0 &&
-        gp_rules_is_live_source (s, src)) {
+        gp_session_is_live_source (s, src)) {
       for (j = 0; t->elements && j < t->elements->len; j++)
         if (g_strcmp0 (g_ptr_array_index (t->elements, j), sink) == 0)
           found = e->name;
@@ -131,7 +131,7 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
 
   if (t->worker || t->elements == NULL || t->elements->len < 2)
     return;
-  busy = gp_rules_thread_busy_pct (s, t);
+  busy = gp_session_thread_busy_pct (s, t);
   if (busy < GP_QUEUE_SATURATED_PCT)
     return;
 
@@ -156,7 +156,7 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
    * live source pushes there: then it frees the source. */
   for (i = 0; i < expensive->len; i++) {
     const gchar *cand = g_ptr_array_index (expensive, i);
-    GHashTable *up = gp_rules_upstream_of (s, cand);
+    GHashTable *up = gp_session_upstream_of (s, cand);
     gdouble b_up = 0, b_down = 0;
 
     for (j = 0; j < t->elements->len; j++) {
@@ -208,11 +208,11 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
 
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-    GHashTable *up = gp_rules_upstream_of (s, sk->name);
+    GHashTable *up = gp_session_upstream_of (s, sk->name);
 
     if (g_hash_table_contains (up, split) && sk->fps >= 0) {
       fps = sk->fps;
-      target = gp_rules_sink_target_fps (s, sk->name);
+      target = gp_session_sink_target_fps (s, sk->name);
     }
     g_hash_table_unref (up);
   }

@@ -97,7 +97,7 @@ gp_stall_sinks_below (GpSession * s, const gchar * element)
 
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-    GHashTable *up = gp_rules_upstream_of (s, sk->name);
+    GHashTable *up = gp_session_upstream_of (s, sk->name);
 
     if (g_hash_table_contains (up, element))
       g_ptr_array_add (out, sk->name);
@@ -169,10 +169,10 @@ gp_stall_data_ran_out (GpSession * s, const GpPlayingSpan * span,
 
   if (!sl->flowed || sl->g1 < span->t1 - w)
     return FALSE;
-  up = gp_rules_upstream_of (s, sl->src_el);
+  up = gp_session_upstream_of (s, sl->src_el);
   g_hash_table_iter_init (&it, up);
   while (!live && g_hash_table_iter_next (&it, &key, NULL))
-    live = gp_rules_is_live_source (s, key);
+    live = gp_session_is_live_source (s, key);
   g_hash_table_unref (up);
   return !live;
 }
@@ -256,7 +256,7 @@ gp_stall_full_queue_below (GpSession * s, const gchar * element,
 
   for (i = 0; s->queue_summaries && i < s->queue_summaries->len; i++) {
     GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, i);
-    GHashTable *up = gp_rules_upstream_of (s, q->name);
+    GHashTable *up = gp_session_upstream_of (s, q->name);
     gboolean below = g_hash_table_contains (up, element);
 
     g_hash_table_unref (up);
@@ -285,7 +285,7 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
 
   if (gp_session_n_windows (s) == 0 || s->links == NULL)
     return;
-  gp_rules_playing_span (s, &span);
+  gp_session_playing_span (s, &span);
   if (span.t1 - span.t0 <= 0)
     return;
   win = s->window_s > 0 ? s->window_s : 0.25;

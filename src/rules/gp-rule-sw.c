@@ -34,12 +34,12 @@ static gboolean
 gp_sw_compatible (GpSession * s, GpElement * e, const GpHwSwap * w,
     gboolean * remove, gchar ** why_not)
 {
-  GpLink *in = gp_rules_link_into (s, e->name);
-  GpLink *out = gp_rules_link_out_of (s, e->name);
-  gchar *fin = in ? gp_rules_caps_format (in->caps) : NULL;
-  gchar *fout = out ? gp_rules_caps_format (out->caps) : NULL;
-  GpElement *nb_down = gp_rules_neighbour (s, e->name, TRUE);
-  GpElement *nb_up = gp_rules_neighbour (s, e->name, FALSE);
+  GpLink *in = gp_session_link_into (s, e->name);
+  GpLink *out = gp_session_link_out_of (s, e->name);
+  gchar *fin = in ? gp_caps_format (in->caps) : NULL;
+  gchar *fout = out ? gp_caps_format (out->caps) : NULL;
+  GpElement *nb_down = gp_session_neighbour (s, e->name, TRUE);
+  GpElement *nb_up = gp_session_neighbour (s, e->name, FALSE);
   gboolean ok = TRUE;
 
   *remove = FALSE;
@@ -70,13 +70,13 @@ static void
 gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
     GpElementSummary * es, const GpHwSwap * w, gboolean remove)
 {
-  GpLink *in = gp_rules_link_into (s, e->name);
-  GpLink *out = gp_rules_link_out_of (s, e->name);
+  GpLink *in = gp_session_link_into (s, e->name);
+  GpLink *out = gp_session_link_out_of (s, e->name);
   GpFinding *f;
   gchar *title, *name, *fin, *fout;
-  gdouble busy = gp_rules_work_busy_pct (s, es);
-  gdouble total = gp_rules_total_work_ms (s);
-  gdouble work = gp_rules_work_ms (s, es);
+  gdouble busy = gp_session_work_busy_pct (s, es);
+  gdouble total = gp_session_total_work_ms (s);
+  gdouble work = gp_session_work_ms (s, es);
   JsonNode *patch = NULL;
   GString *fix;
   gboolean needs_up = w->sink_memory && (in == NULL ||
@@ -93,8 +93,8 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
   gp_finding_set_string (f, "factory", e->factory);
   gp_finding_set_string (f, "hardware", w->hw);
   gp_finding_set_string (f, "platform", w->platform);
-  fin = in ? gp_rules_caps_format (in->caps) : NULL;
-  fout = out ? gp_rules_caps_format (out->caps) : NULL;
+  fin = in ? gp_caps_format (in->caps) : NULL;
+  fout = out ? gp_caps_format (out->caps) : NULL;
   if (fin)
     gp_finding_set_string (f, "format_in", fin);
   if (fout)
@@ -115,7 +115,7 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
       "usually taking less time per frame.", e->name, busy, w->hw);
 
   fix = g_string_new (NULL);
-  name = gp_rules_launch_name (s, e->name);
+  name = gp_session_launch_name (s, e->name);
   if (remove) {
     g_string_append_printf (fix, "Drop %s: the %s next to it takes %s%s%s "
         "and converts it itself.", e->name, w->hw, fin ? fin : "its input",
@@ -173,7 +173,7 @@ gp_rule_sw (GpSession * s, const GpRule * rule)
         gp_rules_is_hardware_factory (e->factory, NULL))
       continue;
     es = gp_session_find_elem_summary (s, e->name);
-    if (es == NULL || gp_rules_work_busy_pct (s, es) < GP_SW_MIN_BUSY_PCT)
+    if (es == NULL || gp_session_work_busy_pct (s, es) < GP_SW_MIN_BUSY_PCT)
       continue;
     /* The capture's own platform first, then any other whose hardware
      * element is registered (a dGPU machine with a VA-capable iGPU). */

@@ -72,14 +72,14 @@ gp_sync_is_audio_sink (const gchar * factory)
 static gchar *
 gp_sync_live_source (GpSession * s, const gchar * sink)
 {
-  GHashTable *up = gp_rules_upstream_of (s, sink);
+  GHashTable *up = gp_session_upstream_of (s, sink);
   GHashTableIter it;
   gpointer key;
   gchar *found = NULL;
 
   g_hash_table_iter_init (&it, up);
   while (g_hash_table_iter_next (&it, &key, NULL)) {
-    if (g_strcmp0 (key, sink) != 0 && gp_rules_is_live_source (s, key)) {
+    if (g_strcmp0 (key, sink) != 0 && gp_session_is_live_source (s, key)) {
       /* Deterministic among several live sources: the smallest name. */
       if (found == NULL || g_strcmp0 (key, found) < 0) {
         g_free (found);
@@ -106,7 +106,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     GpFinding *f;
     JsonNode *patch;
 
-    if (e->is_bin || !gp_rules_is_sink (s, e->name))
+    if (e->is_bin || !gp_session_is_sink (s, e->name))
       continue;
     /* Only the recorded value: absent means the element has no such
      * property (gstprof records every one) or an import that does not
@@ -121,7 +121,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
 
     /* Only a sink that measurably holds buffers is worth a word. */
     es = gp_session_find_elem_summary (s, e->name);
-    held = es ? gp_rules_held_ms (es) : NULL;
+    held = es ? gp_session_held_ms (es) : NULL;
     if (held == NULL || held->p50 < GP_SYNC_HELD_MIN_MS) {
       g_free (live);
       continue;
@@ -142,7 +142,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     gp_finding_set_string (f, "factory", e->factory);
     gp_finding_set_string (f, "sync", "true");
     gp_finding_set_string (f, "live_source", live);
-    target = gp_rules_sink_target_fps (s, e->name);
+    target = gp_session_sink_target_fps (s, e->name);
     period = target > 0 ? 1000.0 / target : s->frame_period_ms;
     if (period > 0)
       gp_finding_set_double (f, "frame_period_ms", period);

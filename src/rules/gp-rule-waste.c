@@ -35,8 +35,8 @@ static const gchar *const gp_waste_droppers[] = {
 static guint64
 gp_waste_buffers (GpSession * s, const gchar * element, gboolean into)
 {
-  GpLink *l = into ? gp_rules_link_into (s, element) :
-      gp_rules_link_out_of (s, element);
+  GpLink *l = into ? gp_session_link_into (s, element) :
+      gp_session_link_out_of (s, element);
   GpLinkSummary *ls = l ? gp_session_find_link_summary (s, l->id) : NULL;
 
   return ls ? ls->buffers : 0;
@@ -54,13 +54,13 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
 
   *busy = 0;
   for (hops = 0; hops < GP_WASTE_MAX_HOPS; hops++) {
-    GpLink *in = gp_rules_link_into (s, cur);
+    GpLink *in = gp_session_link_into (s, cur);
     gchar *prev = in ? gp_pad_element (in->src) : NULL;
     GpElement *pe = prev ? gp_session_find_element (s, prev) : NULL;
     GpElementSummary *es;
     gdouble b;
 
-    if (pe == NULL || gp_rules_link_into (s, prev) == NULL ||
+    if (pe == NULL || gp_session_link_into (s, prev) == NULL ||
         g_strcmp0 (pe->kind, "source") == 0) {
       g_free (prev);
       break;
@@ -68,13 +68,13 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
     g_free (cur);
     cur = prev;
     if (g_strcmp0 (pe->factory, "capsfilter") == 0 ||
-        gp_rules_is_queue (s, prev))
+        gp_session_is_queue (s, prev))
       continue;
     /* inside a bin the user did not write: the frames came from there */
-    if (!gp_rules_is_users (s, prev))
+    if (!gp_session_is_users (s, prev))
       break;
     es = gp_session_find_elem_summary (s, prev);
-    b = es ? gp_rules_work_busy_pct (s, es) : -1;
+    b = es ? gp_session_work_busy_pct (s, es) : -1;
     if (b > 0)
       *busy += b;
     g_ptr_array_add (chain, g_strdup (prev));
@@ -87,8 +87,8 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
 static void
 gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
 {
-  GpLaunch *l = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
-  gchar *ln = gp_rules_launch_name (s, element);
+  const GpLaunch *l = gp_session_parsed_launch (s);
+  gchar *ln = gp_session_launch_name (s, element);
   JsonObject *props;
   GList *keys, *k;
 
@@ -102,8 +102,6 @@ gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
     json_object_unref (props);
   }
   g_free (ln);
-  if (l)
-    gp_launch_free (l);
 }
 
 /* The move: the dropper and the caps after it go before the first worker;
@@ -111,9 +109,9 @@ gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
 static JsonNode *
 gp_waste_patch (GpSession * s, GpElement * d, const gchar * first)
 {
-  gchar *dn = gp_rules_launch_name (s, d->name);
-  gchar *fn = gp_rules_launch_name (s, first);
-  gchar *caps = gp_rules_launch_caps_beside (s, d->name, FALSE, NULL);
+  gchar *dn = gp_session_launch_name (s, d->name);
+  gchar *fn = gp_session_launch_name (s, first);
+  gchar *caps = gp_session_launch_caps_beside (s, d->name, FALSE, NULL);
   JsonNode *patch = NULL;
 
   if (dn && fn) {
@@ -220,8 +218,8 @@ gp_unused_users_bin (GpSession * s, const gchar * name)
   guint depth;
 
   for (depth = 0; e && depth < 64; depth++) {
-    if (e->is_bin && gp_rules_in_autoplug_bin (s, e->name) &&
-        gp_rules_is_users (s, e->name))
+    if (e->is_bin && gp_session_in_autoplug_bin (s, e->name) &&
+        gp_session_is_users (s, e->name))
       bin = e;
     e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
         NULL;
@@ -232,7 +230,7 @@ gp_unused_users_bin (GpSession * s, const gchar * name)
 void
 gp_rule_unused (GpSession * s, const GpRule * rule)
 {
-  gdouble total = gp_rules_total_work_ms (s);
+  gdouble total = gp_session_total_work_ms (s);
   guint i;
 
   for (i = 0; s->elements && i < s->elements->len; i++) {
@@ -246,11 +244,11 @@ gp_rule_unused (GpSession * s, const GpRule * rule)
     /* a decoder a bin made, that decoded, whose output goes nowhere */
     if (e->is_bin || e->factory == NULL || strstr (e->factory, "dec") ==
         NULL || es == NULL || es->buffers == 0 ||
-        !gp_rules_in_autoplug_bin (s, e->name) ||
-        gp_rules_link_out_of (s, e->name) != NULL ||
+        !gp_session_in_autoplug_bin (s, e->name) ||
+        gp_session_link_out_of (s, e->name) != NULL ||
         (bin = gp_unused_users_bin (s, e->name)) == NULL)
       continue;
-    w = gp_rules_work_ms (s, es);
+    w = gp_session_work_ms (s, es);
     title = g_strdup_printf ("%s decodes a stream nobody takes: %s, %"
         G_GUINT64_FORMAT " buffers", bin->name, e->name, es->buffers);
     f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);

@@ -70,7 +70,7 @@ gp_zc_device_caps (const gchar * memory, const gchar * caps)
 
   g_string_append_printf (out, "%s)", memory);
   for (i = 0; i < G_N_ELEMENTS (keys); i++) {
-    gchar *v = gp_rules_caps_field (caps, keys[i]);
+    gchar *v = gp_caps_field (caps, keys[i]);
 
     if (v)
       g_string_append_printf (out, ",%s=%s", keys[i], v);
@@ -84,7 +84,7 @@ gp_zc_device_caps (const gchar * memory, const gchar * caps)
 static gboolean
 gp_zc_remove (GpSession * s, JsonNode * ops, const gchar * name)
 {
-  gchar *ln = gp_rules_launch_name (s, name);
+  gchar *ln = gp_session_launch_name (s, name);
 
   if (ln == NULL)
     return FALSE;
@@ -98,7 +98,7 @@ static gboolean
 gp_zc_replace_with_caps (GpSession * s, JsonNode * ops, const gchar * name,
     const gchar * factory, const gchar * caps)
 {
-  gchar *ln = gp_rules_launch_name (s, name);
+  gchar *ln = gp_session_launch_name (s, name);
 
   if (ln == NULL)
     return FALSE;
@@ -147,7 +147,7 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
   } else if (m->download && g_strcmp0 (d->factory, m->download) == 0) {
     ok = gp_zc_remove (s, ops, down);
     g_string_append_printf (text, "drop %s", down);
-  } else if (gp_rules_is_sw_converter (d->factory)) {
+  } else if (gp_factory_is_sw_converter (d->factory)) {
     ok = gp_zc_replace_with_caps (s, ops, down, m->converter, dev_caps);
     g_string_append_printf (text, "replace %s with %s ! %s", down,
         m->converter, dev_caps);
@@ -162,15 +162,15 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
         xe->factory) : NULL;
     gchar *ln;
 
-    if (!placed && xe && gp_rules_is_sw_converter (xe->factory)) {
+    if (!placed && xe && gp_factory_is_sw_converter (xe->factory)) {
       ok = gp_zc_replace_with_caps (s, ops, x, m->converter, dev_caps);
       g_string_append_printf (text, ", replace %s with %s ! %s", x,
           m->converter, dev_caps);
       placed = TRUE;
-    } else if (xe && gp_rules_is_sw_converter (xe->factory)) {
+    } else if (xe && gp_factory_is_sw_converter (xe->factory)) {
       ok = gp_zc_remove (s, ops, x);
       g_string_append_printf (text, ", drop %s", x);
-    } else if (twin && (ln = gp_rules_launch_name (s, x))) {
+    } else if (twin && (ln = gp_session_launch_name (s, x))) {
       gp_patch_add_replace (ops, ln, twin, TRUE);
       g_string_append_printf (text, ", replace %s with %s (same "
           "properties)", x, twin);
@@ -202,17 +202,16 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
 static gboolean
 gp_zc_is_inline_caps (GpSession * s, const gchar * name)
 {
-  GpLaunch *l;
+  const GpLaunch *l = gp_session_parsed_launch (s);
   gchar *ln;
   gint i;
   gboolean is = FALSE;
 
-  if ((ln = gp_rules_launch_name (s, name)) == NULL)
+  if ((ln = gp_session_launch_name (s, name)) == NULL)
     return FALSE;
-  if ((l = gp_launch_parse (s->launch, NULL))) {
+  if (l) {
     i = gp_launch_find_element (l, ln);
     is = i >= 0 && gp_launch_get_element (l, i)->kind == GP_LAUNCH_CAPS;
-    gp_launch_free (l);
   }
   g_free (ln);
   return is;
@@ -240,8 +239,8 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
   GpElement *d = gp_session_find_element (s, down);
   GpElement *u = gp_session_find_element (s, up);
   GpElement *n = gp_session_find_element (s, next);
-  gchar *fmt_in = gp_rules_caps_format (dev_in->caps);
-  gchar *fmt_out = gp_rules_caps_format (dev_out->caps);
+  gchar *fmt_in = gp_caps_format (dev_in->caps);
+  gchar *fmt_out = gp_caps_format (dev_out->caps);
   gchar *fmt_after = NULL;
   GpLink *after = NULL;
   JsonNode *node = NULL;
@@ -261,13 +260,13 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
             g_ptr_array_index (sys, i))->sink);
     GpElement *xe = gp_session_find_element (s, x);
 
-    ok = xe && (gp_rules_is_sw_converter (xe->factory) ||
+    ok = xe && (gp_factory_is_sw_converter (xe->factory) ||
         g_strcmp0 (xe->factory, "capsfilter") == 0);
     g_free (x);
   }
   for (i = 0; ok && i < G_N_ELEMENTS (keys); i++) {
-    gchar *a = gp_rules_caps_field (dev_in->caps, keys[i]);
-    gchar *b = gp_rules_caps_field (dev_out->caps, keys[i]);
+    gchar *a = gp_caps_field (dev_in->caps, keys[i]);
+    gchar *b = gp_caps_field (dev_out->caps, keys[i]);
 
     ok = g_strcmp0 (a, b) == 0;
     g_free (a);
@@ -279,8 +278,8 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
    * takes any format; an element that received fmt_in already takes it;
    * GL elements take RGBA in GLMemory. */
   if (g_strcmp0 (n->factory, m->converter) == 0) {
-    after = gp_rules_link_out_of (s, next);
-    fmt_after = after ? gp_rules_caps_format (after->caps) : NULL;
+    after = gp_session_link_out_of (s, next);
+    fmt_after = after ? gp_caps_format (after->caps) : NULL;
     drop_next = after && g_strcmp0 (after->memory, dev_in->memory) == 0 &&
         g_strcmp0 (fmt_after, fmt_in) == 0;
   } else if (g_strcmp0 (fmt_out, fmt_in) != 0 &&
@@ -336,7 +335,7 @@ gp_zc_work (GpSession * s, const gchar * name)
   GpElementSummary *es = gp_session_find_elem_summary (s, name);
   gdouble w;
 
-  return es && (w = gp_rules_work_ms (s, es)) > 0 ? w : 0;
+  return es && (w = gp_session_work_ms (s, es)) > 0 ? w : 0;
 }
 
 static void
@@ -364,7 +363,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
     gchar *x = gp_pad_element (((GpLink *)
             g_ptr_array_index (sys, i))->sink);
 
-    if (gp_rules_is_capsfilter (s, x))
+    if (gp_session_is_capsfilter (s, x))
       g_free (x);
     else
       g_ptr_array_add (inner, x);
@@ -387,7 +386,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   gp_finding_set_string (f, "leaves_at", down);
   gp_finding_set_string (f, "returns_at", up);
   gp_finding_set_int (f, "system_links", sys->len);
-  fmt = gp_rules_caps_format (last->caps);
+  fmt = gp_caps_format (last->caps);
   if (fmt)
     gp_finding_set_string (f, "system_format", fmt);
   g_free (fmt);
@@ -425,7 +424,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   }
   if (p50_known)
     gp_finding_set_double (f, "round_trip_self_p50_ms", p50);
-  total = gp_rules_total_work_ms (s);
+  total = gp_session_total_work_ms (s);
   if (total > 0) {
     gp_finding_set_double (f, "round_trip_share_pct", work / total * 100.0);
     f->rank_value = work / total * 100.0;
@@ -504,7 +503,7 @@ gp_rule_zc (GpSession * s, const GpRule * rule)
     /* upstream, through raw system-memory links, to a device link */
     for (cur = l, n = 0; n < GP_ZC_MAX_LINKS; n++, cur = next) {
       e = gp_pad_element (cur->src);
-      next = gp_rules_link_into (s, e);
+      next = gp_session_link_into (s, e);
       g_free (e);
       if (next == NULL || g_hash_table_contains (seen, next))
         break;
@@ -520,7 +519,7 @@ gp_rule_zc (GpSession * s, const GpRule * rule)
     /* downstream, likewise */
     for (cur = l, n = 0; n < GP_ZC_MAX_LINKS; n++, cur = next) {
       e = gp_pad_element (cur->sink);
-      next = gp_rules_link_out_of (s, e);
+      next = gp_session_link_out_of (s, e);
       g_free (e);
       if (next == NULL || g_hash_table_contains (seen, next))
         break;

@@ -130,13 +130,6 @@ gp_rules_hw_device_twin (const gchar * memory, const gchar * factory)
   return NULL;
 }
 
-/* Converters (format and/or size), software and device: two in a row do
- * one job twice (rule CAPS). */
-static const gchar *const gp_hw_sw_converters[] = {
-  "videoconvert", "videoscale", "videoconvertscale", "autovideoconvert",
-  NULL
-};
-
 const GpHwMemory *
 gp_rules_hw_memories (guint * n)
 {
@@ -165,12 +158,6 @@ gp_rules_is_device_memory (const gchar * memory)
    * own), except the overlay-composition meta, which rides on any memory. */
   return g_str_has_prefix (memory, "memory:") &&
       g_strcmp0 (memory, "memory:SystemMemory") != 0;
-}
-
-gboolean
-gp_rules_is_sw_converter (const gchar * factory)
-{
-  return factory && g_strv_contains (gp_hw_sw_converters, factory);
 }
 
 gboolean

@@ -142,7 +142,7 @@ static gboolean
 gp_patch_is_removable (const gchar * factory)
 {
   return factory && (g_strv_contains (gp_patch_removable, factory) ||
-      gp_rules_is_sw_converter (factory) ||
+      gp_factory_is_sw_converter (factory) ||
       gp_rules_is_device_converter (factory));
 }
 
@@ -160,7 +160,7 @@ gp_patch_session_element (GpSession * s, const gchar * launch_name)
     gchar *ln;
 
     e = g_ptr_array_index (s->elements, i);
-    ln = gp_rules_launch_name (s, e->name);
+    ln = gp_session_launch_name (s, e->name);
     if (g_strcmp0 (ln, launch_name) == 0) {
       g_free (ln);
       return e;
@@ -186,7 +186,8 @@ gp_patch_current (GpElement * e, const gchar * prop)
  * go. @removed: the indices in @before of the elements the patch
  * removes. */
 static gchar *
-gp_patch_lost_caps (GpLaunch * before, GpLaunch * after, GHashTable * removed)
+gp_patch_lost_caps (const GpLaunch * before, GpLaunch * after,
+    GHashTable * removed)
 {
   guint i, j, n = gp_launch_get_n_elements (before);
   gchar *text = gp_launch_to_string (after), *lost = NULL;
@@ -212,7 +213,7 @@ gp_patch_lost_caps (GpLaunch * before, GpLaunch * after, GHashTable * removed)
     }
     f = gp_launch_caps_feeds (before, i);
     fed = f >= 0 ? gp_launch_get_element (before, f) : NULL;
-    if (!kept && !(fed && (gp_rules_is_sw_converter (fed->factory) ||
+    if (!kept && !(fed && (gp_factory_is_sw_converter (fed->factory) ||
                 gp_rules_is_device_converter (fed->factory) ||
                 g_hash_table_contains (removed, GINT_TO_POINTER (f + 1)))))
       lost = caps;
@@ -253,7 +254,7 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
   e = gp_patch_session_element (s, name);
   /* caps the patch itself refers to are checked by what is lost */
   if (e && g_strcmp0 (e->factory, "capsfilter") != 0 &&
-      !gp_rules_is_users (s, e->name))
+      !gp_session_is_users (s, e->name))
     return g_strdup_printf ("%s is not an element of the launch string",
         name);
   if (strcmp (kind, "remove") == 0 && e &&
@@ -277,15 +278,15 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
   if (strcmp (kind, "insert") == 0 && g_strcmp0 (gp_patch_member (op,
               "element"), "queue") == 0 && e) {
     gboolean before = json_object_has_member (op, "before");
-    GpLink *l = before ? gp_rules_link_into (s, e->name) :
-        gp_rules_link_out_of (s, e->name);
+    GpLink *l = before ? gp_session_link_into (s, e->name) :
+        gp_session_link_out_of (s, e->name);
     gchar *other = NULL;
 
-    if (gp_rules_is_queue (s, e->name))
+    if (gp_session_is_queue (s, e->name))
       return g_strdup_printf ("%s is a queue already", name);
     if (l)
       other = gp_pad_element (before ? l->src : l->sink);
-    if (other && gp_rules_is_queue (s, other)) {
+    if (other && gp_session_is_queue (s, other)) {
       gchar *why = g_strdup_printf ("a queue (%s) is there already", other);
 
       g_free (other);
@@ -299,7 +300,8 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
 gboolean
 gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
 {
-  GpLaunch *before = NULL, *after = NULL;
+  const GpLaunch *before = NULL;
+  GpLaunch *after = NULL;
   GList *ops = NULL, *o;
   GHashTable *removed = g_hash_table_new (NULL, NULL);
   GHashTable *inserted = g_hash_table_new (g_str_hash, g_str_equal);
@@ -314,7 +316,7 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
     ops = json_array_get_elements (json_node_get_array (patch));
   if (ops == NULL)
     why = g_strdup ("no edit");
-  else if (s->launch && (before = gp_launch_parse (s->launch, NULL)) == NULL)
+  else if (s->launch && (before = gp_session_parsed_launch (s)) == NULL)
     why = g_strdup ("the launch string does not parse");
   for (o = ops; o; o = o->next) {
     JsonObject *op = JSON_NODE_HOLDS_OBJECT (patch) ? o->data :
@@ -356,7 +358,6 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
       g_free (lost);
     }
   }
-  g_clear_pointer (&before, gp_launch_free);
   g_clear_pointer (&after, gp_launch_free);
   g_hash_table_unref (removed);
   g_hash_table_unref (inserted);

@@ -2,13 +2,16 @@
 /* gstprof
  *
  * gp-rules-private.h: the rule families' entry points, listed in the table
- * in gp-rules.c. The session queries they share are public, in gp-rules.h,
- * because the verdict asks the same questions.
+ * in gp-rules.c, and the knowledge they share (platforms, the patch kit).
+ * The questions they ask of the session are core's
+ * (core/gp-session-query.h), as the verdict and compare ask them too.
  */
 #ifndef __GP_RULES_PRIVATE_H__
 #define __GP_RULES_PRIVATE_H__
 
 #include "gp-rules.h"
+/* caps text (gp_caps_format (), ...), which ZC, SW, CAPS and FORMAT read */
+#include "core/gp-caps.h"
 
 G_BEGIN_DECLS
 
@@ -81,38 +84,16 @@ gboolean gp_rules_is_device_memory (const gchar * memory);
  * properties, or NULL when the platform has none. */
 const gchar *gp_rules_hw_device_twin (const gchar * memory,
     const gchar * factory);
-gboolean gp_rules_is_sw_converter (const gchar * factory);
 gboolean gp_rules_is_device_converter (const gchar * factory);
 /* TRUE when @format is in the comma-separated @formats (or either is NULL). */
 gboolean gp_rules_hw_format_ok (const gchar * formats, const gchar * format);
-
-/* Graph and launch-string queries shared by ZC, SW, CAPS and the patch
- * check (gp-rules-query.c). Links "through" an element skip capsfilters,
- * which stand for caps in the launch string. */
-GpLink *gp_rules_link_into (GpSession * s, const gchar * element);
-GpLink *gp_rules_link_out_of (GpSession * s, const gchar * element);
-/* The value of @key in the first structure of a fixed caps string, type
- * annotation and quotes dropped, newly allocated; NULL when absent. */
-gchar *gp_rules_caps_field (const gchar * caps, const gchar * key);
-/* The caps' "format" field, newly allocated, or NULL. */
-gchar *gp_rules_caps_format (const gchar * caps);
-/* The name that designates session element @element in s->launch (the
- * launch's predicted name, else the alias <factory><n>), or NULL when the
- * session has no launch string or it does not name that element. */
-gchar *gp_rules_launch_name (GpSession * s, const gchar * element);
-/* The caps written right before (or after) session element @element in
- * s->launch ("a ! video/x-raw,width=640 ! b"), as the user wrote them,
- * newly allocated, with their launch name in @caps_name (may be NULL);
- * NULL when there are none. */
-gchar *gp_rules_launch_caps_beside (GpSession * s, const gchar * element,
-    gboolean before, gchar ** caps_name);
 
 /* The patch kit (gp-rules-patch.c): every rule builds its fix_patch with
  * these and attaches it with gp_rules_attach_patch (), which refuses a
  * patch that would change what the pipeline does (the list is at the top
  * of gp-rules-patch.c). A patch is an array of edits, as
  * gp_launch_apply_patch () takes them; names are launch names
- * (gp_rules_launch_name ()). */
+ * (gp_session_launch_name ()). */
 JsonNode *gp_patch_new (void);
 void gp_patch_add_set (JsonNode * patch, const gchar * target,
     const gchar * prop, JsonNode * value);

@@ -141,13 +141,13 @@ gp_rules_maker_bin (GpSession * s, const gchar * name)
   GpElement *e = gp_session_find_element (s, name), *bin = NULL;
   guint depth;
 
-  if (e == NULL || gp_rules_is_users (s, name))
+  if (e == NULL || gp_session_is_users (s, name))
     return NULL;
   for (depth = 0; e && depth < 64; depth++) {
     e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
         NULL;
     if (e && e->is_bin && e->parent && *e->parent &&
-        gp_rules_is_users (s, e->name))
+        gp_session_is_users (s, e->name))
       bin = e;
   }
   return bin;

@@ -4,7 +4,8 @@
  * gp-test-util.h: what several test programs need alike: whether the
  * tracer plugin of this build tree exists, a capture of a real pipeline
  * that must succeed, the real Jetson/PC captures in GP_FIXTURES, the
- * gstprof binary run once, media files, and a finding's fix and evidence.
+ * gstprof binary run once, media files, a finding's fix and evidence, and
+ * a chain made by hand as GStreamer names its elements.
  */
 #ifndef __GP_TEST_UTIL_H__
 #define __GP_TEST_UTIL_H__
@@ -96,6 +97,13 @@ void gp_test_print_findings (GpSession * s);
 gchar *gp_test_path_prepend (const gchar * dir);
 /* Sets PATH back to @old (from gp_test_path_prepend) and frees it. */
 void gp_test_path_restore (gchar * old);
+
+/* A session made by hand, as GStreamer names a chain: videotestsrc0 !
+ * [queue] ! queue ! videoconvert0 ! queue ! x264enc0 ! fakesink0 in
+ * pipeline0, the queues numbered from 0 in order. With @extra, one more
+ * queue at the front, as a fix inserts one: each queue's number is one
+ * higher. Links only, no summaries. */
+GpSession *gp_test_chain_session (gboolean extra);
 
 /* Removes @dir and everything in it. */
 void gp_test_remove_tree (const gchar * dir);

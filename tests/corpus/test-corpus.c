@@ -347,9 +347,9 @@ hottest (GpSession * s)
   for (i = 0; i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
 
-    if (gp_rules_is_queue (s, es->name))
+    if (gp_session_is_queue (s, es->name))
       continue;
-    if (!best || gp_rules_work_ms (s, es) > gp_rules_work_ms (s, best))
+    if (!best || gp_session_work_ms (s, es) > gp_session_work_ms (s, best))
       best = es;
   }
   g_assert_nonnull (best);
@@ -540,10 +540,10 @@ test_audiomixer_rtp (void)
   /* and the mixer that mostly waits is not where the work goes (the issue
    * saw 96 %): its mixing is a part, of the size of opusenc's (on 1.18 a
    * little more, both under 1 % of a core) */
-  g_assert_cmpfloat (gp_rules_work_ms (r.s, mix), <,
-      0.5 * gp_rules_total_work_ms (r.s));
-  g_assert_cmpfloat (gp_rules_work_ms (r.s, elem (r.s, "am_enc")), >,
-      0.1 * gp_rules_total_work_ms (r.s));
+  g_assert_cmpfloat (gp_session_work_ms (r.s, mix), <,
+      0.5 * gp_session_total_work_ms (r.s));
+  g_assert_cmpfloat (gp_session_work_ms (r.s, elem (r.s, "am_enc")), >,
+      0.1 * gp_session_total_work_ms (r.s));
   run_clear (&r);
   g_free (launch);
 }
@@ -619,7 +619,7 @@ test_rtp_receiver (void)
   r = run (recv, 5.0);
   assert_latency_agrees (r.s, "rr_src.src", "rr_src", "rr_sink");
   assert_near (sink (r.s, "rr_sink")->fps, 30.0, 1.0, "rr_sink fps");
-  hops = gp_rules_path_hops (r.s, path (r.s, "rr_src.src", "rr_sink"));
+  hops = gp_session_path_hops (r.s, path (r.s, "rr_src.src", "rr_sink"));
   g_assert_nonnull (hops);
   for (i = 0; i < hops->len; i++) {
     GpHop *h = g_ptr_array_index (hops, i);
@@ -656,7 +656,7 @@ test_rtp_sender (void)
 
   g_assert_cmpstr (sk->media, ==, "rtp");
   g_assert_cmpfloat (sk->target_fps, <, 0);
-  g_assert_cmpfloat (gp_rules_sink_target_fps (r.s, "rs_sink"), <, 0);
+  g_assert_cmpfloat (gp_session_sink_target_fps (r.s, "rs_sink"), <, 0);
   g_assert_cmpfloat (sk->bytes_per_s * 8 / 1000, >, 600 * 0.6);
   g_assert_cmpfloat (sk->bytes_per_s * 8 / 1000, <, 600 * 1.5);
   /* no frame rate to miss: no throughput finding (a latency one may be) */
@@ -801,7 +801,7 @@ test_playback (void)
   g_assert_cmpstr (v->media, ==, "video");
   assert_near (a->media_per_s, 1.0, 0.05, "pb_audio real time");
   assert_near (v->fps, 30.0, 1.0, "pb_video fps");
-  g_assert_cmpfloat (gp_rules_sink_target_fps (r.s, "pb_audio"), <, 0);
+  g_assert_cmpfloat (gp_session_sink_target_fps (r.s, "pb_audio"), <, 0);
   for (i = 0; i < r.s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (r.s->paths, i);
 
@@ -1076,7 +1076,7 @@ test_audio_rates (void)
       "name=af_sink sync=false", 0);
   sk = sink (r.s, "af_sink");
   g_assert_cmpfloat (sk->media_per_s, >, 5.0);
-  g_assert_cmpfloat (gp_rules_sink_target_media_rate (r.s, "af_sink"), <, 0);
+  g_assert_cmpfloat (gp_session_sink_target_media_rate (r.s, "af_sink"), <, 0);
   run_clear (&r);
 }
 
@@ -1096,7 +1096,7 @@ test_queue_threshold (void)
   g_assert_nonnull (q);
   assert_near (q->residence_ms.p50, 33.3, 3.0, "qt_q residence p50");
   assert_latency_agrees (r.s, "qt_src.src", "qt_src", "qt_sink");
-  hops = gp_rules_path_hops (r.s, path (r.s, "qt_src.src", "qt_sink"));
+  hops = gp_session_path_hops (r.s, path (r.s, "qt_src.src", "qt_sink"));
   g_assert_nonnull (hops);
   for (i = 0; i < hops->len; i++) {
     GpHop *h = g_ptr_array_index (hops, i);

@@ -205,6 +205,76 @@ test_round_trip_corpus (void)
     gp_launch_free (check_round_trip (syntax_only[i]));
 }
 
+/* The same form as a fresh parse of the text, segments and elements. */
+static void
+assert_same_form (const GpLaunch * a, const GpLaunch * b)
+{
+  guint i;
+
+  g_assert_cmpuint (gp_launch_get_n_segments (a), ==,
+      gp_launch_get_n_segments (b));
+  for (i = 0; i < gp_launch_get_n_segments (a); i++) {
+    const GpLaunchSegment *x = gp_launch_get_segment (a, i);
+    const GpLaunchSegment *y = gp_launch_get_segment (b, i);
+
+    g_assert_cmpint (x->kind, ==, y->kind);
+    g_assert_cmpstr (x->text, ==, y->text);
+    g_assert_cmpuint (x->offset, ==, y->offset);
+    g_assert_cmpint (x->element, ==, y->element);
+  }
+  g_assert_cmpuint (gp_launch_get_n_elements (a), ==,
+      gp_launch_get_n_elements (b));
+  for (i = 0; i < gp_launch_get_n_elements (a); i++) {
+    const GpLaunchElement *x = gp_launch_get_element (a, i);
+    const GpLaunchElement *y = gp_launch_get_element (b, i);
+
+    g_assert_cmpint (x->kind, ==, y->kind);
+    g_assert_cmpstr (x->factory, ==, y->factory);
+    g_assert_cmpstr (x->name, ==, y->name);
+    g_assert_cmpint (x->name_certain, ==, y->name_certain);
+    g_assert_cmpuint (x->offset, ==, y->offset);
+    g_assert_cmpuint (x->length, ==, y->length);
+    g_assert_cmpint (x->parent, ==, y->parent);
+  }
+  g_assert_cmpstr (gp_launch_get_toplevel_name (a), ==,
+      gp_launch_get_toplevel_name (b));
+}
+
+/* A copy is the parsed form again without parsing: a patch applies to it
+ * as to a fresh parse, and leaves the original as it was. */
+static void
+test_copy (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (corpus); i++) {
+    GpLaunch *l = gp_launch_parse (corpus[i], NULL);
+    GpLaunch *c = gp_launch_copy (l), *fresh = gp_launch_parse (corpus[i],
+        NULL);
+    const gchar *first = gp_launch_get_element (l, 0)->name;
+    gchar *patch_text = g_strdup_printf ("{\"op\":\"insert\","
+        "\"after\":\"%s\",\"element\":\"identity\"}", first);
+    JsonNode *patch = json_from_string (patch_text, NULL);
+    gboolean ok_c, ok_fresh;
+    gchar *text;
+
+    assert_same_form (c, l);
+    ok_c = gp_launch_apply_patch (c, patch, NULL);
+    ok_fresh = gp_launch_apply_patch (fresh, patch, NULL);
+    g_assert_cmpint (ok_c, ==, ok_fresh);
+    if (ok_c)
+      assert_same_form (c, fresh);
+    text = gp_launch_to_string (l);
+    g_assert_cmpstr (text, ==, corpus[i]);
+    g_free (text);
+    json_node_unref (patch);
+    g_free (patch_text);
+    gp_launch_free (fresh);
+    gp_launch_free (c);
+    gp_launch_free (l);
+  }
+}
+
 /* ------------------------------------------------------------------------ */
 /* launch strings written in the project's own tests                         */
 
@@ -1362,6 +1432,7 @@ main (int argc, char **argv)
   g_test_add_func ("/launch/round-trip/fixtures", test_round_trip_fixtures);
   g_test_add_func ("/launch/round-trip/corpus", test_round_trip_corpus);
   g_test_add_func ("/launch/round-trip/project", test_round_trip_project);
+  g_test_add_func ("/launch/copy", test_copy);
   for (i = 0; i < G_N_ELEMENTS (corpus); i++) {
     gchar *path = g_strdup_printf ("/launch/names/%02u", i);
 

@@ -233,7 +233,7 @@ test_compute_bound (void)
   g_assert_nonnull (strstr (f->fix, "INT8"));
   /* compare matches it by the series, the same on every run */
   {
-    gchar *id = gp_rules_target_identity (s, "gpu.load/0");
+    gchar *id = gp_session_target_identity (s, "gpu.load/0");
 
     g_assert_cmpstr (id, ==, "gpu.load/0");
     g_free (id);

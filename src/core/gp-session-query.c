@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-rules-query.c: read-only questions about a session that several rules
- * ask. They look only at the GpSession, never at a live pipeline.
+ * gp-session-query.c: read-only questions about a session (see
+ * gp-session-query.h). They look only at the GpSession, never at a live
+ * pipeline.
  */
-#include "gp-rules-private.h"
-#include "core/gp-caps.h"
-#include "core/gp-launch.h"
+#include "gp-session-query.h"
+#include "gp-caps.h"
+#include "gp-launch.h"
 
 #include <math.h>
 #include <string.h>
 
 gboolean
-gp_rules_is_capsfilter (GpSession * s, const gchar * name)
+gp_session_is_capsfilter (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
 
@@ -20,7 +21,7 @@ gp_rules_is_capsfilter (GpSession * s, const gchar * name)
 }
 
 GpElement *
-gp_rules_neighbour (GpSession * s, const gchar * name, gboolean down)
+gp_session_neighbour (GpSession * s, const gchar * name, gboolean down)
 {
   gchar *cur = g_strdup (name);
   GpElement *e = NULL;
@@ -29,8 +30,8 @@ gp_rules_neighbour (GpSession * s, const gchar * name, gboolean down)
   /* a chain of capsfilters this long is no pipeline anyone writes; the
    * bound keeps a cycle in a damaged session from looping */
   for (n = 0; n < 16; n++) {
-    GpLink *l = down ? gp_rules_link_out_of (s, cur) :
-        gp_rules_link_into (s, cur);
+    GpLink *l = down ? gp_session_link_out_of (s, cur) :
+        gp_session_link_into (s, cur);
     gchar *next;
 
     if (l == NULL)
@@ -38,7 +39,7 @@ gp_rules_neighbour (GpSession * s, const gchar * name, gboolean down)
     next = gp_pad_element (down ? l->sink : l->src);
     g_free (cur);
     cur = next;
-    if (!gp_rules_is_capsfilter (s, cur)) {
+    if (!gp_session_is_capsfilter (s, cur)) {
       e = gp_session_find_element (s, cur);
       break;
     }
@@ -48,7 +49,7 @@ gp_rules_neighbour (GpSession * s, const gchar * name, gboolean down)
 }
 
 gboolean
-gp_rules_is_queue (GpSession * s, const gchar * name)
+gp_session_is_queue (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
 
@@ -63,7 +64,7 @@ gp_rules_is_queue (GpSession * s, const gchar * name)
 }
 
 gboolean
-gp_rules_is_sink (GpSession * s, const gchar * name)
+gp_session_is_sink (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
 
@@ -72,12 +73,12 @@ gp_rules_is_sink (GpSession * s, const gchar * name)
 }
 
 gboolean
-gp_rules_sink_waits_on_clock (GpSession * s, const gchar * name)
+gp_session_sink_waits_on_clock (GpSession * s, const gchar * name)
 {
   GpElement *e;
   gboolean sync;
 
-  if (!gp_rules_is_sink (s, name))
+  if (!gp_session_is_sink (s, name))
     return FALSE;
   e = gp_session_find_element (s, name);
   if (e && gp_element_get_prop_bool (e, "sync", &sync))
@@ -88,7 +89,7 @@ gp_rules_sink_waits_on_clock (GpSession * s, const gchar * name)
 }
 
 /* Sources that are live whatever their properties say. */
-static const gchar *const gp_rules_live_factories[] = {
+static const gchar *const gp_session_query_live_factories[] = {
   "v4l2src", "nvarguscamerasrc", "nvv4l2camerasrc", "libcamerasrc",
   "pipewiresrc", "ximagesrc", "avfvideosrc", "ksvideosrc", "mfvideosrc",
   "decklinkvideosrc", "decklinkaudiosrc", "alsasrc", "pulsesrc",
@@ -96,7 +97,7 @@ static const gchar *const gp_rules_live_factories[] = {
 };
 
 gboolean
-gp_rules_is_live_source (GpSession * s, const gchar * name)
+gp_session_is_live_source (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
   gboolean live;
@@ -105,28 +106,41 @@ gp_rules_is_live_source (GpSession * s, const gchar * name)
     return FALSE;
   if (gp_element_get_prop_bool (e, "is-live", &live))
     return live;
-  return e->factory && g_strv_contains (gp_rules_live_factories, e->factory);
+  return e->factory && g_strv_contains (gp_session_query_live_factories,
+      e->factory);
+}
+
+/* Converters of format and/or size that run on the CPU. */
+static const gchar *const gp_session_query_sw_converters[] = {
+  "videoconvert", "videoscale", "videoconvertscale", "autovideoconvert",
+  NULL
+};
+
+gboolean
+gp_factory_is_sw_converter (const gchar * factory)
+{
+  return factory && g_strv_contains (gp_session_query_sw_converters, factory);
 }
 
 gdouble
-gp_rules_work_ms (GpSession * s, const GpElementSummary * es)
+gp_session_work_ms (GpSession * s, const GpElementSummary * es)
 {
   GpElement *e = gp_session_find_element (s, es->name);
 
   /* A bin's own time is its children's; counting it would count twice. */
   if (e && e->is_bin)
     return -1;
-  if (gp_rules_is_queue (s, es->name))
+  if (gp_session_is_queue (s, es->name))
     return -1;
   /* self time timed by CPU is work already; a sink's wall self time
    * (imports, older sessions) is mostly its wait for the clock */
-  if (es->cpu_buffers == 0 && gp_rules_sink_waits_on_clock (s, es->name))
+  if (es->cpu_buffers == 0 && gp_session_sink_waits_on_clock (s, es->name))
     return es->cpu_ms >= 0 ? es->cpu_ms : -1;
   return es->self_total_ms;
 }
 
 const GpQuantiles *
-gp_rules_held_ms (const GpElementSummary * es)
+gp_session_held_ms (const GpElementSummary * es)
 {
   if (es->cpu_buffers > 0 && es->wait_ms.p50 >= 0)
     return &es->wait_ms;
@@ -134,9 +148,9 @@ gp_rules_held_ms (const GpElementSummary * es)
 }
 
 gdouble
-gp_rules_work_busy_pct (GpSession * s, const GpElementSummary * es)
+gp_session_work_busy_pct (GpSession * s, const GpElementSummary * es)
 {
-  gdouble w = gp_rules_work_ms (s, es);
+  gdouble w = gp_session_work_ms (s, es);
 
   if (w < 0)
     return -1;
@@ -150,7 +164,7 @@ gp_rules_work_busy_pct (GpSession * s, const GpElementSummary * es)
 }
 
 const gchar *
-gp_rules_element_time_words (GpSession * s)
+gp_session_element_time_words (GpSession * s)
 {
   if (s->import_missing & GP_IMPORT_MISSING_SELF_TIME)
     return "element time: entry to exit, waiting included";
@@ -158,7 +172,7 @@ gp_rules_element_time_words (GpSession * s)
 }
 
 gdouble
-gp_rules_total_work_ms (GpSession * s)
+gp_session_total_work_ms (GpSession * s)
 {
   gdouble total = 0;
   guint i;
@@ -167,14 +181,14 @@ gp_rules_total_work_ms (GpSession * s)
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
     gdouble w;
 
-    if ((w = gp_rules_work_ms (s, es)) > 0)
+    if ((w = gp_session_work_ms (s, es)) > 0)
       total += w;
   }
   return total;
 }
 
 GHashTable *
-gp_rules_upstream_of (GpSession * s, const gchar * element)
+gp_session_upstream_of (GpSession * s, const gchar * element)
 {
   GHashTable *set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       NULL);
@@ -205,7 +219,7 @@ gp_rules_upstream_of (GpSession * s, const gchar * element)
 }
 
 gdouble
-gp_rules_thread_busy_pct (GpSession * s, const GpThreadSummary * t)
+gp_session_thread_busy_pct (GpSession * s, const GpThreadSummary * t)
 {
   gdouble sum = 0;
   gboolean any = FALSE;
@@ -216,7 +230,7 @@ gp_rules_thread_busy_pct (GpSession * s, const GpThreadSummary * t)
         gp_session_find_elem_summary (s, g_ptr_array_index (t->elements, i));
     gdouble b;
 
-    if (es == NULL || (b = gp_rules_work_busy_pct (s, es)) < 0)
+    if (es == NULL || (b = gp_session_work_busy_pct (s, es)) < 0)
       continue;
     /* An element seen on several threads: its time is split evenly, the
      * session does not say how much ran where. */
@@ -229,7 +243,7 @@ gp_rules_thread_busy_pct (GpSession * s, const GpThreadSummary * t)
 }
 
 static gboolean
-gp_rules_thread_runs_any (const GpThreadSummary * t, GHashTable * only)
+gp_session_query_thread_runs_any (const GpThreadSummary * t, GHashTable * only)
 {
   guint i;
 
@@ -240,7 +254,7 @@ gp_rules_thread_runs_any (const GpThreadSummary * t, GHashTable * only)
 }
 
 GpThreadSummary *
-gp_rules_thread_of (GpSession * s, const gchar * element)
+gp_session_thread_of (GpSession * s, const gchar * element)
 {
   GpThreadSummary *best = NULL;
   guint i, j;
@@ -258,7 +272,7 @@ gp_rules_thread_of (GpSession * s, const gchar * element)
 }
 
 GpThreadSummary *
-gp_rules_limiting_thread (GpSession * s, GHashTable * only)
+gp_session_limiting_thread (GpSession * s, GHashTable * only)
 {
   GpThreadSummary *best = NULL;
   gdouble best_busy = -2;
@@ -271,9 +285,9 @@ gp_rules_limiting_thread (GpSession * s, GHashTable * only)
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
     gdouble busy;
 
-    if (only && !gp_rules_thread_runs_any (t, only))
+    if (only && !gp_session_query_thread_runs_any (t, only))
       continue;
-    busy = gp_rules_thread_busy_pct (s, t);
+    busy = gp_session_thread_busy_pct (s, t);
     if (best == NULL || busy > best_busy ||
         (busy == best_busy && t->cpu_pct_mean > best->cpu_pct_mean)) {
       best = t;
@@ -284,7 +298,7 @@ gp_rules_limiting_thread (GpSession * s, GHashTable * only)
 }
 
 const GpThreadSummary *
-gp_rules_blocked_thread (GpSession * s)
+gp_session_blocked_thread (GpSession * s)
 {
   const GpThreadSummary *blocked = NULL;
   guint i;
@@ -299,7 +313,7 @@ gp_rules_blocked_thread (GpSession * s)
 }
 
 GpElementSummary *
-gp_rules_hottest_on_thread (GpSession * s, const GpThreadSummary * t)
+gp_session_hottest_on_thread (GpSession * s, const GpThreadSummary * t)
 {
   GpElementSummary *best = NULL;
   gdouble best_w = -1;
@@ -310,7 +324,7 @@ gp_rules_hottest_on_thread (GpSession * s, const GpThreadSummary * t)
         gp_session_find_elem_summary (s, g_ptr_array_index (t->elements, i));
     gdouble w;
 
-    if (es == NULL || (w = gp_rules_work_ms (s, es)) < 0)
+    if (es == NULL || (w = gp_session_work_ms (s, es)) < 0)
       continue;
     if (w > best_w) {
       best = es;
@@ -321,7 +335,7 @@ gp_rules_hottest_on_thread (GpSession * s, const GpThreadSummary * t)
 }
 
 gdouble
-gp_rules_sink_target_fps (GpSession * s, const gchar * sink)
+gp_session_sink_target_fps (GpSession * s, const gchar * sink)
 {
   GpSinkSummary *sk = gp_session_find_sink (s, sink);
 
@@ -336,7 +350,7 @@ gp_rules_sink_target_fps (GpSession * s, const gchar * sink)
 }
 
 gdouble
-gp_rules_sink_target_media_rate (GpSession * s, const gchar * sink)
+gp_session_sink_target_media_rate (GpSession * s, const gchar * sink)
 {
   GpSinkSummary *sk = gp_session_find_sink (s, sink);
   GHashTable *up;
@@ -346,18 +360,18 @@ gp_rules_sink_target_media_rate (GpSession * s, const gchar * sink)
 
   if (!sk || gp_media_kind_from_name (sk->media) != GP_MEDIA_AUDIO)
     return -1;
-  if (gp_rules_sink_waits_on_clock (s, sink))
+  if (gp_session_sink_waits_on_clock (s, sink))
     return 1.0;
-  up = gp_rules_upstream_of (s, sink);
+  up = gp_session_upstream_of (s, sink);
   g_hash_table_iter_init (&it, up);
   while (!live && g_hash_table_iter_next (&it, &key, NULL))
-    live = gp_rules_is_live_source (s, key);
+    live = gp_session_is_live_source (s, key);
   g_hash_table_unref (up);
   return live ? 1.0 : -1;
 }
 
 GpPath *
-gp_rules_interlatency (GpSession * s, const gchar * source,
+gp_session_interlatency (GpSession * s, const gchar * source,
     const gchar * element)
 {
   guint i;
@@ -373,7 +387,7 @@ gp_rules_interlatency (GpSession * s, const gchar * source,
 }
 
 static void
-gp_hop_free (gpointer p)
+gp_session_query_hop_free (gpointer p)
 {
   GpHop *h = p;
 
@@ -386,7 +400,7 @@ gp_hop_free (gpointer p)
  * entry matched buffers), which keeps the streams of a demuxer or a
  * multiqueue apart. NULL when the chain does not reach the origin. */
 static GPtrArray *
-gp_rules_path_chain (GpSession * s, const GpPath * path)
+gp_session_query_path_chain (GpSession * s, const GpPath * path)
 {
   GPtrArray *chain = g_ptr_array_new_with_free_func (g_free);
   gchar *origin = gp_pad_element (path->source);
@@ -416,7 +430,7 @@ gp_rules_path_chain (GpSession * s, const GpPath * path)
         best = up;
         break;
       }
-      ip = gp_rules_interlatency (s, path->source, up);
+      ip = gp_session_interlatency (s, path->source, up);
       if (ip && ip->matched > best_matched) {
         g_free (best);
         best = up;
@@ -439,9 +453,9 @@ gp_rules_path_chain (GpSession * s, const GpPath * path)
 }
 
 GPtrArray *
-gp_rules_path_hops (GpSession * s, const GpPath * path)
+gp_session_path_hops (GpSession * s, const GpPath * path)
 {
-  GPtrArray *chain = gp_rules_path_chain (s, path);
+  GPtrArray *chain = gp_session_query_path_chain (s, path);
   GPtrArray *hops;
   gdouble *at;
   guint k;
@@ -456,7 +470,7 @@ gp_rules_path_hops (GpSession * s, const GpPath * path)
    * the hops add up to the path's own latency. */
   at = g_new0 (gdouble, chain->len);
   for (k = chain->len - 1; k > 0; k--) {
-    GpPath *p = gp_rules_interlatency (s, path->source,
+    GpPath *p = gp_session_interlatency (s, path->source,
         g_ptr_array_index (chain, k));
 
     at[k] = p && p->mean_ms >= 0 ? p->mean_ms : -1;
@@ -464,10 +478,10 @@ gp_rules_path_hops (GpSession * s, const GpPath * path)
             at[k] > at[k + 1]))
       at[k] = at[k + 1];
   }
-  hops = g_ptr_array_new_with_free_func (gp_hop_free);
+  hops = g_ptr_array_new_with_free_func (gp_session_query_hop_free);
   for (k = 0; k + 1 < chain->len; k++) {
     const gchar *el = g_ptr_array_index (chain, k);
-    GpPath *here = k > 0 ? gp_rules_interlatency (s, path->source, el) : NULL;
+    GpPath *here = k > 0 ? gp_session_interlatency (s, path->source, el) : NULL;
     GpElementSummary *es = gp_session_find_elem_summary (s, el);
     GpHop *h = g_new0 (GpHop, 1);
 
@@ -476,7 +490,7 @@ gp_rules_path_hops (GpSession * s, const GpPath * path)
     h->hop_ms = at[k] >= 0 && at[k + 1] >= 0 ? at[k + 1] - at[k] : -1;
     h->work_ms = es && es->buffers > 0 && es->self_total_ms >= 0 ?
         es->self_total_ms / es->buffers : -1;
-    h->queue = gp_rules_is_queue (s, el);
+    h->queue = gp_session_is_queue (s, el);
     /* the origin's own buffers always match exactly */
     h->exact = k == 0 || (here && here->matched > 0 &&
         here->exact * 2 >= here->matched);
@@ -491,7 +505,7 @@ gp_rules_path_hops (GpSession * s, const GpPath * path)
 
 /* The first link into (@into) or out of @element. */
 static GpLink *
-gp_rules_link_at (GpSession * s, const gchar * element, gboolean into)
+gp_session_query_link_at (GpSession * s, const gchar * element, gboolean into)
 {
   guint i;
 
@@ -508,73 +522,38 @@ gp_rules_link_at (GpSession * s, const gchar * element, gboolean into)
 }
 
 GpLink *
-gp_rules_link_into (GpSession * s, const gchar * element)
+gp_session_link_into (GpSession * s, const gchar * element)
 {
-  return gp_rules_link_at (s, element, TRUE);
+  return gp_session_query_link_at (s, element, TRUE);
 }
 
 GpLink *
-gp_rules_link_out_of (GpSession * s, const gchar * element)
+gp_session_link_out_of (GpSession * s, const gchar * element)
 {
-  return gp_rules_link_at (s, element, FALSE);
+  return gp_session_query_link_at (s, element, FALSE);
 }
 
-/* The value of field @key in the first structure of a caps string, type
- * annotations ("(string)") and quotes dropped; NULL when absent. Rules run
- * on saved sessions without gst_init (), so caps are read as text. */
-gchar *
-gp_rules_caps_field (const gchar * caps, const gchar * key)
+const GpLaunch *
+gp_session_parsed_launch (GpSession * s)
 {
-  gchar **fields;
-  gchar *val = NULL;
-  guint i;
-
-  if (caps == NULL)
-    return NULL;
-  /* Link caps are fixed: no lists or ranges whose commas would confuse a
-   * plain split. */
-  fields = g_strsplit_set (caps, ",;", -1);
-  for (i = 1; fields[i] && val == NULL; i++) {
-    gchar *f = g_strstrip (fields[i]);
-    gchar *eq = strchr (f, '=');
-    gchar *v;
-
-    if (eq == NULL)
-      continue;
-    *eq = '\0';
-    if (strcmp (g_strstrip (f), key) != 0)
-      continue;
-    v = g_strstrip (eq + 1);
-    if (*v == '(' && strchr (v, ')'))
-      v = strchr (v, ')') + 1;
-    val = g_strdup (v);
-    g_strstrip (val);
-    if (val[0] == '"' && strlen (val) >= 2 && g_str_has_suffix (val, "\"")) {
-      memmove (val, val + 1, strlen (val));
-      val[strlen (val) - 1] = '\0';
-    }
+  if (g_strcmp0 (s->launch_parsed_of, s->launch) != 0) {
+    g_clear_pointer (&s->launch_parsed, gp_launch_free);
+    g_free (s->launch_parsed_of);
+    s->launch_parsed_of = g_strdup (s->launch);
+    s->launch_parsed = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
   }
-  g_strfreev (fields);
-  return val;
+  return s->launch_parsed;
 }
 
 gchar *
-gp_rules_caps_format (const gchar * caps)
+gp_session_launch_name (GpSession * s, const gchar * element)
 {
-  return gp_rules_caps_field (caps, "format");
-}
-
-gchar *
-gp_rules_launch_name (GpSession * s, const gchar * element)
-{
-  GpLaunch *l;
+  const GpLaunch *l;
   GpElement *e;
   gchar *name = NULL;
   const gchar *digits;
 
-  if (s->launch == NULL || element == NULL)
-    return NULL;
-  if ((l = gp_launch_parse (s->launch, NULL)) == NULL)
+  if (element == NULL || (l = gp_session_parsed_launch (s)) == NULL)
     return NULL;
   if (gp_launch_find_element (l, element) >= 0) {
     name = g_strdup (element);
@@ -594,12 +573,11 @@ gp_rules_launch_name (GpSession * s, const gchar * element)
         g_free (alias);
     }
   }
-  gp_launch_free (l);
   return name;
 }
 
 void
-gp_rules_playing_span (GpSession * s, GpPlayingSpan * span)
+gp_session_playing_span (GpSession * s, GpPlayingSpan * span)
 {
   guint i;
 
@@ -627,7 +605,7 @@ gp_rules_playing_span (GpSession * s, GpPlayingSpan * span)
 }
 
 void
-gp_rules_machine_span (GpSession * s, GpPlayingSpan * span)
+gp_session_machine_span (GpSession * s, GpPlayingSpan * span)
 {
   gboolean pipeline = (s->elements && s->elements->len > 0) ||
       gp_session_n_windows (s) > 0;
@@ -635,7 +613,7 @@ gp_rules_machine_span (GpSession * s, GpPlayingSpan * span)
   span->t0 = span->t1 = NAN;
   if (!pipeline)
     return;
-  gp_rules_playing_span (s, span);
+  gp_session_playing_span (s, span);
   if (span->t0 < 0)
     span->t0 = NAN;
   if (!(span->t1 > 0) || (!isnan (span->t0) && span->t1 <= span->t0))
@@ -644,12 +622,12 @@ gp_rules_machine_span (GpSession * s, GpPlayingSpan * span)
 
 /* Sinks that write a recording: latency through the encoder does not
  * matter to anyone there. */
-static const gchar *const gp_rules_file_sinks[] = {
+static const gchar *const gp_session_query_file_sinks[] = {
   "filesink", "multifilesink", "splitmuxsink", "giosink", NULL
 };
 
 gboolean
-gp_rules_recording_only (GpSession * s, const gchar * element)
+gp_session_recording_only (GpSession * s, const gchar * element)
 {
   guint i, n = 0, files = 0;
 
@@ -657,12 +635,13 @@ gp_rules_recording_only (GpSession * s, const gchar * element)
     GpElement *e = g_ptr_array_index (s->elements, i);
     GHashTable *up;
 
-    if (e->is_bin || !gp_rules_is_sink (s, e->name))
+    if (e->is_bin || !gp_session_is_sink (s, e->name))
       continue;
-    up = gp_rules_upstream_of (s, e->name);
+    up = gp_session_upstream_of (s, e->name);
     if (g_hash_table_contains (up, element)) {
       n++;
-      files += e->factory && g_strv_contains (gp_rules_file_sinks, e->factory);
+      files += e->factory &&
+          g_strv_contains (gp_session_query_file_sinks, e->factory);
     }
     g_hash_table_unref (up);
   }
@@ -670,13 +649,13 @@ gp_rules_recording_only (GpSession * s, const gchar * element)
 }
 
 gboolean
-gp_rules_is_users (GpSession * s, const gchar * name)
+gp_session_is_users (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
   guint depth = 0;
 
   while (e && depth++ < 64) {
-    gchar *ln = s->launch ? gp_rules_launch_name (s, e->name) : NULL;
+    gchar *ln = s->launch ? gp_session_launch_name (s, e->name) : NULL;
     GpElement *parent;
 
     /* without a launch string (an import), only where it sits tells */
@@ -696,19 +675,20 @@ gp_rules_is_users (GpSession * s, const gchar * name)
 
 /* Bins that pick decoders at run time: what they output depends on the
  * stream. */
-static const gchar *const gp_rules_autoplug_bins[] = {
+static const gchar *const gp_session_query_autoplug_bins[] = {
   "decodebin", "decodebin3", "uridecodebin", "uridecodebin3", "playbin",
   "playbin3", "parsebin", NULL
 };
 
 gboolean
-gp_rules_in_autoplug_bin (GpSession * s, const gchar * name)
+gp_session_in_autoplug_bin (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
   guint depth = 0;
 
   for (; e && depth < 64; depth++) {
-    if (e->factory && g_strv_contains (gp_rules_autoplug_bins, e->factory))
+    if (e->factory &&
+        g_strv_contains (gp_session_query_autoplug_bins, e->factory))
       return TRUE;
     e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
         NULL;
@@ -721,7 +701,7 @@ gp_rules_in_autoplug_bin (GpSession * s, const gchar * name)
 /* TRUE when @e's name is one GStreamer made up (factory or type name and
  * a number: "queue1", "avdec_h264-0", "gldownloadelement0"). */
 static gboolean
-gp_identity_auto_name (const GpElement * e)
+gp_session_query_auto_name (const GpElement * e)
 {
   gsize n = strlen (e->name);
   gchar *stem;
@@ -742,7 +722,7 @@ gp_identity_auto_name (const GpElement * e)
 
 /* The number at the end of an automatic name. */
 static guint64
-gp_identity_number (const GpElement * e)
+gp_session_query_auto_number (const GpElement * e)
 {
   const gchar *p = e->name + strlen (e->name);
 
@@ -754,23 +734,24 @@ gp_identity_number (const GpElement * e)
 /* Elements a fix adds or takes away without changing what the pipeline
  * does (queues, caps): they are no landmark for the others. */
 static gboolean
-gp_identity_transparent (GpSession * s, const GpElement * e)
+gp_session_query_transparent (GpSession * s, const GpElement * e)
 {
-  return gp_rules_is_queue (s, e->name) ||
+  return gp_session_is_queue (s, e->name) ||
       g_strcmp0 (e->factory, "capsfilter") == 0 ||
       g_strcmp0 (e->factory, "identity") == 0;
 }
 
 /* How many elements of @e's factory have a made-up name. */
 static guint
-gp_identity_n_auto (GpSession * s, const GpElement * e)
+gp_session_query_n_auto (GpSession * s, const GpElement * e)
 {
   guint i, n = 0;
 
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *o = g_ptr_array_index (s->elements, i);
 
-    n += g_strcmp0 (o->factory, e->factory) == 0 && gp_identity_auto_name (o);
+    n += g_strcmp0 (o->factory, e->factory) == 0 &&
+        gp_session_query_auto_name (o);
   }
   return n;
 }
@@ -778,15 +759,15 @@ gp_identity_n_auto (GpSession * s, const GpElement * e)
 /* The factory of the nearest element up (or down) the links from @name
  * that is not transparent, or "-". */
 static const gchar *
-gp_identity_neighbour (GpSession * s, const gchar * name, gboolean up)
+gp_session_query_landmark (GpSession * s, const gchar * name, gboolean up)
 {
   gchar *cur = g_strdup (name);
   const gchar *found = "-";
   guint hops;
 
   for (hops = 0; hops < 16; hops++) {
-    GpLink *l = up ? gp_rules_link_into (s, cur) :
-        gp_rules_link_out_of (s, cur);
+    GpLink *l = up ? gp_session_link_into (s, cur) :
+        gp_session_link_out_of (s, cur);
     gchar *next = l ? gp_pad_element (up ? l->src : l->sink) : NULL;
     GpElement *ne = next ? gp_session_find_element (s, next) : NULL;
 
@@ -794,7 +775,7 @@ gp_identity_neighbour (GpSession * s, const gchar * name, gboolean up)
     cur = next;
     if (ne == NULL)
       break;
-    if (!gp_identity_transparent (s, ne)) {
+    if (!gp_session_query_transparent (s, ne)) {
       found = ne->factory ? ne->factory : "-";
       break;
     }
@@ -804,7 +785,7 @@ gp_identity_neighbour (GpSession * s, const gchar * name, gboolean up)
 }
 
 static gchar *
-gp_identity_base (GpSession * s, GpElement * e)
+gp_session_query_identity_base (GpSession * s, GpElement * e)
 {
   GpElement *parent = e->parent && *e->parent ?
       gp_session_find_element (s, e->parent) : NULL;
@@ -812,19 +793,20 @@ gp_identity_base (GpSession * s, GpElement * e)
 
   /* inside a bin: the bin's identity first (playbin's own elements) */
   if (parent && parent->parent && *parent->parent)
-    in = gp_rules_element_identity (s, parent->name);
+    in = gp_session_element_identity (s, parent->name);
   /* the user's name; the factory alone when it is the only one of its
    * kind (and not of the kinds a fix adds: a queue, a converter); else
    * the factory between its neighbours */
-  if (!gp_identity_auto_name (e))
+  if (!gp_session_query_auto_name (e))
     base = g_strdup (e->name);
-  else if (!gp_identity_transparent (s, e) &&
-      !gp_rules_is_sw_converter (e->factory) && gp_identity_n_auto (s, e) == 1)
+  else if (!gp_session_query_transparent (s, e) &&
+      !gp_factory_is_sw_converter (e->factory) &&
+      gp_session_query_n_auto (s, e) == 1)
     base = g_strdup (e->factory);
   else
     base = g_strdup_printf ("%s(%s>%s)", e->factory ? e->factory : "?",
-        gp_identity_neighbour (s, e->name, TRUE),
-        gp_identity_neighbour (s, e->name, FALSE));
+        gp_session_query_landmark (s, e->name, TRUE),
+        gp_session_query_landmark (s, e->name, FALSE));
   if (in) {
     gchar *full = g_strdup_printf ("%s/%s", in, base);
 
@@ -836,7 +818,7 @@ gp_identity_base (GpSession * s, GpElement * e)
 }
 
 gchar *
-gp_rules_element_identity (GpSession * s, const gchar * name)
+gp_session_element_identity (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);
   gchar *base;
@@ -844,8 +826,8 @@ gp_rules_element_identity (GpSession * s, const gchar * name)
 
   if (e == NULL)
     return g_strdup (name);
-  base = gp_identity_base (s, e);
-  if (!gp_identity_auto_name (e))
+  base = gp_session_query_identity_base (s, e);
+  if (!gp_session_query_auto_name (e))
     return base;
   /* the same factory between the same neighbours twice (two branches of a
    * tee): the order GStreamer made them in tells them apart (their
@@ -854,12 +836,13 @@ gp_rules_element_identity (GpSession * s, const gchar * name)
     GpElement *o = g_ptr_array_index (s->elements, i);
     gchar *ob;
 
-    if (g_strcmp0 (o->factory, e->factory) != 0 || !gp_identity_auto_name (o))
+    if (g_strcmp0 (o->factory, e->factory) != 0 ||
+        !gp_session_query_auto_name (o))
       continue;
-    ob = gp_identity_base (s, o);
+    ob = gp_session_query_identity_base (s, o);
     if (g_strcmp0 (ob, base) == 0) {
       n++;
-      if (gp_identity_number (o) <= gp_identity_number (e))
+      if (gp_session_query_auto_number (o) <= gp_session_query_auto_number (e))
         k++;
     }
     g_free (ob);
@@ -874,7 +857,7 @@ gp_rules_element_identity (GpSession * s, const gchar * name)
 }
 
 gchar *
-gp_rules_target_identity (GpSession * s, const gchar * target)
+gp_session_target_identity (GpSession * s, const gchar * target)
 {
   const gchar *arrow = strstr (target, "->");
   const gchar *colon;
@@ -888,8 +871,8 @@ gp_rules_target_identity (GpSession * s, const gchar * target)
       return g_strdup (target);
   if (arrow) {
     gchar *src = g_strndup (target, arrow - target);
-    gchar *a = gp_rules_target_identity (s, src);
-    gchar *b = gp_rules_target_identity (s, arrow + 2);
+    gchar *a = gp_session_target_identity (s, src);
+    gchar *b = gp_session_target_identity (s, arrow + 2);
     gchar *id = g_strdup_printf ("%s->%s", a, b);
 
     g_free (src);
@@ -910,22 +893,22 @@ gp_rules_target_identity (GpSession * s, const gchar * target)
 
     if (slash)
       *slash = '\0';
-    eid = gp_rules_element_identity (s, el);
+    eid = gp_session_element_identity (s, el);
     id = g_strconcat (eid, rest, slash ? "/worker" : "", NULL);
     g_free (eid);
     g_free (el);
     g_free (rest);
     return id;
   }
-  return gp_rules_element_identity (s, target);
+  return gp_session_element_identity (s, target);
 }
 
 gchar *
-gp_rules_launch_caps_beside (GpSession * s, const gchar * element,
+gp_session_launch_caps_beside (GpSession * s, const gchar * element,
     gboolean before, gchar ** caps_name)
 {
-  GpLaunch *l = s->launch ? gp_launch_parse (s->launch, NULL) : NULL;
-  gchar *ln = gp_rules_launch_name (s, element), *caps = NULL;
+  const GpLaunch *l = gp_session_parsed_launch (s);
+  gchar *ln = gp_session_launch_name (s, element), *caps = NULL;
   gint idx = l && ln ? gp_launch_find_element (l, ln) : -1;
   gint c = idx >= 0 ? gp_launch_caps_beside (l, idx, before) : -1;
 
@@ -939,7 +922,5 @@ gp_rules_launch_caps_beside (GpSession * s, const gchar * element,
       *caps_name = g_strdup (ce->name);
   }
   g_free (ln);
-  if (l)
-    gp_launch_free (l);
   return caps;
 }

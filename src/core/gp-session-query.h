@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-session-query.h: read-only questions about a session, asked by the
+ * rules, the verdict, compare and whatever reads a session next (a panel,
+ * a report, metrics): which element is a queue or a sink, how much of its
+ * time is work, which thread limits the run, the hops of a latency path,
+ * the PLAYING span, an element's identity across runs, the launch string's
+ * name for an element. They read only the GpSession (never a live
+ * pipeline) and change nothing in it but the parsed launch string they
+ * share (gp_session_parsed_launch ()).
+ *
+ * Findings are not here: what is wrong with a run is the rules' to say
+ * (src/rules/gp-rules.h).
+ */
+#ifndef __GP_SESSION_QUERY_H__
+#define __GP_SESSION_QUERY_H__
+
+#include <glib.h>
+#include "gp-session.h"
+
+G_BEGIN_DECLS
+
+/* ------------------------------------------------------------------------ */
+/* the graph                                                                 */
+
+gboolean gp_session_is_capsfilter (GpSession * s, const gchar * name);
+/* The element next to @name downstream (@down) or upstream, capsfilters
+ * skipped; NULL at the end of the chain. */
+GpElement *gp_session_neighbour (GpSession * s, const gchar * name,
+    gboolean down);
+gboolean gp_session_is_queue (GpSession * s, const gchar * name);
+gboolean gp_session_is_sink (GpSession * s, const gchar * name);
+
+/* TRUE when @name is a sink whose wall self time includes waiting for the
+ * clock (sync=true, or sync unknown: GstBaseSink's default is true). */
+gboolean gp_session_sink_waits_on_clock (GpSession * s, const gchar * name);
+
+/* TRUE when @name is a live source (is-live=true, or a factory that is
+ * always live: cameras, network receivers). */
+gboolean gp_session_is_live_source (GpSession * s, const gchar * name);
+
+/* The first link into (or out of) @element, or NULL. */
+GpLink *gp_session_link_into (GpSession * s, const gchar * element);
+GpLink *gp_session_link_out_of (GpSession * s, const gchar * element);
+
+/* Set (name -> name) of every element upstream of @element through the
+ * graph's links, @element included. Free with g_hash_table_unref. */
+GHashTable *gp_session_upstream_of (GpSession * s, const gchar * element);
+
+/* TRUE when element @name and every bin it sits in are the user's:
+ * written in the launch string (gp_session_launch_name ()), not made at run
+ * time inside a bin (decodebin's parser, playbin's sinks, glupload's
+ * helpers). Without a launch string (imports), where it sits decides. */
+gboolean gp_session_is_users (GpSession * s, const gchar * name);
+
+/* TRUE when @name is, or sits inside, a bin that picks its elements at
+ * run time (decodebin, uridecodebin, playbin, their 3s, parsebin). */
+gboolean gp_session_in_autoplug_bin (GpSession * s, const gchar * name);
+
+/* TRUE when every sink below @element writes a file (filesink,
+ * splitmuxsink, ...): nobody sees the stream as it is made, so latency
+ * costs nothing there, and dropping data loses part of the recording. */
+gboolean gp_session_recording_only (GpSession * s, const gchar * element);
+
+/* TRUE when @factory is a software converter of format and/or size
+ * (videoconvert, videoscale, ...): the kind of element a fix adds, and
+ * two in a row do one job twice. */
+gboolean gp_factory_is_sw_converter (const gchar * factory);
+
+/* ------------------------------------------------------------------------ */
+/* time: work, threads, rates, latency                                       */
+
+/* Working self time of an element over the run, in ms: its wall self time,
+ * except for a sink that waits on the clock, whose wall time is mostly
+ * waiting: its CPU self time then, or -1 when CPU was not measured. Queues
+ * are never working time (-1). */
+gdouble gp_session_work_ms (GpSession * s, const GpElementSummary * es);
+/* How long @es held each buffer without working: its measured wait, or,
+ * where no wait was measured apart (imports), its wall self time. */
+const GpQuantiles *gp_session_held_ms (const GpElementSummary * es);
+
+/* The element's working time as % of the run: its busy_pct (self time
+ * over the PLAYING time, as the aggregator measured it) scaled by the part
+ * of its self time that is work; -1 when it has no working time. */
+gdouble gp_session_work_busy_pct (GpSession * s, const GpElementSummary * es);
+
+/* What an element's time is in @s, in words for a reader: exclusive self
+ * time (work only) for gstprof's own sessions; for an import without it,
+ * the element's time from entry to exit, waiting included. Static. */
+const gchar *gp_session_element_time_words (GpSession * s);
+
+/* Sum of gp_session_work_ms() over every element that has working time
+ * (bins left out): the denominator of a "share of the processing time". */
+gdouble gp_session_total_work_ms (GpSession * s);
+
+/* Wall busy share of a streaming thread: the working self time of the
+ * elements that ran on it, as % of the run. -1 when it ran none. */
+gdouble gp_session_thread_busy_pct (GpSession * s, const GpThreadSummary * t);
+
+/* The thread whose element list names @element (the busiest one when
+ * several do), or NULL. */
+GpThreadSummary *gp_session_thread_of (GpSession * s, const gchar * element);
+
+/* The streaming thread that limits the run: highest wall busy share, then
+ * highest CPU; restricted to threads running an element in @only when
+ * @only is not NULL. NULL when there are no threads. */
+GpThreadSummary *gp_session_limiting_thread (GpSession * s, GHashTable * only);
+
+/* The thread blocked longest inside an element at the end of the run (a
+ * sink holding its preroll, a full queue), or NULL. */
+const GpThreadSummary *gp_session_blocked_thread (GpSession * s);
+
+/* The element with the most working time among @t's elements (queues and
+ * clock-waiting sinks without CPU time left out), or NULL. */
+GpElementSummary *gp_session_hottest_on_thread (GpSession * s,
+    const GpThreadSummary * t);
+
+/* Target frame rate for a sink: its own, else the session's; < 0 unknown. */
+gdouble gp_session_sink_target_fps (GpSession * s, const gchar * sink);
+
+/* One element on a latency path and the time from its input to the next
+ * element's input, from the mean latencies of summary.interlatency: its
+ * work and its waiting (a queue's residence, a jitterbuffer's hold, a
+ * muxer waiting for its other inputs). */
+typedef struct
+{
+  gchar *element;
+  gdouble at_ms;                /* mean latency at its input (0: the origin) */
+  gdouble hop_ms;               /* until the next element's input, < 0 unknown */
+  gdouble work_ms;              /* its mean self time per buffer, < 0 unknown */
+  gboolean queue;               /* a queue: its hop is waiting */
+  gboolean exact;               /* buffers matched it by the same running time */
+} GpHop;
+
+/* The hops of @path, origin first, sink left out (its latency is measured
+ * at its input); NULL when the links do not lead from the sink back to the
+ * origin. Free with g_ptr_array_unref. */
+GPtrArray *gp_session_path_hops (GpSession * s, const GpPath * path);
+/* The media time per second an audio sink must get: 1.0 (real time) when
+ * it plays to the clock or a live source feeds it; < 0 otherwise (a file
+ * decoded as fast as it goes has no target) and for other media. */
+gdouble gp_session_sink_target_media_rate (GpSession * s, const gchar * sink);
+
+/* The interlatency entry of (@source "element.pad", @element): latency
+ * from the origin to @element's input; NULL when not measured. */
+GpPath *gp_session_interlatency (GpSession * s, const gchar * source,
+    const gchar * element);
+
+/* ------------------------------------------------------------------------ */
+/* the run's spans                                                           */
+
+/* The PLAYING part of the run, in s from its start: from the top-level
+ * pipeline's PAUSED->PLAYING (else the first window) to its EOS, an
+ * interrupt, an error, gstprof's stop (--duration, Ctrl-C: the EOS drain
+ * after it is not playing) or the end of the run. */
+typedef struct
+{
+  gdouble t0, t1;
+} GpPlayingSpan;
+void gp_session_playing_span (GpSession * s, GpPlayingSpan * span);
+/* The span the machine's series are judged over (s from the session's
+ * start, as their times): the PLAYING span when the session measured a
+ * pipeline, else (a telemetry log alone) the whole log, NAN bounds. */
+void gp_session_machine_span (GpSession * s, GpPlayingSpan * span);
+
+/* ------------------------------------------------------------------------ */
+/* names: across runs, in the launch string                                  */
+
+/* What names @name in a way a second run of the same pipeline, or of its
+ * fixed twin, names the same: the user's name when it has one; its factory
+ * when it is the only one of it (queues and converters aside); else its
+ * factory between the nearest factories up and down the links (queues,
+ * capsfilters and identity left out: a fix adds and removes those), with
+ * a number only where that is not enough, and its bin's identity in
+ * front. GStreamer's numbers (queue1 becoming queue2 once a queue is
+ * inserted before it) play no part. Newly allocated. */
+gchar *gp_session_element_identity (GpSession * s, const gchar * name);
+/* The same for a finding's target: an element, a link id
+ * ("a.src->b.sink"), a thread ("el:src", workers "el:s/TID") or a series
+ * of the machine ("gpu.load/0", as it is). */
+gchar *gp_session_target_identity (GpSession * s, const gchar * target);
+
+/* s->launch parsed (gp_launch_parse ()), or NULL when the session has
+ * none or it does not parse. Parsed the first time it is asked for after
+ * s->launch changed, and kept with the session: every question about the
+ * launch string (a rules run asks hundreds) shares the one parse. Owned by
+ * the session; a caller that edits it works on a gp_launch_copy (). */
+const GpLaunch *gp_session_parsed_launch (GpSession * s);
+/* The name that designates session element @element in s->launch (the
+ * launch's predicted name, else the alias <factory><n>), or NULL when the
+ * session has no launch string or it does not name that element. */
+gchar *gp_session_launch_name (GpSession * s, const gchar * element);
+/* The caps written right before (or after) session element @element in
+ * s->launch ("a ! video/x-raw,width=640 ! b"), as the user wrote them,
+ * newly allocated, with their launch name in @caps_name (may be NULL);
+ * NULL when there are none. */
+gchar *gp_session_launch_caps_beside (GpSession * s, const gchar * element,
+    gboolean before, gchar ** caps_name);
+
+G_END_DECLS
+
+#endif /* __GP_SESSION_QUERY_H__ */
