@@ -96,6 +96,12 @@ GpLink *gp_rules_link_out_of (GpSession * s, const gchar * element);
 gchar *gp_rules_caps_field (const gchar * caps, const gchar * key);
 /* The caps' "format" field, newly allocated, or NULL. */
 gchar *gp_rules_caps_format (const gchar * caps);
+/* The formats of the links into and out of an element as a finding's
+ * evidence "format_in" and "format_out" (gp-rules.c), each left out where
+ * its link or format is missing; *@fin and *@fout get them, newly
+ * allocated or NULL, for the finding's text. */
+void gp_finding_set_formats (GpFinding * f, GpLink * in, GpLink * out,
+    gchar ** fin, gchar ** fout);
 /* The name that designates session element @element in s->launch (the
  * launch's predicted name, else the alias <factory><n>), or NULL when the
  * session has no launch string or it does not name that element. */

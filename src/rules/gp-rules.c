@@ -295,3 +295,15 @@ gp_finding_set_string (GpFinding * f, const gchar * key, const gchar * v)
 {
   json_object_set_string_member (gp_finding_evidence (f), key, v ? v : "");
 }
+
+void
+gp_finding_set_formats (GpFinding * f, GpLink * in, GpLink * out,
+    gchar ** fin, gchar ** fout)
+{
+  *fin = in ? gp_rules_caps_format (in->caps) : NULL;
+  *fout = out ? gp_rules_caps_format (out->caps) : NULL;
+  if (*fin)
+    gp_finding_set_string (f, "format_in", *fin);
+  if (*fout)
+    gp_finding_set_string (f, "format_out", *fout);
+}
