@@ -149,15 +149,10 @@ gp_verdict_pct (gchar buf[32], gdouble v)
     g_snprintf (buf, 32, "%.0f%%", v);
   return buf;
 }
+
 /* ------------------------------------------------------------------ */
 /* the header: the run, its errors and how it ended                   */
 /* ------------------------------------------------------------------ */
-
-static gdouble
-gp_verdict_elem_work (GpSession * s, GpElementSummary * es)
-{
-  return gp_rules_work_ms (s, es);
-}
 
 static const gchar *
 gp_verdict_data_string (const GpEvent * ev, const gchar * key)
@@ -906,6 +901,12 @@ gp_verdict_threads (GpVerdictText * vt, GpSession * s)
 /* ------------------------------------------------------------------ */
 /* Where the time goes                                                */
 /* ------------------------------------------------------------------ */
+
+static gdouble
+gp_verdict_elem_work (GpSession * s, GpElementSummary * es)
+{
+  return gp_rules_work_ms (s, es);
+}
 
 static gint
 gp_verdict_compare_work (gconstpointer a, gconstpointer b, gpointer user_data)
