@@ -16,6 +16,9 @@
 #include "gp-test-machine.h"
 #include "gp-test-session.h"
 
+/* A real AGX Orin line held for 10 samples: each row of the section, its
+ * values read by hand; then a memory-bound machine: the bound line names
+ * MEMBW's finding. */
 static void
 test_verdict_machine (void)
 {
