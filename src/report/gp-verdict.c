@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-verdict.c: the verdict text. Laid out for 80 columns; every number
- * that the session does not have is written as "not measured" (or "-" in
- * tables, with a legend), never as 0.
+ * gp-verdict.c: the verdict text, its parts in the order it prints
+ * them (gp_verdict_format, at the end). Laid out for 80 columns; every
+ * number that the session does not have is written as "not measured"
+ * (or "-" in tables, with a legend), never as 0.
+ *
+ *   gp-verdict.c           the text helpers, the header and the pipeline
+ *                          sections (rate, latency, threads, where the
+ *                          time goes, waiting, queues)
+ *   gp-verdict-machine.c   the Machine section (session.machine)
+ *   gp-verdict-findings.c  the findings, ranked, with their evidence
  */
-#include "gp-verdict.h"
+#include "gp-verdict-private.h"
 #include "rules/gp-rules.h"
 #include "core/gp-caps.h"
-#include "core/gp-session-query.h"
-#include "telemetry/gp-roofline-build.h"
 
 #include <math.h>
 #include <string.h>
@@ -36,34 +41,11 @@
 #define GP_VERDICT_MAX_WORKER_GROUPS 3
 #define GP_VERDICT_WORKER_GROUP_MIN_PCT 5.0
 
-/* The Machine section lists at most this many GPUs, memories and engines
- * each (a node of eight GPUs is summed up past them), and the facts up to
- * this many. */
-#define GP_VERDICT_MACHINE_MAX_ROWS 4
-#define GP_VERDICT_MACHINE_MAX_FACTS 6
-/* The machine rules, whose findings say which wall the work hits. */
-static const gchar *const gp_verdict_machine_rules[] = {
-  "HW", "MEMBW", "THERMAL", "CPUIO", NULL
-};
+/* ------------------------------------------------------------------ */
+/* text helpers (gp-verdict-private.h: every part uses them)          */
+/* ------------------------------------------------------------------ */
 
-/* The verdict being written: its text so far and how it is styled. */
-typedef struct
-{
-  GString *out;
-  gboolean color;
-  gboolean dash_used;           /* a table printed "-" for "not measured" */
-} GpVerdictText;
-
-/* ANSI styles, used only when colour is on. */
-#define GP_VERDICT_STYLE_BOLD "\033[1m"
-#define GP_VERDICT_STYLE_RED "\033[31m"
-#define GP_VERDICT_STYLE_YELLOW "\033[33m"
-#define GP_VERDICT_STYLE_CYAN "\033[36m"
-#define GP_VERDICT_STYLE_RESET "\033[0m"
-
-/* text helpers */
-
-static void
+void
 gp_verdict_styled (GpVerdictText * vt, const gchar * style, const gchar * text)
 {
   if (vt->color)
@@ -73,7 +55,7 @@ gp_verdict_styled (GpVerdictText * vt, const gchar * style, const gchar * text)
     g_string_append (vt->out, text);
 }
 
-static void
+void
 gp_verdict_heading (GpVerdictText * vt, const gchar * text)
 {
   g_string_append_c (vt->out, '\n');
@@ -83,7 +65,7 @@ gp_verdict_heading (GpVerdictText * vt, const gchar * text)
 
 /* Appends @text padded (or cut, ending in "~") to @width display columns;
  * element names are ASCII in practice, but count characters, not bytes. */
-static void
+void
 gp_verdict_cell (GString * out, const gchar * text, guint width, gboolean right)
 {
   glong len = g_utf8_strlen (text, -1);
@@ -107,7 +89,7 @@ gp_verdict_cell (GString * out, const gchar * text, guint width, gboolean right)
 
 /* Word-wraps @text to the width: @first before the first line, @indent
  * before the others. */
-static void
+void
 gp_verdict_wrap (GString * out, const gchar * first, const gchar * indent,
     const gchar * text)
 {
@@ -142,7 +124,7 @@ gp_verdict_wrap (GString * out, const gchar * first, const gchar * indent,
 }
 
 /* Milliseconds with the precision the measurement supports. */
-static const gchar *
+const gchar *
 gp_verdict_ms (gchar buf[32], gdouble v)
 {
   if (v < 0 || isnan (v))
@@ -156,7 +138,7 @@ gp_verdict_ms (gchar buf[32], gdouble v)
   return buf;
 }
 
-static const gchar *
+const gchar *
 gp_verdict_pct (gchar buf[32], gdouble v)
 {
   if (v < 0 || isnan (v))
@@ -168,13 +150,9 @@ gp_verdict_pct (gchar buf[32], gdouble v)
   return buf;
 }
 
-/* Session facts */
-
-static gdouble
-gp_verdict_elem_work (GpSession * s, GpElementSummary * es)
-{
-  return gp_session_work_ms (s, es);
-}
+/* ------------------------------------------------------------------ */
+/* the header: the run, its errors and how it ended                   */
+/* ------------------------------------------------------------------ */
 
 static const gchar *
 gp_verdict_data_string (const GpEvent * ev, const gchar * key)
@@ -354,6 +332,10 @@ gp_verdict_header (GpVerdictText * vt, GpSession * s)
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* Rate                                                               */
+/* ------------------------------------------------------------------ */
+
 /* "412 kbit/s" */
 static const gchar *
 gp_verdict_bitrate (gchar buf[32], gdouble bytes_per_s)
@@ -447,6 +429,10 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     }
   }
 }
+
+/* ------------------------------------------------------------------ */
+/* Latency                                                            */
+/* ------------------------------------------------------------------ */
 
 static gint
 gp_verdict_compare_hops (gconstpointer a, gconstpointer b)
@@ -573,6 +559,10 @@ gp_verdict_latency (GpVerdictText * vt, GpSession * s)
     g_free (name);
   }
 }
+
+/* ------------------------------------------------------------------ */
+/* Threads                                                            */
+/* ------------------------------------------------------------------ */
 
 static void
 gp_verdict_thread_line (GpVerdictText * vt, GpSession * s, const gchar * label,
@@ -908,6 +898,16 @@ gp_verdict_threads (GpVerdictText * vt, GpSession * s)
     gp_verdict_thread_line (vt, s, "most CPU:", cpu);
 }
 
+/* ------------------------------------------------------------------ */
+/* Where the time goes                                                */
+/* ------------------------------------------------------------------ */
+
+static gdouble
+gp_verdict_elem_work (GpSession * s, GpElementSummary * es)
+{
+  return gp_session_work_ms (s, es);
+}
+
 static gint
 gp_verdict_compare_work (gconstpointer a, gconstpointer b, gpointer user_data)
 {
@@ -1033,6 +1033,10 @@ done:
   g_ptr_array_unref (waiting);
 }
 
+/* ------------------------------------------------------------------ */
+/* Waiting                                                            */
+/* ------------------------------------------------------------------ */
+
 /* Why @es waits, for the table below. */
 static const gchar *
 gp_verdict_wait_reason (GpSession * s, GpElementSummary * es)
@@ -1104,6 +1108,10 @@ gp_verdict_waiting (GpVerdictText * vt, GpSession * s)
   g_ptr_array_unref (rows);
 }
 
+/* ------------------------------------------------------------------ */
+/* Queues                                                             */
+/* ------------------------------------------------------------------ */
+
 static void
 gp_verdict_queues (GpVerdictText * vt, GpSession * s)
 {
@@ -1146,599 +1154,9 @@ gp_verdict_queues (GpVerdictText * vt, GpSession * s)
       "limit\n");
 }
 
-/* Machine */
-
-/* "mean 98%, max 99%" of @sr over the span; FALSE when it has no value
- * there. */
-static gboolean
-gp_verdict_machine_mean_max (GString * line, const GpMachineSeries * sr,
-    const GpPlayingSpan * span, const gchar * unit)
-{
-  gdouble mean, max;
-  gchar b[32], c[32];
-
-  if (sr == NULL)
-    return FALSE;
-  mean = gp_machine_series_mean (sr, span->t0, span->t1);
-  max = gp_machine_series_max (sr, span->t0, span->t1);
-  if (isnan (mean))
-    return FALSE;
-  if (g_strcmp0 (unit, "%") == 0)
-    g_string_append_printf (line, "mean %s, max %s", gp_verdict_pct (b, mean),
-        gp_verdict_pct (c, max));
-  else
-    g_string_append_printf (line, "mean %.*f %s, max %.*f %s",
-        unit[0] == 'W' ? 1 : 0, mean, unit, unit[0] == 'W' ? 1 : 0, max, unit);
-  return TRUE;
-}
-
-/* "; clock mean 1300 of 1300 MHz (its max)" */
-static void
-gp_verdict_machine_clock (GString * line, const GpMachineSeries * freq,
-    const GpPlayingSpan * span)
-{
-  gdouble mean;
-
-  if (freq == NULL || isnan (mean = gp_machine_series_mean (freq, span->t0,
-              span->t1)))
-    return;
-  if (isfinite (freq->limit) && freq->limit > 0)
-    g_string_append_printf (line, "; clock mean %.0f of %.0f MHz (its max)",
-        mean, freq->limit);
-  else
-    g_string_append_printf (line, "; clock mean %.0f MHz, top %.0f MHz",
-        mean, gp_machine_series_max (freq, span->t0, span->t1));
-}
-
-static void
-gp_verdict_machine_row (GpVerdictText * vt, const gchar * label,
-    const gchar * text)
-{
-  gchar *first = g_strdup_printf ("  %-12s", label);
-
-  gp_verdict_wrap (vt->out, first, "                ", text);
-  g_free (first);
-}
-
-/* What was sampled, and what was not and why. */
-static void
-gp_verdict_machine_sources (GpVerdictText * vt, GpMachine * m)
-{
-  GString *on = g_string_new (NULL), *off = g_string_new (NULL);
-  guint i;
-
-  for (i = 0; i < m->sources->len; i++) {
-    GpMachineSource *src = g_ptr_array_index (m->sources, i);
-
-    if (g_strcmp0 (src->state, GP_MACHINE_ABSENT) == 0 ||
-        g_strcmp0 (src->state, GP_MACHINE_FAILED) == 0) {
-      gboolean failed = g_strcmp0 (src->state, GP_MACHINE_FAILED) == 0;
-
-      /* an absent source's detail says what was looked for */
-      g_string_append_printf (off, "%s%s (%s%s)", off->len ? "; " : "",
-          src->name, failed ? "failed: " : "",
-          src->detail ? src->detail : (failed ? "" : "not here"));
-      continue;
-    }
-    g_string_append_printf (on, "%s%s (%" G_GUINT64_FORMAT " sample%s",
-        on->len ? "; " : "", src->name, src->samples,
-        src->samples == 1 ? "" : "s");
-    if (src->interval_s > 0)
-      g_string_append_printf (on, " every %.2g s", src->interval_s);
-    if (src->detail)
-      g_string_append_printf (on, "; %s", src->detail);
-    g_string_append_c (on, ')');
-  }
-  gp_verdict_machine_row (vt, "sampled:", on->len ? on->str : "nothing");
-  if (off->len)
-    gp_verdict_machine_row (vt, "unsampled:", off->str);
-  g_string_free (on, TRUE);
-  g_string_free (off, TRUE);
-}
-
-/* One row per series of @quantity (GPUs, memories), with its clock. */
-static void
-gp_verdict_machine_loads (GpVerdictText * vt, GpMachine * m,
-    const gchar * quantity, const gchar * freq_quantity, const gchar * what,
-    const GpPlayingSpan * span)
-{
-  GPtrArray *all = gp_machine_find_all (m, quantity);
-  guint i, shown = 0;
-
-  for (i = 0; i < all->len; i++) {
-    GpMachineSeries *sr = g_ptr_array_index (all, i);
-    const gchar *inst = gp_machine_series_instance (sr);
-    GString *line = g_string_new ("load ");
-    gchar *label;
-
-    if (shown == GP_VERDICT_MACHINE_MAX_ROWS) {
-      g_string_printf (line, "%u more not shown (session.machine has them)",
-          all->len - i);
-      gp_verdict_machine_row (vt, "", line->str);
-      g_string_free (line, TRUE);
-      break;
-    }
-    if (gp_verdict_machine_mean_max (line, sr, span, "%")) {
-      gp_verdict_machine_clock (line, gp_machine_find (m, freq_quantity,
-              inst), span);
-      label = g_strdup_printf ("%s %s:", what, inst);
-      gp_verdict_machine_row (vt, label, line->str);
-      g_free (label);
-      shown++;
-    }
-    g_string_free (line, TRUE);
-  }
-  g_ptr_array_unref (all);
-}
-
-/* The CPUs: all of them, and the busiest core. */
-static void
-gp_verdict_machine_cpus (GpVerdictText * vt, GpMachine * m,
-    const GpPlayingSpan * span)
-{
-  GPtrArray *all = gp_machine_find_all (m, GP_MACHINE_CPU_LOAD);
-  GpMachineSeries *busiest = NULL;
-  GString *line = g_string_new (NULL);
-  gdouble best = -1;
-  guint i, cores = 0;
-
-  for (i = 0; i < all->len; i++) {
-    GpMachineSeries *sr = g_ptr_array_index (all, i);
-    gdouble mean = gp_machine_series_mean (sr, span->t0, span->t1);
-
-    if (strcmp (gp_machine_series_instance (sr), "all") == 0 || isnan (mean))
-      continue;
-    cores++;
-    if (mean > best) {
-      best = mean;
-      busiest = sr;
-    }
-  }
-  g_string_printf (line, "all %u ", cores);
-  if (!gp_verdict_machine_mean_max (line, gp_machine_find (m,
-              GP_MACHINE_CPU_LOAD, "all"), span, "%"))
-    g_string_truncate (line, 0);
-  if (busiest) {
-    g_string_append_printf (line, "%sbusiest core %s ",
-        line->len ? "; " : "", gp_machine_series_instance (busiest));
-    gp_verdict_machine_mean_max (line, busiest, span, "%");
-  }
-  if (line->len)
-    gp_verdict_machine_row (vt, "CPU:", line->str);
-  g_string_free (line, TRUE);
-  g_ptr_array_unref (all);
-}
-
-/* The engines that did any work. */
-static void
-gp_verdict_machine_engines (GpVerdictText * vt, GpMachine * m,
-    const GpPlayingSpan * span)
-{
-  GPtrArray *all = gp_machine_find_all (m, GP_MACHINE_ENGINE_LOAD);
-  GString *line = g_string_new (NULL);
-  gchar b[32], c[32];
-  guint i, idle = 0;
-
-  for (i = 0; i < all->len; i++) {
-    GpMachineSeries *sr = g_ptr_array_index (all, i);
-    gdouble mean = gp_machine_series_mean (sr, span->t0, span->t1);
-    gdouble max = gp_machine_series_max (sr, span->t0, span->t1);
-
-    if (isnan (max))
-      continue;
-    if (max <= 0) {
-      idle++;
-      continue;
-    }
-    g_string_append_printf (line, "%s%s mean %s, max %s", line->len ? "; " :
-        "", gp_machine_series_instance (sr), gp_verdict_pct (b, mean),
-        gp_verdict_pct (c, max));
-  }
-  if (idle)
-    g_string_append_printf (line, "%s%u idle", line->len ? "; " : "", idle);
-  if (line->len)
-    gp_verdict_machine_row (vt, "engines:", line->str);
-  g_string_free (line, TRUE);
-  g_ptr_array_unref (all);
-}
-
-/* The hottest zone against its trip point, and the board's power. */
-static void
-gp_verdict_machine_heat_power (GpVerdictText * vt, GpMachine * m,
-    const GpPlayingSpan * span)
-{
-  GPtrArray *all = gp_machine_find_all (m, GP_MACHINE_TEMP);
-  GpMachineSeries *hot = NULL, *tripped = NULL, *power;
-  gdouble best = -INFINITY, best_margin = -INFINITY;
-  GString *line = g_string_new (NULL);
-  guint i;
-
-  /* the zone closest to its trip point where any has one, else the
-   * hottest */
-  for (i = 0; i < all->len; i++) {
-    GpMachineSeries *sr = g_ptr_array_index (all, i);
-    gdouble max = gp_machine_series_max (sr, span->t0, span->t1);
-
-    if (isnan (max))
-      continue;
-    /* tj, the junction, is what a Jetson throttles on */
-    if (max > best || (max == best && g_strcmp0 (gp_machine_series_instance
-                (sr), "tj") == 0)) {
-      best = max;
-      hot = sr;
-    }
-    if (isfinite (sr->limit) && max - sr->limit > best_margin) {
-      best_margin = max - sr->limit;
-      tripped = sr;
-    }
-  }
-  g_ptr_array_unref (all);
-  if (tripped)
-    hot = tripped;
-  if (hot) {
-    g_string_append_printf (line, "%s max %.1f C", gp_machine_series_instance
-        (hot), gp_machine_series_max (hot, span->t0, span->t1));
-    if (isfinite (hot->limit))
-      g_string_append_printf (line, ", its trip point %.1f C", hot->limit);
-    else
-      g_string_append (line, ", no trip point known");
-    gp_verdict_machine_row (vt, "hottest:", line->str);
-  }
-  power = gp_machine_find (m, GP_MACHINE_POWER, "board");
-  if (power == NULL)
-    power = gp_machine_find (m, GP_MACHINE_POWER, "0");
-  if (power)
-    g_string_printf (line, "%s%s ", g_ascii_isdigit
-        (*gp_machine_series_instance (power)) ? "GPU " : "",
-        gp_machine_series_instance (power));
-  if (gp_verdict_machine_mean_max (line, power, span, "W")) {
-    if (power->limit > 0)
-      g_string_append_printf (line, ", its cap %.1f W", power->limit);
-    gp_verdict_machine_row (vt, "power:", line->str);
-  }
-  g_string_free (line, TRUE);
-}
-
-/* The facts, briefly. */
-static void
-gp_verdict_machine_facts (GpVerdictText * vt, GpMachine * m)
-{
-  GString *line = g_string_new (NULL);
-  guint i;
-
-  for (i = 0; i + 1 < m->facts->len; i += 2) {
-    if (i / 2 == GP_VERDICT_MACHINE_MAX_FACTS) {
-      g_string_append_printf (line, "; %u more", (m->facts->len - i) / 2);
-      break;
-    }
-    g_string_append_printf (line, "%s%s %s", line->len ? "; " : "",
-        (const gchar *) g_ptr_array_index (m->facts, i),
-        (const gchar *) g_ptr_array_index (m->facts, i + 1));
-  }
-  if (line->len)
-    gp_verdict_machine_row (vt, "facts:", line->str);
-  g_string_free (line, TRUE);
-}
-
-/* The accelerator's peaks (telemetry/gp-peaks, the one table), when the
- * machine has one: a GPU that nvidia-smi named, or a Jetson's EMC. */
-static void
-gp_verdict_machine_peaks (GpVerdictText * vt, GpMachine * m)
-{
-  GError *error = NULL;
-  GpPeaks *p;
-  gchar *line, *i8, *f16, *f32, *bw;
-
-  if (gp_machine_fact (m, "gpu0.name") == NULL
-      && gp_machine_find (m, GP_MACHINE_MEMBW_LOAD, "emc") == NULL)
-    return;
-  p = gp_roofline_machine_peaks (m, 0, 0, &error);
-  if (p == NULL) {
-    gp_verdict_machine_row (vt, "peaks:", error->message);
-    g_error_free (error);
-    return;
-  }
-  i8 = isnan (p->int8) ? g_strdup ("none") : gp_roofline_format (p->int8,
-      "op/s");
-  f16 = gp_roofline_format (p->fp16, "op/s");
-  f32 = gp_roofline_format (p->fp32, "op/s");
-  bw = gp_roofline_format (p->bw, "B/s");
-  line = g_strdup_printf ("%s: INT8 %s, FP16 %s, FP32 %s, memory %s "
-      "(gstprof roofline places a network on them)", p->target, i8, f16,
-      f32, bw);
-  gp_verdict_machine_row (vt, "peaks:", line);
-  g_free (line);
-  g_free (i8);
-  g_free (f16);
-  g_free (f32);
-  g_free (bw);
-  gp_peaks_free (p);
-}
-
-/* The most samples any load series has over the span. */
-static guint
-gp_verdict_machine_samples (GpSession * s)
-{
-  GpPlayingSpan span;
-  guint i, most = 0;
-
-  gp_session_machine_span (s, &span);
-  for (i = 0; i < s->machine->series->len; i++) {
-    GpMachineSeries *sr = g_ptr_array_index (s->machine->series, i);
-
-    if (strstr (sr->name, ".load/") != NULL)
-      most = MAX (most, gp_machine_series_count (sr, span.t0, span.t1));
-  }
-  return most;
-}
-
-/* Which wall the work hits: the machine rules' findings, or none. */
-static void
-gp_verdict_machine_bound (GpVerdictText * vt, GpSession * s)
-{
-  GString *line = g_string_new (NULL);
-  guint i;
-
-  for (i = 0; s->findings && i < s->findings->len; i++) {
-    GpFinding *f = g_ptr_array_index (s->findings, i);
-
-    if (g_strv_contains (gp_verdict_machine_rules, f->rule))
-      g_string_append_printf (line, "%s%s: %s", line->len ? "; " : "",
-          f->rule, f->title);
-  }
-  if (line->len == 0 && gp_verdict_machine_samples (s) == 0)
-    g_string_assign (line, "not judged: no load was sampled");
-  else if (line->len == 0 && gp_verdict_machine_samples (s) <
-      GP_RULES_MACHINE_MIN_SAMPLES)
-    g_string_printf (line, "not judged: %u sample%s, fewer than the %u of "
-        "a steady state", gp_verdict_machine_samples (s),
-        gp_verdict_machine_samples (s) == 1 ? "" : "s",
-        GP_RULES_MACHINE_MIN_SAMPLES);
-  else if (line->len == 0)
-    g_string_assign (line, "no wall hit: no engine >= 95% busy, no memory "
-        "bus >= 80%, no trip point passed, no clock cut or power cap, no GPU "
-        "starved by a saturated core (what was not sampled is not judged)");
-  else
-    g_string_append (line, " (findings below)");
-  gp_verdict_machine_row (vt, "bound:", line->str);
-  g_string_free (line, TRUE);
-}
-
-/* What the machine did under the pipeline (session.machine). */
-static void
-gp_verdict_machine (GpVerdictText * vt, GpSession * s)
-{
-  GpMachine *m = s->machine;
-  GpPlayingSpan span;
-  gchar *head;
-
-  if (m == NULL)
-    return;
-  gp_session_machine_span (s, &span);
-  if (!isnan (span.t0) && !isnan (span.t1))
-    head = g_strdup_printf ("Machine (over the PLAYING span, %.1f-%.1f s)",
-        span.t0, span.t1);
-  else
-    head = g_strdup ("Machine (over the whole log)");
-  gp_verdict_heading (vt, head);
-  g_free (head);
-  gp_verdict_machine_sources (vt, m);
-  gp_verdict_machine_loads (vt, m, GP_MACHINE_GPU_LOAD, GP_MACHINE_GPU_FREQ,
-      "GPU", &span);
-  gp_verdict_machine_loads (vt, m, GP_MACHINE_MEMBW_LOAD,
-      GP_MACHINE_MEM_FREQ, "memory", &span);
-  gp_verdict_machine_cpus (vt, m, &span);
-  gp_verdict_machine_engines (vt, m, &span);
-  gp_verdict_machine_heat_power (vt, m, &span);
-  if (m->cost_pct >= 0) {
-    gchar *cost = g_strdup_printf ("%.2g%% of one core", m->cost_pct);
-
-    gp_verdict_machine_row (vt, "cost:", cost);
-    g_free (cost);
-  }
-  gp_verdict_machine_facts (vt, m);
-  gp_verdict_machine_peaks (vt, m);
-  gp_verdict_machine_bound (vt, s);
-}
-
-/* A session of the machine alone (a telemetry log): no pipeline section
- * has anything to say. */
-static gboolean
-gp_verdict_machine_only (GpSession * s)
-{
-  return s->machine != NULL && (s->elements == NULL || s->elements->len == 0)
-      && gp_session_n_windows (s) == 0 && (s->sinks == NULL
-      || s->sinks->len == 0);
-}
-
-/* Findings */
-
-static gboolean
-gp_verdict_strip_suffix (const gchar * key, const gchar * suffix,
-    gchar ** label)
-{
-  if (!g_str_has_suffix (key, suffix))
-    return FALSE;
-  *label = g_strndup (key, strlen (key) - strlen (suffix));
-  return TRUE;
-}
-
-/* One evidence member as "label value unit": the unit comes from the name's
- * suffix (see gp-rules.h), so new rules need nothing here. */
-static gchar *
-gp_verdict_evidence_item (const gchar * key, JsonNode * node)
-{
-  gchar *label = NULL, *value, *item;
-  gchar b[32];
-  const gchar *unit = "";
-  GType vtype;
-
-  if (gp_verdict_strip_suffix (key, "_ms", &label))
-    unit = " ms";
-  else if (gp_verdict_strip_suffix (key, "_pct", &label))
-    unit = "%";
-  else if (gp_verdict_strip_suffix (key, "_fps", &label))
-    unit = " fps";
-  else if (gp_verdict_strip_suffix (key, "_s", &label))
-    unit = " s";
-  else if (gp_verdict_strip_suffix (key, "_mhz", &label))
-    unit = " MHz";
-  else if (gp_verdict_strip_suffix (key, "_c", &label))
-    unit = " C";
-  else if (gp_verdict_strip_suffix (key, "_w", &label))
-    unit = " W";
-  else
-    label = g_strdup (key);
-  g_strdelimit (label, "_", ' ');
-
-  if (JSON_NODE_HOLDS_NULL (node)) {
-    value = g_strdup ("not measured");
-    unit = "";
-  } else if (JSON_NODE_HOLDS_VALUE (node)) {
-    vtype = json_node_get_value_type (node);
-    if (vtype == G_TYPE_STRING)
-      value = g_strdup (json_node_get_string (node));
-    else if (vtype == G_TYPE_BOOLEAN)
-      value = g_strdup (json_node_get_boolean (node) ? "yes" : "no");
-    else {
-      gdouble v = json_node_get_double (node);
-
-      if (v < 0 && *unit) {
-        value = g_strdup ("not measured");
-        unit = "";
-      } else if (g_str_equal (unit, " ms"))
-        value = g_strdup (gp_verdict_ms (b, v));
-      else if (g_str_equal (unit, "%")) {
-        value = g_strdup (gp_verdict_pct (b, v));
-        unit = "";
-      } else if (g_str_equal (unit, " MHz"))
-        value = g_strdup_printf ("%.0f", v);
-      else if (*unit)
-        value = g_strdup_printf ("%.1f", v);
-      else if (v == floor (v) && fabs (v) < 1e15)
-        value = g_strdup_printf ("%.0f", v);
-      else
-        value = g_strdup_printf ("%.3g", v);
-    }
-  } else {
-    value = json_to_string (node, FALSE);
-  }
-  item = g_strdup_printf ("%s %s%s", label, value, unit);
-  g_free (label);
-  g_free (value);
-  return item;
-}
-
-static void
-gp_verdict_finding (GpVerdictText * vt, guint rank, GpFinding * f)
-{
-  const gchar *style;
-  gchar *head, *sev;
-
-  switch (gp_severity_weight (f->severity)) {
-    case 3:
-      style = GP_VERDICT_STYLE_RED GP_VERDICT_STYLE_BOLD;
-      break;
-    case 2:
-      style = GP_VERDICT_STYLE_YELLOW GP_VERDICT_STYLE_BOLD;
-      break;
-    default:
-      style = GP_VERDICT_STYLE_CYAN;
-      break;
-  }
-  head = g_strdup_printf ("%2u. ", rank);
-  g_string_append (vt->out, head);
-  sev = g_strdup_printf ("[%s]", f->severity ? f->severity : "?");
-  gp_verdict_styled (vt, style, sev);
-  /* The title wraps under itself; the prefix is measured without colour
-   * codes so the layout is the same with and without them. */
-  {
-    GString *tmp = g_string_new (NULL);
-    gchar *title = g_strdup_printf ("%s: %s", f->rule ? f->rule : "?",
-        f->title ? f->title : "");
-    gchar *plain_prefix = g_strdup_printf ("%s%s ", head, sev);
-    gchar *indent = g_strnfill (strlen (head) + 1, ' ');
-
-    gp_verdict_wrap (tmp, plain_prefix, indent, title);
-    g_string_append (vt->out, tmp->str + strlen (plain_prefix) - 1);
-    g_string_free (tmp, TRUE);
-    g_free (title);
-    g_free (plain_prefix);
-    g_free (indent);
-  }
-  g_free (head);
-  g_free (sev);
-
-  if (f->evidence && json_object_get_size (f->evidence) > 0) {
-    GList *members = json_object_get_members (f->evidence), *l;
-    GString *ev = g_string_new (NULL);
-
-    for (l = members; l; l = l->next) {
-      gchar *item = gp_verdict_evidence_item (l->data,
-          json_object_get_member (f->evidence, l->data));
-
-      g_string_append_printf (ev, "%s%s", ev->len ? ", " : "", item);
-      g_free (item);
-    }
-    gp_verdict_wrap (vt->out, "    evidence: ", "      ", ev->str);
-    g_string_free (ev, TRUE);
-    g_list_free (members);
-  }
-  if (f->why && *f->why)
-    gp_verdict_wrap (vt->out, "    why: ", "      ", f->why);
-  if (f->fix && *f->fix)
-    gp_verdict_wrap (vt->out, "    fix: ", "      ", f->fix);
-  if (f->verified_on && *f->verified_on) {
-    gchar *v = g_strdup_printf ("verified on %s", f->verified_on);
-
-    gp_verdict_wrap (vt->out, "    ", "      ", v);
-    g_free (v);
-  } else if (f->heuristic)
-    g_string_append (vt->out, "    heuristic: not yet verified on a bench "
-        "pair\n");
-}
-
-static void
-gp_verdict_findings (GpVerdictText * vt, GpSession * s)
-{
-  guint i, n = s->findings ? s->findings->len : 0;
-  gchar *head;
-
-  if (n == 0) {
-    const GpRule *rules;
-    guint n_rules, j;
-    GString *ids = g_string_new (NULL);
-
-    rules = gp_rules_get (&n_rules);
-    for (j = 0; j < n_rules; j++)
-      g_string_append_printf (ids, "%s%s", j ? ", " : "", rules[j].id);
-    gp_verdict_styled (vt, GP_VERDICT_STYLE_BOLD, GP_VERDICT_FINDINGS_HEADING);
-    g_string_append (vt->out, ": none\n");
-    gp_verdict_wrap (vt->out, "  rules run: ", "    ", ids->str);
-    g_string_free (ids, TRUE);
-    return;
-  }
-  head = g_strdup_printf ("%s (%u), strongest first",
-      GP_VERDICT_FINDINGS_HEADING, n);
-  gp_verdict_styled (vt, GP_VERDICT_STYLE_BOLD, head);
-  g_string_append_c (vt->out, '\n');
-  g_free (head);
-  for (i = 0; i < n; i++)
-    gp_verdict_finding (vt, i + 1, g_ptr_array_index (s->findings, i));
-}
-
-/* public */
-
-gchar *
-gp_verdict_format_findings (GpSession * s, GpVerdictFlags flags)
-{
-  GpVerdictText vt = { g_string_new (NULL), (flags & GP_VERDICT_COLOR) != 0,
-      FALSE };
-
-  g_return_val_if_fail (s != NULL, NULL);
-  gp_verdict_findings (&vt, s);
-  return g_string_free (vt.out, FALSE);
-}
+/* ------------------------------------------------------------------ */
+/* the whole verdict, part by part                                    */
+/* ------------------------------------------------------------------ */
 
 gchar *
 gp_verdict_format (GpSession * s, const gchar * note, GpVerdictFlags flags)

@@ -189,12 +189,7 @@ gp_rule_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
   gp_finding_set_string (f, "kind", "back-to-back");
   gp_finding_set_string (f, "first", a->factory);
   gp_finding_set_string (f, "second", b->factory);
-  fin = in ? gp_caps_format (in->caps) : NULL;
-  fout = out ? gp_caps_format (out->caps) : NULL;
-  if (fin)
-    gp_finding_set_string (f, "format_in", fin);
-  if (fout)
-    gp_finding_set_string (f, "format_out", fout);
+  gp_finding_set_formats (f, in, out, &fin, &fout);
   f->rank_value = gp_rule_caps_share (s, a->name);
   gp_finding_set_double (f, "first_share_pct", f->rank_value);
   gp_finding_set_double (f, "second_share_pct", gp_rule_caps_share (s,

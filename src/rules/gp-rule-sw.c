@@ -93,12 +93,7 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
   gp_finding_set_string (f, "factory", e->factory);
   gp_finding_set_string (f, "hardware", w->hw);
   gp_finding_set_string (f, "platform", w->platform);
-  fin = in ? gp_caps_format (in->caps) : NULL;
-  fout = out ? gp_caps_format (out->caps) : NULL;
-  if (fin)
-    gp_finding_set_string (f, "format_in", fin);
-  if (fout)
-    gp_finding_set_string (f, "format_out", fout);
+  gp_finding_set_formats (f, in, out, &fin, &fout);
   if (es->self_ms.p50 >= 0)
     gp_finding_set_double (f, "self_p50_ms", es->self_ms.p50);
   gp_finding_set_double (f, "busy_pct", busy);

@@ -88,6 +88,13 @@ gboolean gp_rules_is_device_converter (const gchar * factory);
 /* TRUE when @format is in the comma-separated @formats (or either is NULL). */
 gboolean gp_rules_hw_format_ok (const gchar * formats, const gchar * format);
 
+/* The formats of the links into and out of an element as a finding's
+ * evidence "format_in" and "format_out" (gp-rules.c), each left out where
+ * its link or format is missing; *@fin and *@fout get them, newly
+ * allocated or NULL, for the finding's text. */
+void gp_finding_set_formats (GpFinding * f, GpLink * in, GpLink * out,
+    gchar ** fin, gchar ** fout);
+
 /* The patch kit (gp-rules-patch.c): every rule builds its fix_patch with
  * these and attaches it with gp_rules_attach_patch (), which refuses a
  * patch that would change what the pipeline does (the list is at the top

@@ -9,11 +9,17 @@
 #include <math.h>
 #include <string.h>
 
-/* The rules, in evaluation order, one entry each. verified_on is the
- * string `make pairs` wrote in bench/pairs/results.json, and stays NULL
- * until a bench pair on named hardware
- * shows the rule firing on the bad pipeline and silent on its good twin;
- * until then the rule can only say "info". */
+/* Where and when the bench pairs that verified the rules ran, as `make
+ * pairs` wrote it in bench/pairs/results.json: a verified rule's
+ * verified_on is this and its pair. */
+#define GP_RULES_BENCH "2-core x86_64 (Intel(R) Xeon(R) Processor), " \
+    "Debian 12, GStreamer 1.22.0, 2026-12-01, "
+#define GP_RULES_VERIFIED_ON(pair) GP_RULES_BENCH "bench/pairs/" pair ".pair"
+
+/* The rules, in evaluation order, one entry each. verified_on stays NULL
+ * until a bench pair on named hardware shows the rule firing on the bad
+ * pipeline and silent on its good twin; until then the rule can only say
+ * "info". */
 static const GpRule gp_rules_table[] = {
   {"PREROLL", "the pipeline never reached PLAYING: a sink never prerolled",
       gp_rule_preroll, NULL},
@@ -21,39 +27,29 @@ static const GpRule gp_rules_table[] = {
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
   {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/sync.pair"},
+      GP_RULES_VERIFIED_ON ("sync")},
   {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/late.pair"},
+      GP_RULES_VERIFIED_ON ("late")},
   {"ENC", "encoder settings hostile to a live or joined stream", gp_rule_enc,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/enc.pair"},
+      GP_RULES_VERIFIED_ON ("enc")},
   {"MEM", "process memory growing through the run", gp_rule_mem, NULL},
   {"ZC", "a stretch in system memory between two links in device memory",
-      gp_rule_zc,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/zc.pair"},
+      gp_rule_zc, GP_RULES_VERIFIED_ON ("zc")},
   {"SW", "a software element where a registered hardware element does the "
         "job", gp_rule_sw, NULL},
   {"CAPS", "a converter in passthrough, or two converters back to back",
-      gp_rule_caps,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/caps.pair"},
+      gp_rule_caps, GP_RULES_VERIFIED_ON ("caps")},
   {"FORMAT", "an encoder works on a high-bit-depth or 4:4:4 format that "
         "nothing asked for", gp_rule_format,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/format.pair"},
+      GP_RULES_VERIFIED_ON ("format")},
   {"WASTE", "frames worked on and then dropped (a videorate after the "
         "work)", gp_rule_waste,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/waste.pair"},
+      GP_RULES_VERIFIED_ON ("waste")},
   {"UNUSED", "a decodebin decodes a stream nothing is linked to",
       gp_rule_unused, NULL},
   {"QUEUE", "an expensive element shares its streaming thread with a live "
         "source or another expensive element", gp_rule_queue,
-      "2-core x86_64 (Intel(R) Xeon(R) Processor), Debian 12, "
-        "GStreamer 1.22.0, 2026-12-01, bench/pairs/queue.pair"},
+      GP_RULES_VERIFIED_ON ("queue")},
   {"CPU", "a streaming thread uses >= 90% of a core", gp_rule_cpu, NULL},
   {"STALL", "a link carries nothing for several frame periods while "
         "PLAYING", gp_rule_stall, NULL},
@@ -294,4 +290,16 @@ void
 gp_finding_set_string (GpFinding * f, const gchar * key, const gchar * v)
 {
   json_object_set_string_member (gp_finding_evidence (f), key, v ? v : "");
+}
+
+void
+gp_finding_set_formats (GpFinding * f, GpLink * in, GpLink * out,
+    gchar ** fin, gchar ** fout)
+{
+  *fin = in ? gp_caps_format (in->caps) : NULL;
+  *fout = out ? gp_caps_format (out->caps) : NULL;
+  if (*fin)
+    gp_finding_set_string (f, "format_in", *fin);
+  if (*fout)
+    gp_finding_set_string (f, "format_out", *fout);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gp-nvsmi: nvidia-smi's --query-gpu CSV and dmon tables read by column
  * name into one GpNvsmiTable (see gp-nvsmi.h). */
-#include "telemetry/gp-nvsmi.h"
+#include "gp-nvsmi.h"
 
 #include <math.h>
 #include <string.h>

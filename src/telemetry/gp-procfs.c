@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gp-procfs: the kernel texts the samplers read (gp-procfs.h). */
-#include "telemetry/gp-procfs.h"
+#include "gp-procfs.h"
 
 #include <string.h>
 

@@ -36,9 +36,9 @@
 #define __GP_ROOFLINE_BUILD_H__
 
 #include "core/gp-session.h"
-#include "telemetry/gp-membw.h"
-#include "telemetry/gp-peaks.h"
-#include "telemetry/gp-roofline.h"
+#include "gp-membw.h"
+#include "gp-peaks.h"
+#include "gp-roofline.h"
 
 G_BEGIN_DECLS
 

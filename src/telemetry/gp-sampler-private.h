@@ -8,7 +8,7 @@
 
 #include <poll.h>
 
-#include "telemetry/gp-sampler.h"
+#include "gp-sampler.h"
 
 G_BEGIN_DECLS
 

@@ -2,7 +2,7 @@
 /* gp-sampler-sys: the kernel's own numbers, one reading a tick: /proc
  * (CPU, threads, memory, RSS) and sysfs (thermal zones, cpufreq, devfreq,
  * INA3221 rails), every path under the sampler's roots (gp-sampler.h). */
-#include "telemetry/gp-sampler-private.h"
+#include "gp-sampler-private.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "telemetry/gp-procfs.h"
-#include "telemetry/gp-telemetry.h"
+#include "gp-procfs.h"
+#include "gp-telemetry.h"
 
 /* /proc/stat: 64 KiB holds a hundred cores and the interrupt counts; the
  * buffer doubles up to this for bigger machines. */

@@ -3,7 +3,7 @@
  * thread, one per tool: tegrastats and an nvidia-smi query loop, each
  * asked for a sample a window, read line by line as the lines arrive,
  * stopped and reaped at the end (gp-sampler.h). */
-#include "telemetry/gp-sampler-private.h"
+#include "gp-sampler-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "telemetry/gp-telemetry.h"
+#include "gp-telemetry.h"
 
 /* The end of a child's stderr kept for its source's detail. */
 #define GP_TOOL_STDERR_KEEP 2048

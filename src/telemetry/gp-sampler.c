@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gp-sampler: the sampler's thread, its ticks and its cost
  * (gp-sampler.h). */
-#include "telemetry/gp-sampler-private.h"
+#include "gp-sampler-private.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,7 +9,7 @@
  * mW a rail, `name@valueC` a temperature. Whatever none of these takes is
  * counted unknown.
  */
-#include "telemetry/gp-tegrastats.h"
+#include "gp-tegrastats.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gp-telemetry: tegrastats and nvidia-smi samples into the machine's
  * vocabulary, and their saved outputs read whole (gp-telemetry.h). */
-#include "telemetry/gp-telemetry.h"
+#include "gp-telemetry.h"
 
 #include <math.h>
 #include <stdio.h>

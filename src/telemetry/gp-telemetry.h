@@ -77,8 +77,8 @@
 #define __GP_TELEMETRY_H__
 
 #include "core/gp-machine.h"
-#include "telemetry/gp-nvsmi.h"
-#include "telemetry/gp-tegrastats.h"
+#include "gp-nvsmi.h"
+#include "gp-tegrastats.h"
 
 G_BEGIN_DECLS
 

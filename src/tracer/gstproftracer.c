@@ -1039,8 +1039,10 @@ gp_push_failures (GstProfTracer * self, GpThread * t, guint64 ts,
     gp_link_failed (self, ts, pad, "flow", "not-negotiated");
 }
 
+/* After a push of a buffer or of a list (pad-push-post and
+ * pad-push-list-post): the frame it opened closes. */
 static void
-do_push_buffer_post (GstProfTracer * self, guint64 ts, GstPad * pad,
+do_push_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     GstFlowReturn res)
 {
   GpThread *t = gp_thread_current (self);
@@ -1059,18 +1061,6 @@ do_push_list_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
 
   gp_push_pre (self, ts, pad, n ? gst_buffer_list_get (list, 0) : NULL,
       list, n, gst_buffer_list_calculate_size (list));
-}
-
-static void
-do_push_list_post (GstProfTracer * self, guint64 ts, GstPad * pad,
-    GstFlowReturn res)
-{
-  GpThread *t = gp_thread_current (self);
-
-  if (G_UNLIKELY (self->nvtx != NULL))
-    gp_nvtx_range_close (self, t);
-  gp_frame_close (self, t, ts);
-  gp_push_failures (self, t, ts, pad, res);
 }
 
 /* Pulls: @pad is the puller's sink pad; the frame belongs to the upstream
@@ -1418,9 +1408,9 @@ static const struct
   GCallback func;
 } gst_prof_hooks[] = {
   {"pad-push-pre", G_CALLBACK (do_push_buffer_pre)},
-  {"pad-push-post", G_CALLBACK (do_push_buffer_post)},
+  {"pad-push-post", G_CALLBACK (do_push_post)},
   {"pad-push-list-pre", G_CALLBACK (do_push_list_pre)},
-  {"pad-push-list-post", G_CALLBACK (do_push_list_post)},
+  {"pad-push-list-post", G_CALLBACK (do_push_post)},
   {"pad-pull-range-pre", G_CALLBACK (do_pull_range_pre)},
   {"pad-pull-range-post", G_CALLBACK (do_pull_range_post)},
   {"pad-push-event-pre", G_CALLBACK (do_push_event_pre)},
