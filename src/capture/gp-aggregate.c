@@ -4,7 +4,7 @@
  * gp-aggregate.c: taking records in. The tracer's window and graph
  * records and the events of the bus are folded into the aggregator's
  * tables (gp-aggregate-private.h). See gp-aggregate.h for the definitions
- * of the rates; the record format is in docs/ARCHITECTURE.md.
+ * of the rates; the record format is in docs/records.md.
  *
  * Everything the tracer sends is accumulated in private tables under one
  * lock (windows arrive on the tracer's thread); the session is rebuilt from

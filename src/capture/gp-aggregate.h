@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-aggregate.h: folds the tracer's records (docs/ARCHITECTURE.md, "The
- * tracer's window record") into a GpSession: whole-run histograms per
+ * gp-aggregate.h: folds the tracer's records (docs/records.md, "The
+ * window record") into a GpSession: whole-run histograms per
  * element, queue and latency path, link and sink rates, thread CPU, events,
  * and a bounded series (recent windows at full resolution, older ones merged
  * pairwise, so memory stays constant however long the run).

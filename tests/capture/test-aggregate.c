@@ -2,7 +2,7 @@
 /* gstprof
  *
  * test-aggregate.c: the aggregator on hand-built tracer records (the
- * "gstprof-window" / "gstprof-graph" formats of docs/ARCHITECTURE.md), where
+ * "gstprof-window" / "gstprof-graph" formats of docs/records.md), where
  * every expected number is known exactly: histogram merging, rates over the
  * PLAYING time, shares, target rates from caps, thread CPU, events, and the
  * bounded series.
