@@ -74,7 +74,8 @@
  *   trace=SECONDS, the `gstprof-trace` record of every thread's ring, read
  *   now (NULL when trace is off).
  *
- * The records are specified in docs/records.md ("The window record").  What is measured, in short:
+ * The records are specified in docs/records.md ("The window record").
+ * What is measured, in short:
  *
  * - Exclusive (self) time per element and buffer: each streaming thread keeps
  *   a stack of open pushes; `pad-push-pre` opens a frame for the element that
