@@ -191,9 +191,8 @@ test_cpu (void)
   g_assert_cmpfloat (gp_test_evidence_double (f, "thread_busy_pct"), >=, 90);
   /* videoscale's n-threads is 1 by default: the patch spreads it */
   g_assert_nonnull (f->fix_patch);
-  g_assert_cmpstr (json_object_get_string_member
-      (json_array_get_object_element (json_node_get_array (f->fix_patch), 0),
-          "prop"), ==, "n-threads");
+  g_assert_cmpstr (((GpLaunchOp *) g_ptr_array_index (f->fix_patch,
+              0))->prop, ==, "n-threads");
   gp_session_free (s);
 
   s = run ("videotestsrc name=src is-live=true ! "
