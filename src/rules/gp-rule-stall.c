@@ -411,9 +411,8 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
     g_free (f->why);
     f->why = g_string_free (why, FALSE);
 
-    f->fix_patch = gp_stall_valve_patch (s, sl->src_el);
     g_free (f->fix);
-    if (f->fix_patch)
+    if (gp_rules_attach_patch (s, f, gp_stall_valve_patch (s, sl->src_el)))
       f->fix = g_strdup_printf ("%s is a valve with drop=true: set drop=false "
           "(or remove the branch if it is not wanted).", sl->src_el);
     else if (is_source && full == NULL && sl->flowed)

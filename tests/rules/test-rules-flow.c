@@ -203,12 +203,14 @@ test_cpu (void)
 }
 
 /* STALL, never flowed: the tee branch behind a valve with drop=true; the
- * finding names the valve's output and the fix sets drop=false. */
+ * finding names the valve's output and the fix sets drop=false, through
+ * the check every rule's fix passes. */
 static void
 test_stall_never (void)
 {
   GpSession *s;
   GpFinding *f;
+  gchar *fixed;
   guint i, n = 0;
 
   if (!gp_test_have_tracer ())
@@ -231,6 +233,17 @@ test_stall_never (void)
   g_assert_cmpuint (n, ==, 1);
   /* nor as an empty queue "upstream of a starved sink": q2 drains fine */
   g_assert_null (gp_session_find_finding (s, "QFULL", "q2"));
+  /* the edit passed the check every fix passes: it opens the valve the
+   * string wrote, and an edit the string cannot take is dropped */
+  fixed = gp_test_patched (s, f);
+  g_assert_nonnull (strstr (fixed, "valve name=v drop=false"));
+  g_free (fixed);
+  g_free (s->launch);
+  s->launch = g_strdup ("videotestsrc name=src is-live=true ! fakesink");
+  gp_rules_run (s);
+  f = gp_session_find_finding (s, "STALL", "v.src->s2.sink");
+  g_assert_nonnull (f);
+  g_assert_null (f->fix_patch);
   gp_session_free (s);
 }
 
