@@ -82,15 +82,24 @@ gp_launch_op_props_new (void)
   return props;
 }
 
-GpLaunchOp *
-gp_launch_op_set (const gchar * target, const gchar * prop,
-    const GValue * value)
+/* A set op whose value is of @type, still to be given. */
+static GpLaunchOp *
+gp_launch_op_set_new (const gchar * target, const gchar * prop, GType type)
 {
   GpLaunchOp *op = gp_launch_op_new (GP_LAUNCH_OP_SET, GP_LAUNCH_AT_TARGET,
       target);
 
   op->prop = g_strdup (prop);
-  g_value_init (&op->value, G_VALUE_TYPE (value));
+  g_value_init (&op->value, type);
+  return op;
+}
+
+GpLaunchOp *
+gp_launch_op_set (const gchar * target, const gchar * prop,
+    const GValue * value)
+{
+  GpLaunchOp *op = gp_launch_op_set_new (target, prop, G_VALUE_TYPE (value));
+
   g_value_copy (value, &op->value);
   return op;
 }
@@ -98,12 +107,9 @@ gp_launch_op_set (const gchar * target, const gchar * prop,
 GpLaunchOp *
 gp_launch_op_set_int (const gchar * target, const gchar * prop, gint64 value)
 {
-  GValue v = G_VALUE_INIT;
-  GpLaunchOp *op;
+  GpLaunchOp *op = gp_launch_op_set_new (target, prop, G_TYPE_INT64);
 
-  g_value_set_int64 (g_value_init (&v, G_TYPE_INT64), value);
-  op = gp_launch_op_set (target, prop, &v);
-  g_value_unset (&v);
+  g_value_set_int64 (&op->value, value);
   return op;
 }
 
@@ -111,12 +117,9 @@ GpLaunchOp *
 gp_launch_op_set_bool (const gchar * target, const gchar * prop,
     gboolean value)
 {
-  GValue v = G_VALUE_INIT;
-  GpLaunchOp *op;
+  GpLaunchOp *op = gp_launch_op_set_new (target, prop, G_TYPE_BOOLEAN);
 
-  g_value_set_boolean (g_value_init (&v, G_TYPE_BOOLEAN), value);
-  op = gp_launch_op_set (target, prop, &v);
-  g_value_unset (&v);
+  g_value_set_boolean (&op->value, value);
   return op;
 }
 
@@ -124,12 +127,9 @@ GpLaunchOp *
 gp_launch_op_set_string (const gchar * target, const gchar * prop,
     const gchar * value)
 {
-  GValue v = G_VALUE_INIT;
-  GpLaunchOp *op;
+  GpLaunchOp *op = gp_launch_op_set_new (target, prop, G_TYPE_STRING);
 
-  g_value_set_string (g_value_init (&v, G_TYPE_STRING), value);
-  op = gp_launch_op_set (target, prop, &v);
-  g_value_unset (&v);
+  g_value_set_string (&op->value, value);
   return op;
 }
 
@@ -172,49 +172,45 @@ gp_launch_op_remove (const gchar * target)
   return gp_launch_op_new (GP_LAUNCH_OP_REMOVE, GP_LAUNCH_AT_TARGET, target);
 }
 
+/* A new property of @op, its value of @type still to be given. */
+static GValue *
+gp_launch_op_new_prop (GpLaunchOp * op, const gchar * key, GType type)
+{
+  GpLaunchProp p = { g_strdup (key), G_VALUE_INIT };
+
+  g_value_init (&p.value, type);
+  if (op->props == NULL)
+    op->props = gp_launch_op_props_new ();
+  g_array_append_val (op->props, p);
+  return &g_array_index (op->props, GpLaunchProp, op->props->len - 1).value;
+}
+
 void
 gp_launch_op_add_prop (GpLaunchOp * op, const gchar * key,
     const GValue * value)
 {
-  GpLaunchProp p = { g_strdup (key), G_VALUE_INIT };
-
-  g_value_init (&p.value, G_VALUE_TYPE (value));
-  g_value_copy (value, &p.value);
-  if (op->props == NULL)
-    op->props = gp_launch_op_props_new ();
-  g_array_append_val (op->props, p);
+  g_value_copy (value, gp_launch_op_new_prop (op, key, G_VALUE_TYPE (value)));
 }
 
 void
 gp_launch_op_add_prop_int (GpLaunchOp * op, const gchar * key, gint64 value)
 {
-  GValue v = G_VALUE_INIT;
-
-  g_value_set_int64 (g_value_init (&v, G_TYPE_INT64), value);
-  gp_launch_op_add_prop (op, key, &v);
-  g_value_unset (&v);
+  g_value_set_int64 (gp_launch_op_new_prop (op, key, G_TYPE_INT64), value);
 }
 
 void
 gp_launch_op_add_prop_string (GpLaunchOp * op, const gchar * key,
     const gchar * value)
 {
-  GValue v = G_VALUE_INIT;
-
-  g_value_set_string (g_value_init (&v, G_TYPE_STRING), value);
-  gp_launch_op_add_prop (op, key, &v);
-  g_value_unset (&v);
+  g_value_set_string (gp_launch_op_new_prop (op, key, G_TYPE_STRING), value);
 }
 
 void
 gp_launch_op_add_prop_bool (GpLaunchOp * op, const gchar * key,
     gboolean value)
 {
-  GValue v = G_VALUE_INIT;
-
-  g_value_set_boolean (g_value_init (&v, G_TYPE_BOOLEAN), value);
-  gp_launch_op_add_prop (op, key, &v);
-  g_value_unset (&v);
+  g_value_set_boolean (gp_launch_op_new_prop (op, key, G_TYPE_BOOLEAN),
+      value);
 }
 
 GpLaunchOp *
