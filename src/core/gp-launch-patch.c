@@ -2,11 +2,10 @@
 /* gstprof
  *
  * gp-launch-patch.c: the rewriter. gp_launch_apply_patch () turns each
- * op (listed in gp-launch.h) into byte edits of the text as written,
+ * op (gp-launch-op.h) into byte edits of the text as written,
  * leaving every other byte as it was, and keeps the result only when it
  * parses again.
  */
-#include "gp-json.h"
 #include "gp-launch-private.h"
 
 #include <stdarg.h>
@@ -143,46 +142,30 @@ gp_launch_quote_value (const gchar * v)
 gchar *
 gp_launch_value_text (JsonNode * node)
 {
+  GValue v = G_VALUE_INIT;
+  gchar *text;
+
   if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
     return NULL;
-  switch (json_node_get_value_type (node)) {
-    case G_TYPE_STRING:
-      return g_strdup (json_node_get_string (node));
-    case G_TYPE_BOOLEAN:
-      return g_strdup (json_node_get_boolean (node) ? "true" : "false");
-    case G_TYPE_INT64:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
-    case G_TYPE_DOUBLE:{
-      gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      return g_strdup (g_ascii_dtostr (buf, sizeof buf,
-              json_node_get_double (node)));
-    }
-    default:
-      return NULL;
-  }
+  json_node_get_value (node, &v);
+  text = gp_launch_scalar_text (&v);
+  g_value_unset (&v);
+  return text;
 }
 
-/* " key=value" for each member of props, checked; out may be NULL */
+/* " key=value" for each property of the new element, checked; out may be
+ * NULL */
 static gboolean
-gp_launch_props_text (JsonObject * op, guint index, GString * out,
+gp_launch_props_text (const GpLaunchOp * op, guint index, GString * out,
     GError ** error)
 {
-  JsonNode *pn;
-  JsonObject *props;
-  GList *members, *walk;
   gboolean ok = TRUE;
+  guint i;
 
-  if (!json_object_has_member (op, "props"))
-    return TRUE;
-  pn = json_object_get_member (op, "props");
-  if (JSON_NODE_TYPE (pn) != JSON_NODE_OBJECT)
-    return gp_launch_patch_fail (error, index, "\"props\" must be an object");
-  props = json_node_get_object (pn);
-  members = json_object_get_members (props);
-  for (walk = members; walk != NULL && ok; walk = walk->next) {
-    const gchar *key = walk->data;
-    gchar *v = gp_launch_value_text (json_object_get_member (props, key)), *q;
+  for (i = 0; op->props != NULL && i < op->props->len && ok; i++) {
+    GpLaunchProp *p = &g_array_index (op->props, GpLaunchProp, i);
+    const gchar *key = p->key;
+    gchar *v = gp_launch_scalar_text (&p->value), *q;
 
     if (!gp_launch_is_identifier (key)) {
       ok = gp_launch_patch_fail (error, index,
@@ -197,12 +180,11 @@ gp_launch_props_text (JsonObject * op, guint index, GString * out,
     }
     g_free (v);
   }
-  g_list_free (members);
   return ok;
 }
 
 static gboolean
-gp_launch_props_check (JsonObject * op, guint index, GError ** error)
+gp_launch_props_check (const GpLaunchOp * op, guint index, GError ** error)
 {
   return gp_launch_props_text (op, index, NULL, error);
 }
@@ -225,14 +207,15 @@ gp_launch_resolve (GpLaunch * l, const gchar * name)
 }
 
 static gint
-gp_launch_resolve_member (GpLaunch * l, JsonObject * op, const gchar * key,
-    guint index, GError ** error)
+gp_launch_resolve_member (GpLaunch * l, const GpLaunchOp * op, guint index,
+    GError ** error)
 {
-  const gchar *name = gp_json_get_string (op, key);
+  const gchar *name = op->name;
   gint el;
 
   if (name == NULL) {
-    gp_launch_patch_fail (error, index, "\"%s\" must name an element", key);
+    gp_launch_patch_fail (error, index, "\"%s\" must name an element",
+        gp_launch_at_name (op->at));
     return -1;
   }
   el = gp_launch_resolve (l, name);
@@ -311,23 +294,22 @@ gp_launch_prop_value_offset (GpLaunchSegment * seg)
 }
 
 static gboolean
-gp_launch_op_insert (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
-    gsize * expect_at, GError ** error)
+gp_launch_patch_insert (GpLaunch * l, const GpLaunchOp * op, guint index,
+    GArray * edits, gsize * expect_at, GError ** error)
 {
-  const gchar *factory = gp_json_get_string (op, "element");
-  gboolean after = json_object_has_member (op, "after");
+  const gchar *factory = op->factory;
+  gboolean after = op->at == GP_LAUNCH_AT_AFTER;
   gint el;
   GString *desc;
   gsize at;
 
-  if (after == json_object_has_member (op, "before"))
+  if (op->at == GP_LAUNCH_AT_TARGET)
     return gp_launch_patch_fail (error, index,
         "insert needs one of \"after\" or \"before\"");
   if (factory == NULL || !gp_launch_is_identifier (factory))
     return gp_launch_patch_fail (error, index,
         "insert needs \"element\": a factory name");
-  el = gp_launch_resolve_member (l, op, after ? "after" : "before", index,
-      error);
+  el = gp_launch_resolve_member (l, op, index, error);
   if (el < 0)
     return FALSE;
   desc = g_string_new (factory);
@@ -390,29 +372,20 @@ gp_launch_set_edit (GpLaunch * l, gint el, const gchar * key,
 }
 
 static gboolean
-gp_launch_op_replace (GpLaunch * l, JsonObject * op, guint index,
+gp_launch_patch_replace (GpLaunch * l, const GpLaunchOp * op, guint index,
     GArray * edits, GError ** error)
 {
-  const gchar *factory = gp_json_get_string (op, "element");
-  gboolean keep = FALSE;
+  const gchar *factory = op->factory;
+  gboolean keep = op->keep_props;
   gint el;
   GpLaunchElementPriv *e;
   GString *extra;
-  guint i;
+  guint i, j;
 
   if (factory == NULL || !gp_launch_is_identifier (factory))
     return gp_launch_patch_fail (error, index,
         "replace needs \"element\": a factory name");
-  if (json_object_has_member (op, "keep_props")) {
-    JsonNode *k = json_object_get_member (op, "keep_props");
-
-    if (JSON_NODE_TYPE (k) != JSON_NODE_VALUE ||
-        json_node_get_value_type (k) != G_TYPE_BOOLEAN)
-      return gp_launch_patch_fail (error, index,
-          "\"keep_props\" must be true or false");
-    keep = json_node_get_boolean (k);
-  }
-  el = gp_launch_resolve_member (l, op, "target", index, error);
+  el = gp_launch_resolve_member (l, op, index, error);
   if (el < 0)
     return FALSE;
   e = ELEM (l, el);
@@ -427,31 +400,26 @@ gp_launch_op_replace (GpLaunch * l, JsonObject * op, guint index,
   }
   gp_launch_add_edit (edits, e->pub.offset,
       strlen (SEG (l, e->first_seg)->text), g_strdup (factory));
-  if (json_object_has_member (op, "props")) {
-    JsonObject *props = json_object_get_object_member (op, "props");
-    GList *members = json_object_get_members (props), *walk;
+  for (j = 0; op->props != NULL && j < op->props->len; j++) {
+    GpLaunchProp *p = &g_array_index (op->props, GpLaunchProp, j);
+    const gchar *key = p->key;
+    gchar *v = gp_launch_scalar_text (&p->value);
+    gint seg = gp_launch_find_prop (l, el, key);
 
-    for (walk = members; walk != NULL; walk = walk->next) {
-      const gchar *key = walk->data;
-      gchar *v = gp_launch_value_text (json_object_get_member (props, key));
-      gint seg = gp_launch_find_prop (l, el, key);
+    /* a property already there gets the new value (and is not dropped
+     * below), others are added */
+    if (seg >= 0) {
+      gsize at = gp_launch_prop_value_offset (SEG (l, seg));
 
-      /* a property already there gets the new value (and is not dropped
-       * below), others are added */
-      if (seg >= 0) {
-        gsize at = gp_launch_prop_value_offset (SEG (l, seg));
+      gp_launch_add_edit (edits, at, gp_launch_seg_end (l, seg) - at,
+          gp_launch_quote_value (v));
+    } else {
+      gchar *q = gp_launch_quote_value (v);
 
-        gp_launch_add_edit (edits, at, gp_launch_seg_end (l, seg) - at,
-            gp_launch_quote_value (v));
-      } else {
-        gchar *q = gp_launch_quote_value (v);
-
-        g_string_append_printf (extra, " %s=%s", key, q);
-        g_free (q);
-      }
-      g_free (v);
+      g_string_append_printf (extra, " %s=%s", key, q);
+      g_free (q);
     }
-    g_list_free (members);
+    g_free (v);
   }
   for (i = e->first_seg + 1; i <= e->props_last_seg; i++) {
     GpLaunchSegment *seg = SEG (l, i);
@@ -466,17 +434,11 @@ gp_launch_op_replace (GpLaunch * l, JsonObject * op, guint index,
      * "props" is replaced, not dropped */
     drop = !keep && !(seg->kind == GP_LAUNCH_SEG_PROPERTY &&
         strcmp (k, "name") == 0);
-    if (drop && seg->kind == GP_LAUNCH_SEG_PROPERTY &&
-        json_object_has_member (op, "props")) {
-      JsonObject *props = json_object_get_object_member (op, "props");
-      GList *members = json_object_get_members (props), *walk;
-
-      for (walk = members; walk != NULL && drop; walk = walk->next)
-        if (gp_launch_keys_equal (walk->data, k)
-            && (gint) i == gp_launch_find_prop (l, el, k))
-          drop = FALSE;
-      g_list_free (members);
-    }
+    for (j = 0; drop && seg->kind == GP_LAUNCH_SEG_PROPERTY &&
+        op->props != NULL && j < op->props->len; j++)
+      if (gp_launch_keys_equal (g_array_index (op->props, GpLaunchProp,
+                  j).key, k) && (gint) i == gp_launch_find_prop (l, el, k))
+        drop = FALSE;
     g_free (k);
     if (drop) {
       /* with the whitespace before it */
@@ -494,22 +456,21 @@ gp_launch_op_replace (GpLaunch * l, JsonObject * op, guint index,
 }
 
 static gboolean
-gp_launch_op_set (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
-    GError ** error)
+gp_launch_patch_set (GpLaunch * l, const GpLaunchOp * op, guint index,
+    GArray * edits, GError ** error)
 {
-  const gchar *key = gp_json_get_string (op, "prop");
+  const gchar *key = op->prop;
   gchar *value;
   gint el;
 
   if (key == NULL || !gp_launch_is_identifier (key))
     return gp_launch_patch_fail (error, index,
         "set needs \"prop\": a property name");
-  value = json_object_has_member (op, "value") ?
-      gp_launch_value_text (json_object_get_member (op, "value")) : NULL;
+  value = gp_launch_scalar_text (&op->value);
   if (value == NULL)
     return gp_launch_patch_fail (error, index,
         "set needs \"value\": a string, number or boolean");
-  el = gp_launch_resolve_member (l, op, "target", index, error);
+  el = gp_launch_resolve_member (l, op, index, error);
   if (el >= 0 && ELEM (l, el)->pub.kind != GP_LAUNCH_ELEMENT &&
       ELEM (l, el)->pub.kind != GP_LAUNCH_BIN) {
     gp_launch_patch_fail (error, index, "\"%s\" has no properties to set",
@@ -523,16 +484,16 @@ gp_launch_op_set (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
 }
 
 static gboolean
-gp_launch_op_caps (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
-    GError ** error)
+gp_launch_patch_caps (GpLaunch * l, const GpLaunchOp * op, guint index,
+    GArray * edits, GError ** error)
 {
-  const gchar *caps_in = gp_json_get_string (op, "caps");
+  const gchar *caps_in = op->caps;
   gchar *caps;
   gint el, target = -1;
   GpLaunchItem *it;
   GpLaunchLink *lk;
-  gboolean after = json_object_has_member (op, "after");
-  gboolean before = json_object_has_member (op, "before");
+  gboolean after = op->at == GP_LAUNCH_AT_AFTER;
+  gboolean before = op->at == GP_LAUNCH_AT_BEFORE;
   gboolean ok = TRUE;
 
   if (caps_in == NULL)
@@ -552,15 +513,11 @@ gp_launch_op_caps (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
     else
       gst_caps_unref (c);
   }
-  if (ok && (after + before + json_object_has_member (op, "target")) != 1)
-    ok = gp_launch_patch_fail (error, index,
-        "caps needs one of \"after\", \"before\" or \"target\"");
   if (!ok) {
     g_free (caps);
     return FALSE;
   }
-  el = gp_launch_resolve_member (l, op,
-      after ? "after" : before ? "before" : "target", index, error);
+  el = gp_launch_resolve_member (l, op, index, error);
   if (el < 0) {
     g_free (caps);
     return FALSE;
@@ -600,10 +557,10 @@ gp_launch_op_caps (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
 }
 
 static gboolean
-gp_launch_op_remove (GpLaunch * l, JsonObject * op, guint index, GArray * edits,
-    GError ** error)
+gp_launch_patch_remove (GpLaunch * l, const GpLaunchOp * op, guint index,
+    GArray * edits, GError ** error)
 {
-  gint el = gp_launch_resolve_member (l, op, "target", index, error);
+  gint el = gp_launch_resolve_member (l, op, index, error);
   GpLaunchElementPriv *e;
   GpLaunchItem *it;
   guint i;
@@ -694,39 +651,36 @@ gp_launch_carry_batch_names (GpLaunch * from, GpLaunch * to, GArray * edits)
 }
 
 static gboolean
-gp_launch_apply_one (GpLaunch ** cur, JsonNode * node, guint index,
+gp_launch_apply_one (GpLaunch ** cur, const GpLaunchOp * op, guint index,
     GError ** error)
 {
   GpLaunch *l = *cur, *nl;
-  JsonObject *op;
-  const gchar *kind;
+  const gchar *kind = gp_launch_op_kind_name (op->kind);
   GArray *edits;
-  gboolean ok;
+  gboolean ok = FALSE;
   gsize expect_at = 0;
   gchar *text;
   GError *perr = NULL;
 
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_OBJECT)
-    return gp_launch_patch_fail (error, index, "not a JSON object");
-  op = json_node_get_object (node);
-  kind = gp_json_get_string (op, "op");
-  if (kind == NULL)
-    return gp_launch_patch_fail (error, index, "no \"op\"");
   edits = g_array_new (FALSE, TRUE, sizeof (GpLaunchEdit));
   g_array_set_clear_func (edits, gp_launch_edit_clear);
-  if (strcmp (kind, "insert") == 0)
-    ok = gp_launch_op_insert (l, op, index, edits, &expect_at, error);
-  else if (strcmp (kind, "replace") == 0)
-    ok = gp_launch_op_replace (l, op, index, edits, error);
-  else if (strcmp (kind, "set") == 0)
-    ok = gp_launch_op_set (l, op, index, edits, error);
-  else if (strcmp (kind, "caps") == 0)
-    ok = gp_launch_op_caps (l, op, index, edits, error);
-  else if (strcmp (kind, "remove") == 0)
-    ok = gp_launch_op_remove (l, op, index, edits, error);
-  else
-    ok = gp_launch_patch_fail (error, index,
-        "unknown op \"%s\" (insert, replace, set, caps or remove)", kind);
+  switch (op->kind) {
+    case GP_LAUNCH_OP_INSERT:
+      ok = gp_launch_patch_insert (l, op, index, edits, &expect_at, error);
+      break;
+    case GP_LAUNCH_OP_REPLACE:
+      ok = gp_launch_patch_replace (l, op, index, edits, error);
+      break;
+    case GP_LAUNCH_OP_SET:
+      ok = gp_launch_patch_set (l, op, index, edits, error);
+      break;
+    case GP_LAUNCH_OP_CAPS:
+      ok = gp_launch_patch_caps (l, op, index, edits, error);
+      break;
+    case GP_LAUNCH_OP_REMOVE:
+      ok = gp_launch_patch_remove (l, op, index, edits, error);
+      break;
+  }
   if (!ok) {
     g_array_unref (edits);
     return FALSE;
@@ -743,9 +697,9 @@ gp_launch_apply_one (GpLaunch ** cur, JsonNode * node, guint index,
     return FALSE;
   }
   gp_launch_carry_batch_names (l, nl, edits);
-  if (strcmp (kind, "insert") == 0) {
+  if (op->kind == GP_LAUNCH_OP_INSERT) {
     /* the new element must be what was asked for, where it was put */
-    const gchar *factory = gp_json_get_string (op, "element");
+    const gchar *factory = op->factory;
     gboolean found = FALSE;
     guint j;
 
@@ -771,10 +725,11 @@ gp_launch_apply_one (GpLaunch ** cur, JsonNode * node, guint index,
 }
 
 gboolean
-gp_launch_apply_patch (GpLaunch * l, JsonNode * patch, GError ** error)
+gp_launch_apply_patch (GpLaunch * l, GPtrArray * patch, GError ** error)
 {
   GpLaunch *cur, tmp;
   gboolean ok = TRUE;
+  guint i;
 
   g_return_val_if_fail (l != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -785,15 +740,8 @@ gp_launch_apply_patch (GpLaunch * l, JsonNode * patch, GError ** error)
   if (cur == NULL)
     return gp_launch_patch_fail (error, 0, "the launch string does not parse");
   gp_launch_set_batch_names (cur);
-  if (JSON_NODE_TYPE (patch) == JSON_NODE_ARRAY) {
-    JsonArray *a = json_node_get_array (patch);
-    guint i;
-
-    for (i = 0; ok && i < json_array_get_length (a); i++)
-      ok = gp_launch_apply_one (&cur, json_array_get_element (a, i), i, error);
-  } else {
-    ok = gp_launch_apply_one (&cur, patch, 0, error);
-  }
+  for (i = 0; ok && i < patch->len; i++)
+    ok = gp_launch_apply_one (&cur, g_ptr_array_index (patch, i), i, error);
   if (!ok) {
     gp_launch_free (cur);
     return FALSE;
@@ -802,7 +750,7 @@ gp_launch_apply_patch (GpLaunch * l, JsonNode * patch, GError ** error)
   tmp = *l;
   *l = *cur;
   *cur = tmp;
-  for (guint i = 0; i < l->elements->len; i++) {
+  for (i = 0; i < l->elements->len; i++) {
     g_clear_pointer (&ELEM (l, i)->ref_name, g_free);
     g_clear_pointer (&ELEM (l, i)->ref_alias, g_free);
   }

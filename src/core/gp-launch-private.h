@@ -14,6 +14,8 @@
  *   gp-launch-patch.c  the rewriter: gp_launch_apply_patch ()'s ops as
  *                      byte edits of the text as written
  *   gp-launch-diff.c   gp_launch_diff ()
+ *   gp-launch-op.c     the typed op itself (gp-launch-op.h): builders,
+ *                      description, conflict key
  */
 #ifndef __GP_LAUNCH_PRIVATE_H__
 #define __GP_LAUNCH_PRIVATE_H__

@@ -12,7 +12,7 @@
  * fresh process, so that a finding about "videoconvert0" can be turned
  * into an edit of the text the user typed.
  *
- * gp_launch_apply_patch () applies structured edits (JSON, see below) that
+ * gp_launch_apply_patch () applies typed edits (gp-launch-op.h) that
  * change only the bytes they must: everything else, spacing and quoting
  * included, stays as written. gp_launch_diff () shows what changed.
  */
@@ -21,6 +21,8 @@
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
+
+#include "gp-launch-op.h"
 
 G_BEGIN_DECLS
 
@@ -124,21 +126,12 @@ JsonObject *gp_launch_element_props (const GpLaunch * l, gint el);
  * NULL for anything else. */
 gchar *gp_launch_value_text (JsonNode * node);
 
-/* Applies one edit (a JSON object) or several (an array, applied in order,
- * all or nothing). Element names in one call are those of the string as it
- * was when the call began. Ops:
- *   {"op":"insert","after"|"before":NAME,"element":FACTORY,"props":{K:V}}
- *   {"op":"replace","target":NAME,"element":FACTORY,"keep_props":false,
- *    "props":{K:V}}        name= is always kept, other properties only
- *                          with keep_props
- *   {"op":"set","target":NAME,"prop":K,"value":V}
- *   {"op":"caps","after"|"before":NAME,"caps":CAPS}  replaces the caps on
- *                          that link or adds them; or "target":CAPSFILTER
- *   {"op":"remove","target":NAME}  an element with its outgoing link (its
- *                          incoming one when it is last), or caps
- * Values are what GStreamer should receive; they are quoted as needed.
- * On error the launch is unchanged. */
-gboolean gp_launch_apply_patch (GpLaunch * l, JsonNode * patch,
+/* Applies the ops of @patch (GpLaunchOp*, gp-launch-op.h, where each op is
+ * described) in order, all or nothing. Element names in one call are
+ * those of the string as it was when the call began. On error the launch
+ * is unchanged and @error says "patch N: ..." on one line, N the index of
+ * the op that failed. */
+gboolean gp_launch_apply_patch (GpLaunch * l, GPtrArray * patch,
     GError ** error);
 
 /* A short human diff: for each changed place, "- " and "+ " lines with the

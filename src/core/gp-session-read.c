@@ -779,6 +779,211 @@ gp_session_read_events (GpJsonReader * r, GpSession * s, JsonObject * root)
   return ok;
 }
 
+/* ------------------------------------------------------------------ */
+/* findings[].fix_patch: the ops of gp-launch-op.h                      */
+/* ------------------------------------------------------------------ */
+
+/* A string member an op cannot go without. */
+static const gchar *
+gp_session_read_op_string (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, const gchar * what)
+{
+  const gchar *v = NULL;
+
+  if (gp_json_read_string (r, o, path, key, &v) && v == NULL)
+    gp_json_reader_expected (r, path, key, what);
+  return v;
+}
+
+/* A property value: a string, number or boolean. */
+static gboolean
+gp_session_read_op_scalar (GpJsonReader * r, JsonNode * node,
+    const gchar * path, const gchar * key, GValue * out)
+{
+  if (r->error != NULL)
+    return FALSE;
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return gp_json_reader_expected (r, path, key,
+        "a string, number or boolean");
+  json_node_get_value (node, out);
+  return TRUE;
+}
+
+/* Which element the op names, and where: "target" for set, replace and
+ * remove; one of "after" or "before" for insert; one of the three for
+ * caps. */
+static gboolean
+gp_session_read_op_at (GpJsonReader * r, JsonObject * o, const gchar * path,
+    GpLaunchOpKind kind, GpLaunchAt * at, const gchar ** name)
+{
+  GpLaunchAt a, first = kind == GP_LAUNCH_OP_INSERT ? GP_LAUNCH_AT_AFTER :
+      GP_LAUNCH_AT_TARGET;
+  GpLaunchAt last = kind == GP_LAUNCH_OP_INSERT ||
+      kind == GP_LAUNCH_OP_CAPS ? GP_LAUNCH_AT_BEFORE : GP_LAUNCH_AT_TARGET;
+  guint found = 0;
+
+  for (a = first; a <= last; a++) {
+    const gchar *v = NULL;
+
+    if (!gp_json_read_string (r, o, path, gp_launch_at_name (a), &v))
+      return FALSE;
+    if (v != NULL) {
+      found++;
+      *at = a;
+      *name = v;
+    }
+  }
+  if (found == 1)
+    return TRUE;
+  if (first == last)
+    return gp_json_reader_expected (r, path, "target", "an element name");
+  return gp_json_reader_fail (r, path, "%s needs one of %s",
+      gp_launch_op_kind_name (kind), kind == GP_LAUNCH_OP_CAPS ?
+      "\"after\", \"before\" or \"target\"" : "\"after\" or \"before\"");
+}
+
+/* "props" of an insert or replace: absent, or an object of scalars. */
+static gboolean
+gp_session_read_op_props (GpJsonReader * r, JsonObject * o,
+    const gchar * path, GpLaunchOp * op)
+{
+  JsonObject *props;
+  GList *keys, *k;
+  gchar *pp;
+
+  if (!gp_json_read_object (r, o, path, "props", &props))
+    return FALSE;
+  if (props == NULL) {
+    g_clear_pointer (&op->props, g_array_unref);
+    return TRUE;
+  }
+  pp = gp_json_key_path (path, "props");
+  keys = json_object_get_members (props);
+  for (k = keys; k != NULL && r->error == NULL; k = k->next) {
+    GValue v = G_VALUE_INIT;
+
+    if (gp_session_read_op_scalar (r, json_object_get_member (props, k->data),
+            pp, k->data, &v)) {
+      gp_launch_op_add_prop (op, k->data, &v);
+      g_value_unset (&v);
+    }
+  }
+  g_list_free (keys);
+  g_free (pp);
+  return r->error == NULL;
+}
+
+/* The members of an op of @kind naming @name at @at. */
+static GpLaunchOp *
+gp_session_read_op_of (GpJsonReader * r, JsonObject * o, const gchar * path,
+    GpLaunchOpKind kind, GpLaunchAt at, const gchar * name)
+{
+  const gchar *prop, *factory, *caps;
+  gboolean keep = FALSE;
+  GValue v = G_VALUE_INIT;
+  GpLaunchOp *op = NULL;
+
+  switch (kind) {
+    case GP_LAUNCH_OP_SET:
+      prop = gp_session_read_op_string (r, o, path, "prop", "a property name");
+      if (gp_session_read_op_scalar (r, gp_json_member (o, "value"), path,
+              "value", &v)) {
+        op = gp_launch_op_set (name, prop, &v);
+        g_value_unset (&v);
+      }
+      return op;
+    case GP_LAUNCH_OP_INSERT:
+    case GP_LAUNCH_OP_REPLACE:
+      factory = gp_session_read_op_string (r, o, path, "element",
+          "a factory name");
+      if (kind == GP_LAUNCH_OP_REPLACE)
+        gp_json_read_bool (r, o, path, "keep_props", &keep);
+      if (r->error != NULL)
+        return NULL;
+      op = kind == GP_LAUNCH_OP_INSERT ?
+          gp_launch_op_insert (at, name, factory) :
+          gp_launch_op_replace (name, factory, keep);
+      if (!gp_session_read_op_props (r, o, path, op))
+        g_clear_pointer (&op, gp_launch_op_free);
+      return op;
+    case GP_LAUNCH_OP_CAPS:
+      caps = gp_session_read_op_string (r, o, path, "caps", "a caps string");
+      return caps != NULL ? gp_launch_op_caps (at, name, caps) : NULL;
+    case GP_LAUNCH_OP_REMOVE:
+    default:
+      return gp_launch_op_remove (name);
+  }
+}
+
+static GpLaunchOp *
+gp_session_read_op (GpJsonReader * r, JsonObject * o, const gchar * path)
+{
+  const gchar *kind_name = NULL, *name = NULL;
+  GpLaunchOpKind kind;
+  GpLaunchAt at = GP_LAUNCH_AT_TARGET;
+
+  if (!gp_json_read_string (r, o, path, "op", &kind_name))
+    return NULL;
+  if (!gp_launch_op_kind_from_name (kind_name, &kind)) {
+    gp_json_reader_expected (r, path, "op",
+        "set, insert, caps, replace or remove");
+    return NULL;
+  }
+  if (!gp_session_read_op_at (r, o, path, kind, &at, &name))
+    return NULL;
+  return gp_session_read_op_of (r, o, path, kind, at, name);
+}
+
+/* One op (an object) or an array of them. */
+static gboolean
+gp_session_read_patch (GpJsonReader * r, JsonNode * node, const gchar * path,
+    GPtrArray ** out)
+{
+  GPtrArray *patch = gp_launch_patch_new ();
+  GpLaunchOp *op;
+  guint i;
+
+  if (JSON_NODE_HOLDS_OBJECT (node)) {
+    if ((op = gp_session_read_op (r, json_node_get_object (node), path)))
+      g_ptr_array_add (patch, op);
+  } else if (JSON_NODE_HOLDS_ARRAY (node)) {
+    JsonArray *a = json_node_get_array (node);
+
+    for (i = 0; i < json_array_get_length (a) && r->error == NULL; i++) {
+      JsonObject *o;
+      gchar *ip;
+
+      if (gp_json_read_element_object (r, a, i, path, &o, &ip) &&
+          (op = gp_session_read_op (r, o, ip)))
+        g_ptr_array_add (patch, op);
+      g_free (ip);
+    }
+  } else {
+    gp_json_reader_fail (r, path, "expected an edit (an object) or an "
+        "array of them");
+  }
+  if (r->error != NULL)
+    g_clear_pointer (&patch, g_ptr_array_unref);
+  *out = patch;
+  return patch != NULL;
+}
+
+GPtrArray *
+gp_session_patch_from_json (JsonNode * node, const gchar * origin,
+    GError ** error)
+{
+  GpJsonReader r;
+  GPtrArray *patch = NULL;
+
+  gp_json_reader_init (&r, origin);
+  if (node == NULL)
+    gp_json_reader_fail (&r, "fix_patch", "no patch");
+  else
+    gp_session_read_patch (&r, node, "fix_patch", &patch);
+  gp_json_reader_finish (&r, error);
+  return patch;
+}
+
 static gboolean
 gp_session_read_findings (GpJsonReader * r, GpSession * s, JsonObject * root)
 {
@@ -813,12 +1018,12 @@ gp_session_read_findings (GpJsonReader * r, GpSession * s, JsonObject * root)
         json_object_unref (f->evidence);
         f->evidence = json_object_ref (evidence);
       }
-      if (ok) {
-        /* Any JSON value: the patch format belongs to the rules. */
-        JsonNode *patch = gp_json_member (fo, "fix_patch");
+      if (ok && gp_json_member (fo, "fix_patch") != NULL) {
+        gchar *pp = gp_json_key_path (ip, "fix_patch");
 
-        if (patch != NULL)
-          f->fix_patch = json_node_copy (patch);
+        ok = gp_session_read_patch (r, gp_json_member (fo, "fix_patch"), pp,
+            &f->fix_patch);
+        g_free (pp);
       }
     }
     g_free (ip);

@@ -541,6 +541,83 @@ gp_session_write_events (GpSession * s)
   return a;
 }
 
+/* A property value: a string, integer, boolean or real */
+static JsonNode *
+gp_session_write_scalar (const GValue * value)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_value (node, value);
+  return node;
+}
+
+/* "props" of an insert or replace, in their order */
+static JsonObject *
+gp_session_write_props (const GpLaunchOp * op)
+{
+  JsonObject *o = json_object_new ();
+  guint i;
+
+  for (i = 0; i < op->props->len; i++) {
+    GpLaunchProp *p = &g_array_index (op->props, GpLaunchProp, i);
+
+    json_object_set_member (o, p->key, gp_session_write_scalar (&p->value));
+  }
+  return o;
+}
+
+/* One op, its members in the order session.json has always had them. */
+static JsonObject *
+gp_session_write_op (const GpLaunchOp * op)
+{
+  JsonObject *o = json_object_new ();
+  const gchar *at = gp_launch_at_name (op->at);
+
+  json_object_set_string_member (o, "op", gp_launch_op_kind_name (op->kind));
+  json_object_set_string_member (o, at, op->name);
+  if (op->kind == GP_LAUNCH_OP_SET) {
+    json_object_set_string_member (o, "prop", op->prop);
+    json_object_set_member (o, "value", gp_session_write_scalar
+        (&op->value));
+  }
+  if (op->factory != NULL)
+    json_object_set_string_member (o, "element", op->factory);
+  if (op->kind == GP_LAUNCH_OP_REPLACE && op->keep_props)
+    json_object_set_boolean_member (o, "keep_props", TRUE);
+  if (op->props != NULL)
+    json_object_set_object_member (o, "props", gp_session_write_props (op));
+  if (op->caps != NULL)
+    json_object_set_string_member (o, "caps", op->caps);
+  return o;
+}
+
+JsonNode *
+gp_session_patch_to_json (GPtrArray * patch)
+{
+  JsonArray *a = json_array_new ();
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+  guint i;
+
+  for (i = 0; i < patch->len; i++)
+    json_array_add_object_element (a,
+        gp_session_write_op (g_ptr_array_index (patch, i)));
+  json_node_take_array (node, a);
+  return node;
+}
+
+/* findings[].fix_patch, its strings made UTF-8 */
+static JsonNode *
+gp_session_write_patch (GPtrArray * patch)
+{
+  JsonNode *node = gp_session_patch_to_json (patch), *clean;
+
+  if (gp_session_write_node_is_clean (node))
+    return node;
+  clean = gp_session_write_node_clean_copy (node);
+  json_node_unref (node);
+  return clean;
+}
+
 static JsonArray *
 gp_session_write_findings (GpSession * s)
 {
@@ -562,11 +639,9 @@ gp_session_write_findings (GpSession * s)
     gp_session_write_set_string (fo, "fix", f->fix);
     if (f->fix_patch == NULL)
       json_object_set_null_member (fo, "fix_patch");
-    else if (gp_session_write_node_is_clean (f->fix_patch))
-      json_object_set_member (fo, "fix_patch", json_node_copy (f->fix_patch));
     else
       json_object_set_member (fo, "fix_patch",
-          gp_session_write_node_clean_copy (f->fix_patch));
+          gp_session_write_patch (f->fix_patch));
     json_object_set_boolean_member (fo, "heuristic", f->heuristic);
     gp_session_write_set_string (fo, "verified_on", f->verified_on);
     gp_session_write_set_real (fo, "rank_value", f->rank_value);

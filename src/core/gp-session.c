@@ -330,7 +330,7 @@ gp_finding_free (GpFinding * f)
   g_free (f->why);
   g_free (f->fix);
   if (f->fix_patch != NULL)
-    json_node_unref (f->fix_patch);
+    g_ptr_array_unref (f->fix_patch);
   g_free (f->verified_on);
   g_free (f);
 }

@@ -55,6 +55,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "gp-launch.h"
+#include "gp-launch-op.h"
 #include "gp-machine.h"
 #include "gp-series.h"
 #include "gp-trace.h"
@@ -248,7 +249,8 @@ typedef struct
   JsonObject *evidence;         /* rule-specific numbers */
   gchar *why;
   gchar *fix;
-  JsonNode *fix_patch;          /* structured launch-string edit, or NULL */
+  GPtrArray *fix_patch;         /* GpLaunchOp*: the launch-string edit
+                                 * (gp-launch-op.h), or NULL */
   gboolean heuristic;
   gchar *verified_on;           /* NULL when not bench-verified */
   gdouble rank_value;           /* estimated gain (ms or fps) or share,
@@ -513,6 +515,14 @@ gboolean gp_session_save (GpSession * s, const gchar * path, GError ** error);
 GpSession *gp_session_load (const gchar * path, GError ** error);
 JsonNode *gp_session_to_json (GpSession * s);
 GpSession *gp_session_from_json (JsonNode * root, const gchar * origin,
+    GError ** error);
+/* A finding's fix_patch as session.json holds it: an array with one
+ * object per op (the forms are in gp-launch-op.h). */
+JsonNode *gp_session_patch_to_json (GPtrArray * patch);
+/* The way back: one op (an object) or an array of them. NULL and a
+ * one-line error "ORIGIN: fix_patch[1].op: ..." (GP_SESSION_ERROR_SCHEMA)
+ * on a malformed one; @origin names the input (NULL: "<data>"). */
+GPtrArray *gp_session_patch_from_json (JsonNode * node, const gchar * origin,
     GError ** error);
 /* session.json text (pretty: indented by 2, ending in a newline). */
 gchar *gp_session_to_data (GpSession * s, gboolean pretty, gsize * length);

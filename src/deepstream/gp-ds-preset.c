@@ -686,7 +686,7 @@ typedef struct
 {
   GpDsPreset *p;
   const GpLaunch *l;
-  JsonArray *ops;
+  GPtrArray *ops;                /* GpLaunchOp* */
   GString *why;
 } GpDsLaunchEdit;
 
@@ -695,7 +695,7 @@ gp_ds_preset_lset (GpDsLaunchEdit * e, gint el, const gchar * key,
     const gchar * value, const gchar * reason)
 {
   const GpLaunchElement *x = gp_launch_get_element (e->l, el);
-  JsonObject *props = gp_launch_element_props (e->l, el), *op;
+  JsonObject *props = gp_launch_element_props (e->l, el);
   const gchar *name = x->name ? x->name : x->factory;
   gchar *have = NULL;
 
@@ -709,36 +709,26 @@ gp_ds_preset_lset (GpDsLaunchEdit * e, gint el, const gchar * key,
     return;
   }
   g_free (have);
-  op = json_object_new ();
-  json_object_set_string_member (op, "op", "set");
-  json_object_set_string_member (op, "target", name);
-  json_object_set_string_member (op, "prop", key);
-  json_object_set_string_member (op, "value", value);
-  json_array_add_object_element (e->ops, op);
+  g_ptr_array_add (e->ops, gp_launch_op_set_string (name, key, value));
   g_string_append_printf (e->why, "+ %s %s=%s: %s\n", name, key, value,
       reason);
 }
 
+/* @remove: the element goes; else a fakesink sync=false takes its place */
 static void
-gp_ds_preset_lop (GpDsLaunchEdit * e, gint el, const gchar * what,
+gp_ds_preset_lop (GpDsLaunchEdit * e, gint el, gboolean remove,
     const gchar * reason)
 {
   const GpLaunchElement *x = gp_launch_get_element (e->l, el);
-  JsonObject *op = json_object_new ();
   const gchar *name = x->name ? x->name : x->factory;
+  GpLaunchOp *op = remove ? gp_launch_op_remove (name) :
+      gp_launch_op_replace (name, "fakesink", FALSE);
 
-  json_object_set_string_member (op, "op", what);
-  json_object_set_string_member (op, "target", name);
-  if (strcmp (what, "replace") == 0) {
-    JsonObject *props = json_object_new ();
-
-    json_object_set_string_member (op, "element", "fakesink");
-    json_object_set_boolean_member (props, "sync", FALSE);
-    json_object_set_object_member (op, "props", props);
-  }
-  json_array_add_object_element (e->ops, op);
+  if (!remove)
+    gp_launch_op_add_prop_bool (op, "sync", FALSE);
+  g_ptr_array_add (e->ops, op);
   g_string_append_printf (e->why, "%s %s (%s): %s\n",
-      strcmp (what, "remove") == 0 ? "- removed" : "~ fakesink sync=false for",
+      remove ? "- removed" : "~ fakesink sync=false for",
       name, x->factory, reason);
 }
 
@@ -765,7 +755,6 @@ gp_ds_preset_launch_variant (GpDsPreset * p, const gchar * launch,
 {
   GpLaunch *l = gp_launch_parse (launch, error);
   GpDsLaunchEdit e;
-  JsonNode *node;
   gint *next, n, i, pgie = -1;
   gchar *v, *reason, *after, *diff;
 
@@ -773,7 +762,7 @@ gp_ds_preset_launch_variant (GpDsPreset * p, const gchar * launch,
     return NULL;
   e.p = p;
   e.l = l;
-  e.ops = json_array_new ();
+  e.ops = gp_launch_patch_new ();
   e.why = g_string_new (NULL);
   next = gp_ds_preset_next (l);
   n = (gint) gp_launch_get_n_elements (l);
@@ -852,13 +841,13 @@ gp_ds_preset_launch_variant (GpDsPreset * p, const gchar * launch,
     } else if (benchmark && (strcmp (f, "nvdsosd") == 0 ||
             strcmp (f, "nvmultistreamtiler") == 0 ||
             strcmp (f, "nvegltransform") == 0)) {
-      gp_ds_preset_lop (&e, i, "remove", "benchmark: no OSD, tiler or "
+      gp_ds_preset_lop (&e, i, TRUE, "benchmark: no OSD, tiler or "
           "display transform");
     } else if (benchmark && gp_ds_preset_records (l, next, i)) {
-      gp_ds_preset_lop (&e, i, "remove", "benchmark: no recording");
+      gp_ds_preset_lop (&e, i, TRUE, "benchmark: no recording");
     } else if (benchmark && (gp_ds_preset_in (f, gp_ds_preset_displays) ||
             gp_ds_preset_in (f, gp_ds_preset_recorders))) {
-      gp_ds_preset_lop (&e, i, "replace", "benchmark: no display or "
+      gp_ds_preset_lop (&e, i, FALSE, "benchmark: no display or "
           "recording, not held to the clock");
     } else if (strcmp (f, "fakesink") == 0) {
       gp_ds_preset_lset (&e, i, "sync", "false",
@@ -893,15 +882,13 @@ gp_ds_preset_launch_variant (GpDsPreset * p, const gchar * launch,
     }
   }
   g_free (next);
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_take_array (node, e.ops);
-  if (!gp_launch_apply_patch (l, node, error)) {
-    json_node_unref (node);
+  if (!gp_launch_apply_patch (l, e.ops, error)) {
+    g_ptr_array_unref (e.ops);
     g_string_free (e.why, TRUE);
     gp_launch_free (l);
     return NULL;
   }
-  json_node_unref (node);
+  g_ptr_array_unref (e.ops);
   after = gp_launch_to_string (l);
   diff = gp_launch_diff (launch, after);
   g_string_append_printf (p->out, "%s%s%s", e.why->str, diff,

@@ -13,18 +13,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/gp-json.h"
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
 
 /* One edit of the plan: a single patch op and the findings it serves. */
 typedef struct
 {
-  JsonNode *op;
-  gchar *key;                   /* what it changes, see gp_fix_op_identity () */
-  gchar *value;                 /* what it changes it to */
-  gchar *target;                /* the element it is anchored on */
-  gboolean whole;               /* replaces or removes that element */
+  GpLaunchOp *op;
   GArray *findings;             /* guint: indexes in s->findings */
 } GpFixEdit;
 
@@ -50,10 +45,7 @@ gp_fix_fix_edit_free (gpointer p)
 {
   GpFixEdit *e = p;
 
-  json_node_unref (e->op);
-  g_free (e->key);
-  g_free (e->value);
-  g_free (e->target);
+  gp_launch_op_free (e->op);
   g_array_unref (e->findings);
   g_free (e);
 }
@@ -78,167 +70,6 @@ gp_fix_plan_free (GpFixPlan * p)
   g_free (p);
 }
 
-/* A value as a person reads it: scalars as property text, anything else
- * as JSON. */
-static gchar *
-gp_fix_value_text (JsonNode * n)
-{
-  gchar *text;
-
-  if (n == NULL)
-    return g_strdup ("");
-  text = gp_launch_value_text (n);
-  return text != NULL ? text : json_to_string (n, FALSE);
-}
-
-static gchar *
-gp_fix_props_text (JsonObject * o)
-{
-  JsonNode *n = json_object_has_member (o, "props") ?
-      json_object_get_member (o, "props") : NULL;
-  GString *t = g_string_new (NULL);
-
-  if (n != NULL && JSON_NODE_HOLDS_OBJECT (n)) {
-    JsonObject *props = json_node_get_object (n);
-    GList *names = json_object_get_members (props), *l;
-
-    for (l = names; l; l = l->next) {
-      gchar *v = gp_fix_value_text (json_object_get_member (props, l->data));
-
-      g_string_append_printf (t, " %s=%s", (const gchar *) l->data, v);
-      g_free (v);
-    }
-    g_list_free (names);
-  }
-  return g_string_free (t, FALSE);
-}
-
-/* What an op changes (@key: two ops with the same key edit the same
- * place), to what (@value), on which element (@target), and whether it
- * replaces or removes that element (@whole). FALSE for an op gstprof
- * cannot read; gp_launch_apply_patch () then says what is wrong. */
-static gboolean
-gp_fix_op_identity (JsonNode * op, gchar ** key, gchar ** value,
-    gchar ** target,
-    gboolean * whole)
-{
-  JsonObject *o;
-  const gchar *kind, *where = NULL, *t = NULL;
-  gchar *props;
-
-  *key = *value = *target = NULL;
-  *whole = FALSE;
-  if (op == NULL || !JSON_NODE_HOLDS_OBJECT (op))
-    return FALSE;
-  o = json_node_get_object (op);
-  kind = gp_json_get_string (o, "op");
-  if (kind == NULL)
-    return FALSE;
-  if ((t = gp_json_get_string (o, "target")) != NULL)
-    where = "target";
-  else if ((t = gp_json_get_string (o, "after")) != NULL)
-    where = "after";
-  else if ((t = gp_json_get_string (o, "before")) != NULL)
-    where = "before";
-  if (t == NULL)
-    return FALSE;
-  *target = g_strdup (t);
-
-  if (strcmp (kind, "set") == 0) {
-    *key = g_strdup_printf ("set\t%s\t%s", t, gp_json_get_string (o, "prop") ?
-        gp_json_get_string (o, "prop") : "");
-    *value = gp_fix_value_text (json_object_has_member (o, "value") ?
-        json_object_get_member (o, "value") : NULL);
-  } else if (strcmp (kind, "insert") == 0) {
-    props = gp_fix_props_text (o);
-    *key = g_strdup_printf ("insert\t%s\t%s", where, t);
-    *value = g_strdup_printf ("%s%s", gp_json_get_string (o, "element") ?
-        gp_json_get_string (o, "element") : "", props);
-    g_free (props);
-  } else if (strcmp (kind, "caps") == 0) {
-    *key = g_strdup_printf ("caps\t%s\t%s", where, t);
-    *value = g_strdup (gp_json_get_string (o, "caps") ?
-        gp_json_get_string (o, "caps") : "");
-  } else if (strcmp (kind, "replace") == 0 || strcmp (kind, "remove") == 0) {
-    props = gp_fix_props_text (o);
-    *key = g_strdup_printf ("element\t%s", t);
-    *value = g_strdup_printf ("%s %s%s", kind,
-        gp_json_get_string (o, "element") ?
-        gp_json_get_string (o, "element") : "", props);
-    *whole = TRUE;
-    g_free (props);
-  } else {
-    g_clear_pointer (target, g_free);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* One line for an edit, as the user would say it. */
-static gchar *
-gp_fix_op_describe (JsonNode * op)
-{
-  JsonObject *o = json_node_get_object (op);
-  const gchar *kind = gp_json_get_string (o, "op");
-  const gchar *target = gp_json_get_string (o, "target");
-  const gchar *after = gp_json_get_string (o, "after");
-  const gchar *before = gp_json_get_string (o, "before");
-  const gchar *where = after ? "after" : "before";
-  const gchar *anchor = after ? after : before;
-  gchar *props = gp_fix_props_text (o), *v, *d;
-
-  if (g_strcmp0 (kind, "set") == 0) {
-    v = gp_fix_value_text (json_object_has_member (o, "value") ?
-        json_object_get_member (o, "value") : NULL);
-    d = g_strdup_printf ("set %s %s=%s", target, gp_json_get_string (o,
-        "prop"), v);
-    g_free (v);
-  } else if (g_strcmp0 (kind, "insert") == 0) {
-    d = g_strdup_printf ("insert %s%s %s %s", gp_json_get_string (o,
-        "element"),
-        props, where, anchor);
-  } else if (g_strcmp0 (kind, "replace") == 0) {
-    d = g_strdup_printf ("replace %s with %s%s", target,
-        gp_json_get_string (o, "element"), props);
-  } else if (g_strcmp0 (kind, "remove") == 0) {
-    d = g_strdup_printf ("remove %s", target);
-  } else if (g_strcmp0 (kind, "caps") == 0) {
-    d = target ? g_strdup_printf ("caps %s on %s", gp_json_get_string (o,
-        "caps"),
-        target) : g_strdup_printf ("caps %s %s %s", gp_json_get_string (o,
-            "caps"),
-        where, anchor);
-  } else {
-    d = json_to_string (op, FALSE);
-  }
-  g_free (props);
-  return d;
-}
-
-static gboolean
-gp_fix_has_patch (GpFinding * f)
-{
-  return f->fix_patch != NULL && !JSON_NODE_HOLDS_NULL (f->fix_patch);
-}
-
-/* The ops of a finding's patch, one object or an array of them. */
-static GPtrArray *
-gp_fix_patch_ops (JsonNode * patch)
-{
-  GPtrArray *ops = g_ptr_array_new ();
-
-  if (JSON_NODE_HOLDS_ARRAY (patch)) {
-    JsonArray *a = json_node_get_array (patch);
-    guint i;
-
-    for (i = 0; i < json_array_get_length (a); i++)
-      g_ptr_array_add (ops, json_array_get_element (a, i));
-  } else {
-    g_ptr_array_add (ops, patch);
-  }
-  return ops;
-}
-
 static void
 gp_fix_add_skip (GpFixPlan * p, guint finding, gchar * reason)
 {
@@ -247,30 +78,67 @@ gp_fix_add_skip (GpFixPlan * p, guint finding, gchar * reason)
   g_array_append_val (p->skips, sk);
 }
 
+/* The op of the plan's edit @i. */
+static GpLaunchOp *
+gp_fix_edit_op (GpFixPlan * p, guint i)
+{
+  return ((GpFixEdit *) g_ptr_array_index (p->edits, i))->op;
+}
+
 /* Every accepted op plus @extra, applied in one call on the original
  * launch string, so that element names are all those of the session. */
 static gchar *
 gp_fix_try_apply (GpFixPlan * p, GPtrArray * extra, GError ** error)
 {
   GpLaunch *l = gp_launch_copy (p->parsed);
-  JsonArray *all = json_array_new ();
-  JsonNode *node;
+  GPtrArray *all = g_ptr_array_new ();   /* borrowed ops */
   gchar *out = NULL;
   guint i;
 
   for (i = 0; i < p->edits->len; i++)
-    json_array_add_element (all,
-        json_node_copy (((GpFixEdit *) g_ptr_array_index (p->edits, i))->op));
+    g_ptr_array_add (all, gp_fix_edit_op (p, i));
   for (i = 0; extra != NULL && i < extra->len; i++)
-    json_array_add_element (all, json_node_copy (g_ptr_array_index (extra,
-                i)));
-  node = json_node_init_array (json_node_alloc (), all);
-  if (gp_launch_apply_patch (l, node, error))
+    g_ptr_array_add (all, g_ptr_array_index (extra, i));
+  if (gp_launch_apply_patch (l, all, error))
     out = gp_launch_to_string (l);
-  json_node_unref (node);
-  json_array_unref (all);
+  g_ptr_array_unref (all);
   gp_launch_free (l);
   return out;
+}
+
+/* Sorts finding @fi's ops into @fresh (new edits) and @dups (indexes of
+ * the plan's edits that already make the same change). A better-ranked
+ * finding's edit wins: another change of the same place, or an edit next
+ * to an element another edit replaces or removes, is a conflict; NULL, or
+ * the reason the finding is skipped. */
+static gchar *
+gp_fix_claim (GpFixPlan * p, GPtrArray * patch, GPtrArray * fresh,
+    GArray * dups)
+{
+  gchar *reason = NULL, *desc;
+  guint i, j;
+
+  for (i = 0; i < patch->len && reason == NULL; i++) {
+    GpLaunchOp *op = g_ptr_array_index (patch, i);
+    GpLaunchOpClash clash = GP_LAUNCH_OP_APART;
+
+    for (j = 0; j < p->edits->len; j++) {
+      clash = gp_launch_op_clash (gp_fix_edit_op (p, j), op);
+      if (clash != GP_LAUNCH_OP_APART)
+        break;
+    }
+    if (clash == GP_LAUNCH_OP_APART) {
+      g_ptr_array_add (fresh, op);
+    } else if (clash == GP_LAUNCH_OP_SAME) {
+      g_array_append_val (dups, j);
+    } else {
+      desc = gp_launch_op_describe (gp_fix_edit_op (p, j));
+      reason = g_strdup_printf ("conflicts with edit %u (%s) of a "
+          "better-ranked finding", j + 1, desc);
+      g_free (desc);
+    }
+  }
+  return reason;
 }
 
 /* Adds finding @fi's ops to the plan, or records why not. */
@@ -278,58 +146,12 @@ static void
 gp_fix_plan_finding (GpFixPlan * p, guint fi)
 {
   GpFinding *f = g_ptr_array_index (p->s->findings, fi);
-  GPtrArray *ops = gp_fix_patch_ops (f->fix_patch);
-  GPtrArray *fresh = g_ptr_array_new ();
+  GPtrArray *fresh = g_ptr_array_new ();        /* borrowed from f */
   GArray *dups = g_array_new (FALSE, FALSE, sizeof (guint));
   GError *err = NULL;
-  gchar *reason = NULL, *result;
-  guint i, j;
+  gchar *reason = gp_fix_claim (p, f->fix_patch, fresh, dups), *result;
+  guint i;
 
-  if (!JSON_NODE_HOLDS_OBJECT (f->fix_patch) &&
-      !JSON_NODE_HOLDS_ARRAY (f->fix_patch)) {
-    gp_fix_add_skip (p, fi,
-        g_strdup ("its fix_patch is not an edit (an object or "
-            "an array of them)"));
-    goto out;
-  }
-  for (i = 0; i < ops->len && reason == NULL; i++) {
-    JsonNode *op = g_ptr_array_index (ops, i);
-    gchar *key, *value, *target;
-    gboolean whole, dup = FALSE;
-
-    if (!gp_fix_op_identity (op, &key, &value, &target, &whole)) {
-      /* unreadable here: gp_launch names what is wrong with it below */
-      g_ptr_array_add (fresh, op);
-      continue;
-    }
-    /* A better-ranked finding's edit wins: the same change again is
-     * shared, another change of the same place (or an edit next to an
-     * element another edit replaces or removes) is a conflict. */
-    for (j = 0; j < p->edits->len && reason == NULL; j++) {
-      GpFixEdit *e = g_ptr_array_index (p->edits, j);
-      gchar *desc;
-
-      if (strcmp (e->key, key) == 0) {
-        if (strcmp (e->value, value) == 0) {
-          g_array_append_val (dups, j);
-          dup = TRUE;
-          break;
-        }
-      } else if (!((e->whole && g_strcmp0 (e->target, target) == 0) ||
-              (whole && g_strcmp0 (e->target, target) == 0))) {
-        continue;
-      }
-      desc = gp_fix_op_describe (e->op);
-      reason = g_strdup_printf ("conflicts with edit %u (%s) of a "
-          "better-ranked finding", j + 1, desc);
-      g_free (desc);
-    }
-    if (!dup && reason == NULL)
-      g_ptr_array_add (fresh, op);
-    g_free (key);
-    g_free (value);
-    g_free (target);
-  }
   if (reason != NULL) {
     gp_fix_add_skip (p, fi, reason);
     goto out;
@@ -347,13 +169,7 @@ gp_fix_plan_finding (GpFixPlan * p, guint fi)
     for (i = 0; i < fresh->len; i++) {
       GpFixEdit *e = g_new0 (GpFixEdit, 1);
 
-      e->op = json_node_copy (g_ptr_array_index (fresh, i));
-      if (!gp_fix_op_identity (e->op, &e->key, &e->value, &e->target,
-          &e->whole)) {
-        /* it applied, so it is readable after all; keep it unique */
-        e->key = g_strdup_printf ("op\t%u", p->edits->len);
-        e->value = g_strdup ("");
-      }
+      e->op = gp_launch_op_copy (g_ptr_array_index (fresh, i));
       e->findings = g_array_new (FALSE, FALSE, sizeof (guint));
       g_array_append_val (e->findings, fi);
       g_ptr_array_add (p->edits, e);
@@ -366,7 +182,6 @@ gp_fix_plan_finding (GpFixPlan * p, guint fi)
   }
 
 out:
-  g_ptr_array_unref (ops);
   g_ptr_array_unref (fresh);
   g_array_unref (dups);
 }
@@ -401,7 +216,7 @@ gp_fix_plan_new (GpSession * s, GError ** error)
   /* s->findings is ranked: the best-ranked finding claims its edits
    * first */
   for (i = 0; i < s->findings->len; i++) {
-    if (gp_fix_has_patch (g_ptr_array_index (s->findings, i)))
+    if (((GpFinding *) g_ptr_array_index (s->findings, i))->fix_patch)
       gp_fix_plan_finding (p, i);
     else
       g_array_append_val (p->unfixable, i);
@@ -452,7 +267,7 @@ gp_fix_plan_format (GpFixPlan * p)
     g_string_append (out, "Edits, and the findings each addresses:\n");
     for (i = 0; i < p->edits->len; i++) {
       GpFixEdit *e = g_ptr_array_index (p->edits, i);
-      gchar *d = gp_fix_op_describe (e->op);
+      gchar *d = gp_launch_op_describe (e->op);
 
       g_string_append_printf (out, "  %u. %s\n", i + 1, d);
       g_free (d);

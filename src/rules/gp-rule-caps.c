@@ -144,9 +144,9 @@ gp_rule_caps_report_passthrough (GpSession * s, const GpRule * rule,
   f->fix = g_strdup_printf ("Remove %s.", e->name);
   name = gp_session_launch_name (s, e->name);
   if (name) {
-    JsonNode *patch = gp_patch_new ();
+    GPtrArray *patch = gp_launch_patch_new ();
 
-    gp_patch_add_remove (patch, name);
+    g_ptr_array_add (patch, gp_launch_op_remove (name));
     gp_rules_attach_patch (s, f, patch);
   }
   g_free (name);
@@ -173,7 +173,7 @@ gp_rule_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
   GpFinding *f;
   gchar *title, *an, *bn, *fin, *fout;
   const gchar *merged = NULL;
-  JsonNode *patch = NULL;
+  GPtrArray *patch = NULL;
 
   title = g_strdup_printf ("%s and %s convert back to back: one converter "
       "does both steps", a->name, b->name);
@@ -224,10 +224,10 @@ gp_rule_caps_report_pair (GpSession * s, const GpRule * rule, GpElement * a,
     an = gp_session_launch_name (s, a->name);
     bn = gp_session_launch_name (s, b->name);
     if (an && bn) {
-      patch = gp_patch_new ();
-      gp_patch_add_remove (patch, an);
+      patch = gp_launch_patch_new ();
+      g_ptr_array_add (patch, gp_launch_op_remove (an));
       if (merged)
-        gp_patch_add_replace (patch, bn, merged, FALSE);
+        g_ptr_array_add (patch, gp_launch_op_replace (bn, merged, FALSE));
       gp_rules_attach_patch (s, f, patch);
     }
     g_free (an);

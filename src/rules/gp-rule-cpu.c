@@ -33,11 +33,11 @@ static const struct
   {"x264enc", "threads", 0},
 };
 
-static JsonNode *
+static GPtrArray *
 gp_cpu_threads_patch (GpSession * s, const gchar * name, gchar ** prop_out)
 {
   GpElement *e = gp_session_find_element (s, name);
-  JsonNode *patch;
+  GPtrArray *patch;
   gint64 v;
   guint i;
 
@@ -48,9 +48,10 @@ gp_cpu_threads_patch (GpSession * s, const gchar * name, gchar ** prop_out)
     if (!gp_element_get_prop_int (e, gp_cpu_threads_prop[i].prop, &v) ||
         v != 1)
       return NULL;
-    patch = gp_patch_new ();
-    gp_patch_add_set_int (patch, name, gp_cpu_threads_prop[i].prop,
-        gp_cpu_threads_prop[i].all_cores);
+    patch = gp_launch_patch_new ();
+    g_ptr_array_add (patch, gp_launch_op_set_int (name,
+        gp_cpu_threads_prop[i].prop,
+        gp_cpu_threads_prop[i].all_cores));
     *prop_out = g_strdup (gp_cpu_threads_prop[i].prop);
     return patch;
   }

@@ -247,7 +247,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
     GpElement * e)
 {
   GString *issues = g_string_new (NULL), *fix = g_string_new (NULL);
-  JsonNode *patch = gp_patch_new ();
+  GPtrArray *patch = gp_launch_patch_new ();
   JsonObject *ev = json_object_new ();
   gboolean is_x264 = g_strcmp0 (e->factory, "x264enc") == 0;
   gchar *live = NULL;
@@ -324,13 +324,15 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
       /* keep the user's other tunings: flags combine with '+' */
       new_tune = other_tune ? g_strdup_printf ("%s+zerolatency", tune) :
           g_strdup ("zerolatency");
-      gp_patch_add_set_string (patch, e->name, "tune", new_tune);
+      g_ptr_array_add (patch, gp_launch_op_set_string (e->name, "tune",
+          new_tune));
       g_free (new_tune);
       /* Properties the user set are applied after the tune: undo them. */
       if ((set_b || no_preset) && b > 0)
-        gp_patch_add_set_int (patch, e->name, "bframes", 0);
+        g_ptr_array_add (patch, gp_launch_op_set_int (e->name, "bframes", 0));
       if ((set_l || no_preset) && la > 0)
-        gp_patch_add_set_int (patch, e->name, "rc-lookahead", 0);
+        g_ptr_array_add (patch, gp_launch_op_set_int (e->name, "rc-lookahead",
+            0));
       /* Every frame held is a whole frame period of latency. */
       rank = MAX (rank, MIN (100.0, 50.0 + (b + la) * 100.0));
     } else {
@@ -340,14 +342,15 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
           gp_enc_prop_int (e, "bframes", &v) && v > 0) {
         ISSUE ("bframes=%" G_GINT64_FORMAT, v);
         json_object_set_int_member (ev, "bframes", v);
-        gp_patch_add_set_int (patch, e->name, "bframes", 0);
+        g_ptr_array_add (patch, gp_launch_op_set_int (e->name, "bframes", 0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
       if (gp_enc_launch_sets (launch, e->name, "rc-lookahead") &&
           gp_enc_prop_int (e, "rc-lookahead", &v) && v > 0) {
         ISSUE ("rc-lookahead=%" G_GINT64_FORMAT, v);
         json_object_set_int_member (ev, "lookahead_frames", v);
-        gp_patch_add_set_int (patch, e->name, "rc-lookahead", 0);
+        g_ptr_array_add (patch, gp_launch_op_set_int (e->name, "rc-lookahead",
+            0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
     }
@@ -357,14 +360,16 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
       if (gp_enc_prop_int (e, gp_enc_bframe_props[i], &v) && v > 0) {
         ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_bframe_props[i], v);
         json_object_set_int_member (ev, "bframes", v);
-        gp_patch_add_set_int (patch, e->name, gp_enc_bframe_props[i], 0);
+        g_ptr_array_add (patch, gp_launch_op_set_int (e->name,
+            gp_enc_bframe_props[i], 0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
     for (i = 0; gp_enc_lookahead_props[i]; i++)
       if (gp_enc_prop_int (e, gp_enc_lookahead_props[i], &v) && v > 0) {
         ISSUE ("%s=%" G_GINT64_FORMAT, gp_enc_lookahead_props[i], v);
         json_object_set_int_member (ev, "lookahead_frames", v);
-        gp_patch_add_set_int (patch, e->name, gp_enc_lookahead_props[i], 0);
+        g_ptr_array_add (patch, gp_launch_op_set_int (e->name,
+            gp_enc_lookahead_props[i], 0));
         rank = MAX (rank, MIN (100.0, v * 100.0));
       }
   }
@@ -394,8 +399,9 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
       if (frames > 0)
         json_object_set_double_member (ev, "keyint_s",
             ((gint64) (frames / rate * 1000.0 + 0.5)) / 1000.0);
-      gp_patch_add_set_int (patch, e->name, gp_enc_keyint[i].prop,
-          (gint64) (rate + 0.5));
+      g_ptr_array_add (patch, gp_launch_op_set_int (e->name,
+          gp_enc_keyint[i].prop,
+          (gint64) (rate + 0.5)));
       rank = MAX (rank, 20.0);
     }
     if (gp_element_get_prop_bool (e, "insert-sps-pps", &insert) && !insert &&
@@ -403,7 +409,8 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
         !unknown) {
       ISSUE ("insert-sps-pps=false");
       json_object_set_string_member (ev, "insert_sps_pps", "false");
-      gp_patch_add_set_bool (patch, e->name, "insert-sps-pps", TRUE);
+      g_ptr_array_add (patch, gp_launch_op_set_bool (e->name, "insert-sps-pps",
+          TRUE));
       rank = MAX (rank, 20.0);
     }
   }
@@ -440,18 +447,11 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
       gp_finding_set_double (f, "input_fps", fps);
 
     g_string_append_printf (fix, "Set on %s:", e->name);
-    for (i = 0; i < json_array_get_length (json_node_get_array (patch)); i++) {
-      JsonObject *op = json_array_get_object_element (json_node_get_array
-          (patch), i);
-      JsonNode *val = json_object_get_member (op, "value");
-      gchar *txt = json_node_get_value_type (val) == G_TYPE_STRING ?
-          g_strdup (json_node_get_string (val)) :
-          json_node_get_value_type (val) == G_TYPE_BOOLEAN ?
-          g_strdup (json_node_get_boolean (val) ? "true" : "false") :
-          g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (val));
+    for (i = 0; i < patch->len; i++) {
+      GpLaunchOp *op = g_ptr_array_index (patch, i);
+      gchar *txt = gp_launch_scalar_text (&op->value);
 
-      g_string_append_printf (fix, " %s=%s", json_object_get_string_member
-          (op, "prop"), txt);
+      g_string_append_printf (fix, " %s=%s", op->prop, txt);
       g_free (txt);
     }
     g_string_append (fix, ". On a live path every frame an encoder holds "
@@ -478,7 +478,7 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
 
 out:
   if (patch)
-    json_node_unref (patch);
+    g_ptr_array_unref (patch);
   json_object_unref (ev);
   g_string_free (issues, TRUE);
   if (fix)

@@ -225,7 +225,7 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
       format);
   ln = gp_session_launch_name (s, enc->name);
   if (ln) {
-    JsonNode *patch = gp_patch_new ();
+    GPtrArray *patch = gp_launch_patch_new ();
     gchar *caps_name = NULL;
     gchar *mine = gp_session_launch_caps_beside (s, enc->name, TRUE,
         &caps_name);
@@ -235,10 +235,12 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
      * otherwise caps of its own go there */
     if (mine && caps_name) {
       caps = g_strdup_printf ("%s,format=%s", mine, GP_FORMAT_PIN);
-      gp_patch_add_caps (patch, "target", caps_name, caps);
+      g_ptr_array_add (patch, gp_launch_op_caps (GP_LAUNCH_AT_TARGET,
+          caps_name, caps));
     } else {
       caps = g_strdup_printf ("video/x-raw,format=%s", GP_FORMAT_PIN);
-      gp_patch_add_caps (patch, "before", ln, caps);
+      g_ptr_array_add (patch, gp_launch_op_caps (GP_LAUNCH_AT_BEFORE, ln,
+          caps));
     }
     gp_rules_attach_patch (s, f, patch);
     g_free (caps);

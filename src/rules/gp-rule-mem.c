@@ -189,7 +189,7 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   fix = g_string_new (NULL);
   if (queues->len > 0) {
     GpElement *q = g_ptr_array_index (queues, 0);
-    JsonNode *patch = gp_patch_new ();
+    GPtrArray *patch = gp_launch_patch_new ();
     GpQueueSummary *qs = gp_session_find_queue_summary (s, q->name);
 
     for (i = 0; i < queues->len; i++)
@@ -203,7 +203,8 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
         "cannot take yet. Bound it (max-size-time=1000000000 holds at most "
         "1 s), with leaky=downstream on a live feed so old frames go first; "
         "then make the element after it keep up.", q->name);
-    gp_patch_add_set_int (patch, q->name, "max-size-time", 1000000000);
+    g_ptr_array_add (patch, gp_launch_op_set_int (q->name, "max-size-time",
+        1000000000));
     gp_rules_attach_patch (s, f, patch);
   } else {
     g_string_append (fix, "Look for buffers piling up (a queue with large "

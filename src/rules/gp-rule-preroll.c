@@ -108,7 +108,7 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
   GString *waiting = g_string_new (NULL), *holding = g_string_new (NULL);
   GString *fix = g_string_new (NULL), *no_queue = g_string_new (NULL);
   GString *why;
-  JsonNode *ops = gp_patch_new ();
+  GPtrArray *ops = gp_launch_patch_new ();
   const GpThreadSummary *blocked = NULL;
   gchar *branch = NULL, *title;
   const gchar *first_waiting = NULL;
@@ -146,7 +146,8 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
       if (!gp_preroll_branch_has_queue (s, first)) {
         g_string_append_printf (no_queue, "%s%s", no_queue->len ? ", " : "",
             first);
-        gp_patch_add_insert (ops, "before", first, "queue");
+        g_ptr_array_add (ops, gp_launch_op_insert (GP_LAUNCH_AT_BEFORE,
+                first, "queue"));
       }
       g_free (first);
     }
@@ -220,7 +221,7 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
 out:
   g_free (branch);
   if (ops)
-    json_node_unref (ops);
+    g_ptr_array_unref (ops);
   g_string_free (waiting, TRUE);
   g_string_free (holding, TRUE);
   g_string_free (no_queue, TRUE);

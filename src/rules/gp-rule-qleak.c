@@ -336,7 +336,7 @@ gp_qfull_report_late_branch (GpSession * s, const GpRule * rule,
   gint64 max_time = -1;
   gchar *title, *other;
   GpFinding *f;
-  JsonNode *patch;
+  GPtrArray *patch;
 
   if (joiner == NULL || !gp_qfull_late_input (s, q->name, joiner, &origin,
           &late_ms) || late_ms < GP_QFULL_LATE_BRANCH_MS ||
@@ -378,11 +378,12 @@ gp_qfull_report_late_branch (GpSession * s, const GpRule * rule,
       "s (and no buffer or byte limit), or make %s's branch less late "
       "(an encoder's tune=zerolatency or a shorter lookahead, at some cost "
       "in compression).", q->name, want_s, other);
-  patch = gp_patch_new ();
-  gp_patch_add_set_int (patch, q->name, "max-size-time",
-      (gint64) (want_s * 1e9));
-  gp_patch_add_set_int (patch, q->name, "max-size-buffers", 0);
-  gp_patch_add_set_int (patch, q->name, "max-size-bytes", 0);
+  patch = gp_launch_patch_new ();
+  g_ptr_array_add (patch, gp_launch_op_set_int (q->name, "max-size-time",
+      (gint64) (want_s * 1e9)));
+  g_ptr_array_add (patch, gp_launch_op_set_int (q->name, "max-size-buffers",
+      0));
+  g_ptr_array_add (patch, gp_launch_op_set_int (q->name, "max-size-bytes", 0));
   gp_rules_attach_patch (s, f, patch);
   g_free (other);
   g_free (joiner);
@@ -457,14 +458,15 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
           q->residence_ms.p50 >= 0 ? q->residence_ms.p50 : 0.0);
       g_free (f->fix);
       if (live) {
-        JsonNode *patch = gp_patch_new ();
+        GPtrArray *patch = gp_launch_patch_new ();
 
         f->fix = g_strdup_printf ("Make %s faster. Behind a live source, "
             "leaky=downstream on %s keeps only the newest frames, so latency "
             "stays low instead of growing with the backlog (QLEAK will then "
             "count the drops).", hot ? hot->name : "the element after it",
             q->name);
-        gp_patch_add_set_string (patch, q->name, "leaky", "downstream");
+        g_ptr_array_add (patch, gp_launch_op_set_string (q->name, "leaky",
+            "downstream"));
         gp_rules_attach_patch (s, f, patch);
       } else {
         f->fix = g_strdup_printf ("Make %s faster; a bigger queue only adds "

@@ -103,18 +103,20 @@ gp_queue_live_source_on (GpSession * s, const GpThreadSummary * t)
   return NULL;
 }
 
-static JsonNode *
+static GPtrArray *
 gp_queue_patch (const gchar * before, gboolean leaky)
 {
-  JsonNode *patch = gp_patch_new ();
-  JsonObject *props = gp_patch_add_insert (patch, "before", before, "queue");
+  GPtrArray *patch = gp_launch_patch_new ();
+  GpLaunchOp *queue = gp_launch_op_insert (GP_LAUNCH_AT_BEFORE, before,
+      "queue");
 
   /* Behind a live source a plain queue fills up and blocks the source
    * again; keeping only the freshest frames lets the source keep time. */
   if (leaky) {
-    json_object_set_string_member (props, "leaky", "downstream");
-    json_object_set_int_member (props, "max-size-buffers", 2);
+    gp_launch_op_add_prop_string (queue, "leaky", "downstream");
+    gp_launch_op_add_prop_int (queue, "max-size-buffers", 2);
   }
+  g_ptr_array_add (patch, queue);
   return patch;
 }
 

@@ -231,18 +231,18 @@ gp_stall_input (GpSession * s, const gchar * element)
   return best;
 }
 
-static JsonNode *
+static GPtrArray *
 gp_stall_valve_patch (GpSession * s, const gchar * element)
 {
   GpElement *e = gp_session_find_element (s, element);
   gboolean drop;
-  JsonNode *patch;
+  GPtrArray *patch;
 
   if (e == NULL || g_strcmp0 (e->factory, "valve") != 0 ||
       !gp_element_get_prop_bool (e, "drop", &drop) || !drop)
     return NULL;
-  patch = gp_patch_new ();
-  gp_patch_add_set_bool (patch, element, "drop", FALSE);
+  patch = gp_launch_patch_new ();
+  g_ptr_array_add (patch, gp_launch_op_set_bool (element, "drop", FALSE));
   return patch;
 }
 
@@ -412,9 +412,8 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
     g_free (f->why);
     f->why = g_string_free (why, FALSE);
 
-    f->fix_patch = gp_stall_valve_patch (s, sl->src_el);
     g_free (f->fix);
-    if (f->fix_patch)
+    if (gp_rules_attach_patch (s, f, gp_stall_valve_patch (s, sl->src_el)))
       f->fix = g_strdup_printf ("%s is a valve with drop=true: set drop=false "
           "(or remove the branch if it is not wanted).", sl->src_el);
     else if (is_source && full == NULL && sl->flowed)

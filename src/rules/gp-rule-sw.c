@@ -77,7 +77,7 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
   gdouble busy = gp_session_work_busy_pct (s, es);
   gdouble total = gp_session_total_work_ms (s);
   gdouble work = gp_session_work_ms (s, es);
-  JsonNode *patch = NULL;
+  GPtrArray *patch = NULL;
   GString *fix;
   gboolean needs_up = w->sink_memory && (in == NULL ||
       g_strcmp0 (in->memory, w->sink_memory) != 0);
@@ -116,8 +116,8 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
         "and converts it itself.", e->name, w->hw, fin ? fin : "its input",
         fout ? " and gives " : "", fout ? fout : "");
     if (name) {
-      patch = gp_patch_new ();
-      gp_patch_add_remove (patch, name);
+      patch = gp_launch_patch_new ();
+      g_ptr_array_add (patch, gp_launch_op_remove (name));
     }
   } else {
     g_string_append_printf (fix, "Replace %s with %s (its caps: %s%s).",
@@ -136,8 +136,8 @@ gp_sw_report (GpSession * s, const GpRule * rule, GpElement * e,
     /* Only a drop-in swap gets an automatic edit: one that needs a memory
      * converter too depends on what is around it. */
     if (name && !needs_up && !needs_down) {
-      patch = gp_patch_new ();
-      gp_patch_add_replace (patch, name, w->hw, FALSE);
+      patch = gp_launch_patch_new ();
+      g_ptr_array_add (patch, gp_launch_op_replace (name, w->hw, FALSE));
     }
   }
   g_free (f->fix);

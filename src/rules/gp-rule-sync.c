@@ -104,7 +104,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     gchar *live, *title;
     gdouble period, target;
     GpFinding *f;
-    JsonNode *patch;
+    GPtrArray *patch;
 
     if (e->is_bin || !gp_session_is_sink (s, e->name))
       continue;
@@ -179,8 +179,8 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
         "stay in step).", e->name);
     /* the fix text of a display or a sender says keep it: no edit */
     if (!display && !network) {
-      patch = gp_patch_new ();
-      gp_patch_add_set_bool (patch, e->name, "sync", FALSE);
+      patch = gp_launch_patch_new ();
+      g_ptr_array_add (patch, gp_launch_op_set_bool (e->name, "sync", FALSE));
       gp_rules_attach_patch (s, f, patch);
     }
     g_free (live);

@@ -85,7 +85,7 @@ gp_waste_workers (GpSession * s, const gchar * dropper, gdouble * busy)
 
 /* The launch string's own properties of @element, as insert props. */
 static void
-gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
+gp_waste_copy_props (GpSession * s, const gchar * element, GpLaunchOp * to)
 {
   const GpLaunch *l = gp_session_parsed_launch (s);
   gchar *ln = gp_session_launch_name (s, element);
@@ -96,7 +96,7 @@ gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
     props = gp_launch_element_props (l, gp_launch_find_element (l, ln));
     keys = json_object_get_members (props);
     for (k = keys; k; k = k->next)
-      json_object_set_string_member (to, k->data,
+      gp_launch_op_add_prop_string (to, k->data,
           json_object_get_string_member (props, k->data));
     g_list_free (keys);
     json_object_unref (props);
@@ -106,27 +106,31 @@ gp_waste_copy_props (GpSession * s, const gchar * element, JsonObject * to)
 
 /* The move: the dropper and the caps after it go before the first worker;
  * NULL when the launch string does not name them. */
-static JsonNode *
+static GPtrArray *
 gp_waste_patch (GpSession * s, GpElement * d, const gchar * first)
 {
   gchar *dn = gp_session_launch_name (s, d->name);
   gchar *fn = gp_session_launch_name (s, first);
   gchar *caps = gp_session_launch_caps_beside (s, d->name, FALSE, NULL);
-  JsonNode *patch = NULL;
+  GPtrArray *patch = NULL;
 
   if (dn && fn) {
-    patch = gp_patch_new ();
+    patch = gp_launch_patch_new ();
     /* the caps that set the dropper's rate move with it; caps that say
      * more (a size, a format) belong where they are: no edit then */
     if (caps && (strstr (caps, "width") || strstr (caps, "height") ||
             strstr (caps, "format"))) {
-      g_clear_pointer (&patch, json_node_unref);
+      g_clear_pointer (&patch, g_ptr_array_unref);
     } else {
-      gp_patch_add_remove (patch, dn);
-      gp_waste_copy_props (s, d->name, gp_patch_add_insert (patch, "before",
-              fn, d->factory));
+      GpLaunchOp *insert = gp_launch_op_insert (GP_LAUNCH_AT_BEFORE, fn,
+          d->factory);
+
+      g_ptr_array_add (patch, gp_launch_op_remove (dn));
+      gp_waste_copy_props (s, d->name, insert);
+      g_ptr_array_add (patch, insert);
       if (caps)
-        gp_patch_add_caps (patch, "before", fn, caps);
+        g_ptr_array_add (patch, gp_launch_op_caps (GP_LAUNCH_AT_BEFORE, fn,
+            caps));
     }
   }
   g_free (caps);

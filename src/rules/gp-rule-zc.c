@@ -82,20 +82,20 @@ gp_zc_device_caps (const gchar * memory, const gchar * caps)
 /* Adds a remove op for session element @name, FALSE when the launch
  * string does not name it. */
 static gboolean
-gp_zc_remove (GpSession * s, JsonNode * ops, const gchar * name)
+gp_zc_remove (GpSession * s, GPtrArray * ops, const gchar * name)
 {
   gchar *ln = gp_session_launch_name (s, name);
 
   if (ln == NULL)
     return FALSE;
-  gp_patch_add_remove (ops, ln);
+  g_ptr_array_add (ops, gp_launch_op_remove (ln));
   g_free (ln);
   return TRUE;
 }
 
 /* Replaces @name by @factory and asks for @caps after it. */
 static gboolean
-gp_zc_replace_with_caps (GpSession * s, JsonNode * ops, const gchar * name,
+gp_zc_replace_with_caps (GpSession * s, GPtrArray * ops, const gchar * name,
     const gchar * factory, const gchar * caps)
 {
   gchar *ln = gp_session_launch_name (s, name);
@@ -103,9 +103,9 @@ gp_zc_replace_with_caps (GpSession * s, JsonNode * ops, const gchar * name,
   if (ln == NULL)
     return FALSE;
   if (caps)
-    gp_patch_add_caps (ops, "after", ln, caps);
+    g_ptr_array_add (ops, gp_launch_op_caps (GP_LAUNCH_AT_AFTER, ln, caps));
   if (factory)
-    gp_patch_add_replace (ops, ln, factory, FALSE);
+    g_ptr_array_add (ops, gp_launch_op_replace (ln, factory, FALSE));
   g_free (ln);
   return TRUE;
 }
@@ -124,20 +124,20 @@ gp_zc_replace_with_caps (GpSession * s, JsonNode * ops, const gchar * name,
  * platform has none, there is no edit and @text says which element keeps
  * the frames in system memory. NULL when no edit is known or the launch
  * string does not name the elements. */
-static JsonNode *
+static GPtrArray *
 gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
     GPtrArray * inner, const gchar * up, const gchar * dev_caps,
     GString * text, gboolean * no_twin)
 {
   GpElement *d = gp_session_find_element (s, down);
   GpElement *u = gp_session_find_element (s, up);
-  JsonNode *ops;
+  GPtrArray *ops;
   gboolean ok = TRUE, placed = FALSE;
   guint i;
 
   if (d == NULL || u == NULL || m == NULL)
     return NULL;
-  ops = gp_patch_new ();
+  ops = gp_launch_patch_new ();
   if (g_strcmp0 (d->factory, m->converter) == 0 ||
       (gp_rules_is_hardware_factory (d->factory, NULL) &&
           g_strcmp0 (d->factory, m->download) != 0)) {
@@ -171,7 +171,7 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
       ok = gp_zc_remove (s, ops, x);
       g_string_append_printf (text, ", drop %s", x);
     } else if (twin && (ln = gp_session_launch_name (s, x))) {
-      gp_patch_add_replace (ops, ln, twin, TRUE);
+      g_ptr_array_add (ops, gp_launch_op_replace (ln, twin, TRUE));
       g_string_append_printf (text, ", replace %s with %s (same "
           "properties)", x, twin);
       g_free (ln);
@@ -180,7 +180,7 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
       g_string_append_printf (text, "%s (%s) has no counterpart that works "
           "in %s, so the frames must leave it for %s", x, xe && xe->factory ?
           xe->factory : "?", m->memory, x);
-      json_node_unref (ops);
+      g_ptr_array_unref (ops);
       *no_twin = TRUE;
       return NULL;
     }
@@ -189,8 +189,8 @@ gp_zc_patch (GpSession * s, const GpHwMemory * m, const gchar * down,
     ok = gp_zc_remove (s, ops, up);
     g_string_append_printf (text, ", drop %s", up);
   }
-  if (!ok || json_array_get_length (json_node_get_array (ops)) == 0) {
-    json_node_unref (ops);
+  if (!ok || ops->len == 0) {
+    g_ptr_array_unref (ops);
     return NULL;
   }
   return ops;
@@ -227,7 +227,7 @@ gp_zc_is_inline_caps (GpSession * s, const gchar * name)
  * does not need: on Mesa's software GL that costs more CPU than the round
  * trip (bench/pairs/RESULTS.md). NULL when the format change is needed
  * downstream. */
-static JsonNode *
+static GPtrArray *
 gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
     GPtrArray * sys, GpLink * dev_out, GString * text)
 {
@@ -243,7 +243,7 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
   gchar *fmt_out = gp_caps_format (dev_out->caps);
   gchar *fmt_after = NULL;
   GpLink *after = NULL;
-  JsonNode *node = NULL;
+  GPtrArray *node = NULL;
   gboolean ok = TRUE, drop_next = FALSE;
   const gchar *keys[] = { "width", "height" };
   guint i;
@@ -289,7 +289,7 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
     goto out;
   }
 
-  node = gp_patch_new ();
+  node = gp_launch_patch_new ();
   ok = gp_zc_remove (s, node, down);
   g_string_append_printf (text, "drop %s", down);
   for (i = 0; ok && i + 1 < sys->len; i++) {
@@ -315,7 +315,7 @@ gp_zc_stay_patch (GpSession * s, const GpHwMemory * m, GpLink * dev_in,
   g_string_append_printf (text, ": frames stay %s in %s", fmt_in,
       dev_in->memory);
   if (!ok) {
-    g_clear_pointer (&node, json_node_unref);
+    g_clear_pointer (&node, g_ptr_array_unref);
     g_string_truncate (text, 0);
   }
 
@@ -354,7 +354,7 @@ gp_zc_report (GpSession * s, const GpRule * rule, GpLink * dev_in,
   gchar *title, *dev_caps, *fmt;
   gdouble work, total, p50 = 0;
   gboolean p50_known = FALSE, stay, no_twin = FALSE;
-  JsonNode *patch;
+  GPtrArray *patch;
   guint i;
 
   /* The elements strictly inside the stretch, capsfilters left out: the

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-rules-patch.c: the one kit every rule builds its fix_patch with, and
- * the one check every patch passes before it is attached to a finding.
+ * gp-rules-patch.c: the one check every fix_patch passes before it is
+ * attached to a finding (the rules build their patches with core's
+ * builders, core/gp-launch-op.h).
  *
  * A fix must never change what the pipeline does. gp_rules_attach_patch()
  * refuses, whatever rule asked:
@@ -26,107 +27,6 @@
 #include "core/gp-launch.h"
 
 #include <string.h>
-
-/* builders */
-
-JsonNode *
-gp_patch_new (void)
-{
-  JsonNode *patch = json_node_new (JSON_NODE_ARRAY);
-
-  json_node_take_array (patch, json_array_new ());
-  return patch;
-}
-
-static JsonObject *
-gp_patch_add (JsonNode * patch, const gchar * op)
-{
-  JsonObject *o = json_object_new ();
-
-  json_object_set_string_member (o, "op", op);
-  json_array_add_object_element (json_node_get_array (patch), o);
-  return o;
-}
-
-void
-gp_patch_add_set (JsonNode * patch, const gchar * target, const gchar * prop,
-    JsonNode * value)
-{
-  JsonObject *o = gp_patch_add (patch, "set");
-
-  json_object_set_string_member (o, "target", target);
-  json_object_set_string_member (o, "prop", prop);
-  json_object_set_member (o, "value", value);
-}
-
-void
-gp_patch_add_set_int (JsonNode * patch, const gchar * target,
-    const gchar * prop, gint64 value)
-{
-  gp_patch_add_set (patch, target, prop, json_node_init_int (json_node_alloc
-          (), value));
-}
-
-void
-gp_patch_add_set_bool (JsonNode * patch, const gchar * target,
-    const gchar * prop, gboolean value)
-{
-  gp_patch_add_set (patch, target, prop,
-      json_node_init_boolean (json_node_alloc (), value));
-}
-
-void
-gp_patch_add_set_string (JsonNode * patch, const gchar * target,
-    const gchar * prop, const gchar * value)
-{
-  gp_patch_add_set (patch, target, prop,
-      json_node_init_string (json_node_alloc (), value));
-}
-
-JsonObject *
-gp_patch_add_insert (JsonNode * patch, const gchar * where,
-    const gchar * element, const gchar * factory)
-{
-  JsonObject *o = gp_patch_add (patch, "insert");
-  JsonObject *props = json_object_new ();
-
-  json_object_set_string_member (o, where, element);
-  json_object_set_string_member (o, "element", factory);
-  json_object_set_object_member (o, "props", props);
-  return props;
-}
-
-void
-gp_patch_add_remove (JsonNode * patch, const gchar * target)
-{
-  json_object_set_string_member (gp_patch_add (patch, "remove"), "target",
-      target);
-}
-
-JsonObject *
-gp_patch_add_replace (JsonNode * patch, const gchar * target,
-    const gchar * factory, gboolean keep_props)
-{
-  JsonObject *o = gp_patch_add (patch, "replace");
-  JsonObject *props = json_object_new ();
-
-  json_object_set_string_member (o, "target", target);
-  json_object_set_string_member (o, "element", factory);
-  if (keep_props)
-    json_object_set_boolean_member (o, "keep_props", TRUE);
-  json_object_set_object_member (o, "props", props);
-  return props;
-}
-
-void
-gp_patch_add_caps (JsonNode * patch, const gchar * where,
-    const gchar * element, const gchar * caps)
-{
-  JsonObject *o = gp_patch_add (patch, "caps");
-
-  json_object_set_string_member (o, where, element);
-  json_object_set_string_member (o, "caps", caps);
-}
 
 /* the check */
 
@@ -225,47 +125,33 @@ gp_patch_lost_caps (const GpLaunch * before, GpLaunch * after,
   return lost;
 }
 
-static const gchar *
-gp_patch_member (JsonObject * o, const gchar * key)
-{
-  JsonNode *n = json_object_get_member (o, key);
-
-  return n && JSON_NODE_HOLDS_VALUE (n) &&
-      json_node_get_value_type (n) == G_TYPE_STRING ?
-      json_node_get_string (n) : NULL;
-}
-
 /* NULL when @op keeps what the pipeline does; else why not. @inserted:
  * the factories the patch inserts (a removed element of one of them is
  * moved, not dropped). */
 static gchar *
-gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
+gp_patch_check_op (GpSession * s, const GpLaunchOp * op,
+    GHashTable * inserted)
 {
-  const gchar *kind = gp_patch_member (op, "op");
-  const gchar *keys[] = { "target", "before", "after" };
-  const gchar *name = NULL;
+  const gchar *name = op->name;
   GpElement *e = NULL;
-  guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (keys) && name == NULL; i++)
-    name = gp_patch_member (op, keys[i]);
-  if (kind == NULL || name == NULL)
-    return g_strdup ("an edit without an op or an element");
+  if (name == NULL)
+    return g_strdup ("an edit without an element");
   e = gp_patch_session_element (s, name);
   /* caps the patch itself refers to are checked by what is lost */
   if (e && g_strcmp0 (e->factory, "capsfilter") != 0 &&
       !gp_session_is_users (s, e->name))
     return g_strdup_printf ("%s is not an element of the launch string",
         name);
-  if (strcmp (kind, "remove") == 0 && e &&
+  if (op->kind == GP_LAUNCH_OP_REMOVE && e &&
       g_strcmp0 (e->factory, "capsfilter") != 0 &&
       !gp_patch_is_removable (e->factory) &&
       !(e->factory && g_hash_table_contains (inserted, e->factory)))
     return g_strdup_printf ("%s (%s) does work of its own", name, e->factory);
-  if (strcmp (kind, "set") == 0) {
-    const gchar *prop = gp_patch_member (op, "prop");
+  if (op->kind == GP_LAUNCH_OP_SET) {
+    const gchar *prop = op->prop;
     gchar *cur = prop ? gp_patch_current (e, prop) : NULL;
-    gchar *want = gp_launch_value_text (json_object_get_member (op, "value"));
+    gchar *want = gp_launch_scalar_text (&op->value);
     gchar *why = NULL;
 
     if (cur && want && g_ascii_strcasecmp (cur, want) == 0)
@@ -275,9 +161,9 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
     if (why)
       return why;
   }
-  if (strcmp (kind, "insert") == 0 && g_strcmp0 (gp_patch_member (op,
-              "element"), "queue") == 0 && e) {
-    gboolean before = json_object_has_member (op, "before");
+  if (op->kind == GP_LAUNCH_OP_INSERT && g_strcmp0 (op->factory,
+          "queue") == 0 && e) {
+    gboolean before = op->at == GP_LAUNCH_AT_BEFORE;
     GpLink *l = before ? gp_session_link_into (s, e->name) :
         gp_session_link_out_of (s, e->name);
     gchar *other = NULL;
@@ -298,51 +184,39 @@ gp_patch_check_op (GpSession * s, JsonObject * op, GHashTable * inserted)
 }
 
 gboolean
-gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
+gp_rules_attach_patch (GpSession * s, GpFinding * f, GPtrArray * patch)
 {
   const GpLaunch *before = NULL;
   GpLaunch *after = NULL;
-  GList *ops = NULL, *o;
   GHashTable *removed = g_hash_table_new (NULL, NULL);
   GHashTable *inserted = g_hash_table_new (g_str_hash, g_str_equal);
   gchar *why = NULL;
   GError *err = NULL;
+  guint i;
 
   if (patch == NULL)
     return FALSE;
-  if (JSON_NODE_HOLDS_OBJECT (patch))
-    ops = g_list_append (NULL, json_node_get_object (patch));
-  else if (JSON_NODE_HOLDS_ARRAY (patch))
-    ops = json_array_get_elements (json_node_get_array (patch));
-  if (ops == NULL)
+  if (patch->len == 0)
     why = g_strdup ("no edit");
   else if (s->launch && (before = gp_session_parsed_launch (s)) == NULL)
     why = g_strdup ("the launch string does not parse");
-  for (o = ops; o; o = o->next) {
-    JsonObject *op = JSON_NODE_HOLDS_OBJECT (patch) ? o->data :
-        json_node_get_object (o->data);
+  for (i = 0; i < patch->len; i++) {
+    const GpLaunchOp *op = g_ptr_array_index (patch, i);
 
-    if (op && g_strcmp0 (gp_patch_member (op, "op"), "insert") == 0 &&
-        gp_patch_member (op, "element"))
-      g_hash_table_add (inserted, (gpointer) gp_patch_member (op,
-              "element"));
+    if (op->kind == GP_LAUNCH_OP_INSERT && op->factory)
+      g_hash_table_add (inserted, op->factory);
   }
-  for (o = ops; why == NULL && o; o = o->next) {
-    JsonObject *op = JSON_NODE_HOLDS_OBJECT (patch) ? o->data :
-        json_node_get_object (o->data);
+  for (i = 0; why == NULL && i < patch->len; i++) {
+    const GpLaunchOp *op = g_ptr_array_index (patch, i);
 
-    why = op ? gp_patch_check_op (s, op, inserted) : g_strdup ("an edit "
-        "that is not an object");
-    if (why == NULL && before &&
-        g_strcmp0 (gp_patch_member (op, "op"), "remove") == 0) {
-      gint el = gp_launch_find_element (before, gp_patch_member (op,
-              "target"));
+    why = gp_patch_check_op (s, op, inserted);
+    if (why == NULL && before && op->kind == GP_LAUNCH_OP_REMOVE) {
+      gint el = gp_launch_find_element (before, op->name);
 
       if (el >= 0)
         g_hash_table_add (removed, GINT_TO_POINTER (el + 1));
     }
   }
-  g_list_free (ops);
   /* an import without a launch string: the edit is advice to read, and
    * `gstprof fix` says it has nothing to apply it to */
   if (why == NULL && before) {
@@ -364,11 +238,11 @@ gp_rules_attach_patch (GpSession * s, GpFinding * f, JsonNode * patch)
   if (why) {
     g_debug ("%s: no fix_patch: %s", f->rule, why);
     g_free (why);
-    json_node_unref (patch);
+    g_ptr_array_unref (patch);
     return FALSE;
   }
   if (f->fix_patch)
-    json_node_unref (f->fix_patch);
+    g_ptr_array_unref (f->fix_patch);
   f->fix_patch = patch;
   return TRUE;
 }

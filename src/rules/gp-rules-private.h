@@ -12,6 +12,7 @@
 #include "gp-rules.h"
 /* caps text (gp_caps_format (), ...), which ZC, SW, CAPS and FORMAT read */
 #include "core/gp-caps.h"
+#include "core/gp-launch-op.h"
 
 G_BEGIN_DECLS
 
@@ -95,35 +96,15 @@ gboolean gp_rules_hw_format_ok (const gchar * formats, const gchar * format);
 void gp_finding_set_formats (GpFinding * f, GpLink * in, GpLink * out,
     gchar ** fin, gchar ** fout);
 
-/* The patch kit (gp-rules-patch.c): every rule builds its fix_patch with
- * these and attaches it with gp_rules_attach_patch (), which refuses a
- * patch that would change what the pipeline does (the list is at the top
- * of gp-rules-patch.c). A patch is an array of edits, as
- * gp_launch_apply_patch () takes them; names are launch names
- * (gp_session_launch_name ()). */
-JsonNode *gp_patch_new (void);
-void gp_patch_add_set (JsonNode * patch, const gchar * target,
-    const gchar * prop, JsonNode * value);
-void gp_patch_add_set_int (JsonNode * patch, const gchar * target,
-    const gchar * prop, gint64 value);
-void gp_patch_add_set_bool (JsonNode * patch, const gchar * target,
-    const gchar * prop, gboolean value);
-void gp_patch_add_set_string (JsonNode * patch, const gchar * target,
-    const gchar * prop, const gchar * value);
-/* @where: "before" or "after"; returns the new element's props to fill. */
-JsonObject *gp_patch_add_insert (JsonNode * patch, const gchar * where,
-    const gchar * element, const gchar * factory);
-void gp_patch_add_remove (JsonNode * patch, const gchar * target);
-/* @keep_props: the element's properties (and its pads') carry over. */
-JsonObject *gp_patch_add_replace (JsonNode * patch, const gchar * target,
-    const gchar * factory, gboolean keep_props);
-void gp_patch_add_caps (JsonNode * patch, const gchar * where,
-    const gchar * element, const gchar * caps);
-/* Takes @patch (an edit or an array of them). Attaches it to @f and
- * returns TRUE when it passes the check; else frees it, leaves
- * f->fix_patch as it was and returns FALSE. */
+/* The patch check (gp-rules-patch.c): every rule builds its fix_patch
+ * with core's builders (core/gp-launch-op.h; names are launch names,
+ * gp_session_launch_name ()) and attaches it with gp_rules_attach_patch (),
+ * which refuses a patch that would change what the pipeline does (the
+ * list is at the top of gp-rules-patch.c). Takes @patch (may be NULL).
+ * Attaches it to @f and returns TRUE when it passes the check; else frees
+ * it, leaves f->fix_patch as it was and returns FALSE. */
 gboolean gp_rules_attach_patch (GpSession * s, GpFinding * f,
-    JsonNode * patch);
+    GPtrArray * patch);
 
 G_END_DECLS
 

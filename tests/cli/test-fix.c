@@ -48,8 +48,14 @@ add_patched (GpSession * s, const gchar * rule, const gchar * title,
   f->rank_value = rank;
   f->why = g_strdup ("test");
   f->fix = g_strdup ("test");
-  if (patch_json != NULL)
-    f->fix_patch = json_from_string (patch_json, NULL);
+  if (patch_json != NULL) {
+    JsonNode *node = json_from_string (patch_json, NULL);
+    GError *err = NULL;
+
+    f->fix_patch = gp_session_patch_from_json (node, "test", &err);
+    g_assert_no_error (err);
+    json_node_unref (node);
+  }
   return f;
 }
 
@@ -152,7 +158,7 @@ slow_capture (void)
   for (guint i = 0; i < slow_session->findings->len; i++) {
     GpFinding *f = g_ptr_array_index (slow_session->findings, i);
 
-    g_clear_pointer (&f->fix_patch, json_node_unref);
+    g_clear_pointer (&f->fix_patch, g_ptr_array_unref);
   }
   add_patched (slow_session, "TEST", "identity0 sleeps 50 ms a buffer", 1,
       "{\"op\":\"set\",\"target\":\"identity0\",\"prop\":\"sleep-time\","

@@ -323,8 +323,9 @@ make_full_session (void)
   f->why = g_strdup ("One element takes most of the streaming thread.");
   g_free (f->fix);
   f->fix = g_strdup ("Lower identity0 sleep-time, or add a queue after it.");
-  f->fix_patch = parse_node ("{\"op\": \"set\", \"element\": \"identity0\","
-      " \"prop\": \"sleep-time\", \"value\": 1000}");
+  f->fix_patch = gp_launch_patch_new ();
+  g_ptr_array_add (f->fix_patch, gp_launch_op_set_int ("identity0",
+          "sleep-time", 1000));
   f->heuristic = FALSE;
   f->verified_on = g_strdup ("x86_64 2 cores, GStreamer 1.22");
   f->rank_value = 1602.46;
@@ -565,8 +566,14 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpstr (x->why, ==, y->why);
     g_assert_cmpstr (x->fix, ==, y->fix);
     g_assert_true ((x->fix_patch == NULL) == (y->fix_patch == NULL));
-    if (x->fix_patch != NULL)
-      g_assert_true (json_node_equal (x->fix_patch, y->fix_patch));
+    if (x->fix_patch != NULL) {
+      JsonNode *px = gp_session_patch_to_json (x->fix_patch);
+      JsonNode *py = gp_session_patch_to_json (y->fix_patch);
+
+      g_assert_true (json_node_equal (px, py));
+      json_node_unref (px);
+      json_node_unref (py);
+    }
     g_assert_cmpint (x->heuristic, ==, y->heuristic);
     g_assert_cmpstr (x->verified_on, ==, y->verified_on);
     g_assert_cmpfloat (x->rank_value, ==, y->rank_value);
@@ -1035,7 +1042,8 @@ test_read_defaults_and_nulls (void)
       "  \"frame_period_ms\": 33.5, \"target_fps\": null},"
       " \"graph\": {\"links\": [{\"src\": \"a.src\", \"sink\": \"b.sink\"},"
       "   {\"src\": \"b.src\", \"sink\": \"c.sink\", \"memory\": null}]},"
-      " \"findings\": [{\"rule\": \"HOT\", \"fix_patch\": [1, \"two\"]}]}",
+      " \"findings\": [{\"rule\": \"HOT\", \"fix_patch\": {\"op\": \"remove\","
+      "   \"target\": \"b\"}}]}",
       -1, "nulls.json", &err);
   g_assert_no_error (err);
   g_assert_null (s->launch);
@@ -1060,8 +1068,9 @@ test_read_defaults_and_nulls (void)
   g_assert_cmpstr (((GpLink *) s->links->pdata[0])->memory, ==, "system");
   /* absent memory is the default, null is unknown */
   g_assert_null (((GpLink *) s->links->pdata[1])->memory);
-  g_assert_true (JSON_NODE_HOLDS_ARRAY (((GpFinding *) s->findings->
-              pdata[0])->fix_patch));
+  /* one op alone is a patch of one */
+  g_assert_cmpuint (((GpFinding *) s->findings->pdata[0])->fix_patch->len,
+      ==, 1);
   gp_session_free (s);
 }
 

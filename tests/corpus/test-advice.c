@@ -606,9 +606,11 @@ test_flip (void)
   for (i = 0; i < s->findings->len; i++) {
     GpFinding *f = g_ptr_array_index (s->findings, i);
 
-    gchar *patch = f->fix_patch ? json_to_string (f->fix_patch, FALSE) :
-        NULL;
+    JsonNode *node = f->fix_patch ?
+        gp_session_patch_to_json (f->fix_patch) : NULL;
+    gchar *patch = node ? json_to_string (node, FALSE) : NULL;
 
+    g_clear_pointer (&node, json_node_unref);
     g_assert_true (patch == NULL || strstr (patch, "videoflip") == NULL);
     g_free (patch);
   }

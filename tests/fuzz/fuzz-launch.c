@@ -81,19 +81,20 @@ check_tiles (GpLaunch * l, const gchar * s)
   g_free (back);
 }
 
-/* one patch on a copy: applies and still parses, or fails cleanly */
+/* one op on a copy (taken): applies and still parses, or fails cleanly */
 static void
-try_patch (GpLaunch * l, const gchar * json)
+try_patch (GpLaunch * l, GpLaunchOp * op)
 {
   GpLaunch *c = gp_launch_copy (l);
-  JsonNode *node = json_from_string (json, NULL);
+  GPtrArray *patch = gp_launch_patch_new ();
   GError *err = NULL;
   gchar *before, *after, *diff;
 
-  if (c == NULL || node == NULL)
-    fail ("copy or patch JSON", json);
+  g_ptr_array_add (patch, op);
+  if (c == NULL)
+    fail ("copy", "");
   before = gp_launch_to_string (c);
-  if (gp_launch_apply_patch (c, node, &err)) {
+  if (gp_launch_apply_patch (c, patch, &err)) {
     GpLaunch *again;
     GError *perr = NULL;
 
@@ -117,23 +118,8 @@ try_patch (GpLaunch * l, const gchar * json)
     g_free (after);
   }
   g_free (before);
-  json_node_unref (node);
+  g_ptr_array_unref (patch);
   gp_launch_free (c);
-}
-
-static gchar *
-json_quote (const gchar * s)
-{
-  JsonNode *n = json_node_new (JSON_NODE_VALUE);
-  JsonGenerator *g = json_generator_new ();
-  gchar *out;
-
-  json_node_set_string (n, s);
-  json_generator_set_root (g, n);
-  out = json_generator_to_data (g, NULL);
-  g_object_unref (g);
-  json_node_unref (n);
-  return out;
 }
 
 static void
@@ -145,34 +131,23 @@ exercise_patches (GpLaunch * l, const guint8 * data, size_t size)
   for (k = 0; k < 3 && n > 0; k++) {
     guint i = (size > k ? data[size - 1 - k] : k) % n;
     const GpLaunchElement *e = gp_launch_get_element (l, i);
-    gchar *name, *json;
+    GpLaunchAt at = k == 0 ? GP_LAUNCH_AT_AFTER : k == 1 ?
+        GP_LAUNCH_AT_BEFORE : GP_LAUNCH_AT_TARGET;
+    GpLaunchOp *op;
 
-    /* JSON carries only UTF-8 names */
-    if (e->name == NULL || !g_utf8_validate (e->name, -1, NULL))
+    if (e->name == NULL)
       continue;
-    name = json_quote (e->name);
-    json = g_strdup_printf ("[{\"op\":\"set\",\"target\":%s,\"prop\":"
-        "\"max-size-buffers\",\"value\":\"a b\\\"c\\\\\"}]", name);
-    try_patch (l, json);
-    g_free (json);
-    json = g_strdup_printf ("{\"op\":\"insert\",\"%s\":%s,\"element\":"
-        "\"queue\",\"props\":{\"leaky\":2,\"x\":true}}",
-        k % 2 == 0 ? "after" : "before", name);
-    try_patch (l, json);
-    g_free (json);
-    json = g_strdup_printf ("{\"op\":\"replace\",\"target\":%s,\"element\":"
-        "\"identity\",\"keep_props\":%s}", name, k % 2 ? "true" : "false");
-    try_patch (l, json);
-    g_free (json);
-    json = g_strdup_printf ("{\"op\":\"caps\",\"%s\":%s,\"caps\":"
-        "\"video/x-raw(memory:NVMM),format=NV12\"}",
-        k == 0 ? "after" : k == 1 ? "before" : "target", name);
-    try_patch (l, json);
-    g_free (json);
-    json = g_strdup_printf ("{\"op\":\"remove\",\"target\":%s}", name);
-    try_patch (l, json);
-    g_free (json);
-    g_free (name);
+    try_patch (l, gp_launch_op_set_string (e->name, "max-size-buffers",
+            "a b\"c\\"));
+    op = gp_launch_op_insert (k % 2 == 0 ? GP_LAUNCH_AT_AFTER :
+        GP_LAUNCH_AT_BEFORE, e->name, "queue");
+    gp_launch_op_add_prop_int (op, "leaky", 2);
+    gp_launch_op_add_prop_bool (op, "x", TRUE);
+    try_patch (l, op);
+    try_patch (l, gp_launch_op_replace (e->name, "identity", k % 2));
+    try_patch (l, gp_launch_op_caps (at, e->name,
+            "video/x-raw(memory:NVMM),format=NV12"));
+    try_patch (l, gp_launch_op_remove (e->name));
   }
 }
 

@@ -134,10 +134,9 @@ make_full (void)
   f = gp_session_add_finding (s, "HOT", "high", "identity0 takes 97 %");
   gp_finding_add_target (f, "identity0");
   json_object_set_double_member (f->evidence, "share_pct", 97.5);
-  f->fix_patch = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (f->fix_patch, object_from ("{\"op\": \"set\", "
-          "\"element\": \"identity0\", \"prop\": \"sleep-time\", "
-          "\"value\": 0}"));
+  f->fix_patch = gp_launch_patch_new ();
+  g_ptr_array_add (f->fix_patch, gp_launch_op_set_int ("identity0",
+          "sleep-time", 0));
   f->verified_on = g_strdup ("x86_64");
   return s;
 }

@@ -95,19 +95,23 @@ rm -f "$OUT/probe" "$OUT/probe.c"
 PKG="glib-2.0 json-glib-1.0"
 CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
+# (session.json holds typed launch-string edits: gp-launch-op.c goes with
+# it, and the launch-string kit below is the rest of gp-launch-*.c)
 # shellcheck disable=SC2086
 CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c $ROOT/src/core/gp-file.c \
   $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-lines.c \
-  $ROOT/src/core/gp-machine.c"
+  $ROOT/src/core/gp-machine.c $ROOT/src/core/gp-launch-op.c"
+LAUNCH_KIT="$ROOT/src/core/gp-launch-parse.c $ROOT/src/core/gp-launch-names.c \
+  $ROOT/src/core/gp-launch-patch.c $ROOT/src/core/gp-launch-diff.c"
 # the readers of src/ingest open files through GIO (a pipe too: gio-unix)
 GIO="gio-2.0 gio-unix-2.0"
-LAUNCH="$(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/core/gp-json.c \
+LAUNCH="$LAUNCH_KIT $ROOT/src/core/gp-launch-op.c $ROOT/src/core/gp-json.c \
   $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-file.c \
   $ROOT/src/core/gp-machine.c"
 # shellcheck disable=SC2086
 RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
   $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c \
-  $(echo $ROOT/src/core/gp-launch-*.c)"
+  $LAUNCH_KIT"
 TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c \
   $ROOT/src/ingest/gp-ingest-stream.c $ROOT/src/core/gp-caps.c"
 QUEUELEVELS="$ROOT/src/ingest/gp-ingest-queuelevels.c $TRACERLOG"
@@ -121,7 +125,7 @@ INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.
 # shellcheck disable=SC2086
 # (its Machine section names the accelerator's peaks: the roofline's kit)
 VERDICT="$(echo $ROOT/src/rules/*.c) $ROOT/src/report/gp-verdict.c \
-  $(echo $ROOT/src/core/gp-launch-*.c) $ROOT/src/telemetry/gp-roofline-build.c \
+  $LAUNCH_KIT $ROOT/src/telemetry/gp-roofline-build.c \
   $ROOT/src/telemetry/gp-roofline.c $ROOT/src/telemetry/gp-peaks.c \
   $ROOT/src/telemetry/gp-membw.c $ROOT/src/telemetry/gp-models.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"

@@ -191,9 +191,8 @@ test_cpu (void)
   g_assert_cmpfloat (gp_test_evidence_double (f, "thread_busy_pct"), >=, 90);
   /* videoscale's n-threads is 1 by default: the patch spreads it */
   g_assert_nonnull (f->fix_patch);
-  g_assert_cmpstr (json_object_get_string_member
-      (json_array_get_object_element (json_node_get_array (f->fix_patch), 0),
-          "prop"), ==, "n-threads");
+  g_assert_cmpstr (((GpLaunchOp *) g_ptr_array_index (f->fix_patch,
+              0))->prop, ==, "n-threads");
   gp_session_free (s);
 
   s = run ("videotestsrc name=src is-live=true ! "
@@ -204,12 +203,14 @@ test_cpu (void)
 }
 
 /* STALL, never flowed: the tee branch behind a valve with drop=true; the
- * finding names the valve's output and the fix sets drop=false. */
+ * finding names the valve's output and the fix sets drop=false, through
+ * the check every rule's fix passes. */
 static void
 test_stall_never (void)
 {
   GpSession *s;
   GpFinding *f;
+  gchar *fixed;
   guint i, n = 0;
 
   if (!gp_test_have_tracer ())
@@ -232,6 +233,17 @@ test_stall_never (void)
   g_assert_cmpuint (n, ==, 1);
   /* nor as an empty queue "upstream of a starved sink": q2 drains fine */
   g_assert_null (gp_session_find_finding (s, "QFULL", "q2"));
+  /* the edit passed the check every fix passes: it opens the valve the
+   * string wrote, and an edit the string cannot take is dropped */
+  fixed = gp_test_patched (s, f);
+  g_assert_nonnull (strstr (fixed, "valve name=v drop=false"));
+  g_free (fixed);
+  g_free (s->launch);
+  s->launch = g_strdup ("videotestsrc name=src is-live=true ! fakesink");
+  gp_rules_run (s);
+  f = gp_session_find_finding (s, "STALL", "v.src->s2.sink");
+  g_assert_nonnull (f);
+  g_assert_null (f->fix_patch);
   gp_session_free (s);
 }
 

@@ -345,17 +345,13 @@ test_fixtures (void)
 {
   GpSession *s = load_fixture ("jetson-zc-break.json");
   GpFinding *f = gp_session_find_finding (s, "ENC", "nvv4l2h264enc0");
-  JsonNode *patch;
-
   g_assert_nonnull (f);
   g_test_message ("ENC on jetson-zc-break: %s", f->title);
   g_assert_cmpint (gp_test_evidence_int (f, "bframes"), ==, 2);
   g_assert_cmpstr (json_object_get_string_member (f->evidence,
           "insert_sps_pps"), ==, "false");
-  patch = f->fix_patch;
-  g_assert_true (JSON_NODE_HOLDS_ARRAY (patch));
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (patch)), ==,
-      2);
+  g_assert_nonnull (f->fix_patch);
+  g_assert_cmpuint (f->fix_patch->len, ==, 2);
   /* udpsink0 has sync=true, but the capture did not time it: no hold
    * measured, no finding (and a sender would only get info) */
   g_assert_null (gp_session_find_finding (s, "SYNC", "udpsink0"));
