@@ -8,6 +8,7 @@
  * src/deepstream/gp-ds-profile.
  */
 #include "gp-cli.h"
+#include "ingest/gp-ingest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -383,7 +384,7 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
   if (session) {
     const GpNsysTable *nvtx;
 
-    p.session = gp_cli_load_session (session, &err);
+    p.session = gp_ingest_load_any (session, &err);
     if (p.session == NULL) {
       code = gp_cli_fail ("ds profile", "%s", err ? err->message : session);
       goto out;

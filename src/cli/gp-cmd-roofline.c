@@ -9,6 +9,7 @@
  * accelerator's roofline, else the CPU one (src/plot). Printing only.
  */
 #include "gp-cli.h"
+#include "ingest/gp-ingest.h"
 #include "plot/gp-plot.h"
 #include "telemetry/gp-membw.h"
 #include "telemetry/gp-models.h"
@@ -494,7 +495,7 @@ gp_cmd_roofline (gint argc, gchar ** argv)
     if (!gp_cmd_roofline_accel (&o, from_m, NAN, &accel, &code))
       goto out;
   } else {
-    s = gp_cli_load_session (o.files[0], &err);
+    s = gp_ingest_load_any (o.files[0], &err);
     if (s == NULL) {
       code = gp_cli_fail ("roofline", "%s", err ? err->message : o.files[0]);
       goto out;
