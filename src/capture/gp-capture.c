@@ -1277,3 +1277,24 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   g_date_time_unref (started);
   return session;
 }
+
+GpSession *
+gp_capture_error_session (const gchar * launch, const gchar * message)
+{
+  GpSession *s = gp_session_new ();
+  GDateTime *now = g_date_time_new_now_utc ();
+
+  g_free (s->mode);
+  s->mode = g_strdup ("run");
+  g_free (s->launch);
+  s->launch = g_strdup (launch);
+  g_free (s->started);
+  s->started = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+  g_free (s->gstreamer);
+  s->gstreamer = gst_version_string ();
+  g_free (s->platform);
+  s->platform = gp_platform_detect (NULL);
+  gp_session_add_event (s, 0.0, "error", "", message);
+  g_date_time_unref (now);
+  return s;
+}
