@@ -9,7 +9,6 @@
  * apart), a program that fails after its pipeline ran, one with no
  * GStreamer, one that is not there.
  */
-#include <math.h>
 #include <string.h>
 
 #include <gst/gst.h>
@@ -42,38 +41,6 @@ gp_tw_run (const gchar * cmd, gdouble duration_s, gboolean machine,
   return ok;
 }
 
-static gboolean
-gp_tw_has_note (GpSession * s, const gchar * part)
-{
-  guint i;
-
-  for (i = 0; i < s->events->len; i++) {
-    GpEvent *ev = g_ptr_array_index (s->events, i);
-
-    if (g_strcmp0 (ev->source, "gstprof") == 0 && strstr (ev->text, part))
-      return TRUE;
-  }
-  return FALSE;
-}
-
-/* The identity "slow" of @s: @buffers buffers (at least that many unless
- * @exact), each within 0.5 ms of @sleep_ms. */
-static void
-gp_tw_assert_slow (GpSession * s, guint64 buffers, gboolean exact,
-    gdouble sleep_ms)
-{
-  GpElementSummary *es = gp_session_find_elem_summary (s, "slow");
-
-  g_assert_nonnull (es);
-  g_test_message ("slow: %" G_GUINT64_FORMAT " buffers, p50 %.3f ms "
-      "(planted %.1f ms)", es->buffers, es->self_ms.p50, sleep_ms);
-  if (exact)
-    g_assert_cmpuint (es->buffers, ==, buffers);
-  else
-    g_assert_cmpuint (es->buffers, >=, buffers);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
-}
-
 /* gst-launch-1.0 to its EOS: every buffer at its planted cost, the launch
  * string back from its command line, the machine sampled under it. */
 static void
@@ -97,9 +64,9 @@ test_gst_launch (void)
       "sleep-time=4000 ! fakesink");
   g_assert_cmpstr (s->end, ==, "eos");
   g_assert_cmpfloat (s->window_s, ==, 0.1);
-  gp_tw_assert_slow (s, 60, TRUE, 4.0);
+  gp_test_assert_planted (s, "slow", 60, TRUE, 4.0);
   g_assert_nonnull (s->machine);
-  g_assert_false (gp_tw_has_note (s, "exited with"));
+  g_assert_false (gp_test_has_note (s, "exited with"));
   gp_wrap_result_clear (&r);
   g_assert_null (r.session);
 }
@@ -125,7 +92,7 @@ test_duration (void)
   g_assert_cmpstr (s->end, ==, "duration");
   g_assert_cmpfloat (s->stop_s, >, 0.5);
   /* 1.5 s at 30 fps, less the start */
-  gp_tw_assert_slow (s, 25, FALSE, 3.0);
+  gp_test_assert_planted (s, "slow", 25, FALSE, 3.0);
   gp_wrap_result_clear (&r);
 }
 
@@ -145,13 +112,14 @@ test_two_processes (void)
   g_assert_true (gp_tw_run (cmd, 0, FALSE, &r, &err));
   g_assert_no_error (err);
   g_assert_false (r.failed);
-  g_assert_true (gp_tw_has_note (r.session, "ran no GStreamer pipeline "
+  g_assert_true (gp_test_has_note (r.session, "ran no GStreamer pipeline "
           "itself"));
-  gp_tw_assert_slow (r.session, 60, TRUE, 4.0);
+  gp_test_assert_planted (r.session, "slow", 60, TRUE, 4.0);
   g_assert_cmpuint (r.others->len, ==, 1);
   g_assert_cmpuint (r.pids->len, ==, 1);
-  gp_tw_assert_slow (g_ptr_array_index (r.others, 0), 60, TRUE, 4.0);
-  g_assert_true (gp_tw_has_note (r.session, "ran GStreamer too: profiled "
+  gp_test_assert_planted (g_ptr_array_index (r.others, 0), "slow", 60, TRUE,
+      4.0);
+  g_assert_true (gp_test_has_note (r.session, "ran GStreamer too: profiled "
           "apart"));
   gp_wrap_result_clear (&r);
   g_free (cmd);
@@ -172,8 +140,8 @@ test_failure (void)
   g_assert_true (gp_tw_run (cmd, 0, FALSE, &r, &err));
   g_assert_no_error (err);
   g_assert_true (r.failed);
-  g_assert_true (gp_tw_has_note (r.session, "sh exited with status 5"));
-  gp_tw_assert_slow (r.session, 60, TRUE, 4.0);
+  g_assert_true (gp_test_has_note (r.session, "sh exited with status 5"));
+  gp_test_assert_planted (r.session, "slow", 60, TRUE, 4.0);
   gp_wrap_result_clear (&r);
   g_free (cmd);
 }

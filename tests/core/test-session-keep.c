@@ -15,6 +15,7 @@
 #include "core/gp-session.h"
 #include "core/gp-session-keep.h"
 #include "core/gp-trace.h"
+#include "gp-test-util.h"
 
 static gchar *gp_tmp;
 
@@ -44,17 +45,6 @@ gp_keep_session (const gchar * dir, const gchar * launch,
   g_assert_no_error (err);
   gp_session_free (s);
   return path;
-}
-
-static gchar *
-gp_keep_read (const gchar * dir, const gchar * name)
-{
-  gchar *path = g_build_filename (dir, name, NULL);
-  gchar *text = NULL;
-
-  g_file_get_contents (path, &text, NULL, NULL);
-  g_free (path);
-  return text;
 }
 
 static void
@@ -93,12 +83,12 @@ test_keep_with_trace (void)
   want = g_build_filename (dir, "session.3.json", NULL);
   g_assert_cmpstr (kept, ==, want);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  text = gp_keep_read (dir, GP_TRACE_FILE);
+  text = gp_test_read_file (dir, GP_TRACE_FILE);
   g_assert_null (text);
-  text = gp_keep_read (dir, "trace.3.bin");
+  text = gp_test_read_file (dir, "trace.3.bin");
   g_assert_cmpstr (text, ==, "the pushes");
   g_free (text);
-  text = gp_keep_read (dir, "trace.2.bin");
+  text = gp_test_read_file (dir, "trace.2.bin");
   g_assert_cmpstr (text, ==, "older");
   g_free (text);
   back = gp_session_load (kept, &err);
@@ -135,10 +125,10 @@ test_keep_without_trace (void)
     g_assert_true (g_str_has_suffix (kept, "session.1.json"));
     g_assert_true (g_file_test (kept, G_FILE_TEST_IS_REGULAR));
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-    text = gp_keep_read (gp_tmp, "outside.bin");
+    text = gp_test_read_file (gp_tmp, "outside.bin");
     g_assert_cmpstr (text, ==, "not ours");
     g_free (text);
-    text = gp_keep_read (dir, "trace.1.bin");
+    text = gp_test_read_file (dir, "trace.1.bin");
     g_assert_null (text);
     g_free (kept);
     g_free (path);
@@ -146,26 +136,6 @@ test_keep_without_trace (void)
     g_free (dir);
     g_free (sub);
   }
-}
-
-static void
-gp_keep_remove_tree (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
-    gchar *p = g_build_filename (dir, name, NULL);
-
-    if (g_file_test (p, G_FILE_TEST_IS_DIR))
-      gp_keep_remove_tree (p);
-    else
-      g_unlink (p);
-    g_free (p);
-  }
-  if (d != NULL)
-    g_dir_close (d);
-  g_rmdir (dir);
 }
 
 int
@@ -179,7 +149,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session-keep/with-trace", test_keep_with_trace);
   g_test_add_func ("/session-keep/without-trace", test_keep_without_trace);
   ret = g_test_run ();
-  gp_keep_remove_tree (gp_tmp);
+  gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);
   return ret;
 }

@@ -10,7 +10,6 @@
  * again; the GPU of a real nvidia-smi query; a session's elements beside
  * NVTX with their self time.
  */
-#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -71,17 +70,6 @@ gp_dpc_replay (void)
   return replay;
 }
 
-static gchar *
-gp_dpc_read (const gchar * dir, const gchar * name)
-{
-  gchar *path = g_build_filename (dir, name, NULL);
-  gchar *text = NULL;
-
-  g_file_get_contents (path, &text, NULL, NULL);
-  g_free (path);
-  return text;
-}
-
 /* the recipe, then the folder it left read again as saved stats */
 static void
 test_capture_and_read (void)
@@ -106,10 +94,10 @@ test_capture_and_read (void)
   /* the stand-in leaves no SQLite export */
   g_assert_null (p.metrics);
   g_assert_nonnull (strstr (p.metrics_why, "no SQLite export"));
-  text = gp_dpc_read (out, "report.args");
+  text = gp_test_read_file (out, "report.args");
   g_assert_cmpstr (text, ==, "true --flag\n");
   g_free (text);
-  text = gp_dpc_read (out, "cuda_api_sum.csv");
+  text = gp_test_read_file (out, "cuda_api_sum.csv");
   g_assert_nonnull (strstr (text, "SKIPPED"));
   g_free (text);
   gp_dpc_clear (&p);
