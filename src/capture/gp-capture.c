@@ -13,6 +13,7 @@
  * and analyse it like any other.
  */
 #include "gp-capture.h"
+#include "gp-capture-private.h"
 #include "core/gp-platform.h"
 #include "gp-aggregate.h"
 #include "gp-config.h"
@@ -737,16 +738,21 @@ gp_capture_on_progress (gpointer data)
   gdouble t = (gp_capture_run_now (r) - r->t0) / 1e9;
   gchar *rates = gp_aggregator_describe_progress (r->agg, 1.0);
 
-  /* on a terminal one line rewritten in place; in a log, one line each */
-  if (r->tty) {
-    fprintf (stderr, "\r\033[Kgstprof: %.1f s  %s", t, rates);
-    r->progress_open = TRUE;
-  } else {
-    fprintf (stderr, "gstprof: %.1f s  %s\n", t, rates);
-  }
-  fflush (stderr);
+  r->progress_open |= gp_capture_progress_line (t, rates, r->tty);
   g_free (rates);
   return G_SOURCE_CONTINUE;
+}
+
+gboolean
+gp_capture_progress_line (gdouble t_s, const gchar * rates, gboolean tty)
+{
+  /* on a terminal one line rewritten in place; in a log, one line each */
+  if (tty)
+    fprintf (stderr, "\r\033[Kgstprof: %.1f s  %s", t_s, rates);
+  else
+    fprintf (stderr, "gstprof: %.1f s  %s\n", t_s, rates);
+  fflush (stderr);
+  return tty;
 }
 
 /* The part of an error's debug string that helps a user: its last line
@@ -1270,4 +1276,25 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   gst_object_unref (r.tracer);
   g_date_time_unref (started);
   return session;
+}
+
+GpSession *
+gp_capture_error_session (const gchar * launch, const gchar * message)
+{
+  GpSession *s = gp_session_new ();
+  GDateTime *now = g_date_time_new_now_utc ();
+
+  g_free (s->mode);
+  s->mode = g_strdup ("run");
+  g_free (s->launch);
+  s->launch = g_strdup (launch);
+  g_free (s->started);
+  s->started = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+  g_free (s->gstreamer);
+  s->gstreamer = gst_version_string ();
+  g_free (s->platform);
+  s->platform = gp_platform_detect (NULL);
+  gp_session_add_event (s, 0.0, "error", "", message);
+  g_date_time_unref (now);
+  return s;
 }

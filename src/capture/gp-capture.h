@@ -129,6 +129,13 @@ gboolean gp_capture_prepare_env (const GpCaptureOptions * opts,
 GpSession *gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     GError ** error);
 
+/* The session of a launch string that parsed but would not start without
+ * any error message (gp_capture_run's GP_CAPTURE_ERROR_STATE), enough to
+ * say what happened: mode "run", @launch, the start time, GStreamer's
+ * version, the platform, and @message as its one "error" event. */
+GpSession *gp_capture_error_session (const gchar * launch,
+    const gchar * message);
+
 G_END_DECLS
 
 #endif /* __GP_CAPTURE_H__ */

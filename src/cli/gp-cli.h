@@ -55,12 +55,6 @@ gboolean gp_cli_parse_duration (const gchar * text, gdouble * out,
 gboolean gp_cli_positive_option (const gchar * cmd, const gchar * name,
     const gchar * text, gdouble * out, gint * code);
 
-/* A saved session, as analyze and export take it: a session.json (any
- * schema src/ingest reads), the folder `gstprof run --out` wrote, or the
- * records the tracer wrote by itself with out= (a folder or one file).
- * NULL with a one-line @error naming @path. */
-GpSession *gp_cli_load_session (const gchar * path, GError ** error);
-
 gint gp_cmd_run (gint argc, gchar ** argv);
 gint gp_cmd_analyze (gint argc, gchar ** argv);
 gint gp_cmd_check (gint argc, gchar ** argv);

@@ -75,7 +75,7 @@ gp_cmd_analyze (gint argc, gchar ** argv)
   if (files[1] != NULL)
     s = gp_ingest_load_pair (files[0], files[1], &err);
   else
-    s = gp_cli_load_session (files[0], &err);
+    s = gp_ingest_load_any (files[0], &err);
   if (s == NULL) {
     code = gp_cli_fail ("analyze", "%s", err ? err->message : files[0]);
     goto out;

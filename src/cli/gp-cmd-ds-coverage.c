@@ -6,6 +6,7 @@
  * or UNINSTRUMENTED for NVTX (src/deepstream/gp-ds-coverage).
  */
 #include "gp-cli.h"
+#include "ingest/gp-ingest.h"
 
 #include <stdio.h>
 
@@ -91,7 +92,7 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
   } else
     gp_ds_coverage_from_table (els);
   if (session) {
-    s = gp_cli_load_session (session, &err);
+    s = gp_ingest_load_any (session, &err);
     if (s == NULL) {
       code = gp_cli_fail ("ds coverage", "%s", err ? err->message : session);
       goto out;

@@ -9,6 +9,7 @@
  * order, atomically.
  */
 #include "gp-cli.h"
+#include "ingest/gp-ingest.h"
 #include "core/gp-trace.h"
 #include "export/gp-export.h"
 
@@ -186,7 +187,7 @@ gp_cmd_export (gint argc, gchar ** argv)
     goto out;
   }
 
-  s = gp_cli_load_session (files[0], &err);
+  s = gp_ingest_load_any (files[0], &err);
   if (s == NULL) {
     code = gp_cli_fail ("export", "%s", err ? err->message : files[0]);
     goto out;

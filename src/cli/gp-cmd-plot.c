@@ -87,13 +87,13 @@ gp_cmd_plot_load (const gchar * path, gdouble interval_s, GpSession ** s,
   GError *tracer_err = NULL;
 
   if (gp_cmd_plot_is_session (path)) {
-    *s = gp_cli_load_session (path, error);
+    *s = gp_ingest_load_any (path, error);
     return *s != NULL;
   }
   *m = gp_telemetry_load_file (path, interval_s, error);
   if (*m != NULL)
     return TRUE;
-  *s = gp_cli_load_session (path, &tracer_err);
+  *s = gp_ingest_load_any (path, &tracer_err);
   if (*s != NULL) {
     g_clear_error (error);
     return TRUE;

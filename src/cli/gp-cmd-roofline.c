@@ -5,10 +5,13 @@
  * --from LOG --model NAME --fps N`: the CPU roofline of a session's
  * elements against this machine's measured bandwidth, and an
  * accelerator's roofline of a workload from its telemetry (src/telemetry:
- * gp-roofline-build, gp-peaks, gp-models, gp-membw); -o draws the
- * accelerator's roofline, else the CPU one (src/plot). Printing only.
+ * gp-roofline-build, the peaks and the workload chosen from the options by
+ * gp-roofline-choose, gp-peaks, gp-models, gp-membw); -o draws the
+ * accelerator's roofline, else the CPU one (src/plot). Option parsing and
+ * printing only.
  */
 #include "gp-cli.h"
+#include "ingest/gp-ingest.h"
 #include "plot/gp-plot.h"
 #include "telemetry/gp-membw.h"
 #include "telemetry/gp-models.h"
@@ -288,55 +291,20 @@ gp_cmd_roofline_check (GpCmdRoofline * o, gint * code)
   return TRUE;
 }
 
-/* The accelerator's peaks: --target, else what the telemetry says; the
- * user's figures over them. NULL with @error. */
-static GpPeaks *
-gp_cmd_roofline_peaks (GpCmdRoofline * o, const GpMachine * m,
-    GError ** error)
+/* What the options ask of the accelerator's roofline. */
+static void
+gp_cmd_roofline_ask (const GpCmdRoofline * o, GpRooflineAsk * a)
 {
-  GpPeaks *p = NULL;
-
-  if (o->target) {
-    gdouble mem = NAN;
-    const GpPeaksRow *row;
-
-    if (m) {
-      GpMachineSeries *ram = gp_machine_find (m, GP_MACHINE_MEM_USED, "ram");
-
-      mem = gp_machine_fact_double (m, "gpu0.memory.total");
-      if (isnan (mem) && ram)
-        mem = ram->limit;
-    }
-    row = gp_peaks_find (o->target, mem, error);
-    if (row == NULL) {
-      g_prefix_error (error, "--target: ");
-      return NULL;
-    }
-    p = gp_peaks_for_row (row, m ? gp_machine_fact_double (m,
-            "gpu0.clocks.max.sm") : NAN, m ? gp_machine_fact_double (m,
-            "gpu0.clocks.max.memory") : NAN);
-  } else if (m) {
-    GError *err = NULL;
-
-    p = gp_roofline_machine_peaks (m, o->v_sms > 0 ? (guint) o->v_sms : 0,
-        o->v_bus > 0 ? (guint) o->v_bus : 0, &err);
-    if (p == NULL && (o->v_peak_ops > 0 && o->v_peak_bw > 0)) {
-      g_clear_error (&err);
-      p = g_new0 (GpPeaks, 1);
-      p->target = g_strdup ("given peaks");
-      p->fp32 = p->fp16 = p->int8 = p->bw = NAN;
-      p->sm_mhz = p->tensor_mhz = p->mem_mhz = NAN;
-    } else if (p == NULL) {
-      g_propagate_error (error, err);
-      return NULL;
-    }
-  } else {
-    g_set_error (error, GP_PEAKS_ERROR, GP_PEAKS_ERROR_MISSING,
-        "no telemetry and no --target");
-    return NULL;
-  }
-  gp_peaks_override (p, o->v_peak_ops, o->v_peak_bw);
-  return p;
+  a->target = o->target;
+  a->peak_ops = o->v_peak_ops;
+  a->peak_bw = o->v_peak_bw;
+  a->sms = o->v_sms;
+  a->bus_bits = o->v_bus;
+  a->model = o->model;
+  a->ops = o->v_ops;
+  a->bytes = o->v_bytes;
+  a->fps = o->v_fps;
+  a->precision = o->precision;
 }
 
 /* The accelerator's part: its roofline printed, and handed to @chart.
@@ -345,77 +313,26 @@ static gboolean
 gp_cmd_roofline_accel (GpCmdRoofline * o, const GpMachine * m,
     gdouble session_fps, GpRoofline ** chart, gint * code)
 {
-  const GpModel *model = o->model ? gp_model_find (o->model) : NULL;
-  const gchar *precision = o->precision ? o->precision : "fp16";
-  GpWorkload w = { 0 };
+  GpRooflineAsk a = { 0 };
   GError *err = NULL;
   GpPeaks *p;
-  GpRoofline *r;
-  gchar *how = NULL, *work = NULL, *prec_up;
+  gchar *how = NULL, *work = NULL;
+  gint judged;
 
-  p = gp_cmd_roofline_peaks (o, m, &err);
+  gp_cmd_roofline_ask (o, &a);
+  p = gp_roofline_choose_peaks (&a, m, &err);
   if (p == NULL) {
     *code = gp_cli_fail ("roofline", "%s", err->message);
     g_error_free (err);
     return FALSE;
   }
-  prec_up = g_ascii_strup (precision, -1);
-  w.precision = prec_up;
-  w.fps = isnan (o->v_fps) ? session_fps : o->v_fps;
-  if (model) {
-    w.label = model->name;
-    w.ops_per_frame = gp_model_ops (model);
-    w.bytes_per_frame = o->v_bytes > 0 ? o->v_bytes :
-        gp_model_bytes_estimate (model, precision);
-    work = g_strdup_printf ("%s: %.3g Gop per frame (%s), %.3g MB per "
-        "frame (%s) at %s, %.4g fps", model->title, model->gflops,
-        model->source, w.bytes_per_frame / 1e6, o->v_bytes > 0 ? "given" :
-        "estimate: input + weights, batch 1", prec_up, w.fps);
-  } else if (o->v_ops > 0) {
-    w.label = "workload";
-    w.ops_per_frame = o->v_ops;
-    w.bytes_per_frame = o->v_bytes;
-    work = g_strdup_printf ("%.3g op per frame, %s, at %.4g fps", o->v_ops,
-        o->v_bytes > 0 ? "bytes per frame given" : "no bytes per frame",
-        w.fps);
-  }
-  if (work == NULL || !(w.fps > 0)) {
-    /* no work per frame: the memory traffic alone */
-    gdouble bytes = m ? gp_roofline_machine_bw (m, p, &how) : NAN;
-
-    r = gp_roofline_of_peaks (p);
-    if (bytes > 0)
-      gp_roofline_classify (r, G_MAXUINT, gp_roofline_add_point (r,
-              "memory traffic", NAN, NAN, bytes));
-    g_free (work);
-    work = g_strdup ("none given (--model or --ops, with --fps): the "
-        "memory traffic alone");
-  } else {
-    r = gp_roofline_accel (p, &w, m, &how);
-  }
-  gp_cmd_roofline_print_accel (r, p, gp_roofline_find_roof (r, prec_up),
-      work, how ? how : "no telemetry of the memory");
-  *chart = r;
+  *chart = gp_roofline_of_ask (&a, p, m, session_fps, &work, &how, &judged);
+  gp_cmd_roofline_print_accel (*chart, p, judged, work,
+      how ? how : "no telemetry of the memory");
   gp_peaks_free (p);
   g_free (how);
   g_free (work);
-  g_free (prec_up);
   return TRUE;
-}
-
-/* The session's frame rate: its first video sink's. */
-static gdouble
-gp_cmd_roofline_session_fps (GpSession * s)
-{
-  guint i;
-
-  for (i = 0; i < s->sinks->len; i++) {
-    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
-
-    if (g_strcmp0 (ss->media, "video") == 0 && ss->fps > 0)
-      return ss->fps;
-  }
-  return NAN;
 }
 
 gint
@@ -494,7 +411,7 @@ gp_cmd_roofline (gint argc, gchar ** argv)
     if (!gp_cmd_roofline_accel (&o, from_m, NAN, &accel, &code))
       goto out;
   } else {
-    s = gp_cli_load_session (o.files[0], &err);
+    s = gp_ingest_load_any (o.files[0], &err);
     if (s == NULL) {
       code = gp_cli_fail ("roofline", "%s", err ? err->message : o.files[0]);
       goto out;
@@ -509,7 +426,7 @@ gp_cmd_roofline (gint argc, gchar ** argv)
                 NULL)) || o.target || o.model || o.ops) {
       printf ("\n");
       if (!gp_cmd_roofline_accel (&o, s->machine, o.v_fps > 0 ? o.v_fps :
-              gp_cmd_roofline_session_fps (s), &accel, &code))
+              gp_roofline_session_fps (s), &accel, &code))
         goto out;
     }
   }

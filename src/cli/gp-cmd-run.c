@@ -8,14 +8,13 @@
 #include "core/gp-session.h"
 #include "capture/gp-capture.h"
 #include "core/gp-launch.h"
-#include "core/gp-platform.h"
+#include "core/gp-session-keep.h"
 #include "report/gp-check.h"
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,139 +179,6 @@ gp_run_check_dir (const gchar * dir, gchar ** reason)
   return ok;
 }
 
-/* The file the session at @path names in session.trace.file (a plain name
- * in @dir that exists), NULL when it names none; @trace: that object in
- * @parser's tree. */
-static gchar *
-gp_run_old_trace (const gchar * dir, const gchar * path, JsonParser * parser,
-    JsonObject ** trace)
-{
-  JsonNode *root;
-  JsonObject *o;
-  const gchar *file;
-  gchar *full;
-
-  if (!json_parser_load_from_file (parser, path, NULL))
-    return NULL;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return NULL;
-  o = json_node_get_object (root);
-  if (!json_object_has_member (o, "session")
-      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "session")))
-    return NULL;
-  o = json_object_get_object_member (o, "session");
-  if (!json_object_has_member (o, "trace")
-      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "trace")))
-    return NULL;
-  o = json_object_get_object_member (o, "trace");
-  if (!json_object_has_member (o, "file")
-      || !JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "file"))
-      || json_node_get_value_type (json_object_get_member (o, "file"))
-      != G_TYPE_STRING)
-    return NULL;
-  file = json_object_get_string_member (o, "file");
-  if (*file == '\0' || strchr (file, '/') || strcmp (file, "..") == 0)
-    return NULL;
-  full = g_build_filename (dir, file, NULL);
-  if (!g_file_test (full, G_FILE_TEST_IS_REGULAR)) {
-    g_free (full);
-    return NULL;
-  }
-  *trace = o;
-  return full;
-}
-
-/* The earlier session's trace goes with it: DIR/trace.N.bin, named in the
- * kept session.N.json, so that the new run's trace.bin replaces nothing a
- * kept session points at. */
-static gboolean
-gp_run_keep_old_trace (const gchar * dir, const gchar * path,
-    const gchar * kept, guint n, gchar ** reason)
-{
-  JsonParser *parser = json_parser_new ();
-  JsonObject *trace = NULL;
-  JsonGenerator *gen;
-  gchar *old = gp_run_old_trace (dir, path, parser, &trace), *name, *to,
-      *text;
-  GError *err = NULL;
-  gboolean ok = TRUE;
-
-  if (old == NULL) {
-    g_object_unref (parser);
-    return TRUE;
-  }
-  name = g_strdup_printf ("trace.%u.bin", n);
-  to = g_build_filename (dir, name, NULL);
-  json_object_set_string_member (trace, "file", name);
-  gen = json_generator_new ();
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  json_generator_set_root (gen, json_parser_get_root (parser));
-  text = json_generator_to_data (gen, NULL);
-  if (g_rename (old, to) != 0) {
-    *reason = g_strdup_printf ("cannot keep the earlier %s as %s: %s", old,
-        to, g_strerror (errno));
-    ok = FALSE;
-  } else if (!g_file_set_contents (kept, text, -1, &err)) {
-    *reason = g_strdup_printf ("cannot keep the earlier %s as %s: %s", path,
-        kept, err->message);
-    g_clear_error (&err);
-    ok = FALSE;
-  } else if (g_unlink (path) != 0) {
-    *reason = g_strdup_printf ("cannot keep the earlier %s as %s: %s", path,
-        kept, g_strerror (errno));
-    ok = FALSE;
-  }
-  g_free (text);
-  g_object_unref (gen);
-  g_free (to);
-  g_free (name);
-  g_free (old);
-  g_object_unref (parser);
-  return ok;
-}
-
-/* A session already at @path is kept: renamed to session.N.json beside it
- * (the first N free for it and for trace.N.bin), with the trace it names
- * as trace.N.bin, and said on stderr. FALSE when it cannot be moved. */
-static gboolean
-gp_run_keep_old (const gchar * dir, const gchar * path, gchar ** reason)
-{
-  gchar *kept = NULL, *trace = NULL;
-  guint n;
-
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return TRUE;
-  for (n = 1; kept == NULL || g_file_test (kept, G_FILE_TEST_EXISTS)
-      || g_file_test (trace, G_FILE_TEST_EXISTS); n++) {
-    gchar *name = g_strdup_printf ("session.%u.json", n);
-    gchar *tname = g_strdup_printf ("trace.%u.bin", n);
-
-    g_free (kept);
-    g_free (trace);
-    kept = g_build_filename (dir, name, NULL);
-    trace = g_build_filename (dir, tname, NULL);
-    g_free (name);
-    g_free (tname);
-  }
-  g_free (trace);
-  n--;
-  if (!gp_run_keep_old_trace (dir, path, kept, n, reason)) {
-    g_free (kept);
-    return FALSE;
-  }
-  if (g_file_test (path, G_FILE_TEST_EXISTS) && g_rename (path, kept) != 0) {
-    *reason = g_strdup_printf ("cannot keep the earlier %s as %s: %s", path,
-        kept, g_strerror (errno));
-    g_free (kept);
-    return FALSE;
-  }
-  g_printerr ("gstprof run: the earlier %s is kept as %s\n", path, kept);
-  g_free (kept);
-  return TRUE;
-}
-
 /* A pipeline pasted from a shell line, "gst-launch-1.0 -v -e ...": the
  * command and its options dropped, with a note. Returns @launch itself
  * when there is nothing to drop. */
@@ -332,29 +198,6 @@ gp_run_drop_gst_launch (gchar * launch)
   g_free (dropped);
   g_free (launch);
   return rest;
-}
-
-/* A session for a pipeline that failed before the capture could build one
- * (it would not even start): enough to say what happened. */
-static GpSession *
-gp_run_error_session (const gchar * launch, const gchar * message)
-{
-  GpSession *s = gp_session_new ();
-  GDateTime *now = g_date_time_new_now_utc ();
-
-  g_free (s->mode);
-  s->mode = g_strdup ("run");
-  g_free (s->launch);
-  s->launch = g_strdup (launch);
-  g_free (s->started);
-  s->started = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
-  g_free (s->gstreamer);
-  s->gstreamer = gst_version_string ();
-  g_free (s->platform);
-  s->platform = gp_platform_detect (NULL);
-  gp_session_add_event (s, 0.0, "error", "", message);
-  g_date_time_unref (now);
-  return s;
 }
 
 gint
@@ -394,6 +237,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   gdouble duration, window;
   guint trace_s = 0;
   gchar *launch = NULL, *dir = NULL, *path = NULL, *reason = NULL;
+  gchar *kept = NULL;
   gchar *verdict;
   gint code;
 
@@ -461,13 +305,15 @@ gp_cmd_run (gint argc, gchar ** argv)
   /* an earlier run into the same DIR is not overwritten: kept beside it,
    * once the launch string is known to be one */
   lp = gp_launch_parse (launch, NULL);
-  if (lp && !gp_run_keep_old (dir, path, &reason)) {
-    code = gp_cli_fail ("run", "--out: %s", reason);
+  if (lp && !gp_session_keep_earlier (dir, path, &kept, &err)) {
+    code = gp_cli_fail ("run", "--out: %s", err->message);
     gp_launch_free (lp);
     goto out;
   }
   if (lp)
     gp_launch_free (lp);
+  if (kept != NULL)
+    g_printerr ("gstprof run: the earlier %s is kept as %s\n", path, kept);
 
   /* The tracer is found through the environment, which GStreamer reads
    * once, in gst_init: so first the environment, then gst_init. */
@@ -489,7 +335,7 @@ gp_cmd_run (gint argc, gchar ** argv)
       /* It parsed, so the input was good: the pipeline itself refused to
        * start (a missing file, a busy device). That is exit 2, with a
        * session that records why. */
-      s = gp_run_error_session (launch, err->message);
+      s = gp_capture_error_session (launch, err->message);
       end = GP_CAPTURE_END_ERROR;
       g_clear_error (&err);
     } else {
@@ -548,6 +394,7 @@ out:
   g_free (dir);
   g_free (path);
   g_free (reason);
+  g_free (kept);
   g_clear_pointer (&gp_run_trace_arg, g_free);
   gp_run_trace_on = FALSE;
   g_option_context_free (ctx);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * main.c: the gstprof binary: dispatches to one subcommand.
+ * main.c: the gstprof binary: dispatches to one subcommand. Each command
+ * is one row of gp_main_commands: its name, its function and its lines in
+ * the help; the help, the dispatch and the unknown-command message all
+ * come from that table.
  */
 #include "gp-cli.h"
 #include "core/gp-version.h"
@@ -10,45 +13,65 @@
 #include <stdio.h>
 #include <string.h>
 
-static const gchar gp_main_help[] =
+typedef struct
+{
+  const gchar *name;
+  gint (*func) (gint argc, gchar ** argv);
+  const gchar *usage;           /* its arguments, after its name */
+  const gchar *what;            /* what it does, lines of the help */
+} GpMainCommand;
+
+/* The column the commands' text starts at in the help. */
+#define GP_MAIN_HELP_COLUMN 18
+
+static const GpMainCommand gp_main_commands[] = {
+  {"run", gp_cmd_run, "\"LAUNCH\"",
+      "profile a gst-launch pipeline in-process; prints the\n"
+        "verdict and writes DIR/session.json"},
+  {"wrap", gp_cmd_wrap, "-- PROGRAM ARGS...",
+      "profile any GStreamer program as it is (the tracer is\n"
+        "loaded through its environment)"},
+  {"analyze", gp_cmd_analyze, "FILE [CSV]",
+      "the verdict again, from a saved session.json, the\n"
+        "folder GST_TRACERS=\"gstprof(out=DIR)\" wrote, a log of\n"
+        "GStreamer's tracers or a queue-levels CSV (plain or\n"
+        "gzip, a pipe too), or a tracer log and the CSV of the\n"
+        "same run; a tegrastats log or nvidia-smi output: the\n"
+        "machine alone"},
+  {"check", gp_cmd_check, "", "what this machine can measure (never fails)"},
+  {"fix", gp_cmd_fix, "FILE",
+      "the findings' fixes applied to the launch string, as a\n"
+        "diff; --apply runs it and compares before and after"},
+  {"compare", gp_cmd_compare, "A B", "two saved sessions side by side"},
+  {"export", gp_cmd_export, "SESSION --dot FILE --svg FILE --csv DIR "
+        "--perfetto FILE",
+      "a saved session for other tools: the pipeline graph\n"
+        "(graphviz dot, SVG), the measurements as CSV, the\n"
+        "timeline for ui.perfetto.dev and chrome://tracing"},
+  {"plot", gp_cmd_plot, "INPUT -o curves.png|svg",
+      "the curves over time of a saved session or a\n"
+        "tegrastats / nvidia-smi log: utilisation, clocks,\n"
+        "temperature, power, element self time, link rates"},
+  {"roofline", gp_cmd_roofline, "SESSION | --from LOG --model NAME --fps N",
+      "which wall the work hits: the session's elements on\n"
+        "this machine's measured memory bandwidth, a network\n"
+        "on an accelerator's peaks from its tegrastats or\n"
+        "nvidia-smi log"},
+  {"ds", gp_cmd_ds, "SUBCOMMAND",
+      "DeepStream tuned from measured numbers (gstprof ds\n--help)"},
+  {NULL, NULL, NULL, NULL}
+};
+
+static const gchar gp_main_help_head[] =
     "Usage:\n"
     "  gstprof COMMAND [OPTION...]\n"
     "\n"
     "Profiles a GStreamer pipeline: where each frame's time goes (self time\n"
     "per element, queues, latency, threads), and a ranked verdict.\n"
     "\n"
-    "Commands:\n"
-    "  run \"LAUNCH\"    profile a gst-launch pipeline in-process; prints the\n"
-    "                  verdict and writes DIR/session.json\n"
-    "  wrap -- PROGRAM ARGS...\n"
-    "                  profile any GStreamer program as it is (the tracer is\n"
-    "                  loaded through its environment)\n"
-    "  analyze FILE [CSV]\n"
-    "                  the verdict again, from a saved session.json, the\n"
-    "                  folder GST_TRACERS=\"gstprof(out=DIR)\" wrote, a log of\n"
-    "                  GStreamer's tracers or a queue-levels CSV (plain or\n"
-    "                  gzip, a pipe too), or a tracer log and the CSV of the\n"
-    "                  same run; a tegrastats log or nvidia-smi output: the\n"
-    "                  machine alone\n"
-    "  check           what this machine can measure (never fails)\n"
-    "  fix FILE        the findings' fixes applied to the launch string, as a\n"
-    "                  diff; --apply runs it and compares before and after\n"
-    "  compare A B     two saved sessions side by side\n"
-    "  export SESSION --dot FILE --svg FILE --csv DIR --perfetto FILE\n"
-    "                  a saved session for other tools: the pipeline graph\n"
-    "                  (graphviz dot, SVG), the measurements as CSV, the\n"
-    "                  timeline for ui.perfetto.dev and chrome://tracing\n"
-    "  plot INPUT -o curves.png|svg\n"
-    "                  the curves over time of a saved session or a\n"
-    "                  tegrastats / nvidia-smi log: utilisation, clocks,\n"
-    "                  temperature, power, element self time, link rates\n"
-    "  roofline SESSION | --from LOG --model NAME --fps N\n"
-    "                  which wall the work hits: the session's elements on\n"
-    "                  this machine's measured memory bandwidth, a network\n"
-    "                  on an accelerator's peaks from its tegrastats or\n"
-    "                  nvidia-smi log\n"
-    "  ds SUBCOMMAND   DeepStream tuned from measured numbers (gstprof ds\n"
-    "                  --help)\n"
+    "Commands:\n";
+
+static const gchar gp_main_help_tail[] =
     "\n"
     "  gstprof COMMAND --help    a command's options\n"
     "  gstprof --version         the version\n"
@@ -60,9 +83,58 @@ static const gchar gp_main_help[] =
     "     written)\n"
     "  3  bad usage or bad input (the reason, one line on stderr)\n";
 
+/* One command in the help: its name and usage, then its text from the
+ * column on (on the same line where they leave room), each line of it
+ * indented to that column. */
+static void
+gp_main_help_command (FILE * out, const GpMainCommand * c)
+{
+  gchar *head = g_strdup_printf ("  %s%s%s", c->name, *c->usage ? " " : "",
+      c->usage);
+  gchar **lines = g_strsplit (c->what, "\n", -1);
+  guint i;
+
+  if (strlen (head) < GP_MAIN_HELP_COLUMN)
+    fprintf (out, "%-*s", GP_MAIN_HELP_COLUMN, head);
+  else
+    fprintf (out, "%s\n%*s", head, GP_MAIN_HELP_COLUMN, "");
+  for (i = 0; lines[i] != NULL; i++)
+    fprintf (out, "%*s%s\n", i > 0 ? GP_MAIN_HELP_COLUMN : 0, "", lines[i]);
+  g_strfreev (lines);
+  g_free (head);
+}
+
+static void
+gp_main_help (FILE * out)
+{
+  const GpMainCommand *c;
+
+  fputs (gp_main_help_head, out);
+  for (c = gp_main_commands; c->name != NULL; c++)
+    gp_main_help_command (out, c);
+  fputs (gp_main_help_tail, out);
+}
+
+/* "unknown command" with the names of the table. */
+static gint
+gp_main_unknown (const gchar * cmd)
+{
+  const GpMainCommand *c;
+  GString *names = g_string_new (NULL);
+  gint code;
+
+  for (c = gp_main_commands; c->name != NULL; c++)
+    g_string_append_printf (names, "%s%s", names->len ? ", " : "", c->name);
+  code = gp_cli_fail (NULL, "unknown command '%s' (%s; see gstprof --help)",
+      cmd, names->str);
+  g_string_free (names, TRUE);
+  return code;
+}
+
 int
 main (int argc, char **argv)
 {
+  const GpMainCommand *c;
   const gchar *cmd;
 
   /* The user's language and charset for messages, but numbers always with
@@ -71,39 +143,21 @@ main (int argc, char **argv)
   setlocale (LC_NUMERIC, "C");
 
   if (argc < 2) {
-    fputs (gp_main_help, stderr);
+    gp_main_help (stderr);
     return GP_EXIT_USAGE;
   }
   cmd = argv[1];
-  if (strcmp (cmd, "run") == 0)
-    return gp_cmd_run (argc - 1, argv + 1);
-  if (strcmp (cmd, "wrap") == 0)
-    return gp_cmd_wrap (argc - 1, argv + 1);
-  if (strcmp (cmd, "analyze") == 0)
-    return gp_cmd_analyze (argc - 1, argv + 1);
-  if (strcmp (cmd, "check") == 0)
-    return gp_cmd_check (argc - 1, argv + 1);
-  if (strcmp (cmd, "fix") == 0)
-    return gp_cmd_fix (argc - 1, argv + 1);
-  if (strcmp (cmd, "compare") == 0)
-    return gp_cmd_compare (argc - 1, argv + 1);
-  if (strcmp (cmd, "export") == 0)
-    return gp_cmd_export (argc - 1, argv + 1);
-  if (strcmp (cmd, "plot") == 0)
-    return gp_cmd_plot (argc - 1, argv + 1);
-  if (strcmp (cmd, "roofline") == 0)
-    return gp_cmd_roofline (argc - 1, argv + 1);
-  if (strcmp (cmd, "ds") == 0)
-    return gp_cmd_ds (argc - 1, argv + 1);
+  for (c = gp_main_commands; c->name != NULL; c++)
+    if (strcmp (cmd, c->name) == 0)
+      return c->func (argc - 1, argv + 1);
   if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
       strcmp (cmd, "help") == 0) {
-    fputs (gp_main_help, stdout);
+    gp_main_help (stdout);
     return GP_EXIT_CLEAN;
   }
   if (strcmp (cmd, "--version") == 0 || strcmp (cmd, "version") == 0) {
     printf ("gstprof %s\n", gp_version ());
     return GP_EXIT_CLEAN;
   }
-  return gp_cli_fail (NULL, "unknown command '%s' (run, wrap, analyze, check, "
-      "fix, compare, export, plot, roofline, ds; see gstprof --help)", cmd);
+  return gp_main_unknown (cmd);
 }

@@ -19,8 +19,11 @@
 
 #include "gp-ingest.h"
 #include "gp-ingest-private.h"
+#include "capture/gp-records.h"
 #include "core/gp-json.h"
 #include "telemetry/gp-telemetry.h"
+
+#include <gst/gst.h>
 
 
 /* Picks the reader from the top-level "schema". */
@@ -103,33 +106,76 @@ gp_ingest_load_stream (GpIngestStream * st, GError ** error)
   return s;
 }
 
+/* A folder `gstprof run --out` wrote: its session.json; NULL with the
+ * error when it holds none. */
+static GpSession *
+gp_ingest_load_run_dir (const gchar * path, GError ** error)
+{
+  gchar *file = g_build_filename (path, "session.json", NULL);
+  GpSession *s = NULL;
+
+  if (!g_file_test (file, G_FILE_TEST_EXISTS))
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: a folder "
+        "without a session.json (give the file, or the folder gstprof run "
+        "--out wrote)", path);
+  else
+    s = gp_json_load_session_file (file, gp_ingest_dispatch, error);
+  g_free (file);
+  return s;
+}
+
+/* Records the tracer wrote by itself with out= (a folder or one file),
+ * unless the folder also holds the session.json of a run. A pipe or a
+ * FIFO is not looked at here, where its first bytes would be consumed. */
+static gboolean
+gp_ingest_is_records (const gchar * path)
+{
+  gchar *file;
+  gboolean run_dir;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) &&
+      !g_file_test (path, G_FILE_TEST_IS_DIR))
+    return FALSE;
+  if (!gp_records_present (path))
+    return FALSE;
+  file = g_build_filename (path, "session.json", NULL);
+  run_dir = g_file_test (path, G_FILE_TEST_IS_DIR) &&
+      g_file_test (file, G_FILE_TEST_EXISTS);
+  g_free (file);
+  return !run_dir;
+}
+
+/* The tracer's records folded into a session (src/capture/gp-records.h):
+ * they are GstStructures, read by this process's GStreamer. */
+static GpSession *
+gp_ingest_load_records (const gchar * path, GError ** error)
+{
+  if (!gst_init_check (NULL, NULL, error)) {
+    g_prefix_error (error, "cannot initialise GStreamer: ");
+    return NULL;
+  }
+  return gp_records_load (path, error);
+}
+
 GpSession *
 gp_ingest_load_any (const gchar * path, GError ** error)
 {
   GpIngestStream *st;
   GpSession *s;
-  gchar *file;
 
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (gp_ingest_is_records (path))
+    return gp_ingest_load_records (path, error);
   /* `run --out DIR` is what the user typed: DIR means its session */
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR)) {
-    /* opened once: a pipe or a FIFO cannot be read twice */
-    st = gp_ingest_stream_open (path, error);
-    if (st == NULL)
-      return NULL;
-    s = gp_ingest_load_stream (st, error);
-    gp_ingest_stream_free (st);
-    return s;
-  }
-  file = g_build_filename (path, "session.json", NULL);
-  if (!g_file_test (file, G_FILE_TEST_EXISTS)) {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: a folder "
-        "without a session.json (give the file, or the folder gstprof run "
-        "--out wrote)", path);
-    g_free (file);
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return gp_ingest_load_run_dir (path, error);
+  /* opened once: a pipe or a FIFO cannot be read twice */
+  st = gp_ingest_stream_open (path, error);
+  if (st == NULL)
     return NULL;
-  }
-  s = gp_json_load_session_file (file, gp_ingest_dispatch, error);
-  g_free (file);
+  s = gp_ingest_load_stream (st, error);
+  gp_ingest_stream_free (st);
   return s;
 }
 

@@ -84,13 +84,15 @@ gchar *gp_ingest_import_note (const GpSession * s, guint width);
 GpSession *gp_ingest_gstprofile (JsonNode * root, const gchar * origin,
     GError ** error);
 
-/* Opens @path once (a pipe or a FIFO as well; a folder: its
- * session.json, as `gstprof run --out` wrote it), detects its schema
- * ("gstprof/1": gp_session_from_json (); "gst-profile/1":
- * gp_ingest_gstprofile ()) or its content (a
- * queue-levels CSV, a tegrastats log or nvidia-smi output: the machine
- * alone, a tracer log) and returns the session; any other
- * content is a one-line error naming the file. */
+/* A saved session, as every command that reads one takes it: the
+ * records the tracer wrote by itself with out= (a folder or one file,
+ * folded by src/capture/gp-records.h; rules not run), else @path opened
+ * once (a pipe or a FIFO as well; a folder: its session.json, as
+ * `gstprof run --out` wrote it), its schema detected ("gstprof/1":
+ * gp_session_from_json (); "gst-profile/1": gp_ingest_gstprofile ()) or
+ * its content (a queue-levels CSV, a tegrastats log or nvidia-smi output:
+ * the machine alone, a tracer log). Any other content is a one-line error
+ * naming the file. */
 GpSession *gp_ingest_load_any (const gchar * path, GError ** error);
 
 /* The same on text already in memory (@origin names it; NULL: "<data>"). */

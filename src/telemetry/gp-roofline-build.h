@@ -123,5 +123,42 @@ GpRoofline *gp_roofline_accel (const GpPeaks * p, const GpWorkload * w,
 GpPeaks *gp_roofline_machine_peaks (const GpMachine * m, guint sms,
     guint bus_bits, GError ** error);
 
+/* ---- what a roofline is asked for (gp-roofline-choose.c) ---- */
+
+/* The accelerator and the work of `gstprof roofline`, as given: NULL or
+ * NAN where not. */
+typedef struct
+{
+  const gchar *target;          /* the part, a name of the peaks table;
+                                 * NULL: the one the telemetry shows */
+  gdouble peak_ops, peak_bw;    /* op/s and bytes/s over the table's */
+  gdouble sms, bus_bits;        /* of a GPU the table does not know */
+  const gchar *model;           /* a network of gp-models.h */
+  gdouble ops, bytes;           /* per frame, instead of (bytes: beside)
+                                 * the model's */
+  gdouble fps;                  /* frames per second; NAN: the session's */
+  const gchar *precision;       /* "int8", "fp16", "fp32"; NULL: fp16 */
+} GpRooflineAsk;
+
+/* The accelerator's peaks: @a's target (its memory and maximum clocks
+ * from @m where @m has them), else the part @m's telemetry shows, else,
+ * with both peaks given, those alone; @a's peak figures over them. NULL
+ * with @error (GP_PEAKS_ERROR; a target's error begins "--target: "). */
+GpPeaks *gp_roofline_choose_peaks (const GpRooflineAsk * a,
+    const GpMachine * m, GError ** error);
+
+/* The accelerator's roofline on @p: @a's workload (the model's or the
+ * given ops, at @a's fps or else @session_fps) placed on it; without one,
+ * the memory traffic @m shows alone. @work receives the line saying what
+ * the workload is, @how (may be NULL) where its bytes came from (NULL
+ * when nothing showed them), @judged the roof of @a's precision its points
+ * are judged against (-1: none). */
+GpRoofline *gp_roofline_of_ask (const GpRooflineAsk * a, const GpPeaks * p,
+    const GpMachine * m, gdouble session_fps, gchar ** work, gchar ** how,
+    gint * judged);
+
+/* A session's frame rate: its first video sink's; NAN without one. */
+gdouble gp_roofline_session_fps (const GpSession * s);
+
 G_END_DECLS
 #endif /* __GP_ROOFLINE_BUILD_H__ */

@@ -5,14 +5,17 @@
  * build tree, against known truths: identity sleep-time=N costs N us per
  * buffer, a live videotestsrc runs at its caps' rate, queue
  * min-threshold-time holds buffers at least that long; plus the ways a run
- * ends (EOS, duration, error, Ctrl-C) and a bad launch string.
+ * ends (EOS, duration, error, Ctrl-C), a bad launch string, and the
+ * session of one that would not start (gp_capture_error_session).
  *
  * All captures run in this one process with the one tracer instance that
  * gst_init created, as `gstprof run` does; every pipeline names its
  * elements, since GStreamer's automatic names count up across pipelines.
  */
 #include <gst/gst.h>
+#include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -383,6 +386,41 @@ test_worker_threads (void)
   gp_session_free (s);
 }
 
+/* A launch string that would not start without a message: the session
+ * that says so, saved and read back as any other. */
+static void
+test_error_session (void)
+{
+  GpSession *s = gp_capture_error_session ("videotestsrc name=es ! "
+      "fakesink", "the pipeline would not start");
+  gchar *dir = g_dir_make_tmp ("gp-error-session-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  GError *err = NULL;
+  GpSession *back;
+  GpEvent *ev;
+
+  g_assert_cmpstr (s->mode, ==, "run");
+  g_assert_cmpstr (s->launch, ==, "videotestsrc name=es ! fakesink");
+  g_assert_true (g_str_has_suffix (s->started, "Z"));
+  g_assert_nonnull (strstr (s->gstreamer, "GStreamer "));
+  g_assert_nonnull (s->platform);
+  g_assert_null (s->reached);
+  g_assert_true (gp_session_save (s, path, &err));
+  g_assert_no_error (err);
+  back = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  ev = gp_session_find_event (back, "error");
+  g_assert_nonnull (ev);
+  g_assert_cmpstr (ev->text, ==, "the pipeline would not start");
+  g_assert_cmpfloat (ev->t, ==, 0.0);
+  gp_session_free (back);
+  gp_session_free (s);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -402,5 +440,6 @@ main (int argc, char **argv)
   g_test_add_func ("/capture/pipeline-error", test_pipeline_error);
   g_test_add_func ("/capture/interrupt", test_interrupt);
   g_test_add_func ("/capture/worker-threads", test_worker_threads);
+  g_test_add_func ("/capture/error-session", test_error_session);
   return g_test_run ();
 }

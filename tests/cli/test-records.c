@@ -102,54 +102,6 @@ gp_records_load_ok (const gchar * dir)
   return s;
 }
 
-static gboolean
-gp_records_has_note (GpSession * s, const gchar * part)
-{
-  guint i;
-
-  for (i = 0; i < s->events->len; i++) {
-    GpEvent *ev = g_ptr_array_index (s->events, i);
-
-    if (g_strcmp0 (ev->type, "warning") == 0 &&
-        g_strcmp0 (ev->source, "gstprof") == 0 && strstr (ev->text, part))
-      return TRUE;
-  }
-  return FALSE;
-}
-
-/* The identity named "slow": at least @min_buffers buffers (exactly that
- * many when @exact), each within 0.5 ms of its planted @sleep_ms. */
-static void
-gp_records_assert_slow (GpSession * s, guint64 min_buffers, gboolean exact,
-    gdouble sleep_ms)
-{
-  GpElementSummary *es = gp_session_find_elem_summary (s, "slow");
-
-  g_assert_nonnull (es);
-  g_test_message ("slow: %" G_GUINT64_FORMAT " buffers, p50 %.3f ms "
-      "(planted %.1f ms)", es->buffers, es->self_ms.p50, sleep_ms);
-  if (exact)
-    g_assert_cmpuint (es->buffers, ==, min_buffers);
-  else
-    g_assert_cmpuint (es->buffers, >=, min_buffers);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
-}
-
-/* The element @name: @buffers buffers, each within 0.5 ms of its planted
- * @sleep_ms. */
-static void
-gp_records_assert_element (GpSession * s, const gchar * name,
-    guint64 buffers, gdouble sleep_ms)
-{
-  GpElementSummary *es = gp_session_find_elem_summary (s, name);
-
-  g_assert_nonnull (es);
-  g_test_message ("%s: %" G_GUINT64_FORMAT " buffers, p50 %.3f ms "
-      "(planted %.1f ms)", name, es->buffers, es->self_ms.p50, sleep_ms);
-  g_assert_cmpuint (es->buffers, ==, buffers);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
-}
-
 /* gst-launch-1.0 under GST_TRACERS alone: the same measurement as run, the
  * launch string back from its command line, a clean end. */
 static void
@@ -179,8 +131,8 @@ test_gst_launch (void)
   g_assert_cmpstr (s->end, ==, "eos");
   g_assert_cmpfloat (s->window_s, ==, 0.1);
   /* every buffer, at the planted cost */
-  gp_records_assert_slow (s, 100, TRUE, 5.0);
-  g_assert_false (gp_records_has_note (s, "ended without"));
+  gp_test_assert_planted (s, "slow", 100, TRUE, 5.0);
+  g_assert_false (gp_test_has_note (s, "ended without"));
   gp_session_free (s);
 
   /* the binary reads the folder into the same verdict */
@@ -211,8 +163,8 @@ test_exit_without_deinit (void)
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   s = gp_records_load_ok (dir);
   g_assert_null (s->launch);
-  gp_records_assert_slow (s, 60, TRUE, 4.0);
-  g_assert_false (gp_records_has_note (s, "ended without"));
+  gp_test_assert_planted (s, "slow", 60, TRUE, 4.0);
+  g_assert_false (gp_test_has_note (s, "ended without"));
   gp_session_free (s);
   g_free (dir);
 }
@@ -237,11 +189,11 @@ test_killed (void)
   status = gp_records_spawn (argv, dir, 2.0);
   g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
   s = gp_records_load_ok (dir);
-  g_assert_true (gp_records_has_note (s, "ended without"));
+  g_assert_true (gp_test_has_note (s, "ended without"));
   g_assert_cmpuint (s->series->len, >=, 5);
   g_assert_null (s->end);
   /* about 30 a second for the second or so it played */
-  gp_records_assert_slow (s, 20, FALSE, 3.0);
+  gp_test_assert_planted (s, "slow", 20, FALSE, 3.0);
   gp_session_free (s);
   g_free (dir);
 }
@@ -354,8 +306,8 @@ test_stalled_reader (void)
   /* windows left out, said (those of the end too: the EOS may be among
    * them); the end line came last: it exited, no crash */
   g_assert_true (g_str_has_prefix (lines[n - 1], "gstprof-records-end,"));
-  g_assert_true (gp_records_has_note (s, "never arrived"));
-  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_assert_true (gp_test_has_note (s, "never arrived"));
+  g_assert_false (gp_test_has_note (s, "ended without"));
   gp_session_free (s);
   gp_records_reader_free (rr);
   g_strfreev (lines);
@@ -431,11 +383,11 @@ test_stalled_reader_end (void)
   s = gp_records_reader_finish (rr, FALSE);
   g_assert_nonnull (s);
   /* 60 buffers of 5 ms: at least 30 windows of 10 ms left out, said */
-  g_assert_true (gp_records_has_note (s, "windows of the stalled stream "
+  g_assert_true (gp_test_has_note (s, "windows of the stalled stream "
           "never arrived"));
   g_assert_cmpuint (g_ascii_strtoull (strstr (lines[1], "dropped=(guint64)") +
           strlen ("dropped=(guint64)"), NULL, 10), >=, 30);
-  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_assert_false (gp_test_has_note (s, "ended without"));
   gp_session_free (s);
   gp_records_reader_free (rr);
   g_strfreev (lines);
@@ -529,9 +481,9 @@ test_bad_files (void)
   g_assert_true (g_file_set_contents (path, mixed, -1, NULL));
   s = gp_records_load (path, &err);
   g_assert_no_error (err);
-  g_assert_true (gp_records_has_note (s, "1 line of"));
-  g_assert_true (gp_records_has_note (s, "(line 2)"));
-  gp_records_assert_slow (s, 100, TRUE, 5.0);
+  g_assert_true (gp_test_has_note (s, "1 line of"));
+  g_assert_true (gp_test_has_note (s, "(line 2)"));
+  gp_test_assert_planted (s, "slow", 100, TRUE, 5.0);
   gp_session_free (s);
 
   /* two processes in one folder: name the one */
@@ -580,7 +532,7 @@ test_wrap_gst_launch (void)
   s = gp_session_load (path, &err);
   g_assert_no_error (err);
   g_assert_cmpstr (s->mode, ==, "wrap");
-  gp_records_assert_slow (s, 100, TRUE, 5.0);
+  gp_test_assert_planted (s, "slow", 100, TRUE, 5.0);
   gp_session_free (s);
   g_free (path);
   g_free (out);
@@ -746,7 +698,7 @@ test_wrap_ctrl_c (void)
   g_assert_no_error (err);
   g_assert_cmpstr (s->end, ==, "interrupt");
   g_assert_nonnull (gp_session_find_event (s, "eos"));
-  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_assert_false (gp_test_has_note (s, "ended without"));
   g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
   g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
   gp_session_free (s);
@@ -761,11 +713,11 @@ test_wrap_ctrl_c (void)
   g_assert_cmpstr (s->end, ==, "interrupt");
   /* EOS drained, the end line came, no window left out */
   g_assert_nonnull (gp_session_find_event (s, "eos"));
-  g_assert_false (gp_records_has_note (s, "ended without"));
-  g_assert_false (gp_records_has_note (s, "never arrived"));
+  g_assert_false (gp_test_has_note (s, "ended without"));
+  g_assert_false (gp_test_has_note (s, "never arrived"));
   g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
   g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
-  gp_records_assert_slow (s, 40, FALSE, 2.0);
+  gp_test_assert_planted (s, "slow", 40, FALSE, 2.0);
   gp_session_free (s);
   g_free (path);
   g_free (out);
@@ -833,7 +785,7 @@ test_wrap_kill_sigint (void)
   g_assert_no_error (err);
   g_assert_cmpstr (s->end, ==, "interrupt");
   g_assert_nonnull (gp_session_find_event (s, "eos"));
-  g_assert_false (gp_records_has_note (s, "ended without"));
+  g_assert_false (gp_test_has_note (s, "ended without"));
   g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
   g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
   gp_session_free (s);
@@ -870,7 +822,7 @@ test_wrap_failures (void)
   gp_test_run_clear (&r);
   s = gp_session_load (path, &err);
   g_assert_no_error (err);
-  gp_records_assert_slow (s, 20, FALSE, 2.0);
+  gp_test_assert_planted (s, "slow", 20, FALSE, 2.0);
   gp_session_free (s);
 
   /* usage: no program, and an argument before "--" */
@@ -912,7 +864,7 @@ gp_records_wrap_program (const gchar * name, const gchar * const *argv)
   gp_test_run_clear (&r);
   s = gp_session_load (path, &err);
   g_assert_no_error (err);
-  gp_records_assert_slow (s, 60, TRUE, 4.0);
+  gp_test_assert_planted (s, "slow", 60, TRUE, 4.0);
   g_assert_cmpstr (s->reached, ==, "PLAYING");
   g_assert_cmpstr (s->end, ==, "eos");
   gp_session_free (s);
@@ -1054,7 +1006,7 @@ gp_records_assert_two_sections (GpSession * s, const gchar * a,
     gchar *link = g_strdup_printf ("%s.src->%s.sink", queue, slow);
     GpElement *e = gp_session_find_element (s, pipes[i]);
 
-    gp_records_assert_element (s, slow, 40, planted_ms[i]);
+    gp_test_assert_planted (s, slow, 40, TRUE, planted_ms[i]);
     g_assert_nonnull (gp_session_find_queue_summary (s, queue));
     g_assert_nonnull (e);
     g_assert_cmpstr (e->parent, ==, "");
@@ -1137,7 +1089,7 @@ test_wrap_fork_exec (void)
 
   s = gp_session_load (path, &err);
   g_assert_no_error (err);
-  gp_records_assert_slow (s, 100, TRUE, 2.0);
+  gp_test_assert_planted (s, "slow", 100, TRUE, 2.0);
   /* the program's verdict names the other process and what it measured */
   note = NULL;
   for (i = 0; i < s->events->len; i++) {
@@ -1161,7 +1113,7 @@ test_wrap_fork_exec (void)
   g_assert_nonnull (child_path);
   c = gp_session_load (child_path, &err);
   g_assert_no_error (err);
-  gp_records_assert_slow (c, 100, TRUE, 5.0);
+  gp_test_assert_planted (c, "slow", 100, TRUE, 5.0);
   g_assert_cmpstr (c->launch, ==, "videotestsrc num-buffers=100 ! "
       "identity name=slow sleep-time=5000 ! fakesink");
   g_assert_cmpstr (c->end, ==, "eos");
@@ -1194,14 +1146,14 @@ test_wrap_garbage (void)
   gp_test_run_clear (&r);
   s = gp_session_load (path, &err);
   g_assert_no_error (err);
-  gp_records_assert_slow (s, 60, TRUE, 4.0);
-  g_assert_true (gp_records_has_note (s, "1 connection to gstprof's "
+  gp_test_assert_planted (s, "slow", 60, TRUE, 4.0);
+  g_assert_true (gp_test_has_note (s, "1 connection to gstprof's "
           "socket sent no records header"));
   gp_session_free (s);
   /* the forged process: its line that is not a record counted, by number */
   s = gp_session_load (forged, &err);
   g_assert_no_error (err);
-  g_assert_true (gp_records_has_note (s, "1 line of its stream on the "
+  g_assert_true (gp_test_has_note (s, "1 line of its stream on the "
           "socket are not records and were left out (line 2)"));
   g_assert_null (gp_session_find_elem_summary (s, "slow"));
   gp_session_free (s);

@@ -6,6 +6,7 @@
 #include "ingest/gp-ingest.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -411,4 +412,46 @@ gp_test_chain_session (gboolean extra)
   for (i = 0; i < n; i++)
     g_free (names[i]);
   return s;
+}
+
+gchar *
+gp_test_read_file (const gchar * dir, const gchar * name)
+{
+  gchar *path = g_build_filename (dir, name, NULL);
+  gchar *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, NULL);
+  g_free (path);
+  return text;
+}
+
+gboolean
+gp_test_has_note (GpSession * s, const gchar * part)
+{
+  guint i;
+
+  for (i = 0; i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (ev->type, "warning") == 0 &&
+        g_strcmp0 (ev->source, "gstprof") == 0 && strstr (ev->text, part))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+void
+gp_test_assert_planted (GpSession * s, const gchar * name, guint64 buffers,
+    gboolean exact, gdouble sleep_ms)
+{
+  GpElementSummary *es = gp_session_find_elem_summary (s, name);
+
+  g_assert_nonnull (es);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " buffers, p50 %.3f ms "
+      "(planted %.1f ms)", name, es->buffers, es->self_ms.p50, sleep_ms);
+  if (exact)
+    g_assert_cmpuint (es->buffers, ==, buffers);
+  else
+    g_assert_cmpuint (es->buffers, >=, buffers);
+  g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
 }

@@ -108,6 +108,17 @@ GpSession *gp_test_chain_session (gboolean extra);
 /* Removes @dir and everything in it. */
 void gp_test_remove_tree (const gchar * dir);
 
+/* The text of @dir/@name, or NULL when it cannot be read; g_free () it. */
+gchar *gp_test_read_file (const gchar * dir, const gchar * name);
+
+/* A warning from gstprof among @s's events holds @part. */
+gboolean gp_test_has_note (GpSession * s, const gchar * part);
+
+/* The element @name of @s: @buffers buffers (at least that many unless
+ * @exact), its self time p50 within 0.5 ms of the planted @sleep_ms. */
+void gp_test_assert_planted (GpSession * s, const gchar * name,
+    guint64 buffers, gboolean exact, gdouble sleep_ms);
+
 G_END_DECLS
 
 #endif /* __GP_TEST_UTIL_H__ */
