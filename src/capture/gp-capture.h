@@ -14,10 +14,10 @@
  *   Ctrl-C, bounded wait, the highest state reached, which sinks prerolled,
  *   errors with their detail); with `machine` the run's sampler
  *   (telemetry/gp-sampler) started at the session's t = 0 and stopped at its
- *   end, its machine the session's; run's sessions on disk: the error
- *   session of a run that failed before it measured, and the rotation of an
- *   old session.json to session.N.json (its trace.bin to trace.N.bin);
- * - gp-wrap: `gstprof wrap`'s supervision, gp_wrap_run: the tracer's
+ *   end, its machine the session's; the session of a run that failed before
+ *   it measured (gp_capture_error_session); the progress line run and wrap
+ *   print (gp-capture-private.h);
+ * - gp-wrap (gp-wrap.h): `gstprof wrap`'s supervision, gp_wrap_run: the tracer's
  *   environment (gp_capture_tracer_environ), the spawn, a Unix socket in a
  *   private folder that every process of the program connects to, each
  *   stream read by gp-records as it arrives, the progress line, the signals

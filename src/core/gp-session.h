@@ -13,7 +13,9 @@
  *   accessor; the series fields declared once, with section, name, unit and
  *   meaning, in the header-only gp-series.h); gp-session-write and
  *   gp-session-read (session.json with json-glib's generator and parser,
- *   apart);
+ *   apart); gp-session-keep (an earlier session.json in a folder kept as
+ *   session.N.json, its trace.bin as trace.N.bin, before a run writes
+ *   there);
  * - gp-session-query: the read-only questions about a session the verdict,
  *   the rules, compare, wrap and roofline ask (work and waiting per
  *   element, threads, sink targets per media, a latency path's hops, the
@@ -32,9 +34,10 @@
  *   a dot dump, brief caps for people; plain strings, no GStreamer needed);
  * - launch strings (gp-launch.h; the parsed form in gp-launch-private.h;
  *   gp-launch-parse the lexer and parser, gp-launch-names the names
- *   GStreamer will give the elements (the registry), gp-launch-patch the
+ *   GStreamer will give the elements (the registry), gp-launch-op the
  *   typed patch op (set, insert, caps, replace, remove) with its builders,
- *   description and conflict key, and the rewriter that applies it,
+ *   description and conflict key (JSON only in session.json's reader and
+ *   writer), gp-launch-patch the rewriter that applies a patch,
  *   gp-launch-diff the before/after diff);
  * - gp-platform (the platform probe and the bounded way vendor tools are
  *   asked: jetson, dgpu, generic); gp-trace (the pushes `run --trace` kept:

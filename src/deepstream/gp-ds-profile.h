@@ -26,8 +26,12 @@
  *   the gstprof binary and its tests link SQLite);
  * - gp-ds-coverage: NVTX coverage per element from DS 9's sources or a
  *   measured nvtx_sum, with the tracer's self time beside;
- * - gp-ds-profile (this header): the `ds profile` capture recipe (nsys
- *   profile, then nsys stats per report) and its Markdown report and bound;
+ * - gp-ds-profile (this header): the `ds profile` Markdown report and its
+ *   bound; gp-ds-profile-capture: its capture recipe (nsys profile with the
+ *   GPU metrics, again without them when the counters are refused, then
+ *   nsys stats per report), the stats folder read back, the hardware and
+ *   the gstprof session of the same pipeline added (built into gpnsysdb,
+ *   since it reads the SQLite export);
  * - gp-ds-config: the line-preserving editor of deepstream-app and nvinfer
  *   INI (as GKeyFile reads it) and the YAML subset of the test apps, nvinfer
  *   and the tracker (set in place, add in its group, FILE.bak once, atomic,

@@ -55,7 +55,7 @@
  *   bandwidth against one thread's copy; an accelerator's workload at its
  *   telemetry's bandwidth), and `gstprof roofline`'s choice of peaks
  *   (--target, the log's GPU, --peak-ops, --peak-bw) and workload (--model,
- *   or --ops and --bytes, at --fps) (docs/roofline.md);
+ *   or --ops and --bytes, at --fps) (gp-roofline-choose; docs/roofline.md);
  * - the machine sampled live while a capture runs (gp-sampler: a thread of
  *   its own, one tick a window on the session's clock, never the
  *   pipeline's; gp-sampler-sys the kernel's files under $GP_PROC_ROOT and

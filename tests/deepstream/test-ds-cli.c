@@ -241,7 +241,9 @@ test_profile_from_stats (void)
 
 /* --session: the tracer's self time beside NVTX, for the elements
  * DeepStream does not instrument. A real capture with a planted cost:
- * 60 buffers through identity sleep-time=5000 are 300 ms of its time. */
+ * 60 buffers through identity sleep-time=5000 are 300 ms of its time,
+ * plus what each sleep oversleeps: up to 1 ms a buffer when the suite's
+ * other tests share the 2 cores (353 ms seen). */
 static void
 test_profile_session (void)
 {
@@ -269,7 +271,7 @@ test_profile_session (void)
   g_assert_nonnull (row);
   ms = g_ascii_strtod (row + strlen ("| slow | identity | - | "), &end);
   g_assert_cmpfloat (ms, >=, 300.0);
-  g_assert_cmpfloat (ms, <=, 345.0);
+  g_assert_cmpfloat (ms, <=, 360.0);
   gp_test_assert_has (r.out, "- slow (identity): no NVTX; gstprof self time ");
   gp_test_run_clear (&r);
 
