@@ -145,6 +145,53 @@ gp_records_file (const gchar * path, GError ** error)
   return file;
 }
 
+/* The text after "@field=(type)" in the header line @line, or NULL. */
+static const gchar *
+gp_records_peek_field (const gchar * line, const gchar * field)
+{
+  gchar *key = g_strdup_printf (", %s=(", field);
+  const gchar *at = strstr (line, key);
+
+  g_free (key);
+  if (at == NULL || (at = strchr (at + 2, ')')) == NULL)
+    return NULL;
+  return at + 1;
+}
+
+gboolean
+gp_records_peek_params (const gchar * path, guint * window_ms,
+    gboolean * cpu)
+{
+  gchar *file = gp_records_file (path, NULL);
+  gchar line[4096] = { 0 };
+  const gchar *w, *c;
+  gboolean ok = FALSE;
+  FILE *f;
+
+  if (file == NULL)
+    return FALSE;
+  f = g_fopen (file, "r");
+  g_free (file);
+  if (f == NULL)
+    return FALSE;
+  /* the header is the first line; the program's command line, its last
+   * field, may be cut here: window_ms and cpu come before it */
+  if (fgets (line, sizeof line, f) != NULL &&
+      g_str_has_prefix (line, GP_RECORD_FILE_HEADER ",") &&
+      (w = gp_records_peek_field (line, GP_FH_WINDOW_MS)) != NULL &&
+      (c = gp_records_peek_field (line, GP_FH_CPU)) != NULL) {
+    guint64 ms = g_ascii_strtoull (w, NULL, 10);
+
+    ok = ms > 0 && ms <= G_MAXUINT;
+    if (ok) {
+      *window_ms = (guint) ms;
+      *cpu = g_str_has_prefix (c, "true");
+    }
+  }
+  fclose (f);
+  return ok;
+}
+
 /* gst-launch-1.0's pipeline, from the command line the header keeps;
  * NULL for any other program. */
 static gchar *

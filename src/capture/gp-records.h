@@ -31,6 +31,14 @@ gboolean gp_records_present (const gchar * path);
  * not run. */
 GpSession *gp_records_load (const gchar * path, GError ** error);
 
+/* The tracer's window and cpu parameters in the header of the records
+ * @path names (as gp_records_load () picks the file), read without
+ * GStreamer: a command that runs a pipeline again the way these records
+ * were measured sets the tracer up before GStreamer starts, and loading
+ * records starts GStreamer. FALSE when there is no such header. */
+gboolean gp_records_peek_params (const gchar * path, guint * window_ms,
+    gboolean * cpu);
+
 /* In the folder @dir, the records file of process @pid (NULL when it
  * wrote none); @others (may be NULL) receives the pids of the other
  * processes there, ", "-separated, or NULL when there are none. */

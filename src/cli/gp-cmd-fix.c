@@ -11,6 +11,7 @@
 #include "core/gp-launch.h"
 #include "core/gp-session.h"
 #include "capture/gp-capture.h"
+#include "capture/gp-records.h"
 #include "ingest/gp-ingest.h"
 #include "report/gp-compare.h"
 #include "fix/gp-fix.h"
@@ -53,6 +54,21 @@ gp_cmd_fix_default_out_dir (const gchar * file)
   g_free (base);
   g_free (dir);
   return out;
+}
+
+/* The tracer set up for --apply's run (before GStreamer starts); FALSE
+ * with the one-line report made and its exit code in @code. */
+static gboolean
+gp_cmd_fix_prepare_tracer (const GpCaptureOptions * opts, gint * code)
+{
+  GError *err = NULL;
+
+  if (gp_capture_prepare_env (opts, &err))
+    return TRUE;
+  *code = gp_cli_fail ("fix", "cannot load the gstprof tracer: %s (see "
+      "gstprof check)", err->message);
+  g_error_free (err);
+  return FALSE;
 }
 
 static const gchar gp_fix_description[] =
@@ -140,6 +156,15 @@ gp_cmd_fix (gint argc, gchar ** argv)
     goto out;
   }
 
+  /* The tracer must be set up before GStreamer reads the environment, and
+   * loading a tracer's records starts GStreamer: set it up as their header
+   * says they were measured (the session's own settings, below, agree). */
+  if (opt_apply && gp_ingest_is_records (files[0])) {
+    gp_capture_options_init (&opts);
+    if (gp_records_peek_params (files[0], &opts.window_ms, &opts.cpu) &&
+        !gp_cmd_fix_prepare_tracer (&opts, &code))
+      goto out;
+  }
   s = gp_ingest_load_any (files[0], &err);
   if (s == NULL) {
     code = gp_cli_fail ("fix", "%s", err ? err->message : files[0]);
@@ -159,14 +184,11 @@ gp_cmd_fix (gint argc, gchar ** argv)
 
   /* Element names in the findings are predicted from the registry, and the
    * tracer must be set up before GStreamer reads the environment. */
-  if (opt_apply) {
+  if (opt_apply && !gst_is_initialized ()) {
     gp_capture_options_init (&opts);
     gp_fix_capture_options (s, &opts);
-    if (!gp_capture_prepare_env (&opts, &err)) {
-      code = gp_cli_fail ("fix", "cannot load the gstprof tracer: %s (see "
-          "gstprof check)", err->message);
+    if (!gp_cmd_fix_prepare_tracer (&opts, &code))
       goto out;
-    }
   }
   if (!gst_init_check (NULL, NULL, &err)) {
     code = gp_cli_fail ("fix", "cannot initialise GStreamer: %s",

@@ -124,10 +124,9 @@ gp_ingest_load_run_dir (const gchar * path, GError ** error)
   return s;
 }
 
-/* Records the tracer wrote by itself with out= (a folder or one file),
- * unless the folder also holds the session.json of a run. A pipe or a
- * FIFO is not looked at here, where its first bytes would be consumed. */
-static gboolean
+/* A pipe or a FIFO is not looked at here, where its first bytes would be
+ * consumed. */
+gboolean
 gp_ingest_is_records (const gchar * path)
 {
   gchar *file;

@@ -95,6 +95,11 @@ GpSession *gp_ingest_gstprofile (JsonNode * root, const gchar * origin,
  * naming the file. */
 GpSession *gp_ingest_load_any (const gchar * path, GError ** error);
 
+/* TRUE when gp_ingest_load_any () reads @path as the records the tracer
+ * wrote by itself with out= (a folder or one file), unless the folder also
+ * holds the session.json of a run. Loading them starts GStreamer. */
+gboolean gp_ingest_is_records (const gchar * path);
+
 /* The same on text already in memory (@origin names it; NULL: "<data>"). */
 GpSession *gp_ingest_load_any_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error);

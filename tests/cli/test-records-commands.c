@@ -10,6 +10,7 @@
  * planted element's row) and ds coverage --session (its self time beside
  * its NVTX row).
  */
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -123,6 +124,42 @@ test_fix (void)
   g_assert_cmpstr (r.err, ==, "");
   g_free (line);
   gp_test_run_clear (&r);
+}
+
+/* fix --apply DIR: the patched pipeline run as the records were measured
+ * (their 100 ms window, not the default 250), every buffer through the
+ * planted element, the converters gone */
+static void
+test_fix_apply (void)
+{
+  const gchar *dir = gp_rc_records ();
+  gchar *out, *after_path;
+  GpElementSummary *es;
+  GError *err = NULL;
+  GpSession *after;
+  GpTestRun r;
+
+  if (dir == NULL)
+    return;
+  out = g_build_filename (gp_tmp, "fixed", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "fix", "--apply", "--out", out, dir,
+      NULL);
+  gp_test_message_text (r.out);
+  gp_test_message_text (r.err);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  after_path = g_build_filename (out, "session.json", NULL);
+  after = gp_session_load (after_path, &err);
+  g_assert_no_error (err);
+  g_assert_null (strstr (after->launch, "videoconvert"));
+  g_assert_null (strstr (after->launch, "videoscale"));
+  g_assert_cmpfloat (fabs (after->window_s - 0.1), <, 1e-9);
+  es = gp_session_find_elem_summary (after, "slow");
+  g_assert_nonnull (es);
+  g_assert_cmpuint (es->buffers, ==, 100);
+  gp_session_free (after);
+  g_free (after_path);
+  g_free (out);
 }
 
 /* compare DIR DIR: the same run on both sides, every change noise */
@@ -247,6 +284,7 @@ main (int argc, char **argv)
   gp_tmp = g_dir_make_tmp ("gp-records-commands-XXXXXX", NULL);
   g_test_add_func ("/records-commands/load-any", test_load_any);
   g_test_add_func ("/records-commands/fix", test_fix);
+  g_test_add_func ("/records-commands/fix-apply", test_fix_apply);
   g_test_add_func ("/records-commands/compare", test_compare);
   g_test_add_func ("/records-commands/export", test_export);
   g_test_add_func ("/records-commands/plot", test_plot);
