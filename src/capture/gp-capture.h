@@ -17,13 +17,14 @@
  *   end, its machine the session's; the session of a run that failed before
  *   it measured (gp_capture_error_session); the progress line run and wrap
  *   print (gp-capture-private.h);
- * - gp-wrap (gp-wrap.h): `gstprof wrap`'s supervision, gp_wrap_run: the tracer's
- *   environment (gp_capture_tracer_environ), the spawn, a Unix socket in a
- *   private folder that every process of the program connects to, each
- *   stream read by gp-records as it arrives, the progress line, the signals
- *   (docs/wrap.md), the machine sampled from the spawn on the program's PID,
- *   its times moved to the session's t = 0 when the program's tracer header
- *   came; it returns a session per process for the CLI to report;
+ * - gp-wrap (gp-wrap.h): `gstprof wrap`'s supervision, gp_wrap_run: the
+ *   tracer's environment (gp_capture_tracer_environ), the spawn, a Unix
+ *   socket in a private folder that every process of the program connects
+ *   to, each stream read by gp-records as it arrives, the progress line,
+ *   the signals (docs/wrap.md), the machine sampled from the spawn on the
+ *   program's PID, its times moved to the session's t = 0 when the
+ *   program's tracer header came; it returns a session per process for the
+ *   CLI to report;
  * - the aggregator (gp-aggregate.h: tracer windows into a session;
  *   gp-aggregate.c takes the records in (the public entry points),
  *   gp-aggregate-records.c reads the tracer's records field by field

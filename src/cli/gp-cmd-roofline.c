@@ -11,6 +11,7 @@
  * printing only.
  */
 #include "gp-cli.h"
+#include "core/gp-session-query.h"
 #include "ingest/gp-ingest.h"
 #include "plot/gp-plot.h"
 #include "telemetry/gp-membw.h"
@@ -426,7 +427,7 @@ gp_cmd_roofline (gint argc, gchar ** argv)
                 NULL)) || o.target || o.model || o.ops) {
       printf ("\n");
       if (!gp_cmd_roofline_accel (&o, s->machine, o.v_fps > 0 ? o.v_fps :
-              gp_roofline_session_fps (s), &accel, &code))
+              gp_session_video_fps (s), &accel, &code))
         goto out;
     }
   }

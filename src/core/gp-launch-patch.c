@@ -680,6 +680,9 @@ gp_launch_apply_one (GpLaunch ** cur, const GpLaunchOp * op, guint index,
     case GP_LAUNCH_OP_REMOVE:
       ok = gp_launch_patch_remove (l, op, index, edits, error);
       break;
+    default:
+      ok = gp_launch_patch_fail (error, index, "an edit of no known kind");
+      break;
   }
   if (!ok) {
     g_array_unref (edits);

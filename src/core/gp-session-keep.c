@@ -26,8 +26,8 @@ gp_session_keep_fail (GError ** error, const gchar * from, const gchar * to,
  * in @dir that exists), NULL when it names none; @trace: that object in
  * @parser's tree. */
 static gchar *
-gp_session_keep_old_trace (const gchar * dir, const gchar * path, JsonParser * parser,
-    JsonObject ** trace)
+gp_session_keep_old_trace (const gchar * dir, const gchar * path,
+    JsonParser * parser, JsonObject ** trace)
 {
   JsonNode *root;
   JsonObject *o;
@@ -75,8 +75,8 @@ gp_session_keep_trace (const gchar * dir, const gchar * path,
   JsonParser *parser = json_parser_new ();
   JsonObject *trace = NULL;
   JsonGenerator *gen;
-  gchar *old = gp_session_keep_old_trace (dir, path, parser, &trace), *name, *to,
-      *text;
+  gchar *old = gp_session_keep_old_trace (dir, path, parser, &trace);
+  gchar *name, *to, *text;
   GError *err = NULL;
   gboolean ok = TRUE;
 

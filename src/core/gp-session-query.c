@@ -350,6 +350,20 @@ gp_session_sink_target_fps (GpSession * s, const gchar * sink)
 }
 
 gdouble
+gp_session_video_fps (const GpSession * s)
+{
+  guint i;
+
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
+
+    if (g_strcmp0 (ss->media, "video") == 0 && ss->fps > 0)
+      return ss->fps;
+  }
+  return NAN;
+}
+
+gdouble
 gp_session_sink_target_media_rate (GpSession * s, const gchar * sink)
 {
   GpSinkSummary *sk = gp_session_find_sink (s, sink);

@@ -119,6 +119,10 @@ GpElementSummary *gp_session_hottest_on_thread (GpSession * s,
 /* Target frame rate for a sink: its own, else the session's; < 0 unknown. */
 gdouble gp_session_sink_target_fps (GpSession * s, const gchar * sink);
 
+/* The measured frame rate of the session's first video sink; NAN
+ * without one. */
+gdouble gp_session_video_fps (const GpSession * s);
+
 /* One element on a latency path and the time from its input to the next
  * element's input, from the mean latencies of summary.interlatency: its
  * work and its waiting (a queue's residence, a jitterbuffer's hold, a
@@ -185,7 +189,8 @@ gchar *gp_session_target_identity (GpSession * s, const gchar * target);
  * none or it does not parse. Parsed the first time it is asked for after
  * s->launch changed, and kept with the session: every question about the
  * launch string (a rules run asks hundreds) shares the one parse. Owned by
- * the session; a caller that edits it works on a gp_launch_copy (). */
+ * the session, and valid until s->launch changes and the next call parses
+ * again; a caller that edits it works on a gp_launch_copy (). */
 const GpLaunch *gp_session_parsed_launch (GpSession * s);
 /* The name that designates session element @element in s->launch (the
  * launch's predicted name, else the alias <factory><n>), or NULL when the

@@ -2,7 +2,7 @@
 /* gstprof
  *
  * gp-rules-private.h: the rule families' entry points, listed in the table
- * in gp-rules.c, and the knowledge they share (platforms, the patch kit).
+ * in gp-rules.c, and the knowledge they share (platforms, the patch check).
  * The questions they ask of the session are core's
  * (core/gp-session-query.h), as the verdict and compare ask them too.
  */

@@ -27,9 +27,10 @@
  * - the questions a rule asks about the session are core's
  *   (core/gp-session-query.h); compare's matching of findings by the
  *   evidence keys the rules set is here, beside the rules that set them;
- * - gp-rules-patch.c: the patch kit and the one check every fix passes (a
- *   fix never deletes the user's caps or an element with work of its own,
- *   never edits what a bin made, never sets a value already set);
+ * - gp-rules-patch.c: the one check every fix passes, whatever core's
+ *   builders (core/gp-launch-op.h) made it of (a fix never deletes the
+ *   user's caps or an element with work of its own, never edits what a bin
+ *   made, never sets a value already set);
  * - gp-rules-hw.c: platform knowledge (device memories and their
  *   converters, software-to-hardware swaps per platform, device twins of
  *   software elements; which factories are hardware it asks

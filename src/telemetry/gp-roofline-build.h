@@ -157,8 +157,5 @@ GpRoofline *gp_roofline_of_ask (const GpRooflineAsk * a, const GpPeaks * p,
     const GpMachine * m, gdouble session_fps, gchar ** work, gchar ** how,
     gint * judged);
 
-/* A session's frame rate: its first video sink's; NAN without one. */
-gdouble gp_roofline_session_fps (const GpSession * s);
-
 G_END_DECLS
 #endif /* __GP_ROOFLINE_BUILD_H__ */

@@ -13,7 +13,7 @@
 
 /* Peaks with nothing known, for the user's own figures to fill. */
 static GpPeaks *
-gp_roofline_given_peaks (void)
+gp_roofline_choose_given_peaks (void)
 {
   GpPeaks *p = g_new0 (GpPeaks, 1);
 
@@ -26,7 +26,7 @@ gp_roofline_given_peaks (void)
 /* The named part, with @m's memory size (to tell a part's variants) and
  * maximum clocks where it has them. */
 static GpPeaks *
-gp_roofline_target_peaks (const gchar * target, const GpMachine * m,
+gp_roofline_choose_target_peaks (const gchar * target, const GpMachine * m,
     GError ** error)
 {
   const GpPeaksRow *row;
@@ -59,7 +59,7 @@ gp_roofline_choose_peaks (const GpRooflineAsk * a, const GpMachine * m,
   g_return_val_if_fail (a != NULL, NULL);
 
   if (a->target) {
-    p = gp_roofline_target_peaks (a->target, m, error);
+    p = gp_roofline_choose_target_peaks (a->target, m, error);
     if (p == NULL)
       return NULL;
   } else if (m) {
@@ -67,7 +67,7 @@ gp_roofline_choose_peaks (const GpRooflineAsk * a, const GpMachine * m,
         a->bus_bits > 0 ? (guint) a->bus_bits : 0, &err);
     if (p == NULL && a->peak_ops > 0 && a->peak_bw > 0) {
       g_clear_error (&err);
-      p = gp_roofline_given_peaks ();
+      p = gp_roofline_choose_given_peaks ();
     } else if (p == NULL) {
       g_propagate_error (error, err);
       return NULL;
@@ -85,7 +85,7 @@ gp_roofline_choose_peaks (const GpRooflineAsk * a, const GpMachine * m,
  * @a gives none. @prec_up: the precision in capitals, as the roofs are
  * named. */
 static gchar *
-gp_roofline_workload (const GpRooflineAsk * a, gdouble fps,
+gp_roofline_choose_workload (const GpRooflineAsk * a, gdouble fps,
     const gchar * precision, const gchar * prec_up, GpWorkload * w)
 {
   const GpModel *model = a->model ? gp_model_find (a->model) : NULL;
@@ -124,7 +124,7 @@ gp_roofline_of_ask (const GpRooflineAsk * a, const GpPeaks * p,
   GpRoofline *r;
   gchar *bytes_how = NULL;
 
-  *work = gp_roofline_workload (a, isnan (a->fps) ? session_fps : a->fps,
+  *work = gp_roofline_choose_workload (a, isnan (a->fps) ? session_fps : a->fps,
       precision, prec_up, &w);
   if (*work == NULL || !(w.fps > 0)) {
     /* no work per frame: the memory traffic alone */
@@ -147,18 +147,4 @@ gp_roofline_of_ask (const GpRooflineAsk * a, const GpPeaks * p,
     g_free (bytes_how);
   g_free (prec_up);
   return r;
-}
-
-gdouble
-gp_roofline_session_fps (const GpSession * s)
-{
-  guint i;
-
-  for (i = 0; i < s->sinks->len; i++) {
-    GpSinkSummary *ss = g_ptr_array_index (s->sinks, i);
-
-    if (g_strcmp0 (ss->media, "video") == 0 && ss->fps > 0)
-      return ss->fps;
-  }
-  return NAN;
 }

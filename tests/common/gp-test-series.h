@@ -69,14 +69,15 @@ gp_test_series_check_fields (JsonObject * o, const gchar * section, guint i,
   g_list_free (members);
 }
 
-/* Fails the test, listing what is wrong, unless every field of every
- * window of @s is declared with its section and type. */
+/* Fails the test, listing what is wrong, unless @s has windows and every
+ * field of every window is declared with its section and type. */
 static inline void
 gp_test_assert_series_declared (GpSession * s)
 {
   GString *out = g_string_new (NULL);
   guint i, k;
 
+  g_assert_cmpuint (gp_session_n_windows (s), >, 0);
   for (i = 0; i < gp_session_n_windows (s); i++) {
     gp_test_series_check_fields (g_ptr_array_index (s->series, i),
         GP_SERIES_WINDOW, i, out);

@@ -6,6 +6,8 @@
  * known exactly: identities across runs, launch names and the one parse
  * they share, working time, the PLAYING span.
  */
+#include <math.h>
+
 #include "core/gp-session-query.h"
 #include "gp-test-util.h"
 
@@ -136,6 +138,27 @@ test_playing_span (void)
   gp_session_free (s);
 }
 
+/* the first video sink's measured rate; an audio sink before it is not
+ * one */
+static void
+test_video_fps (void)
+{
+  GpSession *s = gp_session_new ();
+  GpSinkSummary *ss;
+
+  g_assert_true (isnan (gp_session_video_fps (s)));
+  ss = gp_session_add_sink (s, "audio");
+  g_free (ss->media);
+  ss->media = g_strdup ("audio");
+  ss->fps = 50;
+  ss = gp_session_add_sink (s, "video");
+  g_free (ss->media);
+  ss->media = g_strdup ("video");
+  ss->fps = 25;
+  g_assert_cmpfloat (gp_session_video_fps (s), ==, 25);
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -144,5 +167,6 @@ main (int argc, char **argv)
   g_test_add_func ("/session-query/launch-name", test_launch_name);
   g_test_add_func ("/session-query/work", test_work);
   g_test_add_func ("/session-query/playing-span", test_playing_span);
+  g_test_add_func ("/session-query/video-fps", test_video_fps);
   return g_test_run ();
 }

@@ -92,40 +92,40 @@ fi
 rm -f "$OUT/probe" "$OUT/probe.c"
 
 # ---- build ---------------------------------------------------------------
-PKG="glib-2.0 json-glib-1.0"
+# (GStreamer too: a session caches its parsed launch string, whose element
+# names come from GStreamer's registry)
+PKG="glib-2.0 json-glib-1.0 gstreamer-1.0"
 CFLAGS_PKG=$(pkg-config --cflags $PKG)
 LIBS_PKG=$(pkg-config --libs $PKG)
-# (session.json holds typed launch-string edits: gp-launch-op.c goes with
-# it, and the launch-string kit below is the rest of gp-launch-*.c)
+# (session.json holds typed launch-string edits, and the session's
+# questions read its parsed launch string and caps: every gp-launch-*.c and
+# gp-caps.c go with it)
 # shellcheck disable=SC2086
 CORE="$(echo $ROOT/src/core/gp-session*.c) $ROOT/src/core/gp-json.c $ROOT/src/core/gp-file.c \
   $ROOT/src/core/gp-stats.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-lines.c \
-  $ROOT/src/core/gp-machine.c $ROOT/src/core/gp-launch-op.c"
-LAUNCH_KIT="$ROOT/src/core/gp-launch-parse.c $ROOT/src/core/gp-launch-names.c \
-  $ROOT/src/core/gp-launch-patch.c $ROOT/src/core/gp-launch-diff.c"
+  $ROOT/src/core/gp-machine.c $ROOT/src/core/gp-caps.c \
+  $(echo $ROOT/src/core/gp-launch-*.c)"
 # the readers of src/ingest open files through GIO (a pipe too: gio-unix)
 GIO="gio-2.0 gio-unix-2.0"
-LAUNCH="$LAUNCH_KIT $ROOT/src/core/gp-launch-op.c $ROOT/src/core/gp-json.c \
-  $ROOT/src/core/gp-session.c $ROOT/src/core/gp-trace.c $ROOT/src/core/gp-file.c \
-  $ROOT/src/core/gp-machine.c"
+LAUNCH="$CORE"
 # shellcheck disable=SC2086
 RECORDS="$ROOT/src/capture/gp-records.c $(echo $ROOT/src/capture/gp-aggregate*.c) \
-  $ROOT/src/core/gp-caps.c $ROOT/src/core/gp-platform.c \
-  $LAUNCH_KIT"
+  $ROOT/src/core/gp-platform.c"
 TRACERLOG="$ROOT/src/ingest/gp-ingest-tracerlog.c \
-  $ROOT/src/ingest/gp-ingest-stream.c $ROOT/src/core/gp-caps.c"
+  $ROOT/src/ingest/gp-ingest-stream.c"
 QUEUELEVELS="$ROOT/src/ingest/gp-ingest-queuelevels.c $TRACERLOG"
 TELEMETRY="$ROOT/src/telemetry/gp-telemetry.c $ROOT/src/telemetry/gp-nvsmi.c \
   $ROOT/src/telemetry/gp-tegrastats.c"
-# gp-ingest-load.c picks among every reader, a machine log alone too
+# gp-ingest-load.c picks among every reader, a machine log alone and the
+# tracer's records too
 INGEST="$ROOT/src/ingest/gp-ingest-load.c $ROOT/src/ingest/gp-ingest-gstprofile.c \
-  $ROOT/src/ingest/gp-ingest-telemetry.c $TELEMETRY $QUEUELEVELS"
+  $ROOT/src/ingest/gp-ingest-telemetry.c $TELEMETRY $QUEUELEVELS $RECORDS"
 # the rules and the verdict fuzz-gstprofile runs on a machine log (the
 # launch-string kit the rules' patches use asks GStreamer's registry)
 # shellcheck disable=SC2086
 # (its Machine section names the accelerator's peaks: the roofline's kit)
-VERDICT="$(echo $ROOT/src/rules/*.c) $ROOT/src/report/gp-verdict.c \
-  $LAUNCH_KIT $ROOT/src/telemetry/gp-roofline-build.c \
+VERDICT="$(echo $ROOT/src/rules/*.c) $(echo $ROOT/src/report/gp-verdict*.c) \
+  $ROOT/src/telemetry/gp-roofline-build.c \
   $ROOT/src/telemetry/gp-roofline.c $ROOT/src/telemetry/gp-peaks.c \
   $ROOT/src/telemetry/gp-membw.c $ROOT/src/telemetry/gp-models.c"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -137,8 +137,7 @@ printf '#define GP_VERSION "%s"\n' "$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/
 INC="-I$ROOT/src -I$OUT/config"
 
 # shellcheck disable=SC2086
-EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-caps.c \
-  $ROOT/src/core/gp-version.c"
+EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-version.c"
 
 echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-nsys-sqlite in $OUT with $CC"
 # shellcheck disable=SC2086

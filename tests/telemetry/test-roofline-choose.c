@@ -146,25 +146,6 @@ test_workload (void)
   gp_peaks_free (p);
 }
 
-static void
-test_session_fps (void)
-{
-  GpSession *s = gp_session_new ();
-  GpSinkSummary *ss;
-
-  g_assert_true (isnan (gp_roofline_session_fps (s)));
-  ss = gp_session_add_sink (s, "audio");
-  g_free (ss->media);
-  ss->media = g_strdup ("audio");
-  ss->fps = 50;
-  ss = gp_session_add_sink (s, "video");
-  g_free (ss->media);
-  ss->media = g_strdup ("video");
-  ss->fps = 25;
-  g_assert_cmpfloat (gp_roofline_session_fps (s), ==, 25);
-  gp_session_free (s);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -172,6 +153,5 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline-choose/peaks-target", test_peaks_target);
   g_test_add_func ("/roofline-choose/peaks-machine", test_peaks_machine);
   g_test_add_func ("/roofline-choose/workload", test_workload);
-  g_test_add_func ("/roofline-choose/session-fps", test_session_fps);
   return g_test_run ();
 }
