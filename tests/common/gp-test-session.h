@@ -140,4 +140,45 @@ gp_test_live_latency_session (gboolean live, gdouble p95)
   return s;
 }
 
+/* A session made by hand, as GStreamer names a chain: videotestsrc0 !
+ * [queue] ! queue ! videoconvert0 ! queue ! x264enc0 ! fakesink0 in
+ * pipeline0, the queues numbered from 0 in order. With @extra, one more
+ * queue at the front, as a fix inserts one: each queue's number is one
+ * higher. Links only, no summaries. */
+static inline GpSession *
+gp_test_chain_session (gboolean extra)
+{
+  GpSession *s = gp_session_new ();
+  const gchar *chain[8];
+  guint n = 0, i, q = 0;
+  gchar *names[8];
+
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  chain[n++] = "videotestsrc";
+  if (extra)
+    chain[n++] = "queue";
+  chain[n++] = "queue";
+  chain[n++] = "videoconvert";
+  chain[n++] = "queue";
+  chain[n++] = "x264enc";
+  chain[n++] = "fakesink";
+  for (i = 0; i < n; i++) {
+    names[i] = g_str_equal (chain[i], "queue") ?
+        g_strdup_printf ("queue%u", q++) : g_strdup_printf ("%s0", chain[i]);
+    gp_session_add_element (s, names[i], chain[i], "pipeline0",
+        i == 0 ? "source" : i + 1 == n ? "sink" : "filter");
+  }
+  for (i = 0; i + 1 < n; i++) {
+    gchar *a = g_strdup_printf ("%s.src", names[i]);
+    gchar *b = g_strdup_printf ("%s.sink", names[i + 1]);
+
+    gp_session_add_link (s, a, b, NULL, NULL);
+    g_free (a);
+    g_free (b);
+  }
+  for (i = 0; i < n; i++)
+    g_free (names[i]);
+  return s;
+}
+
 #endif /* __GP_TEST_SESSION_H__ */

@@ -378,42 +378,6 @@ gp_test_print_findings (GpSession * s)
   }
 }
 
-GpSession *
-gp_test_chain_session (gboolean extra)
-{
-  GpSession *s = gp_session_new ();
-  const gchar *chain[8];
-  guint n = 0, i, q = 0;
-  gchar *names[8];
-
-  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
-  chain[n++] = "videotestsrc";
-  if (extra)
-    chain[n++] = "queue";
-  chain[n++] = "queue";
-  chain[n++] = "videoconvert";
-  chain[n++] = "queue";
-  chain[n++] = "x264enc";
-  chain[n++] = "fakesink";
-  for (i = 0; i < n; i++) {
-    names[i] = g_str_equal (chain[i], "queue") ?
-        g_strdup_printf ("queue%u", q++) : g_strdup_printf ("%s0", chain[i]);
-    gp_session_add_element (s, names[i], chain[i], "pipeline0",
-        i == 0 ? "source" : i + 1 == n ? "sink" : "filter");
-  }
-  for (i = 0; i + 1 < n; i++) {
-    gchar *a = g_strdup_printf ("%s.src", names[i]);
-    gchar *b = g_strdup_printf ("%s.sink", names[i + 1]);
-
-    gp_session_add_link (s, a, b, NULL, NULL);
-    g_free (a);
-    g_free (b);
-  }
-  for (i = 0; i < n; i++)
-    g_free (names[i]);
-  return s;
-}
-
 gchar *
 gp_test_read_file (const gchar * dir, const gchar * name)
 {

@@ -98,13 +98,6 @@ gchar *gp_test_path_prepend (const gchar * dir);
 /* Sets PATH back to @old (from gp_test_path_prepend) and frees it. */
 void gp_test_path_restore (gchar * old);
 
-/* A session made by hand, as GStreamer names a chain: videotestsrc0 !
- * [queue] ! queue ! videoconvert0 ! queue ! x264enc0 ! fakesink0 in
- * pipeline0, the queues numbered from 0 in order. With @extra, one more
- * queue at the front, as a fix inserts one: each queue's number is one
- * higher. Links only, no summaries. */
-GpSession *gp_test_chain_session (gboolean extra);
-
 /* Removes @dir and everything in it. */
 void gp_test_remove_tree (const gchar * dir);
 

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "core/gp-session-query.h"
+#include "gp-test-session.h"
 #include "gp-test-util.h"
 
 /* A renumbered queue keeps its identity; threads and links are named by

@@ -7,6 +7,7 @@
  * every queue after it is renumbered.
  */
 #include "rules/gp-rules.h"
+#include "gp-test-session.h"
 #include "gp-test-util.h"
 
 /* A finding of @rule on @target, with one evidence string @key=@value
