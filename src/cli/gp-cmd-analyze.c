@@ -35,7 +35,6 @@ gp_cmd_analyze (gint argc, gchar ** argv)
   gchar *verdict, *note;
   gint code;
 
-  g_set_prgname ("gstprof analyze");
   ctx = g_option_context_new ("FILE [QUEUE-LEVELS-CSV]");
   g_option_context_set_summary (ctx, "Prints the verdict of a saved session: "
       "a gstprof session.json (schema\ngstprof/1) or a gst-profile session "

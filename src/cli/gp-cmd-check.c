@@ -20,7 +20,6 @@ gp_cmd_check (gint argc, gchar ** argv)
   gboolean env_ok;
   gchar *report, *user_plugin_path;
 
-  g_set_prgname ("gstprof check");
   ctx = g_option_context_new (NULL);
   g_option_context_set_summary (ctx, "Reports what this machine can "
       "measure: GStreamer version, whether the\ngstprof tracer plugin is "

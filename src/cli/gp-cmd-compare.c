@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-cmd-compare.c: `gstprof compare A.json B.json`: two saved sessions
+ * gp-cmd-compare.c: `gstprof compare A B`: two saved sessions
  * side by side (src/report/gp-compare), the table `gstprof fix --apply`
  * prints. The rules run again on both, as analyze does.
  */
@@ -32,8 +32,7 @@ gp_cmd_compare (gint argc, gchar ** argv)
   gchar *text;
   gint code;
 
-  g_set_prgname ("gstprof compare");
-  ctx = g_option_context_new ("A.json B.json");
+  ctx = g_option_context_new ("A B");
   g_option_context_set_summary (ctx, "Two saved sessions side by side: fps "
       "per sink, latency p50/p95 per path,\nprocess and thread CPU, findings "
       "cleared, remaining and new (B against A).");
@@ -41,7 +40,9 @@ gp_cmd_compare (gint argc, gchar ** argv)
       "matched by name; one without a partner is\nsaid. Changes show their "
       "sign and percent; a change within the per-window\nspread of either "
       "run is marked noise (\"noise?\" when a run has under three\n"
-      "windows). Sessions of gst-profile (gst-profile/1) are read too.\n"
+      "windows). A and B are what analyze takes: a session.json, the folder\n"
+      "run wrote, the folder GST_TRACERS=\"gstprof(out=DIR)\" wrote, a "
+      "gst-profile\nsession (gst-profile/1).\n"
       "\n"
       "Exit codes:\n"
       "  0  the table was printed\n"

@@ -37,7 +37,6 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
   gsize len;
   gint code = GP_EXIT_CLEAN;
 
-  g_set_prgname ("gstprof ds coverage");
   g_option_context_set_summary (ctx, "Which elements emit NVTX ranges: "
       "from DeepStream 9's sources, or measured\nfrom an nsys nvtx_sum.");
   g_option_context_add_main_entries (ctx, entries, NULL);

@@ -158,7 +158,6 @@ gp_cmd_ds_derive (gint argc, gchar ** argv)
   GPtrArray *changes = NULL;
   gint code = GP_EXIT_CLEAN;
 
-  g_set_prgname ("gstprof ds derive");
   ctx = g_option_context_new ("[CONFIG...]");
   g_option_context_set_summary (ctx, "DeepStream's knobs from the plateau "
       "batch and the streams, by R1-R7 (docs/tuning.md), each with its "

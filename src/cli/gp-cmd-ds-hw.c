@@ -31,7 +31,6 @@ gp_cmd_ds_hw (gint argc, gchar ** argv)
   guint i;
   gchar *report;
 
-  g_set_prgname ("gstprof ds hw");
   ctx = g_option_context_new ("");
   g_option_context_set_summary (ctx, "The GPUs under a DeepStream pipeline "
       "and their ceilings: decode (NVDEC\nengines x frames a second each), "

@@ -26,7 +26,6 @@ gp_cmd_ds_perf (gint argc, gchar ** argv)
   gint code = GP_EXIT_CLEAN;
   gchar *table;
 
-  g_set_prgname ("gstprof ds perf");
   ctx = g_option_context_new ("LOG");
   g_option_context_set_summary (ctx, "Reads a DeepStream application's "
       "log: its **PERF lines (deepstream-app's\n'fps (avg)' columns, the "

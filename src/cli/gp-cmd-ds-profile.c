@@ -49,7 +49,6 @@ gp_cmd_ds_profile (gint argc, gchar ** argv)
   gdouble secs = 30;
 
   p.duration_s = p.fps = p.plateau = NAN;
-  g_set_prgname ("gstprof ds profile");
   g_option_context_set_summary (ctx, "Profiles a DeepStream pipeline with "
       "Nsight Systems (or reads its saved\nnsys stats) and reports per "
       "plugin, copies, kernels and the bound.");

@@ -102,7 +102,6 @@ gp_cmd_ds_sweep (gint argc, gchar ** argv)
   gint code = GP_EXIT_CLEAN;
   gchar *probe, *table;
 
-  g_set_prgname ("gstprof ds sweep");
   ctx = g_option_context_new ("\"LAUNCH with {batch}\"");
   g_option_context_set_summary (ctx, "Runs the pipeline once per batch "
       "size under the gstprof tracer and finds\nthe plateau: the smallest "

@@ -69,8 +69,13 @@ gp_cmd_ds (gint argc, gchar ** argv)
     return GP_EXIT_CLEAN;
   }
   for (c = gp_cmd_ds_table; c->name != NULL; c++)
-    if (strcmp (argv[1], c->name) == 0)
+    if (strcmp (argv[1], c->name) == 0) {
+      gchar *prgname = g_strconcat ("gstprof ds ", c->name, NULL);
+
+      g_set_prgname (prgname);
+      g_free (prgname);
       return c->func (argc - 1, argv + 1);
+    }
   names = g_string_new (NULL);
   for (c = gp_cmd_ds_table; c->name != NULL; c++)
     g_string_append_printf (names, "%s%s", names->len ? ", " : "", c->name);

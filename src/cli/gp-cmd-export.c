@@ -151,7 +151,6 @@ gp_cmd_export (gint argc, gchar ** argv)
   entries[i].arg = G_OPTION_ARG_FILENAME_ARRAY;
   entries[i].arg_data = &files;
 
-  g_set_prgname ("gstprof export");
   ctx = g_option_context_new ("SESSION");
   g_option_context_set_summary (ctx, "Writes a saved session in the formats "
       "other tools open: the pipeline graph\nfor graphviz (dot, SVG), "

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-cmd-fix.c: `gstprof fix SESSION.json [--apply]`: its arguments and
+ * gp-cmd-fix.c: `gstprof fix SESSION [--apply]`: its arguments and
  * what it prints. The plan of the findings' launch-string edits and the
  * patched re-run are src/fix's (gp-fix.h); this file shows the plan as a
  * diff, and with --apply writes the second session and prints both side by
@@ -129,11 +129,12 @@ gp_cmd_fix (gint argc, gchar ** argv)
   gboolean failed = FALSE;
   gint code;
 
-  g_set_prgname ("gstprof fix");
-  ctx = g_option_context_new ("SESSION.json");
+  ctx = g_option_context_new ("SESSION");
   g_option_context_set_summary (ctx, "Applies the findings' fixes to the "
       "session's launch string and shows the\nresult as a diff; --apply "
-      "runs it and shows before and after side by side.");
+      "runs it and shows before and after side by side.\nSESSION is what "
+      "analyze takes: a session.json, the folder run wrote, the\nfolder "
+      "GST_TRACERS=\"gstprof(out=DIR)\" wrote.");
   g_option_context_set_description (ctx, gp_fix_description);
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {

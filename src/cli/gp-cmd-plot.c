@@ -124,7 +124,6 @@ gp_cmd_plot (gint argc, gchar ** argv)
   gdouble interval_s = 1;
   gint code = GP_EXIT_CLEAN;
 
-  g_set_prgname ("gstprof plot");
   ctx = g_option_context_new ("INPUT -o OUTPUT");
   g_option_context_set_summary (ctx, "Draws the curves of a saved session "
       "or a telemetry log over time:\nutilisation, clocks, temperature, "

@@ -384,7 +384,6 @@ gp_cmd_roofline (gint argc, gchar ** argv)
   GpRoofline *cpu = NULL, *accel = NULL;
   gint code = GP_EXIT_CLEAN;
 
-  g_set_prgname ("gstprof roofline");
   ctx = g_option_context_new ("[SESSION]");
   g_option_context_set_summary (ctx, "Places the work on a roofline and "
       "says which wall it hits: the CPU\nroofline of a session's elements, "

@@ -241,7 +241,6 @@ gp_cmd_run (gint argc, gchar ** argv)
   gchar *verdict;
   gint code;
 
-  g_set_prgname ("gstprof run");
   ctx = g_option_context_new ("\"LAUNCH\"");
   g_option_context_set_summary (ctx, "Profiles a pipeline written as for "
       "gst-launch-1.0, e.g.\n  gstprof run --duration 5s \\\n"

@@ -228,7 +228,6 @@ gp_cmd_wrap (gint argc, gchar ** argv)
   GpCmdWrapArgs a = { 0 };
   gint code = 0;
 
-  g_set_prgname ("gstprof wrap");
   if (gp_cmd_wrap_parse (argc, argv, &a, &code))
     code = gp_cmd_wrap_run (&a);
   g_strfreev (a.program);

@@ -148,8 +148,14 @@ main (int argc, char **argv)
   }
   cmd = argv[1];
   for (c = gp_main_commands; c->name != NULL; c++)
-    if (strcmp (cmd, c->name) == 0)
+    if (strcmp (cmd, c->name) == 0) {
+      gchar *prgname = g_strconcat ("gstprof ", c->name, NULL);
+
+      /* the name its --help and GLib's messages give it */
+      g_set_prgname (prgname);
+      g_free (prgname);
       return c->func (argc - 1, argv + 1);
+    }
   if (strcmp (cmd, "--help") == 0 || strcmp (cmd, "-h") == 0 ||
       strcmp (cmd, "help") == 0) {
     gp_main_help (stdout);
