@@ -761,7 +761,10 @@ static void
 gp_agg_graph_keep_gone (GstStructure * next, const GstStructure * old)
 {
   GHashTable *parents = g_hash_table_new (g_str_hash, g_str_equal);
-  GHashTable *present = g_hash_table_new (g_str_hash, g_str_equal);
+  /* copies: appending to @next's lists below replaces them, and with them
+   * the strings they held (the old graph's, borrowed, stay) */
+  GHashTable *present = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL);
   GHashTable *gone = g_hash_table_new (g_str_hash, g_str_equal);
   const GValue *list;
   guint i, n;
@@ -771,7 +774,7 @@ gp_agg_graph_keep_gone (GstStructure * next, const GstStructure * old)
     const GValue *v = gst_value_list_get_value (list, i);
 
     if (G_VALUE_HOLDS_STRING (v) && g_value_get_string (v))
-      g_hash_table_add (present, (gpointer) g_value_get_string (v));
+      g_hash_table_add (present, g_value_dup_string (v));
   }
   list = gst_structure_get_value (next, GP_G_ELEMENTS);
   for (i = 0; i < gp_agg_list_size (list); i++) {
@@ -779,7 +782,7 @@ gp_agg_graph_keep_gone (GstStructure * next, const GstStructure * old)
     const gchar *name = es ? gp_agg_get_str (es, GP_GE_NAME) : NULL;
 
     if (name != NULL)
-      g_hash_table_add (present, (gpointer) name);
+      g_hash_table_add (present, g_strdup (name));
   }
   list = gst_structure_get_value (old, GP_G_PIPELINES);
   n = gp_agg_list_size (list);
