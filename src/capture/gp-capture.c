@@ -353,6 +353,17 @@ gp_capture_clock_probe_free (gpointer data, GClosure * closure)
 
 /* gst_util_get_timestamp () minus the tracer's time, or 0 when the tracer
  * did not answer (times are then on the monotonic clock's base). */
+/* session.gstreamer: the running release as "1.22.0" (the verdict says
+ * "GStreamer 1.22.0"; gst_version_string () has the word already). */
+static gchar *
+gp_capture_gst_version (void)
+{
+  guint major, minor, micro, nano;
+
+  gst_version (&major, &minor, &micro, &nano);
+  return g_strdup_printf ("%u.%u.%u", major, minor, micro);
+}
+
 static guint64
 gp_capture_tracer_clock_offset (GstTracer * tracer)
 {
@@ -975,7 +986,6 @@ static void
 gp_capture_fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
     guint64 t_end)
 {
-  guint major, minor, micro, nano;
   gchar *str;
 
   gp_capture_replace_session_str (&s->mode, "run");
@@ -984,10 +994,8 @@ gp_capture_fill_session (GpCaptureRun * r, GpSession * s, GDateTime * started,
   gp_capture_replace_session_str (&s->started, str);
   g_free (str);
   s->duration_s = t_end > r->t0 ? (t_end - r->t0) / 1e9 : 0.0;
-  gst_version (&major, &minor, &micro, &nano);
-  str = g_strdup_printf ("%u.%u.%u", major, minor, micro);
-  gp_capture_replace_session_str (&s->gstreamer, str);
-  g_free (str);
+  g_free (s->gstreamer);
+  s->gstreamer = gp_capture_gst_version ();
   g_free (s->platform);
   s->platform = gp_platform_detect (NULL);
   s->window_s = gp_capture_tracer_window_ms (r->tracer, r->opts) / 1000.0;
@@ -1291,7 +1299,7 @@ gp_capture_error_session (const gchar * launch, const gchar * message)
   g_free (s->started);
   s->started = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
   g_free (s->gstreamer);
-  s->gstreamer = gst_version_string ();
+  s->gstreamer = gp_capture_gst_version ();
   g_free (s->platform);
   s->platform = gp_platform_detect (NULL);
   gp_session_add_event (s, 0.0, "error", "", message);
