@@ -417,5 +417,9 @@ gp_test_assert_planted (GpSession * s, const gchar * name, guint64 buffers,
     g_assert_cmpuint (es->buffers, ==, buffers);
   else
     g_assert_cmpuint (es->buffers, >=, buffers);
-  g_assert_cmpfloat (fabs (es->self_ms.p50 - sleep_ms), <, 0.5);
+  /* never under the sleep by more than the histogram's half bucket
+   * (3.2 %); over it by what a sleep oversleeps when the machine is
+   * shared (0.69 ms at the median seen on a fresh Debian 12 root) */
+  g_assert_cmpfloat (es->self_ms.p50, >, sleep_ms * (1 - GP_TEST_HIST_ERR));
+  g_assert_cmpfloat (es->self_ms.p50, <, sleep_ms + GP_TEST_OVERSLEEP_MS);
 }
