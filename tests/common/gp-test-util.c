@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -402,6 +403,30 @@ gp_test_has_note (GpSession * s, const gchar * part)
       return TRUE;
   }
   return FALSE;
+}
+
+static gint
+gp_test_cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+gdouble
+gp_test_oversleep_ms (gdouble ms)
+{
+  gdouble over[21];
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (over); i++) {
+    gint64 t0 = g_get_monotonic_time ();
+
+    g_usleep ((gulong) (ms * 1000));
+    over[i] = (g_get_monotonic_time () - t0) / 1000.0 - ms;
+  }
+  qsort (over, G_N_ELEMENTS (over), sizeof over[0], gp_test_cmp_double);
+  return over[G_N_ELEMENTS (over) / 2];
 }
 
 void

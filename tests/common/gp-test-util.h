@@ -113,6 +113,12 @@ gboolean gp_test_has_note (GpSession * s, const gchar * part);
 #define GP_TEST_HIST_ERR 0.032
 #define GP_TEST_OVERSLEEP_MS 1.0
 
+/* How much longer than @ms a sleep of @ms takes on this machine now: the
+ * median of 21 g_usleep ()s timed by the monotonic clock, in ms. The truth
+ * of an `identity sleep-time` is the sleep as the kernel gives it, which
+ * is this much over what was asked on a loaded or virtual machine. */
+gdouble gp_test_oversleep_ms (gdouble ms);
+
 /* The element @name of @s: @buffers buffers (at least that many unless
  * @exact), its self time p50 at the planted @sleep_ms: never below it by
  * more than GP_TEST_HIST_ERR, never above it by GP_TEST_OVERSLEEP_MS. */
