@@ -351,8 +351,6 @@ gp_capture_clock_probe_free (gpointer data, GClosure * closure)
   g_free (probe);
 }
 
-/* gst_util_get_timestamp () minus the tracer's time, or 0 when the tracer
- * did not answer (times are then on the monotonic clock's base). */
 /* session.gstreamer: the running release as "1.22.0" (the verdict says
  * "GStreamer 1.22.0"; gst_version_string () has the word already). */
 static gchar *
@@ -364,6 +362,8 @@ gp_capture_gst_version (void)
   return g_strdup_printf ("%u.%u.%u", major, minor, micro);
 }
 
+/* gst_util_get_timestamp () minus the tracer's time, or 0 when the tracer
+ * did not answer (times are then on the monotonic clock's base). */
 static guint64
 gp_capture_tracer_clock_offset (GstTracer * tracer)
 {
