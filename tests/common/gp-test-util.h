@@ -107,12 +107,6 @@ gchar *gp_test_read_file (const gchar * dir, const gchar * name);
 /* A warning from gstprof among @s's events holds @part. */
 gboolean gp_test_has_note (GpSession * s, const gchar * part);
 
-/* The most a median read from the tracer's histogram is off its value
- * (core/gp-histogram.h: half a bucket), and the most a planted sleep's
- * median oversleeps on a shared 2-core machine. */
-#define GP_TEST_HIST_ERR 0.032
-#define GP_TEST_OVERSLEEP_MS 1.0
-
 /* How much longer than @ms a sleep of @ms takes on this machine now: the
  * median of 21 g_usleep ()s timed by the monotonic clock, in ms. The truth
  * of an `identity sleep-time` is the sleep as the kernel gives it, which
@@ -120,8 +114,8 @@ gboolean gp_test_has_note (GpSession * s, const gchar * part);
 gdouble gp_test_oversleep_ms (gdouble ms);
 
 /* The element @name of @s: @buffers buffers (at least that many unless
- * @exact), its self time p50 at the planted @sleep_ms: never below it by
- * more than GP_TEST_HIST_ERR, never above it by GP_TEST_OVERSLEEP_MS. */
+ * @exact), its self time p50 within 0.5 ms of the planted @sleep_ms as
+ * this machine sleeps it (gp_test_oversleep_ms ()). */
 void gp_test_assert_planted (GpSession * s, const gchar * name,
     guint64 buffers, gboolean exact, gdouble sleep_ms);
 
