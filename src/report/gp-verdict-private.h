@@ -44,9 +44,14 @@ void gp_verdict_styled (GpVerdictText * vt, const gchar * style,
 /* A blank line, then @text in bold. */
 void gp_verdict_heading (GpVerdictText * vt, const gchar * text);
 
-/* @text padded (or cut, ending in "~") to @width display columns. */
+/* @text padded (or cut, ending in "~") to @width display columns: for
+ * figures, which fit. */
 void gp_verdict_cell (GString * out, const gchar * text, guint width,
     gboolean right);
+
+/* @name padded to @width display columns, or whole with the row going on
+ * under it on the next line: names are never cut. */
+void gp_verdict_name_cell (GString * out, const gchar * name, guint width);
 
 /* @text word-wrapped to GP_VERDICT_WIDTH: @first before the first line,
  * @indent before the others. */

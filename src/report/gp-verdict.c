@@ -64,7 +64,8 @@ gp_verdict_heading (GpVerdictText * vt, const gchar * text)
 }
 
 /* Appends @text padded (or cut, ending in "~") to @width display columns;
- * element names are ASCII in practice, but count characters, not bytes. */
+ * for figures, which fit by design: a name goes in gp_verdict_name_cell.
+ * Count characters, not bytes. */
 void
 gp_verdict_cell (GString * out, const gchar * text, guint width, gboolean right)
 {
@@ -85,6 +86,25 @@ gp_verdict_cell (GString * out, const gchar * text, guint width, gboolean right)
   if (!right)
     for (i = len; i < width; i++)
       g_string_append_c (out, ' ');
+}
+
+/* Appends @name padded to @width display columns, after a row's two-blank
+ * indent. A longer name is never cut (it is what the user looks for): it
+ * is written whole and the row's other columns go on the next line, under
+ * their headings. */
+void
+gp_verdict_name_cell (GString * out, const gchar * name, guint width)
+{
+  guint i;
+
+  if ((guint) g_utf8_strlen (name, -1) <= width) {
+    gp_verdict_cell (out, name, width, FALSE);
+    return;
+  }
+  g_string_append (out, name);
+  g_string_append (out, "\n  ");
+  for (i = 0; i < width; i++)
+    g_string_append_c (out, ' ');
 }
 
 /* Word-wraps @text to the width: @first before the first line, @indent
@@ -387,7 +407,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     GpMediaKind kind = gp_media_kind_from_name (sk->media);
     GString *line = g_string_new ("  ");
 
-    gp_verdict_cell (line, sk->name, 22, FALSE);
+    gp_verdict_name_cell (line, sk->name, 22);
     if (sk->fps < 0) {
       g_string_append (line, "  rate not measured");
     } else if (kind == GP_MEDIA_AUDIO) {
@@ -531,7 +551,7 @@ gp_verdict_latency (GpVerdictText * vt, GpSession * s)
     gchar *name = g_strdup_printf ("%s > %s", p->source, p->sink);
     GString *line = g_string_new ("  ");
 
-    gp_verdict_cell (line, name, 32, FALSE);
+    gp_verdict_name_cell (line, name, 32);
     if (p->latency_ms.p50 < 0)
       g_string_append (line, " not measured");
     else
@@ -970,7 +990,7 @@ gp_verdict_where (GpVerdictText * vt, GpSession * s)
       continue;
     }
     line = g_string_new ("  ");
-    gp_verdict_cell (line, es->name, 21, FALSE);
+    gp_verdict_name_cell (line, es->name, 21);
     gp_verdict_cell (line, gp_verdict_pct (b, share), 7, TRUE);
     gp_verdict_cell (line, gp_verdict_ms (b, es->self_ms.p50), 9, TRUE);
     gp_verdict_cell (line, gp_verdict_ms (b, es->self_ms.p95), 9, TRUE);
@@ -984,12 +1004,9 @@ gp_verdict_where (GpVerdictText * vt, GpSession * s)
     else
       thr = g_strdup_printf ("%s +%u", (gchar *) g_ptr_array_index
           (es->threads, 0), es->threads->len - 1);
-    gp_verdict_cell (line, thr, GP_VERDICT_WIDTH - 2 - 21 - 7 - 9 - 9 - 10 - 2,
-        FALSE);
+    /* the last column: a thread's name whole, however long */
+    g_string_append (line, thr);
     g_free (thr);
-    /* No trailing blanks from the padding of the last column. */
-    while (line->len > 0 && line->str[line->len - 1] == ' ')
-      g_string_truncate (line, line->len - 1);
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
@@ -1095,7 +1112,7 @@ gp_verdict_waiting (GpVerdictText * vt, GpSession * s)
       GpElementSummary *es = g_ptr_array_index (rows, i);
       GString *line = g_string_new ("  ");
 
-      gp_verdict_cell (line, es->name, 19, FALSE);
+      gp_verdict_name_cell (line, es->name, 19);
       gp_verdict_cell (line, gp_verdict_ms (b, es->wait_ms.p50), 9, TRUE);
       gp_verdict_cell (line, gp_verdict_ms (b, es->wait_ms.p95), 9, TRUE);
       g_string_append (line, "  ");
@@ -1128,7 +1145,7 @@ gp_verdict_queues (GpVerdictText * vt, GpSession * s)
     GString *line = g_string_new ("  ");
     gchar *level;
 
-    gp_verdict_cell (line, q->name, 20, FALSE);
+    gp_verdict_name_cell (line, q->name, 20);
     gp_verdict_cell (line, gp_verdict_ms (b, q->residence_ms.p50), 10, TRUE);
     gp_verdict_cell (line, gp_verdict_ms (b, q->residence_ms.p95), 10, TRUE);
     level = g_strdup_printf ("%s / %s", gp_verdict_pct (b, q->level_pct_mean),

@@ -62,7 +62,9 @@ test_verdict_text (void)
   g_assert_nonnull (strstr (text, "limiting: src:src"));
   /* where the time goes: enc first, 70 % */
   g_assert_nonnull (strstr (text, "  enc                      70%"));
-  g_assert_nonnull (strstr (text, "queue-with-a-rather~"));
+  /* a name longer than its column is whole, its row going on under it */
+  g_assert_nonnull (strstr (text, "\n  queue-with-a-rather-long-name0\n"
+          "                            12.5      20.2"));
   /* findings, ranked: the verified QUEUE (medium: the source has measured
    * work of its own on enc's thread) first, then the info ones by rank value:
    * CPU (95 % of a core) > HOT (70) > BUDGET latency (50) > throughput (33) */
