@@ -15,7 +15,8 @@
  *    software element to swap), ZC, CAPS, and the gst-profile reader (which
  *    of the pipeline's factories make its hw list);
  *  - `gstprof check` (src/report/gp-check.c) asks it of every registered
- *    factory, as the tracer does, and prints the same list.
+ *    factory, as the tracer does, and prints the same list, split by
+ *    whether an element of each opens a device here (READY).
  *
  * A factory is hardware when its klass says "Hardware" (the plugin's own
  * word: d3d11 and VideoToolbox decoders, capture cards such as decklink;

@@ -128,12 +128,41 @@ gp_check_compare_names (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(const gchar * const *) a, *(const gchar * const *) b);
 }
 
+/* Whether an element of @factory opens here: READY is where a capture card,
+ * a codec's device node or a GPU context is acquired, so a factory that
+ * registers whatever the machine has (decklink's, with no card) fails it.
+ * A device that another program holds fails it too. */
+static gboolean
+gp_check_hw_opens (GstElementFactory * factory)
+{
+  GstElement *e = gst_element_factory_create (factory, NULL);
+  gboolean opens;
+
+  if (e == NULL)
+    return FALSE;
+  opens = gst_element_set_state (e, GST_STATE_READY) !=
+      GST_STATE_CHANGE_FAILURE;
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+  return opens;
+}
+
+static gchar *
+gp_check_join_sorted (GPtrArray * names)
+{
+  g_ptr_array_sort (names, gp_check_compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (gchar **) names->pdata);
+}
+
+/* The hardware factories registered, split by whether an element of each
+ * opens a device here (gp_check_hw_opens). */
 static gchar *
 gp_check_hw_elements (void)
 {
   GList *features, *l;
-  GPtrArray *names = g_ptr_array_new ();
-  gchar *text;
+  GPtrArray *opens = g_ptr_array_new (), *closed = g_ptr_array_new ();
+  GString *text = g_string_new (NULL);
 
   features = gst_registry_get_feature_list (gst_registry_get (),
       GST_TYPE_ELEMENT_FACTORY);
@@ -146,18 +175,28 @@ gp_check_hw_elements (void)
             gst_plugin_feature_get_plugin_name (f),
             gst_element_factory_get_metadata (GST_ELEMENT_FACTORY (f),
                 GST_ELEMENT_METADATA_KLASS)))
-      g_ptr_array_add (names, (gpointer) gst_plugin_feature_get_name (f));
+      g_ptr_array_add (gp_check_hw_opens (GST_ELEMENT_FACTORY (f)) ? opens :
+          closed, (gpointer) gst_plugin_feature_get_name (f));
   }
-  if (names->len == 0)
-    text = g_strdup ("none registered (software elements only)");
-  else {
-    g_ptr_array_sort (names, gp_check_compare_names);
-    g_ptr_array_add (names, NULL);
-    text = g_strjoinv (" ", (gchar **) names->pdata);
+  if (opens->len == 0 && closed->len == 0)
+    g_string_append (text, "none registered (software elements only)");
+  if (opens->len > 0) {
+    gchar *names = gp_check_join_sorted (opens);
+
+    g_string_append_printf (text, "with a device: %s", names);
+    g_free (names);
   }
-  g_ptr_array_unref (names);
+  if (closed->len > 0) {
+    gchar *names = gp_check_join_sorted (closed);
+
+    g_string_append_printf (text, "%sregistered, no device opens (none "
+        "here, or busy): %s", opens->len > 0 ? "; " : "", names);
+    g_free (names);
+  }
+  g_ptr_array_unref (opens);
+  g_ptr_array_unref (closed);
   gst_plugin_feature_list_free (features);
-  return text;
+  return g_string_free (text, FALSE);
 }
 
 static gchar *

@@ -773,6 +773,17 @@ test_check (void)
   /* GStreamer 1.18 and later give a multiqueue's single queues their own
    * levels: nothing this version cannot show */
   g_assert_nonnull (strstr (r.out, "limits:      none known"));
+  /* DeckLink's plugin registers its elements with no card: without the
+   * driver's device folder, they are not said to have a device */
+  if (!g_file_test ("/dev/blackmagic", G_FILE_TEST_EXISTS) &&
+      gst_registry_check_feature_version (gst_registry_get (),
+          "decklinkvideosrc", 1, 0, 0)) {
+    const gchar *closed = strstr (r.out, "no device opens");
+
+    g_assert_nonnull (closed);
+    g_assert_nonnull (strstr (closed, "decklinkvideosrc"));
+    g_assert_null (strstr (r.out, "with a device: decklink"));
+  }
   gp_test_run_clear (&r);
   g_free (version);
 }
