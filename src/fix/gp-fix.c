@@ -10,8 +10,15 @@
  */
 #include "gp-fix.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gst/gst.h>
 
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
@@ -38,6 +45,9 @@ struct _GpFixPlan
   GPtrArray *edits;             /* GpFixEdit* */
   GArray *skips;                /* GpFixSkip */
   GArray *unfixable;            /* guint: findings without a fix_patch */
+  /* why the patched strings cannot be built here to see that they link
+   * (the original does not build here either), NULL when they can */
+  gchar *unchecked;
 };
 
 static void
@@ -67,6 +77,7 @@ gp_fix_plan_free (GpFixPlan * p)
   g_ptr_array_unref (p->edits);
   g_array_unref (p->skips);
   g_array_unref (p->unfixable);
+  g_free (p->unchecked);
   g_free (p);
 }
 
@@ -76,6 +87,117 @@ gp_fix_add_skip (GpFixPlan * p, guint finding, gchar * reason)
   GpFixSkip sk = { finding, reason };
 
   g_array_append_val (p->skips, sk);
+}
+
+typedef enum
+{
+  GP_FIX_LINKS_OK,              /* parses, and links */
+  GP_FIX_LINKS_REFUSED,         /* a link GStreamer would refuse */
+  GP_FIX_LINKS_UNKNOWN,         /* cannot be built here (no such element) */
+} GpFixLinks;
+
+/* Builds @launch with GStreamer's own parser and the real factories,
+ * without running it: the parser links each pair of pads only when their
+ * caps (templates, capsfilters, what each element says it takes through,
+ * asked with the links made before it) intersect. Pads that appear while
+ * running (a demuxer's) are not there to link. @why: what refused, or why
+ * nothing could be built. */
+static GpFixLinks
+gp_fix_check_links_here (const gchar * launch, gchar ** why)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch_full (launch, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, &err);
+  GpFixLinks links = GP_FIX_LINKS_OK;
+
+  *why = NULL;
+  if (pipe == NULL || err != NULL) {
+    links = g_error_matches (err, GST_PARSE_ERROR,
+        GST_PARSE_ERROR_NO_SUCH_ELEMENT) ? GP_FIX_LINKS_UNKNOWN :
+        GP_FIX_LINKS_REFUSED;
+    *why = g_strdup (err ? err->message : "it does not parse");
+  }
+  g_clear_error (&err);
+  if (pipe)
+    gst_object_unref (pipe);
+  return links;
+}
+
+/* How long a check may take: building a pipeline is milliseconds, unless
+ * an element's set-up hangs on a device. */
+#define GP_FIX_CHECK_TIMEOUT_MS 10000
+
+/* gp_fix_check_links_here () in a child process, so that the elements it
+ * makes use up none of this process's element numbers (the patched run
+ * that may follow here must get the names a fresh process gives, the
+ * names the findings use), and an element that hangs or crashes while
+ * being made costs the check, not gstprof. */
+static GpFixLinks
+gp_fix_check_links (const gchar * launch, gchar ** why)
+{
+  GString *got = g_string_new (NULL);
+  gint64 deadline = g_get_monotonic_time () +
+      GP_FIX_CHECK_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
+  GpFixLinks links = GP_FIX_LINKS_UNKNOWN;
+  gint fds[2], status = 0;
+  pid_t pid;
+
+  *why = NULL;
+  if (pipe (fds) != 0)
+    goto failed;
+  fflush (NULL);
+  pid = fork ();
+  if (pid == 0) {
+    gchar *w = NULL;
+    gchar code = '0' + gp_fix_check_links_here (launch, &w);
+
+    close (fds[0]);
+    if (write (fds[1], &code, 1) == 1 && w != NULL && write (fds[1], w,
+            strlen (w)) < 0)
+      _exit (1);
+    _exit (0);
+  }
+  close (fds[1]);
+  if (pid < 0) {
+    close (fds[0]);
+    goto failed;
+  }
+  for (;;) {
+    GPollFD pfd = { fds[0], G_IO_IN | G_IO_HUP, 0 };
+    gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
+    gchar buf[512];
+    gssize n;
+
+    if (left <= 0 || g_poll (&pfd, 1, (gint) left) == 0) {
+      kill (pid, SIGKILL);
+      *why = g_strdup_printf ("building it took over %d s",
+          GP_FIX_CHECK_TIMEOUT_MS / 1000);
+      break;
+    }
+    n = read (fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    g_string_append_len (got, buf, n);
+  }
+  close (fds[0]);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR);
+  if (*why == NULL && got->len > 0 && got->str[0] >= '0' + GP_FIX_LINKS_OK &&
+      got->str[0] <= '0' + GP_FIX_LINKS_UNKNOWN) {
+    links = got->str[0] - '0';
+    *why = got->len > 1 ? g_strdup (got->str + 1) : NULL;
+  } else if (*why == NULL) {
+    *why = WIFSIGNALED (status) ? g_strdup_printf ("building it crashed "
+        "(signal %d)", WTERMSIG (status)) : g_strdup ("building it failed");
+  }
+  g_string_free (got, TRUE);
+  return links;
+
+failed:
+  *why = g_strdup_printf ("cannot start the check: %s", g_strerror (errno));
+  g_string_free (got, TRUE);
+  return GP_FIX_LINKS_UNKNOWN;
 }
 
 /* The op of the plan's edit @i. */
@@ -157,11 +279,23 @@ gp_fix_plan_finding (GpFixPlan * p, guint fi)
     goto out;
   }
   if (fresh->len > 0) {
+    gchar *why = NULL;
+    GpFixLinks links;
+
     result = gp_fix_try_apply (p, fresh, &err);
     if (result == NULL) {
       gp_fix_add_skip (p, fi, g_strdup_printf ("does not apply: %s", err ?
               err->message : "unknown error"));
       g_clear_error (&err);
+      goto out;
+    }
+    if (p->unchecked == NULL &&
+        (links = gp_fix_check_links (result, &why)) != GP_FIX_LINKS_OK) {
+      gp_fix_add_skip (p, fi, g_strdup_printf ("%s: %s",
+              links == GP_FIX_LINKS_REFUSED ? "does not link" :
+              "cannot be built here", why));
+      g_free (why);
+      g_free (result);
       goto out;
     }
     g_free (p->after);
@@ -213,6 +347,10 @@ gp_fix_plan_new (GpSession * s, GError ** error)
   p->skips = g_array_new (FALSE, FALSE, sizeof (GpFixSkip));
   g_array_set_clear_func (p->skips, gp_fix_fix_skip_clear);
   p->unfixable = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* a patched string is built and its links asked before it is taken,
+   * when the original builds here and passes the same check */
+  if (gp_fix_check_links (p->before, &p->unchecked) == GP_FIX_LINKS_OK)
+    g_clear_pointer (&p->unchecked, g_free);
   /* s->findings is ranked: the best-ranked finding claims its edits
    * first */
   for (i = 0; i < s->findings->len; i++) {
@@ -262,6 +400,9 @@ gp_fix_plan_format (GpFixPlan * p)
 
     g_string_append_printf (out, "Patched launch (%u edit%s):\n  %s\n\n",
         p->edits->len, p->edits->len == 1 ? "" : "s", p->after);
+    if (p->unchecked != NULL)
+      g_string_append_printf (out, "Not checked that it links: the original "
+          "launch does not build here either (%s).\n\n", p->unchecked);
     g_string_append_printf (out, "Diff:\n%s\n", diff);
     g_free (diff);
     g_string_append (out, "Edits, and the findings each addresses:\n");

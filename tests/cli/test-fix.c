@@ -132,6 +132,62 @@ test_plan (void)
   gp_session_free (s);
 }
 
+/* A patched string is built with GStreamer's parser before it is taken:
+ * caps GStreamer cannot link, or a capsfilter whose caps no neighbour
+ * takes, are skipped with the reason; a pipeline that does
+ * not build here is patched with a note that it was not checked. */
+static void
+test_plan_links (void)
+{
+  GpSession *s = gp_session_new ();
+  GpFixPlan *p;
+  GError *err = NULL;
+  gchar *text;
+
+  s->launch = g_strdup ("videotestsrc ! capsfilter caps=video/x-raw "
+      "! videoconvert ! jpegenc ! fakesink");
+  add_patched (s, "B1", "jpeg caps before raw video", 90,
+      "{\"op\":\"caps\",\"before\":\"videoconvert0\","
+      "\"caps\":\"image/jpeg,framerate=1/1\"}");
+  add_patched (s, "B2", "a capsfilter no one takes", 80,
+      "{\"op\":\"set\",\"target\":\"capsfilter0\",\"prop\":\"caps\","
+      "\"value\":\"audio/x-raw\"}");
+  add_patched (s, "B3", "jpeg caps after the encoder", 70,
+      "{\"op\":\"caps\",\"after\":\"jpegenc0\","
+      "\"caps\":\"image/jpeg,framerate=30/1\"}");
+  gp_rules_rank (s);
+  p = gp_fix_plan_new (s, &err);
+  g_assert_no_error (err);
+  text = gp_fix_plan_format (p);
+  gp_test_message_text (text);
+  g_assert_cmpuint (gp_fix_plan_get_n_edits (p), ==, 1);
+  g_assert_cmpstr (gp_fix_plan_get_launch (p), ==, "videotestsrc "
+      "! capsfilter caps=video/x-raw ! videoconvert ! jpegenc "
+      "! image/jpeg,framerate=30/1 ! fakesink");
+  g_assert_nonnull (strstr (text, "B1 info: jpeg caps before raw video\n"
+          "    does not link: could not link"));
+  g_assert_nonnull (strstr (text, "B2 info: a capsfilter no one takes\n"
+          "    does not link: could not link"));
+  g_assert_null (strstr (text, "Not checked"));
+  g_free (text);
+  gp_fix_plan_free (p);
+
+  /* not buildable here: patched, and said so */
+  g_free (s->launch);
+  s->launch = g_strdup ("videotestsrc ! gpnosuchelement ! capsfilter "
+      "caps=video/x-raw ! fakesink");
+  p = gp_fix_plan_new (s, &err);
+  g_assert_no_error (err);
+  text = gp_fix_plan_format (p);
+  gp_test_message_text (text);
+  g_assert_nonnull (strstr (text, "Not checked that it links: the original "
+          "launch does not build here either (no element "
+          "\"gpnosuchelement\")"));
+  g_free (text);
+  gp_fix_plan_free (p);
+  gp_session_free (s);
+}
+
 /* The slow pipeline, captured once by the binary (so that this process's
  * first pipeline is the patched one and gets the same element names:
  * GStreamer numbers elements per process), its rules run and a finding
@@ -416,6 +472,7 @@ main (int argc, char **argv)
   /* apply first: its pipeline must be the first one this process makes */
   g_test_add_func ("/fix/apply", test_apply);
   g_test_add_func ("/fix/plan", test_plan);
+  g_test_add_func ("/fix/plan-links", test_plan_links);
   g_test_add_func ("/compare/same", test_compare_same);
   g_test_add_func ("/fix/cli-apply-compare", test_cli_fix_apply_compare);
   g_test_add_func ("/compare/cli-mismatch", test_cli_compare_mismatch);
