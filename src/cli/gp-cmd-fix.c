@@ -90,7 +90,8 @@ static const gchar gp_fix_description[] =
     "folder beside the session, \"<folder>-fixed\") and prints both runs side\n"
     "by side: fps per sink, latency p50/p95 per path, process and thread CPU,\n"
     "findings cleared, remaining and new. A change within the per-window\n"
-    "spread of either run is marked noise.\n"
+    "spread of either run is marked noise. A sink that receives other caps\n"
+    "after the fix (another format, size, rate or memory) is said first.\n"
     "\n"
     "Exit codes:\n"
     "  0  the patched launch string was printed, or no finding has an edit\n"
@@ -241,6 +242,13 @@ gp_cmd_fix (gint argc, gchar ** argv)
     code = gp_cli_fail ("fix", "cannot write the session: %s", err->message);
     goto out;
   }
+  /* what the pipeline delivers, first: a rate beside other caps is not
+   * a speed-up */
+  text = gp_fix_delivery_changes (s, after);
+  if (text != NULL)
+    printf ("What the sinks receive changed: this is not a pure speed-up.\n"
+        "%s\n", text);
+  g_free (text);
   text = gp_compare_format (s, after, "before", "after");
   fputs (text, stdout);
   fflush (stdout);

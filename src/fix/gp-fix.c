@@ -477,3 +477,41 @@ gp_fix_apply (GpSession * before, const gchar * launch, gboolean progress,
   return after;
 }
 
+/* The caps on the link into sink @name of @s, or NULL. */
+static GstCaps *
+gp_fix_sink_caps (GpSession * s, const gchar * name)
+{
+  GpLink *l = gp_session_link_into (s, name);
+
+  return l && l->caps ? gst_caps_from_string (l->caps) : NULL;
+}
+
+gchar *
+gp_fix_delivery_changes (GpSession * before, GpSession * after)
+{
+  GString *out = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; before->sinks && i < before->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (before->sinks, i);
+    GstCaps *was = gp_fix_sink_caps (before, sk->name);
+    GstCaps *now = gp_fix_sink_caps (after, sk->name);
+
+    if (was != NULL && now == NULL)
+      g_string_append_printf (out, "  %s: received nothing after (before: "
+          "%s)\n", sk->name, gp_session_link_into (before, sk->name)->caps);
+    else if (was != NULL && !gst_caps_is_equal (was, now))
+      g_string_append_printf (out, "  %s: %s\n    -> %s\n", sk->name,
+          gp_session_link_into (before, sk->name)->caps,
+          gp_session_link_into (after, sk->name)->caps);
+    if (was)
+      gst_caps_unref (was);
+    if (now)
+      gst_caps_unref (now);
+  }
+  if (out->len == 0) {
+    g_string_free (out, TRUE);
+    return NULL;
+  }
+  return g_string_free (out, FALSE);
+}

@@ -46,6 +46,13 @@ void gp_fix_capture_options (GpSession * before, GpCaptureOptions * opts);
 GpSession *gp_fix_apply (GpSession * before, const gchar * launch,
     gboolean progress, gboolean * pipeline_failed, GError ** error);
 
+/* What each of @before's sinks received (the caps on the link into it)
+ * that @after's sink of the same name did not, one line a sink ("NAME:
+ * BEFORE -> AFTER", or "received nothing" when it is gone), or NULL when
+ * every sink received the same caps: a fix that changes them is not a
+ * pure speed-up, whatever its rate. GStreamer initialised. */
+gchar *gp_fix_delivery_changes (GpSession * before, GpSession * after);
+
 G_END_DECLS
 
 #endif /* __GP_FIX_H__ */

@@ -327,6 +327,8 @@ test_cli_fix_apply_compare (void)
   g_free (want);
   g_assert_nonnull (strstr (r.out, "beyond noise"));
   g_assert_nonnull (strstr (r.out, "Findings: "));
+  /* a sleep shorter: the sink receives what it did */
+  g_assert_null (strstr (r.out, "What the sinks receive changed"));
   after_path = g_build_filename (out_dir, "session.json", NULL);
   g_assert_true (g_file_test (after_path, G_FILE_TEST_IS_REGULAR));
   g_assert_nonnull (strstr (r.err, after_path));
@@ -352,6 +354,52 @@ test_cli_fix_apply_compare (void)
 }
 
 /* Two sessions with no sink in common: said, not compared as if alike. */
+/* A fix that changes the caps a sink receives (BGRx made I420 by a caps
+ * edit) is said first, before the rates, with both caps as the tracer saw
+ * them on the link into the sink. */
+static void
+test_cli_fix_apply_delivery (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "bgrx", NULL);
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  gchar *out_dir = g_build_filename (gp_tmp, "bgrx-after", NULL);
+  const gchar *changed;
+  GpSession *s;
+  GError *err = NULL;
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, gp_tmp, "run", "-q", "-d", "1s", "-o", dir,
+      "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,"
+      "height=240 ! videoconvert ! fakesink", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_ptr_array_set_size (s->findings, 0);
+  add_patched (s, "TEST", "caps made I420", 1,
+      "{\"op\":\"caps\",\"before\":\"videoconvert0\","
+      "\"caps\":\"video/x-raw,format=I420,width=320,height=240\"}");
+  gp_rules_rank (s);
+  g_assert_true (gp_session_save (s, path, &err));
+  g_assert_no_error (err);
+  gp_session_free (s);
+
+  gp_test_run_gstprof (&r, gp_tmp, "fix", "--stored", "--apply", "-q",
+      "--out", out_dir, path, NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  changed = strstr (r.out, "What the sinks receive changed: this is not a "
+      "pure speed-up.\n  fakesink0: video/x-raw, format=(string)BGRx");
+  g_assert_nonnull (changed);
+  g_assert_nonnull (strstr (changed, "\n    -> video/x-raw, "
+          "format=(string)I420"));
+  /* first: before the side-by-side table */
+  g_assert_true (changed < strstr (r.out, "Rate (fps per sink)"));
+  gp_test_run_clear (&r);
+  g_free (out_dir);
+  g_free (path);
+  g_free (dir);
+}
+
 static void
 test_cli_compare_mismatch (void)
 {
@@ -475,6 +523,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fix/plan-links", test_plan_links);
   g_test_add_func ("/compare/same", test_compare_same);
   g_test_add_func ("/fix/cli-apply-compare", test_cli_fix_apply_compare);
+  g_test_add_func ("/fix/cli-apply-delivery", test_cli_fix_apply_delivery);
   g_test_add_func ("/compare/cli-mismatch", test_cli_compare_mismatch);
   g_test_add_func ("/fix/cli-bad-input", test_cli_bad_input);
   ret = g_test_run ();
