@@ -18,8 +18,10 @@
  *    (videoflip, videobalance, overlays, encoders), unless the same patch
  *    inserts one of its kind elsewhere (a move);
  *  - deleting caps the user wrote (adding a field to them keeps them),
- *    unless the element they fed converts by itself (the caps only chose
- *    what a removed converter made for it) or goes too;
+ *    unless the element they fed can change every field they pin (the
+ *    caps only chose what a removed converter made for it: a format before
+ *    videoconvert, a size before videoscale, but not a format before
+ *    videoscale, which the sink would then no longer get) or goes too;
  *  - setting a property to the value it already has;
  *  - a queue where a queue already is.
  */
@@ -80,8 +82,62 @@ gp_patch_current (GpElement * e, const gchar * prop)
   return gp_launch_value_text (json_object_get_member (e->props, prop));
 }
 
+/* The caps fields each software converter changes: caps that pin any
+ * other field before it still decide what comes out of it. */
+#define GP_PATCH_VIDEO_FORMAT "format", "colorimetry", "chroma-site"
+#define GP_PATCH_VIDEO_SIZE "width", "height", "pixel-aspect-ratio"
+static const struct
+{
+  const gchar *factory;
+  const gchar *const fields[8];
+} gp_patch_converts[] = {
+  {"videoconvert", {GP_PATCH_VIDEO_FORMAT, NULL}},
+  {"videoscale", {GP_PATCH_VIDEO_SIZE, NULL}},
+  {"videoconvertscale", {GP_PATCH_VIDEO_FORMAT, GP_PATCH_VIDEO_SIZE, NULL}},
+  {"autovideoconvert", {GP_PATCH_VIDEO_FORMAT, GP_PATCH_VIDEO_SIZE, NULL}},
+  {"audioconvert", {"format", "channels", "layout", "channel-mask", NULL}},
+  {"audioresample", {"rate", NULL}},
+};
+
+/* TRUE when an element of @factory can make whatever the caps text @caps
+ * pins: a device converter anything, a software one only its fields
+ * (gp_patch_converts) in system memory. */
+static gboolean
+gp_patch_converts_all (const gchar * factory, const gchar * caps)
+{
+  const gchar *const *fields = NULL;
+  gchar **parts;
+  gboolean all;
+  guint i;
+
+  if (factory == NULL)
+    return FALSE;
+  if (gp_rules_is_device_converter (factory))
+    return TRUE;
+  for (i = 0; i < G_N_ELEMENTS (gp_patch_converts); i++)
+    if (strcmp (gp_patch_converts[i].factory, factory) == 0)
+      fields = gp_patch_converts[i].fields;
+  if (fields == NULL)
+    return FALSE;
+  /* a list's commas split it too: its pieces after the first have no '=' */
+  parts = g_strsplit (caps, ",", -1);
+  all = strchr (parts[0], '(') == NULL;         /* a memory feature */
+  for (i = 1; parts[i] && all; i++) {
+    gchar *eq = strchr (parts[i], '='), *key;
+
+    if (eq == NULL)
+      continue;
+    key = g_strstrip (g_strndup (parts[i], eq - parts[i]));
+    all = g_strv_contains (fields, key);
+    g_free (key);
+  }
+  g_strfreev (parts);
+  return all;
+}
+
 /* NULL when every caps element of @before is still in @after, or fed an
- * element that converts by itself or that the patch removes too (caps
+ * element that can change every field it pins or that the patch removes
+ * too (caps
  * inside a stretch that goes as a whole); else the caps text that would
  * go. @removed: the indices in @before of the elements the patch
  * removes. */
@@ -113,8 +169,7 @@ gp_patch_lost_caps (const GpLaunch * before, GpLaunch * after,
     }
     f = gp_launch_caps_feeds (before, i);
     fed = f >= 0 ? gp_launch_get_element (before, f) : NULL;
-    if (!kept && !(fed && (gp_factory_is_sw_converter (fed->factory) ||
-                gp_rules_is_device_converter (fed->factory) ||
+    if (!kept && !(fed && (gp_patch_converts_all (fed->factory, caps) ||
                 g_hash_table_contains (removed, GINT_TO_POINTER (f + 1)))))
       lost = caps;
     else

@@ -367,6 +367,19 @@ test_patch_keeps_user_caps (void)
       "passthrough");
   g_assert_null (f->fix_patch);
   gp_session_free (s);
+
+  /* ... also when a converter follows, if it cannot make what the caps
+   * pin: videoscale makes a size, not the format=BGRx the sink gets */
+  s = capture ("videotestsrc num-buffers=30 ! video/x-raw,width=320,"
+      "height=240 ! videoconvert name=kc ! video/x-raw,format=BGRx ! "
+      "videoscale ! video/x-raw,width=160,height=120 ! fakesink");
+  f = gp_session_find_finding (s, "CAPS", NULL);
+  g_assert_nonnull (f);
+  print_finding (f);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "kind"), ==,
+      "passthrough");
+  g_assert_null (f->fix_patch);
+  gp_session_free (s);
 }
 
 /* videoflip inside a GL round trip: the fix swaps in glvideoflip with the
