@@ -4,6 +4,13 @@
  * gp-rule-format.c: FORMAT, a raw format that negotiation picked by
  * default, heavier than anything upstream needs.
  *
+ * Two kinds of element pay for it: an encoder, and a heavy raw-video
+ * element (an overlay, a mixer, deinterlace, an effect, a converter or a
+ * scaler) that works on every pixel. Into a sink that takes any caps
+ * (fakesink, an appsink without caps) or through a converter,
+ * videotestsrc ! textoverlay gets ABGR64_LE, 16 bits a channel: the
+ * overlay writes 8 bytes a pixel where I420 has 1.5.
+ *
  * Negotiation gives an encoder the first format of its own list that
  * upstream can make. A converter, or a source that draws any format
  * (videotestsrc), can make all of them, so x264enc gets its first
@@ -34,6 +41,33 @@ static const gchar *const gp_format_encoders[] = {
   "openh264enc", "avenc_ffv1", NULL
 };
 
+/* Raw-video elements that read and write every pixel on the CPU, in the
+ * format negotiation gives them. */
+static const gchar *const gp_format_heavy[] = {
+  "textoverlay", "clockoverlay", "timeoverlay", "cairooverlay",
+  "gdkpixbufoverlay", "rsvgoverlay", "overlaycomposition", "compositor",
+  "videomixer", "deinterlace", "videobalance", "videoflip", "gamma",
+  "videobox", "alpha", "alphacolor", "videomedian", "smooth",
+  "coloreffects", "chromahold", "videoconvert", "videoscale",
+  "videoconvertscale", NULL
+};
+
+/* The profile a decoder needs for a deep or 4:4:4 stream, in each codec's
+ * own words. */
+static const struct
+{
+  const gchar *encoder;
+  const gchar *profile;
+} gp_format_profiles[] = {
+  {"x264enc", "H.264 High 4:4:4 or High 10"},
+  {"openh264enc", "H.264 High 4:4:4 or High 10"},
+  {"x265enc", "HEVC Main 4:4:4 or Main 10"},
+  {"vp9enc", "VP9 profile 1, 2 or 3"},
+  {"av1enc", "AV1 High or Professional"},
+  {"svtav1enc", "AV1 High or Professional"},
+  {"rav1enc", "AV1 High or Professional"},
+};
+
 /* Sources that draw whatever format downstream asks for. */
 static const gchar *const gp_format_drawing_sources[] = {
   "videotestsrc", "gltestsrc", NULL
@@ -46,6 +80,11 @@ static const gchar *const gp_format_deep[] = {
 
 static const gchar *const gp_format_444[] = {
   "Y444", "GBR", "AYUV", "VUYA", "v308", "IYU2", "Y410", "Y412", NULL
+};
+
+/* 16 bits a channel, four channels: RGBA, or AYUV64. */
+static const gchar *const gp_format_64[] = {
+  "ARGB64", "ABGR64", "RGBA64", "BGRA64", "AYUV64", NULL
 };
 
 /* 0 for a plain format; else its bit depth (8 for 8-bit 4:4:4). */
@@ -71,6 +110,11 @@ gp_format_depth (const gchar * format, gboolean * full_chroma)
   for (i = 0; gp_format_444[i]; i++)
     if (g_str_has_prefix (format, gp_format_444[i]))
       *full_chroma = TRUE;
+  for (i = 0; gp_format_64[i]; i++)
+    if (g_str_has_prefix (format, gp_format_64[i])) {
+      depth = 16;
+      *full_chroma = TRUE;
+    }
   return depth > 8 || *full_chroma ? depth : 0;
 }
 
@@ -143,95 +187,236 @@ gp_format_trace (GpSession * s, const gchar * enc, GpFormatTrace * t)
   g_free (cur);
 }
 
-static void
-gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
+/* TRUE when caps the user wrote below @name, down the links that still
+ * carry @format, ask for a format: what the pipeline delivers was
+ * chosen. */
+static gboolean
+gp_format_wanted_below (GpSession * s, const gchar * name,
+    const gchar * format)
 {
-  GpLink *in = gp_session_link_into (s, enc->name);
+  gchar *cur = g_strdup (name);
+  gboolean wanted = FALSE;
+  guint hops;
+
+  for (hops = 0; cur && hops < GP_FORMAT_MAX_HOPS && !wanted; hops++) {
+    GpLink *out = gp_session_link_out_of (s, cur);
+    gchar *f = out ? gp_caps_format (out->caps) : NULL;
+    GpElement *ne;
+
+    g_free (cur);
+    cur = NULL;
+    if (g_strcmp0 (f, format) == 0) {
+      cur = gp_pad_element (out->sink);
+      ne = gp_session_find_element (s, cur);
+      if (ne && g_strcmp0 (ne->factory, "capsfilter") == 0) {
+        const gchar *caps = gp_element_get_prop_string (ne, "caps");
+
+        wanted = caps && strstr (caps, "format=") != NULL;
+      }
+    }
+    g_free (f);
+  }
+  g_free (cur);
+  return wanted;
+}
+
+/* Bytes a pixel of a format gp_format_depth () found heavy, roughly: two a
+ * sample above 8 bits, and three samples a pixel with full chroma (four
+ * with alpha) where 4:2:0 has one and a half. */
+static gdouble
+gp_format_bytes_per_pixel (const gchar * format, gint depth, gboolean full)
+{
+  gdouble samples = 1.5;
+  guint i;
+
+  if (full) {
+    samples = g_str_has_prefix (format, "AYUV") || g_str_has_prefix (format,
+        "VUYA") ? 4 : 3;
+    for (i = 0; gp_format_64[i]; i++)
+      if (g_str_has_prefix (format, gp_format_64[i]))
+        samples = 4;
+  }
+  return samples * (depth > 8 ? 2 : 1);
+}
+
+/* The share of the working time spent on frames of the format: the chain
+ * from where they start to @name, @name, and the one-input elements below
+ * it that still get @format. */
+static gdouble
+gp_format_work_share (GpSession * s, GPtrArray * chain, const gchar * name,
+    const gchar * format)
+{
+  gdouble work = 0, total = gp_session_total_work_ms (s);
+  GPtrArray *all = g_ptr_array_new_with_free_func (g_free);
+  gchar *cur = g_strdup (name);
+  guint i, hops;
+
+  for (i = 0; i < chain->len; i++)
+    g_ptr_array_add (all, g_strdup (g_ptr_array_index (chain, i)));
+  for (hops = 0; cur && hops < GP_FORMAT_MAX_HOPS; hops++) {
+    GpLink *out = gp_session_link_out_of (s, cur);
+    gchar *f = out ? gp_caps_format (out->caps) : NULL;
+
+    g_ptr_array_add (all, cur);
+    cur = format && g_strcmp0 (f, format) == 0 ? gp_pad_element (out->sink) :
+        NULL;
+    g_free (f);
+  }
+  g_free (cur);
+  for (i = 0; i < all->len; i++) {
+    GpElementSummary *es = gp_session_find_elem_summary (s,
+        g_ptr_array_index (all, i));
+    gdouble w = es ? gp_session_work_ms (s, es) : -1;
+
+    if (w > 0)
+      work += w;
+  }
+  g_ptr_array_unref (all);
+  return total > 0 ? work / total * 100.0 : -1;
+}
+
+/* The profile a decoder of @factory's stream needs, in its codec's words. */
+static const gchar *
+gp_format_profile (const gchar * factory)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (gp_format_profiles); i++)
+    if (g_strcmp0 (gp_format_profiles[i].encoder, factory) == 0)
+      return gp_format_profiles[i].profile;
+  return NULL;
+}
+
+/* TRUE when another heavy element on @t's chain got @format too: the
+ * finding is that one's, whose pin serves both. */
+static gboolean
+gp_format_heavy_above (GpSession * s, GpFormatTrace * t, const gchar * format)
+{
+  guint i;
+
+  for (i = 1; i < t->chain->len; i++) {
+    const gchar *n = g_ptr_array_index (t->chain, i);
+    GpElement *e = gp_session_find_element (s, n);
+    GpLink *in = gp_session_link_into (s, n);
+    gchar *f = in ? gp_caps_format (in->caps) : NULL;
+    gboolean same = g_strcmp0 (f, format) == 0;
+
+    g_free (f);
+    if (same && e && e->factory && g_strv_contains (gp_format_heavy,
+            e->factory))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Reports @c, an encoder (@encoder) or a heavy raw-video element, when it
+ * works on a deep or 4:4:4 format nothing asked for. @covered: elements of
+ * the chains of findings made (an encoder's pin serves what is above it);
+ * this one's chain is added. */
+static void
+gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
+    gboolean encoder, GHashTable * covered)
+{
+  GpLink *in = gp_session_link_into (s, c->name);
   gchar *format = in ? gp_caps_format (in->caps) : NULL;
   gboolean full, drawn;
   gint depth = gp_format_depth (format, &full);
+  const gchar *maker, *profile = gp_format_profile (c->factory);
   GpFormatTrace t;
   GpElement *oe;
   GpFinding *f;
   GString *what;
   gchar *title, *ln;
-  gdouble work = 0, total;
+  gdouble share;
   guint i;
 
-  if (depth == 0) {
+  if (depth == 0 || g_hash_table_contains (covered, c->name)) {
     g_free (format);
     return;
   }
-  gp_format_trace (s, enc->name, &t);
+  gp_format_trace (s, c->name, &t);
   oe = t.origin ? gp_session_find_element (s, t.origin) : NULL;
   drawn = oe && oe->factory && g_strv_contains (gp_format_drawing_sources,
       oe->factory);
-  /* the user asked for it, or the content has it */
-  if (t.pinned_by || (!t.made_by && !drawn)) {
+  /* the user asked for it, or the content has it; or, for an element that
+   * is not an encoder, its own output was asked for, or the finding is
+   * an element's above it */
+  if (t.pinned_by || (!t.made_by && !drawn) || (!encoder &&
+          (gp_format_wanted_below (s, c->name, format) ||
+              gp_format_heavy_above (s, &t, format)))) {
     gp_format_trace_clear (&t);
     g_free (format);
     return;
   }
+  for (i = 0; i < t.chain->len; i++)
+    g_hash_table_add (covered, g_strdup (g_ptr_array_index (t.chain, i)));
+  maker = t.made_by ? t.made_by : t.origin;
 
   what = g_string_new (NULL);
   if (depth > 8)
     g_string_append_printf (what, "%d-bit", depth);
   if (full)
     g_string_append_printf (what, "%s4:4:4", depth > 8 ? " " : "8-bit ");
-  title = g_strdup_printf ("%s encodes %s (%s) that nothing asked for: "
-      "pin %s before it", enc->name, format, what->str, GP_FORMAT_PIN);
+  title = g_strdup_printf ("%s %s %s (%s) that nothing asked for: pin %s "
+      "before it", c->name, encoder ? "encodes" : "works on", format,
+      what->str, GP_FORMAT_PIN);
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
-  gp_finding_add_target (f, enc->name);
-  gp_finding_set_string (f, "encoder", enc->name);
+  /* bench/pairs/format.pair verified the encoders' case; a heavy raw-video
+   * element's has bench/pairs/format-overlay.pair */
+  if (!encoder)
+    gp_finding_mark_unverified (f);
+  gp_finding_add_target (f, c->name);
+  gp_finding_set_string (f, encoder ? "encoder" : "element", c->name);
   gp_finding_set_string (f, "format", format);
   gp_finding_set_int (f, "bit_depth", depth);
   gp_finding_set_string (f, "chroma", full ? "4:4:4" : "subsampled");
-  gp_finding_set_string (f, "made_by", t.made_by ? t.made_by : t.origin);
+  gp_finding_set_string (f, "made_by", maker);
   if (t.origin_format && !t.made_by)
     gp_finding_set_string (f, "origin_format", t.origin_format);
   gp_finding_set_string (f, "pinned_by", "none");
-  /* the work done on frames of that format: the encoder and what made
-   * them on the way */
-  total = gp_session_total_work_ms (s);
-  for (i = 0; i <= t.chain->len; i++) {
-    const gchar *n = i < t.chain->len ? g_ptr_array_index (t.chain, i) :
-        enc->name;
-    GpElementSummary *es = gp_session_find_elem_summary (s, n);
-    gdouble w = es ? gp_session_work_ms (s, es) : -1;
-
-    if (w > 0)
-      work += w;
-  }
-  if (total > 0) {
-    gp_finding_set_double (f, "work_share_pct", work / total * 100.0);
-    f->rank_value = MIN (100.0, work / total * 100.0);
+  share = gp_format_work_share (s, t.chain, c->name, encoder ? NULL : format);
+  if (share >= 0) {
+    gp_finding_set_double (f, "work_share_pct", share);
+    f->rank_value = MIN (100.0, share);
   }
 
   g_free (f->why);
-  f->why = g_strdup_printf ("Nothing in the launch string asks for a "
-      "format, so negotiation gave %s the first one of its own list that "
-      "%s can make: %s. That is %s: frames larger than %s's (twice the "
-      "bytes per sample%s), so %s and everything before it on the way do "
-      "more work per frame, and the stream needs a decoder with the %s "
-      "profile, which most players and hardware decoders lack.", enc->name,
-      t.made_by ? t.made_by : t.origin, format, what->str, GP_FORMAT_PIN,
-      full ? ", twice the chroma samples" : "", enc->name,
-      full || depth > 8 ? "High 4:4:4 / 10-bit" : "high");
+  if (encoder)
+    f->why = g_strdup_printf ("Nothing in the launch string asks for a "
+        "format, so negotiation gave %s the first one of its own list that "
+        "%s can make: %s. That is %s: frames of about %.1f bytes a pixel "
+        "where %s has 1.5, so %s and everything before it on the way do "
+        "more work per frame, and the stream needs a decoder for the %s "
+        "profile, which most players and hardware decoders lack.", c->name,
+        maker, format, what->str, gp_format_bytes_per_pixel (format, depth,
+            full), GP_FORMAT_PIN, c->name, profile ? profile :
+        "matching high-depth");
+  else
+    f->why = g_strdup_printf ("Nothing in the launch string asks for a "
+        "format, so negotiation gave %s the first format of %s's list that "
+        "everything after it takes: %s, %s, about %.1f bytes a pixel where "
+        "%s has 1.5. %s and every element after it in that format read and "
+        "write every pixel, so each does that much more work per frame for "
+        "nothing the pipeline asked for.", c->name, maker, format, what->str,
+        gp_format_bytes_per_pixel (format, depth, full), GP_FORMAT_PIN,
+        c->name);
   g_free (f->fix);
   f->fix = g_strdup_printf ("Pin the format right before %s: `... ! "
-      "video/x-raw,format=%s ! %s` (keep %s only if the output must carry "
-      "that depth or chroma).", enc->name, GP_FORMAT_PIN, enc->name,
-      format);
-  ln = gp_session_launch_name (s, enc->name);
+      "video/x-raw,format=%s ! %s` (keep %s only if %s must carry that "
+      "depth or chroma%s).", c->name, GP_FORMAT_PIN, c->name, format,
+      encoder ? "the output" : "what the pipeline delivers",
+      encoder ? "" : "; the sinks then receive I420, or what a converter "
+      "after it makes for them");
+  ln = gp_session_launch_name (s, c->name);
   if (ln) {
     GPtrArray *patch = gp_launch_patch_new ();
     gchar *caps_name = NULL;
-    gchar *mine = gp_session_launch_caps_beside (s, enc->name, TRUE,
+    gchar *mine = gp_session_launch_caps_beside (s, c->name, TRUE,
         &caps_name);
     gchar *caps;
 
-    /* the user's caps right before the encoder get the format added;
+    /* the user's caps right before the element get the format added;
      * otherwise caps of its own go there */
     if (mine && caps_name) {
       caps = g_strdup_printf ("%s,format=%s", mine, GP_FORMAT_PIN);
@@ -253,16 +438,23 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * enc)
   g_free (format);
 }
 
+/* Encoders first: a heavy element on the way to a reported encoder is
+ * served by its pin. */
 void
 gp_rule_format (GpSession * s, const GpRule * rule)
 {
-  guint i;
+  GHashTable *covered = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL);
+  guint i, pass;
 
-  for (i = 0; s->elements && i < s->elements->len; i++) {
-    GpElement *e = g_ptr_array_index (s->elements, i);
+  for (pass = 0; pass < 2; pass++)
+    for (i = 0; s->elements && i < s->elements->len; i++) {
+      GpElement *e = g_ptr_array_index (s->elements, i);
+      const gchar *const *kind = pass == 0 ? gp_format_encoders :
+          gp_format_heavy;
 
-    if (!e->is_bin && e->factory &&
-        g_strv_contains (gp_format_encoders, e->factory))
-      gp_format_check (s, rule, e);
-  }
+      if (!e->is_bin && e->factory && g_strv_contains (kind, e->factory))
+        gp_format_check (s, rule, e, pass == 0, covered);
+    }
+  g_hash_table_unref (covered);
 }

@@ -39,8 +39,9 @@ static const GpRule gp_rules_table[] = {
         "job", gp_rule_sw, NULL},
   {"CAPS", "a converter in passthrough, or two converters back to back",
       gp_rule_caps, GP_RULES_VERIFIED_ON ("caps")},
-  {"FORMAT", "an encoder works on a high-bit-depth or 4:4:4 format that "
-        "nothing asked for", gp_rule_format,
+  {"FORMAT", "an encoder or a heavy raw-video element works on a "
+        "high-bit-depth or 4:4:4 format that nothing asked for",
+      gp_rule_format,
       GP_RULES_VERIFIED_ON ("format")},
   {"WASTE", "frames worked on and then dropped (a videorate after the "
         "work)", gp_rule_waste,

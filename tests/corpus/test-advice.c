@@ -357,6 +357,67 @@ test_format (void)
   g_free (twin);
 }
 
+/* Overlays on a source that draws any format, into a sink that takes any
+ * caps: negotiation gives them ABGR64_LE, 16 bits a channel. FORMAT names
+ * the first overlay (one finding for the chain), its fix pins I420 in the
+ * user's caps, and run again every overlay works on I420 with the same
+ * frames delivered, and FORMAT is silent. Silent too where the user's caps
+ * after the overlays ask for the format, and where a converter before an
+ * encoder already reports the chain (the encoder's finding). */
+static void
+test_format_overlay (void)
+{
+  GpSession *s = run ("videotestsrc num-buffers=60 ! video/x-raw,width=640,"
+      "height=360 ! textoverlay name=fv_txt text=hi ! clockoverlay "
+      "name=fv_clock ! fakesink name=fv_sink", 0), *t;
+  GpFinding *f;
+  gchar *twin;
+  guint i;
+
+  expect (s, (const gchar *[]) {
+      "FORMAT", NULL}, NULL);
+  g_assert_cmpuint (gp_session_count_findings (s, "FORMAT"), ==, 1);
+  f = find (s, "FORMAT", GP_SEVERITY_INFO);
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "element"),
+      ==, "fv_txt");
+  g_assert_cmpstr (json_object_get_string_member (f->evidence, "format"),
+      ==, "ABGR64_LE");
+  g_assert_nonnull (strstr (f->fix, "the sinks then receive I420"));
+  twin = gp_test_patched (s, f);
+  g_assert_cmpstr (twin, ==, "videotestsrc num-buffers=60 ! video/x-raw,"
+      "width=640,height=360,format=I420 ! textoverlay name=fv_txt text=hi ! "
+      "clockoverlay name=fv_clock ! fakesink name=fv_sink");
+  t = run (twin, 0);
+  expect (t, NULL, (const gchar *[]) {
+      "FORMAT", NULL});
+  for (i = 0; i < t->links->len; i++) {
+    GpLink *l = g_ptr_array_index (t->links, i);
+
+    if (g_str_has_prefix (l->sink, "fv_"))
+      g_assert_nonnull (strstr (l->caps, "format=(string)I420"));
+  }
+  g_assert_cmpuint (gp_session_find_elem_summary (t, "fv_sink")->buffers, ==,
+      gp_session_find_elem_summary (s, "fv_sink")->buffers);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+
+  /* the user's caps after the overlays ask for that format */
+  s = run ("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=180 "
+      "! textoverlay text=hi ! video/x-raw,format=ABGR64_LE ! fakesink", 0);
+  expect (s, NULL, (const gchar *[]) {
+      "FORMAT", NULL});
+  gp_session_free (s);
+  /* an encoder at the end of the same chain: its finding alone */
+  s = run ("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=180 "
+      "! textoverlay text=hi ! videoconvert ! x264enc speed-preset=ultrafast "
+      "! fakesink", 0);
+  g_assert_cmpuint (gp_session_count_findings (s, "FORMAT"), ==, 1);
+  g_assert_true (json_object_has_member (find (s, "FORMAT",
+              GP_SEVERITY_INFO)->evidence, "encoder"));
+  gp_session_free (s);
+}
+
 /* The demo `make run` profiles (the DEMO line of the Makefile): a live
  * 1080p source scaled with lanczos and encoded, with nothing pinning the
  * format: FORMAT is the first thing to say; that the converter after the
@@ -633,6 +694,7 @@ static const struct
   {"/advice/audiomixer-rtp", test_audiomixer_rtp},
   {"/advice/format", test_format},
   {"/advice/format-pinned", test_format_pinned},
+  {"/advice/format-overlay", test_format_overlay},
   {"/advice/demo", test_demo},
   {"/advice/transcode", test_transcode},
   {"/advice/mux-late-branch", test_mux_late_branch},
