@@ -1062,6 +1062,9 @@ gp_verdict_wait_reason (GpSession * s, GpElementSummary * es)
   const gchar *kind = e ? e->kind : NULL;
   gboolean sync = FALSE;
 
+  if (e && g_strcmp0 (e->factory, "appsink") == 0)
+    return "in the application (its callback, or a full appsink waiting "
+        "for a pull) and for its clock (sync): not told apart";
   if (g_strcmp0 (kind, "sink") == 0)
     return gp_session_sink_waits_on_clock (s, es->name) ?
         "for its clock (sync) and preroll" : "for preroll";

@@ -20,6 +20,13 @@
  * stream's rate rather than in bursts): there the finding is info, with
  * the trade-off.
  *
+ * An appsink is left out: its new-sample callback runs on the streaming
+ * thread and a full appsink waits for the application to pull, so the time
+ * it holds a buffer is the application's work as much as the clock's, and
+ * the two cannot be told apart here (the verdict's Waiting section says
+ * so). A sink inside a display bin (fpsdisplaysink, autovideosink) is a
+ * display.
+ *
  * The value is the real one recorded at PLAYING (defaults included: fakesink
  * defaults to sync=false, appsink and the video sinks to sync=true). An
  * imported session that only holds non-default properties does not say, and
@@ -48,8 +55,26 @@ static const gchar *const gp_sync_display_sinks[] = {
   "gtkglsink", "gtk4paintablesink", "qmlglsink", "qml6glsink",
   "d3dvideosink", "d3d11videosink", "d3d12videosink", "osxvideosink",
   "nv3dsink", "nveglglessink", "nvoverlaysink", "nvdrmvideosink",
-  "clutterautovideosink", "aasink", "cacasink", NULL
+  "clutterautovideosink", "aasink", "cacasink", "fpsdisplaysink", NULL
 };
+
+/* Bins nested deeper than this are not followed up. */
+#define GP_SYNC_MAX_DEPTH 16
+
+/* TRUE when @e, or a bin it is in, is a display sink. */
+static gboolean
+gp_sync_is_display (GpSession * s, GpElement * e)
+{
+  guint depth;
+
+  for (depth = 0; e && depth < GP_SYNC_MAX_DEPTH; depth++) {
+    if (e->factory && g_strv_contains (gp_sync_display_sinks, e->factory))
+      return TRUE;
+    e = e->parent && *e->parent ? gp_session_find_element (s, e->parent) :
+        NULL;
+  }
+  return FALSE;
+}
 
 /* Sinks that send to a receiver: sync=true paces the packets. */
 static const gchar *const gp_sync_network_sinks[] = {
@@ -113,7 +138,8 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
      * say; neither is evidence. */
     if (!gp_element_get_prop_bool (e, "sync", &sync) || !sync)
       continue;
-    if (gp_sync_is_audio_sink (e->factory))
+    if (gp_sync_is_audio_sink (e->factory) ||
+        g_strcmp0 (e->factory, "appsink") == 0)
       continue;
     live = gp_sync_live_source (s, e->name);
     if (live == NULL)
@@ -126,8 +152,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
       g_free (live);
       continue;
     }
-    display = e->factory && g_strv_contains (gp_sync_display_sinks,
-        e->factory);
+    display = gp_sync_is_display (s, e);
     network = e->factory && g_strv_contains (gp_sync_network_sinks,
         e->factory);
 

@@ -92,9 +92,10 @@ test_sync_fires_and_fix_clears (void)
   gp_session_free (s);
 }
 
-/* The real value, default included: appsink defaults to sync=true and
- * fires with nothing written; fakesink defaults to sync=false and does
- * not. */
+/* The real value, default included: intervideosink defaults to sync=true
+ * and fires with nothing written; fakesink defaults to sync=false and does
+ * not. An appsink (sync=true by default too) never does: the time it holds
+ * a buffer is the application's as much as the clock's. */
 static void
 test_sync_defaults (void)
 {
@@ -104,17 +105,44 @@ test_sync_defaults (void)
 
   if (!gp_test_have_tracer ())
     return;
-  s = capture (LIVE_SMALL "appsink name=app max-buffers=1 drop=true", 1.0);
-  f = gp_session_find_finding (s, "SYNC", "app");
+  s = capture (LIVE_SMALL "intervideosink name=iv", 1.0);
+  f = gp_session_find_finding (s, "SYNC", "iv");
   g_assert_nonnull (f);
   fixed = gp_test_patched (s, f);
-  g_assert_nonnull (strstr (fixed, "appsink name=app max-buffers=1 "
-          "drop=true sync=false"));
+  g_assert_nonnull (strstr (fixed, "intervideosink name=iv sync=false"));
   g_free (fixed);
   gp_session_free (s);
 
   s = capture (LIVE_SMALL "fakesink name=snk", 1.0);
   g_assert_cmpuint (gp_session_count_findings (s, "SYNC"), ==, 0);
+  gp_session_free (s);
+
+  s = capture (LIVE_SMALL "appsink name=app max-buffers=1 drop=true", 1.0);
+  g_assert_cmpuint (gp_session_count_findings (s, "SYNC"), ==, 0);
+  gp_session_free (s);
+}
+
+/* A preview through fpsdisplaysink: the sink it makes for itself is a
+ * display's, whose wait gives the even pace: never more than info, and the
+ * run exits 0. */
+static void
+test_sync_display_bin (void)
+{
+  GpSession *s;
+  guint i;
+
+  if (!gp_test_have_tracer ())
+    return;
+  s = capture (LIVE_SMALL "fpsdisplaysink name=fps text-overlay=false "
+      "video-sink=fakesink sync=true", 1.5);
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    g_test_message ("[%s] %s: %s", f->severity, f->rule, f->title);
+    if (g_str_equal (f->rule, "SYNC"))
+      g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
+  }
+  g_assert_cmpint (gp_rules_exit_code (s), ==, 0);
   gp_session_free (s);
 }
 
@@ -507,6 +535,7 @@ main (int argc, char **argv)
       test_sync_fires_and_fix_clears);
   g_test_add_func ("/rules/props/sync/defaults", test_sync_defaults);
   g_test_add_func ("/rules/props/sync/not-live", test_sync_not_live);
+  g_test_add_func ("/rules/props/sync/display-bin", test_sync_display_bin);
   g_test_add_func ("/rules/props/late/fires", test_late_fires);
   g_test_add_func ("/rules/props/late/silent-when-fast",
       test_late_silent_when_fast);
