@@ -5,7 +5,11 @@
  * periods while the pipeline is PLAYING: one that never flowed, one that
  * stopped or paused mid-run, and a source that starves. Read from the
  * series (per-window link rates), so only stalls of at least one window
- * can be seen. Thresholds and their reasons: docs/rules.md.
+ * can be seen. Sparse streams (RTCP, subtitles, metadata) flow at their
+ * own cadence, seconds apart, and are not judged; nor is a link without
+ * caps out of an element a bin made for itself (rtspsrc's NAT probe sends
+ * a few buffers and stops, by design). Thresholds and their reasons:
+ * docs/rules.md.
  */
 #include "gp-rules-private.h"
 #include "core/gp-caps.h"
@@ -22,6 +26,30 @@
 /* Frame period assumed when neither the link's caps nor the session give a
  * rate (audio, data). */
 #define GP_STALL_DEFAULT_PERIOD_MS 100.0
+
+/* Media types of sparse streams: a buffer when there is something to say
+ * (an RTCP report every few seconds, a subtitle, a metadata record). */
+static const gchar *const gp_stall_sparse[] = {
+  "application/x-rtcp", "application/x-srtcp", "text/", "subpicture/",
+  "closedcaption/", "meta/", "application/x-subtitle",
+  "application/x-ssa", "application/x-ass", "application/x-kate",
+  "application/ttml+xml", "application/x-onvif-metadata", NULL
+};
+
+/* TRUE when @l is not judged: a sparse stream, or a link without caps
+ * out of an element the user did not write. */
+static gboolean
+gp_stall_not_judged (GpSession * s, GpLink * l, const gchar * src_el)
+{
+  guint i;
+
+  if (l->caps == NULL || *l->caps == '\0')
+    return !gp_session_is_users (s, src_el);
+  for (i = 0; gp_stall_sparse[i]; i++)
+    if (g_str_has_prefix (l->caps, gp_stall_sparse[i]))
+      return TRUE;
+  return FALSE;
+}
 
 /* The frame period of a link, from "framerate=(fraction)N/D" in its caps. */
 static gdouble
@@ -299,6 +327,10 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
 
     sl.link = g_ptr_array_index (s->links, i);
     sl.src_el = gp_pad_element (sl.link->src);
+    if (gp_stall_not_judged (s, sl.link, sl.src_el)) {
+      g_array_append_val (all, sl);
+      continue;
+    }
     min_s = MAX (GP_STALL_MIN_S, GP_STALL_MIN_PERIODS *
         gp_stall_period_ms (s, sl.link) / 1000.0);
     sl.gap_s = gp_stall_longest_gap (s, &span, sl.link->id, &sl.g0, &sl.g1,

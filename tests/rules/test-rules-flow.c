@@ -277,6 +277,40 @@ test_stall_starve (void)
   g_free (launch);
 }
 
+/* STALL silent on a sparse stream: rtpbin's RTCP goes out every few
+ * seconds (application/x-rtcp), its own cadence, not a stall; the RTP it
+ * sends beside it flows. */
+static void
+test_stall_rtcp (void)
+{
+  GpSession *s;
+  gchar *launch;
+  guint port = 20000 + (guint) getpid () % 30000;
+  guint i;
+  gboolean rtcp = FALSE;
+
+  if (!gp_test_have_tracer ())
+    return;
+  launch = g_strdup_printf ("audiotestsrc is-live=true ! "
+      "audio/x-raw,rate=8000,channels=1 ! rtpL16pay ! "
+      "rtpbin.send_rtp_sink_0 rtpbin name=rtpbin rtpbin.send_rtp_src_0 ! "
+      "udpsink host=127.0.0.1 port=%u rtpbin.send_rtcp_src_0 ! "
+      "udpsink name=rtcp host=127.0.0.1 port=%u sync=false async=false",
+      port, port + 1);
+  s = run (launch, 4.0);
+  for (i = 0; i < s->links->len; i++)
+    rtcp |= g_str_has_suffix (((GpLink *) g_ptr_array_index (s->links,
+                i))->id, "->rtcp.sink");
+  /* the RTCP link was measured: sent once at the start, then seconds
+   * apart */
+  g_assert_true (rtcp);
+  g_assert_cmpuint (gp_session_find_elem_summary (s, "rtcp")->buffers, >=,
+      1);
+  g_assert_null (gp_session_find_finding (s, "STALL", NULL));
+  gp_session_free (s);
+  g_free (launch);
+}
+
 /* STALL silent: the same tee with the valve open. */
 static void
 test_stall_steady (void)
@@ -466,6 +500,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rules-flow/stall-never", test_stall_never);
   g_test_add_func ("/rules-flow/stall-starve", test_stall_starve);
   g_test_add_func ("/rules-flow/stall-steady", test_stall_steady);
+  g_test_add_func ("/rules-flow/stall-rtcp", test_stall_rtcp);
   g_test_add_func ("/rules-flow/qleak", test_qleak);
   g_test_add_func ("/rules-flow/qfull", test_qfull);
   g_test_add_func ("/rules-flow/imports-silent", test_imports_silent);
