@@ -346,6 +346,11 @@ gp_session_sink_target_fps (GpSession * s, const gchar * sink)
   if (sk && gp_media_kind_from_name (sk->media) != GP_MEDIA_VIDEO
       && gp_media_kind_from_name (sk->media) != GP_MEDIA_UNKNOWN)
     return -1;
+  /* nor does a sink a bin made for itself that gets no caps we know
+   * (rtspsrc's NAT probe: a few buffers, then nothing, by design) */
+  if (sk && gp_media_kind_from_name (sk->media) == GP_MEDIA_UNKNOWN &&
+      !gp_session_is_users (s, sink))
+    return -1;
   return s->target_fps > 0 ? s->target_fps : -1;
 }
 

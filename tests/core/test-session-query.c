@@ -160,6 +160,37 @@ test_video_fps (void)
   gp_session_free (s);
 }
 
+/* A sink's target rate: its own caps', else the session's video rate for
+ * a video sink or one whose media is unknown, but not for one a bin made
+ * for itself with media unknown (rtspsrc's NAT probe: five buffers, no
+ * caps), nor for audio. */
+static void
+test_sink_target_fps (void)
+{
+  GpSession *s = gp_session_new ();
+  GpSinkSummary *ss;
+
+  s->launch = g_strdup ("rtspsrc location=rtsp://h/x ! fakesink name=out");
+  s->target_fps = 30;
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  gp_session_add_element (s, "rtspsrc0", "rtspsrc", "pipeline0", "bin");
+  gp_session_add_element (s, "out", "fakesink", "pipeline0", "sink");
+  gp_session_add_element (s, "udpsink0", "udpsink", "rtspsrc0", "sink");
+  ss = gp_session_add_sink (s, "out");
+  g_free (ss->media);
+  ss->media = g_strdup ("unknown");
+  ss = gp_session_add_sink (s, "udpsink0");
+  g_free (ss->media);
+  ss->media = g_strdup ("unknown");
+  ss = gp_session_add_sink (s, "pcm");
+  g_free (ss->media);
+  ss->media = g_strdup ("audio");
+  g_assert_cmpfloat (gp_session_sink_target_fps (s, "out"), ==, 30);
+  g_assert_cmpfloat (gp_session_sink_target_fps (s, "udpsink0"), <, 0);
+  g_assert_cmpfloat (gp_session_sink_target_fps (s, "pcm"), <, 0);
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -169,5 +200,6 @@ main (int argc, char **argv)
   g_test_add_func ("/session-query/work", test_work);
   g_test_add_func ("/session-query/playing-span", test_playing_span);
   g_test_add_func ("/session-query/video-fps", test_video_fps);
+  g_test_add_func ("/session-query/sink-target-fps", test_sink_target_fps);
   return g_test_run ();
 }
