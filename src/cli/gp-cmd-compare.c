@@ -33,9 +33,10 @@ gp_cmd_compare (gint argc, gchar ** argv)
   gint code;
 
   ctx = g_option_context_new ("A B");
-  g_option_context_set_summary (ctx, "Two saved sessions side by side: fps "
-      "per sink, latency p50/p95 per path,\nprocess and thread CPU, findings "
-      "cleared, remaining and new (B against A).");
+  g_option_context_set_summary (ctx, "Two saved sessions side by side: the "
+      "rate per sink in its own media\n(fps, x real time for audio, kbit/s "
+      "for muxed and RTP outputs), latency\np50/p95 per path, process and "
+      "thread CPU, findings cleared, remaining and\nnew (B against A).");
   g_option_context_set_description (ctx, "Sinks, paths and threads are "
       "matched by name; one without a partner is\nsaid. Changes show their "
       "sign and percent; a change within the per-window\nspread of either "

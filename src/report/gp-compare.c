@@ -6,6 +6,7 @@
  * run-to-run variation that decides what is noise.
  */
 #include "gp-compare.h"
+#include "core/gp-caps.h"
 #include "core/gp-series.h"
 #include "core/gp-session-query.h"
 #include "rules/gp-rules.h"
@@ -132,6 +133,64 @@ gp_compare_sink_fps (GpSession * a, GpSession * b, const gchar * sink,
   return TRUE;
 }
 
+/* How a sink's rate reads in its own media: a video sink (or one whose
+ * media is unknown) in frames per second, an audio sink in media time per
+ * second, a muxed or RTP output in kbit/s. */
+typedef enum
+{
+  GP_COMPARE_RATE_FPS,
+  GP_COMPARE_RATE_REAL_TIME,
+  GP_COMPARE_RATE_KBIT,
+} GpCompareRate;
+
+static GpCompareRate
+gp_compare_rate_kind (GpSinkSummary * sa, GpSinkSummary * sb)
+{
+  GpMediaKind kind = gp_media_kind_from_name (sa->media);
+
+  if (kind == GP_MEDIA_AUDIO && sa->media_per_s >= 0 && sb->media_per_s >= 0
+      && sa->fps > 0 && sb->fps > 0)
+    return GP_COMPARE_RATE_REAL_TIME;
+  if (kind == GP_MEDIA_RTP || kind == GP_MEDIA_MUXED)
+    return GP_COMPARE_RATE_KBIT;
+  return GP_COMPARE_RATE_FPS;
+}
+
+/* Fills @v for a sink's rate in its own media (@kind); FALSE when either
+ * session lacks the sink. The spread of media time per second is the
+ * windows' buffers per second at the run's media time per buffer. */
+static gboolean
+gp_compare_sink_rate (GpSession * a, GpSession * b, const gchar * sink,
+    GpCompareValue * v, GpCompareRate * kind)
+{
+  GpSinkSummary *sa = gp_session_find_sink (a, sink);
+  GpSinkSummary *sb = gp_session_find_sink (b, sink);
+  gdouble scale;
+
+  if (!gp_compare_sink_fps (a, b, sink, v))
+    return FALSE;
+  *kind = gp_compare_rate_kind (sa, sb);
+  if (*kind == GP_COMPARE_RATE_REAL_TIME) {
+    scale = MAX (sa->media_per_s / sa->fps, sb->media_per_s / sb->fps);
+    v->a = sa->media_per_s;
+    v->b = sb->media_per_s;
+    if (v->spread >= 0)
+      v->spread = MAX (v->spread * scale, GP_COMPARE_MIN_CHANGE_PCT / 100.0
+          * MAX (v->a, v->b));
+  } else if (*kind == GP_COMPARE_RATE_KBIT) {
+    v->a = sa->bytes_per_s * 8 / 1000.0;
+    v->b = sb->bytes_per_s * 8 / 1000.0;
+    gp_compare_value_set_spread (v, a, b, GP_SERIES_LINKS,
+        gp_compare_sink_link_id (a, sink), gp_compare_sink_link_id (b, sink),
+        GP_SL_BYTES_PER_S, 0.0);
+    if (v->spread >= 0)
+      v->spread *= 8 / 1000.0;
+  }
+  v->noise = v->spread >= 0 && v->a >= 0 && v->b >= 0 &&
+      fabs (v->b - v->a) <= v->spread;
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------ */
 /* the table                                                           */
 
@@ -236,6 +295,10 @@ gp_compare_flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
   g_ptr_array_set_size (rows, 0);
 }
 
+static const gchar *const gp_compare_rate_units[] = {
+  "fps", "x real time", "kbit/s"
+};
+
 static void
 gp_compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     const gchar * la, const gchar * lb)
@@ -244,12 +307,18 @@ gp_compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
 
   for (i = 0; i < a->sinks->len; i++) {
     GpSinkSummary *sa = g_ptr_array_index (a->sinks, i);
+    GpCompareRate kind;
     GpCompareValue v;
 
-    if (gp_compare_sink_fps (a, b, sa->name, &v))
-      gp_compare_add_row (rows, sa->name, &v);
-    else {
-      gchar *note = g_strdup_printf ("only in %s (%.1f fps)", la, sa->fps);
+    if (gp_compare_sink_rate (a, b, sa->name, &v, &kind)) {
+      gchar *label = g_strdup_printf ("%s (%s)", sa->name,
+          gp_compare_rate_units[kind]);
+
+      gp_compare_add_row (rows, label, &v);
+      g_free (label);
+    } else {
+      gchar *note = g_strdup_printf ("only in %s (%.1f buffers/s)", la,
+          sa->fps);
 
       gp_compare_add_note_row (rows, sa->name, note);
       g_free (note);
@@ -259,13 +328,15 @@ gp_compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
     GpSinkSummary *sb = g_ptr_array_index (b->sinks, i);
 
     if (gp_session_find_sink (a, sb->name) == NULL) {
-      gchar *note = g_strdup_printf ("only in %s (%.1f fps)", lb, sb->fps);
+      gchar *note = g_strdup_printf ("only in %s (%.1f buffers/s)", lb,
+          sb->fps);
 
       gp_compare_add_note_row (rows, sb->name, note);
       g_free (note);
     }
   }
-  gp_compare_flush_rows (out, "Rate (fps per sink)", rows, la, lb);
+  gp_compare_flush_rows (out, "Rate (per sink, in its own media)", rows, la,
+      lb);
 }
 
 static gchar *

@@ -265,7 +265,7 @@ test_apply (void)
 
   table = gp_compare_format (before, after, "before", "after");
   gp_test_message_text (table);
-  g_assert_nonnull (strstr (table, "Rate (fps per sink)"));
+  g_assert_nonnull (strstr (table, "Rate (per sink, in its own media)"));
   g_assert_nonnull (strstr (table, "beyond noise"));
   g_assert_nonnull (strstr (table, "p50 videotestsrc0.src->fakesink0"));
   g_assert_nonnull (strstr (table, "cleared   TEST"));
@@ -393,9 +393,49 @@ test_cli_fix_apply_delivery (void)
   g_assert_nonnull (strstr (changed, "\n    -> video/x-raw, "
           "format=(string)I420"));
   /* first: before the side-by-side table */
-  g_assert_true (changed < strstr (r.out, "Rate (fps per sink)"));
+  g_assert_true (changed < strstr (r.out, "Rate (per sink, in its own media)"));
   gp_test_run_clear (&r);
   g_free (out_dir);
+  g_free (path);
+  g_free (dir);
+}
+
+/* An audio sink's rate compares in its own media, real time per second of
+ * wall time: buffers/s times the 1024 samples at 8 kHz each carries (the
+ * source's settings), never "fps". */
+static void
+test_cli_compare_audio (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "pcm", NULL);
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  GpSession *s;
+  GError *err = NULL;
+  GpTestRun r;
+  const gchar *row;
+  gdouble a, b, want;
+
+  gp_test_run_gstprof (&r, gp_tmp, "run", "-q", "-o", dir,
+      "audiotestsrc num-buffers=400 samplesperbuffer=1024 ! "
+      "audio/x-raw,rate=8000,channels=1 ! identity sleep-time=2000 ! "
+      "fakesink", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  want = gp_session_find_sink (s, "fakesink0")->fps * 1024 / 8000.0;
+  gp_session_free (s);
+
+  gp_test_run_gstprof (&r, gp_tmp, "compare", path, path, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  gp_test_message_text (r.out);
+  row = strstr (r.out, "  fakesink0 (x real time)");
+  g_assert_nonnull (row);
+  g_assert_cmpint (sscanf (row + strlen ("  fakesink0 (x real time)"),
+          "%lf %lf", &a, &b), ==, 2);
+  g_assert_cmpfloat (a, ==, b);
+  g_assert_cmpfloat (fabs (a - want), <, 0.1);
+  g_assert_null (strstr (r.out, "fakesink0 (fps)"));
+  gp_test_run_clear (&r);
   g_free (path);
   g_free (dir);
 }
@@ -425,7 +465,7 @@ test_cli_compare_mismatch (void)
   g_assert_true (strstr (r.out, "profile different pipelines") <
       strstr (r.out, "duration "));
   g_assert_nonnull (strstr (r.out, "only in A"));
-  g_assert_nonnull (strstr (r.out, "only in B (30.0 fps)"));
+  g_assert_nonnull (strstr (r.out, "only in B (30.0 buffers/s)"));
   gp_test_run_clear (&r);
   gp_session_free (other);
   g_free (path);
@@ -525,6 +565,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fix/cli-apply-compare", test_cli_fix_apply_compare);
   g_test_add_func ("/fix/cli-apply-delivery", test_cli_fix_apply_delivery);
   g_test_add_func ("/compare/cli-mismatch", test_cli_compare_mismatch);
+  g_test_add_func ("/compare/cli-audio", test_cli_compare_audio);
   g_test_add_func ("/fix/cli-bad-input", test_cli_bad_input);
   ret = g_test_run ();
 
