@@ -42,12 +42,19 @@ G_BEGIN_DECLS
 #define GP_UNIT_W "W"
 #define GP_UNIT_MIB "MiB"
 #define GP_UNIT_GBPS "GB/s"
+#define GP_UNIT_NS "ns"
 #define GP_UNIT_NONE ""
 
 /* The quantities (the part of a series' name before the '/'), with their
  * unit and what the instance names. */
 #define GP_MACHINE_CPU_LOAD "cpu.load"  /* %: "all", or the core "0".. */
 #define GP_MACHINE_CPU_FREQ "cpu.freq"  /* MHz, limit its max: core "0".. */
+#define GP_MACHINE_CPU_REF "cpu.ref"    /* ns of CPU time a round of a fixed
+                                         * piece of work took on the
+                                         * sampler's thread: "xorshift";
+                                         * what the machine gave a thread
+                                         * then, against another run's
+                                         * (`compare`) */
 #define GP_MACHINE_THREAD_CPU "thread.cpu"      /* % of one core: "TID name" */
 #define GP_MACHINE_MEM_USED "mem.used"  /* MiB, limit the total: "ram",
                                          * "swap" */

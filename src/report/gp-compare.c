@@ -9,6 +9,7 @@
 #include "core/gp-caps.h"
 #include "core/gp-series.h"
 #include "core/gp-session-query.h"
+#include "core/gp-stats.h"
 #include "rules/gp-rules.h"
 
 #include <math.h>
@@ -69,12 +70,49 @@ gp_compare_windows_spread (GArray * v)
   return sqrt (ss / (n - 1));
 }
 
-/* Fills @v's spread and noise from the two sides' windows. */
+/* The median of the machine's reference work in @s (GP_MACHINE_CPU_REF),
+ * in ns a round, or NAN when the session has none. */
+static gdouble
+gp_compare_reference_us (GpSession * s)
+{
+  GpMachineSeries *ms = s->machine ? gp_machine_find (s->machine,
+      GP_MACHINE_CPU_REF, "xorshift") : NULL;
+  GArray *v;
+  GpSummary sum;
+  guint i;
+
+  if (ms == NULL)
+    return NAN;
+  v = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  for (i = 0; i < ms->v->len; i++)
+    if (!isnan (g_array_index (ms->v, gdouble, i)))
+      g_array_append_val (v, g_array_index (ms->v, gdouble, i));
+  gp_summary_of (v, &sum);
+  g_array_unref (v);
+  return sum.p50;
+}
+
+/* How much faster or slower the machine was in @b than in @a: the change
+ * of the reference work's median time, as a fraction; NAN when a session
+ * has no reference. */
+static gdouble
+gp_compare_drift (GpSession * a, GpSession * b)
+{
+  gdouble ra = gp_compare_reference_us (a), rb = gp_compare_reference_us (b);
+
+  return ra > 0 && rb > 0 ? fabs (rb / ra - 1.0) : NAN;
+}
+
+/* Fills @v's spread and noise from the two sides' windows, and for a
+ * quantity the machine's speed moves (@drifts: work, rates and latencies,
+ * not memory) from the machine's drift between the runs. */
 static void
 gp_compare_value_set_spread (GpCompareValue * v, GpSession * a, GpSession * b,
     const gchar * section, const gchar * key_a, const gchar * key_b,
     const gchar * field, gdouble floor)
 {
+  gboolean drifts = g_strcmp0 (field, GP_SPR_RSS_MB) != 0;
+  gdouble drift = drifts ? gp_compare_drift (a, b) : NAN;
   GArray *wa = gp_compare_series_values (a, section, key_a, field);
   GArray *wb = gp_compare_series_values (b, section, key_b, field);
   gdouble sa = gp_compare_windows_spread (wa),
@@ -89,6 +127,8 @@ gp_compare_value_set_spread (GpCompareValue * v, GpSession * a, GpSession * b,
   if (v->spread >= 0)
     v->spread = MAX (v->spread, MAX (floor, GP_COMPARE_MIN_CHANGE_PCT / 100.0
             * MAX (fabs (v->a), fabs (v->b))));
+  if (v->spread >= 0 && !isnan (drift))
+    v->spread = MAX (v->spread, drift * MAX (fabs (v->a), fabs (v->b)));
   v->noise = v->spread >= 0 && v->a >= 0 && v->b >= 0 &&
       fabs (v->b - v->a) <= v->spread;
   g_array_unref (wa);
@@ -595,6 +635,27 @@ gp_compare_shared_elements (GpSession * a, GpSession * b, guint * n_a)
   return shared;
 }
 
+/* What the noise model used for the machine: the reference work's time in
+ * each run and the drift counted in the bands, or that it was not
+ * measured. */
+static void
+gp_compare_say_drift (GString * out, GpSession * a, GpSession * b,
+    const gchar * la, const gchar * lb)
+{
+  gdouble ra = gp_compare_reference_us (a), rb = gp_compare_reference_us (b);
+
+  if (ra > 0 && rb > 0)
+    g_string_append_printf (out, "So is the machine's drift between the "
+        "runs: a fixed piece of work took\n%.2f ns a round of CPU in %s and "
+        "%.2f ns in %s (%+.0f %%): a change of work, rate\nor latency within "
+        "%.0f %% is noise.\n", ra, la, rb, lb, (rb / ra - 1.0) * 100.0,
+        fabs (rb / ra - 1.0) * 100.0);
+  else
+    g_string_append_printf (out, "The machine's drift between the runs is "
+        "not known (%s has no reference work:\na session from an earlier "
+        "gstprof, or a run with --no-machine).\n", ra > 0 ? lb : la);
+}
+
 gchar *
 gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
     const gchar * label_b)
@@ -623,7 +684,9 @@ gp_compare_format (GpSession * a, GpSession * b, const gchar * label_a,
       "%.0f ms\n", a->duration_s, b->duration_s, a->window_s * 1000.0,
       b->window_s * 1000.0);
   g_string_append (out, "A change within the per-window spread of either "
-      "run is marked noise.\n\n");
+      "run is marked noise.\n");
+  gp_compare_say_drift (out, a, b, label_a, label_b);
+  g_string_append_c (out, '\n');
 
   for (i = 0; i < a->sinks->len && !sinks_match; i++)
     sinks_match = gp_session_find_sink (b,

@@ -289,6 +289,56 @@ test_compare_same (void)
   g_free (table);
 }
 
+/* The machine's drift between two runs is noise too: the same run with
+ * its reference work made 60 % slower in B and its process CPU 50 % higher
+ * is within the drift, and said; without a reference in B the same change
+ * is beyond each run's own spread. */
+static void
+test_compare_drift (void)
+{
+  GpSession *a, *b;
+  GpMachineSeries *ref;
+  GError *err = NULL;
+  gchar *table;
+  const gchar *row;
+  guint i;
+
+  slow_capture ();
+  a = gp_session_load (slow_path, &err);
+  g_assert_no_error (err);
+  b = gp_session_load (slow_path, &err);
+  g_assert_no_error (err);
+  ref = gp_machine_find (b->machine, GP_MACHINE_CPU_REF, "xorshift");
+  g_assert_nonnull (ref);
+  for (i = 0; i < ref->v->len; i++)
+    g_array_index (ref->v, gdouble, i) *= 1.6;
+  g_assert_cmpfloat (a->process.cpu_pct_mean, >, 0);
+  b->process.cpu_pct_mean = a->process.cpu_pct_mean * 1.5;
+
+  table = gp_compare_format (a, b, "A", "B");
+  gp_test_message_text (table);
+  g_assert_nonnull (strstr (table, "So is the machine's drift between the "
+          "runs"));
+  g_assert_nonnull (strstr (table, "(+60 %): a change of work, rate\nor "
+          "latency within 60 % is noise."));
+  row = strstr (table, "  process ");
+  g_assert_nonnull (row);
+  g_assert_nonnull (strstr (row, "(+50%)  noise (within"));
+  g_free (table);
+
+  for (i = 0; i < ref->v->len; i++)
+    g_array_index (ref->v, gdouble, i) = NAN;
+  table = gp_compare_format (a, b, "A", "B");
+  g_assert_nonnull (strstr (table, "The machine's drift between the runs is "
+          "not known (B has no reference work"));
+  row = strstr (table, "  process ");
+  g_assert_nonnull (row);
+  g_assert_nonnull (strstr (row, "(+50%)  beyond noise"));
+  g_free (table);
+  gp_session_free (a);
+  gp_session_free (b);
+}
+
 /* The binary: the patched string, then --apply writing a second session
  * and the table, then compare on the two saved sessions. */
 static void
@@ -562,6 +612,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fix/plan", test_plan);
   g_test_add_func ("/fix/plan-links", test_plan_links);
   g_test_add_func ("/compare/same", test_compare_same);
+  g_test_add_func ("/compare/drift", test_compare_drift);
   g_test_add_func ("/fix/cli-apply-compare", test_cli_fix_apply_compare);
   g_test_add_func ("/fix/cli-apply-delivery", test_cli_fix_apply_delivery);
   g_test_add_func ("/compare/cli-mismatch", test_cli_compare_mismatch);

@@ -417,6 +417,48 @@ samp_proc_kib (const gchar * path, const gchar * key)
  * allowed for. The RSS with the memory held is read from when the last
  * page was touched: on a virtual machine whose host took its free pages
  * back, touching 256 MiB can take longer than a sampling period. */
+/* The reference work (cpu.ref/xorshift): a 64-bit xorshift round timed in
+ * CPU time on the sampler's thread, each tick; against the same rounds
+ * timed here, in this thread's CPU time, on the same machine: within a
+ * factor of two either way (one thread's clock, another core maybe). */
+static void
+test_reference (void)
+{
+  GpMachine *m = gp_machine_new ();
+  GpMachineSeries *ref;
+  struct timespec a, b;
+  volatile guint64 sink;
+  guint64 x = 88172645463325252ull;
+  gint64 start_us;
+  GpSampler *s;
+  gdouble here, there;
+  guint i;
+
+  s = samp_start (m, 100, 0, &start_us);
+  g_usleep (600 * 1000);
+  gp_sampler_stop (s);
+  ref = samp_series (m, GP_MACHINE_CPU_REF, "xorshift");
+  g_assert_cmpstr (ref->unit, ==, GP_UNIT_NS);
+  g_assert_cmpuint (ref->v->len, >=, 4);
+  there = gp_machine_series_mean (ref, 0, 1e9);
+
+  g_assert_cmpint (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &a), ==, 0);
+  for (i = 0; i < 5000000; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+  }
+  sink = x;
+  (void) sink;
+  g_assert_cmpint (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &b), ==, 0);
+  here = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 5e6;
+  g_test_message ("a round: %.3f ns on the sampler's thread, %.3f ns here",
+      there, here);
+  g_assert_cmpfloat (there, >, here / 2);
+  g_assert_cmpfloat (there, <, here * 2);
+  gp_machine_free (m);
+}
+
 static void
 test_rss (void)
 {
@@ -1290,6 +1332,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/cpu-pinned", test_cpu_pinned);
   g_test_add_func ("/sampler/thread-cpu", test_thread_cpu);
   g_test_add_func ("/sampler/rss", test_rss);
+  g_test_add_func ("/sampler/reference", test_reference);
   g_test_add_func ("/sampler/sysfs-orin", test_sysfs_orin);
   g_test_add_func ("/sampler/sysfs-xavier-nx", test_sysfs_xavier_nx);
   g_test_add_func ("/sampler/sysfs-absent", test_sysfs_absent);
