@@ -21,13 +21,26 @@ gp_cpu_element_bw_free (GpCpuElementBw * e)
 /* the CPU roofline                                                    */
 /* ------------------------------------------------------------------ */
 
+/* Elements that hand the buffer they get on (or drop it) without reading
+ * or writing its bytes: their links' bytes over their few microseconds
+ * would put them far above any memory's bandwidth (a capsfilter at
+ * "2.61 TB/s"). */
+static const gchar *const gp_roofline_cpu_passthrough[] = {
+  "capsfilter", "identity", "tee", "valve", "funnel", "input-selector",
+  "output-selector", "capssetter", "progressreport", "fakesink",
+  "fakevideosink", "fakeaudiosink", "appsink", "intervideosink",
+  "interaudiosink", NULL
+};
+
 /* Whether @el is an element of its own whose bytes are CPU work: not a
- * bin, not a queue (it hands buffers over), not hardware. */
+ * bin, not a queue (it hands buffers over), not one that passes buffers
+ * through, not hardware. */
 static gboolean
 gp_roofline_cpu_counts (const GpElement * el)
 {
   if (el->is_bin || g_strcmp0 (el->kind, "bin") == 0
-      || g_strcmp0 (el->kind, "queue") == 0)
+      || g_strcmp0 (el->kind, "queue") == 0 || (el->factory &&
+          g_strv_contains (gp_roofline_cpu_passthrough, el->factory)))
     return FALSE;
   return !gp_hw_factory_is_hardware (el->factory, NULL, NULL);
 }

@@ -87,6 +87,18 @@ assert_link_bytes (GpSession * s, const gchar * name, gdouble frame)
   g_error ("no link out of %s", name);
 }
 
+static gboolean
+has_element (GPtrArray * els, const gchar * name)
+{
+  guint i;
+
+  for (i = 0; i < els->len; i++)
+    if (strcmp (((GpCpuElementBw *) g_ptr_array_index (els, i))->name,
+            name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 log_elements (GPtrArray * els)
 {
@@ -132,8 +144,10 @@ test_bound (void)
   g_assert_cmpfloat (crop->busy_bytes_per_s / truth, <, 2.0);
   g_assert_cmpstr (crop->point->bound, ==, "memory");
   g_assert_nonnull (strstr (crop->point->reason, "while busy"));
-  /* the sink only looks at its frames: too little work to judge */
-  g_assert_cmpstr (element (els, "sink")->point->bound, ==, "neither");
+  /* the capsfilter and the sink hand buffers on without touching their
+   * bytes: not on the roofline (the capsfilter read "2.61 TB/s") */
+  g_assert_false (has_element (els, "sink"));
+  g_assert_false (has_element (els, "capsfilter0"));
   /* the point is drawn at its busy-time bandwidth, bytes only */
   g_assert_true (isnan (crop->point->ai));
   g_assert_cmpfloat (crop->point->bytes_per_s, ==, crop->busy_bytes_per_s);
@@ -177,7 +191,7 @@ test_not_bound (void)
   r = gp_roofline_cpu (s, bw, &els);
   log_elements (els);
   assert_link_bytes (s, "src", 64.0 * 48 * 4);
-  g_assert_cmpuint (els->len, >=, 3);
+  g_assert_cmpuint (els->len, >=, 2);
   for (i = 0; i < els->len; i++) {
     GpCpuElementBw *e = g_ptr_array_index (els, i);
 
