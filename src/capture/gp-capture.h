@@ -5,8 +5,11 @@
  * through GST_PLUGIN_PATH + GST_TRACERS (so gp_capture_prepare_env() must run
  * before gst_init()), its windows are folded into a GpSession by the
  * aggregator (gp-aggregate.h), and the run ends on EOS, at the end of the
- * duration, on Ctrl-C (SIGINT/SIGTERM: EOS is sent, then a bounded wait), or
- * on an error from the pipeline.
+ * duration, on Ctrl-C (SIGINT: EOS is sent, then a bounded wait; a second
+ * one or SIGTERM: at once), or on an error from the pipeline. Every stop
+ * is bounded whatever the pipeline does: the state changes run off the
+ * main thread, and a pipeline that does not stop in time is left behind
+ * (the session then has a GP_CAPTURE_STUCK_EVENT).
  *
  * The room, src/capture: the runs and what folds their records into a
  * session.
@@ -92,6 +95,11 @@ typedef enum
   GP_CAPTURE_END_ERROR,         /* the pipeline posted an error */
 } GpCaptureEnd;
 
+/* The event type of a run whose pipeline did not stop when told to (an
+ * element blocked in a system call or stuck in its chain): the session
+ * holds what was measured up to the stop, the pipeline was left running. */
+#define GP_CAPTURE_STUCK_EVENT "stuck"
+
 #define GP_CAPTURE_ERROR (gp_capture_error_quark ())
 GQuark gp_capture_error_quark (void);
 typedef enum
@@ -123,7 +131,9 @@ gboolean gp_capture_prepare_env (const GpCaptureOptions * opts,
  * (GP_CAPTURE_ERROR_STATE). A pipeline that fails with an error message,
  * even while starting (a missing file), gives a complete session with
  * @end = GP_CAPTURE_END_ERROR and the error among its events; so does a run
- * stopped by Ctrl-C (an "interrupt" event). Times in the session are
+ * stopped by Ctrl-C (an "interrupt" event), and one whose pipeline would
+ * not stop (a GP_CAPTURE_STUCK_EVENT; its threads are left where they
+ * are, the pipeline is not freed). Times in the session are
  * seconds from the start of the run, on the tracer's clock.
  * If GStreamer is not initialised yet, prepares the environment and
  * initialises it. */
