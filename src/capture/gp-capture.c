@@ -160,24 +160,6 @@ gp_capture_prepend_plugin_path (gchar ** envp, const gchar * dir)
   return envp;
 }
 
-/* ",KEY=\"VALUE\"": quoted, as GstStructure reads a string, since a path
- * may hold characters its syntax splits on; a quote and a backslash take
- * a backslash. */
-static void
-gp_capture_append_param (GString * out, const gchar * key,
-    const gchar * value)
-{
-  const gchar *c;
-
-  g_string_append_printf (out, ",%s=\"", key);
-  for (c = value; *c; c++) {
-    if (*c == '"' || *c == '\\')
-      g_string_append_c (out, '\\');
-    g_string_append_c (out, *c);
-  }
-  g_string_append_c (out, '"');
-}
-
 /* The user's GST_TRACERS, less any gstprof entry (ours replaces it, so
  * the instance found after gst_init has our parameters), plus ours. */
 static gchar *
@@ -205,10 +187,6 @@ gp_capture_tracers_value (const gchar * old, const GpCaptureOptions * opts)
       window, opts->cpu ? "true" : "false");
   if (opts->trace_s > 0)
     g_string_append_printf (out, ",trace=%u", opts->trace_s);
-  if (opts->records_dir != NULL)
-    gp_capture_append_param (out, "out", opts->records_dir);
-  if (opts->records_socket != NULL)
-    gp_capture_append_param (out, "socket", opts->records_socket);
   g_string_append_c (out, ')');
   return g_string_free (out, FALSE);
 }
@@ -226,6 +204,16 @@ gp_capture_tracer_environ (gchar ** envp, const GpCaptureOptions * opts)
       opts);
   envp = g_environ_setenv (envp, "GST_TRACERS", tracers, TRUE);
   g_free (tracers);
+  /* paths beside GST_TRACERS, not in it: a ';' or ')' in them (a TMPDIR)
+   * would cut its entry (gp-record.h) */
+  envp = g_environ_unsetenv (envp, GP_TRACER_OUT_ENV);
+  envp = g_environ_unsetenv (envp, GP_TRACER_SOCKET_ENV);
+  if (opts->records_dir != NULL)
+    envp = g_environ_setenv (envp, GP_TRACER_OUT_ENV, opts->records_dir,
+        TRUE);
+  if (opts->records_socket != NULL)
+    envp = g_environ_setenv (envp, GP_TRACER_SOCKET_ENV,
+        opts->records_socket, TRUE);
   return envp;
 }
 
@@ -233,7 +221,8 @@ gboolean
 gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 {
   static const gchar *const vars[] = { "GST_PLUGIN_PATH",
-    "GST_PLUGIN_PATH_1_0", "GST_TRACERS"
+    "GST_PLUGIN_PATH_1_0", "GST_TRACERS", GP_TRACER_OUT_ENV,
+    GP_TRACER_SOCKET_ENV
   };
   gchar **envp;
   guint i;
@@ -253,6 +242,8 @@ gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 
     if (v != NULL)
       g_setenv (vars[i], v, TRUE);
+    else if (i >= 3)
+      g_unsetenv (vars[i]);     /* the tracer's paths: only @opts' */
   }
   g_strfreev (envp);
   return TRUE;

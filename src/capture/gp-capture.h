@@ -68,11 +68,13 @@ typedef struct
   const gchar *checkpoint_path;
   gdouble checkpoint_s;
   /* The tracer's `out` folder: it writes its records there itself (a
-   * wrapped program's). NULL: none. */
+   * wrapped program's); passed in GP_TRACER_OUT_ENV, beside GST_TRACERS
+   * (gp-record.h), so any path travels. NULL: none. */
   const gchar *records_dir;
   /* The tracer's `socket`: it streams its records to this Unix socket as
    * windows close (gstprof wrap listens on it); with records_dir too, the
-   * file is written where the socket cannot be reached. NULL: none. */
+   * file is written where the socket cannot be reached; passed in
+   * GP_TRACER_SOCKET_ENV. NULL: none. */
   const gchar *records_socket;
   /* Seconds of pushes the tracer keeps per streaming thread (its `trace`
    * parameter, at most GP_TRACE_MAX_S); at the end of the run they are
@@ -115,7 +117,9 @@ void gp_capture_options_init (GpCaptureOptions * opts);
  * @envp (NULL: this process's) with the tracer's folder first in
  * GST_PLUGIN_PATH (or GST_PLUGIN_PATH_1_0 where that is set) and gstprof
  * with @opts' parameters added to the GST_TRACERS already there (any other
- * tracer kept, an earlier gstprof entry replaced). A new array. */
+ * tracer kept, an earlier gstprof entry replaced), and @opts' records
+ * folder and socket in GP_TRACER_OUT_ENV and GP_TRACER_SOCKET_ENV (any
+ * earlier ones removed). A new array. */
 gchar **gp_capture_tracer_environ (gchar ** envp,
     const GpCaptureOptions * opts);
 

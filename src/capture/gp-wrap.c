@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -97,6 +98,7 @@ struct _GpWrap
   gboolean progress_open;
   GpSampler *sampler;           /* the machine's, from the spawn */
   GpMachine *machine;           /* the sampler's until it stops */
+  gboolean checkpoint_failed;   /* said once */
 };
 
 static gboolean gp_wrap_escalate (gpointer data);
@@ -405,6 +407,37 @@ gp_wrap_on_progress (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The program's session so far (its stream, else the first process's
+ * that sent a header), saved atomically: a wrap killed outright still
+ * leaves it. A failed write is said once and tried again next time. */
+static gboolean
+gp_wrap_on_checkpoint (gpointer data)
+{
+  GpWrap *w = data;
+  GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
+  GpSession *s;
+  GError *err = NULL;
+  gchar *dir = g_path_get_dirname (w->opts->checkpoint_path);
+
+  if (c == NULL)
+    c = gp_wrap_conn_of (w, 0);
+  s = c ? gp_records_reader_peek (c->reader) : NULL;
+  if (s != NULL) {
+    s->exit_code = -1;
+    if (g_mkdir_with_parents (dir, 0755) != 0
+        || !gp_session_save (s, w->opts->checkpoint_path, &err)) {
+      if (!w->checkpoint_failed)
+        g_printerr ("gstprof wrap: cannot write the checkpoint %s: %s\n",
+            w->opts->checkpoint_path, err ? err->message :
+            g_strerror (errno));
+      w->checkpoint_failed = TRUE;
+    }
+  }
+  g_clear_error (&err);
+  g_free (dir);
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 gp_wrap_on_exit (GPid pid, gint status, gpointer data)
 {
@@ -707,6 +740,20 @@ gp_wrap_start_sampler (GpWrap * w)
   }
 }
 
+/* In the program, between fork and exec: the kernel kills it when
+ * gstprof dies (a SIGKILL gives gstprof no chance to stop it), and a
+ * gstprof already gone before the request (its pid no longer the parent:
+ * the program was re-parented) means the same at once. */
+static void
+gp_wrap_child_setup (gpointer data)
+{
+  pid_t parent = GPOINTER_TO_INT (data);
+
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid () != parent)
+    _exit (127);
+}
+
 /* GStreamer for reading the records, the private folder (w->dir, to
  * remove), the socket, and the program started with the tracer's
  * environment; FALSE with @error when one cannot be had. */
@@ -744,8 +791,8 @@ gp_wrap_spawn (GpWrap * w, GError ** error)
   opts.records_socket = socket_path;
   envp = gp_capture_tracer_environ (NULL, &opts);
   ok = g_spawn_async (NULL, o->argv, envp, G_SPAWN_SEARCH_PATH |
-      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
-      &w->pid, &err);
+      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN,
+      gp_wrap_child_setup, GINT_TO_POINTER (getpid ()), &w->pid, &err);
   if (!ok) {
     g_set_error (error, GP_WRAP_ERROR, GP_WRAP_ERROR_SPAWN,
         "cannot run %s: %s", o->argv[0], err->message);
@@ -765,6 +812,7 @@ static void
 gp_wrap_loop (GpWrap * w)
 {
   guint sigint_id, sigterm_id, duration_id = 0, progress_id = 0;
+  guint checkpoint_id = 0;
 
   w->loop = g_main_loop_new (NULL, FALSE);
   w->tty = isatty (2);
@@ -778,7 +826,12 @@ gp_wrap_loop (GpWrap * w)
   if (w->opts->progress && w->tty)
     progress_id = g_timeout_add (GP_WRAP_PROGRESS_MS, gp_wrap_on_progress,
         w);
+  if (w->opts->checkpoint_path != NULL)
+    checkpoint_id = g_timeout_add_seconds (GP_WRAP_CHECKPOINT_S,
+        gp_wrap_on_checkpoint, w);
   g_main_loop_run (w->loop);
+  if (checkpoint_id)
+    g_source_remove (checkpoint_id);
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   if (duration_id && !w->duration_done)
