@@ -16,6 +16,7 @@
  * --live-child).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
@@ -487,10 +488,300 @@ test_unwritable (void)
   g_free (dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* wrap                                                                */
+
+#define GP_FAULTS_LIVE "videotestsrc is-live=true ! " \
+  "video/x-raw,width=160,height=120,framerate=30/1 ! fakesink"
+/* wrap's wait for the streams after the program ended (gp-wrap.c) */
+#define GP_FAULTS_WRAP_DRAIN_S 2.0
+
+/* The pid the wrapped child wrote to @path, once it is there. */
+static GPid
+gp_fault_read_pid (const gchar * path)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  gchar *text = NULL;
+  GPid pid = 0;
+
+  while (g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC) {
+    if (g_file_get_contents (path, &text, NULL, NULL) && strchr (text, '\n'))
+      break;
+    g_clear_pointer (&text, g_free);
+    g_usleep (50 * 1000);
+  }
+  g_assert_nonnull (text);
+  pid = atoi (text);
+  g_free (text);
+  g_assert_cmpint (pid, >, 1);
+  return pid;
+}
+
+/* Whether process @pid is gone (reaped, or a zombie: it ran its last). */
+static gboolean
+gp_fault_gone (GPid pid)
+{
+  gchar *stat_path = g_strdup_printf ("/proc/%d/stat", pid);
+  gchar *text = NULL;
+  gboolean gone = !g_file_get_contents (stat_path, &text, NULL, NULL) ||
+      (strrchr (text, ')') && strrchr (text, ')')[2] == 'Z');
+
+  g_free (text);
+  g_free (stat_path);
+  return gone;
+}
+
+/* Waits until @path exists (a checkpoint), at most 20 s. */
+static void
+gp_fault_wait_file (const gchar * path)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  while (!g_file_test (path, G_FILE_TEST_EXISTS) &&
+      g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC)
+    g_usleep (50 * 1000);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+/* `gstprof wrap --out @dir -- <this program> @mode`, started; the
+ * program's pid file in @pid_path. */
+static void
+gp_fault_wrap_start (GpFaultChild * c, const gchar * dir, const gchar * mode,
+    const gchar * pid_path, gchar ** envp)
+{
+  const gchar *argv[] = { gp_bin, "wrap", "--no-machine", "--quiet",
+    "--out", dir, "--", gp_self, mode, pid_path, NULL
+  };
+
+  gp_fault_spawn (c, argv, NULL, NULL, envp);
+}
+
+/* The wrapped program killed with SIGKILL (not by gstprof): wrap ends
+ * after its drain, says how the program ended in one line of the verdict,
+ * exit 2, and the session holds its windows. */
+static void
+test_wrap_program_killed (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "wrap-killed", NULL);
+  gchar *pid_path = g_build_filename (gp_tmp, "wrap-killed.pid", NULL);
+  gchar *json = g_build_filename (dir, "session.json", NULL);
+  GpFaultChild c;
+  GpFaultRun f;
+  GpSession *s;
+  GPid program;
+  gint64 t_kill;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_fault_wrap_start (&c, dir, "--live-child", pid_path, NULL);
+  program = gp_fault_read_pid (pid_path);
+  gp_fault_wait_file (json);
+  t_kill = g_get_monotonic_time ();
+  g_assert_cmpint (kill (program, SIGKILL), ==, 0);
+  gp_fault_wait (&c, "wrapped program killed", &f);
+  g_assert_cmpfloat ((g_get_monotonic_time () - t_kill) / 1e6, <,
+      GP_FAULTS_WRAP_DRAIN_S + GP_FAULTS_SLACK_S);
+  g_assert_cmpint (f.code, ==, 2);
+  gp_fault_assert_one_line_with (f.out, "was killed by signal 9");
+  s = gp_test_load_session_dir (dir);
+  g_assert_cmpuint (gp_session_n_windows (s), >, 0);
+  g_assert_cmpint (s->exit_code, ==, 2);
+  gp_session_free (s);
+  gp_fault_run_clear (&f);
+  g_free (json);
+  g_free (pid_path);
+  g_free (dir);
+}
+
+/* A program that aborts after some buffers (a crashing element): exit 2,
+ * the abort said, its windows up to the last one in the session. */
+static void
+test_wrap_program_aborts (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "wrap-abort", NULL);
+  gchar *pid_path = g_build_filename (gp_tmp, "wrap-abort.pid", NULL);
+  GpFaultChild c;
+  GpFaultRun f;
+  GpSession *s;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_fault_wrap_start (&c, dir, "--abort-child", pid_path, NULL);
+  gp_fault_wait (&c, "wrapped program aborts", &f);
+  g_assert_cmpint (f.code, ==, 2);
+  gp_fault_assert_one_line_with (f.out, "was killed by signal 6");
+  s = gp_test_load_session_dir (dir);
+  g_assert_cmpuint (gp_session_n_windows (s), >, 0);
+  gp_session_free (s);
+  gp_fault_run_clear (&f);
+  g_free (pid_path);
+  g_free (dir);
+}
+
+/* wrap itself killed with SIGKILL: the program goes with it (the kernel's
+ * parent-death signal), and the last checkpoint is a valid session. */
+static void
+test_wrap_killed (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "wrap-itself-killed", NULL);
+  gchar *pid_path = g_build_filename (gp_tmp, "wrap-itself.pid", NULL);
+  gchar *json = g_build_filename (dir, "session.json", NULL);
+  GpFaultChild c;
+  GpSession *s;
+  GPid program;
+  gint64 t_kill;
+  gint status;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_fault_wrap_start (&c, dir, "--live-child", pid_path, NULL);
+  program = gp_fault_read_pid (pid_path);
+  gp_fault_wait_file (json);
+  t_kill = g_get_monotonic_time ();
+  g_assert_cmpint (kill (c.pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (c.pid, &status, 0), ==, c.pid);
+  while (!gp_fault_gone (program) &&
+      g_get_monotonic_time () - t_kill < 5 * G_USEC_PER_SEC)
+    g_usleep (20 * 1000);
+  if (!gp_fault_gone (program)) {
+    kill (program, SIGKILL);
+    g_error ("the wrapped program outlived wrap killed with SIGKILL");
+  }
+  g_test_message ("program gone %.3f s after wrap was killed",
+      (g_get_monotonic_time () - t_kill) / 1e6);
+  s = gp_test_load_session_dir (dir);
+  g_assert_cmpuint (gp_session_n_windows (s), >, 0);
+  g_assert_cmpint (s->exit_code, ==, -1);
+  gp_session_free (s);
+  g_free (c.out_path);
+  g_free (c.err_path);
+  g_free (json);
+  g_free (pid_path);
+  g_free (dir);
+}
+
+/* A TMPDIR holding ';' and ')', which GStreamer's GST_TRACERS parsing
+ * splits on: wrap still profiles the program. */
+static void
+test_wrap_odd_tmpdir (void)
+{
+  gchar *tmpdir = g_build_filename (gp_tmp, "odd;tmp)dir", NULL);
+  gchar *dir = g_build_filename (gp_tmp, "wrap-odd-tmpdir", NULL);
+  gchar *pid_path = g_build_filename (gp_tmp, "wrap-odd.pid", NULL);
+  gchar **envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmpdir, TRUE);
+  GpFaultChild c;
+  GpFaultRun f;
+  GpSession *s;
+
+  if (!gp_test_have_tracer ())
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (tmpdir, 0700), ==, 0);
+  gp_fault_wrap_start (&c, dir, "--short-child", pid_path, envp);
+  gp_fault_wait (&c, "TMPDIR with ; and )", &f);
+  g_assert_cmpint (f.code, >=, 0);
+  g_assert_cmpint (f.code, <=, 1);
+  s = gp_test_load_session_dir (dir);
+  g_assert_cmpuint (gp_session_n_windows (s), >, 0);
+  g_assert_nonnull (gp_session_find_element (s, "fakesink0"));
+  gp_session_free (s);
+  gp_fault_run_clear (&f);
+  g_strfreev (envp);
+  g_free (pid_path);
+  g_free (dir);
+  g_free (tmpdir);
+}
+
+/* wrap's --out not writable once the program ended (as nobody, or 0500):
+ * the verdict is printed, one line says the session was not written, the
+ * earlier one is intact. */
+static void
+test_wrap_unwritable (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "wrap-unwritable", NULL);
+  gchar *planted = gp_fault_plant_session (dir);
+  gchar *path = g_build_filename (dir, "session.json", NULL);
+  gchar *pid_path = g_build_filename (gp_tmp, "wrap-unwritable.pid", NULL);
+  gchar *now = NULL;
+  const gchar *argv[] = { gp_bin, "wrap", "--no-machine", "--quiet",
+    "--out", dir, "--", gp_self, "--short-child", pid_path, NULL
+  };
+  struct passwd *pw = getuid () == 0 ? getpwnam ("nobody") : NULL;
+  GpFaultChild c;
+  GpFaultRun f;
+
+  if (!gp_test_have_tracer ())
+    return;
+  if (getuid () == 0 && pw == NULL) {
+    g_test_skip ("root, and no user nobody to run as");
+    return;
+  }
+  g_assert_cmpint (g_chmod (gp_tmp, 0777), ==, 0);
+  g_assert_cmpint (g_chmod (dir, pw ? 0755 : 0500), ==, 0);
+  gp_fault_spawn (&c, argv, pw ? gp_fault_as_nobody : NULL, pw, NULL);
+  gp_fault_wait (&c, "wrap, unwritable --out", &f);
+  g_chmod (gp_tmp, 0700);
+  g_assert_cmpint (f.code, ==, 3);
+  gp_test_assert_has (f.out, "gstprof verdict");
+  gp_test_assert_one_line (f.err, "the session was not written");
+  g_assert_true (g_file_get_contents (path, &now, NULL, NULL));
+  g_assert_cmpstr (now, ==, planted);
+  g_chmod (dir, 0755);
+  gp_fault_run_clear (&f);
+  g_free (now);
+  g_free (pid_path);
+  g_free (path);
+  g_free (planted);
+  g_free (dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* the wrapped children                                                */
+
+/* Its pid into @pid_path, then @launch played: until killed (@seconds
+ * < 0), to its end, or @seconds and then abort (). */
+static gint
+gp_fault_child (const gchar * pid_path, const gchar * launch,
+    gdouble seconds)
+{
+  gchar *text = g_strdup_printf ("%d\n", (gint) getpid ());
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *m;
+
+  g_file_set_contents (pid_path, text, -1, NULL);
+  g_free (text);
+  gst_init (NULL, NULL);
+  p = gst_parse_launch (launch, NULL);
+  if (p == NULL)
+    return 2;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  m = gst_bus_timed_pop_filtered (bus, seconds > 0 ? seconds * GST_SECOND :
+      60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (seconds > 0)
+    abort ();
+  if (m)
+    gst_message_unref (m);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  gst_deinit ();
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   gint ret;
+
+  if (argc > 2 && strcmp (argv[1], "--live-child") == 0)
+    return gp_fault_child (argv[2], GP_FAULTS_LIVE, -1);
+  if (argc > 2 && strcmp (argv[1], "--abort-child") == 0)
+    return gp_fault_child (argv[2], GP_FAULTS_LIVE, 1.5);
+  if (argc > 2 && strcmp (argv[1], "--short-child") == 0)
+    return gp_fault_child (argv[2], "videotestsrc num-buffers=30 ! "
+        "video/x-raw,width=160,height=120,framerate=30/1 ! "
+        "identity sleep-time=10000 ! fakesink", -1);
 
   g_test_init (&argc, &argv, NULL);
   gst_init (NULL, NULL);
@@ -508,6 +799,11 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/run/sigterm-healthy", test_sigterm_healthy);
   g_test_add_func ("/faults/run/disk-full", test_disk_full);
   g_test_add_func ("/faults/run/unwritable", test_unwritable);
+  g_test_add_func ("/faults/wrap/program-killed", test_wrap_program_killed);
+  g_test_add_func ("/faults/wrap/program-aborts", test_wrap_program_aborts);
+  g_test_add_func ("/faults/wrap/wrap-killed", test_wrap_killed);
+  g_test_add_func ("/faults/wrap/odd-tmpdir", test_wrap_odd_tmpdir);
+  g_test_add_func ("/faults/wrap/unwritable", test_wrap_unwritable);
   ret = g_test_run ();
   if (ret == 0)
     gp_test_remove_tree (gp_tmp);
