@@ -21,6 +21,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -70,6 +71,25 @@ typedef struct
   gchar *out_path, *err_path;
 } GpFaultChild;
 
+typedef struct
+{
+  GSpawnChildSetupFunc setup;
+  gpointer data;
+} GpFaultSetup;
+
+/* In the child: @setup's, then death with this test (after it: a change
+ * of user clears the request), so that a failed assertion leaves no
+ * gstprof behind; wrap's program goes with wrap. */
+static void
+gp_fault_child_setup (gpointer data)
+{
+  GpFaultSetup *fs = data;
+
+  if (fs->setup)
+    fs->setup (fs->data);
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
 /* @argv started in gp_tmp, its output into files, @setup run in the
  * child before exec. */
 static void
@@ -79,6 +99,7 @@ gp_fault_spawn (GpFaultChild * c, const gchar * const *argv,
   GError *err = NULL;
   gint out_fd, err_fd;
   static guint n;
+  GpFaultSetup fs = { setup, data };
 
   c->out_path = g_strdup_printf ("%s/child-%u.out", gp_tmp, n);
   c->err_path = g_strdup_printf ("%s/child-%u.err", gp_tmp, n++);
@@ -88,8 +109,8 @@ gp_fault_spawn (GpFaultChild * c, const gchar * const *argv,
   g_assert_cmpint (err_fd, >=, 0);
   c->t0 = g_get_monotonic_time ();
   g_spawn_async_with_fds (gp_tmp, (gchar **) argv, envp,
-      G_SPAWN_DO_NOT_REAP_CHILD, setup, data, &c->pid, -1, out_fd, err_fd,
-      &err);
+      G_SPAWN_DO_NOT_REAP_CHILD, gp_fault_child_setup, &fs, &c->pid, -1,
+      out_fd, err_fd, &err);
   g_assert_no_error (err);
   close (out_fd);
   close (err_fd);
