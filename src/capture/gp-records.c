@@ -475,6 +475,19 @@ gp_records_reader_bad_lines (GpRecordsReader * r)
 }
 
 GpSession *
+gp_records_reader_finish_running (GpRecordsReader * r, const gchar * note)
+{
+  GpSession *s;
+
+  /* not an end the tracer wrote, but not a crash either */
+  r->ended = TRUE;
+  s = gp_records_reader_finish (r, FALSE);
+  if (s != NULL && note != NULL)
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+  return s;
+}
+
+GpSession *
 gp_records_reader_peek (GpRecordsReader * r)
 {
   if (r->session == NULL || r->header == NULL)

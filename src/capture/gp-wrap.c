@@ -640,7 +640,18 @@ gp_wrap_other_sessions (GpWrap * w, GpSession * s, GpWrapConn * main_conn,
     }
     pid = gp_wrap_header_pid (h);
     what = gp_wrap_program_text (h);
-    so = gp_records_reader_finish (c->reader, c->cut);
+    if (c->fd >= 0) {
+      /* its stream still open after the drain: it outlived the program,
+       * it did not crash */
+      gchar *note = g_strdup_printf ("process %u was still running when "
+          "%s ended: its windows up to then are here", pid,
+          w->opts->argv[0]);
+
+      so = gp_records_reader_finish_running (c->reader, note);
+      g_free (note);
+    } else {
+      so = gp_records_reader_finish (c->reader, c->cut);
+    }
     busiest = gp_wrap_busiest (so);
     saved = w->opts->saved_apart ? g_strdup_printf (" (session-%u.json)",
         pid) : g_strdup ("");

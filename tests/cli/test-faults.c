@@ -755,6 +755,35 @@ test_wrap_unwritable (void)
   g_free (dir);
 }
 
+/* A process the program started that outlives it (a GStreamer one,
+ * still streaming when the program exits 0): not called a crash, the
+ * program's exit stands, and a note says it was still running. */
+static void
+test_wrap_grandchild_outlives (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "wrap-grandchild", NULL);
+  gchar *pid_path = g_build_filename (gp_tmp, "wrap-parent.pid", NULL);
+  gchar *gc_path = g_strconcat (pid_path, ".grandchild", NULL);
+  GpFaultChild c;
+  GpFaultRun f;
+  GPid grandchild;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_fault_wrap_start (&c, dir, "--parent-child", pid_path, NULL);
+  grandchild = gp_fault_read_pid (gc_path);
+  gp_fault_wait (&c, "grandchild outlives the program", &f);
+  kill (grandchild, SIGKILL);
+  g_assert_cmpint (f.code, >=, 0);
+  g_assert_cmpint (f.code, <=, 1);
+  gp_fault_assert_one_line_with (f.out, "was still running when");
+  g_assert_null (strstr (f.out, "crashed"));
+  gp_fault_run_clear (&f);
+  g_free (gc_path);
+  g_free (pid_path);
+  g_free (dir);
+}
+
 /* ------------------------------------------------------------------ */
 /* the wrapped children                                                */
 
@@ -790,6 +819,31 @@ gp_fault_child (const gchar * pid_path, const gchar * launch,
   return 0;
 }
 
+/* --parent-child: starts a live GStreamer child of its own (which
+ * writes its pid to PID_PATH.grandchild), plays a short pipeline, and
+ * exits 0 once the child has streamed a while, leaving it running. */
+static gint
+gp_fault_parent_child (const gchar * pid_path)
+{
+  gchar *self = g_file_read_link ("/proc/self/exe", NULL);
+  gchar *gc_path = g_strconcat (pid_path, ".grandchild", NULL);
+  const gchar *argv[] = { self, "--live-child", gc_path, NULL };
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (!g_spawn_async (NULL, (gchar **) argv, NULL, 0, NULL, NULL, NULL,
+          NULL))
+    return 2;
+  while (!g_file_test (gc_path, G_FILE_TEST_EXISTS) &&
+      g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC)
+    g_usleep (50 * 1000);
+  gp_fault_child (pid_path, "videotestsrc num-buffers=30 ! fakesink", -1);
+  /* a few of the grandchild's windows on their way */
+  g_usleep (1500 * 1000);
+  g_free (gc_path);
+  g_free (self);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -797,6 +851,8 @@ main (int argc, char **argv)
 
   if (argc > 2 && strcmp (argv[1], "--live-child") == 0)
     return gp_fault_child (argv[2], GP_FAULTS_LIVE, -1);
+  if (argc > 2 && strcmp (argv[1], "--parent-child") == 0)
+    return gp_fault_parent_child (argv[2]);
   if (argc > 2 && strcmp (argv[1], "--abort-child") == 0)
     return gp_fault_child (argv[2], GP_FAULTS_LIVE, 1.5);
   if (argc > 2 && strcmp (argv[1], "--short-child") == 0)
@@ -824,6 +880,8 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/wrap/program-aborts", test_wrap_program_aborts);
   g_test_add_func ("/faults/wrap/wrap-killed", test_wrap_killed);
   g_test_add_func ("/faults/wrap/odd-tmpdir", test_wrap_odd_tmpdir);
+  g_test_add_func ("/faults/wrap/grandchild-outlives",
+      test_wrap_grandchild_outlives);
   g_test_add_func ("/faults/wrap/unwritable", test_wrap_unwritable);
   ret = g_test_run ();
   if (ret == 0)
