@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +56,10 @@
 #define GP_WRAP_PROGRESS_MS 1000
 /* The socket's file in the private folder. */
 #define GP_WRAP_SOCKET_NAME "gstprof.sock"
+/* The private folder in TMPDIR: the prefix, then wrap's pid, then
+ * mkdtemp's letters, so that a later wrap finds the folders of wraps that
+ * died (a SIGKILL leaves its folder) and removes them. */
+#define GP_WRAP_DIR_PREFIX "gstprof-wrap-"
 
 G_DEFINE_QUARK (gp-wrap-error-quark, gp_wrap_error);
 
@@ -765,6 +770,54 @@ gp_wrap_child_setup (gpointer data)
     _exit (127);
 }
 
+static void gp_wrap_remove_dir (const gchar * dir);
+
+/* The pid a private folder's name holds, or 0 when it is not one of
+ * ours ("gstprof-wrap-PID-XXXXXX"). */
+static pid_t
+gp_wrap_dir_owner (const gchar * name)
+{
+  const gchar *p = name + strlen (GP_WRAP_DIR_PREFIX);
+  gchar *end = NULL;
+  guint64 pid;
+
+  if (!g_str_has_prefix (name, GP_WRAP_DIR_PREFIX) || !g_ascii_isdigit (*p))
+    return 0;
+  pid = g_ascii_strtoull (p, &end, 10);
+  if (end == NULL || *end != '-' || strlen (end + 1) != 6 || pid == 0 ||
+      pid > G_MAXINT)
+    return 0;
+  return (pid_t) pid;
+}
+
+/* The private folders wraps that died left in @tmp: removed, but only
+ * those that are folders (not links), this user's, and whose wrap is
+ * gone (its pid no longer a process). Another user's, or a live wrap's,
+ * are never touched. */
+static void
+gp_wrap_remove_stale (const gchar * tmp)
+{
+  GDir *d = g_dir_open (tmp, 0, NULL);
+  const gchar *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
+    pid_t owner = gp_wrap_dir_owner (name);
+    gchar *path;
+    GStatBuf st;
+
+    /* EPERM: a process of another user's has that pid, alive */
+    if (owner == 0 || kill (owner, 0) == 0 || errno != ESRCH)
+      continue;
+    path = g_build_filename (tmp, name, NULL);
+    if (g_lstat (path, &st) == 0 && S_ISDIR (st.st_mode) &&
+        st.st_uid == getuid ())
+      gp_wrap_remove_dir (path);
+    g_free (path);
+  }
+  if (d != NULL)
+    g_dir_close (d);
+}
+
 /* GStreamer for reading the records, the private folder (w->dir, to
  * remove), the socket, and the program started with the tracer's
  * environment; FALSE with @error when one cannot be had. */
@@ -774,7 +827,7 @@ gp_wrap_spawn (GpWrap * w, GError ** error)
   const GpWrapOptions *o = w->opts;
   GpCaptureOptions opts;
   GError *err = NULL;
-  gchar **envp, *socket_path;
+  gchar **envp, *socket_path, *template;
   gboolean ok;
 
   /* the records are read by this process's GStreamer, which has no
@@ -787,7 +840,11 @@ gp_wrap_spawn (GpWrap * w, GError ** error)
   }
   /* a folder only this user reads: the records name the program's
    * elements and its command line */
-  w->dir = g_dir_make_tmp ("gstprof-wrap-XXXXXX", &err);
+  gp_wrap_remove_stale (g_get_tmp_dir ());
+  template = g_strdup_printf (GP_WRAP_DIR_PREFIX "%d-XXXXXX", (gint)
+      getpid ());
+  w->dir = g_dir_make_tmp (template, &err);
+  g_free (template);
   if (w->dir == NULL) {
     g_set_error (error, GP_WRAP_ERROR, GP_WRAP_ERROR_SETUP,
         "cannot make a private folder: %s", err->message);

@@ -784,6 +784,106 @@ test_wrap_grandchild_outlives (void)
   g_free (dir);
 }
 
+/* A pid no process has: a child's, reaped. */
+static GPid
+gp_fault_dead_pid (void)
+{
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  return pid;
+}
+
+/* A folder @name in @tmp with a file in it, owned by @uid. */
+static gchar *
+gp_fault_plant_dir (const gchar * tmp, const gchar * name, uid_t uid)
+{
+  gchar *dir = g_build_filename (tmp, name, NULL);
+  gchar *file = g_build_filename (dir, "gstprof.sock", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+  g_assert_cmpint (chown (file, uid, -1), ==, 0);
+  g_assert_cmpint (chown (dir, uid, -1), ==, 0);
+  g_free (file);
+  return dir;
+}
+
+/* The private folders of wraps that died (SIGKILL leaves them) are
+ * removed by the next wrap; a live wrap's, another user's, a link and a
+ * folder that only looks like one are kept. */
+static void
+test_wrap_stale_dirs (void)
+{
+  gchar *tmp = g_build_filename (gp_tmp, "stale-tmp", NULL);
+  gchar *dir = g_build_filename (gp_tmp, "wrap-stale", NULL);
+  gchar *pid_path = g_build_filename (gp_tmp, "wrap-stale.pid", NULL);
+  gchar **envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
+  struct passwd *pw = getuid () == 0 ? getpwnam ("nobody") : NULL;
+  gchar *name = g_strdup_printf ("gstprof-wrap-%d-abcdef",
+      (gint) gp_fault_dead_pid ());
+  gchar *dead = gp_fault_plant_dir (tmp, name, getuid ());
+  gchar *live_name = g_strdup_printf ("gstprof-wrap-%d-abcdef",
+      (gint) getpid ());
+  gchar *live = gp_fault_plant_dir (tmp, live_name, getuid ());
+  gchar *other = NULL, *other_name = NULL;
+  gchar *odd = gp_fault_plant_dir (tmp, "gstprof-wrap-XYZ123", getuid ());
+  gchar *link_name = g_strdup_printf ("gstprof-wrap-%d-linkme",
+      (gint) gp_fault_dead_pid ());
+  gchar *link = g_build_filename (tmp, link_name, NULL);
+  gchar *target = gp_fault_plant_dir (gp_tmp, "link-target", getuid ());
+  GpFaultChild c;
+  GpFaultRun f;
+
+  if (!gp_test_have_tracer ())
+    return;
+  if (pw != NULL) {
+    other_name = g_strdup_printf ("gstprof-wrap-%d-abcdef",
+        (gint) gp_fault_dead_pid ());
+    other = gp_fault_plant_dir (tmp, other_name, pw->pw_uid);
+  }
+  g_assert_cmpint (symlink (target, link), ==, 0);
+  gp_fault_wrap_start (&c, dir, "--short-child", pid_path, envp);
+  gp_fault_wait (&c, "stale folders", &f);
+  g_assert_cmpint (f.code, >=, 0);
+  g_assert_cmpint (f.code, <=, 1);
+  g_assert_false (g_file_test (dead, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (live, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (odd, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (target, G_FILE_TEST_IS_DIR));
+  if (other != NULL)
+    g_assert_true (g_file_test (other, G_FILE_TEST_IS_DIR));
+  /* and wrap's own folder is gone with it */
+  {
+    GDir *d = g_dir_open (tmp, 0, NULL);
+    const gchar *n;
+    guint left = 0;
+
+    while ((n = g_dir_read_name (d)) != NULL)
+      left++;
+    g_dir_close (d);
+    g_assert_cmpuint (left, ==, other ? 4 : 3);
+  }
+  gp_fault_run_clear (&f);
+  g_strfreev (envp);
+  g_free (target);
+  g_free (link);
+  g_free (link_name);
+  g_free (odd);
+  g_free (other);
+  g_free (other_name);
+  g_free (live);
+  g_free (live_name);
+  g_free (dead);
+  g_free (name);
+  g_free (pid_path);
+  g_free (dir);
+  g_free (tmp);
+}
+
 /* ------------------------------------------------------------------ */
 /* the wrapped children                                                */
 
@@ -880,6 +980,7 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/wrap/program-aborts", test_wrap_program_aborts);
   g_test_add_func ("/faults/wrap/wrap-killed", test_wrap_killed);
   g_test_add_func ("/faults/wrap/odd-tmpdir", test_wrap_odd_tmpdir);
+  g_test_add_func ("/faults/wrap/stale-dirs", test_wrap_stale_dirs);
   g_test_add_func ("/faults/wrap/grandchild-outlives",
       test_wrap_grandchild_outlives);
   g_test_add_func ("/faults/wrap/unwritable", test_wrap_unwritable);
