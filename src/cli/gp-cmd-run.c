@@ -80,10 +80,14 @@ static const gchar gp_run_description[] =
     "(EOS or\n"
     "error), --duration is reached, or Ctrl-C. At the end of the duration or "
     "on\n"
-    "Ctrl-C (or SIGTERM) EOS is sent and waited for a bounded time (3 s), "
+    "Ctrl-C EOS is sent and waited for a bounded time (3 s), "
     "then\n"
     "the pipeline stops (at once if it never reached PLAYING: EOS cannot\n"
-    "flow then). DIR/session.json is written atomically (temp file +\n"
+    "flow then); a second Ctrl-C or SIGTERM stops it at once. Stopping\n"
+    "takes 1 s at most (250 ms after a second Ctrl-C or SIGTERM): a\n"
+    "pipeline that will not stop (a sink blocked in a system call) is\n"
+    "left behind, the session holds what was measured, and the exit code\n"
+    "is 4. DIR/session.json is written atomically (temp file +\n"
     "rename), the verdict is printed on stdout and \"session:\n"
     "DIR/session.json\" on stderr.\n"
     "\n"
@@ -119,7 +123,11 @@ static const gchar gp_run_description[] =
     "  2  the pipeline failed on its own (an error message, or it never\n"
     "     reached PLAYING); the session is still written, with what happened\n"
     "  3  bad usage or input: a bad option value, a bad launch string or an\n"
-    "     unknown element (named), the tracer not found, DIR not writable\n";
+    "     unknown element (named), the tracer not found, DIR not writable\n"
+    "     (a session that cannot be written at the end: the verdict is\n"
+    "     printed first, then one line says why)\n"
+    "  4  the pipeline did not stop when told to (an element blocked): it\n"
+    "     was left behind; the session holds what was measured\n";
 
 /* Where session.json goes: @out, or gstprof-session-YYYYmmdd-HHMMSS in the
  * current folder (with -2, -3... when that exists already). */

@@ -30,7 +30,9 @@ static const gchar gp_cmd_wrap_description[] =
     "after " G_STRINGIFY (GP_WRAP_GRACE_S) " s each (Ctrl-C reaches the "
     "program from the terminal itself;\ngstprof adds no second SIGINT; "
     "kill -INT to gstprof is passed on). A program\nkilled or crashed "
-    "still gives every window up to its last one.\n\n"
+    "still gives every window up to its last one.\n"
+    "The program dies with gstprof; with --out its session so far is\n"
+    "saved every 2 s, so a gstprof killed outright leaves a valid one.\n\n"
     "The machine is sampled from the start as by gstprof run, the program's\n"
     "threads and RSS with it, into its session (--no-machine: not).\n\n"
     "Exit codes:\n"
@@ -38,7 +40,8 @@ static const gchar gp_cmd_wrap_description[] =
     "  1  a high or medium finding\n"
     "  2  the program failed on its own (a non-zero exit, a signal it did\n"
     "     not get from gstprof), or no GStreamer pipeline ran in it\n"
-    "  3  bad usage, the program not found, DIR not writable\n";
+    "  3  bad usage, the program not found, DIR not writable (the\n"
+    "     verdicts are printed first, then one line says why)\n";
 
 /* @s saved as @out_dir/@name (atomically: a failed write leaves the one
  * before); FALSE with the reason, naming the file, in @error. */
