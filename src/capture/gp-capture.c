@@ -952,22 +952,31 @@ static gboolean
 gp_capture_on_checkpoint (gpointer data)
 {
   GpCaptureRun *r = data;
-  GError *err = NULL;
-  gchar *dir = g_path_get_dirname (r->opts->checkpoint_path);
 
   gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
   gp_aggregator_finish (r->agg);
-  r->session->exit_code = -1;
+  gp_capture_checkpoint_save (r->session, r->opts->checkpoint_path, "run",
+      &r->checkpoint_failed);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+gp_capture_checkpoint_save (GpSession * s, const gchar * path,
+    const gchar * cmd, gboolean * failed)
+{
+  GError *err = NULL;
+  gchar *dir = g_path_get_dirname (path);
+
+  s->exit_code = -1;
   if (g_mkdir_with_parents (dir, 0755) != 0
-      || !gp_session_save (r->session, r->opts->checkpoint_path, &err)) {
-    if (!r->checkpoint_failed)
-      g_printerr ("gstprof: cannot write the checkpoint %s: %s\n",
-          r->opts->checkpoint_path, err ? err->message : g_strerror (errno));
-    r->checkpoint_failed = TRUE;
+      || !gp_session_save (s, path, &err)) {
+    if (!*failed)
+      g_printerr ("gstprof %s: cannot write the checkpoint %s: %s\n", cmd,
+          path, err ? err->message : g_strerror (errno));
+    *failed = TRUE;
   }
   g_clear_error (&err);
   g_free (dir);
-  return G_SOURCE_CONTINUE;
 }
 
 static gboolean

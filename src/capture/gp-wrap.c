@@ -421,25 +421,13 @@ gp_wrap_on_checkpoint (gpointer data)
   GpWrap *w = data;
   GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
   GpSession *s;
-  GError *err = NULL;
-  gchar *dir = g_path_get_dirname (w->opts->checkpoint_path);
 
   if (c == NULL)
     c = gp_wrap_conn_of (w, 0);
   s = c ? gp_records_reader_peek (c->reader) : NULL;
-  if (s != NULL) {
-    s->exit_code = -1;
-    if (g_mkdir_with_parents (dir, 0755) != 0
-        || !gp_session_save (s, w->opts->checkpoint_path, &err)) {
-      if (!w->checkpoint_failed)
-        g_printerr ("gstprof wrap: cannot write the checkpoint %s: %s\n",
-            w->opts->checkpoint_path, err ? err->message :
-            g_strerror (errno));
-      w->checkpoint_failed = TRUE;
-    }
-  }
-  g_clear_error (&err);
-  g_free (dir);
+  if (s != NULL)
+    gp_capture_checkpoint_save (s, w->opts->checkpoint_path, "wrap",
+        &w->checkpoint_failed);
   return G_SOURCE_CONTINUE;
 }
 
