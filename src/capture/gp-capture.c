@@ -769,6 +769,10 @@ gp_capture_on_start_grace (gpointer data)
 static void
 gp_capture_on_started (GpCaptureRun * r, GstStateChangeReturn ret)
 {
+  /* a start that comes back while the run stops the pipeline was cut
+   * short by the stop: no refusal */
+  if (r->stopping)
+    return;
   if (ret == GST_STATE_CHANGE_FAILURE && !r->end_set && !r->start_grace_id)
     r->start_grace_id = g_timeout_add (GP_CAPTURE_START_GRACE_MS,
         gp_capture_on_start_grace, r);
