@@ -7,6 +7,11 @@
  * through the aggregator, and owns the run's life: the bus, the duration,
  * Ctrl-C, and a bounded wait for EOS.
  *
+ * The pipeline's state changes run on threads of their own (GpCaptureJob),
+ * so a start or a stop that blocks (a FIFO's open (), a sink blocked in
+ * write ()) never holds the main loop: the stop is bounded whatever the
+ * pipeline does, and a pipeline that will not stop is left behind.
+ *
  * Whatever way the run ends (EOS, duration, Ctrl-C, a pipeline error), the
  * session is complete: the graph is snapshotted again and the tracer's open
  * window is flushed before the pipeline is stopped, so the caller can save
@@ -242,7 +247,7 @@ gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 
     if (v != NULL)
       g_setenv (vars[i], v, TRUE);
-    else if (i >= 3)
+    else if (g_str_has_prefix (vars[i], "GSTPROF_"))
       g_unsetenv (vars[i]);     /* the tracer's paths: only @opts' */
   }
   g_strfreev (envp);
