@@ -5,7 +5,8 @@
  * and programs that misbehave: a sink blocked in a system call (a FIFO
  * nobody opens, one nobody reads), an element stuck for 20 s, Ctrl-C and
  * SIGTERM while the pipeline will not stop, a disk that fills (RLIMIT_FSIZE
- * with SIGXFSZ ignored in the child: writes fail with EFBIG), an output
+ * with SIGXFSZ ignored in the child: writes fail with EFBIG; and a small
+ * tmpfs where the test may mount one: ENOSPC), an output
  * folder it may not write (as root the child runs as nobody), a wrapped
  * program killed with SIGKILL or aborting, wrap itself killed with
  * SIGKILL, a TMPDIR with ';' and ')'. Each: gstprof ends within a bound
@@ -22,6 +23,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -407,27 +409,15 @@ gp_fault_assert_only (const gchar * dir, const gchar * const *keep)
   g_dir_close (d);
 }
 
-/* In the child: files past 4 KiB fail with EFBIG instead of killing it. */
-static void
-gp_fault_small_disk (gpointer data)
-{
-  struct rlimit rl = { 4096, 4096 };
-
-  signal (SIGXFSZ, SIG_IGN);
-  setrlimit (RLIMIT_FSIZE, &rl);
-}
-
 /* A disk that fills while writing: the verdict is printed, one line says
- * the session was not written and why, the earlier one is intact (kept
- * beside it as session.1.json) and no half file is left. Made with
- * RLIMIT_FSIZE, the same EFBIG/ENOSPC path as a small tmpfs without
- * needing to mount one. */
+ * the session was not written and why (@why), the earlier one is intact
+ * (kept beside it as session.1.json) and no half file is left. @setup
+ * makes the child's disk small. */
 static void
-test_disk_full (void)
+gp_fault_disk_full (const gchar * dir, gchar * planted,
+    GSpawnChildSetupFunc setup, const gchar * why)
 {
-  gchar *dir = g_build_filename (gp_tmp, "disk-full", NULL);
-  gchar *planted = gp_fault_plant_session (dir);
-  gchar *kept = NULL;
+  gchar *kept = NULL, *path = g_build_filename (dir, "session.1.json", NULL);
   const gchar *argv[] = { gp_bin, "run", "--no-machine", "--duration", "1s",
     "--out", dir, "videotestsrc ! video/x-raw,width=64,height=48 ! "
         "fakesink", NULL
@@ -436,25 +426,71 @@ test_disk_full (void)
   GpFaultChild c;
   GpFaultRun f;
 
-  if (!gp_test_have_tracer ())
-    return;
-  g_test_message ("disk full: RLIMIT_FSIZE 4 KiB, SIGXFSZ ignored");
-  gp_fault_spawn (&c, argv, gp_fault_small_disk, NULL, NULL);
+  gp_fault_spawn (&c, argv, setup, NULL, NULL);
   gp_fault_wait (&c, "disk full", &f);
   g_assert_cmpint (f.code, ==, 3);
   gp_test_assert_has (f.out, "gstprof verdict");
   gp_fault_assert_one_line_with (f.err, "the session was not written");
-  gp_fault_assert_one_line_with (f.err, g_strerror (EFBIG));
-  {
-    gchar *path = g_build_filename (dir, "session.1.json", NULL);
-
-    g_assert_true (g_file_get_contents (path, &kept, NULL, NULL));
-    g_free (path);
-  }
+  gp_fault_assert_one_line_with (f.err, why);
+  g_assert_true (g_file_get_contents (path, &kept, NULL, NULL));
   g_assert_cmpstr (kept, ==, planted);
   gp_fault_assert_only (dir, only);
   gp_fault_run_clear (&f);
   g_free (kept);
+  g_free (path);
+}
+
+/* In the child: files past 4 KiB fail with EFBIG instead of killing it. */
+static void
+gp_fault_small_file_limit (gpointer data)
+{
+  struct rlimit rl = { 4096, 4096 };
+
+  signal (SIGXFSZ, SIG_IGN);
+  setrlimit (RLIMIT_FSIZE, &rl);
+}
+
+/* The disk fills: RLIMIT_FSIZE (4 KiB, SIGXFSZ ignored), which any user
+ * may set: writes fail with EFBIG. */
+static void
+test_disk_full_rlimit (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "disk-full-rlimit", NULL);
+  gchar *planted = gp_fault_plant_session (dir);
+
+  if (!gp_test_have_tracer ())
+    return;
+  g_test_message ("disk full: RLIMIT_FSIZE 4 KiB, SIGXFSZ ignored");
+  gp_fault_disk_full (dir, planted, gp_fault_small_file_limit,
+      g_strerror (EFBIG));
+  g_free (planted);
+  g_free (dir);
+}
+
+/* The disk fills: a tmpfs of two pages mounted on the output folder,
+ * where this test may mount (root); the earlier session takes one, the
+ * run's needs more: ENOSPC. */
+static void
+test_disk_full_tmpfs (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "disk-full-tmpfs", NULL);
+  gchar *planted;
+
+  if (!gp_test_have_tracer ())
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  if (mount ("gstprof-test", dir, "tmpfs", 0, "size=8k,mode=0755") != 0) {
+    gchar *why = g_strdup_printf ("no tmpfs: %s", g_strerror (errno));
+
+    g_test_skip (why);
+    g_free (why);
+    g_free (dir);
+    return;
+  }
+  g_test_message ("disk full: a tmpfs of 8 KiB");
+  planted = gp_fault_plant_session (dir);
+  gp_fault_disk_full (dir, planted, NULL, g_strerror (ENOSPC));
+  g_assert_cmpint (umount (dir), ==, 0);
   g_free (planted);
   g_free (dir);
 }
@@ -974,7 +1010,8 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/run/sigint-twice", test_sigint_twice);
   g_test_add_func ("/faults/run/sigterm", test_sigterm);
   g_test_add_func ("/faults/run/sigterm-healthy", test_sigterm_healthy);
-  g_test_add_func ("/faults/run/disk-full", test_disk_full);
+  g_test_add_func ("/faults/run/disk-full-rlimit", test_disk_full_rlimit);
+  g_test_add_func ("/faults/run/disk-full-tmpfs", test_disk_full_tmpfs);
   g_test_add_func ("/faults/run/unwritable", test_unwritable);
   g_test_add_func ("/faults/wrap/program-killed", test_wrap_program_killed);
   g_test_add_func ("/faults/wrap/program-aborts", test_wrap_program_aborts);
