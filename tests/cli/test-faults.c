@@ -274,7 +274,8 @@ test_element_stuck (void)
 }
 
 /* Ctrl-C (SIGINT, sent here) on a pipeline that never reaches EOS; then
- * @second, which ends gstprof at once with the session. */
+ * @second, which ends gstprof at once with the session (0: none, the EOS
+ * wait and the stop are bounded by themselves). */
 static void
 gp_fault_signals (const gchar * name, gint second)
 {
@@ -305,13 +306,16 @@ gp_fault_signals (const gchar * name, gint second)
     g_usleep (500 * 1000);
   }
   t_second = g_get_monotonic_time ();
-  g_assert_cmpint (kill (c.pid, second), ==, 0);
+  if (second != 0)
+    g_assert_cmpint (kill (c.pid, second), ==, 0);
   gp_fault_wait (&c, name, &f);
-  g_test_message ("%s: ended %.2f s after the signal that ends at once",
-      name, (g_get_monotonic_time () - t_second) / 1e6);
-  /* at once: the hurried stop's 250 ms, the rules and the write */
+  g_test_message ("%s: ended %.2f s after the last signal", name,
+      (g_get_monotonic_time () - t_second) / 1e6);
+  /* at once: the hurried stop's 250 ms, the rules and the write; after
+   * one Ctrl-C: the EOS wait, then the stop's bound */
   g_assert_cmpfloat ((g_get_monotonic_time () - t_second) / 1e6, <,
-      GP_FAULTS_SLACK_S / 2);
+      second != 0 ? GP_FAULTS_SLACK_S / 2 : GP_FAULTS_EOS_S +
+      GP_FAULTS_TEARDOWN_S + GP_FAULTS_SLACK_S);
   g_assert_cmpint (f.code, ==, GP_FAULTS_EXIT_STUCK);
   gp_fault_assert_one_line_with (f.err, "did not stop");
   s = gp_test_load_session_dir (dir);
@@ -325,6 +329,13 @@ gp_fault_signals (const gchar * name, gint second)
   g_free (dir);
   g_free (fifo);
   g_free (fifo_name);
+}
+
+static void
+test_sigint_once (void)
+{
+  if (gp_test_have_tracer ())
+    gp_fault_signals ("sigint-once", 0);
 }
 
 static void
@@ -1007,6 +1018,7 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/run/fifo-never-opened", test_fifo_never_opened);
   g_test_add_func ("/faults/run/fifo-never-read", test_fifo_never_read);
   g_test_add_func ("/faults/run/element-stuck-20s", test_element_stuck);
+  g_test_add_func ("/faults/run/sigint-once", test_sigint_once);
   g_test_add_func ("/faults/run/sigint-twice", test_sigint_twice);
   g_test_add_func ("/faults/run/sigterm", test_sigterm);
   g_test_add_func ("/faults/run/sigterm-healthy", test_sigterm_healthy);
