@@ -14,7 +14,11 @@
  * in this process group (the terminal sends it to the whole foreground
  * group), so no second one is sent; a SIGINT from kill (2) is forwarded.
  * A program that dies by a signal of its own (a crash, an OOM kill) still
- * leaves every window up to its last one.
+ * leaves every window up to its last one. The program dies with gstprof
+ * (PR_SET_PDEATHSIG); with a checkpoint path its session so far is saved
+ * every GP_WRAP_CHECKPOINT_S, so a gstprof killed outright leaves a valid
+ * one; the private folders of wraps that died are removed at the next
+ * start (docs/wrap.md).
  */
 #ifndef __GP_WRAP_H__
 #define __GP_WRAP_H__
