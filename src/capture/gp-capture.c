@@ -7,6 +7,11 @@
  * through the aggregator, and owns the run's life: the bus, the duration,
  * Ctrl-C, and a bounded wait for EOS.
  *
+ * The pipeline's state changes run on threads of their own (GpCaptureJob),
+ * so a start or a stop that blocks (a FIFO's open (), a sink blocked in
+ * write ()) never holds the main loop: the stop is bounded whatever the
+ * pipeline does, and a pipeline that will not stop is left behind.
+ *
  * Whatever way the run ends (EOS, duration, Ctrl-C, a pipeline error), the
  * session is complete: the graph is snapshotted again and the tracer's open
  * window is flushed before the pipeline is stopped, so the caller can save
@@ -28,6 +33,18 @@
 #include <unistd.h>
 
 #define GP_TRACER_LIB "libgstprof.so"
+/* Once the run stops the pipeline for good (EOS came, or the EOS wait is
+ * over), how long its state change to NULL may take before the pipeline
+ * is left behind as stuck: a healthy one stops in milliseconds; an element
+ * blocked in a system call (a filesink writing into a FIFO nobody reads)
+ * or stuck in its chain function never does. */
+#define GP_CAPTURE_TEARDOWN_MS 1000
+/* The same wait after a second Ctrl-C or a SIGTERM: the user asked for
+ * the end at once; long enough for a healthy pipeline to stop. */
+#define GP_CAPTURE_HURRY_MS 250
+/* A start refused without an error message: how long an element may take
+ * to post its error from a thread of its own. */
+#define GP_CAPTURE_START_GRACE_MS 200
 
 G_DEFINE_QUARK (gp-capture-error-quark, gp_capture_error);
 
@@ -148,24 +165,6 @@ gp_capture_prepend_plugin_path (gchar ** envp, const gchar * dir)
   return envp;
 }
 
-/* ",KEY=\"VALUE\"": quoted, as GstStructure reads a string, since a path
- * may hold characters its syntax splits on; a quote and a backslash take
- * a backslash. */
-static void
-gp_capture_append_param (GString * out, const gchar * key,
-    const gchar * value)
-{
-  const gchar *c;
-
-  g_string_append_printf (out, ",%s=\"", key);
-  for (c = value; *c; c++) {
-    if (*c == '"' || *c == '\\')
-      g_string_append_c (out, '\\');
-    g_string_append_c (out, *c);
-  }
-  g_string_append_c (out, '"');
-}
-
 /* The user's GST_TRACERS, less any gstprof entry (ours replaces it, so
  * the instance found after gst_init has our parameters), plus ours. */
 static gchar *
@@ -193,10 +192,6 @@ gp_capture_tracers_value (const gchar * old, const GpCaptureOptions * opts)
       window, opts->cpu ? "true" : "false");
   if (opts->trace_s > 0)
     g_string_append_printf (out, ",trace=%u", opts->trace_s);
-  if (opts->records_dir != NULL)
-    gp_capture_append_param (out, "out", opts->records_dir);
-  if (opts->records_socket != NULL)
-    gp_capture_append_param (out, "socket", opts->records_socket);
   g_string_append_c (out, ')');
   return g_string_free (out, FALSE);
 }
@@ -214,6 +209,16 @@ gp_capture_tracer_environ (gchar ** envp, const GpCaptureOptions * opts)
       opts);
   envp = g_environ_setenv (envp, "GST_TRACERS", tracers, TRUE);
   g_free (tracers);
+  /* paths beside GST_TRACERS, not in it: a ';' or ')' in them (a TMPDIR)
+   * would cut its entry (gp-record.h) */
+  envp = g_environ_unsetenv (envp, GP_TRACER_OUT_ENV);
+  envp = g_environ_unsetenv (envp, GP_TRACER_SOCKET_ENV);
+  if (opts->records_dir != NULL)
+    envp = g_environ_setenv (envp, GP_TRACER_OUT_ENV, opts->records_dir,
+        TRUE);
+  if (opts->records_socket != NULL)
+    envp = g_environ_setenv (envp, GP_TRACER_SOCKET_ENV,
+        opts->records_socket, TRUE);
   return envp;
 }
 
@@ -221,7 +226,8 @@ gboolean
 gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 {
   static const gchar *const vars[] = { "GST_PLUGIN_PATH",
-    "GST_PLUGIN_PATH_1_0", "GST_TRACERS"
+    "GST_PLUGIN_PATH_1_0", "GST_TRACERS", GP_TRACER_OUT_ENV,
+    GP_TRACER_SOCKET_ENV
   };
   gchar **envp;
   guint i;
@@ -241,6 +247,8 @@ gp_capture_prepare_env (const GpCaptureOptions * opts, GError ** error)
 
     if (v != NULL)
       g_setenv (vars[i], v, TRUE);
+    else if (g_str_has_prefix (vars[i], "GSTPROF_"))
+      g_unsetenv (vars[i]);     /* the tracer's paths: only @opts' */
   }
   g_strfreev (envp);
   return TRUE;
@@ -409,6 +417,11 @@ typedef struct
   GThread *gp_capture_eos_thread;
   guint n_interrupts;
   gboolean graph_taken;
+  gboolean hurry;               /* a second Ctrl-C or SIGTERM: no waiting */
+  gboolean stopping;            /* waiting for the state change to NULL */
+  gboolean start_refused;       /* PLAYING refused, no error message */
+  guint start_grace_id;
+  guint stop_deadline_id;
 
   guint bus_watch_id;
   guint duration_id;
@@ -620,6 +633,210 @@ gp_capture_unblock_streaming (GstElement * pipeline)
   gst_iterator_free (it);
 }
 
+/* ------------------------------------------------------------------ */
+/* state changes off the main thread                                   */
+
+static void gp_capture_remove_source (guint * id);
+
+/* A state change of the whole pipeline, run on a thread of its own: the
+ * start to PLAYING and the stop to NULL may each block for as long as an
+ * element does (a filesink opening a FIFO nobody reads, a sink blocked in
+ * write (), a chain function asleep), and the main loop must still see
+ * the duration, the signals and its own deadline. The job outlives the
+ * run when its thread never comes back: it holds its own reference to
+ * the pipeline, and reports to the run (on the main loop) only while the
+ * run is still there (@run, cleared on the main thread when the run no
+ * longer waits for it). */
+typedef struct
+{
+  gint ref;
+  GMutex lock;
+  GpCaptureRun *run;
+  GstElement *pipeline;
+  GstState target;
+  gboolean unblock;             /* to NULL: flush from the sources first */
+  GThread *eos_thread;          /* to NULL: joined once the pipeline stopped */
+  GstStateChangeReturn ret;
+  gboolean done;
+  void (*on_done) (GpCaptureRun * r, GstStateChangeReturn ret);
+} GpCaptureJob;
+
+static GpCaptureJob *
+gp_capture_job_ref (GpCaptureJob * job)
+{
+  g_atomic_int_inc (&job->ref);
+  return job;
+}
+
+static void
+gp_capture_job_unref (gpointer data)
+{
+  GpCaptureJob *job = data;
+
+  if (!g_atomic_int_dec_and_test (&job->ref))
+    return;
+  g_mutex_clear (&job->lock);
+  gst_object_unref (job->pipeline);
+  g_free (job);
+}
+
+/* On the main loop: the job's thread came back. */
+static gboolean
+gp_capture_on_job_done (gpointer data)
+{
+  GpCaptureJob *job = data;
+
+  /* @run is only cleared on this thread: no lock needed to read it here */
+  if (job->run != NULL)
+    job->on_done (job->run, job->ret);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+gp_capture_job_thread (gpointer data)
+{
+  GpCaptureJob *job = data;
+  GstStateChangeReturn ret;
+
+  if (job->unblock)
+    gp_capture_unblock_streaming (job->pipeline);
+  ret = gst_element_set_state (job->pipeline, job->target);
+  /* stopping the pipeline released whatever held the EOS back */
+  if (job->eos_thread != NULL)
+    g_thread_join (job->eos_thread);
+  job->eos_thread = NULL;
+  g_mutex_lock (&job->lock);
+  job->ret = ret;
+  job->done = TRUE;
+  if (job->run != NULL)
+    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, gp_capture_on_job_done,
+        gp_capture_job_ref (job), gp_capture_job_unref);
+  g_mutex_unlock (&job->lock);
+  gp_capture_job_unref (job);
+  return NULL;
+}
+
+/* Starts the state change of @r's pipeline to @target on a thread of its
+ * own; @on_done runs on the main loop when it returns. */
+static GpCaptureJob *
+gp_capture_job_start (GpCaptureRun * r, GstState target,
+    void (*on_done) (GpCaptureRun * r, GstStateChangeReturn ret))
+{
+  GpCaptureJob *job = g_new0 (GpCaptureJob, 1);
+
+  job->ref = 1;
+  g_mutex_init (&job->lock);
+  job->run = r;
+  job->pipeline = gst_object_ref (r->pipeline);
+  job->target = target;
+  job->on_done = on_done;
+  return job;
+}
+
+static void
+gp_capture_job_go (GpCaptureJob * job)
+{
+  g_thread_unref (g_thread_new (job->target == GST_STATE_NULL ?
+          "gstprof-stop" : "gstprof-start", gp_capture_job_thread,
+          gp_capture_job_ref (job)));
+}
+
+/* Whether the job came back; the run no longer hears of it. */
+static gboolean
+gp_capture_job_finish (GpCaptureJob * job)
+{
+  gboolean done;
+
+  g_mutex_lock (&job->lock);
+  done = job->done;
+  job->run = NULL;
+  g_mutex_unlock (&job->lock);
+  gp_capture_job_unref (job);
+  return done;
+}
+
+static gboolean
+gp_capture_on_start_grace (gpointer data)
+{
+  GpCaptureRun *r = data;
+
+  r->start_grace_id = 0;
+  if (!r->end_set)
+    r->start_refused = TRUE;
+  g_main_loop_quit (r->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* The start to PLAYING came back. A refusal: the element that refused
+ * posts its error before the call returns (the bus watch records it and
+ * ends the run); a short grace covers one that posts it from its own
+ * thread, and without any the run ends as refused. */
+static void
+gp_capture_on_started (GpCaptureRun * r, GstStateChangeReturn ret)
+{
+  /* a start that comes back while the run stops the pipeline was cut
+   * short by the stop: no refusal */
+  if (r->stopping)
+    return;
+  if (ret == GST_STATE_CHANGE_FAILURE && !r->end_set && !r->start_grace_id)
+    r->start_grace_id = g_timeout_add (GP_CAPTURE_START_GRACE_MS,
+        gp_capture_on_start_grace, r);
+}
+
+static void
+gp_capture_on_stopped (GpCaptureRun * r, GstStateChangeReturn ret)
+{
+  g_main_loop_quit (r->loop);
+}
+
+static gboolean
+gp_capture_on_stop_deadline (gpointer data)
+{
+  GpCaptureRun *r = data;
+
+  r->stop_deadline_id = 0;
+  g_main_loop_quit (r->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* The pipeline to NULL, waited for GP_CAPTURE_TEARDOWN_MS at most
+ * (GP_CAPTURE_HURRY_MS after a second Ctrl-C or a SIGTERM; a signal
+ * during the wait ends it at once). FALSE: it did not stop in time and is
+ * left behind, its threads where they are; the session holds what was
+ * measured. Pushes blocked downstream of an EOS that never arrived (or of
+ * a preroll that never completed) are released first by a flush. */
+static gboolean
+gp_capture_stop_pipeline (GpCaptureRun * r)
+{
+  GpCaptureJob *job = gp_capture_job_start (r, GST_STATE_NULL,
+      gp_capture_on_stopped);
+  gboolean stopped;
+
+  job->unblock = (r->eos_sent && !r->eos_received) ||
+      r->reached < GST_STATE_PLAYING;
+  job->eos_thread = r->gp_capture_eos_thread;
+  r->gp_capture_eos_thread = NULL;
+  r->stopping = TRUE;
+  r->stop_deadline_id = g_timeout_add (r->hurry ? GP_CAPTURE_HURRY_MS :
+      GP_CAPTURE_TEARDOWN_MS, gp_capture_on_stop_deadline, r);
+  gp_capture_job_go (job);
+  g_main_loop_run (r->loop);
+  gp_capture_remove_source (&r->stop_deadline_id);
+  r->stopping = FALSE;
+  stopped = gp_capture_job_finish (job);
+  if (!stopped) {
+    gchar *text = g_strdup_printf ("the pipeline did not stop within %.2f s "
+        "of being told to (an element blocked): left running, the session "
+        "holds what was measured up to then", (r->hurry ?
+            GP_CAPTURE_HURRY_MS : GP_CAPTURE_TEARDOWN_MS) / 1000.0);
+
+    gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
+        GP_CAPTURE_STUCK_EVENT, "", text);
+    g_free (text);
+  }
+  return stopped;
+}
+
 /* Ends the run the clean way: EOS from the sources, so every element
  * drains and the last buffers are measured; bounded, because a pipeline
  * that is stuck will never deliver it. */
@@ -669,23 +886,43 @@ gp_capture_on_duration (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Ctrl-C: EOS sent and waited for, as at the end of the duration. A
+ * second Ctrl-C, or SIGTERM (a service manager, a script's kill): the
+ * user does not want to wait for EOS, the pipeline is stopped at once;
+ * and while the run waits for the pipeline to stop, any of them ends the
+ * wait (the pipeline left behind). */
 static gboolean
-gp_capture_on_signal (GpCaptureRun * r, const gchar * name)
+gp_capture_on_signal (GpCaptureRun * r, const gchar * name, gboolean at_once)
 {
-  r->n_interrupts++;
-  if (r->n_interrupts == 1) {
-    gchar *text = g_strdup_printf ("%s: EOS sent, stopping", name);
+  gchar *text;
 
+  r->n_interrupts++;
+  if (r->stopping) {
+    text = g_strdup_printf ("%s: stopped at once, without waiting for the "
+        "pipeline to stop", name);
+    gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
+        "interrupt", "", text);
+    g_free (text);
+    r->hurry = TRUE;
+    g_main_loop_quit (r->loop);
+    return G_SOURCE_CONTINUE;
+  }
+  if (r->n_interrupts == 1) {
     r->stop_ts = gp_capture_run_now (r);
+    gp_capture_set_end (r, GP_CAPTURE_END_INTERRUPTED);
+  }
+  if (r->n_interrupts == 1 && !at_once) {
+    text = g_strdup_printf ("%s: EOS sent, stopping", name);
     gp_aggregator_add_bus_event (r->agg, r->stop_ts, "interrupt", "", text);
     g_free (text);
-    gp_capture_set_end (r, GP_CAPTURE_END_INTERRUPTED);
     if (!gp_capture_stop_if_never_played (r))
       gp_capture_send_eos (r);
   } else {
-    /* a second Ctrl-C: the user does not want to wait for EOS */
+    text = g_strdup_printf ("%s: stopped at once", name);
     gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
-        "interrupt", "", "stopped at once");
+        "interrupt", "", text);
+    g_free (text);
+    r->hurry = TRUE;
     g_main_loop_quit (r->loop);
   }
   return G_SOURCE_CONTINUE;
@@ -694,13 +931,13 @@ gp_capture_on_signal (GpCaptureRun * r, const gchar * name)
 static gboolean
 gp_capture_on_sigint (gpointer data)
 {
-  return gp_capture_on_signal (data, "SIGINT");
+  return gp_capture_on_signal (data, "SIGINT", FALSE);
 }
 
 static gboolean
 gp_capture_on_sigterm (gpointer data)
 {
-  return gp_capture_on_signal (data, "SIGTERM");
+  return gp_capture_on_signal (data, "SIGTERM", TRUE);
 }
 
 static void
@@ -724,22 +961,31 @@ static gboolean
 gp_capture_on_checkpoint (gpointer data)
 {
   GpCaptureRun *r = data;
-  GError *err = NULL;
-  gchar *dir = g_path_get_dirname (r->opts->checkpoint_path);
 
   gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
   gp_aggregator_finish (r->agg);
-  r->session->exit_code = -1;
+  gp_capture_checkpoint_save (r->session, r->opts->checkpoint_path, "run",
+      &r->checkpoint_failed);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+gp_capture_checkpoint_save (GpSession * s, const gchar * path,
+    const gchar * cmd, gboolean * failed)
+{
+  GError *err = NULL;
+  gchar *dir = g_path_get_dirname (path);
+
+  s->exit_code = -1;
   if (g_mkdir_with_parents (dir, 0755) != 0
-      || !gp_session_save (r->session, r->opts->checkpoint_path, &err)) {
-    if (!r->checkpoint_failed)
-      g_printerr ("gstprof: cannot write the checkpoint %s: %s\n",
-          r->opts->checkpoint_path, err ? err->message : g_strerror (errno));
-    r->checkpoint_failed = TRUE;
+      || !gp_session_save (s, path, &err)) {
+    if (!*failed)
+      g_printerr ("gstprof %s: cannot write the checkpoint %s: %s\n", cmd,
+          path, err ? err->message : g_strerror (errno));
+    *failed = TRUE;
   }
   g_clear_error (&err);
   g_free (dir);
-  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -1129,10 +1375,9 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   GstElement *parsed;
   GError *perr = NULL;
   GstBus *bus;
-  GstStateChangeReturn ret;
   GDateTime *started;
   gulong window_handler;
-  gboolean run_loop = TRUE;
+  GpCaptureJob *start;
 
   g_return_val_if_fail (opts != NULL, NULL);
   g_return_val_if_fail (opts->launch != NULL, NULL);
@@ -1206,37 +1451,25 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     r.checkpoint_id = g_timeout_add ((guint) (opts->checkpoint_s * 1000),
         gp_capture_on_checkpoint, &r);
 
-  ret = gst_element_set_state (r.pipeline, GST_STATE_PLAYING);
-  if (ret == GST_STATE_CHANGE_FAILURE) {
-    /* the element that refused posts its error before the call returns;
-     * a short grace covers one that posts it from its own thread */
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 200 * GST_MSECOND,
-        GST_MESSAGE_ERROR);
-
-    run_loop = FALSE;
-    if (msg != NULL) {
-      gp_capture_record_error (&r, msg);
-      gst_message_unref (msg);
-    } else {
-      g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_STATE,
-          "the pipeline would not start (state change to PLAYING failed "
-          "without an error message)");
-    }
-  }
-
-  if (run_loop)
-    g_main_loop_run (r.loop);
+  /* off the main thread: a start that blocks (a FIFO's open ()) still
+   * ends with the duration or a signal */
+  start = gp_capture_job_start (&r, GST_STATE_PLAYING, gp_capture_on_started);
+  gp_capture_job_go (start);
+  g_main_loop_run (r.loop);
 
   gp_capture_remove_source (&r.duration_id);
   gp_capture_remove_source (&r.eos_timeout_id);
   gp_capture_remove_source (&r.progress_id);
   gp_capture_remove_source (&r.checkpoint_id);
-  gp_capture_remove_source (&r.sigint_id);
-  gp_capture_remove_source (&r.sigterm_id);
+  gp_capture_remove_source (&r.start_grace_id);
   gp_capture_remove_source (&r.bus_watch_id);
   gp_capture_progress_clear (&r);
+  if (r.start_refused)
+    g_set_error (error, GP_CAPTURE_ERROR, GP_CAPTURE_ERROR_STATE,
+        "the pipeline would not start (state change to PLAYING failed "
+        "without an error message)");
 
-  if (r.end_set || run_loop) {
+  if (!r.start_refused) {
     guint64 t_end;
 
     /* pads added while PLAYING (demuxers, decodebin) are in this one */
@@ -1251,14 +1484,9 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     g_signal_handler_disconnect (r.tracer, window_handler);
     if (r.reached < GST_STATE_PLAYING)
       r.preroll = gp_capture_collect_preroll (r.pipeline);
-    if ((r.eos_sent && !r.eos_received) || r.reached < GST_STATE_PLAYING)
-      gp_capture_unblock_streaming (r.pipeline);
-    gst_element_set_state (r.pipeline, GST_STATE_NULL);
-    /* stopping the pipeline released whatever held the EOS back */
-    if (r.gp_capture_eos_thread != NULL)
-      g_thread_join (r.gp_capture_eos_thread);
-    /* no push is on its way any more */
-    gp_capture_take_trace (&r, session);
+    /* bounded: a pipeline that will not stop is left behind */
+    if (gp_capture_stop_pipeline (&r))
+      gp_capture_take_trace (&r, session);      /* no push on its way */
 
     gp_capture_fill_session (&r, session, started, t_end);
     gp_aggregator_finish (r.agg);
@@ -1269,11 +1497,14 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     sink->agg = NULL;
     g_mutex_unlock (&sink->lock);
     g_signal_handler_disconnect (r.tracer, window_handler);
-    gst_element_set_state (r.pipeline, GST_STATE_NULL);
+    gp_capture_stop_pipeline (&r);
     gp_capture_stop_sampler (&r, session);
     gp_session_free (session);
     session = NULL;
   }
+  gp_capture_job_finish (start);
+  gp_capture_remove_source (&r.sigint_id);
+  gp_capture_remove_source (&r.sigterm_id);
 
   gp_aggregator_free (r.agg);
   if (r.preroll)

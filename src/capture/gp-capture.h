@@ -5,8 +5,11 @@
  * through GST_PLUGIN_PATH + GST_TRACERS (so gp_capture_prepare_env() must run
  * before gst_init()), its windows are folded into a GpSession by the
  * aggregator (gp-aggregate.h), and the run ends on EOS, at the end of the
- * duration, on Ctrl-C (SIGINT/SIGTERM: EOS is sent, then a bounded wait), or
- * on an error from the pipeline.
+ * duration, on Ctrl-C (SIGINT: EOS is sent, then a bounded wait; a second
+ * one or SIGTERM: at once), or on an error from the pipeline. Every stop
+ * is bounded whatever the pipeline does: the state changes run off the
+ * main thread, and a pipeline that does not stop in time is left behind
+ * (the session then has a GP_CAPTURE_STUCK_EVENT).
  *
  * The room, src/capture: the runs and what folds their records into a
  * session.
@@ -65,11 +68,13 @@ typedef struct
   const gchar *checkpoint_path;
   gdouble checkpoint_s;
   /* The tracer's `out` folder: it writes its records there itself (a
-   * wrapped program's). NULL: none. */
+   * wrapped program's); passed in GP_TRACER_OUT_ENV, beside GST_TRACERS
+   * (gp-record.h), so any path travels. NULL: none. */
   const gchar *records_dir;
   /* The tracer's `socket`: it streams its records to this Unix socket as
    * windows close (gstprof wrap listens on it); with records_dir too, the
-   * file is written where the socket cannot be reached. NULL: none. */
+   * file is written where the socket cannot be reached; passed in
+   * GP_TRACER_SOCKET_ENV. NULL: none. */
   const gchar *records_socket;
   /* Seconds of pushes the tracer keeps per streaming thread (its `trace`
    * parameter, at most GP_TRACE_MAX_S); at the end of the run they are
@@ -92,6 +97,11 @@ typedef enum
   GP_CAPTURE_END_ERROR,         /* the pipeline posted an error */
 } GpCaptureEnd;
 
+/* The event type of a run whose pipeline did not stop when told to (an
+ * element blocked in a system call or stuck in its chain): the session
+ * holds what was measured up to the stop, the pipeline was left running. */
+#define GP_CAPTURE_STUCK_EVENT "stuck"
+
 #define GP_CAPTURE_ERROR (gp_capture_error_quark ())
 GQuark gp_capture_error_quark (void);
 typedef enum
@@ -107,7 +117,9 @@ void gp_capture_options_init (GpCaptureOptions * opts);
  * @envp (NULL: this process's) with the tracer's folder first in
  * GST_PLUGIN_PATH (or GST_PLUGIN_PATH_1_0 where that is set) and gstprof
  * with @opts' parameters added to the GST_TRACERS already there (any other
- * tracer kept, an earlier gstprof entry replaced). A new array. */
+ * tracer kept, an earlier gstprof entry replaced), and @opts' records
+ * folder and socket in GP_TRACER_OUT_ENV and GP_TRACER_SOCKET_ENV (any
+ * earlier ones removed). A new array. */
 gchar **gp_capture_tracer_environ (gchar ** envp,
     const GpCaptureOptions * opts);
 
@@ -123,7 +135,9 @@ gboolean gp_capture_prepare_env (const GpCaptureOptions * opts,
  * (GP_CAPTURE_ERROR_STATE). A pipeline that fails with an error message,
  * even while starting (a missing file), gives a complete session with
  * @end = GP_CAPTURE_END_ERROR and the error among its events; so does a run
- * stopped by Ctrl-C (an "interrupt" event). Times in the session are
+ * stopped by Ctrl-C (an "interrupt" event), and one whose pipeline would
+ * not stop (a GP_CAPTURE_STUCK_EVENT; its threads are left where they
+ * are, the pipeline is not freed). Times in the session are
  * seconds from the start of the run, on the tracer's clock.
  * If GStreamer is not initialised yet, prepares the environment and
  * initialises it. */

@@ -475,6 +475,29 @@ gp_records_reader_bad_lines (GpRecordsReader * r)
 }
 
 GpSession *
+gp_records_reader_finish_running (GpRecordsReader * r, const gchar * note)
+{
+  GpSession *s;
+
+  /* not an end the tracer wrote, but not a crash either */
+  r->ended = TRUE;
+  s = gp_records_reader_finish (r, FALSE);
+  if (s != NULL && note != NULL)
+    gp_session_add_event (s, s->duration_s, "warning", "gstprof", note);
+  return s;
+}
+
+GpSession *
+gp_records_reader_peek (GpRecordsReader * r)
+{
+  if (r->session == NULL || r->header == NULL)
+    return NULL;
+  gp_aggregator_finish (r->agg);
+  gp_records_fill_session (r->session, r->header, r->t0, r->t_end);
+  return r->session;
+}
+
+GpSession *
 gp_records_reader_finish (GpRecordsReader * r, gboolean cut)
 {
   GpSession *s = r->session;

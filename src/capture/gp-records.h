@@ -76,6 +76,16 @@ GpAggregator *gp_records_reader_aggregator (GpRecordsReader * r);
 /* Windows read, and lines that were not records, so far. */
 guint64 gp_records_reader_windows (GpRecordsReader * r);
 guint64 gp_records_reader_bad_lines (GpRecordsReader * r);
+/* As gp_records_reader_finish, for the stream of a process still running
+ * when the reading ends (one that outlived wrap's program): its windows
+ * up to now, with @note, and not taken for a crash. */
+GpSession *gp_records_reader_finish_running (GpRecordsReader * r,
+    const gchar * note);
+/* The session so far, for a checkpoint (wrap's, every few seconds): the
+ * aggregator's finish run on what came (it goes on taking lines after),
+ * the header's facts filled in. Borrowed, until the next line or
+ * gp_records_reader_finish; NULL before the header. */
+GpSession *gp_records_reader_peek (GpRecordsReader * r);
 /* The session of every line read (rules not run); @cut: the stream ended
  * inside a line. NULL when no header came. Once. */
 GpSession *gp_records_reader_finish (GpRecordsReader * r, gboolean cut);

@@ -25,7 +25,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +56,10 @@
 #define GP_WRAP_PROGRESS_MS 1000
 /* The socket's file in the private folder. */
 #define GP_WRAP_SOCKET_NAME "gstprof.sock"
+/* The private folder in TMPDIR: the prefix, then wrap's pid, then
+ * mkdtemp's letters, so that a later wrap finds the folders of wraps that
+ * died (a SIGKILL leaves its folder) and removes them. */
+#define GP_WRAP_DIR_PREFIX "gstprof-wrap-"
 
 G_DEFINE_QUARK (gp-wrap-error-quark, gp_wrap_error);
 
@@ -97,6 +103,7 @@ struct _GpWrap
   gboolean progress_open;
   GpSampler *sampler;           /* the machine's, from the spawn */
   GpMachine *machine;           /* the sampler's until it stops */
+  gboolean checkpoint_failed;   /* said once */
 };
 
 static gboolean gp_wrap_escalate (gpointer data);
@@ -405,6 +412,25 @@ gp_wrap_on_progress (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The program's session so far (its stream, else the first process's
+ * that sent a header), saved atomically: a wrap killed outright still
+ * leaves it. A failed write is said once and tried again next time. */
+static gboolean
+gp_wrap_on_checkpoint (gpointer data)
+{
+  GpWrap *w = data;
+  GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
+  GpSession *s;
+
+  if (c == NULL)
+    c = gp_wrap_conn_of (w, 0);
+  s = c ? gp_records_reader_peek (c->reader) : NULL;
+  if (s != NULL)
+    gp_capture_checkpoint_save (s, w->opts->checkpoint_path, "wrap",
+        &w->checkpoint_failed);
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 gp_wrap_on_exit (GPid pid, gint status, gpointer data)
 {
@@ -607,7 +633,18 @@ gp_wrap_other_sessions (GpWrap * w, GpSession * s, GpWrapConn * main_conn,
     }
     pid = gp_wrap_header_pid (h);
     what = gp_wrap_program_text (h);
-    so = gp_records_reader_finish (c->reader, c->cut);
+    if (c->fd >= 0) {
+      /* its stream still open after the drain: it outlived the program,
+       * it did not crash */
+      gchar *note = g_strdup_printf ("process %u was still running when "
+          "%s ended: its windows up to then are here", pid,
+          w->opts->argv[0]);
+
+      so = gp_records_reader_finish_running (c->reader, note);
+      g_free (note);
+    } else {
+      so = gp_records_reader_finish (c->reader, c->cut);
+    }
     busiest = gp_wrap_busiest (so);
     saved = w->opts->saved_apart ? g_strdup_printf (" (session-%u.json)",
         pid) : g_strdup ("");
@@ -707,6 +744,68 @@ gp_wrap_start_sampler (GpWrap * w)
   }
 }
 
+/* In the program, between fork and exec: the kernel kills it when
+ * gstprof dies (a SIGKILL gives gstprof no chance to stop it), and a
+ * gstprof already gone before the request (its pid no longer the parent:
+ * the program was re-parented) means the same at once. */
+static void
+gp_wrap_child_setup (gpointer data)
+{
+  pid_t parent = GPOINTER_TO_INT (data);
+
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid () != parent)
+    _exit (127);
+}
+
+static void gp_wrap_remove_dir (const gchar * dir);
+
+/* The pid a private folder's name holds, or 0 when it is not one of
+ * ours ("gstprof-wrap-PID-XXXXXX"). */
+static pid_t
+gp_wrap_dir_owner (const gchar * name)
+{
+  const gchar *p = name + strlen (GP_WRAP_DIR_PREFIX);
+  gchar *end = NULL;
+  guint64 pid;
+
+  if (!g_str_has_prefix (name, GP_WRAP_DIR_PREFIX) || !g_ascii_isdigit (*p))
+    return 0;
+  pid = g_ascii_strtoull (p, &end, 10);
+  if (end == NULL || *end != '-' || strlen (end + 1) != 6 || pid == 0 ||
+      pid > G_MAXINT)
+    return 0;
+  return (pid_t) pid;
+}
+
+/* The private folders wraps that died left in @tmp: removed, but only
+ * those that are folders (not links), this user's, and whose wrap is
+ * gone (its pid no longer a process). Another user's, or a live wrap's,
+ * are never touched. */
+static void
+gp_wrap_remove_stale (const gchar * tmp)
+{
+  GDir *d = g_dir_open (tmp, 0, NULL);
+  const gchar *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
+    pid_t owner = gp_wrap_dir_owner (name);
+    gchar *path;
+    GStatBuf st;
+
+    /* EPERM: a process of another user's has that pid, alive */
+    if (owner == 0 || kill (owner, 0) == 0 || errno != ESRCH)
+      continue;
+    path = g_build_filename (tmp, name, NULL);
+    if (g_lstat (path, &st) == 0 && S_ISDIR (st.st_mode) &&
+        st.st_uid == getuid ())
+      gp_wrap_remove_dir (path);
+    g_free (path);
+  }
+  if (d != NULL)
+    g_dir_close (d);
+}
+
 /* GStreamer for reading the records, the private folder (w->dir, to
  * remove), the socket, and the program started with the tracer's
  * environment; FALSE with @error when one cannot be had. */
@@ -716,7 +815,7 @@ gp_wrap_spawn (GpWrap * w, GError ** error)
   const GpWrapOptions *o = w->opts;
   GpCaptureOptions opts;
   GError *err = NULL;
-  gchar **envp, *socket_path;
+  gchar **envp, *socket_path, *template;
   gboolean ok;
 
   /* the records are read by this process's GStreamer, which has no
@@ -729,7 +828,11 @@ gp_wrap_spawn (GpWrap * w, GError ** error)
   }
   /* a folder only this user reads: the records name the program's
    * elements and its command line */
-  w->dir = g_dir_make_tmp ("gstprof-wrap-XXXXXX", &err);
+  gp_wrap_remove_stale (g_get_tmp_dir ());
+  template = g_strdup_printf (GP_WRAP_DIR_PREFIX "%d-XXXXXX", (gint)
+      getpid ());
+  w->dir = g_dir_make_tmp (template, &err);
+  g_free (template);
   if (w->dir == NULL) {
     g_set_error (error, GP_WRAP_ERROR, GP_WRAP_ERROR_SETUP,
         "cannot make a private folder: %s", err->message);
@@ -744,8 +847,8 @@ gp_wrap_spawn (GpWrap * w, GError ** error)
   opts.records_socket = socket_path;
   envp = gp_capture_tracer_environ (NULL, &opts);
   ok = g_spawn_async (NULL, o->argv, envp, G_SPAWN_SEARCH_PATH |
-      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
-      &w->pid, &err);
+      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CHILD_INHERITS_STDIN,
+      gp_wrap_child_setup, GINT_TO_POINTER (getpid ()), &w->pid, &err);
   if (!ok) {
     g_set_error (error, GP_WRAP_ERROR, GP_WRAP_ERROR_SPAWN,
         "cannot run %s: %s", o->argv[0], err->message);
@@ -765,6 +868,7 @@ static void
 gp_wrap_loop (GpWrap * w)
 {
   guint sigint_id, sigterm_id, duration_id = 0, progress_id = 0;
+  guint checkpoint_id = 0;
 
   w->loop = g_main_loop_new (NULL, FALSE);
   w->tty = isatty (2);
@@ -778,7 +882,12 @@ gp_wrap_loop (GpWrap * w)
   if (w->opts->progress && w->tty)
     progress_id = g_timeout_add (GP_WRAP_PROGRESS_MS, gp_wrap_on_progress,
         w);
+  if (w->opts->checkpoint_path != NULL)
+    checkpoint_id = g_timeout_add_seconds (GP_WRAP_CHECKPOINT_S,
+        gp_wrap_on_checkpoint, w);
   g_main_loop_run (w->loop);
+  if (checkpoint_id)
+    g_source_remove (checkpoint_id);
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   if (duration_id && !w->duration_done)

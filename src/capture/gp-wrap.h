@@ -14,7 +14,11 @@
  * in this process group (the terminal sends it to the whole foreground
  * group), so no second one is sent; a SIGINT from kill (2) is forwarded.
  * A program that dies by a signal of its own (a crash, an OOM kill) still
- * leaves every window up to its last one.
+ * leaves every window up to its last one. The program dies with gstprof
+ * (PR_SET_PDEATHSIG); with a checkpoint path its session so far is saved
+ * every GP_WRAP_CHECKPOINT_S, so a gstprof killed outright leaves a valid
+ * one; the private folders of wraps that died are removed at the next
+ * start (docs/wrap.md).
  */
 #ifndef __GP_WRAP_H__
 #define __GP_WRAP_H__
@@ -28,6 +32,8 @@ G_BEGIN_DECLS
 /* How long the program has after SIGINT before SIGTERM, and after that
  * before SIGKILL: gst-launch-1.0 -e drains to EOS within a few seconds. */
 #define GP_WRAP_GRACE_S 5
+/* The checkpoints' period: run's (gp-capture.h). */
+#define GP_WRAP_CHECKPOINT_S 2
 
 typedef struct
 {
@@ -42,6 +48,11 @@ typedef struct
   gboolean machine;             /* sample the machine from the spawn, the
                                  * program's threads and RSS with it; TRUE
                                  * by default */
+  const gchar *checkpoint_path;  /* while it runs, the program's session so
+                                 * far saved here every GP_WRAP_CHECKPOINT_S
+                                 * (atomically, exit_code -1, no findings),
+                                 * so that a wrap killed outright leaves a
+                                 * valid session; NULL: none */
   gboolean saved_apart;         /* the caller saves each other process's
                                  * session as session-PID.json: the
                                  * program's session says so */

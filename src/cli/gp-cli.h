@@ -36,6 +36,8 @@ enum
   GP_EXIT_FINDINGS = 1,         /* a high or medium finding */
   GP_EXIT_PIPELINE = 2,         /* the pipeline failed on its own */
   GP_EXIT_USAGE = 3,            /* bad usage or bad input */
+  GP_EXIT_STUCK = 4,            /* run: the pipeline did not stop when told
+                                 * to; the session holds what was measured */
 };
 
 /* Prints "gstprof <cmd>: <message>" as exactly one line on stderr (line

@@ -80,10 +80,14 @@ static const gchar gp_run_description[] =
     "(EOS or\n"
     "error), --duration is reached, or Ctrl-C. At the end of the duration or "
     "on\n"
-    "Ctrl-C (or SIGTERM) EOS is sent and waited for a bounded time (3 s), "
+    "Ctrl-C EOS is sent and waited for a bounded time (3 s), "
     "then\n"
     "the pipeline stops (at once if it never reached PLAYING: EOS cannot\n"
-    "flow then). DIR/session.json is written atomically (temp file +\n"
+    "flow then); a second Ctrl-C or SIGTERM stops it at once. Stopping\n"
+    "takes 1 s at most (250 ms after a second Ctrl-C or SIGTERM): a\n"
+    "pipeline that will not stop (a sink blocked in a system call) is\n"
+    "left behind, the session holds what was measured, and the exit code\n"
+    "is 4. DIR/session.json is written atomically (temp file +\n"
     "rename), the verdict is printed on stdout and \"session:\n"
     "DIR/session.json\" on stderr.\n"
     "\n"
@@ -119,7 +123,11 @@ static const gchar gp_run_description[] =
     "  2  the pipeline failed on its own (an error message, or it never\n"
     "     reached PLAYING); the session is still written, with what happened\n"
     "  3  bad usage or input: a bad option value, a bad launch string or an\n"
-    "     unknown element (named), the tracer not found, DIR not writable\n";
+    "     unknown element (named), the tracer not found, DIR not writable\n"
+    "     (a session that cannot be written at the end: the verdict is\n"
+    "     printed first, then one line says why)\n"
+    "  4  the pipeline did not stop when told to (an element blocked): it\n"
+    "     was left behind; the session holds what was measured\n";
 
 /* Where session.json goes: @out, or gstprof-session-YYYYmmdd-HHMMSS in the
  * current folder (with -2, -3... when that exists already). */
@@ -200,6 +208,33 @@ gp_run_drop_gst_launch (gchar * launch)
   return rest;
 }
 
+/* DIR created, the pushes kept (--trace) beside the session that names
+ * them, and the session, each written whole or not at all; FALSE with the
+ * reason (naming the file) in @error. */
+static gboolean
+gp_run_save (GpSession * s, const gchar * dir, const gchar * path,
+    GError ** error)
+{
+  gboolean ok = TRUE;
+
+  if (g_mkdir_with_parents (dir, 0755) != 0) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot create '%s': %s", dir, g_strerror (errno));
+    return FALSE;
+  }
+  if (s->trace != NULL) {
+    gchar *trace_path = g_build_filename (dir, GP_TRACE_FILE, NULL);
+
+    ok = gp_trace_save (s->trace, trace_path, error);
+    g_free (trace_path);
+    if (!ok)
+      return FALSE;
+    g_free (s->trace_file);
+    s->trace_file = g_strdup (GP_TRACE_FILE);
+  }
+  return gp_session_save (s, path, error);
+}
+
 gint
 gp_cmd_run (gint argc, gchar ** argv)
 {
@@ -239,6 +274,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   gchar *launch = NULL, *dir = NULL, *path = NULL, *reason = NULL;
   gchar *kept = NULL;
   gchar *verdict;
+  gboolean saved, stuck;
   gint code;
 
   ctx = g_option_context_new ("\"LAUNCH\"");
@@ -345,41 +381,32 @@ gp_cmd_run (gint argc, gchar ** argv)
   }
 
   gp_rules_run (s);
+  stuck = gp_session_find_event (s, GP_CAPTURE_STUCK_EVENT) != NULL;
   code = end == GP_CAPTURE_END_ERROR || gp_session_never_played (s) ?
       GP_EXIT_PIPELINE : gp_rules_exit_code (s);
+  if (stuck)
+    code = GP_EXIT_STUCK;
   s->exit_code = code;
 
-  if (g_mkdir_with_parents (dir, 0755) != 0) {
-    code = gp_cli_fail ("run", "--out: cannot create '%s': %s", dir,
-        g_strerror (errno));
-    goto out;
-  }
-  /* the pushes kept, beside the session that names them */
-  if (s->trace != NULL) {
-    gchar *trace_path = g_build_filename (dir, GP_TRACE_FILE, NULL);
-
-    if (!gp_trace_save (s->trace, trace_path, &err)) {
-      g_free (trace_path);
-      code = gp_cli_fail ("run", "cannot write the trace: %s", err->message);
-      goto out;
-    }
-    g_free (trace_path);
-    g_free (s->trace_file);
-    s->trace_file = g_strdup (GP_TRACE_FILE);
-  }
   /* The session first, the verdict second: whatever happens while
-   * printing, the measurements are on disk. */
-  if (!gp_session_save (s, path, &err)) {
-    code = gp_cli_fail ("run", "cannot write the session: %s", err->message);
-    goto out;
-  }
-
+   * printing, the measurements are on disk. A session that cannot be
+   * written (a full disk, a folder made read-only) still gets its
+   * verdict, then one line says why it was not written. */
+  saved = gp_run_save (s, dir, path, &err);
   verdict = gp_verdict_format (s, NULL, gp_verdict_want_color (1) ?
       GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
   fputs (verdict, stdout);
   fflush (stdout);
   g_free (verdict);
-  g_printerr ("session: %s\n", path);
+  if (stuck)
+    g_printerr ("gstprof run: the pipeline did not stop when told to (an "
+        "element blocked): left running; the session holds what was "
+        "measured\n");
+  if (saved)
+    g_printerr ("session: %s\n", path);
+  else
+    code = gp_cli_fail ("run", "the session was not written: %s",
+        err->message);
 
 out:
   if (s)

@@ -30,7 +30,9 @@ static const gchar gp_cmd_wrap_description[] =
     "after " G_STRINGIFY (GP_WRAP_GRACE_S) " s each (Ctrl-C reaches the "
     "program from the terminal itself;\ngstprof adds no second SIGINT; "
     "kill -INT to gstprof is passed on). A program\nkilled or crashed "
-    "still gives every window up to its last one.\n\n"
+    "still gives every window up to its last one.\n"
+    "The program dies with gstprof; with --out its session so far is\n"
+    "saved every 2 s, so a gstprof killed outright leaves a valid one.\n\n"
     "The machine is sampled from the start as by gstprof run, the program's\n"
     "threads and RSS with it, into its session (--no-machine: not).\n\n"
     "Exit codes:\n"
@@ -38,26 +40,29 @@ static const gchar gp_cmd_wrap_description[] =
     "  1  a high or medium finding\n"
     "  2  the program failed on its own (a non-zero exit, a signal it did\n"
     "     not get from gstprof), or no GStreamer pipeline ran in it\n"
-    "  3  bad usage, the program not found, DIR not writable\n";
+    "  3  bad usage, the program not found, DIR not writable (the\n"
+    "     verdicts are printed first, then one line says why)\n";
 
+/* @s saved as @out_dir/@name (atomically: a failed write leaves the one
+ * before); FALSE with the reason, naming the file, in @error. */
 static gboolean
 gp_cmd_wrap_save (GpSession * s, const gchar * out_dir, const gchar * name,
-    gint * code)
+    GError ** error)
 {
   gchar *path = g_build_filename (out_dir, name, NULL);
-  GError *err = NULL;
+  gboolean ok = TRUE;
 
-  if (g_mkdir_with_parents (out_dir, 0755) != 0 ||
-      !gp_session_save (s, path, &err)) {
-    *code = gp_cli_fail ("wrap", "--out: cannot write %s: %s", path,
-        err ? err->message : g_strerror (errno));
-    g_clear_error (&err);
-    g_free (path);
-    return FALSE;
+  if (g_mkdir_with_parents (out_dir, 0755) != 0) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot create '%s': %s", out_dir, g_strerror (errno));
+    ok = FALSE;
+  } else if (!gp_session_save (s, path, error)) {
+    ok = FALSE;
+  } else {
+    g_printerr ("session: %s\n", path);
   }
-  g_printerr ("session: %s\n", path);
   g_free (path);
-  return TRUE;
+  return ok;
 }
 
 static void
@@ -70,6 +75,21 @@ gp_cmd_wrap_print (GpSession * s)
   fflush (stdout);
   g_free (verdict);
 }
+/* @s saved with --out; when it cannot be, one line says why and the
+ * exit code becomes GP_EXIT_USAGE. */
+static void
+gp_cmd_wrap_keep (GpSession * s, const gchar * out_dir, const gchar * name,
+    gint * code)
+{
+  GError *err = NULL;
+
+  if (out_dir != NULL && !gp_cmd_wrap_save (s, out_dir, name, &err)) {
+    *code = gp_cli_fail ("wrap", "the session was not written: %s",
+        err->message);
+    g_clear_error (&err);
+  }
+}
+
 /* The rules on every session, the exit code (the worst of every
  * process's), the sessions saved in @out_dir and the verdicts printed,
  * the program's first. The exit code. */
@@ -89,21 +109,19 @@ gp_cmd_wrap_report (GpWrapResult * r, const gchar * program,
   for (i = 0; i < r->others->len && code < GP_EXIT_PIPELINE; i++)
     code = MAX (code, gp_rules_exit_code (g_ptr_array_index (r->others, i)));
   s->exit_code = code;
-  if (out_dir != NULL && !gp_cmd_wrap_save (s, out_dir, "session.json",
-          &code))
-    return code;
+  /* the verdicts are printed whether or not their sessions could be
+   * written (a full disk, a folder made read-only); a line says which
+   * was not */
+  gp_cmd_wrap_keep (s, out_dir, "session.json", &code);
   gp_cmd_wrap_print (s);
   for (i = 0; i < r->others->len; i++) {
     GpSession *so = g_ptr_array_index (r->others, i);
     guint pid = g_array_index (r->pids, guint, i);
     gchar *name = g_strdup_printf ("session-%u.json", pid);
-    gboolean saved;
 
     so->exit_code = gp_rules_exit_code (so);
-    saved = out_dir == NULL || gp_cmd_wrap_save (so, out_dir, name, &code);
+    gp_cmd_wrap_keep (so, out_dir, name, &code);
     g_free (name);
-    if (!saved)
-      break;
     printf ("\nprocess %u, started by %s:\n", pid, program);
     gp_cmd_wrap_print (so);
   }
@@ -162,10 +180,12 @@ gp_cmd_wrap_parse (gint argc, gchar ** argv, GpCmdWrapArgs * a, gint * code)
   head = g_new0 (gchar *, n + 1);
   for (i = 0; i < n; i++)
     head[i] = g_strdup (argv[i]);
+  /* (the _strv form frees the arguments it takes out; the plain one
+   * leaves them to the caller, who no longer holds them) */
   parsed = head;
-  if (!g_option_context_parse (ctx, &n, &parsed, &err))
+  if (!g_option_context_parse_strv (ctx, &parsed, &err))
     *code = gp_cli_fail ("wrap", "%s", err->message);
-  else if (n > 1)
+  else if ((n = g_strv_length (parsed)) > 1)
     *code = gp_cli_fail ("wrap", "'%s' before '--': the program comes "
         "after it (gstprof wrap -- %s ...)", parsed[1], parsed[1]);
   else if (split < 0 || split + 1 >= argc)
@@ -197,6 +217,8 @@ gp_cmd_wrap_run (const GpCmdWrapArgs * a)
   GpWrapOptions opts;
   GpWrapResult r;
   GError *err = NULL;
+  gchar *checkpoint = a->out ? g_build_filename (a->out, "session.json",
+      NULL) : NULL;
   gint code;
 
   gp_wrap_options_init (&opts);
@@ -207,6 +229,8 @@ gp_cmd_wrap_run (const GpCmdWrapArgs * a)
   opts.progress = !a->quiet;
   opts.machine = !a->no_machine;
   opts.saved_apart = a->out != NULL;
+  /* a wrap killed outright still leaves the session so far */
+  opts.checkpoint_path = checkpoint;
   if (gp_wrap_run (&opts, &r, &err)) {
     code = gp_cmd_wrap_report (&r, a->program[0], a->out);
     gp_wrap_result_clear (&r);
@@ -219,6 +243,7 @@ gp_cmd_wrap_run (const GpCmdWrapArgs * a)
     code = gp_cli_fail ("wrap", "%s", err->message);
   }
   g_clear_error (&err);
+  g_free (checkpoint);
   return code;
 }
 

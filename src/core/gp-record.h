@@ -86,6 +86,12 @@ typedef struct
 #define GP_TRACER_NAME "gstprof"
 #define GP_TRACER_TYPE_NAME "GstProfTracer"
 #define GP_TRACER_INSTANCE_QDATA "gstprof-active-instance"
+/* The tracer's `out` and `socket` from the environment, taken when
+ * GST_TRACERS does not give them: a path holding ';' or ')' cannot travel
+ * in GST_TRACERS (GStreamer splits it on ';', ends the parameters at the
+ * first ')'); gstprof wrap passes its folder and socket so. */
+#define GP_TRACER_OUT_ENV "GSTPROF_TRACER_OUT"
+#define GP_TRACER_SOCKET_ENV "GSTPROF_TRACER_SOCKET"
 
 /* ------------------------------------------------------------------ */
 /* gstprof-window: one per window, emitted by the "window" signal       */

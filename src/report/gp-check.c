@@ -258,16 +258,18 @@ gp_check_report (const gchar * tracer_problem,
   const gchar *tools[] = { "tegrastats", "nvidia-smi", "nsys" };
   GString *tl = g_string_new (NULL);
   struct utsname un;
-  gchar *s, *detail, *platform;
+  gchar *s, *detail, *platform, *running;
   guint i;
 
   gp_check_line (out, "gstprof:", gp_version ());
 
-  s = g_strdup_printf ("%s (gstprof built against %d.%d.%d)",
-      gst_version_string (), GST_VERSION_MAJOR, GST_VERSION_MINOR,
-      GST_VERSION_MICRO);
+  /* gst_version_string () is a new string each time */
+  running = gst_version_string ();
+  s = g_strdup_printf ("%s (gstprof built against %d.%d.%d)", running,
+      GST_VERSION_MAJOR, GST_VERSION_MINOR, GST_VERSION_MICRO);
   gp_check_line (out, "GStreamer:", s);
   g_free (s);
+  g_free (running);
 
   s = gp_check_tracer (tracer_problem);
   gp_check_line (out, "tracer:", s);

@@ -1595,6 +1595,22 @@ gst_prof_tracer_parse_params (GstProfTracer * self)
   g_free (params);
 }
 
+/* `out` and `socket` from the environment when GST_TRACERS does not give
+ * them (GP_TRACER_OUT_ENV, GP_TRACER_SOCKET_ENV): GStreamer splits
+ * GST_TRACERS on ';' and ends the parameters at the first ')', whatever
+ * the quotes, so a path holding either (a TMPDIR) cannot travel there. */
+static void
+gst_prof_tracer_env_params (GstProfTracer * self)
+{
+  const gchar *out = g_getenv (GP_TRACER_OUT_ENV);
+  const gchar *socket = g_getenv (GP_TRACER_SOCKET_ENV);
+
+  if (self->out_dir == NULL && out != NULL && *out != '\0')
+    self->out_dir = g_strdup (out);
+  if (self->socket_path == NULL && socket != NULL && *socket != '\0')
+    self->socket_path = g_strdup (socket);
+}
+
 static void
 gst_prof_tracer_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -1700,6 +1716,7 @@ gst_prof_tracer_constructed (GObject * object)
   g_type_set_qdata (GST_TYPE_PROF_TRACER,
       g_quark_from_static_string (GP_TRACER_INSTANCE_QDATA), self);
   gst_prof_tracer_parse_params (self);
+  gst_prof_tracer_env_params (self);
   gp_pushes_setup (self);
   if (self->nvtx_wanted)
     gp_nvtx_setup (self);

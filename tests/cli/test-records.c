@@ -1361,17 +1361,15 @@ gp_records_fork_exec_child (void)
 static gint
 gp_records_connect_wrap (void)
 {
-  const gchar *tracers = g_getenv ("GST_TRACERS");
-  const gchar *at = tracers ? strstr (tracers, "socket=\"") : NULL;
+  /* wrap passes its socket beside GST_TRACERS (core/gp-record.h) */
+  const gchar *path = g_getenv (GP_TRACER_SOCKET_ENV);
   struct sockaddr_un addr = { 0 };
-  const gchar *end;
   gint fd;
 
-  if (at == NULL || (end = strchr (at + 8, '"')) == NULL ||
-      (gsize) (end - at - 8) >= sizeof addr.sun_path)
+  if (path == NULL || strlen (path) >= sizeof addr.sun_path)
     return -1;
   addr.sun_family = AF_UNIX;
-  memcpy (addr.sun_path, at + 8, end - at - 8);
+  strcpy (addr.sun_path, path);
   fd = socket (AF_UNIX, SOCK_STREAM, 0);
   if (fd >= 0 && connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
     close (fd);
