@@ -14,11 +14,10 @@
 G_BEGIN_DECLS
 
 /* A checkpoint: @s (exit_code set to -1: no findings yet) saved to @path
- * atomically, its folder made first. A failure is said once on stderr
- * ("gstprof @cmd: cannot write the checkpoint ...", *@failed then TRUE)
- * and tried again next time. */
-void gp_capture_checkpoint_save (GpSession * s, const gchar * path,
-    const gchar * cmd, gboolean * failed);
+ * atomically, its folder made first. A failure is tried again next time
+ * and not said: the session's own save at the end says in one line why
+ * it could not be written. */
+void gp_capture_checkpoint_save (GpSession * s, const gchar * path);
 
 /* The live progress line on stderr, @t_s seconds into the run: on a
  * terminal (@tty) one line rewritten in place (TRUE: it is left open,

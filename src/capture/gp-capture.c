@@ -435,7 +435,6 @@ typedef struct
 
   gboolean tty;
   gboolean progress_open;       /* a \r line is on the terminal */
-  gboolean checkpoint_failed;
   GpSampler *sampler;           /* the machine's, with opts->machine */
   GpMachine *machine;           /* the sampler's until it stops */
 } GpCaptureRun;
@@ -964,27 +963,18 @@ gp_capture_on_checkpoint (gpointer data)
 
   gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
   gp_aggregator_finish (r->agg);
-  gp_capture_checkpoint_save (r->session, r->opts->checkpoint_path, "run",
-      &r->checkpoint_failed);
+  gp_capture_checkpoint_save (r->session, r->opts->checkpoint_path);
   return G_SOURCE_CONTINUE;
 }
 
 void
-gp_capture_checkpoint_save (GpSession * s, const gchar * path,
-    const gchar * cmd, gboolean * failed)
+gp_capture_checkpoint_save (GpSession * s, const gchar * path)
 {
-  GError *err = NULL;
   gchar *dir = g_path_get_dirname (path);
 
   s->exit_code = -1;
-  if (g_mkdir_with_parents (dir, 0755) != 0
-      || !gp_session_save (s, path, &err)) {
-    if (!*failed)
-      g_printerr ("gstprof %s: cannot write the checkpoint %s: %s\n", cmd,
-          path, err ? err->message : g_strerror (errno));
-    *failed = TRUE;
-  }
-  g_clear_error (&err);
+  if (g_mkdir_with_parents (dir, 0755) == 0)
+    gp_session_save (s, path, NULL);
   g_free (dir);
 }
 

@@ -103,7 +103,6 @@ struct _GpWrap
   gboolean progress_open;
   GpSampler *sampler;           /* the machine's, from the spawn */
   GpMachine *machine;           /* the sampler's until it stops */
-  gboolean checkpoint_failed;   /* said once */
 };
 
 static gboolean gp_wrap_escalate (gpointer data);
@@ -426,8 +425,7 @@ gp_wrap_on_checkpoint (gpointer data)
     c = gp_wrap_conn_of (w, 0);
   s = c ? gp_records_reader_peek (c->reader) : NULL;
   if (s != NULL)
-    gp_capture_checkpoint_save (s, w->opts->checkpoint_path, "wrap",
-        &w->checkpoint_failed);
+    gp_capture_checkpoint_save (s, w->opts->checkpoint_path);
   return G_SOURCE_CONTINUE;
 }
 
