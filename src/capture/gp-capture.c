@@ -535,7 +535,7 @@ gp_capture_on_eos_timeout (gpointer data)
 
   r->eos_timeout_id = 0;
   gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r), "stopped", "",
-      "EOS did not reach the sinks in time; pipeline stopped");
+      "EOS did not reach the sinks in time; stopped without it");
   g_main_loop_quit (r->loop);
   return G_SOURCE_REMOVE;
 }

@@ -285,10 +285,10 @@ test_verdict_ended (void)
   s->drain_s = -1;
   s->events_dropped = 0;
   gp_session_add_event (s, 13.0, "stopped", "", "EOS did not reach the "
-      "sinks in time; pipeline stopped");
+      "sinks in time; stopped without it");
   text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
   g_assert_nonnull (strstr (text, "\nended: --duration reached at 10.0 s; "
-          "EOS did not reach the sinks in time;\n  pipeline stopped\n"));
+          "EOS did not reach the sinks in time;\n  stopped without it\n"));
   g_assert_null (strstr (text, "were dropped"));
   g_free (text);
   gp_session_free (s);
