@@ -340,9 +340,8 @@ gp_out_window (GstProfTracer * self, const GstStructure * w)
   }
   /* the graph before the first window that may name what changed; a graph
    * the reader could not take yet is sent again before the next window */
-  g_mutex_lock (&self->state_lock);
-  gen = self->topo_gen;
-  g_mutex_unlock (&self->state_lock);
+  /* bumped by streaming threads with an atomic add, outside state_lock */
+  gen = g_atomic_int_get (&self->topo_gen);
   if (gen != self->out_topo_gen) {
     GstStructure *graph = gp_graph_snapshot (self);
     gboolean written = graph == NULL || gp_out_write (self, graph, FALSE);
