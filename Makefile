@@ -10,7 +10,7 @@ DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1920,heigh
 DEMO_DURATION ?= 8s
 FUZZ_SECONDS ?= 120
 
-.PHONY: all deps build run test bench fuzz install clean
+.PHONY: all deps build run test test-tsan bench fuzz install clean
 
 all: build
 
@@ -29,6 +29,11 @@ run: build
 
 test: build
 	@sh tools/run-tests.sh $(BUILD)
+
+# The tracer and the capture under ThreadSanitizer on the threaded tests,
+# in build-tsan/ (tools/run-tsan.sh): no race reported in gstprof's code.
+test-tsan: deps
+	@sh tools/run-tsan.sh
 
 fuzz: build
 	@sh tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gstdio.h>
 #include <gst/gst.h>
@@ -37,7 +38,9 @@ gp_records_is_name (const gchar * name)
       g_str_has_suffix (name, GP_RECORDS_FILE_SUFFIX);
 }
 
-/* The records files in @dir, sorted; a new array of new strings. */
+/* The records files in @dir, sorted; a new array of new strings. Only
+ * regular files: a link at a records file's name is someone else's (the
+ * tracer never makes one, and never writes through one), not read. */
 static GPtrArray *
 gp_records_in_dir (const gchar * dir)
 {
@@ -45,9 +48,18 @@ gp_records_in_dir (const gchar * dir)
   GDir *d = g_dir_open (dir, 0, NULL);
   const gchar *name;
 
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    if (gp_records_is_name (name))
-      g_ptr_array_add (found, g_build_filename (dir, name, NULL));
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
+    gchar *path;
+    GStatBuf st;
+
+    if (!gp_records_is_name (name))
+      continue;
+    path = g_build_filename (dir, name, NULL);
+    if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode))
+      g_ptr_array_add (found, path);
+    else
+      g_free (path);
+  }
   if (d != NULL)
     g_dir_close (d);
   g_ptr_array_sort (found, (GCompareFunc) g_strcmp0);

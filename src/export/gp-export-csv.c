@@ -21,7 +21,10 @@
  *
  * RFC 4180: comma-separated, CRLF line ends, a cell quoted (its quotes
  * doubled) when it holds a comma, a quote, a line break or blanks at
- * either end.
+ * either end. A name (element, file, thread) that begins with =, +, -, @,
+ * a tab or a CR is written "'=..." so that a spreadsheet shows it as text
+ * and never runs it as a formula; numbers, negative ones too, stay
+ * numbers.
  */
 #include "gp-export.h"
 
@@ -99,9 +102,19 @@ gp_export_csv (GpSession * s, const gchar * dir, GError ** error)
 /* cells                                                                */
 /* ------------------------------------------------------------------ */
 
+/* A cell @text begins with one of these, a spreadsheet reads it as a
+ * formula (and may run it): an element or file name is never one. The
+ * first four are OWASP's list; tab and CR too, as it advises. */
+#define GP_EXPORT_CSV_FORMULA_CHARS "=+-@\t\r"
+
+/* One cell; @is_text: a name, which is kept from being read as a formula
+ * (quoted, after a single quote) when it begins like one. Numbers are
+ * written as they are (a negative one stays a number). */
 static void
-gp_export_csv_text (GpExportCsvRow * row, const gchar * text)
+gp_export_csv_cell (GpExportCsvRow * row, const gchar * text,
+    gboolean is_text)
 {
+  gboolean formula;
   gsize len;
   const gchar *p;
 
@@ -110,18 +123,29 @@ gp_export_csv_text (GpExportCsvRow * row, const gchar * text)
   if (text == NULL)
     return;
   len = strlen (text);
-  if (strpbrk (text, ",\"\r\n") == NULL && (len == 0 ||
+  formula = is_text && len > 0 &&
+      strchr (GP_EXPORT_CSV_FORMULA_CHARS, text[0]) != NULL;
+  if (!formula && strpbrk (text, ",\"\r\n") == NULL && (len == 0 ||
           (!g_ascii_isspace (text[0]) && !g_ascii_isspace (text[len - 1])))) {
     g_string_append (row->text, text);
     return;
   }
   g_string_append_c (row->text, '"');
+  if (formula)
+    g_string_append_c (row->text, '\'');
   for (p = text; *p; p++) {
     if (*p == '"')
       g_string_append_c (row->text, '"');
     g_string_append_c (row->text, *p);
   }
   g_string_append_c (row->text, '"');
+}
+
+/* A name or a header: never read as a formula. */
+static void
+gp_export_csv_text (GpExportCsvRow * row, const gchar * text)
+{
+  gp_export_csv_cell (row, text, TRUE);
 }
 
 /* A measured number; empty when negative or NAN (no sample, unknown).
@@ -139,7 +163,7 @@ gp_export_csv_number (GpExportCsvRow * row, gdouble v)
     g_ascii_formatd (buf, sizeof buf, "%.0f", v);
   else
     g_ascii_formatd (buf, sizeof buf, "%.9g", v);
-  gp_export_csv_text (row, buf);
+  gp_export_csv_cell (row, buf, FALSE);
 }
 
 static void
@@ -148,7 +172,7 @@ gp_export_csv_seconds (GpExportCsvRow * row, gdouble t)
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_formatd (buf, sizeof buf, "%.6f", t);
-  gp_export_csv_text (row, buf);
+  gp_export_csv_cell (row, buf, FALSE);
 }
 
 /* Ends @row and writes it. */

@@ -117,7 +117,9 @@ gp_ingest_load_run_dir (const gchar * path, GError ** error)
   if (!g_file_test (file, G_FILE_TEST_EXISTS))
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: a folder "
         "without a session.json (give the file, or the folder gstprof run "
-        "--out wrote)", path);
+        "--out wrote) and no records were written here (for "
+        "GST_TRACERS=gstprof(out=DIR): see the program's warning, and "
+        "gstprof check)", path);
   else
     s = gp_json_load_session_file (file, gp_ingest_dispatch, error);
   g_free (file);

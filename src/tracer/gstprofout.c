@@ -52,6 +52,10 @@
 #define GP_OUT_CLOSE_WAIT_MS 1000
 /* connect () on a listener whose backlog is full: tries, 10 ms apart */
 #define GP_OUT_CONNECT_TRIES 20
+/* Names tried for the records file when gstprof-PID.records is taken (a
+ * file or a link left there): past this many the folder is someone else's
+ * game, and nothing is written. */
+#define GP_OUT_NAME_TRIES 100
 
 static void
 gp_out_stop (GstProfTracer * self, const gchar * why)
@@ -182,26 +186,41 @@ gp_out_connect (GstProfTracer * self)
   return fd;
 }
 
-/* The records file of `out`, -1 (warned) when it cannot be made. */
+/* The records file of `out`, -1 (warned once: nothing will be written)
+ * when it cannot be made. The file is always a new one, made by this open
+ * (O_EXCL): in a folder others may write to, a link planted at the name is
+ * never followed and a file already there never truncated; when the name
+ * is taken the next free one (gstprof-PID.N.records) is used. Its mode is
+ * the user's umask's. */
 static gint
 gp_out_create (GstProfTracer * self)
 {
-  gchar *name, *path;
-  gint fd;
+  gchar *path = NULL;
+  gint fd = -1, i;
 
   if (g_mkdir_with_parents (self->out_dir, 0755) != 0) {
-    g_warning ("gstprof: out: cannot make folder %s: %s", self->out_dir,
-        g_strerror (errno));
+    g_warning ("gstprof: out: cannot make folder %s: %s; no records are "
+        "written", self->out_dir, g_strerror (errno));
     return -1;
   }
-  name = g_strdup_printf (GP_RECORDS_FILE_PREFIX "%u" GP_RECORDS_FILE_SUFFIX,
-      (guint) getpid ());
-  path = g_build_filename (self->out_dir, name, NULL);
-  g_free (name);
-  fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
-      0644);
+  for (i = 0; fd < 0 && i < GP_OUT_NAME_TRIES; i++) {
+    gchar *name = i == 0 ?
+        g_strdup_printf (GP_RECORDS_FILE_PREFIX "%u" GP_RECORDS_FILE_SUFFIX,
+        (guint) getpid ()) :
+        g_strdup_printf (GP_RECORDS_FILE_PREFIX "%u.%d" GP_RECORDS_FILE_SUFFIX,
+        (guint) getpid (), i);
+
+    g_free (path);
+    path = g_build_filename (self->out_dir, name, NULL);
+    g_free (name);
+    fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
+        O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST)
+      break;
+  }
   if (fd < 0)
-    g_warning ("gstprof: out: cannot write %s: %s", path, g_strerror (errno));
+    g_warning ("gstprof: out: cannot write %s: %s; no records are written",
+        path, g_strerror (errno));
   else
     GST_INFO_OBJECT (self, "writing records to %s", path);
   g_free (path);
@@ -321,9 +340,8 @@ gp_out_window (GstProfTracer * self, const GstStructure * w)
   }
   /* the graph before the first window that may name what changed; a graph
    * the reader could not take yet is sent again before the next window */
-  g_mutex_lock (&self->state_lock);
-  gen = self->topo_gen;
-  g_mutex_unlock (&self->state_lock);
+  /* bumped by streaming threads with an atomic add, outside state_lock */
+  gen = g_atomic_int_get (&self->topo_gen);
   if (gen != self->out_topo_gen) {
     GstStructure *graph = gp_graph_snapshot (self);
     gboolean written = graph == NULL || gp_out_write (self, graph, FALSE);

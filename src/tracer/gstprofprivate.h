@@ -399,6 +399,8 @@ typedef enum
 typedef struct
 {
   GstPad *pad;                  /* identity for sanity checks */
+  /* elem, start and kind: stored with gp_store, the timer reads them
+   * (gp_thread_blocked) */
   GpElem *elem;                 /* charged element; NULL: pass-through */
   GpElem *drv;                  /* pushing (or pulling) element */
   GpPad *link;                  /* pull frames: the upstream src pad */

@@ -797,7 +797,11 @@ gp_names_refresh (GstProfTracer * self)
   for (i = 0; i < objs->len; i++)
     if (g_ptr_array_index (objs, i) != NULL)
       gst_object_unref (g_ptr_array_index (objs, i));
-  g_strfreev (plain);
+  /* not g_strfreev: a dead element's name is a NULL hole in @plain, and
+   * the names after it would leak */
+  for (i = 0; i < elems->len; i++)
+    g_free (plain[i]);
+  g_free (plain);
   g_ptr_array_unref (objs);
   g_ptr_array_unref (elems);
 }

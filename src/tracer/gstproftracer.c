@@ -485,17 +485,22 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
   }
   f = &t->stack[t->depth];
   f->pad = pad;
-  f->elem = elem;
+  /* elem, start and kind are read by the timer (gp_thread_blocked) while
+   * this thread may be rewriting the slot: atomic on both sides, so that
+   * neither reads a torn value; relaxed, since the release store of depth
+   * below orders them before the frame shows, and a slot reused under the
+   * read only gives a frame too young to count */
+  gp_store (&f->elem, elem);
   f->drv = drv;
   f->link = NULL;
   f->slot = NULL;
   f->queue = NULL;
   f->caps = FALSE;
-  f->start = ts;
+  gp_store (&f->start, ts);
   f->child = 0;
   f->cpu_child = 0;
   f->n = n;
-  f->kind = kind;
+  gp_store (&f->kind, (guint8) kind);
   f->cpu = measure;
   if (measure) {
     t->cpu_frames++;

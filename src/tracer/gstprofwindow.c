@@ -788,7 +788,7 @@ gp_thread_blocked (GstProfTracer * self, GpThread * t, guint64 * since)
 
     if (start >= self->win_start)
       continue;
-    if (e && f->kind == GP_FRAME_BUFFER) {
+    if (e && gp_load (&f->kind) == GP_FRAME_BUFFER) {
       *since = start;
       return e;
     }

@@ -725,6 +725,78 @@ test_export_odd_names (void)
   g_free (dir);
 }
 
+/* Every cell of the CSV file @path that a spreadsheet would read as a
+ * formula (it begins with =, +, - or @) is a whole number; the cells of
+ * @column are counted by what they hold, a formula-like name only
+ * after the single quote that makes it text. */
+static guint
+gp_csv_assert_no_formula (const gchar * path, const gchar * column,
+    const gchar * const *names)
+{
+  GPtrArray *rows = gp_csv_read (path);
+  gint col = gp_csv_column (rows, column);
+  guint i, j, seen = 0;
+
+  for (i = 1; i < rows->len; i++) {
+    gchar **row = g_ptr_array_index (rows, i);
+
+    for (j = 0; row[j]; j++) {
+      gchar *end = NULL;
+
+      if (strchr ("=+-@", row[j][0]) == NULL || row[j][0] == '\0')
+        continue;
+      g_ascii_strtod (row[j], &end);
+      if (end == row[j] || *end != '\0')
+        g_error ("%s row %u: a formula cell '%s'", path, i, row[j]);
+    }
+    for (j = 0; names[j]; j++) {
+      gchar *quoted = g_strconcat ("'", names[j], NULL);
+
+      seen += strcmp (row[col], quoted) == 0;
+      g_free (quoted);
+    }
+  }
+  g_ptr_array_unref (rows);
+  return seen;
+}
+
+/* Element names that begin as formulas (=, +, -, @) are written as text,
+ * a single quote before them inside the quoted cell (OWASP's advice); the
+ * numbers beside them stay numbers. */
+static void
+test_export_formula_names (void)
+{
+  const gchar *const names[] = { "=HYPERLINK(\"x\")", "+1", "-2",
+    "@SUM(A1)", NULL
+  };
+  gchar *dir = gp_export_path ("formula"), *csv, *path;
+  GpTestRun r;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--quiet", "--out", dir,
+      "videotestsrc num-buffers=20 ! identity name=\"=HYPERLINK(\\\"x\\\")\" "
+      "! identity name=+1 ! identity name=-2 ! identity name=@SUM(A1) "
+      "sleep-time=2000 ! fakesink", NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  csv = g_build_filename (dir, "csv", NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "export", dir, "--csv", csv, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  gp_test_run_clear (&r);
+
+  path = g_build_filename (csv, "summary-elements.csv", NULL);
+  g_assert_cmpuint (gp_csv_assert_no_formula (path, "element", names), ==,
+      4);
+  g_free (path);
+  path = g_build_filename (csv, "elements.csv", NULL);
+  g_assert_cmpuint (gp_csv_assert_no_formula (path, "element", names), >=,
+      4);
+  g_free (path);
+  g_free (csv);
+  g_free (dir);
+}
+
 /* The records the tracer writes by itself (GST_TRACERS="gstprof(out=)"
  * around gst-launch-1.0) are a SESSION too, loaded as analyze loads them. */
 static void
@@ -941,6 +1013,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/export/run", test_export_run);
   g_test_add_func ("/export/odd-names", test_export_odd_names);
+  g_test_add_func ("/export/formula-names", test_export_formula_names);
   g_test_add_func ("/export/records", test_export_records);
   g_test_add_func ("/export/jetson", test_export_jetson);
   g_test_add_func ("/export/bad-input", test_export_bad_input);

@@ -12,6 +12,8 @@
 #   launch      the launch-string tokenizer and rewriter
 #               (tests/fuzz/fuzz-launch.c)
 #   records     the tracer's own records files (tests/fuzz/fuzz-records.c)
+#   wrap-socket the bytes gstprof wrap reads from its socket's connections,
+#               through wrap's own reader (tests/fuzz/fuzz-wrap-socket.c)
 #   tracerlog   GStreamer tracer logs (tests/fuzz/fuzz-tracerlog.c)
 #   trace       run --trace's trace.bin and its Perfetto export
 #               (tests/fuzz/fuzz-trace.c)
@@ -139,7 +141,7 @@ INC="-I$ROOT/src -I$OUT/config"
 # shellcheck disable=SC2086
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-nsys-sqlite in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-nsys-sqlite, fuzz-wrap-socket in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -157,6 +159,16 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
   $(pkg-config --cflags $PKG gstreamer-1.0) \
   -o "$OUT/fuzz-records" "$ROOT/tests/fuzz/fuzz-records.c" $RECORDS $CORE \
+  $(pkg-config --libs $PKG gstreamer-1.0) -lm
+# (it includes gp-wrap.c for wrap's static reader; the capture it calls
+# into needs the samplers and the plugin folders' names)
+# shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC -I"$ROOT/tests/fuzz" \
+  -DGP_BUILD_PLUGIN_DIR='""' -DGP_INSTALL_PLUGIN_DIR='""' \
+  $(pkg-config --cflags $PKG gstreamer-1.0) \
+  -o "$OUT/fuzz-wrap-socket" "$ROOT/tests/fuzz/fuzz-wrap-socket.c" \
+  "$ROOT/src/capture/gp-capture.c" $(echo $ROOT/src/telemetry/gp-sampler*.c) \
+  "$ROOT/src/telemetry/gp-procfs.c" $TELEMETRY $RECORDS $CORE \
   $(pkg-config --libs $PKG gstreamer-1.0) -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
@@ -224,7 +236,8 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig nsys-sqlite; do
+  nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig nsys-sqlite \
+  wrap-socket; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -296,6 +309,17 @@ for lib in "$ROOT"/build*/src/tracer/libgstprof.so; do
     identity sleep-time=2000 ! queue ! fakesink >/dev/null 2>&1 || true
   cp "$OUT"/real-records/*.records "$OUT/records/seeds/" 2>/dev/null && break
 done
+# The socket: the same lines as one connection, and the first lines of two
+# processes as two (the separator of fuzz-wrap-socket.c between them).
+for f in "$OUT"/records/seeds/*.records; do
+  [ -f "$f" ] || continue
+  cp "$f" "$OUT/wrap-socket/seeds/one"
+  head -n 4 "$f" > "$OUT/wrap-socket/seeds/one-small"
+  { head -n 4 "$f"; printf '\n--gstprof-fuzz-connection--\n'; head -n 3 "$f"; } \
+    > "$OUT/wrap-socket/seeds/two"
+  break
+done
+cp "$ROOT"/tests/fuzz/wrap-socket-seeds/* "$OUT/wrap-socket/seeds/" 2>/dev/null || true
 
 # Tracer logs: the real samples (decompressed, one compressed, and the
 # first lines of each, where the scanner starts), and their record lines
@@ -431,6 +455,7 @@ run_target session 65536 "$ROOT/tests/fuzz/session.dict"
 run_target gstprofile 65536 "$ROOT/tests/fuzz/gstprofile.dict"
 run_target launch 4096 ""
 run_target records 262144 ""
+run_target wrap-socket 65536 ""
 run_target tracerlog 65536 "$ROOT/tests/fuzz/tracerlog.dict"
 run_target trace 65536 ""
 run_target export 65536 "$ROOT/tests/fuzz/session.dict"
