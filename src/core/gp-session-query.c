@@ -798,16 +798,25 @@ gp_session_query_landmark (GpSession * s, const gchar * name, gboolean up)
   return found;
 }
 
+static gchar *gp_session_query_identity (GpSession * s, const gchar * name,
+    guint depth);
+
+/* Bins nested deeper than this are no pipeline anyone builds; the bound
+ * keeps a parent chain that loops in a session not checked by the reader
+ * (an import) from recursing without end. */
+#define GP_SESSION_QUERY_MAX_NESTING 64
+
 static gchar *
-gp_session_query_identity_base (GpSession * s, GpElement * e)
+gp_session_query_identity_base (GpSession * s, GpElement * e, guint depth)
 {
   GpElement *parent = e->parent && *e->parent ?
       gp_session_find_element (s, e->parent) : NULL;
   gchar *in = NULL, *base;
 
   /* inside a bin: the bin's identity first (playbin's own elements) */
-  if (parent && parent->parent && *parent->parent)
-    in = gp_session_element_identity (s, parent->name);
+  if (parent && parent->parent && *parent->parent &&
+      depth < GP_SESSION_QUERY_MAX_NESTING)
+    in = gp_session_query_identity (s, parent->name, depth + 1);
   /* the user's name; the factory alone when it is the only one of its
    * kind (and not of the kinds a fix adds: a queue, a converter); else
    * the factory between its neighbours */
@@ -834,13 +843,20 @@ gp_session_query_identity_base (GpSession * s, GpElement * e)
 gchar *
 gp_session_element_identity (GpSession * s, const gchar * name)
 {
+  return gp_session_query_identity (s, name, 0);
+}
+
+/* @name's identity, @depth bins down from where the question began. */
+static gchar *
+gp_session_query_identity (GpSession * s, const gchar * name, guint depth)
+{
   GpElement *e = gp_session_find_element (s, name);
   gchar *base;
   guint i, k = 0, n = 0;
 
   if (e == NULL)
     return g_strdup (name);
-  base = gp_session_query_identity_base (s, e);
+  base = gp_session_query_identity_base (s, e, depth);
   if (!gp_session_query_auto_name (e))
     return base;
   /* the same factory between the same neighbours twice (two branches of a
@@ -853,7 +869,7 @@ gp_session_element_identity (GpSession * s, const gchar * name)
     if (g_strcmp0 (o->factory, e->factory) != 0 ||
         !gp_session_query_auto_name (o))
       continue;
-    ob = gp_session_query_identity_base (s, o);
+    ob = gp_session_query_identity_base (s, o, depth);
     if (g_strcmp0 (ob, base) == 0) {
       n++;
       if (gp_session_query_auto_number (o) <= gp_session_query_auto_number (e))
