@@ -19,6 +19,11 @@
 
 G_DEFINE_QUARK (gp-ds-config-error-quark, gp_ds_config_error);
 
+/* The largest config read (docs/commands.md): DeepStream's are a few kB,
+ * and one with 4,000 sources is 200 kB; past this it is not a config, and
+ * its lines would cost memory in proportion. */
+#define GP_DS_CONFIG_MAX_BYTES (16 * 1024 * 1024)
+
 typedef enum
 {
   GP_DS_LINE_BLANK,
@@ -611,16 +616,16 @@ gp_ds_config_parse (const gchar * origin, const gchar * text, gsize len,
 GpDsConfig *
 gp_ds_config_load (const gchar * path, GError ** error)
 {
-  gchar *text = NULL;
+  gchar *text;
   gsize len = 0;
   GError *err = NULL;
   GpDsConfig *c;
 
-  if (!g_file_get_contents (path, &text, &len, &err)) {
-    g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_IO,
-        "%s: cannot read: %s", path, g_strerror (err->code ==
-            G_FILE_ERROR_NOENT ? ENOENT : err->code == G_FILE_ERROR_ISDIR ?
-            EISDIR : err->code == G_FILE_ERROR_ACCES ? EACCES : EIO));
+  text = gp_file_read_capped (path, GP_DS_CONFIG_MAX_BYTES,
+      "a DeepStream config", &len, &err);
+  if (text == NULL) {
+    g_set_error_literal (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_IO,
+        err->message);
     g_error_free (err);
     return NULL;
   }
