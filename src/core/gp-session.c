@@ -685,10 +685,12 @@ gp_session_window_value (GpSession * s, guint i, const gchar * section,
 
 /* Positions by name in a GPtrArray whose entries begin with their name
  * (GpElement, GpElementSummary). Entries appended since the last lookup
- * are taken in then; a hit is checked against the array (the entry there
- * still has that name), so an array sorted or emptied and refilled is
- * indexed again rather than trusted. The first of several entries of one
- * name wins, as in a scan. */
+ * are taken in then (named: an entry is named before the next lookup); a
+ * hit is checked against the array (the entry there still has that
+ * name), and an array whose first or last indexed entry moved is indexed
+ * again, so a sort or an emptying is caught; a rename in place is not,
+ * and is said with gp_session_reindex (). The first of several entries of
+ * one name wins, as in a scan. */
 typedef struct _GpNameIndex GpNameIndex;
 
 struct _GpNameIndex
@@ -696,9 +698,6 @@ struct _GpNameIndex
   GHashTable *positions;        /* name (owned) -> position + 1 */
   guint n;                      /* entries indexed: array[0..n) */
   gconstpointer first, last;    /* array[0] and array[n-1] when indexed */
-  const gchar *last_name;       /* array[n-1]'s name then (a pointer only:
-                                 * an entry added and then named changes
-                                 * it) */
 };
 
 static void
@@ -723,8 +722,7 @@ static void
 gp_name_index_update (GpNameIndex * ix, GPtrArray * a)
 {
   if (ix->n > a->len || (ix->n > 0 && (g_ptr_array_index (a, 0) != ix->first
-              || g_ptr_array_index (a, ix->n - 1) != ix->last
-              || gp_name_index_name (a, ix->n - 1) != ix->last_name))) {
+              || g_ptr_array_index (a, ix->n - 1) != ix->last))) {
     g_hash_table_remove_all (ix->positions);
     ix->n = 0;
   }
@@ -737,7 +735,6 @@ gp_name_index_update (GpNameIndex * ix, GPtrArray * a)
   }
   ix->first = a->len ? g_ptr_array_index (a, 0) : NULL;
   ix->last = a->len ? g_ptr_array_index (a, a->len - 1) : NULL;
-  ix->last_name = a->len ? gp_name_index_name (a, a->len - 1) : NULL;
 }
 
 static gpointer
