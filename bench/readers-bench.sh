@@ -5,8 +5,9 @@
 # readers-bench.sh: every reader of a file given inputs 1x, 10x and 100x
 # their usual size (bench/gp-readers-gen.py), its wall time and peak
 # memory (/usr/bin/time: the kernel's maxrss), and whether time grows
-# linearly: the 100x run against the 10x one (the 1x run is mostly start
-# up). `sh bench/readers-bench.sh [BUILD]`, or `make bench-readers`.
+# linearly: each run against the one before it, where that one took 0.2 s
+# or more (below, start up is most of it); more than twice the input's
+# factor (x20 for 10x) is SLOW, room for a shared machine's noise. `sh bench/readers-bench.sh [BUILD]`, or `make bench-readers`.
 #
 # A measurement, not a test: it prints a table and LINEAR or SLOW per
 # reader, and exits 0 unless it could not run at all (exit 3: no build,
@@ -27,9 +28,6 @@ GSTPROF=${READERS_BENCH_GSTPROF:-"$BUILD/src/cli/gstprof"}
 SCALES=${READERS_BENCH_SCALES:-"1 10 100"}
 TIMEOUT=${READERS_BENCH_TIMEOUT:-300}
 ONLY=${READERS_BENCH_ONLY:-}
-# 100x the input in more than this times the 10x run's wall is not
-# linear: 10 plus room for a shared machine's noise
-RATIO_MAX=20
 
 fail () {
   echo "readers-bench: $*" >&2
@@ -100,9 +98,12 @@ wanted () {
       if [ -n "$prev" ]; then
         ratio=$(awk -v a="$wall" -v b="$prev" \
           'BEGIN { printf "%.1f", a / (b > 0.01 ? b : 0.01) }')
-        if [ "$scale" = 100 ] && [ "$verdict" = LINEAR ] &&
-          awk -v r="$ratio" -v m="$RATIO_MAX" 'BEGIN { exit !(r > m) }'; then
-          verdict="SLOW (x$ratio for 10x the input)"
+        # judged where the smaller run is past start up (0.2 s): the time
+        # grown more than twice the input's factor is not linear
+        factor=$(awk -v a="$scale" -v b="$prev_scale" 'BEGIN { print a / b }')
+        if [ "$verdict" = LINEAR ] && awk -v r="$ratio" -v f="$factor" \
+          -v p="$prev" 'BEGIN { exit !(p >= 0.2 && r > 2 * f) }'; then
+          verdict="SLOW (x$ratio for ${factor}x the input)"
         fi
       fi
       printf '%-16s %5sx %10s %9s %10s %7s  %s\n' "$name" "$scale" "$bytes" \
@@ -110,6 +111,7 @@ wanted () {
         "$ratio" "$([ "$scale" = "$(echo "$SCALES" | awk '{ print $NF }')" ] &&
           echo "$verdict")"
       prev=$wall
+      prev_scale=$scale
     done
   done
 } | tee "$RESULTS"
