@@ -1032,33 +1032,51 @@ gp_ds_ini_group_after (const GpDsConfig * c, gint i)
   return NULL;
 }
 
-/* Takes @l (about to go) out of the index; FALSE when it held a place
- * there that only a full index can fill again. */
-static gboolean
-gp_ds_config_unindex_line (GpDsConfig * c, GpDsLine * l)
+/* Takes @l (about to go) out of the index; the places it held (its key's,
+ * its group's header or last key) go into @held ("k" + key id, "h" or
+ * "l" + group), for gp_ds_config_refilled (). */
+static void
+gp_ds_config_unindex_line (GpDsConfig * c, GpDsLine * l, GPtrArray * held)
 {
   GpDsIniGroup *g = l->group ? g_hash_table_lookup (c->groups, l->group) :
       NULL;
-  gboolean held = FALSE;
 
   if (g != NULL && g->header == l) {
     g->header = NULL;
-    held = TRUE;
+    g_ptr_array_add (held, g_strconcat ("h", l->group, NULL));
   }
   if (g != NULL && g->last_key == l) {
     g->last_key = NULL;
-    held = TRUE;
+    g_ptr_array_add (held, g_strconcat ("l", l->group, NULL));
   }
   if (l->kind == GP_DS_LINE_KEY) {
     gchar *id = gp_ds_key_id (l->group, l->key);
 
     if (g_hash_table_lookup (c->keys, id) == l) {
       g_hash_table_remove (c->keys, id);
-      held = TRUE;
+      g_ptr_array_add (held, g_strconcat ("k", id, NULL));
     }
     g_free (id);
   }
-  return !held;
+}
+
+/* Whether every place in @held has a line again (the new lines took them:
+ * a value replaced is the same key on the same line). */
+static gboolean
+gp_ds_config_refilled (GpDsConfig * c, GPtrArray * held)
+{
+  guint i;
+
+  for (i = 0; i < held->len; i++) {
+    const gchar *h = g_ptr_array_index (held, i);
+    GpDsIniGroup *g = h[0] != 'k' ? g_hash_table_lookup (c->groups, h + 1) :
+        NULL;
+
+    if (h[0] == 'k' ? !g_hash_table_contains (c->keys, h + 1) :
+        g == NULL || (h[0] == 'h' ? g->header : g->last_key) == NULL)
+      return FALSE;
+  }
+  return TRUE;
 }
 
 /* After an INI's text changed in [@from, @from + @new_len) (it was
@@ -1075,8 +1093,8 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
   guint a, b, i, number, n_new, n_old;
   gsize p, end;
   gchar *group;
-  GPtrArray *fresh;
-  gboolean ok = TRUE, whole = TRUE;
+  GPtrArray *fresh, *held;
+  gboolean ok = TRUE;
 
   if (c->lines->len == 0)
     return FALSE;
@@ -1118,8 +1136,9 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
   }
   n_old = b - a + 1;
   n_new = fresh->len;
+  held = g_ptr_array_new_with_free_func (g_free);
   for (i = a; i <= b; i++)
-    whole &= gp_ds_config_unindex_line (c, LINE (c->lines, i));
+    gp_ds_config_unindex_line (c, LINE (c->lines, i), held);
   g_ptr_array_remove_range (c->lines, a, n_old);
   for (i = 0; i < n_new; i++)
     g_ptr_array_insert (c->lines, (gint) (a + i), fresh->pdata[i]);
@@ -1140,8 +1159,9 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
     gp_ds_config_index_line (c, LINE (c->lines, i), i);
   /* a place the lines taken away held and the new ones did not fill (a
    * key line removed, the one above it now the last): all of it again */
-  if (!whole)
+  if (!gp_ds_config_refilled (c, held))
     gp_ds_config_index (c);
+  g_ptr_array_unref (held);
   return TRUE;
 }
 
