@@ -15,6 +15,7 @@ USUAL = {
     "session": 800,        # elements (the 80k is SCALE 100)
     "plot": 10_000,        # bytes of launch string (1 MB at SCALE 100)
     "preset": 40,          # deepstream-app [sourceN] groups
+    "preset-set": 40,      # the same, the keys ds preset sets there already
     "coverage": 40,        # the same, for ds coverage
     "perf": 20_000,        # lines of an application's log
     "tegrastats": 2_000,   # tegrastats lines, half an hour at 1 s (plot,
@@ -84,13 +85,15 @@ def gen(kind, scale, out):
         unit = "identity name=a-rather-long-element-name ! "
         launch = "fakesrc ! " + unit * (n // len(unit)) + "fakesink"
         write_session(out, 4, launch)
-    elif kind in ("preset", "coverage"):
+    elif kind in ("preset", "preset-set", "coverage"):
+        there = ("cudadec-memtype=2\nnum-extra-surfaces=1\n"
+                 "nvbuf-memory-type=2\n" if kind == "preset-set" else "")
         with open(out, "w") as f:
             f.write("[application]\nenable-perf-measurement=1\n\n")
             for i in range(n):
                 f.write("[source%d]\nenable=1\ntype=3\n"
                         "uri=file:///v%d.mp4\nnum-sources=1\n"
-                        "gpu-id=0\n\n" % (i, i))
+                        "gpu-id=0\n%s\n" % (i, i, there))
             f.write("[streammux]\nbatch-size=1\nwidth=1920\nheight=1080\n\n"
                     "[primary-gie]\nenable=1\nbatch-size=1\n\n"
                     "[sink0]\nenable=1\ntype=2\nsync=1\n")

@@ -58,6 +58,7 @@ roofline-from|tegrastats|log|roofline --from INPUT
 ds-hw-from|tegrastats|log|ds hw --from INPUT
 ds-perf|perf|log|ds perf INPUT
 ds-preset|preset|txt|ds preset INPUT
+ds-preset-set|preset-set|txt|ds preset INPUT
 ds-coverage|coverage|txt|ds coverage INPUT'
 
 wanted () {
