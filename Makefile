@@ -10,7 +10,7 @@ DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1920,heigh
 DEMO_DURATION ?= 8s
 FUZZ_SECONDS ?= 120
 
-.PHONY: all deps build run test test-tsan bench fuzz install clean
+.PHONY: all deps build run test test-tsan bench bench-readers fuzz install clean
 
 all: build
 
@@ -40,6 +40,11 @@ fuzz: build
 
 bench: build
 	@sh bench/run-bench.sh $(BUILD)
+
+# Every file reader at 1x, 10x and 100x its usual input: wall, peak memory,
+# linear or not (bench/README.md); not part of test.
+bench-readers: build
+	@sh bench/readers-bench.sh $(BUILD)
 
 # Bench pairs that verify rules (bench/pairs/RESULTS.md); not part of test.
 # PAIRS="QUEUE SYNC" runs only those, PAIRS_RUNS=N sets the runs per side.

@@ -59,6 +59,7 @@ gp_agg_finish_graph (GpAggregator * agg)
   g_ptr_array_set_size (s->elements, 0);
   g_ptr_array_set_size (s->links, 0);
   g_ptr_array_set_size (s->hw_elements, 0);
+  gp_session_reindex (s);
 
   if (agg->graph == NULL) {
     /* no snapshot (the tracer never answered): the elements and links the
@@ -256,6 +257,7 @@ gp_agg_finish_elements (GpAggregator * agg, gdouble playing,
   guint i, j;
 
   g_ptr_array_set_size (s->elem_summaries, 0);
+  gp_session_reindex (s);
   for (i = 0; i < keys->len; i++) {
     GpAggElement *e = g_hash_table_lookup (agg->elements, keys->pdata[i]);
     GpElementSummary *es = gp_session_add_elem_summary (s, e->name);

@@ -10,8 +10,13 @@
 
 #include <stdio.h>
 
+#include "core/gp-file.h"
 #include "deepstream/gp-ds-config.h"
 #include "deepstream/gp-ds-coverage.h"
+
+/* The largest `nsys stats` text read (docs/commands.md): its tables are a
+ * row per range or kernel name, a few MB for the largest programs. */
+#define GP_CMD_DS_COVERAGE_MAX_NSYS_BYTES (64 * 1024 * 1024)
 
 gint
 gp_cmd_ds_coverage (gint argc, gchar ** argv)
@@ -72,7 +77,9 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
   if (nsys) {
     const GpNsysTable *t;
 
-    if (!g_file_get_contents (nsys, &text, &len, &err)) {
+    text = gp_file_read_capped (nsys, GP_CMD_DS_COVERAGE_MAX_NSYS_BYTES,
+        "an nsys stats report", &len, &err);
+    if (text == NULL) {
       code = gp_cli_fail ("ds coverage", "--nsys-report: %s", err->message);
       goto out;
     }

@@ -93,6 +93,9 @@ gp_cmd_plot_load (const gchar * path, gdouble interval_s, GpSession ** s,
   *m = gp_telemetry_load_file (path, interval_s, error);
   if (*m != NULL)
     return TRUE;
+  /* not read at all (missing, past the limit): no other reader either */
+  if (g_error_matches (*error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_IO))
+    return FALSE;
   *s = gp_ingest_load_any (path, &tracer_err);
   if (*s != NULL) {
     g_clear_error (error);

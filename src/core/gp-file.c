@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof
  *
- * gp-file.c: a file written whole or not at all (gp-file.h).
+ * gp-file.c: a file written whole or not at all, and one read whole up
+ * to a bound (gp-file.h).
  */
 #include "gp-file.h"
 #include "gp-session.h"
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -117,4 +119,61 @@ gp_atomic_file_write (const gchar * path, gconstpointer data, gsize len,
     return FALSE;
   }
   return gp_atomic_file_commit (f, error);
+}
+
+/* A regular file's size, 0 for anything else (a pipe, a device). */
+static guint64
+gp_file_regular_size (FILE * f)
+{
+  struct stat st;
+
+  return fstat (fileno (f), &st) == 0 && S_ISREG (st.st_mode) ?
+      (guint64) st.st_size : 0;
+}
+
+gchar *
+gp_file_read_capped (const gchar * path, gsize limit, const gchar * what,
+    gsize * len, GError ** error)
+{
+  GString *buf;
+  gchar chunk[65536];
+  gsize n = 0;
+  gboolean over;
+  int err = 0;
+  FILE *f;
+
+  g_return_val_if_fail (path != NULL && len != NULL, NULL);
+
+  *len = 0;
+  f = g_fopen (path, "rb");
+  if (f == NULL) {
+    err = errno;
+    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_IO,
+        "%s: cannot read: %s", path, g_strerror (err));
+    return NULL;
+  }
+  buf = g_string_new (NULL);
+  /* a regular file says its size: one too large is refused unread */
+  over = gp_file_regular_size (f) > limit;
+  while (!over && (n = fread (chunk, 1, sizeof chunk, f)) > 0) {
+    over = buf->len + n > limit;
+    if (!over)
+      g_string_append_len (buf, chunk, (gssize) n);
+  }
+  if (!over && ferror (f))
+    err = errno ? errno : EIO;
+  fclose (f);
+  if (over)
+    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_IO,
+        "%s: larger than %" G_GSIZE_FORMAT " MiB, the most %s takes",
+        path, limit / (1024 * 1024), what);
+  else if (err != 0)
+    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_IO,
+        "%s: cannot read: %s", path, g_strerror (err));
+  if (over || err != 0) {
+    g_string_free (buf, TRUE);
+    return NULL;
+  }
+  *len = buf->len;
+  return g_string_free (buf, FALSE);
 }

@@ -760,19 +760,36 @@ gp_session_query_transparent (GpSession * s, const GpElement * e)
       g_strcmp0 (e->factory, "identity") == 0;
 }
 
+/* What one identity question has worked out already, so that bins inside
+ * bins with made-up names are not worked out again at every level (which
+ * grows as the elements to the power of the depth). */
+typedef struct
+{
+  GHashTable *bases;            /* GpElement* -> its identity base */
+  GHashTable *n_auto;           /* factory -> elements of it with a
+                                 * made-up name, all counted at once */
+} GpIdentityMemo;
+
 /* How many elements of @e's factory have a made-up name. */
 static guint
-gp_session_query_n_auto (GpSession * s, const GpElement * e)
+gp_session_query_n_auto (GpSession * s, const GpElement * e,
+    GpIdentityMemo * memo)
 {
-  guint i, n = 0;
+  guint i;
 
-  for (i = 0; s->elements && i < s->elements->len; i++) {
-    GpElement *o = g_ptr_array_index (s->elements, i);
+  if (memo->n_auto == NULL) {
+    memo->n_auto = g_hash_table_new (g_str_hash, g_str_equal);
+    for (i = 0; s->elements && i < s->elements->len; i++) {
+      GpElement *o = g_ptr_array_index (s->elements, i);
 
-    n += g_strcmp0 (o->factory, e->factory) == 0 &&
-        gp_session_query_auto_name (o);
+      if (o->factory && gp_session_query_auto_name (o))
+        g_hash_table_insert (memo->n_auto, o->factory,
+            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup
+                    (memo->n_auto, o->factory)) + 1));
+    }
   }
-  return n;
+  return e->factory ? GPOINTER_TO_UINT (g_hash_table_lookup (memo->n_auto,
+          e->factory)) : 0;
 }
 
 /* The factory of the nearest element up (or down) the links from @name
@@ -803,16 +820,26 @@ gp_session_query_landmark (GpSession * s, const gchar * name, gboolean up)
   return found;
 }
 
+static gchar *gp_session_query_identity (GpSession * s, const gchar * name,
+    guint depth, GpIdentityMemo * memo);
+
+/* Bins nested deeper than this are no pipeline anyone builds; the bound
+ * keeps a parent chain that loops in a session not checked by the reader
+ * (an import) from recursing without end. */
+#define GP_SESSION_QUERY_MAX_NESTING 64
+
 static gchar *
-gp_session_query_identity_base (GpSession * s, GpElement * e)
+gp_session_query_identity_base (GpSession * s, GpElement * e, guint depth,
+    GpIdentityMemo * memo)
 {
   GpElement *parent = e->parent && *e->parent ?
       gp_session_find_element (s, e->parent) : NULL;
   gchar *in = NULL, *base;
 
   /* inside a bin: the bin's identity first (playbin's own elements) */
-  if (parent && parent->parent && *parent->parent)
-    in = gp_session_element_identity (s, parent->name);
+  if (parent && parent->parent && *parent->parent &&
+      depth < GP_SESSION_QUERY_MAX_NESTING)
+    in = gp_session_query_identity (s, parent->name, depth + 1, memo);
   /* the user's name; the factory alone when it is the only one of its
    * kind (and not of the kinds a fix adds: a queue, a converter); else
    * the factory between its neighbours */
@@ -820,7 +847,7 @@ gp_session_query_identity_base (GpSession * s, GpElement * e)
     base = g_strdup (e->name);
   else if (!gp_session_query_transparent (s, e) &&
       !gp_factory_is_sw_converter (e->factory) &&
-      gp_session_query_n_auto (s, e) == 1)
+      gp_session_query_n_auto (s, e, memo) == 1)
     base = g_strdup (e->factory);
   else
     base = g_strdup_printf ("%s(%s>%s)", e->factory ? e->factory : "?",
@@ -839,13 +866,44 @@ gp_session_query_identity_base (GpSession * s, GpElement * e)
 gchar *
 gp_session_element_identity (GpSession * s, const gchar * name)
 {
+  GpIdentityMemo memo = { NULL, NULL };
+  gchar *id;
+
+  memo.bases = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+      g_free);
+  id = gp_session_query_identity (s, name, 0, &memo);
+  g_hash_table_unref (memo.bases);
+  if (memo.n_auto)
+    g_hash_table_unref (memo.n_auto);
+  return id;
+}
+
+/* @e's identity base, worked out once per question. */
+static const gchar *
+gp_session_query_memo_base (GpSession * s, GpElement * e, guint depth,
+    GpIdentityMemo * memo)
+{
+  gchar *base = g_hash_table_lookup (memo->bases, e);
+
+  if (base == NULL) {
+    base = gp_session_query_identity_base (s, e, depth, memo);
+    g_hash_table_insert (memo->bases, e, base);
+  }
+  return base;
+}
+
+/* @name's identity, @depth bins down from where the question began. */
+static gchar *
+gp_session_query_identity (GpSession * s, const gchar * name, guint depth,
+    GpIdentityMemo * memo)
+{
   GpElement *e = gp_session_find_element (s, name);
   gchar *base;
   guint i, k = 0, n = 0;
 
   if (e == NULL)
     return g_strdup (name);
-  base = gp_session_query_identity_base (s, e);
+  base = g_strdup (gp_session_query_memo_base (s, e, depth, memo));
   if (!gp_session_query_auto_name (e))
     return base;
   /* the same factory between the same neighbours twice (two branches of a
@@ -853,18 +911,17 @@ gp_session_element_identity (GpSession * s, const gchar * name)
    * numbers, which only count up) */
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *o = g_ptr_array_index (s->elements, i);
-    gchar *ob;
+    const gchar *ob;
 
     if (g_strcmp0 (o->factory, e->factory) != 0 ||
         !gp_session_query_auto_name (o))
       continue;
-    ob = gp_session_query_identity_base (s, o);
+    ob = gp_session_query_memo_base (s, o, depth, memo);
     if (g_strcmp0 (ob, base) == 0) {
       n++;
       if (gp_session_query_auto_number (o) <= gp_session_query_auto_number (e))
         k++;
     }
-    g_free (ob);
   }
   if (n > 1) {
     gchar *numbered = g_strdup_printf ("%s#%u", base, k);

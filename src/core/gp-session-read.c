@@ -296,6 +296,50 @@ gp_session_read_link_memory (GpJsonReader * r, JsonObject * lo,
   return gp_session_read_string (r, lo, path, "memory", "system", out);
 }
 
+/* Refuses graph.elements whose parent chain comes back to where it began
+ * (an element its own parent, two bins each other's): every question that
+ * climbs the bins would climb forever. Each element is climbed from once,
+ * and a climb stops at an element already cleared, so this is linear. */
+static gboolean
+gp_session_read_parent_loops (GpJsonReader * r, GpSession * s)
+{
+  /* element -> 1 while on the climb being made, 2 once cleared */
+  GHashTable *state = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GPtrArray *climb = g_ptr_array_new ();
+  gboolean ok = TRUE;
+  guint i, j;
+
+  for (i = 0; ok && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+
+    g_ptr_array_set_size (climb, 0);
+    while (e != NULL && !g_hash_table_contains (state, e)) {
+      g_hash_table_insert (state, e, GUINT_TO_POINTER (1));
+      g_ptr_array_add (climb, e);
+      e = *e->parent ? gp_session_find_element (s, e->parent) : NULL;
+    }
+    if (e != NULL && GPOINTER_TO_UINT (g_hash_table_lookup (state, e)) == 1) {
+      GString *chain = g_string_new (NULL);
+      gchar *path = gp_json_index_path ("graph.elements", i);
+
+      for (j = 0; j < climb->len && climb->pdata[j] != e; j++);
+      for (; j < climb->len; j++)
+        g_string_append_printf (chain, "%.80s -> ",
+            ((GpElement *) climb->pdata[j])->name);
+      g_string_append_printf (chain, "%.80s", e->name);
+      ok = gp_json_reader_fail (r, path, "the parent chain loops (%s)",
+          chain->str);
+      g_string_free (chain, TRUE);
+      g_free (path);
+    }
+    for (j = 0; j < climb->len; j++)
+      g_hash_table_insert (state, climb->pdata[j], GUINT_TO_POINTER (2));
+  }
+  g_ptr_array_unref (climb);
+  g_hash_table_unref (state);
+  return ok;
+}
+
 static gboolean
 gp_session_read_graph (GpJsonReader * r, GpSession * s, JsonObject * root)
 {
@@ -331,6 +375,8 @@ gp_session_read_graph (GpJsonReader * r, GpSession * s, JsonObject * root)
       return FALSE;
     e->props = props != NULL ? json_object_ref (props) : json_object_new ();
   }
+  if (!gp_session_read_parent_loops (r, s))
+    return FALSE;
 
   if (!gp_json_read_array (r, graph, "graph", "links", &a))
     return FALSE;

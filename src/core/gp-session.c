@@ -6,10 +6,11 @@
  * session.json is written by gp-session-write.c and read by
  * gp-session-read.c.
  *
- * Lookups are linear scans: a session holds tens of elements, and keeping
- * the arrays as the only index means their order (which is the order
- * written to the file and shown to the user) can never disagree with a
- * hash table.
+ * The arrays keep the order (the order written to the file and shown to
+ * the user); lookups of elements and element summaries by name go through
+ * an index of positions in them (GpNameIndex), because a session read from
+ * a file may hold tens of thousands of elements and the rules look each up
+ * many times. Most other lookups are linear scans over short arrays.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -423,6 +424,7 @@ gp_session_free (GpSession * s)
   g_free (s->import_detail);
   g_clear_pointer (&s->launch_parsed, gp_launch_free);
   g_free (s->launch_parsed_of);
+  gp_session_reindex (s);
   g_free (s);
 }
 
@@ -679,24 +681,103 @@ gp_session_window_value (GpSession * s, guint i, const gchar * section,
   return gp_json_get_double (o, field, -1);
 }
 
+/* name indexes */
+
+/* Positions by name in a GPtrArray whose entries begin with their name
+ * (GpElement, GpElementSummary). Entries appended since the last lookup
+ * are taken in then (named: an entry is named before the next lookup); a
+ * hit is checked against the array (the entry there still has that
+ * name), and an array whose first or last indexed entry moved is indexed
+ * again, so a sort or an emptying is caught; a rename in place is not,
+ * and is said with gp_session_reindex (). The first of several entries of
+ * one name wins, as in a scan. */
+typedef struct _GpNameIndex GpNameIndex;
+
+struct _GpNameIndex
+{
+  GHashTable *positions;        /* name (owned) -> position + 1 */
+  guint n;                      /* entries indexed: array[0..n) */
+  gconstpointer first, last;    /* array[0] and array[n-1] when indexed */
+};
+
+static void
+gp_name_index_free (GpNameIndex * ix)
+{
+  if (ix == NULL)
+    return;
+  g_hash_table_unref (ix->positions);
+  g_free (ix);
+}
+
+static const gchar *
+gp_name_index_name (GPtrArray * a, guint i)
+{
+  /* both kinds of entry start with their gchar *name */
+  return *(const gchar * const *) g_ptr_array_index (a, i);
+}
+
+/* Takes in a's entries from ix->n on, starting over when the array no
+ * longer begins and continues as indexed. */
+static void
+gp_name_index_update (GpNameIndex * ix, GPtrArray * a)
+{
+  if (ix->n > a->len || (ix->n > 0 && (g_ptr_array_index (a, 0) != ix->first
+              || g_ptr_array_index (a, ix->n - 1) != ix->last))) {
+    g_hash_table_remove_all (ix->positions);
+    ix->n = 0;
+  }
+  for (; ix->n < a->len; ix->n++) {
+    const gchar *name = gp_name_index_name (a, ix->n);
+
+    if (name != NULL && !g_hash_table_contains (ix->positions, name))
+      g_hash_table_insert (ix->positions, g_strdup (name),
+          GUINT_TO_POINTER (ix->n + 1));
+  }
+  ix->first = a->len ? g_ptr_array_index (a, 0) : NULL;
+  ix->last = a->len ? g_ptr_array_index (a, a->len - 1) : NULL;
+}
+
+static gpointer
+gp_name_index_find (GpNameIndex ** ixp, GPtrArray * a, const gchar * name)
+{
+  guint pos, tries;
+
+  if (*ixp == NULL) {
+    *ixp = g_new0 (GpNameIndex, 1);
+    (*ixp)->positions = g_hash_table_new_full (g_str_hash, g_str_equal,
+        g_free, NULL);
+  }
+  for (tries = 0; tries < 2; tries++) {
+    gp_name_index_update (*ixp, a);
+    pos = GPOINTER_TO_UINT (g_hash_table_lookup ((*ixp)->positions, name));
+    if (pos == 0)
+      return NULL;
+    if (pos <= a->len && g_strcmp0 (gp_name_index_name (a, pos - 1),
+            name) == 0)
+      return g_ptr_array_index (a, pos - 1);
+    /* an entry moved or was renamed: index the array again */
+    (*ixp)->n = 0;
+    g_hash_table_remove_all ((*ixp)->positions);
+  }
+  return NULL;
+}
+
+void
+gp_session_reindex (GpSession * s)
+{
+  g_clear_pointer (&s->element_index, gp_name_index_free);
+  g_clear_pointer (&s->elem_summary_index, gp_name_index_free);
+}
+
 /* lookups */
 
 GpElement *
 gp_session_find_element (GpSession * s, const gchar * name)
 {
-  guint i;
-
   g_return_val_if_fail (s != NULL, NULL);
   if (name == NULL)
     return NULL;
-
-  for (i = 0; i < s->elements->len; i++) {
-    GpElement *e = g_ptr_array_index (s->elements, i);
-
-    if (g_strcmp0 (e->name, name) == 0)
-      return e;
-  }
-  return NULL;
+  return gp_name_index_find (&s->element_index, s->elements, name);
 }
 
 GpFinding *
@@ -751,19 +832,11 @@ gp_session_count_findings (GpSession * s, const gchar * rule)
 GpElementSummary *
 gp_session_find_elem_summary (GpSession * s, const gchar * name)
 {
-  guint i;
-
   g_return_val_if_fail (s != NULL, NULL);
   if (name == NULL)
     return NULL;
-
-  for (i = 0; i < s->elem_summaries->len; i++) {
-    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
-
-    if (g_strcmp0 (es->name, name) == 0)
-      return es;
-  }
-  return NULL;
+  return gp_name_index_find (&s->elem_summary_index, s->elem_summaries,
+      name);
 }
 
 GpQueueSummary *

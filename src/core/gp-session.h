@@ -398,6 +398,12 @@ typedef struct
    * does not parse, and the text it was parsed from. Not in session.json. */
   GpLaunch *launch_parsed;
   gchar *launch_parsed_of;
+
+  /* name -> position indexes of elements and elem_summaries, built on the
+   * first lookup and kept up with appends (gp-session.c); not in
+   * session.json */
+  struct _GpNameIndex *element_index;
+  struct _GpNameIndex *elem_summary_index;
 } GpSession;
 
 /* session.imported_from.missing in session.json names each import_missing
@@ -419,7 +425,12 @@ GpEvent *gp_session_add_event (GpSession * s, gdouble t, const gchar * type,
 GpFinding *gp_session_add_finding (GpSession * s, const gchar * rule,
     const gchar * severity, const gchar * title);
 
+/* Lookups by name go through an index built once and kept up with
+ * entries appended to the arrays; code that empties, sorts or renames
+ * entries in place calls gp_session_reindex () before the next lookup. */
 GpElement *gp_session_find_element (GpSession * s, const gchar * name);
+/* Forgets the name indexes: the next lookup builds them again. */
+void gp_session_reindex (GpSession * s);
 /* The first finding of @rule (NULL: any rule) that names @target among
  * its targets (NULL: whatever it names), or NULL. */
 GpFinding *gp_session_find_finding (GpSession * s, const gchar * rule,

@@ -19,6 +19,11 @@
 
 G_DEFINE_QUARK (gp-ds-config-error-quark, gp_ds_config_error);
 
+/* The largest config read (docs/commands.md): DeepStream's are a few kB,
+ * and one with 4,000 sources is 200 kB; past this it is not a config, and
+ * its lines would cost memory in proportion. */
+#define GP_DS_CONFIG_MAX_BYTES (16 * 1024 * 1024)
+
 typedef enum
 {
   GP_DS_LINE_BLANK,
@@ -51,31 +56,34 @@ struct _GpDsConfig
   GString *text;
   gchar *loaded;                /* the text as loaded or last saved */
   gsize loaded_len;
-  GArray *lines;                /* GpDsLine */
+  GPtrArray *lines;             /* GpDsLine*, in the text's order */
+  /* INI only, kept with every edit (gp_ds_config_index ()): */
+  GHashTable *keys;             /* "group\x1fkey" -> its last GpDsLine */
+  GHashTable *groups;           /* group -> GpDsIniGroup */
 };
 
 /* ------------------------------------------------------------------------ */
 /* lines                                                                     */
 
 static void
-gp_ds_line_clear (gpointer p)
+gp_ds_line_free (gpointer p)
 {
   GpDsLine *l = p;
 
   g_free (l->group);
   g_free (l->key);
+  g_free (l);
 }
 
-static GArray *
+static GPtrArray *
 gp_ds_lines_new (void)
 {
-  GArray *a = g_array_new (FALSE, TRUE, sizeof (GpDsLine));
-
-  g_array_set_clear_func (a, gp_ds_line_clear);
-  return a;
+  return g_ptr_array_new_with_free_func (gp_ds_line_free);
 }
 
-#define LINE(a, i) (&g_array_index ((a), GpDsLine, (i)))
+#define LINE(a, i) ((GpDsLine *) g_ptr_array_index ((a), (i)))
+
+static void gp_ds_config_index (GpDsConfig * c);
 
 static gboolean
 gp_ds_is_space (gchar c)
@@ -368,7 +376,7 @@ gp_ds_yaml_level_new (gint indent, gchar * path, gboolean item, guint line)
 
 /* @lv gets a child of kind @children at @col; FALSE with @why */
 static gboolean
-gp_ds_yaml_adopt (GpDsYamlLevel * lv, GArray * lines, gint children,
+gp_ds_yaml_adopt (GpDsYamlLevel * lv, GPtrArray * lines, gint children,
     gint col, const gchar ** why)
 {
   if (lv->children != 0 && lv->children != children) {
@@ -394,7 +402,7 @@ typedef struct
 } GpDsYamlState;
 
 static gboolean
-gp_ds_yaml_line (const gchar * t, GArray * lines, guint index,
+gp_ds_yaml_line (const gchar * t, GPtrArray * lines, guint index,
     GpDsYamlState * st, const gchar ** why)
 {
   GpDsLine *l = LINE (lines, index);
@@ -520,11 +528,11 @@ gp_ds_yaml_line (const gchar * t, GArray * lines, guint index,
 /* ------------------------------------------------------------------------ */
 /* parse                                                                     */
 
-static GArray *
+static GPtrArray *
 gp_ds_config_parse_lines (const gchar * origin, const gchar * t, gsize len,
     GpDsConfigFormat format, GError ** error)
 {
-  GArray *lines = gp_ds_lines_new ();
+  GPtrArray *lines = gp_ds_lines_new ();
   gchar *group = NULL;
   GpDsYamlState st = { NULL, NULL, FALSE };
   const gchar *bad;
@@ -541,7 +549,7 @@ gp_ds_config_parse_lines (const gchar * origin, const gchar * t, gsize len,
     for (c = t; c < bad; c++)
       at += *c == '\n';
     gp_ds_fail (error, origin, at, "not UTF-8 text");
-    g_array_unref (lines);
+    g_ptr_array_unref (lines);
     return NULL;
   }
   if (format == GP_DS_CONFIG_YAML) {
@@ -559,7 +567,12 @@ gp_ds_config_parse_lines (const gchar * origin, const gchar * t, gsize len,
     line.start = p;
     line.end = nl ? (gsize) (nl - t) : len;
     line.next = nl ? line.end + 1 : len;
-    g_array_append_val (lines, line);
+    {
+      GpDsLine *copy = g_new (GpDsLine, 1);
+
+      *copy = line;
+      g_ptr_array_add (lines, copy);
+    }
     if (format == GP_DS_CONFIG_INI) {
       ok = gp_ds_ini_line (t, LINE (lines, lines->len - 1), &group, origin,
           error);
@@ -576,7 +589,7 @@ gp_ds_config_parse_lines (const gchar * origin, const gchar * t, gsize len,
     g_hash_table_unref (st.seen);
   }
   if (!ok) {
-    g_array_unref (lines);
+    g_ptr_array_unref (lines);
     return NULL;
   }
   return lines;
@@ -594,7 +607,8 @@ gp_ds_config_parse (const gchar * origin, const gchar * text, gsize len,
     GpDsConfigFormat format, GError ** error)
 {
   GpDsConfig *c;
-  GArray *lines = gp_ds_config_parse_lines (origin, text, len, format, error);
+  GPtrArray *lines = gp_ds_config_parse_lines (origin, text, len, format,
+      error);
 
   if (lines == NULL)
     return NULL;
@@ -605,22 +619,23 @@ gp_ds_config_parse (const gchar * origin, const gchar * text, gsize len,
   c->loaded = gp_ds_dup (text, len);
   c->loaded_len = len;
   c->lines = lines;
+  gp_ds_config_index (c);
   return c;
 }
 
 GpDsConfig *
 gp_ds_config_load (const gchar * path, GError ** error)
 {
-  gchar *text = NULL;
+  gchar *text;
   gsize len = 0;
   GError *err = NULL;
   GpDsConfig *c;
 
-  if (!g_file_get_contents (path, &text, &len, &err)) {
-    g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_IO,
-        "%s: cannot read: %s", path, g_strerror (err->code ==
-            G_FILE_ERROR_NOENT ? ENOENT : err->code == G_FILE_ERROR_ISDIR ?
-            EISDIR : err->code == G_FILE_ERROR_ACCES ? EACCES : EIO));
+  text = gp_file_read_capped (path, GP_DS_CONFIG_MAX_BYTES,
+      "a DeepStream config", &len, &err);
+  if (text == NULL) {
+    g_set_error_literal (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_IO,
+        err->message);
     g_error_free (err);
     return NULL;
   }
@@ -638,7 +653,9 @@ gp_ds_config_free (GpDsConfig * c)
   g_free (c->origin);
   g_string_free (c->text, TRUE);
   g_free (c->loaded);
-  g_array_unref (c->lines);
+  g_ptr_array_unref (c->lines);
+  g_clear_pointer (&c->keys, g_hash_table_unref);
+  g_clear_pointer (&c->groups, g_hash_table_unref);
   g_free (c);
 }
 
@@ -670,6 +687,74 @@ gp_ds_config_changed (const GpDsConfig * c)
 }
 
 /* ------------------------------------------------------------------------ */
+/* the INI index                                                             */
+
+/* An INI group's lines that edits and lookups ask for: its last header and
+ * its last key line (NULL when it has none). */
+typedef struct
+{
+  GpDsLine *header;
+  GpDsLine *last_key;
+} GpDsIniGroup;
+
+static gchar *
+gp_ds_key_id (const gchar * group, const gchar * key)
+{
+  return g_strconcat (group, "\x1f", key, NULL);
+}
+
+/* @l, at @i, into the index: the last line of its key and of its group
+ * are the ones furthest down. */
+static void
+gp_ds_config_index_line (GpDsConfig * c, GpDsLine * l, guint i)
+{
+  GpDsIniGroup *g;
+
+  if (l->group == NULL || (l->kind != GP_DS_LINE_KEY &&
+          l->kind != GP_DS_LINE_GROUP))
+    return;
+  g = g_hash_table_lookup (c->groups, l->group);
+  if (g == NULL) {
+    g = g_new0 (GpDsIniGroup, 1);
+    g_hash_table_insert (c->groups, g_strdup (l->group), g);
+  }
+  if (l->kind == GP_DS_LINE_GROUP) {
+    if (g->header == NULL || g->header->number <= i + 1)
+      g->header = l;
+    return;
+  }
+  if (g->last_key == NULL || g->last_key->number <= i + 1)
+    g->last_key = l;
+  {
+    gchar *id = gp_ds_key_id (l->group, l->key);
+    GpDsLine *was = g_hash_table_lookup (c->keys, id);
+
+    if (was == NULL || was->number <= i + 1)
+      g_hash_table_insert (c->keys, id, l);
+    else
+      g_free (id);
+  }
+}
+
+/* The index of an INI's lines, built again from them (a YAML has none:
+ * its lookups scan). Linear in the lines. */
+static void
+gp_ds_config_index (GpDsConfig * c)
+{
+  guint i;
+
+  g_clear_pointer (&c->keys, g_hash_table_unref);
+  g_clear_pointer (&c->groups, g_hash_table_unref);
+  if (c->format != GP_DS_CONFIG_INI)
+    return;
+  c->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  c->groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
+  for (i = 0; i < c->lines->len; i++)
+    gp_ds_config_index_line (c, LINE (c->lines, i), i);
+}
+
+/* ------------------------------------------------------------------------ */
 /* lookups                                                                   */
 
 /* the line index of @key in @group (the last one), or -1 */
@@ -679,6 +764,13 @@ gp_ds_config_find (const GpDsConfig * c, const gchar * group,
 {
   gint i, found = -1;
 
+  if (c->keys != NULL) {
+    gchar *id = gp_ds_key_id (group, key);
+    GpDsLine *l = g_hash_table_lookup (c->keys, id);
+
+    g_free (id);
+    return l ? (gint) l->number - 1 : -1;
+  }
   for (i = 0; i < (gint) c->lines->len; i++) {
     GpDsLine *l = LINE (c->lines, i);
 
@@ -696,6 +788,11 @@ gp_ds_config_has_group (const GpDsConfig * c, const gchar * group)
 
   if (c->format == GP_DS_CONFIG_YAML && *group == '\0')
     return TRUE;
+  if (c->groups != NULL) {
+    GpDsIniGroup *g = g_hash_table_lookup (c->groups, group);
+
+    return g != NULL && g->header != NULL;
+  }
   for (i = 0; i < c->lines->len; i++) {
     GpDsLine *l = LINE (c->lines, i);
 
@@ -759,7 +856,8 @@ gchar **
 gp_ds_config_groups (const GpDsConfig * c)
 {
   GPtrArray *out = g_ptr_array_new ();
-  guint i, j;
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint i;
 
   for (i = 0; i < c->lines->len; i++) {
     GpDsLine *l = LINE (c->lines, i);
@@ -770,14 +868,10 @@ gp_ds_config_groups (const GpDsConfig * c)
     else if (c->format == GP_DS_CONFIG_YAML && l->kind == GP_DS_LINE_KEY &&
         l->container && *l->group == '\0')
       name = l->key;
-    if (name == NULL)
-      continue;
-    for (j = 0; j < out->len; j++)
-      if (strcmp (g_ptr_array_index (out, j), name) == 0)
-        break;
-    if (j == out->len)
+    if (name != NULL && g_hash_table_add (seen, (gpointer) name))
       g_ptr_array_add (out, g_strdup (name));
   }
+  g_hash_table_unref (seen);
   g_ptr_array_add (out, NULL);
   return (gchar **) g_ptr_array_free (out, FALSE);
 }
@@ -910,38 +1004,221 @@ gp_ds_config_refuse (GpDsConfigFormat format, const gchar * s,
   return NULL;
 }
 
-/* replaces [@from, @to) with @with, parses again, reads @key back */
+/* The index of the line holding byte @pos (the last line for the text's
+ * end); the lines are in the text's order, so halving finds it. */
+static guint
+gp_ds_config_line_at (const GpDsConfig * c, gsize pos)
+{
+  guint lo = 0, hi = c->lines->len;
+
+  while (hi - lo > 1) {
+    guint mid = lo + (hi - lo) / 2;
+
+    if (LINE (c->lines, mid)->start <= pos)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The INI group in force after line @i (before any line for -1). */
+static const gchar *
+gp_ds_ini_group_after (const GpDsConfig * c, gint i)
+{
+  for (; i >= 0; i--)
+    if (LINE (c->lines, i)->group != NULL)
+      return LINE (c->lines, i)->group;
+  return NULL;
+}
+
+/* Takes @l (about to go) out of the index; the places it held (its key's,
+ * its group's header or last key) go into @held ("k" + key id, "h" or
+ * "l" + group), for gp_ds_config_refilled (). */
+static void
+gp_ds_config_unindex_line (GpDsConfig * c, GpDsLine * l, GPtrArray * held)
+{
+  GpDsIniGroup *g = l->group ? g_hash_table_lookup (c->groups, l->group) :
+      NULL;
+
+  if (g != NULL && g->header == l) {
+    g->header = NULL;
+    g_ptr_array_add (held, g_strconcat ("h", l->group, NULL));
+  }
+  if (g != NULL && g->last_key == l) {
+    g->last_key = NULL;
+    g_ptr_array_add (held, g_strconcat ("l", l->group, NULL));
+  }
+  if (l->kind == GP_DS_LINE_KEY) {
+    gchar *id = gp_ds_key_id (l->group, l->key);
+
+    if (g_hash_table_lookup (c->keys, id) == l) {
+      g_hash_table_remove (c->keys, id);
+      g_ptr_array_add (held, g_strconcat ("k", id, NULL));
+    }
+    g_free (id);
+  }
+}
+
+/* Whether every place in @held has a line again (the new lines took them:
+ * a value replaced is the same key on the same line). */
+static gboolean
+gp_ds_config_refilled (GpDsConfig * c, GPtrArray * held)
+{
+  guint i;
+
+  for (i = 0; i < held->len; i++) {
+    const gchar *h = g_ptr_array_index (held, i);
+    GpDsIniGroup *g = h[0] != 'k' ? g_hash_table_lookup (c->groups, h + 1) :
+        NULL;
+
+    if (h[0] == 'k' ? !g_hash_table_contains (c->keys, h + 1) :
+        g == NULL || (h[0] == 'h' ? g->header : g->last_key) == NULL)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* After an INI's text changed in [@from, @from + @new_len) (it was
+ * [@from, @old_to)): only the lines that held the change are parsed again,
+ * those after it moved, and the index kept. FALSE (no error) when the
+ * change reaches past its lines (a group header added or taken away that
+ * moves the lines below into another group): the caller parses it all. */
+static gboolean
+gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
+    gsize new_len, GError ** error)
+{
+  const gchar *t = c->text->str;
+  gssize delta = (gssize) new_len - (gssize) (old_to - from);
+  guint a, b, i, number, n_new, n_old;
+  gsize p, end;
+  gchar *group;
+  GPtrArray *fresh, *held;
+  gboolean ok = TRUE;
+
+  if (c->lines->len == 0)
+    return FALSE;
+  a = gp_ds_config_line_at (c, from);
+  b = MAX (a, gp_ds_config_line_at (c, old_to));
+  p = LINE (c->lines, a)->start;
+  end = LINE (c->lines, b)->next + delta;
+  number = LINE (c->lines, a)->number;
+  group = g_strdup (gp_ds_ini_group_after (c, (gint) a - 1));
+  if (memchr (t + p, '\0', end - p) != NULL ||
+      !g_utf8_validate (t + p, end - p, NULL)) {
+    g_free (group);
+    return FALSE;
+  }
+  fresh = g_ptr_array_new ();
+  while (ok && p < end) {
+    GpDsLine line = { 0 };
+    const gchar *nl = memchr (t + p, '\n', end - p);
+    GpDsLine *l;
+
+    line.number = number++;
+    line.start = p;
+    line.end = nl ? (gsize) (nl - t) : end;
+    line.next = nl ? line.end + 1 : end;
+    l = g_new (GpDsLine, 1);
+    *l = line;
+    g_ptr_array_add (fresh, l);
+    ok = gp_ds_ini_line (t, l, &group, c->origin, error);
+    p = line.next;
+  }
+  /* the group in force below must not change */
+  if (ok && g_strcmp0 (group, gp_ds_ini_group_after (c, (gint) b)) != 0)
+    ok = FALSE;
+  g_free (group);
+  if (!ok) {
+    g_ptr_array_set_free_func (fresh, gp_ds_line_free);
+    g_ptr_array_unref (fresh);
+    return FALSE;
+  }
+  n_old = b - a + 1;
+  n_new = fresh->len;
+  held = g_ptr_array_new_with_free_func (g_free);
+  for (i = a; i <= b; i++)
+    gp_ds_config_unindex_line (c, LINE (c->lines, i), held);
+  g_ptr_array_remove_range (c->lines, a, n_old);
+  for (i = 0; i < n_new; i++)
+    g_ptr_array_insert (c->lines, (gint) (a + i), fresh->pdata[i]);
+  g_ptr_array_unref (fresh);
+  for (i = a + n_new; i < c->lines->len; i++) {
+    GpDsLine *l = LINE (c->lines, i);
+
+    l->number = i + 1;
+    l->start += delta;
+    l->end += delta;
+    l->next += delta;
+    l->key_start += delta;
+    l->key_end += delta;
+    l->val_start += delta;
+    l->val_end += delta;
+  }
+  for (i = a; i < a + n_new; i++)
+    gp_ds_config_index_line (c, LINE (c->lines, i), i);
+  /* a place the lines taken away held and the new ones did not fill (a
+   * key line removed, the one above it now the last): all of it again */
+  if (!gp_ds_config_refilled (c, held))
+    gp_ds_config_index (c);
+  g_ptr_array_unref (held);
+  return TRUE;
+}
+
+/* the text's lines parsed again whole; FALSE with @error (and the lines
+ * as they were) when they do not parse */
+static gboolean
+gp_ds_config_reparse (GpDsConfig * c, GError ** error)
+{
+  GPtrArray *lines = gp_ds_config_parse_lines (c->origin, c->text->str,
+      c->text->len, c->format, error);
+
+  if (lines == NULL)
+    return FALSE;
+  g_ptr_array_unref (c->lines);
+  c->lines = lines;
+  gp_ds_config_index (c);
+  return TRUE;
+}
+
+/* replaces [@from, @to) with @with, parses again (an INI only around the
+ * change), reads @key back; undone when it does not read as @value */
 static gboolean
 gp_ds_config_splice (GpDsConfig * c, gsize from, gsize to,
     const gchar * with, const gchar * group, const gchar * key,
     const gchar * value, GError ** error)
 {
-  GString *before = g_string_new_len (c->text->str, c->text->len);
-  GArray *lines;
+  gchar *was = g_strndup (c->text->str + from, to - from);
+  gsize with_len = strlen (with);
   GError *err = NULL;
-  gchar *back;
+  gboolean parsed;
+  gchar *back = NULL;
 
   g_string_erase (c->text, from, to - from);
   g_string_insert (c->text, from, with);
-  lines = gp_ds_config_parse_lines (c->origin, c->text->str, c->text->len,
-      c->format, &err);
-  if (lines != NULL) {
-    GArray *old = c->lines;
-
-    c->lines = lines;
+  parsed = c->format == GP_DS_CONFIG_INI &&
+      gp_ds_ini_reparse_around (c, from, to, with_len, &err);
+  if (!parsed && err == NULL)
+    parsed = gp_ds_config_reparse (c, &err);
+  if (parsed) {
     back = gp_ds_config_get (c, group, key);
     if (g_strcmp0 (back, value) == 0) {
       g_free (back);
-      g_array_unref (old);
-      g_string_free (before, TRUE);
+      g_free (was);
       return TRUE;
     }
-    g_free (back);
-    c->lines = old;
-    g_array_unref (lines);
   }
-  g_string_assign (c->text, before->str);
-  g_string_free (before, TRUE);
+  g_free (back);
+  /* undone: the text as it was, and its lines */
+  g_string_erase (c->text, from, with_len);
+  g_string_insert (c->text, from, was);
+  g_free (was);
+  if (parsed) {
+    GError *again = NULL;
+
+    if (!gp_ds_config_reparse (c, &again))
+      g_clear_error (&again);
+  }
   gp_ds_edit_fail (error, c, "key", key, err ? err->message :
       "it would not read back as written");
   g_clear_error (&err);
@@ -976,20 +1253,19 @@ gp_ds_ini_add (GpDsConfig * c, const gchar * group, const gchar * key,
 {
   GString *add = g_string_new (NULL);
   const gchar *eol = gp_ds_config_eol (c);
-  gint i, at = -1, like = -1;
+  gint at = -1, like = -1;
   gsize pos;
   gboolean ok;
 
-  for (i = 0; i < (gint) c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
+  /* after the group's last key line, else its last header (the index
+   * holds both) */
+  {
+    GpDsIniGroup *g = g_hash_table_lookup (c->groups, group);
 
-    if (l->group == NULL || strcmp (l->group, group) != 0)
-      continue;
-    if (l->kind == GP_DS_LINE_GROUP && (at < 0 || LINE (c->lines,
-                at)->kind == GP_DS_LINE_GROUP))
-      at = i;
-    if (l->kind == GP_DS_LINE_KEY)
-      at = like = i;
+    if (g != NULL && g->last_key != NULL)
+      at = like = (gint) g->last_key->number - 1;
+    else if (g != NULL && g->header != NULL)
+      at = (gint) g->header->number - 1;
   }
   if (at < 0) {
     pos = c->text->len;

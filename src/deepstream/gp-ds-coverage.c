@@ -154,11 +154,39 @@ static const gchar *const gp_ds_groups[] = {
   "tiled-display", NULL
 };
 
+/* @path's INI in a GKeyFile, read through gp-ds-config first: bounded in
+ * size, and a NUL byte, bad UTF-8 or a line GKeyFile would take another
+ * way refused with its line (GKeyFile alone reads up to a NUL and takes
+ * the rest as gone). */
+static GKeyFile *
+gp_ds_coverage_key_file (const gchar * path, GError ** error)
+{
+  g_autoptr (GpDsConfig) c = gp_ds_config_load (path, error);
+  GKeyFile *kf;
+  const gchar *text;
+  gsize len;
+  GError *err = NULL;
+
+  if (c == NULL)
+    return NULL;
+  text = gp_ds_config_text (c, &len);
+  kf = g_key_file_new ();
+  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, &err)) {
+    g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE,
+        "%s: not a deepstream-app config: %s", path, err->message);
+    g_error_free (err);
+    g_key_file_free (kf);
+    return NULL;
+  }
+  return kf;
+}
+
 gboolean
 gp_ds_is_app_config (const gchar * path)
 {
-  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GKeyFile) kf = NULL;
   g_autoptr (GpDsConfig) c = NULL;
+  GError *err = NULL;
   guint i;
 
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
@@ -167,8 +195,15 @@ gp_ds_is_app_config (const gchar * path)
     c = gp_ds_config_load (path, NULL);
     return c != NULL && gp_ds_config_kind (c) == GP_DS_KIND_TESTAPP;
   }
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
-    return FALSE;
+  kf = gp_ds_coverage_key_file (path, &err);
+  if (kf == NULL) {
+    /* a file the config reader refuses (a NUL, a bad line, too large):
+     * taken as one, so that its error, with the line, is what is said */
+    gboolean refused = err->domain == GP_DS_CONFIG_ERROR;
+
+    g_error_free (err);
+    return refused;
+  }
   for (i = 0; gp_ds_groups[i]; i++)
     if (g_key_file_has_group (kf, gp_ds_groups[i]))
       return TRUE;
@@ -311,20 +346,15 @@ gp_ds_elements_from_testapp (const gchar * path, GError ** error)
 GPtrArray *
 gp_ds_elements_from_config (const gchar * path, GError ** error)
 {
-  g_autoptr (GKeyFile) kf = g_key_file_new ();
-  GError *err = NULL;
+  g_autoptr (GKeyFile) kf = NULL;
   GPtrArray *els, *groups;
   gchar **all;
   guint i;
 
   if (gp_ds_config_format_for (path) == GP_DS_CONFIG_YAML)
     return gp_ds_elements_from_testapp (path, error);
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &err)) {
-    g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE,
-        "%s: not a deepstream-app config: %s", path, err->message);
-    g_error_free (err);
+  if ((kf = gp_ds_coverage_key_file (path, error)) == NULL)
     return NULL;
-  }
   els = gp_ds_elements_new ();
   all = g_key_file_get_groups (kf, NULL);
   groups = g_ptr_array_new ();

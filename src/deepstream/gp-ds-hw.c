@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gp-file.h"
 #include "core/gp-platform.h"
 #include "telemetry/gp-roofline-build.h"
 #include "telemetry/gp-telemetry.h"
@@ -472,7 +473,9 @@ gp_ds_hw_load (const gchar * path, GError ** error)
   GPtrArray *gpus = NULL;
   GpTelemetryKind kind;
 
-  if (!g_file_get_contents (path, &data, &len, &ioerr)) {
+  data = gp_file_read_capped (path, GP_TELEMETRY_MAX_FILE_BYTES,
+      "a saved GPU query or tegrastats log", &len, &ioerr);
+  if (data == NULL) {
     g_set_error (error, GP_DS_HW_ERROR, GP_DS_HW_ERROR_INPUT, "%s",
         ioerr->message);
     g_error_free (ioerr);

@@ -5,9 +5,12 @@
  */
 #include "gp-ds-perf.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "core/gp-lines.h"
 #include "core/gp-stats.h"
@@ -26,6 +29,10 @@ G_DEFINE_QUARK (gp-ds-perf-error-quark, gp_ds_perf_error)
  * 1e7 fps or ms. */
 #define GP_DS_PERF_MAX_VALUE 1e7
 
+/* The log is read this much at a time: memory holds a block and the
+ * longest line, never the file. */
+#define GP_DS_PERF_BLOCK 65536
+
 typedef struct
 {
   GpDsPerf *p;
@@ -33,6 +40,8 @@ typedef struct
   GHashTable *by_comp;          /* name -> GpDsPerfLatency* (borrowed) */
   const gchar *origin;
   guint line;
+  GpLines *lines;               /* the log cut into lines */
+  GError *error;                /* the first damaged line's */
 } GpDsPerfParse;
 
 static void
@@ -344,81 +353,141 @@ gp_ds_perf_summarise (GpDsPerfLatency * l)
   l->max = s.max;
 }
 
+/* One line of the log (gp-lines.h): a line too long for any monitor's is
+ * skipped, a last line cut short that does not read is left out; both
+ * are counted in GpDsPerf.skipped. */
+static gboolean
+gp_ds_perf_on_line (const gchar * text, gsize length, GpLineFlags flags,
+    gpointer user_data)
+{
+  GpDsPerfParse *ps = user_data;
+  GError *err = NULL;
+  gchar *line;
+  gboolean ok;
+
+  ps->line++;
+  if (flags & GP_LINE_LONG) {
+    ps->p->skipped++;
+    return TRUE;
+  }
+  /* a NUL past the binary test's reach ends the line's text there */
+  line = g_strndup (text, length);
+  ok = gp_ds_perf_line (ps, line, &err);
+  g_free (line);
+  if (!ok && (flags & GP_LINE_CUT)) {
+    ps->p->skipped++;
+    g_clear_error (&err);
+    return TRUE;
+  }
+  if (!ok)
+    ps->error = err;
+  return ok;
+}
+
+static void
+gp_ds_perf_begin (GpDsPerfParse * ps, const gchar * origin)
+{
+  ps->p = g_new0 (GpDsPerf, 1);
+  ps->p->sources = g_ptr_array_new_with_free_func (gp_ds_perf_source_free);
+  ps->p->latency = g_ptr_array_new_with_free_func (gp_ds_perf_latency_free);
+  ps->by_source = g_hash_table_new (g_str_hash, g_str_equal);
+  ps->by_comp = g_hash_table_new (g_str_hash, g_str_equal);
+  ps->origin = origin;
+  ps->lines = gp_lines_new (GP_DS_PERF_MAX_LINE, gp_ds_perf_on_line, ps);
+}
+
+/* The log ended (@ok: no error before): its summaries, or NULL with the
+ * first error. */
+static GpDsPerf *
+gp_ds_perf_end (GpDsPerfParse * ps, gboolean ok, GError ** error)
+{
+  guint i;
+
+  if (ok)
+    gp_lines_finish (ps->lines);
+  gp_lines_free (ps->lines);
+  ps->p->lines = ps->line;
+  g_hash_table_unref (ps->by_source);
+  g_hash_table_unref (ps->by_comp);
+  if (ps->error != NULL) {
+    g_propagate_error (error, ps->error);
+    ok = FALSE;
+  } else if (ok && ps->p->reports == 0 && ps->p->latency->len == 0) {
+    g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_PARSE,
+        "%s: no **PERF or latency line among its %u lines", ps->origin,
+        ps->p->lines);
+    ok = FALSE;
+  }
+  if (!ok) {
+    gp_ds_perf_free (ps->p);
+    return NULL;
+  }
+  for (i = 0; i < ps->p->latency->len; i++)
+    gp_ds_perf_summarise (g_ptr_array_index (ps->p->latency, i));
+  return ps->p;
+}
+
+static gboolean
+gp_ds_perf_binary (const gchar * data, gsize len, const gchar * origin,
+    GError ** error)
+{
+  if (!gp_lines_binary (data, len))
+    return FALSE;
+  g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_PARSE,
+      "%s: binary data, not a DeepStream application's log", origin);
+  return TRUE;
+}
+
 GpDsPerf *
 gp_ds_perf_parse (const gchar * data, gsize len, const gchar * origin,
     GError ** error)
 {
   GpDsPerfParse ps = { 0 };
-  const gchar *at = data, *end = data + len;
-  gboolean ok = TRUE;
-  guint i;
 
-  if (gp_lines_binary (data, len)) {
-    g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_PARSE,
-        "%s: binary data, not a DeepStream application's log", origin);
+  if (gp_ds_perf_binary (data, len, origin, error))
     return NULL;
-  }
-  ps.p = g_new0 (GpDsPerf, 1);
-  ps.p->sources = g_ptr_array_new_with_free_func (gp_ds_perf_source_free);
-  ps.p->latency = g_ptr_array_new_with_free_func (gp_ds_perf_latency_free);
-  ps.by_source = g_hash_table_new (g_str_hash, g_str_equal);
-  ps.by_comp = g_hash_table_new (g_str_hash, g_str_equal);
-  ps.origin = origin;
-  while (ok && at < end) {
-    const gchar *nl = memchr (at, '\n', end - at);
-    gsize n = (nl ? nl : end) - at;
-    GError *err = NULL;
-    gchar *line;
-
-    ps.line++;
-    if (n <= GP_DS_PERF_MAX_LINE) {
-      /* a NUL past the binary test's reach ends the line's text there */
-      line = g_strndup (at, n);
-      ok = gp_ds_perf_line (&ps, line, &err);
-      g_free (line);
-      if (!ok && nl == NULL) {
-        ok = TRUE;              /* a last line cut short: left out */
-        g_clear_error (&err);
-      } else if (!ok)
-        g_propagate_error (error, err);
-    }
-    at += n + (nl != NULL);
-  }
-  ps.p->lines = ps.line;
-  g_hash_table_unref (ps.by_source);
-  g_hash_table_unref (ps.by_comp);
-  if (ok && ps.p->reports == 0 && ps.p->latency->len == 0) {
-    g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_PARSE,
-        "%s: no **PERF or latency line among its %u lines", origin,
-        ps.p->lines);
-    ok = FALSE;
-  }
-  if (!ok) {
-    gp_ds_perf_free (ps.p);
-    return NULL;
-  }
-  for (i = 0; i < ps.p->latency->len; i++)
-    gp_ds_perf_summarise (g_ptr_array_index (ps.p->latency, i));
-  return ps.p;
+  gp_ds_perf_begin (&ps, origin);
+  gp_lines_feed (ps.lines, data, len);
+  return gp_ds_perf_end (&ps, TRUE, error);
 }
 
 GpDsPerf *
 gp_ds_perf_load (const gchar * path, GError ** error)
 {
-  GError *err = NULL;
-  gchar *data;
-  gsize len;
-  GpDsPerf *p;
+  GpDsPerfParse ps = { 0 };
+  gchar *block;
+  gsize n;
+  gboolean first = TRUE, ok = TRUE;
+  FILE *f;
 
-  if (!g_file_get_contents (path, &data, &len, &err)) {
-    g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_IO, "%s",
-        err->message);
-    g_error_free (err);
+  f = g_fopen (path, "rb");
+  if (f == NULL) {
+    int err = errno;
+
+    g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_IO,
+        "%s: cannot read: %s", path, g_strerror (err));
     return NULL;
   }
-  p = gp_ds_perf_parse (data, len, path, error);
-  g_free (data);
-  return p;
+  /* read a block at a time: the log is never held whole, whatever its
+   * size (an application's log can run to gigabytes) */
+  block = g_malloc (GP_DS_PERF_BLOCK);
+  gp_ds_perf_begin (&ps, path);
+  while (ok && (n = fread (block, 1, GP_DS_PERF_BLOCK, f)) > 0) {
+    if (first && gp_ds_perf_binary (block, n, path, &ps.error))
+      ok = FALSE;
+    first = FALSE;
+    ok = ok && gp_lines_feed (ps.lines, block, n);
+  }
+  if (ok && ferror (f)) {
+    int err = errno ? errno : EIO;
+
+    g_set_error (&ps.error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_IO,
+        "%s: cannot read: %s", path, g_strerror (err));
+    ok = FALSE;
+  }
+  fclose (f);
+  g_free (block);
+  return gp_ds_perf_end (&ps, ok, error);
 }
 
 gdouble
@@ -447,6 +516,10 @@ gp_ds_perf_table (const GpDsPerf * p)
   gdouble total = 0;
   guint i;
 
+  if (p->skipped > 0)
+    g_string_append_printf (out, "%u of %u lines skipped (longer than %u "
+        "bytes, or the last cut short and unreadable)\n", p->skipped,
+        p->lines, GP_DS_PERF_MAX_LINE);
   if (p->sources->len > 0) {
     g_string_append_printf (out, "fps per source (%u reports)\n"
         "  %-16s %8s %8s %8s %8s %10s\n", p->reports, "source", "reports",

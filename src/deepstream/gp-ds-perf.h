@@ -58,6 +58,8 @@ typedef struct
   GPtrArray *latency;           /* GpDsPerfLatency*, by first appearance */
   guint reports;                /* **PERF value lines */
   guint lines;                  /* lines read */
+  guint skipped;                /* of them: too long for a monitor's, or
+                                 * the last cut short and unreadable */
 } GpDsPerf;
 
 /* Reads @data (@origin names it in errors: "FILE:LINE: ..."). A damaged
@@ -65,6 +67,8 @@ typedef struct
  * cut short (no newline ends it) that does not read is left out. */
 GpDsPerf *gp_ds_perf_parse (const gchar * data, gsize len,
     const gchar * origin, GError ** error);
+/* The same from @path, read a block at a time (the file is never held
+ * whole). */
 GpDsPerf *gp_ds_perf_load (const gchar * path, GError ** error);
 void gp_ds_perf_free (GpDsPerf * p);
 

@@ -499,6 +499,22 @@ gp_ds_preset_save (GpDsPreset * p, GpDsConfig * c, GError ** error)
   return TRUE;
 }
 
+/* A file without a single group (empty, comments only) is no config:
+ * presetting it would invent a pipeline of one source. */
+static gboolean
+gp_ds_preset_has_groups (GpDsConfig * c, GError ** error)
+{
+  gchar **groups = gp_ds_config_groups (c);
+  gboolean any = groups[0] != NULL;
+
+  g_strfreev (groups);
+  if (!any)
+    g_set_error (error, GP_DS_CONFIG_ERROR, GP_DS_CONFIG_ERROR_PARSE,
+        "%s: no group in it (empty?): not a DeepStream config",
+        gp_ds_config_origin (c));
+  return any;
+}
+
 gboolean
 gp_ds_preset_file (const gchar * path, const GpDsPresetOptions * o,
     gboolean write, gchar ** report, GError ** error)
@@ -511,6 +527,11 @@ gp_ds_preset_file (const gchar * path, const GpDsPresetOptions * o,
 
   *report = NULL;
   if ((c = gp_ds_config_load (path, error)) == NULL) {
+    g_string_free (p.out, TRUE);
+    return FALSE;
+  }
+  if (!gp_ds_preset_has_groups (c, error)) {
+    gp_ds_config_free (c);
     g_string_free (p.out, TRUE);
     return FALSE;
   }

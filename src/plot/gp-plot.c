@@ -310,23 +310,55 @@ gp_plot_text (cairo_t * cr, gdouble x, gdouble y, gdouble ax, gdouble ay,
   cairo_show_text (cr, text);
 }
 
-/* @text cut with "..." to fit @w px. */
+/* Whether @n bytes of @text and "..." fit @w px. */
+static gboolean
+gp_plot_prefix_fits (cairo_t * cr, const gchar * text, gsize n, gdouble w)
+{
+  cairo_text_extents_t te;
+  gchar *s = g_strdup_printf ("%.*s...", (gint) n, text);
+
+  cairo_text_extents (cr, s, &te);
+  g_free (s);
+  return te.x_advance <= w;
+}
+
+/* @text cut with "..." to fit @w px: the longest prefix that fits, found
+ * by halving (a launch string of a megabyte is measured some twenty
+ * times, not once per character); at least one character is kept. */
 static gchar *
 gp_plot_fit (cairo_t * cr, const gchar * text, gdouble w)
 {
   cairo_text_extents_t te;
-  GString *s = g_string_new (text);
+  GArray *starts;
+  const gchar *p;
+  guint lo, hi;
+  gchar *fit;
 
-  cairo_text_extents (cr, s->str, &te);
-  while (te.x_advance > w && s->len > 4) {
-    const gchar *last = g_utf8_find_prev_char (s->str, s->str + s->len -
-        (g_str_has_suffix (s->str, "...") ? 3 : 0));
+  cairo_text_extents (cr, text, &te);
+  if (te.x_advance <= w)
+    return g_strdup (text);
+  /* where each character starts, and the text's end */
+  starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  for (p = text; *p; p = g_utf8_next_char (p)) {
+    gsize at = p - text;
 
-    g_string_truncate (s, last - s->str);
-    g_string_append (s, "...");
-    cairo_text_extents (cr, s->str, &te);
+    g_array_append_val (starts, at);
   }
-  return g_string_free (s, FALSE);
+  lo = 1;
+  hi = starts->len;
+  /* invariant: lo characters are kept at least; hi do not fit */
+  while (hi - lo > 1) {
+    guint mid = lo + (hi - lo) / 2;
+
+    if (gp_plot_prefix_fits (cr, text, g_array_index (starts, gsize, mid), w))
+      lo = mid;
+    else
+      hi = mid;
+  }
+  fit = lo < starts->len ? g_strdup_printf ("%.*s...",
+      (gint) g_array_index (starts, gsize, lo), text) : g_strdup (text);
+  g_array_unref (starts);
+  return fit;
 }
 
 /* A tick's text on a linear axis of step @step. */

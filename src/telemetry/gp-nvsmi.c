@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/gp-json.h"
+
 G_DEFINE_QUARK (gp-nvsmi-error-quark, gp_nvsmi_error);
 
 /* longer lines are not nvidia-smi's: a query line of every field is under
@@ -95,7 +97,7 @@ gp_nvsmi_is_missing (const gchar * cell)
   return cell[0] == '[' && cell[n - 1] == ']';
 }
 
-/* the whole of S as a number: decimal, or a 0x mask */
+/* the whole of S as a number: decimal, or a 0x mask (maybe infinite) */
 static gboolean
 gp_nvsmi_number (const gchar * s, gdouble * out)
 {
@@ -115,7 +117,8 @@ gp_nvsmi_number (const gchar * s, gdouble * out)
       return FALSE;
     *out = g_ascii_strtod (s, &end);
   }
-  return end != NULL && *end == '\0' && isfinite (*out);
+  /* an overflow (1e400) is a number too, for gp_nvsmi_check_value () */
+  return end != NULL && *end == '\0';
 }
 
 /* the texts of missing cells are NULL: each freed, not as a strv */
@@ -197,8 +200,40 @@ gp_nvsmi_blank (const gchar * line)
   return TRUE;
 }
 
+/* Whether @s spells a number no tool measures: NaN or an infinity
+ * (strtod's spellings, any case, a sign before). */
+static gboolean
+gp_nvsmi_not_finite_word (const gchar * s)
+{
+  if (*s == '-' || *s == '+')
+    s++;
+  return g_ascii_strcasecmp (s, "nan") == 0 ||
+      g_ascii_strcasecmp (s, "inf") == 0 ||
+      g_ascii_strcasecmp (s, "infinity") == 0;
+}
+
+/* The session reader's rule for a value (gp-json.h): finite and within
+ * GP_JSON_MAX_MAGNITUDE (a 0x mask only finite); anything else is
+ * refused with the line. */
+static gboolean
+gp_nvsmi_check_value (GpNvsmiTable * t, guint c, const gchar * number,
+    gdouble v, const gchar * origin, guint line, GError ** error)
+{
+  gboolean mask = number[0] == '0' && (number[1] == 'x' || number[1] == 'X');
+
+  /* a 0x mask (the throttle reasons) is bits, not a magnitude */
+  if (!gp_nvsmi_not_finite_word (number) && isfinite (v) &&
+      (mask || fabs (v) <= GP_JSON_MAX_MAGNITUDE))
+    return TRUE;
+  g_set_error (error, GP_NVSMI_ERROR, 0, "%s:%u: %s is '%.40s', not a "
+      "measurement (not finite, or beyond %g)", origin, line,
+      t->columns[c].name, number, GP_JSON_MAX_MAGNITUDE);
+  return FALSE;
+}
+
 /* one cell into ROW's column C: missing, a number with or without its
- * unit (converted to the column's), or text */
+ * unit (converted to the column's), or text; a number that is not
+ * finite or is absurd refuses the file */
 static gboolean
 gp_nvsmi_cell (GpNvsmiTable * t, GpNvsmiRow * row, guint c,
     const gchar * raw, const gchar * origin, guint line, GError ** error)
@@ -206,7 +241,7 @@ gp_nvsmi_cell (GpNvsmiTable * t, GpNvsmiRow * row, guint c,
   GpNvsmiColumn *col = &t->columns[c];
   gchar *cell = g_strstrip (g_strdup (raw));
   gchar *space;
-  gdouble v, factor = 1;
+  gdouble v = 0, factor = 1;
 
   row->value[c] = NAN;
   if (gp_nvsmi_is_missing (cell)) {
@@ -218,7 +253,15 @@ gp_nvsmi_cell (GpNvsmiTable * t, GpNvsmiRow * row, guint c,
     const gchar *unit = gp_nvsmi_normal_unit (space + 1, &factor);
     gchar *number = g_strchomp (g_strndup (cell, space - cell));
 
-    if (unit != NULL && gp_nvsmi_number (number, &v)) {
+    if (unit != NULL && gp_nvsmi_not_finite_word (number))
+      v = NAN;
+    if (unit != NULL && (isnan (v) || gp_nvsmi_number (number, &v))) {
+      if (!gp_nvsmi_check_value (t, c, number, v * factor, origin, line,
+              error)) {
+        g_free (number);
+        g_free (cell);
+        return FALSE;
+      }
       if (*col->unit == '\0') {
         g_free (col->unit);
         col->unit = g_strdup (unit);
@@ -237,8 +280,15 @@ gp_nvsmi_cell (GpNvsmiTable * t, GpNvsmiRow * row, guint c,
     }
     g_free (number);
   }
-  if (gp_nvsmi_number (cell, &v))
+  if (gp_nvsmi_not_finite_word (cell) || gp_nvsmi_number (cell, &v)) {
+    if (gp_nvsmi_not_finite_word (cell))
+      v = NAN;
+    if (!gp_nvsmi_check_value (t, c, cell, v, origin, line, error)) {
+      g_free (cell);
+      return FALSE;
+    }
     row->value[c] = v;
+  }
   row->text[c] = cell;
   return TRUE;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/gp-file.h"
 #include "core/gp-json.h"
 
 G_DEFINE_QUARK (gp-telemetry-error-quark, gp_telemetry_error);
@@ -661,7 +662,9 @@ gp_telemetry_load_file (const gchar * path, gdouble interval_s,
   GError *ioerr = NULL;
   GpMachine *m;
 
-  if (!g_file_get_contents (path, &data, &len, &ioerr)) {
+  data = gp_file_read_capped (path, GP_TELEMETRY_MAX_FILE_BYTES,
+      "a telemetry log", &len, &ioerr);
+  if (data == NULL) {
     g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_IO, "%s",
         ioerr->message);
     g_clear_error (&ioerr);

@@ -92,6 +92,12 @@ typedef enum
                                  * it damaged */
 } GpTelemetryError;
 
+/* The largest telemetry log read whole (plot, roofline --from, ds hw
+ * --from; docs/commands.md): tegrastats at 100 ms writes about 300 MB a
+ * day, nvidia-smi dmon a tenth of that; a log past it is refused in one
+ * line rather than held in memory. */
+#define GP_TELEMETRY_MAX_FILE_BYTES (256 * 1024 * 1024)
+
 /* Whether @rail (a tegrastats rail or an INA3221 channel's label) carries
  * the board's whole input power (VDD_IN, POM_5V_IN): power/board is that
  * rail where the board has one, else the rails' sum. */

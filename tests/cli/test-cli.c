@@ -927,6 +927,71 @@ test_budget_real (void)
   g_free (fast);
 }
 
+/* A session whose parent chain loops (an element its own parent, two and
+ * three bins each other's): compare crashed on one (a recursion without
+ * end); every command that reads it refuses it in one line naming the
+ * file and the loop, exit code 3. */
+static void
+test_parent_loops (void)
+{
+  static const gchar *const loops[][3] = {
+    {"pipeline0", NULL, NULL},
+    {"pipeline0", "bin1", NULL},
+    {"pipeline0", "bin1", "bin2"},
+  };
+  gchar *tmp = g_dir_make_tmp ("gp-loop-XXXXXX", NULL);
+  gchar *good = g_build_filename (tmp, "good.json", NULL);
+  GpSession *s = gp_session_new ();
+  GError *err = NULL;
+  guint i, k;
+
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  gp_session_add_element (s, "src", "fakesrc", "pipeline0", "source");
+  gp_session_add_element (s, "sink", "fakesink", "pipeline0", "sink");
+  gp_session_add_link (s, "src.src", "sink.sink", NULL, NULL);
+  g_assert_true (gp_session_save (s, good, &err));
+  gp_session_free (s);
+  for (i = 0; i < G_N_ELEMENTS (loops); i++) {
+    gchar *name = g_strdup_printf ("loop%u.json", i + 1);
+    gchar *path = g_build_filename (tmp, name, NULL);
+    const gchar *const commands[][5] = {
+      {"compare", good, path, NULL},
+      {"analyze", path, NULL},
+      {"export", "--csv", tmp, path, NULL},
+      {"plot", path, "-o", "x.png", NULL},
+    };
+    GpElement *e;
+
+    s = gp_session_new ();
+    for (k = 0; k < 3 && loops[i][k]; k++)
+      gp_session_add_element (s, loops[i][k], "bin", "", "bin");
+    /* each one's parent is the next, the last's the first */
+    for (k = 0; k < s->elements->len; k++) {
+      e = g_ptr_array_index (s->elements, k);
+      g_free (e->parent);
+      e->parent = g_strdup (((GpElement *) g_ptr_array_index (s->elements,
+                  (k + 1) % s->elements->len))->name);
+    }
+    gp_session_add_element (s, "src", "fakesrc", "pipeline0", "source");
+    g_assert_true (gp_session_save (s, path, &err));
+    gp_session_free (s);
+    for (k = 0; k < G_N_ELEMENTS (commands); k++) {
+      GpTestRun r;
+
+      gp_test_run_gstprof_argv (&r, tmp, commands[k]);
+      g_test_message ("%s %s: %d %s", commands[k][0], name, r.code, r.err);
+      g_assert_cmpint (r.code, ==, 3);
+      gp_test_assert_one_line (r.err, "the parent chain loops (pipeline0 -> ");
+      gp_test_assert_one_line (r.err, name);
+      gp_test_run_clear (&r);
+    }
+    g_free (path);
+    g_free (name);
+  }
+  g_free (good);
+  gp_test_remove_tree (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -966,6 +1031,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/check", test_check);
   g_test_add_func ("/cli/platform-agrees", test_platform_agrees);
   g_test_add_func ("/cli/demo-hot", test_demo_hot);
+  g_test_add_func ("/cli/parent-loops", test_parent_loops);
 
   ret = g_test_run ();
 

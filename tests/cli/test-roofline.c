@@ -7,7 +7,9 @@
  * arguments (one line naming the argument, exit 3), --list, the chart
  * (-o, drawn by src/plot).
  */
+#include <fcntl.h>
 #include <math.h>
+#include <unistd.h>
 #include <string.h>
 #include <gst/gst.h>
 
@@ -286,6 +288,31 @@ test_session (void)
   g_free (dir);
 }
 
+/* A log past the telemetry readers' limit (256 MiB; a sparse file, so no
+ * disk and no time) is refused unread in one line naming it and the
+ * limit, by roofline --from and by plot, instead of held whole. */
+static void
+test_too_large (void)
+{
+  gchar *path = g_build_filename (gp_tmp, "huge.log", NULL);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  GpTestRun r;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, G_GINT64_CONSTANT (257) * 1024 * 1024),
+      ==, 0);
+  close (fd);
+  gp_test_run_gstprof (&r, gp_tmp, "roofline", "--from", path, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "huge.log: larger than 256 MiB");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "plot", path, "-o", "huge.png", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "huge.log: larger than 256 MiB");
+  gp_test_run_clear (&r);
+  g_free (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -301,6 +328,7 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline/list-and-help", test_list_and_help);
   g_test_add_func ("/roofline/chart", test_chart);
   g_test_add_func ("/roofline/session", test_session);
+  g_test_add_func ("/roofline/too-large", test_too_large);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);

@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "core/gp-session.h"
+#include "core/gp-session-query.h"
 
 /* ---------------------------------------------------------------- */
 /* helpers                                                            */
@@ -1636,6 +1637,155 @@ test_bad_garbage (void)
   g_rand_free (rand);
 }
 
+/* A session of elements named "b0".."b{n-1}", b{i}'s parent @parents[i]
+ * (NULL: "" top level), as session.json text. */
+static gchar *
+parents_session (guint n, const gchar * const *parents)
+{
+  GString *t = g_string_new ("{\"schema\": \"gstprof/1\", \"graph\": "
+      "{\"elements\": [");
+  guint i;
+
+  for (i = 0; i < n; i++)
+    g_string_append_printf (t, "%s{\"name\": \"b%u\", \"factory\": \"bin\", "
+        "\"parent\": \"%s\", \"kind\": \"bin\", \"is_bin\": true}",
+        i ? ", " : "", i, parents[i] ? parents[i] : "");
+  g_string_append (t, "]}}");
+  return g_string_free (t, FALSE);
+}
+
+/* A parent chain that loops (an element its own parent, two or three bins
+ * each other's) is refused in one line naming the loop; a long chain that
+ * does not loop loads, and an identity climbs it to a bound. */
+static void
+test_parent_loops (void)
+{
+  static const struct
+  {
+    guint n;
+    const gchar *parents[4];
+    const gchar *said;
+  } loops[] = {
+    {1, {"b0"}, "graph.elements[0]: the parent chain loops (b0 -> b0)"},
+    {3, {NULL, "b2", "b1"}, "graph.elements[1]: the parent chain loops "
+          "(b1 -> b2 -> b1)"},
+    {4, {NULL, "b3", "b1", "b2"}, "graph.elements[1]: the parent chain "
+          "loops (b1 -> b3 -> b2 -> b1)"},
+    /* the loop above an element that is not in it */
+    {4, {"b1", "b2", "b3", "b2"}, "graph.elements[0]: the parent chain "
+          "loops (b2 -> b3 -> b2)"},
+  };
+  const gchar **chain = g_new0 (const gchar *, 1001);
+  gchar **names = g_new0 (gchar *, 1001);
+  GpSession *s;
+  GError *err = NULL;
+  gchar *text, *id;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (loops); i++) {
+    text = parents_session (loops[i].n, loops[i].parents);
+    s = gp_session_load_data (text, -1, "loop.json", &err);
+    g_assert_null (s);
+    g_assert_error (err, GP_SESSION_ERROR, GP_SESSION_ERROR_SCHEMA);
+    g_assert_null (strchr (err->message, '\n'));
+    g_assert_true (g_str_has_prefix (err->message, "loop.json: "));
+    g_assert_nonnull (strstr (err->message, loops[i].said));
+    g_clear_error (&err);
+    g_free (text);
+  }
+  /* b{i} inside b{i-1}, a thousand deep: no loop, and the identity of
+   * the innermost comes back, bounded (before: bins with made-up names
+   * were worked out again at every level, and this never ended) */
+  for (i = 0; i < 1000; i++) {
+    names[i] = g_strdup_printf ("b%u", i ? i - 1 : 0);
+    chain[i] = i ? names[i] : NULL;
+  }
+  text = parents_session (1000, chain);
+  s = gp_session_load_data (text, -1, "deep.json", &err);
+  g_assert_no_error (err);
+  id = gp_session_element_identity (s, "b999");
+  {
+    guint slashes = 0;
+    const gchar *c;
+
+    /* the bins climbed, each a "/": as many as the bound (64) allows */
+    for (c = id; *c; c++)
+      slashes += *c == '/';
+    g_assert_cmpuint (slashes, ==, 64);
+  }
+  g_free (id);
+  gp_session_free (s);
+  g_free (text);
+  g_strfreev (names);
+  g_free (chain);
+}
+
+static gint
+by_name_descending (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(GpElement * const *) b)->name,
+      (*(GpElement * const *) a)->name);
+}
+
+/* Lookups by name through the index agree with a scan of the array after
+ * appends, direct appends, a sort, an emptying and refilling and a rename
+ * announced by gp_session_reindex (); the first of two of a name wins. */
+static void
+test_find_index (void)
+{
+  GpSession *s = gp_session_new ();
+  GpElement *e, *first;
+  guint i;
+
+  g_assert_null (gp_session_find_element (s, "e0"));
+  for (i = 0; i < 2000; i++) {
+    gchar *name = g_strdup_printf ("e%u", i);
+
+    gp_session_add_element (s, name, "identity", "", "filter");
+    /* looked up as they come: the index takes in each append */
+    g_assert_true (gp_session_find_element (s, name) ==
+        g_ptr_array_index (s->elements, i));
+    g_free (name);
+  }
+  first = gp_session_find_element (s, "e7");
+  gp_session_add_element (s, "e7", "queue", "", "queue");
+  g_assert_true (gp_session_find_element (s, "e7") == first);
+  /* appended straight into the array, as an importer does */
+  e = gp_element_new ("direct", "fakesink", "", "sink");
+  g_ptr_array_add (s->elements, e);
+  g_assert_true (gp_session_find_element (s, "direct") == e);
+  /* a sort moves entries: found where they are now */
+  g_ptr_array_sort (s->elements, by_name_descending);
+  for (i = 0; i < s->elements->len; i += 97) {
+    e = g_ptr_array_index (s->elements, i);
+    if (strcmp (e->name, "e7") != 0)
+      g_assert_true (gp_session_find_element (s, e->name) == e);
+  }
+  /* "direct" sorts after every "e..." when descending */
+  g_assert_true (gp_session_find_element (s, "direct") ==
+      g_ptr_array_index (s->elements, s->elements->len - 1));
+  /* emptied and refilled with other names */
+  g_ptr_array_set_size (s->elements, 0);
+  g_assert_null (gp_session_find_element (s, "e5"));
+  gp_session_add_element (s, "other", "identity", "", "filter");
+  g_assert_nonnull (gp_session_find_element (s, "other"));
+  g_assert_null (gp_session_find_element (s, "e0"));
+  /* an entry added unnamed and named before the next lookup (as the
+   * reader does) */
+  e = gp_session_add_element (s, NULL, NULL, NULL, NULL);
+  g_free (e->name);
+  e->name = g_strdup ("late");
+  g_assert_true (gp_session_find_element (s, "late") == e);
+  /* renamed in place, said with gp_session_reindex () */
+  e = gp_session_find_element (s, "other");
+  g_free (e->name);
+  e->name = g_strdup ("renamed");
+  gp_session_reindex (s);
+  g_assert_true (gp_session_find_element (s, "renamed") == e);
+  g_assert_null (gp_session_find_element (s, "other"));
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1662,5 +1812,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/session/bad-schema", test_bad_schema);
   g_test_add_func ("/core/session/bad-types", test_bad_types);
   g_test_add_func ("/core/session/bad-garbage", test_bad_garbage);
+  g_test_add_func ("/core/session/parent-loops", test_parent_loops);
+  g_test_add_func ("/core/session/find-index", test_find_index);
   return g_test_run ();
 }

@@ -4,7 +4,10 @@
  * `gstprof ds profile` section by section from --from-stats (the real
  * nsys outputs of the fixtures) and live with the stand-in nsys of
  * tests/deepstream/stand-in, which replays a fixture's csv. */
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "gp-test-fixtures.h"
 #include "gp-test-util.h"
@@ -336,6 +339,88 @@ test_profile_live (void)
   g_free (fix);
 }
 
+/* @name in gp_tmp: @len bytes of @text (NULs included). */
+static gchar *
+write_bytes (const gchar * name, const gchar * text, gssize len)
+{
+  gchar *path = g_build_filename (gp_tmp, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, len, NULL));
+  return path;
+}
+
+/* @name in gp_tmp, @size bytes long and holding none (a sparse file):
+ * larger than a reader's limit without the disk or the time. */
+static gchar *
+write_sparse (const gchar * name, gint64 size)
+{
+  gchar *path = g_build_filename (gp_tmp, name, NULL);
+  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, size), ==, 0);
+  close (fd);
+  return path;
+}
+
+/* Bad files, each one line naming the file (and its line), exit 3: an INI
+ * with a NUL byte (GKeyFile read up to it and took the rest as gone), an
+ * empty config for ds preset (it preset a pipeline of one source), and
+ * files past each reader's limit (refused unread, instead of held whole). */
+static void
+test_bad_files (void)
+{
+  static const gchar ini[] = "[application]\nenable-perf-measurement=1\n"
+      "[streammux]\nbatch-size=1\0\n[primary-gie]\nenable=1\n";
+  gchar *nul = write_bytes ("nul.txt", ini, sizeof ini - 1);
+  gchar *empty = write_bytes ("empty.txt", "", 0);
+  gchar *comments = write_bytes ("comments.txt", "# nothing\n\n", -1);
+  gchar *big_cfg = write_sparse ("big.txt", 16 * 1024 * 1024 + 1);
+  gchar *big_log = write_sparse ("big.log", G_GINT64_CONSTANT (257) * 1024
+      * 1024);
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", nul, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "nul.txt:4: not UTF-8 text");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "preset", nul, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "nul.txt:4: not UTF-8 text");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "preset", empty, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "empty.txt: no group in it");
+  g_assert_cmpstr (r.out, ==, "");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "preset", comments, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "comments.txt: no group in it");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "preset", big_cfg, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "big.txt: larger than 16 MiB");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", big_cfg, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "big.txt: larger than 16 MiB");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "hw", "--from", big_log, NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "big.log: larger than 256 MiB");
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "ds", "coverage", "--nsys-report",
+      big_log, "nvstreammux ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "big.log: larger than 64 MiB");
+  gp_test_run_clear (&r);
+  g_free (nul);
+  g_free (empty);
+  g_free (comments);
+  g_free (big_cfg);
+  g_free (big_log);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -347,6 +432,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ds/coverage/config", test_coverage_config);
   g_test_add_func ("/ds/coverage/measured", test_coverage_measured);
   g_test_add_func ("/ds/coverage/testapp", test_coverage_testapp);
+  g_test_add_func ("/ds/bad-files", test_bad_files);
   g_test_add_func ("/ds/profile/from-stats", test_profile_from_stats);
   g_test_add_func ("/ds/profile/live", test_profile_live);
   g_test_add_func ("/ds/profile/session", test_profile_session);

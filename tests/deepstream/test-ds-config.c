@@ -489,6 +489,89 @@ test_save_backup (void)
   g_ptr_array_unref (files);
 }
 
+/* After edits of every kind on an INI (a value replaced, a key added to a
+ * group with keys, to a group with none, a new group, a key given twice),
+ * which parse only the lines they touch, every key's value and line are
+ * what a fresh parse of the same text says: the truth is the whole-text
+ * parser, on the text the edits left. */
+static void
+test_edits_agree (void)
+{
+  static const gchar ini[] =
+      "# a comment\n[application]\nenable-perf-measurement=1\n\n"
+      "[source0]\nenable=1\ntype=3\n\n[empty]\n\n"
+      "[source1]\nenable=1\nuri=a\nuri=b\n\n[sink0]\nenable=1\ntype=2";
+  static const gchar *const edits[][3] = {
+    {"source0", "type", "4"},
+    {"source0", "num-extra-surfaces", "16"},
+    {"empty", "first", "1"},
+    {"source1", "uri", "c"},
+    {"source1", "gpu-id", "0"},
+    {"sink0", "sync", "0"},
+    {"brand-new", "k", "v"},
+    {"application", "enable-perf-measurement", "0"},
+    {"brand-new", "k2", "v2"},
+  };
+  GError *err = NULL;
+  GpDsConfig *c = gp_ds_config_parse ("e.txt", ini, sizeof ini - 1,
+      GP_DS_CONFIG_INI, &err);
+  GpDsConfig *fresh;
+  const gchar *text;
+  gchar **groups, **mine;
+  gsize len;
+  guint i, g, k;
+
+  g_assert_no_error (err);
+  for (i = 0; i < G_N_ELEMENTS (edits); i++) {
+    gboolean changed;
+
+    g_assert_true (gp_ds_config_set (c, edits[i][0], edits[i][1],
+            edits[i][2], &changed, &err));
+    g_assert_no_error (err);
+    g_assert_true (changed);
+    text = gp_ds_config_text (c, &len);
+    fresh = gp_ds_config_parse ("e.txt", text, len, GP_DS_CONFIG_INI, &err);
+    g_assert_no_error (err);
+    groups = gp_ds_config_groups (fresh);
+    mine = gp_ds_config_groups (c);
+    g_assert_cmpuint (g_strv_length (mine), ==, g_strv_length (groups));
+    for (g = 0; groups[g]; g++) {
+      gchar **keys = gp_ds_config_keys (fresh, groups[g]);
+
+      g_assert_cmpstr (mine[g], ==, groups[g]);
+      g_assert_true (gp_ds_config_has_group (c, groups[g]));
+      for (k = 0; keys[k]; k++) {
+        gchar *a = gp_ds_config_get (c, groups[g], keys[k]);
+        gchar *b = gp_ds_config_get (fresh, groups[g], keys[k]);
+
+        g_assert_cmpstr (a, ==, b);
+        g_assert_cmpuint (gp_ds_config_line (c, groups[g], keys[k]), ==,
+            gp_ds_config_line (fresh, groups[g], keys[k]));
+        g_free (a);
+        g_free (b);
+      }
+      g_strfreev (keys);
+    }
+    for (k = 1; k <= 40; k++) {
+      gchar *a = gp_ds_config_line_text (c, k);
+      gchar *b = gp_ds_config_line_text (fresh, k);
+
+      g_assert_cmpstr (a, ==, b);
+      g_free (a);
+      g_free (b);
+    }
+    g_strfreev (mine);
+    g_strfreev (groups);
+    gp_ds_config_free (fresh);
+  }
+  text = gp_ds_config_text (c, NULL);
+  /* both uri lines took the new value; the new group came last */
+  g_assert_nonnull (strstr (text, "uri=c\nuri=c\ngpu-id=0\n"));
+  g_assert_true (g_str_has_suffix (text, "[brand-new]\nk=v\nk2=v2\n"));
+  g_assert_nonnull (strstr (text, "[empty]\nfirst=1\n"));
+  gp_ds_config_free (c);
+}
+
 gint
 main (gint argc, gchar ** argv)
 {
@@ -498,6 +581,7 @@ main (gint argc, gchar ** argv)
   g_test_add_func ("/ds-config/keyfile", test_keyfile);
   g_test_add_func ("/ds-config/set-every-key", test_set_every_key);
   g_test_add_func ("/ds-config/add", test_add);
+  g_test_add_func ("/ds-config/edits-agree", test_edits_agree);
   g_test_add_func ("/ds-config/refuse", test_refuse);
   g_test_add_func ("/ds-config/save-backup", test_save_backup);
   return g_test_run ();

@@ -14,6 +14,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "deepstream/gp-ds-perf.h"
 #include "gp-test-fixtures.h"
@@ -252,6 +253,58 @@ test_cli (void)
   g_free (path);
 }
 
+/* A log read from its file a block at a time: the reports planted across
+ * many blocks are all counted (lines cut by a block's end among them),
+ * and a line too long for any monitor and a last line cut short are
+ * skipped and said above the table. */
+static void
+test_streamed (void)
+{
+  gchar *dir = g_dir_make_tmp ("gp-dsperf-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "app.log", NULL);
+  GString *log = g_string_new (NULL);
+  GError *err = NULL;
+  GpDsPerf *p;
+  gchar *table;
+  guint i, lines = 0;
+
+  for (i = 0; i < 5000; i++) {
+    /* 29.00 .. 31.00 and back: a mean of 30 */
+    g_string_append_printf (log, "**PERF:  %.2f (30.00)\t\n", 29.0 + 2.0 *
+        (i % 2));
+    g_string_append (log, "0:00:01.000000000  1234 0x5555 INFO  default "
+        "gstsomething.c:42:fn: a line of other log\n");
+    lines += 2;
+    if (i == 2500) {
+      gchar *pad = g_strnfill (70000, 'x');
+
+      g_string_append_printf (log, "%s\n", pad);
+      g_free (pad);
+      lines++;
+    }
+  }
+  g_string_append (log, "**PERF:  29.");
+  lines++;
+  g_assert_cmpuint (log->len, >, 4 * 65536);
+  g_assert_true (g_file_set_contents (path, log->str, log->len, NULL));
+  p = gp_ds_perf_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpuint (p->reports, ==, 5000);
+  g_assert_cmpuint (p->lines, ==, lines);
+  g_assert_cmpuint (p->skipped, ==, 2);
+  g_assert_cmpfloat_with_epsilon (gp_ds_perf_source_steady
+      (g_ptr_array_index (p->sources, 0)), 30.0, 1e-9);
+  table = gp_ds_perf_table (p);
+  g_assert_true (g_str_has_prefix (table, "2 of 10002 lines skipped"));
+  g_free (table);
+  gp_ds_perf_free (p);
+  g_string_free (log, TRUE);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -261,5 +314,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ds-perf/constructed", test_constructed);
   g_test_add_func ("/ds-perf/damaged", test_damaged);
   g_test_add_func ("/ds-perf/cli", test_cli);
+  g_test_add_func ("/ds-perf/streamed", test_streamed);
   return g_test_run ();
 }

@@ -37,6 +37,8 @@
 #               NVTX rows added up again (tests/fuzz/fuzz-nsys.c)
 #   dsconfig    DeepStream's INI and YAML configs through the line editor
 #               (tests/fuzz/fuzz-dsconfig.c)
+#   ds-files    the files ds preset and ds coverage are given, through
+#               both commands (tests/fuzz/fuzz-ds-files.c)
 #   nsys-sqlite the GPU metrics of an nsys SQLite export, the database
 #               built from fuzzed SQL (tests/fuzz/fuzz-nsys-sqlite.c)
 #
@@ -141,7 +143,7 @@ INC="-I$ROOT/src -I$OUT/config"
 # shellcheck disable=SC2086
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-nsys-sqlite, fuzz-wrap-socket in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-ds-files, fuzz-nsys-sqlite, fuzz-wrap-socket in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -223,6 +225,12 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   -o "$OUT/fuzz-dsconfig" "$ROOT/tests/fuzz/fuzz-dsconfig.c" \
   "$ROOT/src/deepstream/gp-ds-config.c" $CORE $LIBS_PKG -lm
 # shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
+  -o "$OUT/fuzz-ds-files" "$ROOT/tests/fuzz/fuzz-ds-files.c" \
+  "$ROOT/src/deepstream/gp-ds-preset.c" "$ROOT/src/deepstream/gp-ds-coverage.c" \
+  "$ROOT/src/deepstream/gp-ds-config.c" "$ROOT/src/deepstream/gp-nsys.c" \
+  $CORE "$ROOT/src/core/gp-platform.c" $LIBS_PKG -lm
+# shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
   $(pkg-config --cflags $PKG sqlite3) \
   -o "$OUT/fuzz-nsys-sqlite" "$ROOT/tests/fuzz/fuzz-nsys-sqlite.c" \
@@ -236,8 +244,8 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
-  nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig nsys-sqlite \
-  wrap-socket; do
+  nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig ds-files \
+  nsys-sqlite wrap-socket; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -399,6 +407,16 @@ for f in "$FIX"/telemetry/deepstream_*config*.txt "$FIX"/telemetry/deepstream_*.
   { printf '%s' "$k"; cat "$f"; } > "$OUT/dsconfig/seeds/$(basename "$f")"
 done
 
+# ds-files: the same configs given to ds preset and to ds coverage, the
+# first byte the command and the format ('0' preset INI, '1' coverage INI,
+# '2' preset YAML, '3' coverage YAML)
+for f in "$FIX"/telemetry/deepstream_*config*.txt "$FIX"/telemetry/deepstream_*.yml; do
+  [ -f "$f" ] || continue
+  case $f in *.yml) k0=2 k1=3 ;; *) k0=0 k1=1 ;; esac
+  { printf '%s' "$k0"; cat "$f"; } > "$OUT/ds-files/seeds/preset-$(basename "$f")"
+  { printf '%s' "$k1"; cat "$f"; } > "$OUT/ds-files/seeds/coverage-$(basename "$f")"
+done
+
 # nsys-sqlite: the SQL that builds the tests' export of a known truth, an
 # older layout, and an export without GPU metrics
 cp "$ROOT/tests/deepstream/data/gpu-metrics.sql" "$OUT/nsys-sqlite/seeds/"
@@ -468,6 +486,7 @@ run_target peaks 1024 ""
 run_target ds-perf 16384 ""
 run_target nsys 16384 ""
 run_target dsconfig 16384 ""
+run_target ds-files 16384 ""
 run_target nsys-sqlite 16384 "$ROOT/tests/fuzz/nsys-sqlite.dict"
 
 echo "run-fuzz.sh: ${SECS}s per target"

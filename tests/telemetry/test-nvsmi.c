@@ -463,6 +463,19 @@ test_bad_input (void)
     {TRUE, "# pwr sm\n# W %\n 1 2\n", "without its gpu column"},
     {TRUE, "# gpu pwr\n# Idx W\n -1 2\n", "not a GPU index"},
     {TRUE, "# gpu\0pwr\n", "binary data"},
+    /* the session reader's rule: finite, within 1e15 */
+    {FALSE, "index, clocks.sm [MHz]\n0, 1e308 MHz\n",
+        ":2: clocks.sm is '1e308', not a measurement"},
+    {FALSE, "index, clocks.sm [MHz]\n0, 1e400 MHz\n",
+        ":2: clocks.sm is '1e400', not a measurement"},
+    {FALSE, "index, clocks.sm [MHz]\n0, nan MHz\n",
+        ":2: clocks.sm is 'nan', not a measurement"},
+    {FALSE, "index, clocks.sm\n0, 1500\n1, -inf\n",
+        ":3: clocks.sm is '-inf', not a measurement"},
+    {FALSE, "index, power.draw [W]\n0, Infinity W\n",
+        ":2: power.draw is 'Infinity', not a measurement"},
+    {TRUE, "# gpu pwr\n# Idx W\n 0 NaN\n", ":3: pwr is 'NaN'"},
+    {TRUE, "# gpu pclk\n# Idx MHz\n 0 1e308\n", ":3: pclk is '1e308'"},
   };
   guint i;
 
