@@ -131,7 +131,7 @@ gp_cmd_fix (gint argc, gchar ** argv)
   GError *err = NULL;
   GpSession *s = NULL, *after = NULL;
   GpFixPlan *plan = NULL;
-  gchar *text, *dir = NULL, *path = NULL;
+  gchar *text, *dir = NULL, *path = NULL, *self;
   gboolean failed = FALSE;
   gint code;
 
@@ -207,7 +207,11 @@ gp_cmd_fix (gint argc, gchar ** argv)
     gp_rules_run (s);
   else
     gp_rules_rank (s);
-  plan = gp_fix_plan_new (s, &err);
+  /* each patched string is asked of this same program, in a process of
+   * its own: `gstprof check LAUNCH` */
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  plan = gp_fix_plan_new (s, self, &err);
+  g_free (self);
   if (plan == NULL) {
     code = gp_cli_fail ("fix", "%s: %s", files[0], err->message);
     goto out;

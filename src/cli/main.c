@@ -38,7 +38,9 @@ static const GpMainCommand gp_main_commands[] = {
         "gzip, a pipe too), or a tracer log and the CSV of the\n"
         "same run; a tegrastats log or nvidia-smi output: the\n"
         "machine alone"},
-  {"check", gp_cmd_check, "", "what this machine can measure (never fails)"},
+  {"check", gp_cmd_check, "[\"LAUNCH\"]",
+      "what this machine can measure (never fails); with a\n"
+        "launch string: whether it builds and links here"},
   {"fix", gp_cmd_fix, "FILE",
       "the findings' fixes applied to the launch string, as a\n"
         "diff; --apply runs it and compares before and after"},

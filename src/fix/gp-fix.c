@@ -45,6 +45,7 @@ struct _GpFixPlan
   GPtrArray *edits;             /* GpFixEdit* */
   GArray *skips;                /* GpFixSkip */
   GArray *unfixable;            /* guint: findings without a fix_patch */
+  gchar *checker;               /* the gstprof program asked, or NULL */
   /* why the patched strings cannot be built here to see that they link
    * (the original does not build here either), NULL when they can */
   gchar *unchecked;
@@ -78,6 +79,7 @@ gp_fix_plan_free (GpFixPlan * p)
   g_array_unref (p->skips);
   g_array_unref (p->unfixable);
   g_free (p->unchecked);
+  g_free (p->checker);
   g_free (p);
 }
 
@@ -89,21 +91,8 @@ gp_fix_add_skip (GpFixPlan * p, guint finding, gchar * reason)
   g_array_append_val (p->skips, sk);
 }
 
-typedef enum
-{
-  GP_FIX_LINKS_OK,              /* parses, and links */
-  GP_FIX_LINKS_REFUSED,         /* a link GStreamer would refuse */
-  GP_FIX_LINKS_UNKNOWN,         /* cannot be built here (no such element) */
-} GpFixLinks;
-
-/* Builds @launch with GStreamer's own parser and the real factories,
- * without running it: the parser links each pair of pads only when their
- * caps (templates, capsfilters, what each element says it takes through,
- * asked with the links made before it) intersect. Pads that appear while
- * running (a demuxer's) are not there to link. @why: what refused, or why
- * nothing could be built. */
-static GpFixLinks
-gp_fix_check_links_here (const gchar * launch, gchar ** why)
+GpFixLinks
+gp_fix_links_here (const gchar * launch, gchar ** why)
 {
   GError *err = NULL;
   GstElement *pipe = gst_parse_launch_full (launch, NULL,
@@ -123,47 +112,67 @@ gp_fix_check_links_here (const gchar * launch, gchar ** why)
   return links;
 }
 
-/* How long a check may take: building a pipeline is milliseconds, unless
- * an element's set-up hangs on a device. */
+/* How long a check may take: starting gstprof and building a pipeline is
+ * a fraction of a second, unless an element's set-up hangs on a device. */
 #define GP_FIX_CHECK_TIMEOUT_MS 10000
 
-/* gp_fix_check_links_here () in a child process, so that the elements it
- * makes use up none of this process's element numbers (the patched run
- * that may follow here must get the names a fresh process gives, the
- * names the findings use), and an element that hangs or crashes while
- * being made costs the check, not gstprof. */
+/* The verdict of `CHECKER check LAUNCH` from its first line of output
+ * (gp-cmd-check.c writes it); @why: the rest of the line. */
 static GpFixLinks
-gp_fix_check_links (const gchar * launch, gchar ** why)
+gp_fix_links_from_line (const gchar * line, gchar ** why)
 {
+  static const struct
+  {
+    const gchar *prefix;
+    GpFixLinks links;
+  } answers[] = {
+    {GP_FIX_LINKS_SAID_NO, GP_FIX_LINKS_REFUSED},
+    {GP_FIX_LINKS_SAID_UNKNOWN, GP_FIX_LINKS_UNKNOWN},
+    {GP_FIX_LINKS_SAID_YES, GP_FIX_LINKS_OK},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (answers); i++)
+    if (g_str_has_prefix (line, answers[i].prefix)) {
+      *why = answers[i].links == GP_FIX_LINKS_OK ? NULL :
+          g_strndup (line + strlen (answers[i].prefix),
+          strcspn (line + strlen (answers[i].prefix), "\n"));
+      return answers[i].links;
+    }
+  *why = g_strdup ("the check gave no answer");
+  return GP_FIX_LINKS_UNKNOWN;
+}
+
+/* gp_fix_links_here () asked of a fresh gstprof process (@checker check
+ * LAUNCH), so that the elements it makes use up none of this process's
+ * element numbers (the patched run that may follow here must get the names
+ * a fresh process gives, the names the findings use; a forked copy of this
+ * process could hang on a lock another thread held), and an element that
+ * hangs or crashes while being made costs the check, not gstprof. */
+static GpFixLinks
+gp_fix_check_links (const gchar * checker, const gchar * launch,
+    gchar ** why)
+{
+  const gchar *argv[] = { checker, "check", launch, NULL };
   GString *got = g_string_new (NULL);
   gint64 deadline = g_get_monotonic_time () +
       GP_FIX_CHECK_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
   GpFixLinks links = GP_FIX_LINKS_UNKNOWN;
-  gint fds[2], status = 0;
-  pid_t pid;
+  GError *err = NULL;
+  gint out, status = 0;
+  GPid pid;
 
   *why = NULL;
-  if (pipe (fds) != 0)
-    goto failed;
-  fflush (NULL);
-  pid = fork ();
-  if (pid == 0) {
-    gchar *w = NULL;
-    gchar code = '0' + gp_fix_check_links_here (launch, &w);
-
-    close (fds[0]);
-    if (write (fds[1], &code, 1) == 1 && w != NULL && write (fds[1], w,
-            strlen (w)) < 0)
-      _exit (1);
-    _exit (0);
-  }
-  close (fds[1]);
-  if (pid < 0) {
-    close (fds[0]);
-    goto failed;
+  if (!g_spawn_async_with_pipes (NULL, (gchar **) argv, NULL,
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+          &pid, NULL, &out, NULL, &err)) {
+    *why = g_strdup_printf ("cannot start the check: %s", err->message);
+    g_error_free (err);
+    g_string_free (got, TRUE);
+    return GP_FIX_LINKS_UNKNOWN;
   }
   for (;;) {
-    GPollFD pfd = { fds[0], G_IO_IN | G_IO_HUP, 0 };
+    GPollFD pfd = { out, G_IO_IN | G_IO_HUP, 0 };
     gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
     gchar buf[512];
     gssize n;
@@ -174,30 +183,23 @@ gp_fix_check_links (const gchar * launch, gchar ** why)
           GP_FIX_CHECK_TIMEOUT_MS / 1000);
       break;
     }
-    n = read (fds[0], buf, sizeof buf);
+    n = read (out, buf, sizeof buf);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
       break;
     g_string_append_len (got, buf, n);
   }
-  close (fds[0]);
+  close (out);
   while (waitpid (pid, &status, 0) < 0 && errno == EINTR);
-  if (*why == NULL && got->len > 0 && got->str[0] >= '0' + GP_FIX_LINKS_OK &&
-      got->str[0] <= '0' + GP_FIX_LINKS_UNKNOWN) {
-    links = got->str[0] - '0';
-    *why = got->len > 1 ? g_strdup (got->str + 1) : NULL;
-  } else if (*why == NULL) {
-    *why = WIFSIGNALED (status) ? g_strdup_printf ("building it crashed "
-        "(signal %d)", WTERMSIG (status)) : g_strdup ("building it failed");
-  }
+  g_spawn_close_pid (pid);
+  if (*why == NULL && WIFSIGNALED (status))
+    *why = g_strdup_printf ("building it crashed (signal %d)",
+        WTERMSIG (status));
+  else if (*why == NULL)
+    links = gp_fix_links_from_line (got->str, why);
   g_string_free (got, TRUE);
   return links;
-
-failed:
-  *why = g_strdup_printf ("cannot start the check: %s", g_strerror (errno));
-  g_string_free (got, TRUE);
-  return GP_FIX_LINKS_UNKNOWN;
 }
 
 /* The op of the plan's edit @i. */
@@ -289,8 +291,8 @@ gp_fix_plan_finding (GpFixPlan * p, guint fi)
       g_clear_error (&err);
       goto out;
     }
-    if (p->unchecked == NULL &&
-        (links = gp_fix_check_links (result, &why)) != GP_FIX_LINKS_OK) {
+    if (p->unchecked == NULL && (links = gp_fix_check_links (p->checker,
+                result, &why)) != GP_FIX_LINKS_OK) {
       gp_fix_add_skip (p, fi, g_strdup_printf ("%s: %s",
               links == GP_FIX_LINKS_REFUSED ? "does not link" :
               "cannot be built here", why));
@@ -321,7 +323,7 @@ out:
 }
 
 GpFixPlan *
-gp_fix_plan_new (GpSession * s, GError ** error)
+gp_fix_plan_new (GpSession * s, const gchar * checker, GError ** error)
 {
   GpFixPlan *p;
   GpLaunch *l;
@@ -349,7 +351,11 @@ gp_fix_plan_new (GpSession * s, GError ** error)
   p->unfixable = g_array_new (FALSE, FALSE, sizeof (guint));
   /* a patched string is built and its links asked before it is taken,
    * when the original builds here and passes the same check */
-  if (gp_fix_check_links (p->before, &p->unchecked) == GP_FIX_LINKS_OK)
+  p->checker = g_strdup (checker);
+  if (checker == NULL)
+    p->unchecked = g_strdup ("no gstprof program was given to ask");
+  else if (gp_fix_check_links (checker, p->before, &p->unchecked) ==
+      GP_FIX_LINKS_OK)
     g_clear_pointer (&p->unchecked, g_free);
   /* s->findings is ranked: the best-ranked finding claims its edits
    * first */
@@ -401,8 +407,9 @@ gp_fix_plan_format (GpFixPlan * p)
     g_string_append_printf (out, "Patched launch (%u edit%s):\n  %s\n\n",
         p->edits->len, p->edits->len == 1 ? "" : "s", p->after);
     if (p->unchecked != NULL)
-      g_string_append_printf (out, "Not checked that it links: the original "
-          "launch does not build here either (%s).\n\n", p->unchecked);
+      g_string_append_printf (out, "Not checked that it links: %s%s.\n\n",
+          p->checker ? "the original launch does not build here either: " :
+          "", p->unchecked);
     g_string_append_printf (out, "Diff:\n%s\n", diff);
     g_free (diff);
     g_string_append (out, "Edits, and the findings each addresses:\n");

@@ -22,12 +22,39 @@
 
 G_BEGIN_DECLS
 
+/* Whether a launch string builds and links here. */
+typedef enum
+{
+  GP_FIX_LINKS_OK,              /* parses, and links */
+  GP_FIX_LINKS_REFUSED,         /* a link GStreamer would refuse */
+  GP_FIX_LINKS_UNKNOWN,         /* cannot be built here (no such element) */
+} GpFixLinks;
+
+/* Builds @launch with GStreamer's own parser and the real factories,
+ * without running it: the parser links each pair of pads only when their
+ * caps (templates, capsfilters, what each element says it takes through,
+ * asked with the links made before it) intersect; pads that appear while
+ * running (a demuxer's) are not there to link. @why: what refused, or why
+ * nothing could be built. The elements made use up this process's element
+ * numbers: `gstprof check LAUNCH` asks it in a process of its own. */
+GpFixLinks gp_fix_links_here (const gchar * launch, gchar ** why);
+
+/* `gstprof check LAUNCH`'s one line of output, which the plan reads back:
+ * the prefix, then the reason. */
+#define GP_FIX_LINKS_SAID_YES "links: yes"
+#define GP_FIX_LINKS_SAID_NO "links: no: "
+#define GP_FIX_LINKS_SAID_UNKNOWN "links: not known here: "
+
 /* The findings' launch-string edits gathered in rank order and applied to
- * s->launch. NULL with @error when the
- * session has no launch string or it does not parse. @s must outlive the
- * plan. */
+ * s->launch. An edit whose patched string does not build and link (asked
+ * of @checker, a gstprof program, as `CHECKER check LAUNCH`: a process of
+ * its own) is skipped with the reason; with @checker NULL, or when the
+ * original does not build there either, the patch is not checked and its
+ * text says so. NULL with @error when the session has no launch string or
+ * it does not parse. @s must outlive the plan. */
 typedef struct _GpFixPlan GpFixPlan;
-GpFixPlan *gp_fix_plan_new (GpSession * s, GError ** error);
+GpFixPlan *gp_fix_plan_new (GpSession * s, const gchar * checker,
+    GError ** error);
 void gp_fix_plan_free (GpFixPlan * p);
 /* The patched launch string (the original when no edit applied). */
 const gchar *gp_fix_plan_get_launch (GpFixPlan * p);

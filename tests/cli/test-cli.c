@@ -788,6 +788,34 @@ test_check (void)
   g_free (version);
 }
 
+/* check LAUNCH: whether a launch string builds and links here, without
+ * running it, in the one line `fix` reads back: raw video into jpeg caps
+ * does not link (GStreamer's parser says so), an element this machine
+ * lacks is not known here, and a string the shell split is joined. */
+static void
+test_check_launch (void)
+{
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, gp_tmp, "check", "videotestsrc ! videoconvert ! "
+      "fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "links: yes"));
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "check", "videotestsrc", "!",
+      "image/jpeg,framerate=1/1", "!", "videoconvert", "!", "fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  g_assert_true (g_str_has_prefix (r.out, "links: no: could not link"));
+  gp_test_assert_one_line (r.out, NULL);
+  gp_test_run_clear (&r);
+  gp_test_run_gstprof (&r, gp_tmp, "check", "videotestsrc ! gpnosuch0 ! "
+      "fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  g_assert_cmpstr (r.out, ==, "links: not known here: no element "
+      "\"gpnosuch0\"\n");
+  gp_test_run_clear (&r);
+}
+
 /* run and check ask the platform one way: with an nvidia-smi that lists
  * no GPU (the tool installed, the driver not loaded: "No devices were
  * found", exit 6) both say generic; with one that lists a GPU both say
@@ -1029,6 +1057,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/analyze-gstprofile-bad",
       test_analyze_gstprofile_bad);
   g_test_add_func ("/cli/check", test_check);
+  g_test_add_func ("/cli/check-launch", test_check_launch);
   g_test_add_func ("/cli/platform-agrees", test_platform_agrees);
   g_test_add_func ("/cli/demo-hot", test_demo_hot);
   g_test_add_func ("/cli/parent-loops", test_parent_loops);

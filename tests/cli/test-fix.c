@@ -99,7 +99,7 @@ test_plan (void)
   add_patched (s, "A8", "no launch edit", 20, NULL);
   gp_rules_rank (s);
 
-  p = gp_fix_plan_new (s, &err);
+  p = gp_fix_plan_new (s, gp_bin, &err);
   g_assert_no_error (err);
   g_assert_cmpuint (gp_fix_plan_get_n_edits (p), ==, 4);
   g_assert_cmpstr (gp_fix_plan_get_launch (p), ==, want);
@@ -126,7 +126,7 @@ test_plan (void)
 
   /* no launch string: no plan, and a reason */
   g_clear_pointer (&s->launch, g_free);
-  g_assert_null (gp_fix_plan_new (s, &err));
+  g_assert_null (gp_fix_plan_new (s, gp_bin, &err));
   g_assert_nonnull (err);
   g_clear_error (&err);
   gp_session_free (s);
@@ -156,7 +156,7 @@ test_plan_links (void)
       "{\"op\":\"caps\",\"after\":\"jpegenc0\","
       "\"caps\":\"image/jpeg,framerate=30/1\"}");
   gp_rules_rank (s);
-  p = gp_fix_plan_new (s, &err);
+  p = gp_fix_plan_new (s, gp_bin, &err);
   g_assert_no_error (err);
   text = gp_fix_plan_format (p);
   gp_test_message_text (text);
@@ -176,13 +176,13 @@ test_plan_links (void)
   g_free (s->launch);
   s->launch = g_strdup ("videotestsrc ! gpnosuchelement ! capsfilter "
       "caps=video/x-raw ! fakesink");
-  p = gp_fix_plan_new (s, &err);
+  p = gp_fix_plan_new (s, gp_bin, &err);
   g_assert_no_error (err);
   text = gp_fix_plan_format (p);
   gp_test_message_text (text);
   g_assert_nonnull (strstr (text, "Not checked that it links: the original "
-          "launch does not build here either (no element "
-          "\"gpnosuchelement\")"));
+          "launch does not build here either: no element "
+          "\"gpnosuchelement\"."));
   g_free (text);
   gp_fix_plan_free (p);
   gp_session_free (s);
@@ -239,7 +239,7 @@ test_apply (void)
   gboolean failed = TRUE;
   gchar *table;
 
-  p = gp_fix_plan_new (before, &err);
+  p = gp_fix_plan_new (before, gp_bin, &err);
   g_assert_no_error (err);
   g_assert_cmpstr (gp_fix_plan_get_launch (p), ==, FAST);
   after = gp_fix_apply (before, gp_fix_plan_get_launch (p), FALSE, &failed,
