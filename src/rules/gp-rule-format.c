@@ -362,9 +362,10 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
       what->str, GP_FORMAT_PIN);
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
-  /* bench/pairs/format.pair verified the encoders' case; a heavy raw-video
-   * element's has bench/pairs/format-overlay.pair */
-  if (!encoder)
+  /* bench/pairs/format.pair verified the encoders' case,
+   * bench/pairs/format-overlay.pair the overlays'; a converter or scaler
+   * that is the heavy element has no pair of its own yet */
+  if (!encoder && gp_factory_is_sw_converter (c->factory))
     gp_finding_mark_unverified (f);
   gp_finding_add_target (f, c->name);
   gp_finding_set_string (f, encoder ? "encoder" : "element", c->name);

@@ -374,10 +374,11 @@ test_format_overlay (void)
   gchar *twin;
   guint i;
 
+  /* verified on bench/pairs/format-overlay.pair: medium */
   expect (s, (const gchar *[]) {
-      "FORMAT", NULL}, NULL);
+      "FORMAT:medium", NULL}, NULL);
   g_assert_cmpuint (gp_session_count_findings (s, "FORMAT"), ==, 1);
-  f = find (s, "FORMAT", GP_SEVERITY_INFO);
+  f = find (s, "FORMAT", GP_SEVERITY_MEDIUM);
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "element"),
       ==, "fv_txt");
   g_assert_cmpstr (json_object_get_string_member (f->evidence, "format"),
