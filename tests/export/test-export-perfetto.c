@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -688,6 +689,60 @@ test_chromium (void)
   g_free (dir);
 }
 
+/* A helper started with gp_test_child_dies_with_us (as Chromium is) does
+ * not outlive a test that aborts: the truth is /proc, the helper gone or a
+ * zombie a few seconds after the test died. */
+static gboolean
+gp_running (gint pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%d/stat", pid), *stat = NULL;
+  gboolean running = FALSE;
+
+  if (g_file_get_contents (path, &stat, NULL, NULL))
+    running = strstr (stat, ") Z ") == NULL;
+  g_free (stat);
+  g_free (path);
+  return running;
+}
+
+static void
+test_helper_dies (void)
+{
+  /* the test's own pid names it: the subprocess has a gp_tmp of its own */
+  gchar *pid_file = g_strdup_printf ("%s/gstprof-helper-%d.pid",
+      g_get_tmp_dir (), (gint) (g_test_subprocess ()? getppid () : getpid ()));
+  gchar *text;
+  gint pid, i;
+
+  if (g_test_subprocess ()) {
+    gchar *argv[] = { (gchar *) "sleep", (gchar *) "100", NULL };
+    GPid child;
+
+    /* its output elsewhere: the trap waits for the test's to close */
+    g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+            G_SPAWN_STDERR_TO_DEV_NULL, gp_test_child_own_group, NULL, &child,
+            NULL));
+    text = g_strdup_printf ("%d", (gint) child);
+    g_assert_true (g_file_set_contents (pid_file, text, -1, NULL));
+    abort ();
+  }
+  g_test_trap_subprocess (NULL, 0, 0);
+  g_test_trap_assert_failed ();
+  g_assert_true (g_file_get_contents (pid_file, &text, NULL, NULL));
+  g_unlink (pid_file);
+  pid = atoi (text);
+  g_assert_cmpint (pid, >, 0);
+  for (i = 0; i < 50 && gp_running (pid); i++)
+    g_usleep (100 * 1000);
+  if (gp_running (pid)) {
+    kill (pid, SIGKILL);
+    g_error ("the helper %d outlived its test", pid);
+  }
+  g_free (text);
+  g_free (pid_file);
+}
+
 /* the trace file's reader: a round trip, then every cut and a few
  * broken values, each a one-line error naming the file */
 static void
@@ -976,6 +1031,7 @@ main (int argc, char **argv)
   g_test_add_func ("/export/perfetto/trace-bound", test_trace_bound);
   g_test_add_func ("/export/perfetto/windows-only", test_windows_only);
   g_test_add_func ("/export/perfetto/chromium", test_chromium);
+  g_test_add_func ("/export/perfetto/helper-dies", test_helper_dies);
   g_test_add_func ("/export/bad-input", test_bad_input);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
