@@ -13,8 +13,9 @@
 # - a fresh registry (the suite's build-asan/tests/registry.bin, removed),
 #   so no plugin list from the normal build is reused.
 # - ASAN_OPTIONS / UBSAN_OPTIONS: stop at the first report, with a stack.
-# - LSan suppressions for GStreamer's and GLib's own one-time allocations
-#   only: tests/sanitizers/lsan.supp, each entry explained there.
+# - LSan suppressions only for allocations libraries make once per process
+#   (GLib's constructor; fontconfig's, cairo's and graphviz's font caches):
+#   tests/sanitizers/lsan.supp, each entry explained there.
 # - GP_SANITIZER=address in the tests' environment: the few tests that hold
 #   a timing ASan slows past its bound widen only that bound (grep for
 #   gp_test_sanitized).
