@@ -52,6 +52,18 @@ bench-readers: build
 pairs: build
 	@BUILD=$(BUILD) sh bench/pairs/run-pairs.sh $(PAIRS)
 
+# The whole suite under ASan + UBSan with LeakSanitizer, in build-asan
+# (tools/run-asan.sh: preloads, registry, suppressions); not part of test.
+.PHONY: test-asan
+test-asan: deps
+	@sh tools/run-asan.sh build-asan
+
+# An hour of 30 fps frames through the tracer, sped up (tools/soak.sh):
+# memory flat, the last window like the first; not part of test.
+.PHONY: soak
+soak: build
+	@sh tools/soak.sh $(BUILD)
+
 # The binary on PATH and the tracer where GStreamer finds it by itself
 # (tools/install.sh: system folders as root, ~/.local otherwise; PREFIX,
 # PLUGINDIR and DESTDIR as usual).

@@ -250,7 +250,8 @@ test_interrupt (void)
   g_assert_cmpint (err_fd, >=, 0);
   t0 = g_get_monotonic_time ();
   g_spawn_async_with_fds (gp_tmp, (gchar **) argv, NULL,
-      G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, -1, out_fd, err_fd, &err);
+      G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_dies_with_us, NULL, &pid, -1,
+      out_fd, err_fd, &err);
   g_assert_no_error (err);
   close (out_fd);
   close (err_fd);
@@ -317,7 +318,8 @@ test_killed (void)
 
   g_spawn_async (gp_tmp, (gchar **) argv, NULL,
       G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-      G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &err);
+      G_SPAWN_STDERR_TO_DEV_NULL, gp_test_child_dies_with_us, NULL, &pid,
+      &err);
   g_assert_no_error (err);
   /* checkpoints come every 2 s: at 4.5 s at least one was written */
   g_usleep (4500 * 1000);

@@ -46,6 +46,8 @@ add_patched (GpSession * s, const gchar * rule, const gchar * title,
 
   f->heuristic = TRUE;
   f->rank_value = rank;
+  g_free (f->why);
+  g_free (f->fix);
   f->why = g_strdup ("test");
   f->fix = g_strdup ("test");
   if (patch_json != NULL) {

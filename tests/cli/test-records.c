@@ -77,8 +77,8 @@ gp_records_spawn (gchar ** argv, const gchar * dir, gdouble kill_after_s)
   gint status = 0;
 
   g_assert_true (g_spawn_async (NULL, argv, env, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-          &pid, &err));
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+          gp_test_child_dies_with_us, NULL, &pid, &err));
   g_assert_no_error (err);
   if (kill_after_s > 0) {
     g_usleep ((gulong) (kill_after_s * G_USEC_PER_SEC));
@@ -261,8 +261,8 @@ test_stalled_reader (void)
   env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
   t0 = g_get_monotonic_time ();
   g_assert_true (g_spawn_async_with_pipes (NULL, (gchar **) argv->pdata, env,
-          G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
-          NULL, &out_fd, NULL, &err));
+          G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+          gp_test_child_dies_with_us, NULL, &pid, NULL, &out_fd, NULL, &err));
   g_assert_no_error (err);
   /* accepted (so that connect () succeeds) but not read, with a small
    * receive buffer, until the pipeline has drained */
@@ -357,7 +357,8 @@ test_stalled_reader_end (void)
   env = g_environ_setenv (env, "GST_PLUGIN_PATH", GP_BUILD_PLUGIN_DIR, TRUE);
   env = g_environ_setenv (env, "GSTPROF_TEST_PENDING_MAX", "1", TRUE);
   g_assert_true (g_spawn_async (NULL, argv, env, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &err));
+          G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_dies_with_us, NULL, &pid,
+          &err));
   g_assert_no_error (err);
   cfd = accept (lfd, NULL, NULL);
   g_assert_cmpint (cfd, >=, 0);
@@ -727,6 +728,7 @@ static void
 gp_records_own_session (gpointer data)
 {
   setsid ();
+  gp_test_child_dies_with_us (data);
 }
 
 /* kill -INT to wrap alone, as a script or systemd sends it: wrap in a
@@ -1341,8 +1343,8 @@ gp_records_fork_exec_child (void)
 
   gst_init (NULL, NULL);
   if (!g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-          &pid, NULL))
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+          gp_test_child_dies_with_us, NULL, &pid, NULL))
     return 2;
   p = gst_parse_launch ("videotestsrc num-buffers=100 ! "
       "identity name=slow sleep-time=2000 ! fakesink", NULL);

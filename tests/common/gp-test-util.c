@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,6 +115,42 @@ kill_xvfb (int sig)
   raise (sig);
 }
 
+void
+gp_test_child_dies_with_us (gpointer unused)
+{
+  pid_t parent = getppid ();
+
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  /* the test died between fork and prctl: nobody will signal us */
+  if (getppid () != parent)
+    _exit (127);
+}
+
+void
+gp_test_child_own_group (gpointer unused)
+{
+  setpgid (0, 0);
+  gp_test_child_dies_with_us (unused);
+}
+
+void
+gp_test_end_group (GPid pid)
+{
+  if (pid <= 0)
+    return;
+  kill (-pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+}
+
+gboolean
+gp_test_sanitized (void)
+{
+  const gchar *s = g_getenv ("GP_SANITIZER");
+
+  return s != NULL && *s != '\0';
+}
+
 /* An X server of our own for GL: DISPLAY of the caller when there is one,
  * else Xvfb on a free display number. */
 gboolean
@@ -143,8 +180,8 @@ gp_test_have_display (void)
     if (!g_file_test (sock, G_FILE_TEST_EXISTS)) {
       argv[1] = disp;
       if (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
-              G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-              NULL, &xvfb_pid, NULL)) {
+              G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL |
+              G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_dies_with_us, NULL, &xvfb_pid, NULL)) {
         for (i = 0; i < 50 && !g_file_test (sock, G_FILE_TEST_EXISTS); i++)
           g_usleep (100000);
         signal (SIGABRT, kill_xvfb);
@@ -172,6 +209,7 @@ gp_test_stop_display (void)
 {
   if (xvfb_pid > 0) {
     kill (xvfb_pid, SIGTERM);
+    waitpid (xvfb_pid, NULL, 0);
     g_spawn_close_pid (xvfb_pid);
     xvfb_pid = 0;
   }

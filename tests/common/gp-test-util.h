@@ -49,7 +49,28 @@ void gp_test_assert_one_line (const gchar * text, const gchar * needle);
  * when an assertion aborts). FALSE, with the running test marked skipped,
  * when there is neither. */
 gboolean gp_test_have_display (void);
+/* Under a sanitizer (tools/run-asan.sh sets GP_SANITIZER): every program
+ * runs several times slower, and a test that holds a wall-clock bound
+ * widens that bound only, saying why. */
+gboolean gp_test_sanitized (void);
 void gp_test_stop_display (void);
+
+/* A GSpawnChildSetupFunc for every helper a test starts (a pipeline, a
+ * browser, an X server): the kernel kills the helper when the test process
+ * dies, also when an assertion aborts it or meson's timeout kills it, so no
+ * test leaves one running. Spawn with G_SPAWN_DO_NOT_REAP_CHILD (and reap):
+ * without it GLib's intermediate process, which exits at once, would be
+ * the parent. */
+void gp_test_child_dies_with_us (gpointer unused);
+
+/* The same, with the helper leading a process group of its own, so that
+ * gp_test_end_group () ends it and every process it started. */
+void gp_test_child_own_group (gpointer unused);
+
+/* Ends the process group @pid leads (SIGKILL) and reaps @pid; 0 is none.
+ * For a helper started with gp_test_child_own_group and
+ * G_SPAWN_DO_NOT_REAP_CHILD. */
+void gp_test_end_group (GPid pid);
 
 /* The gstprof binary ($GSTPROF_BIN) run once: its exit code (128 + the
  * signal when one killed it), what it printed, how long it took. */

@@ -432,13 +432,18 @@ sender (const gchar * launch)
   GError *err = NULL;
   gchar **argv = NULL;
   gchar *cmd = g_strdup_printf ("gst-launch-1.0 -q %s", launch);
+  GSubprocessLauncher *l =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+      G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   GSubprocess *p;
 
   g_assert_true (g_shell_parse_argv (cmd, NULL, &argv, &err));
-  p = g_subprocess_newv ((const gchar * const *) argv,
-      G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
-      &err);
+  /* a live sender runs until killed: killed with us if a check fails */
+  g_subprocess_launcher_set_child_setup (l, gp_test_child_dies_with_us, NULL,
+      NULL);
+  p = g_subprocess_launcher_spawnv (l, (const gchar * const *) argv, &err);
   g_assert_no_error (err);
+  g_object_unref (l);
   g_strfreev (argv);
   g_free (cmd);
   return p;

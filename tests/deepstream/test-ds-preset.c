@@ -119,6 +119,7 @@ test_app_ini (void)
   g_assert_true (g_file_get_contents (bak, &now, &len, NULL));
   g_assert_cmpstr (now, ==, orig);
   g_free (now);
+  g_free (orig);
   g_assert_true (g_file_get_contents (path, &orig, &len, NULL));
   gp_test_run_clear (&r);
   /* twice: nothing more */

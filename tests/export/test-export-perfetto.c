@@ -11,8 +11,13 @@
  * there). The trace file's reader on broken files; bad input exit 3 with
  * one line.
  */
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -109,7 +114,7 @@ gp_perfetto_load (GpPerfetto * p, const gchar * path)
   p->slices = g_array_new (FALSE, FALSE, sizeof (GpSlice));
   p->counters = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
       (GDestroyNotify) g_array_unref);
-  p->pids = g_hash_table_new (g_int64_hash, g_int64_equal);
+  p->pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   for (i = 0; i < p->n_events; i++) {
     JsonObject *e = json_array_get_object_element (events, i);
@@ -544,6 +549,65 @@ test_windows_only (void)
   g_free (dir);
 }
 
+/* Longest a headless Chromium may take to print the page: about 10 s on a
+ * loaded 2-core machine; past this it is stuck (it has been seen spinning
+ * at 99 % of a core) and the test fails instead of waiting for meson. */
+#define GP_CHROMIUM_TIMEOUT_S 120
+
+/* Headless Chromium's --dump-dom of @url, run in gp_tmp: what it printed
+ * (its stderr in @err, its wait status in @status). Chromium leads a process
+ * group of its own, its renderer, GPU and zygote processes in it: the whole
+ * group is killed when its main process has exited or after
+ * GP_CHROMIUM_TIMEOUT_S, and by the kernel when this test dies first.
+ * Chromium runs without the sanitizer runtime tools/run-asan.sh preloads
+ * into other programs. Not inlined: GCC 12 then takes the text it returns
+ * for a pointer to its local variable (-Wdangling-pointer). */
+static G_GNUC_NO_INLINE gchar *
+gp_chromium_run (const gchar * chromium, const gchar * url, gchar ** err,
+    gint * status)
+{
+  const gchar *argv[] = { chromium, "--headless", "--no-sandbox",
+    "--disable-gpu", "--allow-file-access-from-files", "--dump-dom",
+    url, NULL
+  };
+  gchar *out_path = g_build_filename (gp_tmp, "chromium.out", NULL);
+  gchar *err_path = g_build_filename (gp_tmp, "chromium.err", NULL);
+  gchar **env = g_environ_unsetenv (g_get_environ (), "LD_PRELOAD");
+  gint out_fd = g_open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  gint err_fd = g_open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  gint64 deadline;
+  GError *error = NULL;
+  gchar *out = NULL;
+  GPid pid;
+
+  g_assert_cmpint (out_fd, >=, 0);
+  g_assert_cmpint (err_fd, >=, 0);
+  g_spawn_async_with_fds (gp_tmp, (gchar **) argv, env,
+      G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_own_group, NULL, &pid, -1,
+      out_fd, err_fd, &error);
+  g_assert_no_error (error);
+  close (out_fd);
+  close (err_fd);
+  deadline = g_get_monotonic_time () + GP_CHROMIUM_TIMEOUT_S * G_USEC_PER_SEC;
+  while (waitpid (pid, status, WNOHANG) == 0) {
+    if (g_get_monotonic_time () > deadline) {
+      gp_test_end_group (pid);
+      g_error ("chromium on %s still running after %d s: killed", url,
+          GP_CHROMIUM_TIMEOUT_S);
+    }
+    g_usleep (50 * 1000);
+  }
+  /* its main process is gone: whatever it left in its group goes too */
+  kill (-pid, SIGKILL);
+  g_spawn_close_pid (pid);
+  g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
+  g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
+  g_strfreev (env);
+  g_free (out_path);
+  g_free (err_path);
+  return out;
+}
+
 /* What headless Chromium's JSON.parse says of @file (in gp_tmp): the
  * verdict the page wrote into its DOM. NULL when no Chromium is here. */
 static gchar *
@@ -564,7 +628,6 @@ gp_chromium_verdict (const gchar * file)
   gchar *chromium = g_find_program_in_path ("chromium");
   gchar *html = g_build_filename (gp_tmp, "parse.html", NULL);
   gchar *url, *out = NULL, *err = NULL, *start, *end, *verdict = NULL;
-  GError *error = NULL;
   gint status = 0;
 
   if (chromium == NULL) {
@@ -573,16 +636,7 @@ gp_chromium_verdict (const gchar * file)
   }
   g_assert_true (g_file_set_contents (html, page, -1, NULL));
   url = g_strdup_printf ("file://%s#%s", html, file);
-  {
-    const gchar *argv[] = { chromium, "--headless", "--no-sandbox",
-      "--disable-gpu", "--allow-file-access-from-files", "--dump-dom",
-      url, NULL
-    };
-
-    g_assert_true (g_spawn_sync (gp_tmp, (gchar **) argv, NULL,
-            G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
-  }
-  g_assert_no_error (error);
+  out = gp_chromium_run (chromium, url, &err, &status);
   start = strstr (out, "<pre id=\"v\">");
   if (start && (end = strstr (start, "</pre>")) != NULL)
     verdict = g_strndup (start + 12, end - start - 12);
@@ -601,16 +655,17 @@ static void
 test_chromium (void)
 {
   const gchar *const args[] = { "--trace", GP_LAUNCH, NULL };
-  gchar *dir, *out, *data, *want, *verdict;
+  gchar *dir, *out, *data, *want, *verdict, *chromium, *cut;
   gsize len;
   GpPerfetto p;
 
   if (!gp_test_have_tracer ())
     return;
-  if (!g_find_program_in_path ("chromium")) {
+  if ((chromium = g_find_program_in_path ("chromium")) == NULL) {
     g_test_skip ("no chromium (tools/install-deps.sh installs it)");
     return;
   }
+  g_free (chromium);
   dir = gp_capture_dir ("traced", args);
   out = gp_export (dir, "traced");
   gp_perfetto_load (&p, out);
@@ -622,8 +677,9 @@ test_chromium (void)
 
   /* the page must tell a broken file: the same, cut in the middle */
   g_assert_true (g_file_get_contents (out, &data, &len, NULL));
-  g_assert_true (g_file_set_contents (g_build_filename (gp_tmp, "cut.json",
-              NULL), data, len / 2, NULL));
+  cut = g_build_filename (gp_tmp, "cut.json", NULL);
+  g_assert_true (g_file_set_contents (cut, data, len / 2, NULL));
+  g_free (cut);
   verdict = gp_chromium_verdict ("cut.json");
   g_assert_true (g_str_has_prefix (verdict, "JSON-BAD SyntaxError"));
   g_free (verdict);
@@ -631,6 +687,60 @@ test_chromium (void)
   gp_perfetto_clear (&p);
   g_free (out);
   g_free (dir);
+}
+
+/* A helper started with gp_test_child_dies_with_us (as Chromium is) does
+ * not outlive a test that aborts: the truth is /proc, the helper gone or a
+ * zombie a few seconds after the test died. */
+static gboolean
+gp_running (gint pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%d/stat", pid), *stat = NULL;
+  gboolean running = FALSE;
+
+  if (g_file_get_contents (path, &stat, NULL, NULL))
+    running = strstr (stat, ") Z ") == NULL;
+  g_free (stat);
+  g_free (path);
+  return running;
+}
+
+static void
+test_helper_dies (void)
+{
+  /* the test's own pid names it: the subprocess has a gp_tmp of its own */
+  gchar *pid_file = g_strdup_printf ("%s/gstprof-helper-%d.pid",
+      g_get_tmp_dir (), (gint) (g_test_subprocess ()? getppid () : getpid ()));
+  gchar *text;
+  gint pid, i;
+
+  if (g_test_subprocess ()) {
+    gchar *argv[] = { (gchar *) "sleep", (gchar *) "100", NULL };
+    GPid child;
+
+    /* its output elsewhere: the trap waits for the test's to close */
+    g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+            G_SPAWN_STDERR_TO_DEV_NULL, gp_test_child_own_group, NULL, &child,
+            NULL));
+    text = g_strdup_printf ("%d", (gint) child);
+    g_assert_true (g_file_set_contents (pid_file, text, -1, NULL));
+    abort ();
+  }
+  g_test_trap_subprocess (NULL, 0, 0);
+  g_test_trap_assert_failed ();
+  g_assert_true (g_file_get_contents (pid_file, &text, NULL, NULL));
+  g_unlink (pid_file);
+  pid = atoi (text);
+  g_assert_cmpint (pid, >, 0);
+  for (i = 0; i < 50 && gp_running (pid); i++)
+    g_usleep (100 * 1000);
+  if (gp_running (pid)) {
+    kill (pid, SIGKILL);
+    g_error ("the helper %d outlived its test", pid);
+  }
+  g_free (text);
+  g_free (pid_file);
 }
 
 /* the trace file's reader: a round trip, then every cut and a few
@@ -711,7 +821,9 @@ test_trace_file (void)
   back = gp_trace_load_data ((const guint8 *) "GPTRACE2", 8, "t.bin", &err);
   g_assert_nonnull (strstr (err->message, "not a gstprof trace"));
   g_clear_error (&err);
-  back = gp_trace_load (g_build_filename (gp_tmp, "none.bin", NULL), &err);
+  g_free (path);
+  path = g_build_filename (gp_tmp, "none.bin", NULL);
+  back = gp_trace_load (path, &err);
   g_assert_nonnull (strstr (err->message, "No such file or directory"));
   g_clear_error (&err);
   g_free (data);
@@ -919,6 +1031,7 @@ main (int argc, char **argv)
   g_test_add_func ("/export/perfetto/trace-bound", test_trace_bound);
   g_test_add_func ("/export/perfetto/windows-only", test_windows_only);
   g_test_add_func ("/export/perfetto/chromium", test_chromium);
+  g_test_add_func ("/export/perfetto/helper-dies", test_helper_dies);
   g_test_add_func ("/export/bad-input", test_bad_input);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);

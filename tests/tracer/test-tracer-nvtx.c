@@ -182,6 +182,7 @@ thread_free (Thread * t)
 {
   g_ptr_array_unref (t->stack);
   g_free (t->name);
+  g_free (t->tid);
   g_free (t);
 }
 
