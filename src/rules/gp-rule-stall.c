@@ -36,15 +36,19 @@ static const gchar *const gp_stall_sparse[] = {
   "application/ttml+xml", "application/x-onvif-metadata", NULL
 };
 
-/* TRUE when @l is not judged: a sparse stream, or a link without caps
- * out of an element the user did not write. */
+/* TRUE when @l is not judged: a sparse stream, or a link that carried
+ * buffers without caps out of an element the user did not write (one that
+ * never carried any has no caps either, and is judged). */
 static gboolean
 gp_stall_not_judged (GpSession * s, GpLink * l, const gchar * src_el)
 {
+  GpLinkSummary *ls;
   guint i;
 
-  if (l->caps == NULL || *l->caps == '\0')
-    return !gp_session_is_users (s, src_el);
+  if (l->caps == NULL || *l->caps == '\0') {
+    ls = gp_session_find_link_summary (s, l->id);
+    return ls && ls->buffers > 0 && !gp_session_is_users (s, src_el);
+  }
   for (i = 0; gp_stall_sparse[i]; i++)
     if (g_str_has_prefix (l->caps, gp_stall_sparse[i]))
       return TRUE;
