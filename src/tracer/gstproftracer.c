@@ -828,6 +828,42 @@ gp_lat_lookups (GpPad * rs, GpPad * ps, GstPad * pad, GstBuffer * buf,
   }
 }
 
+/* How late a buffer of running time @rt is, pushed on @pad now: the
+ * clock's running time (its time less the element's base time) less @rt,
+ * as basesink judges a buffer against the clock, 0 when it is ahead.
+ * Only while the element has a clock (PAUSED and up); the clock is taken
+ * with a ref under the element's lock, since it may be replaced while
+ * the stream runs.  The segment is the pad's cached one
+ * (gp_pad_running_time), never looked up per buffer. */
+static inline void
+gp_link_late (GpPad * ps, GstPad * pad, guint64 rt)
+{
+  GstElement *e = GST_PAD_PARENT (pad);
+  GstClock *clock;
+  GstClockTime base, now;
+  guint64 late;
+
+  if (G_UNLIKELY (e == NULL) || GST_ELEMENT_CLOCK (e) == NULL)
+    return;
+  GST_OBJECT_LOCK (e);
+  clock = GST_ELEMENT_CLOCK (e) ? gst_object_ref (GST_ELEMENT_CLOCK (e)) :
+      NULL;
+  base = GST_ELEMENT_CAST (e)->base_time;
+  GST_OBJECT_UNLOCK (e);
+  if (clock == NULL)
+    return;
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  if (!GST_CLOCK_TIME_IS_VALID (now) || now < base)
+    return;
+  now -= base;
+  late = now > rt ? now - rt : 0;
+  gp_add (&ps->late_n, 1);
+  gp_add (&ps->late_sum, late);
+  gp_atomic_max (&ps->late_max, late);
+  gp_add (&ps->late_hist[gp_hist_bucket (late)], 1);
+}
+
 /* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
  * first buffer (NULL for an empty list). */
 static inline void
@@ -916,6 +952,8 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
         gp_pad_update_lat (self, rs, gen);
       if (GST_CLOCK_TIME_IS_VALID (rt) && rs->n_lat > 0)
         gp_lat_lookups (rs, ps, pad, buf, pts, rt, ts);
+      if (GST_CLOCK_TIME_IS_VALID (rt) && !ps->is_proxy)
+        gp_link_late (ps, pad, rt);
       if (G_UNLIKELY (rs->merge != NULL) && GST_CLOCK_TIME_IS_VALID (rt))
         gp_time_record (rs->merge->sets[gp_pts_hash (rt) &
                 (GP_MERGE_SETS - 1)], rt, ts);
