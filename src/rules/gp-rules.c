@@ -23,6 +23,9 @@
 static const GpRule gp_rules_table[] = {
   {"PREROLL", "the pipeline never reached PLAYING: a sink never prerolled",
       gp_rule_preroll, NULL},
+  {"BEHIND", "a live pipeline falls behind real time: a stream below its "
+        "source's rate before its muxer, payloader or sink, or a lag against "
+        "the clock that grows", gp_rule_behind, NULL},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
@@ -100,6 +103,10 @@ gp_severity_weight (const gchar * severity)
   return 0;
 }
 
+/* The rule ranked before every other, whatever their severities: a live
+ * pipeline that cannot keep up makes every other number moot. */
+#define GP_RULES_HEADLINE "BEHIND"
+
 static gint
 gp_rules_compare (gconstpointer a, gconstpointer b)
 {
@@ -109,6 +116,11 @@ gp_rules_compare (gconstpointer a, gconstpointer b)
   gint wb = gp_severity_weight (fb->severity);
   gint c;
 
+  /* a live pipeline that falls behind is what the verdict says first */
+  if (g_strcmp0 (fa->rule, fb->rule) != 0 &&
+      (g_strcmp0 (fa->rule, GP_RULES_HEADLINE) == 0 ||
+          g_strcmp0 (fb->rule, GP_RULES_HEADLINE) == 0))
+    return g_strcmp0 (fa->rule, GP_RULES_HEADLINE) == 0 ? -1 : 1;
   if (wa != wb)
     return wb - wa;
   if (fa->rank_value != fb->rank_value)

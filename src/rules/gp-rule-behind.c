@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-rule-behind.c: BEHIND, a live pipeline that falls behind real time:
+ * (a) an elementary stream, judged at its last link before a muxer,
+ * payloader or sink (gp-session-streams.h), gets fewer frames a second
+ * than its live source gives, or (b) the lateness of a sink's buffers
+ * against the pipeline clock grows through the run (summary.sinks'
+ * late_trend_ms_per_s), even where the path latency looks small.  Names
+ * the thread and element that hold it back (the limit BUDGET finds,
+ * gp_rule_budget_limit) and the fixes that help there; never a queue in
+ * front of a consumer slower than the frame period, which only moves the
+ * lag.  Thresholds and their reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/gp-session-streams.h"
+#include "core/gp-stats.h"
+
+/* A stream may run this far below its source's rate before it counts:
+ * the first frames after PLAYING and the last before the stop make a
+ * short run's rate a little low even when it keeps up (as BUDGET). */
+#define GP_BEHIND_RATE_TOLERANCE 0.05
+/* Fewer frames expected over the run make any rate noise. */
+#define GP_BEHIND_MIN_FRAMES 10
+/* A lag that grows this fast (ms a second) is falling behind: 3 s after
+ * a minute; a pipeline that keeps up drifts by a few ms a second at most
+ * (-0.1 ms/s measured with 5 ms a frame at 30/1, tests/capture/test-late.c). */
+#define GP_BEHIND_TREND_MS_PER_S 50.0
+/* ... over the run and over its second half alone: an encoder's lookahead
+ * filling at start-up (x264enc's 40 frames, 1.3 s) raises the lag once
+ * and then holds it, a start-up and not a fall */
+#define GP_BEHIND_RECENT_SHARE 0.5
+
+/* The least-squares slope (ms/s) of @link_id's lateness medians in the
+ * series windows of the last @share of the run before the stop; NAN with
+ * too few. */
+static gdouble
+gp_behind_link_trend (GpSession * s, const gchar * link_id, gdouble share)
+{
+  gdouble end = s->stop_s > 0 ? s->stop_s : s->duration_s;
+  gdouble from = end * (1.0 - share);
+  GpTrend trend = { 0 };
+  guint i;
+
+  for (i = 0; s->series && i < s->series->len; i++) {
+    JsonObject *w = g_ptr_array_index (s->series, i);
+    JsonObject *links, *l;
+    gdouble t0, t1;
+
+    if (!json_object_has_member (w, GP_SERIES_T0) ||
+        !json_object_has_member (w, GP_SERIES_T1) ||
+        !json_object_has_member (w, GP_SERIES_LINKS))
+      continue;
+    t0 = json_object_get_double_member (w, GP_SERIES_T0);
+    t1 = json_object_get_double_member (w, GP_SERIES_T1);
+    if (t0 < from || t1 > end + 1e-6)
+      continue;
+    links = json_object_get_object_member (w, GP_SERIES_LINKS);
+    l = links && json_object_has_member (links, link_id) ?
+        json_object_get_object_member (links, link_id) : NULL;
+    if (l == NULL || !json_object_has_member (l, GP_SL_LATE_MS_P50))
+      continue;
+    gp_trend_add (&trend, (t0 + t1) / 2,
+        json_object_get_double_member (l, GP_SL_LATE_MS_P50));
+  }
+  if (trend.n < GP_LATE_TREND_MIN_WINDOWS)
+    return NAN;
+  return gp_trend_slope (&trend);
+}
+
+/* The worst stream into @sk below its source's rate: its deficit in %,
+ * 0 when none. */
+static gdouble
+gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, GpStream * worst)
+{
+  GArray *streams = gp_session_streams_of (s, sk->name);
+  gdouble deficit = 0;
+  guint i;
+
+  for (i = 0; i < streams->len; i++) {
+    GpStream *st = &g_array_index (streams, GpStream, i);
+    gdouble d;
+
+    if (st->kind != GP_MEDIA_VIDEO || st->fps < 0 || st->target_fps <= 0 ||
+        st->target_fps * s->duration_s < GP_BEHIND_MIN_FRAMES ||
+        st->fps >= st->target_fps * (1.0 - GP_BEHIND_RATE_TOLERANCE))
+      continue;
+    d = (st->target_fps - st->fps) / st->target_fps * 100.0;
+    if (d > deficit) {
+      deficit = d;
+      *worst = *st;
+    }
+  }
+  g_array_unref (streams);
+  return deficit;
+}
+
+/* What helps where @hot (on the limiting thread) holds the stream back,
+ * appended to @fix; the patch that does it into @patch when there is one
+ * to make on the launch string. */
+static void
+gp_behind_fix (GpSession * s, GpElementSummary * hot, GString * fix,
+    GPtrArray * patch)
+{
+  GpElement *e = gp_session_find_element (s, hot->name);
+  const gchar *factory = e && e->factory ? e->factory : "";
+  const gchar *preset = e ? gp_element_get_prop_string (e, "speed-preset") :
+      NULL;
+  gchar *ln = gp_session_launch_name (s, hot->name);
+  const gchar *name = ln ? ln : hot->name;
+
+  if (g_str_equal (factory, "appsink")) {
+    g_string_append_printf (fix, "%s's time is the application's callback "
+        "on the streaming thread (%.1f ms a frame): hand each sample to a "
+        "worker thread of the application's own and return at once, "
+        "dropping samples while the worker is busy (or pull them from "
+        "another thread with max-buffers=1 drop=true). ", hot->name,
+        hot->self_ms.p50);
+  } else if (g_str_equal (factory, "x264enc") ||
+      g_str_equal (factory, "x265enc")) {
+    g_string_append_printf (fix, "%s encodes %.1f ms a frame (speed-preset "
+        "%s): a faster preset (ultrafast, superfast or veryfast: each step "
+        "about halves the work for a few %% more bits), tune=zerolatency, "
+        "or the machine's hardware %s encoder. ", hot->name, hot->self_ms.p50,
+        preset ? preset : "medium",
+        g_str_equal (factory, "x264enc") ? "H.264" : "HEVC");
+    if (preset == NULL || g_ascii_strcasecmp (preset, "ultrafast") != 0)
+      g_ptr_array_add (patch, gp_launch_op_set_string (name, "speed-preset",
+              "ultrafast"));
+  } else if (g_str_equal (factory, "vp8enc") ||
+      g_str_equal (factory, "vp9enc")) {
+    g_string_append_printf (fix, "%s encodes %.1f ms a frame: deadline=1 "
+        "(realtime) with a high cpu-used (8: fastest) and threads= the "
+        "cores it may use, or a hardware encoder. ", hot->name,
+        hot->self_ms.p50);
+    g_ptr_array_add (patch, gp_launch_op_set_int (name, "deadline", 1));
+    g_ptr_array_add (patch, gp_launch_op_set_int (name, "cpu-used", 8));
+  } else if (strstr (factory, "enc") != NULL) {
+    g_string_append_printf (fix, "%s encodes %.1f ms a frame: a faster "
+        "preset or a hardware encoder. ", hot->name, hot->self_ms.p50);
+  } else {
+    g_string_append_printf (fix, "%s works %.1f ms a frame: make it "
+        "cheaper (smaller frames before it, scaled to the size you need; "
+        "its n-threads where it has one) or a hardware element for the "
+        "same job. ", hot->name, hot->self_ms.p50);
+  }
+  g_string_append_printf (fix, "Where dropping frames is acceptable, a "
+      "leaky queue before %s (queue leaky=downstream max-size-buffers=2) "
+      "keeps the live timing and drops what it cannot take; a plain queue "
+      "only moves the lag.", hot->name);
+  g_free (ln);
+}
+
+static void
+gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
+{
+  GHashTable *up = gp_session_upstream_of (s, sk->name);
+  GpStream worst = { 0 };
+  gdouble deficit, trend = sk->late_trend_ms_per_s, recent = NAN;
+  gdouble period = s->frame_period_ms;
+  gboolean growing = FALSE;
+  GpRuleLimit lim;
+  GpFinding *f;
+  GString *title, *why, *fix;
+  GPtrArray *patch;
+  GpLink *in;
+
+  deficit = gp_behind_slow_stream (s, sk, &worst);
+  in = gp_session_link_into (s, sk->name);
+  if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S && in &&
+      sk->late_ms.max > MAX (period, 0)) {
+    recent = gp_behind_link_trend (s, in->id, GP_BEHIND_RECENT_SHARE);
+    growing = isfinite (recent) && recent > GP_BEHIND_TREND_MS_PER_S;
+  }
+  if (!growing && deficit > 0) {
+    /* a muxer's output is late by its interleaving; its input says more */
+    gdouble t = gp_behind_link_trend (s, worst.link->id, 1.0);
+    gdouble r = gp_behind_link_trend (s, worst.link->id,
+        GP_BEHIND_RECENT_SHARE);
+
+    if (isfinite (t) && isfinite (r) && r > GP_BEHIND_TREND_MS_PER_S) {
+      trend = t;
+      recent = r;
+    }
+  }
+  if (deficit <= 0 && !growing) {
+    g_hash_table_unref (up);
+    return;
+  }
+  gp_rule_budget_limit (s, up, &lim);
+  /* an element is the limit only on a saturated thread (as BUDGET) */
+  if (!lim.saturated)
+    lim.hot = NULL;
+
+  title = g_string_new (NULL);
+  if (deficit > 0)
+    g_string_append_printf (title, "%s into %s: %.1f fps of %.1f, %.0f%% "
+        "behind the live source", worst.kind == GP_MEDIA_VIDEO ? "video" :
+        "stream", worst.into, worst.fps, worst.target_fps, deficit);
+  else
+    g_string_append_printf (title, "%s falls behind live: its lag grows "
+        "%.0f ms a second", sk->name, trend);
+  if (lim.hot)
+    g_string_append_printf (title, "; held back by %s", lim.hot->name);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title->str);
+  g_string_free (title, TRUE);
+  gp_finding_add_target (f, lim.hot ? lim.hot->name : sk->name);
+  if (lim.hot)
+    gp_finding_add_target (f, sk->name);
+  /* a share like the other rules' (rank first comes from gp_rules_rank) */
+  f->rank_value = deficit > 0 ? deficit :
+      MIN (100.0, trend / 10.0);
+
+  gp_finding_set_string (f, "sink", sk->name);
+  if (deficit > 0) {
+    gp_finding_set_string (f, "stream_link", worst.link->id);
+    gp_finding_set_string (f, "into", worst.into);
+    gp_finding_set_double (f, "stream_fps", worst.fps);
+    gp_finding_set_double (f, "target_fps", worst.target_fps);
+    gp_finding_set_double (f, "deficit_pct", deficit);
+  }
+  if (sk->late_ms.p50 >= 0) {
+    gp_finding_set_double (f, "late_p50_ms", sk->late_ms.p50);
+    gp_finding_set_double (f, "late_max_ms", sk->late_ms.max);
+  }
+  /* the lag's growth as a share of each second (ms/s / 10): 27 % is
+   * 270 ms more behind every second */
+  if (isfinite (trend))
+    gp_finding_set_double (f, "lag_growth_pct", trend / 10.0);
+  if (isfinite (recent))
+    gp_finding_set_double (f, "lag_growth_recent_pct", recent / 10.0);
+  if (lim.thread) {
+    gp_finding_set_string (f, "thread", lim.thread->name);
+    if (lim.busy_pct >= 0)
+      gp_finding_set_double (f, "thread_busy_pct", lim.busy_pct);
+    gp_finding_set_double (f, "thread_cpu_pct", lim.thread->cpu_pct_mean);
+  }
+  if (lim.hot) {
+    gp_finding_set_string (f, "limiting", lim.hot->name);
+    if (lim.hot->self_ms.p50 >= 0)
+      gp_finding_set_double (f, "limiting_self_p50_ms", lim.hot->self_ms.p50);
+  }
+
+  why = g_string_new (NULL);
+  if (deficit > 0)
+    g_string_append_printf (why, "The live source gives %.1f frames a "
+        "second and only %.1f reach %s: %.0f%% of the frames never get "
+        "there (a recording holds that many fewer). ", worst.target_fps,
+        worst.fps, worst.into, deficit);
+  if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S &&
+      isfinite (recent) && recent > GP_BEHIND_TREND_MS_PER_S)
+    g_string_append_printf (why, "Its buffers arrive later and later "
+        "against the clock, %.0f ms more every second, so the output drifts "
+        "away from live however small the latency between pads looks. ",
+        trend);
+  if (lim.thread && lim.hot)
+    g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
+        "most of it in %s: that is what holds the stream back.",
+        lim.thread->name, lim.busy_pct, lim.hot->name);
+  else if (lim.thread)
+    g_string_append_printf (why, "The busiest thread on its way, %s, is "
+        "busy %.0f%%.", lim.thread->name, lim.busy_pct);
+  if (s->process.measured && s->process.n_cpus > 0 &&
+      s->process.cpu_pct_mean >= 90.0 * s->process.n_cpus)
+    g_string_append_printf (why, " The process uses all %d CPUs of the "
+        "machine.", s->process.n_cpus);
+  g_free (f->why);
+  f->why = g_string_free (why, FALSE);
+
+  fix = g_string_new (NULL);
+  patch = gp_launch_patch_new ();
+  if (lim.hot)
+    gp_behind_fix (s, lim.hot, fix, patch);
+  else
+    g_string_append (fix, "No element stands out on the way: look at the "
+        "CPU of the machine (other processes), and at what the source "
+        "gives against its caps.");
+  g_free (f->fix);
+  f->fix = g_string_free (fix, FALSE);
+  if (patch->len > 0)
+    gp_rules_attach_patch (s, f, patch);
+  else
+    g_ptr_array_unref (patch);
+  g_hash_table_unref (up);
+}
+
+void
+gp_rule_behind (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    GHashTable *up;
+    gboolean live;
+
+    if (s->duration_s <= 0)
+      continue;
+    up = gp_session_upstream_of (s, sk->name);
+    live = gp_rule_budget_any_live (s, up);
+    g_hash_table_unref (up);
+    /* not live: a file converted as fast as it goes has no real time */
+    if (live)
+      gp_behind_sink (s, rule, sk);
+  }
+}
