@@ -99,12 +99,36 @@ gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, GpStream * worst)
   return deficit;
 }
 
-/* What helps where @hot (on the limiting thread) holds the stream back,
- * appended to @fix; the patch that does it into @patch when there is one
- * to make on the launch string. */
+/* The application's callback of an appsink @name: how long it holds each
+ * buffer (its work and what the tracer counts as its wait: the
+ * application's time, not a clock's), when that is more than a frame
+ * period; else NULL. */
+static GpElementSummary *
+gp_behind_app_callback (GpSession * s, const gchar * name, gdouble period,
+    gdouble * frame_ms)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  GpElementSummary *es = gp_session_find_elem_summary (s, name);
+  gdouble ms;
+
+  if (e == NULL || es == NULL || g_strcmp0 (e->factory, "appsink") != 0 ||
+      es->self_ms.p50 < 0 || period <= 0)
+    return NULL;
+  ms = es->self_ms.p50;
+  if (es->cpu_buffers > 0 && es->wait_ms.p50 > 0)
+    ms += es->wait_ms.p50;
+  if (ms < period)
+    return NULL;
+  *frame_ms = ms;
+  return es;
+}
+
+/* What helps where @hot (on the limiting thread, @frame_ms a frame) holds
+ * the stream back, appended to @fix; the patch that does it into @patch
+ * when there is one to make on the launch string. */
 static void
-gp_behind_fix (GpSession * s, GpElementSummary * hot, GString * fix,
-    GPtrArray * patch)
+gp_behind_fix (GpSession * s, GpElementSummary * hot, gdouble frame_ms,
+    GString * fix, GPtrArray * patch)
 {
   GpElement *e = gp_session_find_element (s, hot->name);
   const gchar *factory = e && e->factory ? e->factory : "";
@@ -119,13 +143,13 @@ gp_behind_fix (GpSession * s, GpElementSummary * hot, GString * fix,
         "worker thread of the application's own and return at once, "
         "dropping samples while the worker is busy (or pull them from "
         "another thread with max-buffers=1 drop=true). ", hot->name,
-        hot->self_ms.p50);
+        frame_ms);
   } else if (g_str_equal (factory, "x264enc") ||
       g_str_equal (factory, "x265enc")) {
     g_string_append_printf (fix, "%s encodes %.1f ms a frame (speed-preset "
         "%s): a faster preset (ultrafast, superfast or veryfast: each step "
         "about halves the work for a few %% more bits), tune=zerolatency, "
-        "or the machine's hardware %s encoder. ", hot->name, hot->self_ms.p50,
+        "or the machine's hardware %s encoder. ", hot->name, frame_ms,
         preset ? preset : "medium",
         g_str_equal (factory, "x264enc") ? "H.264" : "HEVC");
     if (preset == NULL || g_ascii_strcasecmp (preset, "ultrafast") != 0)
@@ -136,17 +160,17 @@ gp_behind_fix (GpSession * s, GpElementSummary * hot, GString * fix,
     g_string_append_printf (fix, "%s encodes %.1f ms a frame: deadline=1 "
         "(realtime) with a high cpu-used (8: fastest) and threads= the "
         "cores it may use, or a hardware encoder. ", hot->name,
-        hot->self_ms.p50);
+        frame_ms);
     g_ptr_array_add (patch, gp_launch_op_set_int (name, "deadline", 1));
     g_ptr_array_add (patch, gp_launch_op_set_int (name, "cpu-used", 8));
   } else if (strstr (factory, "enc") != NULL) {
     g_string_append_printf (fix, "%s encodes %.1f ms a frame: a faster "
-        "preset or a hardware encoder. ", hot->name, hot->self_ms.p50);
+        "preset or a hardware encoder. ", hot->name, frame_ms);
   } else {
     g_string_append_printf (fix, "%s works %.1f ms a frame: make it "
         "cheaper (smaller frames before it, scaled to the size you need; "
         "its n-threads where it has one) or a hardware element for the "
-        "same job. ", hot->name, hot->self_ms.p50);
+        "same job. ", hot->name, frame_ms);
   }
   g_string_append_printf (fix, "Where dropping frames is acceptable, a "
       "leaky queue before %s (queue leaky=downstream max-size-buffers=2) "
@@ -161,8 +185,9 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   GHashTable *up = gp_session_upstream_of (s, sk->name);
   GpStream worst = { 0 };
   gdouble deficit, trend = sk->late_trend_ms_per_s, recent = NAN;
-  gdouble period = s->frame_period_ms;
+  gdouble period = s->frame_period_ms, frame_ms;
   gboolean growing = FALSE;
+  GpElementSummary *app;
   GpRuleLimit lim;
   GpFinding *f;
   GString *title, *why, *fix;
@@ -195,6 +220,14 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   /* an element is the limit only on a saturated thread (as BUDGET) */
   if (!lim.saturated)
     lim.hot = NULL;
+  frame_ms = lim.hot ? lim.hot->self_ms.p50 : -1;
+  /* an appsink's callback is the application's work on the streaming
+   * thread, which the thread's busy share counts as a wait */
+  app = gp_behind_app_callback (s, sk->name, period, &frame_ms);
+  if (app) {
+    lim.hot = app;
+    lim.thread = gp_session_thread_of (s, sk->name);
+  }
 
   title = g_string_new (NULL);
   if (deficit > 0)
@@ -235,14 +268,15 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     gp_finding_set_double (f, "lag_growth_recent_pct", recent / 10.0);
   if (lim.thread) {
     gp_finding_set_string (f, "thread", lim.thread->name);
-    if (lim.busy_pct >= 0)
+    if (lim.busy_pct >= 0 && !app)
       gp_finding_set_double (f, "thread_busy_pct", lim.busy_pct);
     gp_finding_set_double (f, "thread_cpu_pct", lim.thread->cpu_pct_mean);
   }
   if (lim.hot) {
     gp_finding_set_string (f, "limiting", lim.hot->name);
-    if (lim.hot->self_ms.p50 >= 0)
-      gp_finding_set_double (f, "limiting_self_p50_ms", lim.hot->self_ms.p50);
+    if (frame_ms >= 0)
+      gp_finding_set_double (f, app ? "callback_p50_ms" :
+          "limiting_self_p50_ms", frame_ms);
   }
 
   why = g_string_new (NULL);
@@ -257,7 +291,14 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "against the clock, %.0f ms more every second, so the output drifts "
         "away from live however small the latency between pads looks. ",
         trend);
-  if (lim.thread && lim.hot)
+  if (app)
+    g_string_append_printf (why, "The application's callback in %s holds "
+        "the streaming thread%s%s %.1f ms a frame, longer than the %.1f ms "
+        "frame period: that is what holds the stream back (the "
+        "application's work, not a wait for the clock).", app->name,
+        lim.thread ? " " : "", lim.thread ? lim.thread->name : "", frame_ms,
+        period);
+  else if (lim.thread && lim.hot)
     g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
         "most of it in %s: that is what holds the stream back.",
         lim.thread->name, lim.busy_pct, lim.hot->name);
@@ -274,7 +315,7 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   fix = g_string_new (NULL);
   patch = gp_launch_patch_new ();
   if (lim.hot)
-    gp_behind_fix (s, lim.hot, fix, patch);
+    gp_behind_fix (s, lim.hot, frame_ms, fix, patch);
   else
     g_string_append (fix, "No element stands out on the way: look at the "
         "CPU of the machine (other processes), and at what the source "

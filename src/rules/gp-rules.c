@@ -23,12 +23,12 @@
 static const GpRule gp_rules_table[] = {
   {"PREROLL", "the pipeline never reached PLAYING: a sink never prerolled",
       gp_rule_preroll, NULL},
-  {"BEHIND", "a live pipeline falls behind real time: a stream below its "
-        "source's rate before its muxer, payloader or sink, or a lag against "
-        "the clock that grows", gp_rule_behind, NULL},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
+  {"BEHIND", "a live pipeline falls behind real time: a stream below its "
+        "source's rate before its muxer, payloader or sink, or a lag against "
+        "the clock that grows", gp_rule_behind, NULL},
   {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
       GP_RULES_VERIFIED_ON ("sync")},
   {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late,
