@@ -37,9 +37,10 @@
 
 /* The least-squares slope (ms/s) of @link_id's lateness medians in the
  * series windows of the last @share of the run before the stop; NAN with
- * too few. */
+ * too few.  *@max_ms (may be NULL): the latest buffer in those windows. */
 static gdouble
-gp_behind_link_trend (GpSession * s, const gchar * link_id, gdouble share)
+gp_behind_link_trend (GpSession * s, const gchar * link_id, gdouble share,
+    gdouble * max_ms)
 {
   gdouble end = s->stop_s > 0 ? s->stop_s : s->duration_s;
   gdouble from = end * (1.0 - share);
@@ -66,6 +67,9 @@ gp_behind_link_trend (GpSession * s, const gchar * link_id, gdouble share)
       continue;
     gp_trend_add (&trend, (t0 + t1) / 2,
         json_object_get_double_member (l, GP_SL_LATE_MS_P50));
+    if (max_ms && json_object_has_member (l, GP_SL_LATE_MS_MAX))
+      *max_ms = MAX (*max_ms,
+          json_object_get_double_member (l, GP_SL_LATE_MS_MAX));
   }
   if (trend.n < GP_LATE_TREND_MIN_WINDOWS)
     return NAN;
@@ -179,6 +183,42 @@ gp_behind_fix (GpSession * s, GpElementSummary * hot, gdouble frame_ms,
   g_free (ln);
 }
 
+/* The link on the way to a sink (its sink element in @up) whose lag grows
+ * fastest over the run and its second half, above a frame period at its
+ * worst: the lag starts where the limit is, and shows there when the sink
+ * says nothing (a muxer's output is late by its interleaving; an encoder
+ * still filling its lookahead gives no output yet while the source's
+ * thread, held in it, falls behind).  NULL when none grows. */
+static const gchar *
+gp_behind_upstream_growth (GpSession * s, GHashTable * up, gdouble period,
+    gdouble * trend, gdouble * recent)
+{
+  const gchar *best = NULL;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *to = gp_pad_element (l->sink);
+    gdouble mx = -1, t, r;
+    gboolean on_way = g_hash_table_contains (up, to);
+
+    g_free (to);
+    if (!on_way)
+      continue;
+    t = gp_behind_link_trend (s, l->id, 1.0, &mx);
+    if (!isfinite (t) || t <= GP_BEHIND_TREND_MS_PER_S || mx <= period)
+      continue;
+    r = gp_behind_link_trend (s, l->id, GP_BEHIND_RECENT_SHARE, NULL);
+    if (!isfinite (r) || r <= GP_BEHIND_TREND_MS_PER_S ||
+        (best && r <= *recent))
+      continue;
+    best = l->id;
+    *trend = t;
+    *recent = r;
+  }
+  return best;
+}
+
 static void
 gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
 {
@@ -187,6 +227,7 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   gdouble deficit, trend = sk->late_trend_ms_per_s, recent = NAN;
   gdouble period = s->frame_period_ms, frame_ms;
   gboolean growing = FALSE;
+  const gchar *late_link = NULL;
   GpElementSummary *app;
   GpRuleLimit lim;
   GpFinding *f;
@@ -198,20 +239,13 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   in = gp_session_link_into (s, sk->name);
   if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S && in &&
       sk->late_ms.max > MAX (period, 0)) {
-    recent = gp_behind_link_trend (s, in->id, GP_BEHIND_RECENT_SHARE);
+    recent = gp_behind_link_trend (s, in->id, GP_BEHIND_RECENT_SHARE, NULL);
     growing = isfinite (recent) && recent > GP_BEHIND_TREND_MS_PER_S;
+    late_link = growing ? in->id : NULL;
   }
-  if (!growing && deficit > 0) {
-    /* a muxer's output is late by its interleaving; its input says more */
-    gdouble t = gp_behind_link_trend (s, worst.link->id, 1.0);
-    gdouble r = gp_behind_link_trend (s, worst.link->id,
-        GP_BEHIND_RECENT_SHARE);
-
-    if (isfinite (t) && isfinite (r) && r > GP_BEHIND_TREND_MS_PER_S) {
-      trend = t;
-      recent = r;
-    }
-  }
+  if (!growing)
+    late_link = gp_behind_upstream_growth (s, up, period, &trend, &recent);
+  growing = late_link != NULL;
   if (deficit <= 0 && !growing) {
     g_hash_table_unref (up);
     return;
@@ -235,7 +269,7 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "behind the live source", worst.kind == GP_MEDIA_VIDEO ? "video" :
         "stream", worst.into, worst.fps, worst.target_fps, deficit);
   else
-    g_string_append_printf (title, "%s falls behind live: its lag grows "
+    g_string_append_printf (title, "%s falls behind live: the lag grows "
         "%.0f ms a second", sk->name, trend);
   if (lim.hot)
     g_string_append_printf (title, "; held back by %s", lim.hot->name);
@@ -262,6 +296,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   }
   /* the lag's growth as a share of each second (ms/s / 10): 27 % is
    * 270 ms more behind every second */
+  if (late_link)
+    gp_finding_set_string (f, "late_link", late_link);
   if (isfinite (trend))
     gp_finding_set_double (f, "lag_growth_pct", trend / 10.0);
   if (isfinite (recent))
@@ -285,12 +321,11 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "second and only %.1f reach %s: %.0f%% of the frames never get "
         "there (a recording holds that many fewer). ", worst.target_fps,
         worst.fps, worst.into, deficit);
-  if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S &&
-      isfinite (recent) && recent > GP_BEHIND_TREND_MS_PER_S)
-    g_string_append_printf (why, "Its buffers arrive later and later "
-        "against the clock, %.0f ms more every second, so the output drifts "
+  if (late_link)
+    g_string_append_printf (why, "Buffers arrive later and later against "
+        "the clock (on %s), %.0f ms more every second, so the output drifts "
         "away from live however small the latency between pads looks. ",
-        trend);
+        late_link, trend);
   if (app)
     g_string_append_printf (why, "The application's callback in %s holds "
         "the streaming thread%s%s %.1f ms a frame, longer than the %.1f ms "
