@@ -164,9 +164,10 @@ typedef struct
   F (GP_L_MEMORY, "memory", STRING, ALWAYS, \
       "the caps' memory feature, \"system\" when none") \
   F (GP_L_LATE_N, "late_n", U64, OPTIONAL, \
-      "buffers whose lateness was measured: pushed while the element had " \
-      "a clock, with a running time (its PTS through the pad's segment); " \
-      "the late_* fields are absent when none was") \
+      "buffers whose lateness was measured: pushed once the process has " \
+      "a live source, while the element had a clock, with a running time " \
+      "(its PTS through the pad's segment); the late_* fields are absent " \
+      "when none was") \
   F (GP_L_LATE_SUM_NS, "late_sum_ns", U64, OPTIONAL, \
       "the sum of their lateness: the clock's running time (clock time " \
       "less base time) when the buffer was pushed, less its running " \

@@ -543,6 +543,9 @@ struct _GstProfTracer
   /* creation and peer refresh (slow path) */
   GMutex state_lock;
   gint topo_gen;
+  /* a live source was seen in the process: links measure lateness against
+   * the clock from then on (GP_L_LATE_*); set once, read by the hot path */
+  gint any_live;
 
   /* hooks' ts = gst_util_get_timestamp () - ts_offset */
   guint64 ts_offset;

@@ -642,6 +642,16 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
  * driver's work and the rest its wait; once its gaps prove short, the wall
  * time is the work.  A queue's gap is its wait for data: not its work.
  * @cpu: the thread's CPU clock now, read when t->gap_cpu. */
+/* From the first live source on, links measure lateness (gp_link_late):
+ * a pipeline that is not live has no real time to fall behind, and pays
+ * nothing for it. */
+static inline void
+gp_note_live (GstProfTracer * self, GpElem * e)
+{
+  if (g_atomic_int_get (&e->live) == 1 && !g_atomic_int_get (&self->any_live))
+    g_atomic_int_set (&self->any_live, 1);
+}
+
 static inline void
 gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
     guint n, guint64 ts, guint64 cpu)
@@ -653,8 +663,10 @@ gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
   if (G_UNLIKELY (drv->is_source && g_atomic_int_get (&drv->live) < 0)) {
     GstObject *parent = GST_OBJECT_PARENT (pad);
 
-    if (parent && GST_IS_ELEMENT (parent))
+    if (parent && GST_IS_ELEMENT (parent)) {
       gp_elem_read_live (drv, GST_ELEMENT (parent));
+      gp_note_live (self, drv);
+    }
   }
   if (t->gap_valid && t->gap_driver == drv && drv->qtype == GP_QUEUE_NONE) {
     guint64 gap = ts > t->gap_start ? ts - t->gap_start : 0;
@@ -952,7 +964,8 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
         gp_pad_update_lat (self, rs, gen);
       if (GST_CLOCK_TIME_IS_VALID (rt) && rs->n_lat > 0)
         gp_lat_lookups (rs, ps, pad, buf, pts, rt, ts);
-      if (GST_CLOCK_TIME_IS_VALID (rt) && !ps->is_proxy)
+      if (G_UNLIKELY (g_atomic_int_get (&self->any_live))
+          && GST_CLOCK_TIME_IS_VALID (rt) && !ps->is_proxy)
         gp_link_late (ps, pad, rt);
       if (G_UNLIKELY (rs->merge != NULL) && GST_CLOCK_TIME_IS_VALID (rt))
         gp_time_record (rs->merge->sets[gp_pts_hash (rt) &
@@ -1383,6 +1396,7 @@ do_element_change_state_post (GstProfTracer * self, guint64 ts,
     GpElem *e = gp_elem_get (self, element);
 
     gp_elem_read_live (e, element);
+    gp_note_live (self, e);
     gp_elem_read_split (e, element);
     if (GST_IS_PIPELINE (element))
       gp_remember_pipeline (self, element);
