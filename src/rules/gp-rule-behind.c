@@ -24,8 +24,11 @@
  * the first frames after PLAYING and the last before the stop make a
  * short run's rate a little low even when it keeps up (as BUDGET). */
 #define GP_BEHIND_RATE_TOLERANCE 0.05
-/* Fewer frames expected over the run make any rate noise. */
+/* Fewer frames expected over the run make any rate noise ... */
 #define GP_BEHIND_MIN_FRAMES 10
+/* ... and audio over a shorter run: its steady state leaves out the first
+ * second and the last window */
+#define GP_BEHIND_MIN_AUDIO_S 3.0
 /* A lag that grows this fast (ms a second) is falling behind: 3 s after
  * a minute; a pipeline that keeps up drifts by a few ms a second at most
  * (-0.1 ms/s measured with 5 ms a frame at 30/1, tests/capture/test-late.c). */
@@ -89,11 +92,19 @@ gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, GpStream * worst)
     GpStream *st = &g_array_index (streams, GpStream, i);
     gdouble d;
 
-    if (st->kind != GP_MEDIA_VIDEO || st->fps < 0 || st->target_fps <= 0 ||
+    if (st->kind == GP_MEDIA_AUDIO) {
+      /* audio in media time: a live source gives a second a second */
+      if (st->media_per_s < 0 || s->duration_s < GP_BEHIND_MIN_AUDIO_S ||
+          st->media_per_s >= 1.0 - GP_BEHIND_RATE_TOLERANCE)
+        continue;
+      d = (1.0 - st->media_per_s) * 100.0;
+    } else if (st->fps < 0 || st->target_fps <= 0 ||
         st->target_fps * s->duration_s < GP_BEHIND_MIN_FRAMES ||
-        st->fps >= st->target_fps * (1.0 - GP_BEHIND_RATE_TOLERANCE))
+        st->fps >= st->target_fps * (1.0 - GP_BEHIND_RATE_TOLERANCE)) {
       continue;
-    d = (st->target_fps - st->fps) / st->target_fps * 100.0;
+    } else {
+      d = (st->target_fps - st->fps) / st->target_fps * 100.0;
+    }
     if (d > deficit) {
       deficit = d;
       *worst = *st;
@@ -264,10 +275,13 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   }
 
   title = g_string_new (NULL);
-  if (deficit > 0)
-    g_string_append_printf (title, "%s into %s: %.1f fps of %.1f, %.0f%% "
-        "behind the live source", worst.kind == GP_MEDIA_VIDEO ? "video" :
-        "stream", worst.into, worst.fps, worst.target_fps, deficit);
+  if (deficit > 0 && worst.kind == GP_MEDIA_AUDIO)
+    g_string_append_printf (title, "audio into %s: %.2fx real time, %.0f%% "
+        "behind the live source", worst.into, worst.media_per_s, deficit);
+  else if (deficit > 0)
+    g_string_append_printf (title, "video into %s: %.1f fps of %.1f, %.0f%% "
+        "behind the live source", worst.into, worst.fps, worst.target_fps,
+        deficit);
   else
     g_string_append_printf (title, "%s falls behind live: the lag grows "
         "%.0f ms a second", sk->name, trend);
@@ -286,8 +300,12 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   if (deficit > 0) {
     gp_finding_set_string (f, "stream_link", worst.link->id);
     gp_finding_set_string (f, "into", worst.into);
-    gp_finding_set_double (f, "stream_fps", worst.fps);
-    gp_finding_set_double (f, "target_fps", worst.target_fps);
+    if (worst.kind == GP_MEDIA_AUDIO) {
+      gp_finding_set_double (f, "media_per_s", worst.media_per_s);
+    } else {
+      gp_finding_set_double (f, "stream_fps", worst.fps);
+      gp_finding_set_double (f, "target_fps", worst.target_fps);
+    }
     gp_finding_set_double (f, "deficit_pct", deficit);
   }
   if (sk->late_ms.p50 >= 0) {
@@ -316,7 +334,11 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   }
 
   why = g_string_new (NULL);
-  if (deficit > 0)
+  if (deficit > 0 && worst.kind == GP_MEDIA_AUDIO)
+    g_string_append_printf (why, "The live source gives a second of audio "
+        "a second and %s gets %.2f s: %.0f%% of it never gets there. ",
+        worst.into, worst.media_per_s, deficit);
+  else if (deficit > 0)
     g_string_append_printf (why, "The live source gives %.1f frames a "
         "second and only %.1f reach %s: %.0f%% of the frames never get "
         "there (a recording holds that many fewer). ", worst.target_fps,

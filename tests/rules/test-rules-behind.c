@@ -232,6 +232,44 @@ test_appsink_startup_only (void)
   gp_session_free (s);
 }
 
+/* A live audio stream into the muxer beside the video: at 0.8x real time
+ * it is behind (in media time, not buffers); at 0.99x it keeps up. */
+static void
+test_audio_stream (void)
+{
+  gdouble rates[] = { 0.80, 0.99 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rates); i++) {
+    GpSession *s = encode_mux_session (TRUE, 30.0);
+    GpElement *e = gp_test_add_element (s, "asrc", "audiotestsrc",
+        "source");
+    GpLink *l;
+    GpLinkSummary *ls;
+    GpFinding *f;
+
+    gp_test_set_prop_bool (e, "is-live", TRUE);
+    l = gp_session_add_link (s, "asrc.src", "mux.audio_0",
+        "audio/x-raw, rate=(int)48000, channels=(int)2", "system");
+    ls = gp_session_add_link_summary (s, l->id);
+    ls->fps = 47.0;
+    ls->media_per_s = rates[i];
+    gp_rules_run (s);
+    f = gp_session_find_finding (s, "BEHIND", NULL);
+    if (i == 0) {
+      g_assert_nonnull (f);
+      g_assert_cmpstr (gp_test_evidence_string (f, "stream_link"), ==,
+          "asrc.src->mux.audio_0");
+      g_assert_cmpfloat (fabs (gp_test_evidence_double (f, "deficit_pct") -
+              20.0), <, 0.01);
+      g_assert_nonnull (strstr (f->title, "audio into mux: 0.80x real time"));
+    } else {
+      g_assert_null (f);
+    }
+    gp_session_free (s);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -240,6 +278,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rules/behind/encode-mux-fires", test_encode_mux_fires);
   g_test_add_func ("/rules/behind/encode-mux-silent", test_encode_mux_silent);
   g_test_add_func ("/rules/behind/streams-of", test_streams_of);
+  g_test_add_func ("/rules/behind/audio-stream", test_audio_stream);
   g_test_add_func ("/rules/behind/appsink-growing", test_appsink_growing);
   g_test_add_func ("/rules/behind/appsink-startup-only",
       test_appsink_startup_only);
