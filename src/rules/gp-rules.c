@@ -15,6 +15,11 @@
 #define GP_RULES_BENCH "2-core x86_64 (Intel(R) Xeon(R) Processor), " \
     "Debian 12, GStreamer 1.22.0, 2026-12-01, "
 #define GP_RULES_VERIFIED_ON(pair) GP_RULES_BENCH "bench/pairs/" pair ".pair"
+/* ... and those verified on the next machine they ran on */
+#define GP_RULES_BENCH_EPYC "2-core x86_64 (AMD EPYC), Debian 12, " \
+    "GStreamer 1.22.0, 2026-12-02, "
+#define GP_RULES_VERIFIED_ON_EPYC(pair) GP_RULES_BENCH_EPYC "bench/pairs/" \
+    pair ".pair"
 
 /* The rules, in evaluation order, one entry each. verified_on stays NULL
  * until a bench pair on named hardware shows the rule firing on the bad
@@ -28,7 +33,8 @@ static const GpRule gp_rules_table[] = {
         "period on a live path", gp_rule_budget, NULL},
   {"BEHIND", "a live pipeline falls behind real time: a stream below its "
         "source's rate before its muxer, payloader or sink, or a lag against "
-        "the clock that grows", gp_rule_behind, NULL},
+        "the clock that grows", gp_rule_behind,
+      GP_RULES_VERIFIED_ON_EPYC ("behind")},
   {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
       GP_RULES_VERIFIED_ON ("sync")},
   {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late,
