@@ -80,9 +80,13 @@ gp_behind_link_trend (GpSession * s, const gchar * link_id, gdouble share,
 }
 
 /* The worst stream into @sk below its source's rate: its deficit in %,
- * 0 when none. */
+ * 0 when none.  Audio only when @growing (a lag that grows on the way):
+ * a muxer that holds the audio until the video's first frame comes (an
+ * encoder's lookahead) makes a short run's audio rate low once, and the
+ * live source then catches up. */
 static gdouble
-gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, GpStream * worst)
+gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, gboolean growing,
+    GpStream * worst)
 {
   GArray *streams = gp_session_streams_of (s, sk->name);
   gdouble deficit = 0;
@@ -94,7 +98,8 @@ gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, GpStream * worst)
 
     if (st->kind == GP_MEDIA_AUDIO) {
       /* audio in media time: a live source gives a second a second */
-      if (st->media_per_s < 0 || s->duration_s < GP_BEHIND_MIN_AUDIO_S ||
+      if (!growing || st->media_per_s < 0 ||
+          s->duration_s < GP_BEHIND_MIN_AUDIO_S ||
           st->media_per_s >= 1.0 - GP_BEHIND_RATE_TOLERANCE)
         continue;
       d = (1.0 - st->media_per_s) * 100.0;
@@ -246,7 +251,6 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   GPtrArray *patch;
   GpLink *in;
 
-  deficit = gp_behind_slow_stream (s, sk, &worst);
   in = gp_session_link_into (s, sk->name);
   if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S && in &&
       sk->late_ms.max > MAX (period, 0)) {
@@ -257,6 +261,7 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   if (!growing)
     late_link = gp_behind_upstream_growth (s, up, period, &trend, &recent);
   growing = late_link != NULL;
+  deficit = gp_behind_slow_stream (s, sk, growing, &worst);
   if (deficit <= 0 && !growing) {
     g_hash_table_unref (up);
     return;
