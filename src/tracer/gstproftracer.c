@@ -844,8 +844,8 @@ gp_lat_lookups (GpPad * rs, GpPad * ps, GstPad * pad, GstBuffer * buf,
  * clock's running time (its time less the element's base time) less @rt,
  * as basesink judges a buffer against the clock, 0 when it is ahead.
  * Only while the element has a clock (PAUSED and up); the clock is taken
- * with a ref under the element's lock, since it may be replaced while
- * the stream runs.  The segment is the pad's cached one
+ * with a ref under the element's lock (tried, never waited for), since it
+ * may be replaced while the stream runs.  The segment is the pad's cached one
  * (gp_pad_running_time), never looked up per buffer. */
 static inline void
 gp_link_late (GpPad * ps, GstPad * pad, guint64 rt)
@@ -857,7 +857,10 @@ gp_link_late (GpPad * ps, GstPad * pad, guint64 rt)
 
   if (G_UNLIKELY (e == NULL) || GST_ELEMENT_CLOCK (e) == NULL)
     return;
-  GST_OBJECT_LOCK (e);
+  /* never wait: an element that pushed with its lock held would deadlock
+   * here; that buffer goes unmeasured instead */
+  if (!g_mutex_trylock (GST_OBJECT_GET_LOCK (e)))
+    return;
   clock = GST_ELEMENT_CLOCK (e) ? gst_object_ref (GST_ELEMENT_CLOCK (e)) :
       NULL;
   base = GST_ELEMENT_CAST (e)->base_time;
