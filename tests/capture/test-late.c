@@ -16,7 +16,7 @@
  * holds for an application's appsink callback that works 45 ms a frame on
  * the streaming thread (gp-test-appsink-slow under gp_wrap_run): the
  * issue's program that fell seconds behind live while its path latency
- * looked small.
+ * looked small.  A pipeline that is not live measures none.
  */
 #include <math.h>
 
@@ -153,6 +153,27 @@ out:
   g_free (prog);
 }
 
+/* Not live: no real time to fall behind, so nothing is measured (and the
+ * tracer pays nothing for it); unknown, never 0. */
+static void
+test_not_live (void)
+{
+  GpSession *s;
+  GpSinkSummary *ss;
+
+  if (!gp_test_have_tracer ())
+    return;
+  s = gp_test_capture (&base_opts, "videotestsrc name=src num-buffers=60 ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! fakesink name=sink "
+      "sync=true", 0, NULL);
+  ss = gp_session_find_sink (s, "sink");
+  g_assert_nonnull (ss);
+  g_assert_cmpuint (ss->buffers, ==, 60);
+  g_assert_cmpfloat (ss->late_ms.p50, <, 0);
+  g_assert_true (isnan (ss->late_trend_ms_per_s));
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -164,6 +185,9 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
 
+  /* first: from the process's first live source on, every link measures
+   * (gstproftracer.c, gp_note_live) */
+  g_test_add_func ("/late/not-live", test_not_live);
   g_test_add_func ("/late/behind", test_behind);
   g_test_add_func ("/late/keeps-up", test_keeps_up);
   g_test_add_func ("/late/appsink", test_appsink);
