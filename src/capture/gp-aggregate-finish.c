@@ -549,6 +549,19 @@ gp_agg_elements_of_kind (GpAggregator * agg, GHashTable * graph_kinds,
   return out;
 }
 
+/* The lateness of the buffers into a sink, from its main input link: the
+ * run's quantiles and, over enough windows, their trend. */
+static void
+gp_agg_sink_late (const GpAggLink * in, GpSinkSummary * ss)
+{
+  if (in->late == NULL || in->late->total == 0)
+    return;
+  gp_hist_quantiles_ms (in->late, &ss->late_ms);
+  ss->late_windows = in->late_trend.n;
+  if (in->late_trend.n >= GP_LATE_TREND_MIN_WINDOWS)
+    ss->late_trend_ms_per_s = gp_trend_slope (&in->late_trend);
+}
+
 static void
 gp_agg_finish_sinks (GpAggregator * agg, GHashTable * graph_kinds)
 {
@@ -574,6 +587,7 @@ gp_agg_finish_sinks (GpAggregator * agg, GHashTable * graph_kinds)
     else
       ss->bytes_per_s = -1;
     ss->buffers = in->buffers;
+    gp_agg_sink_late (in, ss);
     /* frames to keep up with: video sinks only (an audio branch of the
      * same demuxer would find the video's rate upstream) */
     if (gp_caps_media_kind (in->caps) == GP_MEDIA_VIDEO

@@ -109,6 +109,11 @@ typedef struct
                                  * GP_AGG_STARTUP_NS of the first */
   GpAggLinkCounts last;
   guint64 first_start, last_start, last_end;
+  /* lateness against the clock (gp-record.h GP_L_LATE_*): over the run
+   * (NULL until a window carried it), and each steady window's median
+   * against the window's middle (s, ms) for the trend */
+  GpHist *late;
+  GpTrend late_trend;
 } GpAggLink;
 
 typedef struct
@@ -167,6 +172,8 @@ typedef struct
 {
   guint64 buffers;
   guint64 bytes;
+  guint64 late_max_ns;
+  GArray *late_pairs;           /* NULL when no lateness was measured */
 } GpAggSeriesLink;
 
 typedef struct
@@ -307,6 +314,10 @@ void gp_agg_read_pairs (const GstStructure * s, const gchar * field,
 /* @dst += @src, both sorted pair arrays with distinct buckets. */
 void gp_agg_pairs_merge (GArray * dst, const GArray * src);
 GArray *gp_agg_pairs_new (void);
+/* p50 and p95 in ms of @pairs (@max_ns its exact maximum, 0 unknown);
+ * -1 when empty */
+void gp_agg_pairs_quantiles (GpAggregator * agg, const GArray * pairs,
+    guint64 max_ns, gdouble * p50, gdouble * p95);
 void gp_agg_hist_add (GpHist * h, const GArray * pairs);
 
 /* ------------------------------------------------------------------ */

@@ -23,6 +23,16 @@ gp_agg_series_element_free (gpointer p)
 }
 
 static void
+gp_agg_series_link_free (gpointer p)
+{
+  GpAggSeriesLink *e = p;
+
+  if (e->late_pairs)
+    g_array_free (e->late_pairs, TRUE);
+  g_free (e);
+}
+
+static void
 gp_agg_series_path_free (gpointer p)
 {
   GpAggSeriesPath *e = p;
@@ -40,7 +50,8 @@ gp_agg_series_entry_new (guint64 start, guint64 end)
   e->end = end;
   e->elements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       gp_agg_series_element_free);
-  e->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  e->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      gp_agg_series_link_free);
   e->queues = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   e->threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   e->paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -129,6 +140,12 @@ gp_agg_series_entry_merge (GpAggSeriesEntry * dst, GpAggSeriesEntry * src)
 
     d->buffers += s->buffers;
     d->bytes += s->bytes;
+    if (s->late_pairs) {
+      if (d->late_pairs == NULL)
+        d->late_pairs = gp_agg_pairs_new ();
+      gp_agg_pairs_merge (d->late_pairs, s->late_pairs);
+      d->late_max_ns = MAX (d->late_max_ns, s->late_max_ns);
+    }
   }
   g_hash_table_iter_init (&it, src->queues);
   while (g_hash_table_iter_next (&it, &k, &v)) {
@@ -214,7 +231,7 @@ gp_agg_series_fold_short (GpAggregator * agg, GpAggSeriesEntry * entry)
 /* ------------------------------------------------------------------ */
 /* finish: series                                                      */
 
-static void
+void
 gp_agg_pairs_quantiles (GpAggregator * agg, const GArray * pairs,
     guint64 max_ns, gdouble * p50, gdouble * p95)
 {
@@ -267,6 +284,15 @@ gp_agg_series_entry_to_json (GpAggregator * agg, GpAggSeriesEntry * e)
     gp_series_set (entry, GP_SL_FPS, span_s > 0 ? sl->buffers / span_s : 0.0);
     gp_series_set (entry, GP_SL_BYTES_PER_S,
         span_s > 0 ? sl->bytes / span_s : 0.0);
+    /* absent where no buffer's lateness was measured: unknown, not 0 */
+    if (sl->late_pairs && sl->late_pairs->len > 0) {
+      gdouble p50, p95;
+
+      gp_agg_pairs_quantiles (agg, sl->late_pairs, sl->late_max_ns, &p50,
+          &p95);
+      gp_series_set (entry, GP_SL_LATE_MS_P50, p50);
+      gp_series_set (entry, GP_SL_LATE_MS_MAX, sl->late_max_ns / 1e6);
+    }
   }
   g_ptr_array_unref (keys);
 

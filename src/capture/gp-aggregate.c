@@ -79,6 +79,7 @@ gp_agg_link_free (gpointer p)
   g_free (l->caps);
   g_free (l->memory);
   g_array_unref (l->early);
+  g_free (l->late);
   g_free (l);
 }
 
@@ -388,6 +389,39 @@ gp_agg_link_add_data_window (GpAggLink * l, guint64 start, guint64 end,
   }
 }
 
+/* A window's lateness of @l (gp-record.h GP_L_LATE_*), when it carries
+ * one: into the run's histogram, the window's series entry and, before
+ * gstprof asked the pipeline to stop, the trend (the window's median at
+ * its middle). */
+static void
+gp_agg_link_add_late (GpAggregator * agg, GpAggLink * l, GpAggSeriesLink * sl,
+    const GstStructure * ls, guint64 start, guint64 end)
+{
+  guint64 n = gp_agg_get_u64 (ls, GP_L_LATE_N);
+  guint64 max_ns = gp_agg_get_u64 (ls, GP_L_LATE_MAX_NS);
+  gdouble p50, p95;
+
+  if (n == 0)
+    return;
+  gp_agg_read_pairs (ls, GP_L_LATE_HIST, agg->scratch_pairs);
+  if (agg->scratch_pairs->len == 0)
+    return;
+  if (l->late == NULL)
+    l->late = g_new0 (GpHist, 1);
+  gp_hist_add_pairs_exact (l->late, (const guint64 *) agg->scratch_pairs->data,
+      agg->scratch_pairs->len * 2, gp_agg_get_u64 (ls, GP_L_LATE_SUM_NS),
+      max_ns);
+  if (sl->late_pairs == NULL)
+    sl->late_pairs = gp_agg_pairs_new ();
+  gp_agg_pairs_merge (sl->late_pairs, agg->scratch_pairs);
+  sl->late_max_ns = MAX (sl->late_max_ns, max_ns);
+  if (agg->stop_ts == 0 || start < agg->stop_ts) {
+    gp_agg_pairs_quantiles (agg, agg->scratch_pairs, max_ns, &p50, &p95);
+    gp_trend_add (&l->late_trend,
+        gp_agg_ns_to_s ((start + end) / 2 - MIN (agg->t0, start)), p50);
+  }
+}
+
 /* Returns whether any link carried a buffer in this window. */
 static gboolean
 gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
@@ -432,6 +466,7 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     sl = gp_agg_series_item (entry->links, l->id, sizeof (GpAggSeriesLink));
     sl->buffers += b;
     sl->bytes += bytes;
+    gp_agg_link_add_late (agg, l, sl, ls, start, end);
   }
   return any;
 }

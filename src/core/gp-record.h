@@ -168,7 +168,18 @@ typedef struct
   F (GP_L_TIMED, "timed", U64, ALWAYS, "how many of them had a duration") \
   F (GP_L_CAPS, "caps", STRING, OPTIONAL, "current caps; absent before caps") \
   F (GP_L_MEMORY, "memory", STRING, ALWAYS, \
-      "the caps' memory feature, \"system\" when none")
+      "the caps' memory feature, \"system\" when none") \
+  F (GP_L_LATE_N, "late_n", U64, OPTIONAL, \
+      "buffers whose lateness was measured: pushed once the process has " \
+      "a live source, while the element had a clock, with a running time " \
+      "(its PTS through the pad's segment); the late_* fields are absent " \
+      "when none was") \
+  F (GP_L_LATE_SUM_NS, "late_sum_ns", U64, OPTIONAL, \
+      "the sum of their lateness: the clock's running time (clock time " \
+      "less base time) when the buffer was pushed, less its running " \
+      "time; a buffer ahead of the clock counts 0") \
+  F (GP_L_LATE_MAX_NS, "late_max_ns", U64, OPTIONAL, "the latest") \
+  F (GP_L_LATE_HIST, "late_hist", HIST, OPTIONAL, "lateness per buffer")
 
 #define GP_RECORD_QUEUE "queue"
 

@@ -81,7 +81,12 @@ typedef struct
   F (GP_SL_FPS, GP_SERIES_LINKS, "fps", NUMBER, "buffers/s", \
       "buffers over the window's span; 0 when it stopped flowing") \
   F (GP_SL_BYTES_PER_S, GP_SERIES_LINKS, "bytes_per_s", NUMBER, "bytes/s", \
-      "their bytes over the span")
+      "their bytes over the span") \
+  F (GP_SL_LATE_MS_P50, GP_SERIES_LINKS, "late_ms_p50", NUMBER, "ms", \
+      "lateness against the pipeline clock, median (summary.sinks' " \
+      "late_ms); absent where none was measured") \
+  F (GP_SL_LATE_MS_MAX, GP_SERIES_LINKS, "late_ms_max", NUMBER, "ms", \
+      "the latest buffer; absent where none was measured")
 
 /* keyed by queue name */
 #define GP_SERIES_QUEUE_FIELDS(F) \

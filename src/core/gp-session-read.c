@@ -484,7 +484,11 @@ gp_session_read_sink_summary (GpJsonReader * r, GpSession * s,
       gp_session_read_maybe (r, o, p, "media_per_s", &ss->media_per_s) &&
       gp_session_read_maybe (r, o, p, "bytes_per_s", &ss->bytes_per_s) &&
       gp_session_read_maybe (r, o, p, "first_s", &ss->first_s) &&
-      gp_json_read_count (r, o, p, "buffers", &ss->buffers);
+      gp_json_read_count (r, o, p, "buffers", &ss->buffers) &&
+      gp_session_read_quantiles (r, o, p, "late_ms", &ss->late_ms) &&
+      gp_session_read_double (r, o, p, "late_trend_ms_per_s", NAN,
+      &ss->late_trend_ms_per_s) &&
+      gp_json_read_count (r, o, p, "late_windows", &ss->late_windows);
 }
 
 static gboolean

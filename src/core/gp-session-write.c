@@ -502,6 +502,16 @@ gp_session_write_summary (GpSession * s)
     gp_session_write_set_maybe (so, "bytes_per_s", ss->bytes_per_s);
     gp_session_write_set_maybe (so, "first_s", ss->first_s);
     gp_session_write_set_count (so, "buffers", ss->buffers);
+    if (ss->late_ms.p50 >= 0) {
+      json_object_set_object_member (so, "late_ms",
+          gp_session_write_quantiles (&ss->late_ms));
+      if (isfinite (ss->late_trend_ms_per_s))
+        gp_session_write_set_real (so, "late_trend_ms_per_s",
+            ss->late_trend_ms_per_s);
+      else
+        json_object_set_null_member (so, "late_trend_ms_per_s");
+      gp_session_write_set_count (so, "late_windows", ss->late_windows);
+    }
     gp_session_write_set_keyed (sinks, ss->name, so);
   }
 

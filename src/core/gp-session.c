@@ -230,6 +230,8 @@ gp_sink_summary_new (const gchar * name)
   ss->media_per_s = -1;
   ss->bytes_per_s = -1;
   ss->first_s = -1;
+  gp_quantiles_set_unknown (&ss->late_ms);
+  ss->late_trend_ms_per_s = NAN;
   return ss;
 }
 

@@ -215,7 +215,22 @@ typedef struct
   gdouble first_s;              /* its first buffer,
       s from the start; < 0 none */
   guint64 buffers;
+  /* Lateness against the pipeline clock of the buffers into it (gp-record.h
+   * GP_L_LATE_*): the clock's running time when each was pushed less its
+   * own running time, 0 when ahead; over the run, and its trend: the
+   * least-squares slope of the windows' medians against their time, in ms
+   * per s (a pipeline that falls behind real time by a frame's excess each
+   * frame grows by that excess times the rate).  Unknown (-1, NAN) when no
+   * buffer was measured (no clock, an import, an older session). */
+  GpQuantiles late_ms;
+  gdouble late_trend_ms_per_s;  /* NAN unknown (fewer than
+                                 * GP_LATE_TREND_MIN_WINDOWS windows) */
+  guint64 late_windows;         /* windows the trend was fitted to */
 } GpSinkSummary;
+
+/* A trend needs this many windows (a second at the default 250 ms): fewer
+ * is start-up, not a trend */
+#define GP_LATE_TREND_MIN_WINDOWS 4
 
 /* events[] */
 typedef struct

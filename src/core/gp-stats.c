@@ -319,3 +319,35 @@ gp_summary_of (const GArray * values, GpSummary * out)
   out->max = g_array_index (sorted, gdouble, sorted->len - 1);
   g_array_unref (sorted);
 }
+
+/**
+ * gp_trend_add:
+ * Adds the point (@x, @y) to the least-squares fit @t.
+ */
+void
+gp_trend_add (GpTrend * t, gdouble x, gdouble y)
+{
+  t->n++;
+  t->sx += x;
+  t->sy += y;
+  t->sxx += x * x;
+  t->sxy += x * y;
+}
+
+/**
+ * gp_trend_slope:
+ * The slope of the least-squares line through @t's points.
+ */
+gdouble
+gp_trend_slope (const GpTrend * t)
+{
+  gdouble d;
+
+  if (t->n < 2)
+    return NAN;
+  d = t->n * t->sxx - t->sx * t->sx;
+  /* every x the same (or rounding of nearly so): no line */
+  if (d <= 1e-12 * MAX (1.0, t->sxx))
+    return NAN;
+  return (t->n * t->sxy - t->sx * t->sy) / d;
+}

@@ -76,6 +76,18 @@ typedef struct
 /* Summarises @values (a GArray of gdouble, left as it is). */
 void gp_summary_of (const GArray * values, GpSummary * out);
 
+/* A least-squares line through points (x, y) added one at a time, in
+ * constant memory (the sums); a zeroed GpTrend is empty. */
+typedef struct
+{
+  guint n;
+  gdouble sx, sy, sxx, sxy;
+} GpTrend;
+
+void gp_trend_add (GpTrend * t, gdouble x, gdouble y);
+/* Its slope (y per x); NAN with fewer than two distinct x. */
+gdouble gp_trend_slope (const GpTrend * t);
+
 G_END_DECLS
 
 #endif /* __GP_STATS_H__ */

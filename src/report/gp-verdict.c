@@ -15,6 +15,7 @@
 #include "gp-verdict-private.h"
 #include "rules/gp-rules.h"
 #include "core/gp-caps.h"
+#include "core/gp-session-streams.h"
 
 #include <math.h>
 #include <string.h>
@@ -371,6 +372,10 @@ gp_verdict_bitrate (gchar buf[32], gdouble bytes_per_s)
   return buf;
 }
 
+/* A sink's lag against the clock that grows faster than this (ms a
+ * second) is said under its rate: BEHIND's threshold, 3 s after a minute */
+#define GP_VERDICT_LATE_GROWING_MS_PER_S 50.0
+
 /* How far @got falls short of @target, as the line's verdict. */
 static void
 gp_verdict_rate_judge (GString * line, gdouble got, gdouble target)
@@ -384,6 +389,62 @@ gp_verdict_rate_judge (GString * line, gdouble got, gdouble target)
     g_string_append (line, "  faster (not paced)");
   else
     g_string_append (line, "  ok");
+}
+
+/* Under a muxed or RTP output, each elementary stream at its last link
+ * before the muxer or payloader (gp-session-streams.h): "video into
+ * mp4mux0: 14.2 fps of 30.0 fps", since the output's buffers per second
+ * say nothing of its frames. */
+static void
+gp_verdict_rate_streams (GpVerdictText * vt, GpSession * s,
+    GpSinkSummary * sk)
+{
+  GArray *streams = gp_session_streams_of (s, sk->name);
+  guint i;
+
+  for (i = 0; i < streams->len; i++) {
+    GpStream *st = &g_array_index (streams, GpStream, i);
+    GString *line = g_string_new ("    ");
+
+    if (g_strcmp0 (st->into, sk->name) == 0) {
+      g_string_free (line, TRUE);
+      continue;                 /* the sink's own line says it */
+    }
+    g_string_append_printf (line, "%s into %s: ", st->kind == GP_MEDIA_VIDEO ?
+        "video" : "audio", st->into);
+    if (st->kind == GP_MEDIA_VIDEO && st->fps >= 0) {
+      g_string_append_printf (line, "%.1f fps", st->fps);
+      if (st->target_fps > 0)
+        g_string_append_printf (line, " of %.1f fps", st->target_fps);
+      gp_verdict_rate_judge (line, st->fps, st->target_fps);
+    } else if (st->kind == GP_MEDIA_AUDIO && st->media_per_s >= 0) {
+      g_string_append_printf (line, "%.2fx real time", st->media_per_s);
+    } else {
+      g_string_append (line, "rate not measured");
+    }
+    g_string_append_c (line, '\n');
+    g_string_append (vt->out, line->str);
+    g_string_free (line, TRUE);
+  }
+  g_array_unref (streams);
+}
+
+/* How late a sink's buffers were against the clock, when it grew: a
+ * live pipeline that falls behind real time (summary.sinks' late_ms). */
+static void
+gp_verdict_rate_late (GpVerdictText * vt, GpSinkSummary * sk)
+{
+  gchar *note;
+
+  if (sk->late_ms.p50 < 0 || !isfinite (sk->late_trend_ms_per_s) ||
+      sk->late_trend_ms_per_s <= GP_VERDICT_LATE_GROWING_MS_PER_S)
+    return;
+  note = g_strdup_printf ("behind live: buffers arrive %.0f ms late against "
+      "the clock at the median, %.0f ms at the worst, and %.0f ms later "
+      "every second", sk->late_ms.p50, sk->late_ms.max,
+      sk->late_trend_ms_per_s);
+  gp_verdict_wrap (vt->out, "    ", "    ", note);
+  g_free (note);
 }
 
 /* Each sink in its own media (gp-session.h, GpSinkSummary). */
@@ -406,6 +467,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GpMediaKind kind = gp_media_kind_from_name (sk->media);
     GString *line = g_string_new ("  ");
+    gboolean streams = FALSE;
 
     gp_verdict_name_cell (line, sk->name, 22);
     if (sk->fps < 0) {
@@ -425,6 +487,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
       g_string_append_printf (line, "%s, %.1f %s/s (%s)",
           gp_verdict_bitrate (b, sk->bytes_per_s), sk->fps,
           kind == GP_MEDIA_RTP ? "packets" : "buffers", sk->media);
+      streams = TRUE;
     } else {
       gdouble target = gp_session_sink_target_fps (s, sk->name);
 
@@ -438,6 +501,9 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
+    if (streams)
+      gp_verdict_rate_streams (vt, s, sk);
+    gp_verdict_rate_late (vt, sk);
     /* a receiver that waited for its first keyframe, a branch that opened
      * late: its rate is the steady state after its start-up */
     if (sk->first_s > 2 * s->window_s && s->window_s > 0) {

@@ -25,8 +25,8 @@
  * self time. */
 #define GP_BUDGET_DOMINANT_PCT 40.0
 
-static gboolean
-gp_budget_any_live (GpSession * s, GHashTable * elements)
+gboolean
+gp_rule_budget_any_live (GpSession * s, GHashTable * elements)
 {
   GHashTableIter it;
   gpointer key;
@@ -38,6 +38,26 @@ gp_budget_any_live (GpSession * s, GHashTable * elements)
   return FALSE;
 }
 
+void
+gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out)
+{
+  gdouble total = gp_session_total_work_ms (s);
+
+  out->thread = gp_session_limiting_thread (s, up);
+  out->busy_pct = -1;
+  out->hot = NULL;
+  out->hot_share_pct = 0;
+  out->saturated = FALSE;
+  if (out->thread == NULL)
+    return;
+  out->busy_pct = gp_session_thread_busy_pct (s, out->thread);
+  out->hot = gp_session_hottest_on_thread (s, out->thread);
+  if (out->hot && total > 0)
+    out->hot_share_pct = gp_session_work_ms (s, out->hot) / total * 100.0;
+  out->saturated = out->busy_pct >= GP_BUDGET_SATURATED_PCT ||
+      (out->hot && out->hot_share_pct >= GP_BUDGET_DOMINANT_PCT);
+}
+
 static void
 gp_budget_throughput (GpSession * s, const GpRule * rule)
 {
@@ -46,11 +66,12 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     gdouble target = gp_session_sink_target_fps (s, sk->name);
-    gdouble deficit, busy = -1;
+    gdouble deficit, busy;
     GHashTable *up;
     GpThreadSummary *t;
-    GpElementSummary *hot = NULL;
-    gdouble hot_share = 0, total = gp_session_total_work_ms (s);
+    GpElementSummary *hot;
+    gdouble hot_share;
+    GpRuleLimit lim;
     gboolean live;
     GpFinding *f;
     GString *fix;
@@ -65,14 +86,12 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
 
     deficit = (target - sk->fps) / target * 100.0;
     up = gp_session_upstream_of (s, sk->name);
-    live = gp_budget_any_live (s, up);
-    t = gp_session_limiting_thread (s, up);
-    if (t) {
-      busy = gp_session_thread_busy_pct (s, t);
-      hot = gp_session_hottest_on_thread (s, t);
-      if (hot && total > 0)
-        hot_share = gp_session_work_ms (s, hot) / total * 100.0;
-    }
+    live = gp_rule_budget_any_live (s, up);
+    gp_rule_budget_limit (s, up, &lim);
+    t = lim.thread;
+    busy = lim.busy_pct;
+    hot = lim.hot;
+    hot_share = lim.hot_share_pct;
 
     title = g_strdup_printf ("%s gets %.1f fps, %.0f%% below the stream's "
         "%.1f fps", sk->name, sk->fps, deficit, target);
@@ -110,8 +129,7 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
           sk->fps);
 
     fix = g_string_new (NULL);
-    if (t && (busy >= GP_BUDGET_SATURATED_PCT ||
-            (hot && hot_share >= GP_BUDGET_DOMINANT_PCT))) {
+    if (lim.saturated) {
       g_string_append_printf (fix, "Thread %s is busy %.0f%% of the run",
           t->name, busy);
       if (hot)

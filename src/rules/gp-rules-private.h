@@ -22,6 +22,27 @@ void gp_rule_preroll (GpSession * s, const GpRule * rule);
 void gp_rule_hot (GpSession * s, const GpRule * rule);
 /* gp-rule-budget.c: throughput and latency against the frame budget */
 void gp_rule_budget (GpSession * s, const GpRule * rule);
+/* gp-rule-behind.c: a live pipeline that falls behind real time */
+void gp_rule_behind (GpSession * s, const GpRule * rule);
+
+/* What limits the elements of @up (a set of names, gp_session_upstream_of):
+ * the limiting thread among those running them, how busy it is, and its
+ * hottest element with that element's share of all the processing; the
+ * thread is saturated (the limit) when busy >= GP_BUDGET_SATURATED_PCT or
+ * the element does >= GP_BUDGET_DOMINANT_PCT. BUDGET and BEHIND name the
+ * limit the same way. */
+typedef struct
+{
+  GpThreadSummary *thread;      /* NULL when none ran them */
+  gdouble busy_pct;             /* < 0 unknown */
+  GpElementSummary *hot;        /* NULL when none */
+  gdouble hot_share_pct;
+  gboolean saturated;
+} GpRuleLimit;
+
+void gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out);
+/* TRUE when a live source is among @elements' keys */
+gboolean gp_rule_budget_any_live (GpSession * s, GHashTable * elements);
 
 /* gp-rule-queue.c, gp-rule-cpu.c, gp-rule-stall.c, gp-rule-qleak.c:
  * threads and flow */

@@ -336,6 +336,14 @@ struct _GpPad
   guint64 duration;             /* sum of the buffers' durations */
   guint64 timed;                /* buffers that had a duration */
 
+  /* lateness against the pipeline clock (gp-record.h GP_L_LATE_*): how
+   * long after its running time each buffer was pushed; (hot, atomic) so
+   * the timer can take and reset them */
+  guint64 late_n;
+  guint64 late_sum;
+  guint64 late_max;
+  guint64 late_hist[GP_HIST_N_BUCKETS];
+
   /* caps from CAPS events, and the name; lock is a leaf lock */
   GMutex lock;
   gchar *caps;
@@ -537,6 +545,9 @@ struct _GstProfTracer
   /* creation and peer refresh (slow path) */
   GMutex state_lock;
   gint topo_gen;
+  /* a live source was seen in the process: links measure lateness against
+   * the clock from then on (GP_L_LATE_*); set once, read by the hot path */
+  gint any_live;
 
   /* hooks' ts = gst_util_get_timestamp () - ts_offset */
   guint64 ts_offset;

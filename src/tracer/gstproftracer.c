@@ -647,6 +647,16 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
  * driver's work and the rest its wait; once its gaps prove short, the wall
  * time is the work.  A queue's gap is its wait for data: not its work.
  * @cpu: the thread's CPU clock now, read when t->gap_cpu. */
+/* From the first live source on, links measure lateness (gp_link_late):
+ * a pipeline that is not live has no real time to fall behind, and pays
+ * nothing for it. */
+static inline void
+gp_note_live (GstProfTracer * self, GpElem * e)
+{
+  if (g_atomic_int_get (&e->live) == 1 && !g_atomic_int_get (&self->any_live))
+    g_atomic_int_set (&self->any_live, 1);
+}
+
 static inline void
 gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
     guint n, guint64 ts, guint64 cpu)
@@ -658,8 +668,10 @@ gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
   if (G_UNLIKELY (drv->is_source && g_atomic_int_get (&drv->live) < 0)) {
     GstObject *parent = GST_OBJECT_PARENT (pad);
 
-    if (parent && GST_IS_ELEMENT (parent))
+    if (parent && GST_IS_ELEMENT (parent)) {
       gp_elem_read_live (drv, GST_ELEMENT (parent));
+      gp_note_live (self, drv);
+    }
   }
   if (t->gap_valid && t->gap_driver == drv && drv->qtype == GP_QUEUE_NONE) {
     guint64 gap = ts > t->gap_start ? ts - t->gap_start : 0;
@@ -833,6 +845,45 @@ gp_lat_lookups (GpPad * rs, GpPad * ps, GstPad * pad, GstBuffer * buf,
   }
 }
 
+/* How late a buffer of running time @rt is, pushed on @pad now: the
+ * clock's running time (its time less the element's base time) less @rt,
+ * as basesink judges a buffer against the clock, 0 when it is ahead.
+ * Only while the element has a clock (PAUSED and up); the clock is taken
+ * with a ref under the element's lock (tried, never waited for), since it
+ * may be replaced while the stream runs.  The segment is the pad's cached one
+ * (gp_pad_running_time), never looked up per buffer. */
+static inline void
+gp_link_late (GpPad * ps, GstPad * pad, guint64 rt)
+{
+  GstElement *e = GST_PAD_PARENT (pad);
+  GstClock *clock;
+  GstClockTime base, now;
+  guint64 late;
+
+  if (G_UNLIKELY (e == NULL) || GST_ELEMENT_CLOCK (e) == NULL)
+    return;
+  /* never wait: an element that pushed with its lock held would deadlock
+   * here; that buffer goes unmeasured instead */
+  if (!g_mutex_trylock (GST_OBJECT_GET_LOCK (e)))
+    return;
+  clock = GST_ELEMENT_CLOCK (e) ? gst_object_ref (GST_ELEMENT_CLOCK (e)) :
+      NULL;
+  base = GST_ELEMENT_CAST (e)->base_time;
+  GST_OBJECT_UNLOCK (e);
+  if (clock == NULL)
+    return;
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  if (!GST_CLOCK_TIME_IS_VALID (now) || now < base)
+    return;
+  now -= base;
+  late = now > rt ? now - rt : 0;
+  gp_add (&ps->late_n, 1);
+  gp_add (&ps->late_sum, late);
+  gp_atomic_max (&ps->late_max, late);
+  gp_add (&ps->late_hist[gp_hist_bucket (late)], 1);
+}
+
 /* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
  * first buffer (NULL for an empty list). */
 static inline void
@@ -921,6 +972,9 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
         gp_pad_update_lat (self, rs, gen);
       if (GST_CLOCK_TIME_IS_VALID (rt) && rs->n_lat > 0)
         gp_lat_lookups (rs, ps, pad, buf, pts, rt, ts);
+      if (G_UNLIKELY (g_atomic_int_get (&self->any_live))
+          && GST_CLOCK_TIME_IS_VALID (rt) && !ps->is_proxy)
+        gp_link_late (ps, pad, rt);
       if (G_UNLIKELY (rs->merge != NULL) && GST_CLOCK_TIME_IS_VALID (rt))
         gp_time_record (rs->merge->sets[gp_pts_hash (rt) &
                 (GP_MERGE_SETS - 1)], rt, ts);
@@ -1350,6 +1404,7 @@ do_element_change_state_post (GstProfTracer * self, guint64 ts,
     GpElem *e = gp_elem_get (self, element);
 
     gp_elem_read_live (e, element);
+    gp_note_live (self, e);
     gp_elem_read_split (e, element);
     if (GST_IS_PIPELINE (element))
       gp_remember_pipeline (self, element);

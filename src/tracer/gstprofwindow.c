@@ -338,6 +338,22 @@ gp_add_elements (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
   gst_structure_take_value (w, GP_W_ELEMENTS, &list);
 }
 
+/* The link's lateness this window (gp-record.h GP_L_LATE_*), reset on
+ * the way; nothing when no buffer's was measured. */
+static void
+gp_take_link_late (GstStructure * s, GpPad * p)
+{
+  guint64 n;
+
+  if (gp_load (&p->late_n) == 0)
+    return;
+  n = gp_xchg (&p->late_n, 0);
+  gst_structure_set (s, GP_L_LATE_N, G_TYPE_UINT64, n,
+      GP_L_LATE_SUM_NS, G_TYPE_UINT64, gp_xchg (&p->late_sum, 0),
+      GP_L_LATE_MAX_NS, G_TYPE_UINT64, gp_xchg (&p->late_max, 0), NULL);
+  gp_take_hist (s, GP_L_LATE_HIST, p->late_hist);
+}
+
 static void
 gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
 {
@@ -396,6 +412,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
       gst_structure_set (s, GP_L_CAPS, G_TYPE_STRING, caps, NULL);
     gst_structure_set (s, GP_L_MEMORY, G_TYPE_STRING, mem ? mem : "system",
         NULL);
+    gp_take_link_late (s, p);
     p->last_buffers = b;
     p->last_bytes = by;
     p->last_duration = du;

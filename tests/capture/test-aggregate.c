@@ -1173,6 +1173,89 @@ test_blocked_thread (void)
   gp_session_free (s);
 }
 
+/* A link's lateness folded: windows whose every buffer is 10 ms + 50 ms
+ * a window late (a line of slope 50 ms / 0.25 s = 200 ms/s) give the
+ * sink that trend exactly, the run's quantiles from the histograms and
+ * the max from the records; the series carries each window's median; a
+ * link without late_* fields has none (unknown, not 0). */
+static void
+test_lateness (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  GpSinkSummary *ss, *other;
+  JsonObject *links, *l0;
+  guint i;
+
+  for (i = 0; i < 8; i++) {
+    guint64 start = T0 + i * WIN;
+    guint64 late = (10 + 50 * i) * GST_MSECOND;
+    GstStructure *w = window_new (i, start, start + WIN);
+    const GValue *lv;
+    GstStructure *ls;
+
+    add_element (w, "sink", "sink", 8, 1000);
+    add_element (w, "sink2", "sink", 8, 1000);
+    add_link (w, "src.src", "sink.sink", 8, 8000,
+        "video/x-raw, framerate=(fraction)30/1");
+    add_link (w, "src.src_1", "sink2.sink", 8, 8000,
+        "video/x-raw, framerate=(fraction)30/1");
+    lv = gst_value_list_get_value (gst_structure_get_value (w, "links"), 0);
+    ls = (GstStructure *) gst_value_get_structure (lv);
+    gst_structure_set (ls, "late_n", G_TYPE_UINT64, (guint64) 8,
+        "late_sum_ns", G_TYPE_UINT64, 8 * late,
+        "late_max_ns", G_TYPE_UINT64, late, NULL);
+    set_hist (ls, "late_hist", 1, late, (guint64) 8);
+    feed (agg, w);
+  }
+  gp_aggregator_finish (agg);
+
+  ss = gp_session_find_sink (s, "sink");
+  g_assert_nonnull (ss);
+  g_assert_cmpuint (ss->late_windows, ==, 8);
+  /* each window's median is within its bucket (6.25 %), the slope too */
+  assert_near (ss->late_trend_ms_per_s, 200.0, 200.0 * 0.0625);
+  assert_near (ss->late_ms.max, 360.0, 1e-9);
+  /* 64 buffers, 8 a value: the median between the 4th and 5th values */
+  g_assert_cmpfloat (ss->late_ms.p50, >=, 160.0 * 0.93);
+  g_assert_cmpfloat (ss->late_ms.p50, <=, 210.0 * 1.07);
+
+  other = gp_session_find_sink (s, "sink2");
+  g_assert_nonnull (other);
+  g_assert_cmpfloat (other->late_ms.p50, <, 0);
+  g_assert_true (isnan (other->late_trend_ms_per_s));
+
+  links = json_object_get_object_member (g_ptr_array_index (s->series, 3),
+      "links");
+  l0 = json_object_get_object_member (links, "src.src->sink.sink");
+  assert_near (json_object_get_double_member (l0, "late_ms_p50"), 160.0,
+      160.0 * 0.0625);
+  assert_near (json_object_get_double_member (l0, "late_ms_max"), 160.0,
+      1e-9);
+  g_assert_false (json_object_has_member (json_object_get_object_member
+          (links, "src.src_1->sink2.sink"), "late_ms_p50"));
+
+  /* and back from session.json */
+  {
+    gchar *json = gp_session_to_data (s, TRUE, NULL);
+    GError *err = NULL;
+    GpSession *back = gp_session_load_data (json, -1, "lateness", &err);
+    GpSinkSummary *bs;
+
+    g_assert_no_error (err);
+    bs = gp_session_find_sink (back, "sink");
+    assert_near (bs->late_trend_ms_per_s, ss->late_trend_ms_per_s, 1e-6);
+    assert_near (bs->late_ms.p95, ss->late_ms.p95, 1e-6);
+    g_assert_cmpuint (bs->late_windows, ==, 8);
+    g_assert_true (isnan (gp_session_find_sink (back,
+                "sink2")->late_trend_ms_per_s));
+    gp_session_free (back);
+    g_free (json);
+  }
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1197,5 +1280,6 @@ main (int argc, char **argv)
   g_test_add_func ("/aggregate/single-queues", test_single_queues);
   g_test_add_func ("/aggregate/event-data", test_event_data);
   g_test_add_func ("/aggregate/blocked-thread", test_blocked_thread);
+  g_test_add_func ("/aggregate/lateness", test_lateness);
   return g_test_run ();
 }

@@ -207,7 +207,8 @@ slow_capture (void)
   slow_path = g_build_filename (dir, "session.json", NULL);
   gp_test_run_gstprof (&r, gp_tmp,
       "run", "-q", "-d", "2s", "-o", dir, SLOW, NULL);
-  g_assert_cmpint (r.code, ==, 0);
+  /* 1: BEHIND (medium) says this live pipeline falls behind */
+  g_assert_cmpint (r.code, <=, 1);
   gp_test_run_clear (&r);
   slow_session = gp_session_load (slow_path, &err);
   g_assert_no_error (err);

@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-rule-behind.c: BEHIND, a live pipeline that falls behind real time:
+ * (a) an elementary stream, judged at its last link before a muxer,
+ * payloader or sink (gp-session-streams.h), gets fewer frames a second
+ * than its live source gives, or (b) the lateness of a sink's buffers
+ * against the pipeline clock grows through the run (summary.sinks'
+ * late_trend_ms_per_s), even where the path latency looks small.  Names
+ * the thread and element that hold it back (the limit BUDGET finds,
+ * gp_rule_budget_limit) and the fixes that help there; never a queue in
+ * front of a consumer slower than the frame period, which only moves the
+ * lag.  Thresholds and their reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/gp-session-streams.h"
+#include "core/gp-stats.h"
+
+/* A stream may run this far below its source's rate before it counts:
+ * the first frames after PLAYING and the last before the stop make a
+ * short run's rate a little low even when it keeps up (as BUDGET). */
+#define GP_BEHIND_RATE_TOLERANCE 0.05
+/* Fewer frames expected over the run make any rate noise ... */
+#define GP_BEHIND_MIN_FRAMES 10
+/* ... and audio over a shorter run: its steady state leaves out the first
+ * second and the last window */
+#define GP_BEHIND_MIN_AUDIO_S 3.0
+/* A lag that grows this fast (ms a second) is falling behind: 3 s after
+ * a minute; a pipeline that keeps up drifts by a few ms a second at most
+ * (-0.1 ms/s measured with 5 ms a frame at 30/1, tests/capture/test-late.c). */
+#define GP_BEHIND_TREND_MS_PER_S 50.0
+/* ... over the run and over its second half alone: an encoder's lookahead
+ * filling at start-up (x264enc's 40 frames, 1.3 s) raises the lag once
+ * and then holds it, a start-up and not a fall */
+#define GP_BEHIND_RECENT_SHARE 0.5
+
+/* The least-squares slope (ms/s) of @link_id's lateness medians in the
+ * series windows of the last @share of the run before the stop; NAN with
+ * too few.  *@max_ms (may be NULL): the latest buffer in those windows. */
+static gdouble
+gp_behind_link_trend (GpSession * s, const gchar * link_id, gdouble share,
+    gdouble * max_ms)
+{
+  gdouble end = s->stop_s > 0 ? s->stop_s : s->duration_s;
+  gdouble from = end * (1.0 - share);
+  GpTrend trend = { 0 };
+  guint i;
+
+  for (i = 0; s->series && i < s->series->len; i++) {
+    JsonObject *w = g_ptr_array_index (s->series, i);
+    JsonObject *links, *l;
+    gdouble t0, t1;
+
+    if (!json_object_has_member (w, GP_SERIES_T0) ||
+        !json_object_has_member (w, GP_SERIES_T1) ||
+        !json_object_has_member (w, GP_SERIES_LINKS))
+      continue;
+    t0 = json_object_get_double_member (w, GP_SERIES_T0);
+    t1 = json_object_get_double_member (w, GP_SERIES_T1);
+    if (t0 < from || t1 > end + 1e-6)
+      continue;
+    links = json_object_get_object_member (w, GP_SERIES_LINKS);
+    l = links && json_object_has_member (links, link_id) ?
+        json_object_get_object_member (links, link_id) : NULL;
+    if (l == NULL || !json_object_has_member (l, GP_SL_LATE_MS_P50))
+      continue;
+    gp_trend_add (&trend, (t0 + t1) / 2,
+        json_object_get_double_member (l, GP_SL_LATE_MS_P50));
+    if (max_ms && json_object_has_member (l, GP_SL_LATE_MS_MAX))
+      *max_ms = MAX (*max_ms,
+          json_object_get_double_member (l, GP_SL_LATE_MS_MAX));
+  }
+  if (trend.n < GP_LATE_TREND_MIN_WINDOWS)
+    return NAN;
+  return gp_trend_slope (&trend);
+}
+
+/* The worst stream into @sk below its source's rate: its deficit in %,
+ * 0 when none.  Audio only when @growing (a lag that grows on the way):
+ * a muxer that holds the audio until the video's first frame comes (an
+ * encoder's lookahead) makes a short run's audio rate low once, and the
+ * live source then catches up. */
+static gdouble
+gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, gboolean growing,
+    GpStream * worst)
+{
+  GArray *streams = gp_session_streams_of (s, sk->name);
+  gdouble deficit = 0;
+  guint i;
+
+  for (i = 0; i < streams->len; i++) {
+    GpStream *st = &g_array_index (streams, GpStream, i);
+    gdouble d;
+
+    if (st->kind == GP_MEDIA_AUDIO) {
+      /* audio in media time: a live source gives a second a second */
+      if (!growing || st->media_per_s < 0 ||
+          s->duration_s < GP_BEHIND_MIN_AUDIO_S ||
+          st->media_per_s >= 1.0 - GP_BEHIND_RATE_TOLERANCE)
+        continue;
+      d = (1.0 - st->media_per_s) * 100.0;
+    } else if (st->fps < 0 || st->target_fps <= 0 ||
+        st->target_fps * s->duration_s < GP_BEHIND_MIN_FRAMES ||
+        st->fps >= st->target_fps * (1.0 - GP_BEHIND_RATE_TOLERANCE)) {
+      continue;
+    } else {
+      d = (st->target_fps - st->fps) / st->target_fps * 100.0;
+    }
+    if (d > deficit) {
+      deficit = d;
+      *worst = *st;
+    }
+  }
+  g_array_unref (streams);
+  return deficit;
+}
+
+/* The application's callback of an appsink @name: how long it holds each
+ * buffer (its work and what the tracer counts as its wait: the
+ * application's time, not a clock's), when that is more than a frame
+ * period; else NULL. */
+static GpElementSummary *
+gp_behind_app_callback (GpSession * s, const gchar * name, gdouble period,
+    gdouble * frame_ms)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  GpElementSummary *es = gp_session_find_elem_summary (s, name);
+  gdouble ms;
+
+  if (e == NULL || es == NULL || g_strcmp0 (e->factory, "appsink") != 0 ||
+      es->self_ms.p50 < 0 || period <= 0)
+    return NULL;
+  ms = es->self_ms.p50;
+  if (es->cpu_buffers > 0 && es->wait_ms.p50 > 0)
+    ms += es->wait_ms.p50;
+  if (ms < period)
+    return NULL;
+  *frame_ms = ms;
+  return es;
+}
+
+/* What helps where @hot (on the limiting thread, @frame_ms a frame) holds
+ * the stream back, appended to @fix; the patch that does it into @patch
+ * when there is one to make on the launch string. */
+static void
+gp_behind_fix (GpSession * s, GpElementSummary * hot, gdouble frame_ms,
+    GString * fix, GPtrArray * patch)
+{
+  GpElement *e = gp_session_find_element (s, hot->name);
+  const gchar *factory = e && e->factory ? e->factory : "";
+  const gchar *preset = e ? gp_element_get_prop_string (e, "speed-preset") :
+      NULL;
+  gchar *ln = gp_session_launch_name (s, hot->name);
+  const gchar *name = ln ? ln : hot->name;
+
+  if (g_str_equal (factory, "appsink")) {
+    g_string_append_printf (fix, "%s's time is the application's callback "
+        "on the streaming thread (%.1f ms a frame): hand each sample to a "
+        "worker thread of the application's own and return at once, "
+        "dropping samples while the worker is busy (or pull them from "
+        "another thread with max-buffers=1 drop=true). ", hot->name,
+        frame_ms);
+  } else if (g_str_equal (factory, "x264enc") ||
+      g_str_equal (factory, "x265enc")) {
+    g_string_append_printf (fix, "%s encodes %.1f ms a frame (speed-preset "
+        "%s): a faster preset (ultrafast, superfast or veryfast: each step "
+        "about halves the work for a few %% more bits), tune=zerolatency, "
+        "or the machine's hardware %s encoder. ", hot->name, frame_ms,
+        preset ? preset : "medium",
+        g_str_equal (factory, "x264enc") ? "H.264" : "HEVC");
+    if (preset == NULL || g_ascii_strcasecmp (preset, "ultrafast") != 0)
+      g_ptr_array_add (patch, gp_launch_op_set_string (name, "speed-preset",
+              "ultrafast"));
+  } else if (g_str_equal (factory, "vp8enc") ||
+      g_str_equal (factory, "vp9enc")) {
+    g_string_append_printf (fix, "%s encodes %.1f ms a frame: deadline=1 "
+        "(realtime) with a high cpu-used (8: fastest) and threads= the "
+        "cores it may use, or a hardware encoder. ", hot->name,
+        frame_ms);
+    g_ptr_array_add (patch, gp_launch_op_set_int (name, "deadline", 1));
+    g_ptr_array_add (patch, gp_launch_op_set_int (name, "cpu-used", 8));
+  } else if (strstr (factory, "enc") != NULL) {
+    g_string_append_printf (fix, "%s encodes %.1f ms a frame: a faster "
+        "preset or a hardware encoder. ", hot->name, frame_ms);
+  } else {
+    g_string_append_printf (fix, "%s works %.1f ms a frame: make it "
+        "cheaper (smaller frames before it, scaled to the size you need; "
+        "its n-threads where it has one) or a hardware element for the "
+        "same job. ", hot->name, frame_ms);
+  }
+  g_string_append_printf (fix, "Where dropping frames is acceptable, a "
+      "leaky queue before %s (queue leaky=downstream max-size-buffers=2) "
+      "keeps the live timing and drops what it cannot take; a plain queue "
+      "only moves the lag.", hot->name);
+  g_free (ln);
+}
+
+/* The link on the way to a sink (its sink element in @up) whose lag grows
+ * fastest over the run and its second half, above a frame period at its
+ * worst: the lag starts where the limit is, and shows there when the sink
+ * says nothing (a muxer's output is late by its interleaving; an encoder
+ * still filling its lookahead gives no output yet while the source's
+ * thread, held in it, falls behind).  NULL when none grows. */
+static const gchar *
+gp_behind_upstream_growth (GpSession * s, GHashTable * up, gdouble period,
+    gdouble * trend, gdouble * recent)
+{
+  const gchar *best = NULL;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *to = gp_pad_element (l->sink);
+    gdouble mx = -1, t, r;
+    gboolean on_way = g_hash_table_contains (up, to);
+
+    g_free (to);
+    if (!on_way)
+      continue;
+    t = gp_behind_link_trend (s, l->id, 1.0, &mx);
+    if (!isfinite (t) || t <= GP_BEHIND_TREND_MS_PER_S || mx <= period)
+      continue;
+    r = gp_behind_link_trend (s, l->id, GP_BEHIND_RECENT_SHARE, NULL);
+    if (!isfinite (r) || r <= GP_BEHIND_TREND_MS_PER_S ||
+        (best && r <= *recent))
+      continue;
+    best = l->id;
+    *trend = t;
+    *recent = r;
+  }
+  return best;
+}
+
+static void
+gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
+{
+  GHashTable *up = gp_session_upstream_of (s, sk->name);
+  GpStream worst = { 0 };
+  gdouble deficit, trend = sk->late_trend_ms_per_s, recent = NAN;
+  gdouble period = s->frame_period_ms, frame_ms;
+  gboolean growing = FALSE;
+  const gchar *late_link = NULL;
+  GpElementSummary *app;
+  GpRuleLimit lim;
+  GpFinding *f;
+  GString *title, *why, *fix;
+  GPtrArray *patch;
+  GpLink *in;
+
+  in = gp_session_link_into (s, sk->name);
+  if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S && in &&
+      sk->late_ms.max > MAX (period, 0)) {
+    recent = gp_behind_link_trend (s, in->id, GP_BEHIND_RECENT_SHARE, NULL);
+    growing = isfinite (recent) && recent > GP_BEHIND_TREND_MS_PER_S;
+    late_link = growing ? in->id : NULL;
+  }
+  if (!growing)
+    late_link = gp_behind_upstream_growth (s, up, period, &trend, &recent);
+  growing = late_link != NULL;
+  deficit = gp_behind_slow_stream (s, sk, growing, &worst);
+  if (deficit <= 0 && !growing) {
+    g_hash_table_unref (up);
+    return;
+  }
+  gp_rule_budget_limit (s, up, &lim);
+  /* an element is the limit only on a saturated thread (as BUDGET) */
+  if (!lim.saturated)
+    lim.hot = NULL;
+  frame_ms = lim.hot ? lim.hot->self_ms.p50 : -1;
+  /* an appsink's callback is the application's work on the streaming
+   * thread, which the thread's busy share counts as a wait */
+  app = gp_behind_app_callback (s, sk->name, period, &frame_ms);
+  if (app) {
+    lim.hot = app;
+    lim.thread = gp_session_thread_of (s, sk->name);
+  }
+
+  title = g_string_new (NULL);
+  if (deficit > 0 && worst.kind == GP_MEDIA_AUDIO)
+    g_string_append_printf (title, "audio into %s: %.2fx real time, %.0f%% "
+        "behind the live source", worst.into, worst.media_per_s, deficit);
+  else if (deficit > 0)
+    g_string_append_printf (title, "video into %s: %.1f fps of %.1f, %.0f%% "
+        "behind the live source", worst.into, worst.fps, worst.target_fps,
+        deficit);
+  else
+    g_string_append_printf (title, "%s falls behind live: the lag grows "
+        "%.0f ms a second", sk->name, trend);
+  if (lim.hot)
+    g_string_append_printf (title, "; held back by %s", lim.hot->name);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title->str);
+  g_string_free (title, TRUE);
+  /* bench/pairs/behind.pair verified a stream below its source's rate; a
+   * lag that grows with every frame delivered has no pair yet */
+  if (deficit <= 0)
+    gp_finding_mark_unverified (f);
+  gp_finding_add_target (f, lim.hot ? lim.hot->name : sk->name);
+  if (lim.hot)
+    gp_finding_add_target (f, sk->name);
+  /* a share like the other rules' (rank first comes from gp_rules_rank) */
+  f->rank_value = deficit > 0 ? deficit :
+      MIN (100.0, trend / 10.0);
+
+  gp_finding_set_string (f, "sink", sk->name);
+  if (deficit > 0) {
+    gp_finding_set_string (f, "stream_link", worst.link->id);
+    gp_finding_set_string (f, "into", worst.into);
+    if (worst.kind == GP_MEDIA_AUDIO) {
+      gp_finding_set_double (f, "media_per_s", worst.media_per_s);
+    } else {
+      gp_finding_set_double (f, "stream_fps", worst.fps);
+      gp_finding_set_double (f, "target_fps", worst.target_fps);
+    }
+    gp_finding_set_double (f, "deficit_pct", deficit);
+  }
+  if (sk->late_ms.p50 >= 0) {
+    gp_finding_set_double (f, "late_p50_ms", sk->late_ms.p50);
+    gp_finding_set_double (f, "late_max_ms", sk->late_ms.max);
+  }
+  /* the lag's growth as a share of each second (ms/s / 10): 27 % is
+   * 270 ms more behind every second */
+  if (late_link)
+    gp_finding_set_string (f, "late_link", late_link);
+  if (isfinite (trend))
+    gp_finding_set_double (f, "lag_growth_pct", trend / 10.0);
+  if (isfinite (recent))
+    gp_finding_set_double (f, "lag_growth_recent_pct", recent / 10.0);
+  if (lim.thread) {
+    gp_finding_set_string (f, "thread", lim.thread->name);
+    if (lim.busy_pct >= 0 && !app)
+      gp_finding_set_double (f, "thread_busy_pct", lim.busy_pct);
+    gp_finding_set_double (f, "thread_cpu_pct", lim.thread->cpu_pct_mean);
+  }
+  if (lim.hot) {
+    gp_finding_set_string (f, "limiting", lim.hot->name);
+    if (frame_ms >= 0)
+      gp_finding_set_double (f, app ? "callback_p50_ms" :
+          "limiting_self_p50_ms", frame_ms);
+  }
+
+  why = g_string_new (NULL);
+  if (deficit > 0 && worst.kind == GP_MEDIA_AUDIO)
+    g_string_append_printf (why, "The live source gives a second of audio "
+        "a second and %s gets %.2f s: %.0f%% of it never gets there. ",
+        worst.into, worst.media_per_s, deficit);
+  else if (deficit > 0)
+    g_string_append_printf (why, "The live source gives %.1f frames a "
+        "second and only %.1f reach %s: %.0f%% of the frames never get "
+        "there (a recording holds that many fewer). ", worst.target_fps,
+        worst.fps, worst.into, deficit);
+  if (late_link)
+    g_string_append_printf (why, "Buffers arrive later and later against "
+        "the clock (on %s), %.0f ms more every second, so the output drifts "
+        "away from live however small the latency between pads looks. ",
+        late_link, trend);
+  if (app)
+    g_string_append_printf (why, "The application's callback in %s holds "
+        "the streaming thread%s%s %.1f ms a frame, longer than the %.1f ms "
+        "frame period: that is what holds the stream back (the "
+        "application's work, not a wait for the clock).", app->name,
+        lim.thread ? " " : "", lim.thread ? lim.thread->name : "", frame_ms,
+        period);
+  else if (lim.thread && lim.hot)
+    g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
+        "most of it in %s: that is what holds the stream back.",
+        lim.thread->name, lim.busy_pct, lim.hot->name);
+  else if (lim.thread)
+    g_string_append_printf (why, "The busiest thread on its way, %s, is "
+        "busy %.0f%%.", lim.thread->name, lim.busy_pct);
+  if (s->process.measured && s->process.n_cpus > 0 &&
+      s->process.cpu_pct_mean >= 90.0 * s->process.n_cpus)
+    g_string_append_printf (why, " The process uses all %d CPUs of the "
+        "machine.", s->process.n_cpus);
+  g_free (f->why);
+  f->why = g_string_free (why, FALSE);
+
+  fix = g_string_new (NULL);
+  patch = gp_launch_patch_new ();
+  if (lim.hot)
+    gp_behind_fix (s, lim.hot, frame_ms, fix, patch);
+  else
+    g_string_append (fix, "No element stands out on the way: look at the "
+        "CPU of the machine (other processes), and at what the source "
+        "gives against its caps.");
+  g_free (f->fix);
+  f->fix = g_string_free (fix, FALSE);
+  if (patch->len > 0)
+    gp_rules_attach_patch (s, f, patch);
+  else
+    g_ptr_array_unref (patch);
+  g_hash_table_unref (up);
+}
+
+void
+gp_rule_behind (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    GHashTable *up;
+    gboolean live;
+
+    if (s->duration_s <= 0)
+      continue;
+    up = gp_session_upstream_of (s, sk->name);
+    live = gp_rule_budget_any_live (s, up);
+    g_hash_table_unref (up);
+    /* not live: a file converted as fast as it goes has no real time */
+    if (live)
+      gp_behind_sink (s, rule, sk);
+  }
+}
