@@ -35,10 +35,12 @@
 #define GP_TRACER_LIB "libgstprof.so"
 /* Once the run stops the pipeline for good (EOS came, or the EOS wait is
  * over), how long its state change to NULL may take before the pipeline
- * is left behind as stuck: a healthy one stops in milliseconds; an element
- * blocked in a system call (a filesink writing into a FIFO nobody reads)
- * or stuck in its chain function never does. */
-#define GP_CAPTURE_TEARDOWN_MS 1000
+ * is left behind as stuck: a healthy one stops in milliseconds, a heavy
+ * encoder closing its frame threads in a second or two (x264enc at
+ * speed-preset=veryslow, 720p, on a loaded 2-core machine: over 1 s); an
+ * element blocked in a system call (a filesink writing into a FIFO nobody
+ * reads) or stuck in its chain function never does. */
+#define GP_CAPTURE_TEARDOWN_MS 3000
 /* The same wait after a second Ctrl-C or a SIGTERM: the user asked for
  * the end at once; long enough for a healthy pipeline to stop. */
 #define GP_CAPTURE_HURRY_MS 250

@@ -37,10 +37,10 @@
 
 /* The exit code of a run whose pipeline did not stop (gp-cli.h) */
 #define GP_FAULTS_EXIT_STUCK 4
-/* run's promised stop: EOS waited 3 s at most, then 1 s for the state
+/* run's promised stop: EOS waited 3 s at most, then 3 s for the state
  * change to NULL (gp-capture.c) */
 #define GP_FAULTS_EOS_S 3.0
-#define GP_FAULTS_TEARDOWN_S 1.0
+#define GP_FAULTS_TEARDOWN_S 3.0
 /* gstprof's own start (GStreamer's registry, the tracer, the sampler) and
  * its end (rules, the session written), on a loaded 2-core machine */
 #define GP_FAULTS_SLACK_S 4.0

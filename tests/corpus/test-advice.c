@@ -722,7 +722,10 @@ test_behind_encode (void)
   t = run (twin, 8.0);
   expect (t, NULL, (const gchar *[]) {
       "BEHIND", NULL});
+  /* the first run stopped: the twin's graph holds its pipeline alone */
   in = gp_session_link_into (t, "be_mux");
+  g_assert_nonnull (in);
+  g_assert_nonnull (gp_session_find_link_summary (t, in->id));
   g_assert_cmpfloat (gp_session_find_link_summary (t, in->id)->fps, >, 28.5);
   size2 = gp_caps_field (in->caps, "width");
   g_assert_cmpstr (size, ==, size2);
