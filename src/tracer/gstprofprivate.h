@@ -335,6 +335,7 @@ struct _GpPad
   guint64 bytes;
   guint64 duration;             /* sum of the buffers' durations */
   guint64 timed;                /* buffers that had a duration */
+  guint64 last_push_ts;         /* the hook ts of the latest push */
 
   /* caps from CAPS events, and the name; lock is a leaf lock */
   GMutex lock;

@@ -860,6 +860,7 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       gp_bump (&ps->duration, GST_BUFFER_DURATION (buf) * n);
       gp_bump (&ps->timed, n);
     }
+    gp_store (&ps->last_push_ts, ts);
 
     if (GST_CLOCK_TIME_IS_VALID (pts)) {
       GpOrigin *o = ps->origin;
@@ -1098,6 +1099,7 @@ do_pull_range_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     if (f->link) {
       gp_bump (&f->link->buffers, 1);
       gp_bump (&f->link->bytes, gst_buffer_get_size (buffer));
+      gp_store (&f->link->last_push_ts, ts);
     }
     /* a demuxer fed untimed bytes is a latency origin for its outputs */
     if (f->drv) {
