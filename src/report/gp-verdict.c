@@ -386,6 +386,53 @@ gp_verdict_rate_judge (GString * line, gdouble got, gdouble target)
     g_string_append (line, "  ok");
 }
 
+/* An integer property of @e as the graph holds it (its value at the end
+ * of the run), -1 when absent. */
+static gint64
+gp_verdict_prop_int (const GpElement * e, const gchar * prop)
+{
+  JsonNode *n;
+
+  if (e->props == NULL || !json_object_has_member (e->props, prop))
+    return -1;
+  n = json_object_get_member (e->props, prop);
+  if (json_node_get_value_type (n) != G_TYPE_INT64)
+    return -1;
+  return json_node_get_int (n);
+}
+
+/* The frames a videorate upstream of @sink repeated or dropped (its own
+ * "duplicate", "drop" and "out" counts): a 25 fps feed read at 30 shows a
+ * sixth of its frames twice, and the sink's 30 fps counts each repeat. */
+static void
+gp_verdict_rate_repeats (GpVerdictText * vt, GpSession * s, const gchar * sink)
+{
+  GHashTable *up = gp_session_upstream_of (s, sink);
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gint64 dup, drop, out;
+    gchar *note;
+
+    if (g_strcmp0 (e->factory, "videorate") != 0
+        || !g_hash_table_contains (up, e->name))
+      continue;
+    dup = gp_verdict_prop_int (e, "duplicate");
+    drop = gp_verdict_prop_int (e, "drop");
+    out = gp_verdict_prop_int (e, "out");
+    if (out <= 0 || (dup <= 0 && drop <= 0))
+      continue;
+    note = g_strdup_printf ("%s (videorate) repeated %" G_GINT64_FORMAT
+        " of its %" G_GINT64_FORMAT " frames (%.0f %%) and dropped %"
+        G_GINT64_FORMAT ": the rate counts each repeat", e->name,
+        MAX (dup, 0), out, 100.0 * MAX (dup, 0) / out, MAX (drop, 0));
+    gp_verdict_wrap (vt->out, "    ", "    ", note);
+    g_free (note);
+  }
+  g_hash_table_unref (up);
+}
+
 /* Each sink in its own media (gp-session.h, GpSinkSummary). */
 static void
 gp_verdict_rate (GpVerdictText * vt, GpSession * s)
@@ -438,6 +485,8 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
+    if (kind == GP_MEDIA_VIDEO)
+      gp_verdict_rate_repeats (vt, s, sk->name);
     /* a receiver that waited for its first keyframe, a branch that opened
      * late: its rate is the steady state after its start-up */
     if (sk->first_s > 2 * s->window_s && s->window_s > 0) {

@@ -26,6 +26,7 @@
 #include "core/gp-caps.h"
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
+#include "report/gp-verdict.h"
 #include "gp-test-util.h"
 
 static GpCaptureOptions base_opts;
@@ -588,6 +589,35 @@ test_videorate (void)
   assert_near (sk->fps, 15.0, 0.8, "vr_sink fps");
   assert_near (sk->target_fps, 15.0, 0.01, "vr_sink target");
   assert_latency_agrees (r.s, "vr_src.src", "vr_src", "vr_sink");
+  run_clear (&r);
+}
+
+/* A 25 fps live feed read at 30 by videorate: a sixth of the frames the
+ * sink counts are repeats (the truth: 1 - 25/30 from the two caps), and
+ * the verdict says how many, under the sink's 30 fps. */
+static void
+test_videorate_repeat (void)
+{
+  Run r = run ("videotestsrc name=vp_src is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=25/1 ! videorate "
+      "name=vp_rate ! video/x-raw,framerate=30/1 ! fakesink name=vp_sink",
+      3.0);
+  GpSinkSummary *sk = sink (r.s, "vp_sink");
+  gchar *text = gp_verdict_format (r.s, NULL, 0);
+  const gchar *at = strstr (text, "vp_rate (videorate) repeated ");
+  gint64 dup = -1, out = -1;
+  gdouble pct = -1;
+
+  g_assert_nonnull (at);
+  g_assert_cmpint (sscanf (at, "vp_rate (videorate) repeated %" G_GINT64_FORMAT
+          " of its %" G_GINT64_FORMAT " frames (%lf %%)", &dup, &out, &pct),
+      ==, 3);
+  g_test_message ("repeated %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+      " (%.0f %%)", dup, out, pct);
+  assert_near (sk->fps, 30.0, 1.0, "vp_sink fps");
+  assert_near ((gdouble) dup / out, 1.0 - 25.0 / 30.0, 0.03, "repeated share");
+  assert_near (pct, 100.0 * dup / out, 0.5, "repeated %");
+  g_free (text);
   run_clear (&r);
 }
 
@@ -1327,6 +1357,7 @@ main (int argc, char **argv)
   g_test_add_func ("/corpus/compositor", test_compositor);
   g_test_add_func ("/corpus/videorate", test_videorate);
   g_test_add_func ("/corpus/snapshot", test_snapshot);
+  g_test_add_func ("/corpus/videorate-repeat", test_videorate_repeat);
   g_test_add_func ("/corpus/rtp-receiver", test_rtp_receiver);
   g_test_add_func ("/corpus/rtp-sender", test_rtp_sender);
   g_test_add_func ("/corpus/udpsrc-idle", test_udpsrc_idle);
