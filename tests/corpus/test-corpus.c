@@ -953,6 +953,204 @@ test_hls (void)
   g_free (dir);
 }
 
+/* Whether @factory is installed; skips the test when not. */
+static gboolean
+have (const gchar * factory)
+{
+  GstElementFactory *f = gst_element_factory_find (factory);
+
+  if (f == NULL) {
+    gchar *msg = g_strdup_printf ("%s is not installed", factory);
+
+    g_test_skip (msg);
+    g_free (msg);
+    return FALSE;
+  }
+  gst_object_unref (f);
+  return TRUE;
+}
+
+/* The first bytes of @path are @magic (a Matroska/WebM file starts with
+ * the EBML magic). */
+static void
+assert_file_starts (const gchar * path, const guint8 * magic, gsize n)
+{
+  gchar *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", path, len);
+  g_assert_cmpuint (len, >, n);
+  g_assert_cmpmem (data, n, magic, n);
+  g_free (data);
+}
+
+static const guint8 ebml_magic[] = { 0x1a, 0x45, 0xdf, 0xa3 };
+
+/* A live WebM recording with vp8enc deadline=1 (realtime): the latency
+ * tracer's latency; a WebM file; work within the threads' CPU. */
+static void
+test_webm (void)
+{
+  gchar *out = g_build_filename (media_dir, "live.webm", NULL);
+  gchar *launch = g_strdup_printf ("videotestsrc name=wm_src is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! vp8enc deadline=1 ! "
+      "webmmux ! filesink name=wm_sink location=%s", out);
+  Run r = run (launch, 3.0);
+
+  g_assert_cmpstr (sink (r.s, "wm_sink")->media, ==, "muxed");
+  assert_latency_agrees (r.s, "wm_src.src", "wm_src", "wm_sink");
+  assert_work_is_cpu (r.s);
+  run_clear (&r);
+  assert_file_starts (out, ebml_magic, sizeof (ebml_magic));
+  g_free (launch);
+  g_free (out);
+}
+
+/* A live HEVC recording (x265enc ultrafast, zerolatency) into Matroska:
+ * the latency tracer's latency; a Matroska file; work within CPU. */
+static void
+test_hevc (void)
+{
+  gchar *out, *launch;
+  Run r;
+
+  if (!have ("x265enc"))
+    return;
+  out = g_build_filename (media_dir, "live-hevc.mkv", NULL);
+  launch = g_strdup_printf ("videotestsrc name=hv_src is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! x265enc "
+      "speed-preset=ultrafast tune=zerolatency ! h265parse ! matroskamux ! "
+      "filesink name=hv_sink location=%s", out);
+  r = run (launch, 3.0);
+  assert_latency_agrees (r.s, "hv_src.src", "hv_src", "hv_sink");
+  assert_work_is_cpu (r.s);
+  run_clear (&r);
+  assert_file_starts (out, ebml_magic, sizeof (ebml_magic));
+  g_free (launch);
+  g_free (out);
+}
+
+/* Text and clock overlays on live 1080p: 30 fps (the caps), the overlays'
+ * work within the CPU their thread burnt. */
+static void
+test_overlay_1080p (void)
+{
+  Run r = run ("videotestsrc name=ov_src is-live=true ! "
+      "video/x-raw,width=1920,height=1080,framerate=30/1 ! textoverlay "
+      "name=ov_txt text=hello ! clockoverlay name=ov_clock ! fakesink "
+      "name=ov_sink", 3.0);
+
+  assert_near (sink (r.s, "ov_sink")->fps, 30.0, 1.5, "ov_sink fps");
+  g_assert_cmpfloat (elem (r.s, "ov_txt")->self_total_ms, >, 0.0);
+  assert_work_is_cpu (r.s);
+  run_clear (&r);
+}
+
+/* Deinterlacing 25 interlaced frames a second into 50 progressive ones
+ * (deinterlace's default: one frame a field): 50 fps against a target of
+ * 50 from the caps; the latency tracer's latency. */
+static void
+test_deinterlace (void)
+{
+  Run r = run ("videotestsrc name=di_src is-live=true ! "
+      "video/x-raw,width=720,height=576,framerate=25/1 ! interlace "
+      "field-pattern=2:2 ! deinterlace name=di_deint ! fakesink name=di_sink",
+      3.0);
+  GpSinkSummary *sk = sink (r.s, "di_sink");
+
+  assert_near (sk->target_fps, 50.0, 0.01, "di_sink target");
+  assert_near (sk->fps, 50.0, 2.0, "di_sink fps");
+  assert_latency_agrees (r.s, "di_src.src", "di_src", "di_sink");
+  run_clear (&r);
+}
+
+/* A 4K conversion (I420 to BGRx, 10 frames, not live): it ends at EOS with
+ * every frame at the sink (num-buffers), videoconvert the hottest, work
+ * within the thread's CPU. */
+static void
+test_convert_4k (void)
+{
+  Run r = run ("videotestsrc name=ck_src num-buffers=10 ! "
+      "video/x-raw,width=3840,height=2160,format=I420 ! videoconvert "
+      "name=ck_conv ! video/x-raw,format=BGRx ! fakesink name=ck_sink", 0);
+
+  g_assert_cmpint (r.end, ==, GP_CAPTURE_END_EOS);
+  g_assert_cmpuint (elem (r.s, "ck_sink")->buffers, ==, 10);
+  g_assert_cmpstr (hottest (r.s)->name, ==, "ck_conv");
+  assert_work_is_cpu (r.s);
+  run_clear (&r);
+}
+
+/* An audio transcode to a file, as fast as it goes: judged as audio in
+ * media time per second (it read "4473 fps"), never against a frame rate;
+ * at least the content over the run's wall time (400 buffers of 1024
+ * samples at 44.1 kHz: 9.29 s of audio). */
+static void
+test_audio_transcode (void)
+{
+  gchar *out = g_build_filename (media_dir, "tr.mp3", NULL);
+  gchar *launch = g_strdup_printf ("audiotestsrc name=at_src num-buffers=400 "
+      "! audioconvert ! lamemp3enc ! filesink name=at_sink location=%s", out);
+  Run r = run (launch, 0);
+  GpSinkSummary *sk = sink (r.s, "at_sink");
+  gdouble content_s = 400 * 1024 / 44100.0;
+
+  g_assert_cmpint (r.end, ==, GP_CAPTURE_END_EOS);
+  g_assert_cmpstr (sk->media, ==, "audio");
+  g_assert_cmpfloat (sk->target_fps, <=, 0.0);
+  g_test_message ("%.1fx real time; the content over the run's wall time: "
+      "%.1fx", sk->media_per_s, content_s / r.wall_s);
+  g_assert_cmpfloat (sk->media_per_s, >=, content_s / r.wall_s);
+  assert_no_rate_finding (r.s);
+  run_clear (&r);
+  g_free (launch);
+  g_free (out);
+}
+
+/* intervideosink and intervideosrc in one pipeline: 25 fps into the sink,
+ * 30 out of the source (each at its caps' rate). */
+static void
+test_intervideo (void)
+{
+  Run r = run ("videotestsrc name=iv_src is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=25/1 ! intervideosink "
+      "name=iv_out channel=gp-corpus intervideosrc name=iv_in "
+      "channel=gp-corpus ! video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "fakesink name=iv_sink", 3.0);
+
+  assert_near (sink (r.s, "iv_out")->fps, 25.0, 1.0, "iv_out fps");
+  assert_near (sink (r.s, "iv_sink")->fps, 30.0, 1.0, "iv_sink fps");
+  run_clear (&r);
+}
+
+/* shmsrc fed by a shmsink in another process: the frames arrive at the
+ * sender's 30 fps. */
+static void
+test_shm (void)
+{
+  gchar *sock = g_build_filename (media_dir, "shm.sock", NULL);
+  gchar *send = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
+      "shmsink socket-path=%s wait-for-connection=false", sock);
+  GSubprocess *p = sender (send);
+  gchar *launch = g_strdup_printf ("shmsrc name=sh_src socket-path=%s "
+      "is-live=true do-timestamp=true ! video/x-raw,format=I420,width=320,"
+      "height=240,framerate=30/1 ! fakesink name=sh_sink", sock);
+  Run r;
+  guint i;
+
+  for (i = 0; i < 50 && !g_file_test (sock, G_FILE_TEST_EXISTS); i++)
+    g_usleep (20000);
+  r = run (launch, 3.0);
+  assert_near (sink (r.s, "sh_sink")->fps, 30.0, 1.5, "sh_sink fps");
+  run_clear (&r);
+  sender_stop (p);
+  g_free (launch);
+  g_free (send);
+  g_free (sock);
+}
+
 /* Recording to a file: the muxer's inputs wait for each other (mp4mux
  * busy was "101 %"); x264enc burns the CPU and is the hottest; the run ends
  * at the file's end without a stall. */
@@ -1366,6 +1564,14 @@ main (int argc, char **argv)
   g_test_add_func ("/corpus/mpegts", test_mpegts);
   g_test_add_func ("/corpus/mpegts-av", test_mpegts_av);
   g_test_add_func ("/corpus/hls", test_hls);
+  g_test_add_func ("/corpus/webm", test_webm);
+  g_test_add_func ("/corpus/hevc", test_hevc);
+  g_test_add_func ("/corpus/overlay-1080p", test_overlay_1080p);
+  g_test_add_func ("/corpus/deinterlace", test_deinterlace);
+  g_test_add_func ("/corpus/convert-4k", test_convert_4k);
+  g_test_add_func ("/corpus/audio-transcode", test_audio_transcode);
+  g_test_add_func ("/corpus/intervideo", test_intervideo);
+  g_test_add_func ("/corpus/shm", test_shm);
   g_test_add_func ("/corpus/mp4-record", test_mp4_record);
   g_test_add_func ("/corpus/playback", test_playback);
   g_test_add_func ("/corpus/playbin", test_playbin);
