@@ -386,6 +386,10 @@ gp_verdict_rate_judge (GString * line, gdouble got, gdouble target)
     g_string_append (line, "  ok");
 }
 
+/* Rates within this share of each other are the same rate (the steady
+ * state's own jitter), not repeats. */
+#define GP_VERDICT_REPEAT_MIN 0.03
+
 /* An integer property of @e as the graph holds it (its value at the end
  * of the run), -1 when absent. */
 static gint64
@@ -401,9 +405,47 @@ gp_verdict_prop_int (const GpElement * e, const gchar * prop)
   return json_node_get_int (n);
 }
 
+/* An intervideosrc @src reads what an intervideosink of the same channel
+ * in this session is fed: when it sends more frames a second than that
+ * sink receives, the difference are the frames it showed again (its last
+ * frame, repeated until a new one came).  Said as a note under the sink. */
+static void
+gp_verdict_rate_inter_repeats (GpVerdictText * vt, GpSession * s,
+    const GpElement * src)
+{
+  const gchar *channel;
+  GpLink *out = gp_session_link_out_of (s, src->name);
+  GpLinkSummary *ls = out ? gp_session_find_link_summary (s, out->id) : NULL;
+  guint i;
+
+  if (src->props == NULL || ls == NULL || ls->fps <= 0
+      || !json_object_has_member (src->props, "channel"))
+    return;
+  channel = json_object_get_string_member (src->props, "channel");
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    GpSinkSummary *fed = gp_session_find_sink (s, e->name);
+    gchar *note;
+
+    if (g_strcmp0 (e->factory, "intervideosink") != 0 || fed == NULL
+        || e->props == NULL || !json_object_has_member (e->props, "channel")
+        || g_strcmp0 (json_object_get_string_member (e->props, "channel"),
+            channel) != 0 || fed->fps <= 0
+        || fed->fps >= ls->fps * (1.0 - GP_VERDICT_REPEAT_MIN))
+      continue;
+    note = g_strdup_printf ("%s (intervideosrc) sends %.1f fps of what %s "
+        "receives at %.1f: about %.0f %% of its frames are repeats",
+        src->name, ls->fps, e->name, fed->fps,
+        100.0 * (1.0 - fed->fps / ls->fps));
+    gp_verdict_wrap (vt->out, "    ", "    ", note);
+    g_free (note);
+  }
+}
+
 /* The frames a videorate upstream of @sink repeated or dropped (its own
  * "duplicate", "drop" and "out" counts): a 25 fps feed read at 30 shows a
- * sixth of its frames twice, and the sink's 30 fps counts each repeat. */
+ * sixth of its frames twice, and the sink's 30 fps counts each repeat; and
+ * those an intervideosrc upstream showed again. */
 static void
 gp_verdict_rate_repeats (GpVerdictText * vt, GpSession * s, const gchar * sink)
 {
@@ -415,8 +457,11 @@ gp_verdict_rate_repeats (GpVerdictText * vt, GpSession * s, const gchar * sink)
     gint64 dup, drop, out;
     gchar *note;
 
-    if (g_strcmp0 (e->factory, "videorate") != 0
-        || !g_hash_table_contains (up, e->name))
+    if (!g_hash_table_contains (up, e->name))
+      continue;
+    if (g_strcmp0 (e->factory, "intervideosrc") == 0)
+      gp_verdict_rate_inter_repeats (vt, s, e);
+    if (g_strcmp0 (e->factory, "videorate") != 0)
       continue;
     dup = gp_verdict_prop_int (e, "duplicate");
     drop = gp_verdict_prop_int (e, "drop");

@@ -592,6 +592,20 @@ test_videorate (void)
   run_clear (&r);
 }
 
+/* The verdict of @s with every run of white space one space (its lines
+ * are wrapped at GP_VERDICT_WIDTH); free it. */
+static gchar *
+verdict_flat (GpSession * s)
+{
+  gchar *text = gp_verdict_format (s, NULL, 0);
+  GRegex *ws = g_regex_new ("\\s+", 0, 0, NULL);
+  gchar *flat = g_regex_replace_literal (ws, text, -1, 0, " ", 0, NULL);
+
+  g_regex_unref (ws);
+  g_free (text);
+  return flat;
+}
+
 /* A 25 fps live feed read at 30 by videorate: a sixth of the frames the
  * sink counts are repeats (the truth: 1 - 25/30 from the two caps), and
  * the verdict says how many, under the sink's 30 fps. */
@@ -603,7 +617,7 @@ test_videorate_repeat (void)
       "name=vp_rate ! video/x-raw,framerate=30/1 ! fakesink name=vp_sink",
       3.0);
   GpSinkSummary *sk = sink (r.s, "vp_sink");
-  gchar *text = gp_verdict_format (r.s, NULL, 0);
+  gchar *text = verdict_flat (r.s);
   const gchar *at = strstr (text, "vp_rate (videorate) repeated ");
   gint64 dup = -1, out = -1;
   gdouble pct = -1;
@@ -1109,7 +1123,10 @@ test_audio_transcode (void)
 }
 
 /* intervideosink and intervideosrc in one pipeline: 25 fps into the sink,
- * 30 out of the source (each at its caps' rate). */
+ * 30 out of the source (each at its caps' rate), and the verdict says
+ * that about a sixth of the source's frames are repeats (the truth:
+ * 1 - 25/30 from the two caps; intervideosrc shows its last frame again
+ * until a new one comes). */
 static void
 test_intervideo (void)
 {
@@ -1118,9 +1135,18 @@ test_intervideo (void)
       "name=iv_out channel=gp-corpus intervideosrc name=iv_in "
       "channel=gp-corpus ! video/x-raw,width=320,height=240,framerate=30/1 ! "
       "fakesink name=iv_sink", 3.0);
+  gchar *text = verdict_flat (r.s);
+  const gchar *at = strstr (text, "iv_in (intervideosrc) sends ");
+  gdouble pct = -1;
 
   assert_near (sink (r.s, "iv_out")->fps, 25.0, 1.0, "iv_out fps");
   assert_near (sink (r.s, "iv_sink")->fps, 30.0, 1.0, "iv_sink fps");
+  g_assert_nonnull (at);
+  at = strstr (at, "about ");
+  g_assert_nonnull (at);
+  g_assert_cmpint (sscanf (at, "about %lf %%", &pct), ==, 1);
+  assert_near (pct, 100.0 * (1.0 - 25.0 / 30.0), 3.0, "repeated %");
+  g_free (text);
   run_clear (&r);
 }
 
