@@ -86,6 +86,7 @@ typedef struct
 typedef struct
 {
   guint64 start, end;
+  guint64 last_ts;              /* its last buffer's push, 0 unknown */
   GpAggLinkCounts c;
 } GpAggLinkWindow;
 
@@ -114,6 +115,10 @@ typedef struct
    * against the window's middle (s, ms) for the trend */
   GpHist *late;
   GpTrend late_trend;
+  /* the last buffer's push in the last data window and in the one before
+   * it (0 unknown: records without GP_L_LAST_TS), so that the steady rate
+   * is the buffers between two pushes, not buffers per window span */
+  guint64 last_ts, prev_start, prev_last_ts;
 } GpAggLink;
 
 typedef struct

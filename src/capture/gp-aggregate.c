@@ -368,9 +368,9 @@ gp_agg_add_elements (GpAggregator * agg, const GstStructure * w,
  * order: flush() and the timer may hand two windows over in either order. */
 static void
 gp_agg_link_add_data_window (GpAggLink * l, guint64 start, guint64 end,
-    const GpAggLinkCounts * c)
+    guint64 last_ts, const GpAggLinkCounts * c)
 {
-  GpAggLinkWindow w = { start, end, *c };
+  GpAggLinkWindow w = { start, end, last_ts, *c };
   guint i;
 
   if (!l->seen_data || start < l->first_start) {
@@ -383,9 +383,17 @@ gp_agg_link_add_data_window (GpAggLink * l, guint64 start, guint64 end,
   if (start < l->first_start + GP_AGG_STARTUP_NS)
     g_array_append_val (l->early, w);
   if (!l->seen_data || start >= l->last_start) {
+    if (l->seen_data) {
+      l->prev_start = l->last_start;
+      l->prev_last_ts = l->last_ts;
+    }
     l->last = *c;
     l->last_start = start;
     l->last_end = end;
+    l->last_ts = last_ts;
+  } else if (start >= l->prev_start) {
+    l->prev_start = start;
+    l->prev_last_ts = last_ts;
   }
 }
 
@@ -457,7 +465,8 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     if (b > 0 && (agg->stop_ts == 0 || start < agg->stop_ts)) {
       any = TRUE;
       gp_agg_link_counts_add (&l->steady, &c, 1);
-      gp_agg_link_add_data_window (l, start, end, &c);
+      gp_agg_link_add_data_window (l, start, end,
+          gp_agg_get_u64 (ls, GP_L_LAST_TS), &c);
       l->seen_data = TRUE;
     } else if (b > 0) {
       any = TRUE;

@@ -447,6 +447,98 @@ gp_verdict_rate_late (GpVerdictText * vt, GpSinkSummary * sk)
   g_free (note);
 }
 
+/* Rates within this share of each other are the same rate (the steady
+ * state's own jitter), not repeats. */
+#define GP_VERDICT_REPEAT_MIN 0.03
+
+/* An integer property of @e as the graph holds it (its value at the end
+ * of the run), -1 when absent. */
+static gint64
+gp_verdict_prop_int (const GpElement * e, const gchar * prop)
+{
+  JsonNode *n;
+
+  if (e->props == NULL || !json_object_has_member (e->props, prop))
+    return -1;
+  n = json_object_get_member (e->props, prop);
+  if (json_node_get_value_type (n) != G_TYPE_INT64)
+    return -1;
+  return json_node_get_int (n);
+}
+
+/* An intervideosrc @src reads what an intervideosink of the same channel
+ * in this session is fed: when it sends more frames a second than that
+ * sink receives, the difference are the frames it showed again (its last
+ * frame, repeated until a new one came).  Said as a note under the sink. */
+static void
+gp_verdict_rate_inter_repeats (GpVerdictText * vt, GpSession * s,
+    const GpElement * src)
+{
+  const gchar *channel;
+  GpLink *out = gp_session_link_out_of (s, src->name);
+  GpLinkSummary *ls = out ? gp_session_find_link_summary (s, out->id) : NULL;
+  guint i;
+
+  if (src->props == NULL || ls == NULL || ls->fps <= 0
+      || !json_object_has_member (src->props, "channel"))
+    return;
+  channel = json_object_get_string_member (src->props, "channel");
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    GpSinkSummary *fed = gp_session_find_sink (s, e->name);
+    gchar *note;
+
+    if (g_strcmp0 (e->factory, "intervideosink") != 0 || fed == NULL
+        || e->props == NULL || !json_object_has_member (e->props, "channel")
+        || g_strcmp0 (json_object_get_string_member (e->props, "channel"),
+            channel) != 0 || fed->fps <= 0
+        || fed->fps >= ls->fps * (1.0 - GP_VERDICT_REPEAT_MIN))
+      continue;
+    note = g_strdup_printf ("%s (intervideosrc) sends %.1f fps of what %s "
+        "receives at %.1f: about %.0f %% of its frames are repeats",
+        src->name, ls->fps, e->name, fed->fps,
+        100.0 * (1.0 - fed->fps / ls->fps));
+    gp_verdict_wrap (vt->out, "    ", "    ", note);
+    g_free (note);
+  }
+}
+
+/* The frames a videorate upstream of @sink repeated or dropped (its own
+ * "duplicate", "drop" and "out" counts): a 25 fps feed read at 30 shows a
+ * sixth of its frames twice, and the sink's 30 fps counts each repeat; and
+ * those an intervideosrc upstream showed again. */
+static void
+gp_verdict_rate_repeats (GpVerdictText * vt, GpSession * s, const gchar * sink)
+{
+  GHashTable *up = gp_session_upstream_of (s, sink);
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gint64 dup, drop, out;
+    gchar *note;
+
+    if (!g_hash_table_contains (up, e->name))
+      continue;
+    if (g_strcmp0 (e->factory, "intervideosrc") == 0)
+      gp_verdict_rate_inter_repeats (vt, s, e);
+    if (g_strcmp0 (e->factory, "videorate") != 0)
+      continue;
+    dup = gp_verdict_prop_int (e, "duplicate");
+    drop = gp_verdict_prop_int (e, "drop");
+    out = gp_verdict_prop_int (e, "out");
+    if (out <= 0 || (dup <= 0 && drop <= 0))
+      continue;
+    note = g_strdup_printf ("%s (videorate) repeated %" G_GINT64_FORMAT
+        " of its %" G_GINT64_FORMAT " frames (%.0f %%) and dropped %"
+        G_GINT64_FORMAT ": the rate counts each repeat", e->name,
+        MAX (dup, 0), out, 100.0 * MAX (dup, 0) / out, MAX (drop, 0));
+    gp_verdict_wrap (vt->out, "    ", "    ", note);
+    g_free (note);
+  }
+  g_hash_table_unref (up);
+}
+
 /* Each sink in its own media (gp-session.h, GpSinkSummary). */
 static void
 gp_verdict_rate (GpVerdictText * vt, GpSession * s)
@@ -504,6 +596,8 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     if (streams)
       gp_verdict_rate_streams (vt, s, sk);
     gp_verdict_rate_late (vt, sk);
+    if (kind == GP_MEDIA_VIDEO)
+      gp_verdict_rate_repeats (vt, s, sk->name);
     /* a receiver that waited for its first keyframe, a branch that opened
      * late: its rate is the steady state after its start-up */
     if (sk->first_s > 2 * s->window_s && s->window_s > 0) {

@@ -183,7 +183,25 @@ typedef struct
    * where a mixer's output is everybody's */
   gboolean packs;
   GpTimeSet sets[GP_MERGE_SETS];
+  /* a muxer that re-bases its output (mpegtsmux, and hlssink2's inside:
+   * its first output at its segment's start): output running time =
+   * input's + shift.  Learnt by the muxer's output thread from outputs no
+   * input saw (gp_merge_learn); read by every lookup below the muxer once
+   * shift_known.  first_rt, last_rt: the first and the newest input's,
+   * + 1 (the pad's writer). */
+  guint64 first_rt, last_rt;
+  gint64 shift;
+  gint shift_known;
+  gint64 cand;                  /* (learner) the shift being tried */
+  gboolean tried_first;         /* (learner) first output - first input */
+  guint64 cand_rt;              /* (learner) the output it last held
+                                 * for, + 1 */
+  guint hits;                   /* (learner) distinct outputs it held for */
 } GpMergeTab;
+
+/* a shift is kept once this many outputs of distinct running times were
+ * found in the input with it (one output and its PES packets share one) */
+#define GP_MERGE_SHIFT_HITS 3
 
 /* The same entries in push order with running times strictly increasing
  * (reordered ones are left out: they are in the sets), for the lookups
@@ -243,6 +261,8 @@ typedef struct
   guint64 sum_ns;               /* (hot, atomic) */
   guint64 max_ns;               /* (hot, atomic) */
   guint64 hist[GP_HIST_N_BUCKETS];      /* (hot, atomic) */
+  guint64 last_rt;              /* (hot, atomic) below a re-basing muxer:
+                                 * the last running time looked up + 1 */
 } GpLat;
 
 struct _GpElem
@@ -335,6 +355,7 @@ struct _GpPad
   guint64 bytes;
   guint64 duration;             /* sum of the buffers' durations */
   guint64 timed;                /* buffers that had a duration */
+  guint64 last_push_ts;         /* the hook ts of the latest push */
 
   /* lateness against the pipeline clock (gp-record.h GP_L_LATE_*): how
    * long after its running time each buffer was pushed; (hot, atomic) so
@@ -585,6 +606,7 @@ struct _GstProfTracer
 /* gstprofstate.c */
 GpElem *gp_elem_get (GstProfTracer * self, GstElement * element);
 GpPad *gp_pad_get (GstProfTracer * self, GstPad * pad);
+GpMergeTab *gp_pad_merge_tab (GpPad * p);
 GpElem *gp_elem_ref (GpElem * e);
 void gp_elem_unref (GpElem * e);
 void gp_elem_release_links (GpElem * e);

@@ -866,7 +866,9 @@ typedef struct
   GpPad *merge;                 /* ref or NULL */
 } GpOriginWay;
 
-static GpMergeTab *
+/* The input table of a merging element's sink pad, made at the first
+ * need (a topology walk, or a muxer's first input). */
+GpMergeTab *
 gp_pad_merge_tab (GpPad * p)
 {
   GpMergeTab *t = g_atomic_pointer_get (&p->merge);
@@ -917,8 +919,9 @@ gp_collect_origins (GstProfTracer * self, GstPad * sinkpad, GArray * out,
       GpPad *m = merge;
 
       /* the nearest element where streams merge: its inputs tell which
-       * stream a buffer below it belongs to */
-      if (!merge && sinks->next) {
+       * stream a buffer below it belongs to; a muxer of one stream too
+       * (its own headers are nobody's, its output may be re-based) */
+      if (!merge && (sinks->next || (ps && ps->elem && ps->elem->is_muxer))) {
         m = gp_pad_get (self, l->data);
         gp_pad_merge_tab (m);
       }

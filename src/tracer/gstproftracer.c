@@ -802,6 +802,62 @@ gp_pad_running_time (GpPad * ps, GstPad * pad, guint64 pts)
   return gst_segment_to_running_time (&ps->segment, GST_FORMAT_TIME, pts);
 }
 
+/* Whether the muxer whose input table is @tab re-bases its output. */
+static inline gboolean
+gp_merge_shifted (const GpMergeTab * tab)
+{
+  return tab && g_atomic_int_get (&tab->shift_known);
+}
+
+/* The running time a muxed buffer had entering the muxer whose input
+ * table is @tab: @rt less the muxer's shift once known; FALSE when that
+ * would be negative. */
+static inline gboolean
+gp_merge_unshift (const GpMergeTab * tab, guint64 rt, guint64 * out)
+{
+  gint64 shift = gp_merge_shifted (tab) ? gp_load (&tab->shift) : 0;
+
+  if (shift > 0 && rt < (guint64) shift)
+    return FALSE;
+  *out = rt - shift;
+  return TRUE;
+}
+
+/* An output of the muxer whose input table is @tab, at running time @rt,
+ * that no input saw: try a shift, and keep one that GP_MERGE_SHIFT_HITS
+ * outputs of distinct running times were found in the input with.
+ * mpegtsmux stamps its first output at its segment's start and every
+ * later one by the same offset: the first try is the first output against
+ * the first input; then each miss tries the newest input (not first: an
+ * input that comes in a burst, a GOP let out of splitmuxsink's queue, is
+ * often newer than the output).  Only the muxer's output thread calls
+ * it. */
+static inline void
+gp_merge_learn (GpMergeTab * tab, guint64 rt)
+{
+  guint64 in = gp_load (&tab->last_rt), first = gp_load (&tab->first_rt), t;
+  gint64 r = (gint64) rt - tab->cand;
+
+  if (g_atomic_int_get (&tab->shift_known) || rt + 1 == tab->cand_rt)
+    return;
+  if (tab->cand != 0 && r >= 0 && gp_time_find (tab->sets[gp_pts_hash (r) &
+              (GP_MERGE_SETS - 1)], r, &t)) {
+    tab->cand_rt = rt + 1;
+    if (++tab->hits >= GP_MERGE_SHIFT_HITS) {
+      gp_store (&tab->shift, tab->cand);
+      g_atomic_int_set (&tab->shift_known, 1);
+    }
+    return;
+  }
+  if (!tab->tried_first && first) {
+    tab->tried_first = TRUE;
+    in = first;
+  }
+  tab->cand = in ? (gint64) rt - (gint64) (in - 1) : 0;
+  tab->cand_rt = rt + 1;
+  tab->hits = 0;
+}
+
 /* A buffer with running time @rt enters the element of sink pad @rs from
  * @ps: one lookup per origin upstream.  Where the way to an origin passes
  * an element that merges streams, the buffer is that origin's only if it
@@ -826,22 +882,44 @@ gp_lat_lookups (GpPad * rs, GpPad * ps, GstPad * pad, GstBuffer * buf,
   for (i = 0; i < MIN (n, 64); i++) {
     GpPad *m = rs->lat_merge[i];
     GpMergeTab *tab = m ? g_atomic_pointer_get (&m->merge) : NULL;
+    guint64 r;
 
     if (!tab)
       continue;
-    if (gp_time_find (tab->sets[gp_pts_hash (rt) & (GP_MERGE_SETS - 1)], rt,
-            &t))
+    if (gp_merge_unshift (tab, rt, &r) && gp_time_find (tab->sets[gp_pts_hash
+                (r) & (GP_MERGE_SETS - 1)], r, &t)) {
       via |= G_GUINT64_CONSTANT (1) << i;
-    else if (tab->packs)
+    } else if (tab->packs) {
       none |= G_GUINT64_CONSTANT (1) << i;
-    else
+      if (ps->elem && ps->elem == m->elem)
+        gp_merge_learn (tab, rt);
+    } else {
       other |= G_GUINT64_CONSTANT (1) << i;
+    }
   }
   for (i = 0; i < n; i++) {
+    GpPad *m = rs->lat_merge[i];
+    guint64 r = rt;
+
     if (i < 64 && ((none & (G_GUINT64_CONSTANT (1) << i)) ||
             (via && (other & (G_GUINT64_CONSTANT (1) << i)))))
       continue;
-    gp_lat_lookup (rs->lat[i], rs->lat_tab[i], rt, rt_end, ts);
+    if (m) {
+      GpMergeTab *tab = g_atomic_pointer_get (&m->merge);
+
+      if (!gp_merge_unshift (tab, rt, &r))
+        continue;
+      /* a re-basing muxer stamps every packet it sends until the next
+       * frame of its timing stream with that frame's time (mpegtsmux: the
+       * rest of the frame, the other streams' packets): the first is the
+       * frame's arrival */
+      if (gp_merge_shifted (tab)) {
+        if (gp_load (&rs->lat[i]->last_rt) == r + 1)
+          continue;
+        gp_store (&rs->lat[i]->last_rt, r + 1);
+      }
+    }
+    gp_lat_lookup (rs->lat[i], rs->lat_tab[i], r, rt_end - (rt - r), ts);
   }
 }
 
@@ -916,6 +994,7 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       gp_bump (&ps->duration, GST_BUFFER_DURATION (buf) * n);
       gp_bump (&ps->timed, n);
     }
+    gp_store (&ps->last_push_ts, ts);
 
     if (GST_CLOCK_TIME_IS_VALID (pts)) {
       GpOrigin *o = ps->origin;
@@ -975,9 +1054,17 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       if (G_UNLIKELY (g_atomic_int_get (&self->any_live))
           && GST_CLOCK_TIME_IS_VALID (rt) && !ps->is_proxy)
         gp_link_late (ps, pad, rt);
-      if (G_UNLIKELY (rs->merge != NULL) && GST_CLOCK_TIME_IS_VALID (rt))
+      /* a muxer's inputs are remembered from its first: it may hold a
+       * whole GOP before the first output reaches a lookup (hlssink2) */
+      if (G_UNLIKELY (recv->is_muxer && rs->merge == NULL))
+        gp_pad_merge_tab (rs);
+      if (G_UNLIKELY (rs->merge != NULL) && GST_CLOCK_TIME_IS_VALID (rt)) {
         gp_time_record (rs->merge->sets[gp_pts_hash (rt) &
                 (GP_MERGE_SETS - 1)], rt, ts);
+        if (!rs->merge->first_rt)
+          gp_store (&rs->merge->first_rt, rt + 1);
+        gp_store (&rs->merge->last_rt, rt + 1);
+      }
     } else {
       gp_bump (&recv->untimed_in, 1);
     }
@@ -1157,6 +1244,7 @@ do_pull_range_post (GstProfTracer * self, guint64 ts, GstPad * pad,
     if (f->link) {
       gp_bump (&f->link->buffers, 1);
       gp_bump (&f->link->bytes, gst_buffer_get_size (buffer));
+      gp_store (&f->link->last_push_ts, ts);
     }
     /* a demuxer fed untimed bytes is a latency origin for its outputs */
     if (f->drv) {

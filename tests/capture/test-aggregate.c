@@ -523,6 +523,45 @@ test_target_fps (void)
   gp_session_free (s);
 }
 
+/* A 1 fps link over 8 s of 250 ms windows, a buffer 100 ms into every
+ * fourth window: timed from push to push (the records' last_ts) its rate
+ * is 1.0 exactly; records without last_ts keep the windows' bounds (6
+ * buffers over 6.75 s, the "0.9 fps, 10 % below" of a snapshot sink). */
+static void
+test_rates_pushes (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  guint i;
+
+  for (i = 0; i < 32; i++) {
+    guint64 start = T0 + i * WIN;
+    GstStructure *w = window_new (i, start, start + WIN);
+    guint64 n = i % 4 == 0 ? 1 : 0;
+
+    GstStructure *l = gst_structure_new ("link", "src", G_TYPE_STRING,
+        "snap.src", "sink", G_TYPE_STRING, "sink.sink", "buffers",
+        G_TYPE_UINT64, n, "bytes", G_TYPE_UINT64, n * 1000, "memory",
+        G_TYPE_STRING, "system", "caps", G_TYPE_STRING,
+        "image/jpeg, framerate=(fraction)1/1", NULL);
+
+    if (n)
+      gst_structure_set (l, "last_ts", G_TYPE_UINT64,
+          start + 100 * GST_MSECOND, NULL);
+    append_struct (w, "links", l);
+    add_link (w, "old.src", "oldsink.sink", n, n * 1000,
+        "image/jpeg, framerate=(fraction)1/1");
+    feed (agg, w);
+  }
+  gp_aggregator_finish (agg);
+  assert_near (gp_session_find_link_summary (s, "snap.src->sink.sink")->fps,
+      1.0, 1e-9);
+  assert_near (gp_session_find_link_summary (s,
+          "old.src->oldsink.sink")->fps, 6 / 6.75, 1e-9);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
 static GstStructure *
 graph_element (const gchar * name, const gchar * factory, const gchar * kind,
     gboolean with_props)
@@ -1264,6 +1303,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/aggregate/hist-merge", test_hist_merge);
   g_test_add_func ("/aggregate/rates", test_rates);
+  g_test_add_func ("/aggregate/rates-pushes", test_rates_pushes);
   g_test_add_func ("/aggregate/series-bounded", test_series_bounded);
   g_test_add_func ("/aggregate/short-window", test_short_window);
   g_test_add_func ("/aggregate/target-fps", test_target_fps);

@@ -769,6 +769,163 @@ test_behind_healthy (void)
 }
 
 /* The cases, each run in a fresh process. */
+/* ------------------------------------------------------------------ */
+/* outputs people stream and record (issue 20's classes)               */
+
+/* The caps on the link into the element whose name starts with @prefix,
+ * less their stream headers (bytes that carry the run's own tables), or
+ * NULL; free it. */
+static gchar *
+caps_into (GpSession * s, const gchar * prefix)
+{
+  guint i;
+
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+
+    if (g_str_has_prefix (l->sink, prefix) && l->caps) {
+      const gchar *h = strstr (l->caps, ", streamheader=");
+
+      return g_strndup (l->caps, h ? (gsize) (h - l->caps) : strlen (l->caps));
+    }
+  }
+  return NULL;
+}
+
+/* HLS from a live x264enc with nothing pinning its format: FORMAT medium
+ * (a 10-bit 4:4:4 stream that most HLS players cannot decode); the GOP
+ * is set (key-int-max=30), so no ENC; splitmuxsink's queue holding a GOP
+ * is HLS working, not a full queue (no QFULL), and no SYNC.  With
+ * FORMAT's fix the segments are written, the file sink receives the same
+ * MPEG-TS caps, and FORMAT is silent. */
+static void
+test_hls (void)
+{
+  gchar *dir = g_build_filename (media_dir, "hls", NULL);
+  gchar *launch, *twin, *seg, *before, *after;
+  GpSession *s, *t;
+  GpFinding *f;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  launch = g_strdup_printf ("videotestsrc is-live=true ! video/x-raw,"
+      "width=320,height=240,framerate=30/1 ! x264enc name=hl_enc "
+      "tune=zerolatency speed-preset=ultrafast key-int-max=30 ! h264parse ! "
+      "hlssink2 name=hl_hls target-duration=1 location=%s/seg%%05d.ts "
+      "playlist-location=%s/p.m3u8", dir, dir);
+  s = run (launch, 3.0);
+  expect (s, (const gchar *[]) {
+      "FORMAT:medium", NULL}, (const gchar *[]) {
+      "ENC", "QFULL", "SYNC", NULL});
+  g_assert_cmpuint (gp_session_count_findings (s, "FORMAT"), ==, 1);
+  f = find (s, "FORMAT", GP_SEVERITY_MEDIUM);
+  twin = gp_test_patched (s, f);
+  g_test_message ("twin: %s", twin);
+  g_assert_nonnull (strstr (twin, "format=I420"));
+  t = run (twin, 3.0);
+  expect (t, NULL, (const gchar *[]) {
+      "FORMAT", "ENC", "QFULL", "SYNC", NULL});
+  before = caps_into (s, "giostreamsink");
+  after = caps_into (t, "giostreamsink");
+  g_test_message ("the file sink received %s, with the fix %s", before, after);
+  g_assert_nonnull (before);
+  g_assert_cmpstr (after, ==, before);
+  seg = g_build_filename (dir, "seg00001.ts", NULL);
+  g_assert_true (g_file_test (seg, G_FILE_TEST_EXISTS));
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (seg);
+  g_free (before);
+  g_free (after);
+  g_free (twin);
+  g_free (launch);
+  g_free (dir);
+}
+
+/* Live audio and video muxed to MPEG-TS: FORMAT medium for the video
+ * encoder, nothing against the muxer (its wait for the audio is how it
+ * interleaves: no QFULL, STALL or SYNC), no ENC (key-int-max set). */
+static void
+test_mpegts_av (void)
+{
+  gchar *out = g_build_filename (media_dir, "av.ts", NULL);
+  gchar *launch = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
+      "tune=zerolatency speed-preset=ultrafast key-int-max=30 ! h264parse ! "
+      "mux. audiotestsrc is-live=true ! audioconvert ! avenc_aac ! aacparse ! "
+      "mux. mpegtsmux name=mux ! filesink location=%s", out);
+  GpSession *s = run (launch, 3.0);
+
+  expect (s, (const gchar *[]) {
+      "FORMAT:medium", NULL}, (const gchar *[]) {
+      "ENC", "QFULL", "STALL", "SYNC", NULL});
+  g_assert_cmpuint (gp_session_count_findings (s, "FORMAT"), ==, 1);
+  gp_session_free (s);
+  g_free (launch);
+  g_free (out);
+}
+
+/* An HEVC live recording with nothing pinning the format: FORMAT medium,
+ * its text an HEVC one (not H.264's profiles); no ENC or BUDGET on a
+ * recording. */
+static void
+test_hevc (void)
+{
+  gchar *out, *launch;
+  GpSession *s;
+  GpFinding *f;
+
+  if (!have ("x265enc"))
+    return;
+  out = g_build_filename (media_dir, "hevc.mkv", NULL);
+  launch = g_strdup_printf ("videotestsrc is-live=true ! video/x-raw,"
+      "width=320,height=240,framerate=30/1 ! x265enc speed-preset=ultrafast "
+      "tune=zerolatency ! h265parse ! matroskamux ! filesink location=%s", out);
+  s = run (launch, 3.0);
+  expect (s, (const gchar *[]) {
+      "FORMAT:medium", NULL}, (const gchar *[]) {
+      "ENC", "BUDGET", NULL});
+  f = find (s, "FORMAT", GP_SEVERITY_MEDIUM);
+  g_assert_nonnull (strstr (f->why, "HEVC"));
+  g_assert_null (strstr (f->why, "H.264"));
+  gp_session_free (s);
+  g_free (launch);
+  g_free (out);
+}
+
+/* Pipelines an expert has nothing against at medium: a live WebM
+ * recording at realtime deadline, JPEG snapshots at 1 fps (no BUDGET: the
+ * rate is the caps' 1 fps, it read "0.9 fps, 10 % below"), an audio
+ * transcode to a file (no rate against a frame rate, no STALL at its end),
+ * deinterlacing a live interlaced feed. */
+static void
+test_quiet_outputs (void)
+{
+  static const gchar *launches[] = {
+    "videotestsrc is-live=true ! video/x-raw,width=320,height=240,"
+        "framerate=30/1 ! vp8enc deadline=1 ! webmmux ! filesink "
+        "location=%s/a.webm",
+    "videotestsrc is-live=true ! video/x-raw,width=320,height=240,"
+        "framerate=1/1 ! jpegenc ! multifilesink location=%s/snap%%03d.jpg",
+    "audiotestsrc num-buffers=400 ! audioconvert ! lamemp3enc ! filesink "
+        "location=%s/a.mp3",
+    "videotestsrc is-live=true ! video/x-raw,width=720,height=576,"
+        "framerate=25/1 ! interlace field-pattern=2:2 ! deinterlace ! "
+        "fakesink",
+  };
+  static const gdouble secs[] = { 3.0, 3.2, 0, 3.0 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (launches); i++) {
+    gchar *launch = g_strdup_printf (launches[i], media_dir);
+    GpSession *s = run (launch, secs[i]);
+
+    expect (s, NULL, (const gchar *[]) {
+        "BUDGET", "STALL", "QFULL", "*:medium", NULL});
+    gp_session_free (s);
+    g_free (launch);
+  }
+}
+
 static const struct
 {
   const gchar *path;
@@ -794,6 +951,10 @@ static const struct
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
   {"/advice/behind-healthy", test_behind_healthy},
+  {"/advice/hls", test_hls},
+  {"/advice/mpegts-av", test_mpegts_av},
+  {"/advice/hevc", test_hevc},
+  {"/advice/quiet-outputs", test_quiet_outputs},
 };
 
 static void
