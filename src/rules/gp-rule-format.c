@@ -363,9 +363,11 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
   /* bench/pairs/format.pair verified the encoders' case,
-   * bench/pairs/format-overlay.pair the overlays'; a converter or scaler
-   * that is the heavy element has no pair of its own yet */
-  if (!encoder && gp_factory_is_sw_converter (c->factory))
+   * bench/pairs/format-overlay.pair the overlays'; the other heavy
+   * elements (mixers, deinterlace, effects, converters, scalers) have no
+   * pair of their own yet */
+  if (!encoder && !g_str_has_suffix (c->factory, "overlay") &&
+      g_strcmp0 (c->factory, "overlaycomposition") != 0)
     gp_finding_mark_unverified (f);
   gp_finding_add_target (f, c->name);
   gp_finding_set_string (f, encoder ? "encoder" : "element", c->name);
