@@ -42,7 +42,10 @@ on_window (GstTracer * t, const GstStructure * w, gpointer user_data)
   g_mutex_lock (&win_lock);
   if (!first_window_us)
     first_window_us = g_get_monotonic_time ();
-  g_ptr_array_add (windows, gst_structure_copy (w));
+  /* NULL once main () has let the array go: the tracer's timer thread
+   * emits until gst_deinit () */
+  if (windows)
+    g_ptr_array_add (windows, gst_structure_copy (w));
   g_mutex_unlock (&win_lock);
 }
 
@@ -1839,8 +1842,15 @@ main (int argc, char **argv)
 #endif
   ret = g_test_run ();
 
-  /* gst_deinit destroys the tracer: its timer thread must stop cleanly */
-  g_ptr_array_unref (windows);
+  /* gst_deinit destroys the tracer: its timer thread must stop cleanly.
+   * Until then it still emits windows on its own thread: the array goes
+   * under the lock (on_window skips it once NULL), as a handler already
+   * being called outlives its disconnection. */
+  if (tracer)
+    g_signal_handlers_disconnect_by_func (tracer, on_window, NULL);
+  g_mutex_lock (&win_lock);
+  g_clear_pointer (&windows, g_ptr_array_unref);
+  g_mutex_unlock (&win_lock);
   if (tracer)
     gst_object_unref (tracer);
   gst_deinit ();
