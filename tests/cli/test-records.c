@@ -281,7 +281,16 @@ test_stalled_reader (void)
   wall = (g_get_monotonic_time () - t0) / 1e6;
   g_test_message ("the program ran %.2f s against a stalled reader", wall);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_assert_cmpfloat (wall, <, 3.0 + 1.0 + 1.5);
+  /* Under AddressSanitizer the pipeline keeps no live pace even without
+   * the tracer: every allocation of its 42 elements records a stack with
+   * the slow unwinder (tools/run-asan.sh). Measured on 2 loaded cores:
+   * 5.2 s without the tracer, 6.5 to 9.5 s against the stalled reader, for
+   * 3 s of frames: the bound tells nothing there. */
+  if (gp_test_sanitized ())
+    g_test_message ("under a sanitizer: the pace (%.2f s < 5.5 s) not held",
+        wall);
+  else
+    g_assert_cmpfloat (wall, <, 3.0 + 1.0 + 1.5);
   close (out_fd);
   close (cfd);
   close (lfd);
