@@ -905,22 +905,29 @@ test_wrap_python (void)
 {
   gchar *script = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "tests",
       "cli", "wrap-app.py", NULL);
-  const gchar *argv[] = { "/usr/bin/python3", script, NULL };
-  gchar *err_text = NULL;
+  /* under make test-asan, the same with libasan preloaded: it loads the
+   * ASan-built tracer (tools/run-asan.sh) */
+  const gchar *python = g_getenv ("GP_TEST_SYSTEM_PYTHON") ?
+      g_getenv ("GP_TEST_SYSTEM_PYTHON") : "/usr/bin/python3";
+  const gchar *argv[] = { python, script, NULL };
+  gchar *err_text = NULL, *probe;
   gint status = -1;
 
   if (!gp_test_have_tracer ())
     return;
   /* Debian's python3 with python3-gi (tools/install-deps.sh installs it) */
-  if (!g_spawn_command_line_sync ("/usr/bin/python3 -c \"import gi; "
-          "gi.require_version('Gst', '1.0')\"", NULL, &err_text, &status,
+  probe = g_strdup_printf ("%s -c \"import gi; "
+      "gi.require_version('Gst', '1.0')\"", python);
+  if (!g_spawn_command_line_sync (probe, NULL, &err_text, &status,
           NULL) || status != 0) {
     g_test_skip ("/usr/bin/python3 has no gi with Gst 1.0 (python3-gi, "
         "gir1.2-gstreamer-1.0)");
+    g_free (probe);
     g_free (err_text);
     g_free (script);
     return;
   }
+  g_free (probe);
   g_free (err_text);
   gp_records_wrap_program ("wrap-python", argv);
   g_free (script);
