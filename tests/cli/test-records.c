@@ -971,7 +971,9 @@ test_wrap_progress (void)
   g_test_message ("%u progress lines, the last at %.1f fps", lines, fps);
   /* 2.5 s of a live 30/1 source: a line a second, at about 30 fps */
   g_assert_cmpuint (lines, >=, 1);
-  g_assert_cmpfloat (fabs (fps - 30), <, 3);
+  /* under AddressSanitizer the live source's frames come late, then in a
+   * burst, across the line's second (measured: 33.4 fps): 6 there */
+  g_assert_cmpfloat (fabs (fps - 30), <, gp_test_sanitized ()? 6 : 3);
   g_assert_nonnull (strstr (out, "gstprof verdict"));
   g_free (out);
   g_free (err_text);
