@@ -83,10 +83,12 @@ mkdir -p "$shims"
 shim () {
   real=${3:-$(command -v "$1" || true)}
   [ -x "$real" ] || return 0
+  # bash for exec -a: the program keeps the plain name as its argv[0] (what
+  # a test reads back from /proc/PID/cmdline), not the real path
   cat >"$shims/$1" <<SHIM
-#!/bin/sh
+#!/bin/bash
 # made by tools/run-asan.sh: $1 with libasan preloaded
-LD_PRELOAD="$libasan\${LD_PRELOAD:+ \$LD_PRELOAD}" ASAN_OPTIONS="$2" exec "$real" "\$@"
+LD_PRELOAD="$libasan\${LD_PRELOAD:+ \$LD_PRELOAD}" ASAN_OPTIONS="$2" exec -a "$(basename "$real")" "$real" "\$@"
 SHIM
   chmod +x "$shims/$1"
 }
