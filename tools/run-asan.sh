@@ -81,17 +81,25 @@ shims="$BUILD/asan-shims"
 rm -rf "$shims"
 mkdir -p "$shims"
 shim () {
-  real=$(command -v "$1" || true)
-  [ -n "$real" ] || return 0
+  real=${3:-$(command -v "$1" || true)}
+  [ -x "$real" ] || return 0
+  # bash for exec -a: the program keeps the plain name as its argv[0] (what
+  # a test reads back from /proc/PID/cmdline), not the real path
   cat >"$shims/$1" <<SHIM
-#!/bin/sh
+#!/bin/bash
 # made by tools/run-asan.sh: $1 with libasan preloaded
-LD_PRELOAD="$libasan\${LD_PRELOAD:+ \$LD_PRELOAD}" ASAN_OPTIONS="$2" exec "$real" "\$@"
+LD_PRELOAD="$libasan\${LD_PRELOAD:+ \$LD_PRELOAD}" ASAN_OPTIONS="$2" exec -a "$(basename "$real")" "$real" "\$@"
 SHIM
   chmod +x "$shims/$1"
 }
 shim gst-launch-1.0 "$asan:detect_leaks=1"
 shim python3 "$asan:detect_leaks=0"
+# Debian's own python3 (the one with python3-gi), which tests name by its
+# path: they run GP_TEST_SYSTEM_PYTHON when it is set
+shim system-python3 "$asan:detect_leaks=0" /usr/bin/python3
+if [ -x "$shims/system-python3" ]; then
+  export GP_TEST_SYSTEM_PYTHON="$(pwd)/$shims/system-python3"
+fi
 scanner="$(pkg-config --variable=pluginscannerdir gstreamer-1.0)/gst-plugin-scanner"
 if [ -x "$scanner" ]; then
   PATH="$(dirname "$scanner"):$PATH" shim gst-plugin-scanner "$asan:detect_leaks=0"

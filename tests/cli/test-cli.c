@@ -1020,6 +1020,7 @@ test_parent_loops (void)
   }
   g_free (good);
   gp_test_remove_tree (tmp);
+  g_free (tmp);
 }
 
 int

@@ -281,7 +281,16 @@ test_stalled_reader (void)
   wall = (g_get_monotonic_time () - t0) / 1e6;
   g_test_message ("the program ran %.2f s against a stalled reader", wall);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_assert_cmpfloat (wall, <, 3.0 + 1.0 + 1.5);
+  /* Under AddressSanitizer the pipeline keeps no live pace even without
+   * the tracer: every allocation of its 42 elements records a stack with
+   * the slow unwinder (tools/run-asan.sh). Measured on 2 loaded cores:
+   * 5.2 s without the tracer, 6.5 to 9.5 s against the stalled reader, for
+   * 3 s of frames: the bound tells nothing there. */
+  if (gp_test_sanitized ())
+    g_test_message ("under a sanitizer: the pace (%.2f s < 5.5 s) not held",
+        wall);
+  else
+    g_assert_cmpfloat (wall, <, 3.0 + 1.0 + 1.5);
   close (out_fd);
   close (cfd);
   close (lfd);
@@ -595,6 +604,10 @@ gp_records_progress_s (const gchar * text)
  * ("\x03"), and the line discipline sends SIGINT to that whole group, as
  * on any terminal. What the terminal showed, and wrap's exit code. */
 #define GP_RECORDS_CTRL_C_S 1.5
+/* a wrapped run's windows of 100 ms and its duration agree to 2 windows
+ * (its start before the first, its end after the last); under
+ * AddressSanitizer both take longer (measured 2.05 and 2.15 apart): 4 */
+#define GP_RECORDS_WINDOWS_APART (gp_test_sanitized ()? 4 : 2)
 /* the most one run on the terminal may take, on a loaded machine */
 #define GP_RECORDS_PTY_LIMIT_S 40
 
@@ -701,7 +714,8 @@ test_wrap_ctrl_c (void)
   g_assert_nonnull (gp_session_find_event (s, "eos"));
   g_assert_false (gp_test_has_note (s, "ended without"));
   g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
-  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
+  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=,
+      GP_RECORDS_WINDOWS_APART);
   gp_session_free (s);
 
   text = gp_records_wrap_ctrl_c (launch, &code);
@@ -717,7 +731,8 @@ test_wrap_ctrl_c (void)
   g_assert_false (gp_test_has_note (s, "ended without"));
   g_assert_false (gp_test_has_note (s, "never arrived"));
   g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
-  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
+  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=,
+      GP_RECORDS_WINDOWS_APART);
   gp_test_assert_planted (s, "slow", 40, FALSE, 2.0);
   gp_session_free (s);
   g_free (path);
@@ -789,7 +804,8 @@ test_wrap_kill_sigint (void)
   g_assert_nonnull (gp_session_find_event (s, "eos"));
   g_assert_false (gp_test_has_note (s, "ended without"));
   g_test_message ("%u windows over %.2f s", s->series->len, s->duration_s);
-  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=, 2);
+  g_assert_cmpfloat (fabs (s->series->len - s->duration_s / 0.1), <=,
+      GP_RECORDS_WINDOWS_APART);
   gp_session_free (s);
   g_free (rest);
   g_free (path);
@@ -896,22 +912,29 @@ test_wrap_python (void)
 {
   gchar *script = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "tests",
       "cli", "wrap-app.py", NULL);
-  const gchar *argv[] = { "/usr/bin/python3", script, NULL };
-  gchar *err_text = NULL;
+  /* under make test-asan, the same with libasan preloaded: it loads the
+   * ASan-built tracer (tools/run-asan.sh) */
+  const gchar *python = g_getenv ("GP_TEST_SYSTEM_PYTHON") ?
+      g_getenv ("GP_TEST_SYSTEM_PYTHON") : "/usr/bin/python3";
+  const gchar *argv[] = { python, script, NULL };
+  gchar *err_text = NULL, *probe;
   gint status = -1;
 
   if (!gp_test_have_tracer ())
     return;
   /* Debian's python3 with python3-gi (tools/install-deps.sh installs it) */
-  if (!g_spawn_command_line_sync ("/usr/bin/python3 -c \"import gi; "
-          "gi.require_version('Gst', '1.0')\"", NULL, &err_text, &status,
+  probe = g_strdup_printf ("%s -c \"import gi; "
+      "gi.require_version('Gst', '1.0')\"", python);
+  if (!g_spawn_command_line_sync (probe, NULL, &err_text, &status,
           NULL) || status != 0) {
     g_test_skip ("/usr/bin/python3 has no gi with Gst 1.0 (python3-gi, "
         "gir1.2-gstreamer-1.0)");
+    g_free (probe);
     g_free (err_text);
     g_free (script);
     return;
   }
+  g_free (probe);
   g_free (err_text);
   gp_records_wrap_program ("wrap-python", argv);
   g_free (script);
@@ -952,7 +975,9 @@ test_wrap_progress (void)
   g_test_message ("%u progress lines, the last at %.1f fps", lines, fps);
   /* 2.5 s of a live 30/1 source: a line a second, at about 30 fps */
   g_assert_cmpuint (lines, >=, 1);
-  g_assert_cmpfloat (fabs (fps - 30), <, 3);
+  /* under AddressSanitizer the live source's frames come late, then in a
+   * burst, across the line's second (measured: 33.4 fps): 6 there */
+  g_assert_cmpfloat (fabs (fps - 30), <, gp_test_sanitized ()? 6 : 3);
   g_assert_nonnull (strstr (out, "gstprof verdict"));
   g_free (out);
   g_free (err_text);
