@@ -677,7 +677,8 @@ gp_capture_job_unref (gpointer data)
   if (!g_atomic_int_dec_and_test (&job->ref))
     return;
   g_mutex_clear (&job->lock);
-  gst_object_unref (job->pipeline);
+  if (job->pipeline)
+    gst_object_unref (job->pipeline);
   g_free (job);
 }
 
@@ -706,6 +707,12 @@ gp_capture_job_thread (gpointer data)
   if (job->eos_thread != NULL)
     g_thread_join (job->eos_thread);
   job->eos_thread = NULL;
+  /* the job's reference goes now, not with the job: the report below may
+   * wait in the main context until its next run, and a stopped pipeline
+   * kept alive until then shares the next run's graph (its elements'
+   * names then clash) */
+  gst_object_unref (job->pipeline);
+  job->pipeline = NULL;
   g_mutex_lock (&job->lock);
   job->ret = ret;
   job->done = TRUE;
