@@ -143,13 +143,6 @@ gp_test_end_group (GPid pid)
   g_spawn_close_pid (pid);
 }
 
-gboolean
-gp_test_sanitized (void)
-{
-  const gchar *s = g_getenv ("GP_SANITIZER");
-
-  return s != NULL && *s != '\0';
-}
 
 /* An X server of our own for GL: DISPLAY of the caller when there is one,
  * else Xvfb on a free display number. */
@@ -443,29 +436,6 @@ gp_test_has_note (GpSession * s, const gchar * part)
   return FALSE;
 }
 
-static gint
-gp_test_cmp_double (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-gdouble
-gp_test_oversleep_ms (gdouble ms)
-{
-  gdouble over[21];
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (over); i++) {
-    gint64 t0 = g_get_monotonic_time ();
-
-    g_usleep ((gulong) (ms * 1000));
-    over[i] = (g_get_monotonic_time () - t0) / 1000.0 - ms;
-  }
-  qsort (over, G_N_ELEMENTS (over), sizeof over[0], gp_test_cmp_double);
-  return over[G_N_ELEMENTS (over) / 2];
-}
 
 void
 gp_test_assert_planted (GpSession * s, const gchar * name, guint64 buffers,

@@ -12,6 +12,7 @@
 
 #include "capture/gp-capture.h"
 #include "core/gp-session.h"
+#include "gp-test-clock.h"
 
 G_BEGIN_DECLS
 
@@ -49,10 +50,6 @@ void gp_test_assert_one_line (const gchar * text, const gchar * needle);
  * when an assertion aborts). FALSE, with the running test marked skipped,
  * when there is neither. */
 gboolean gp_test_have_display (void);
-/* Under a sanitizer (tools/run-asan.sh sets GP_SANITIZER): every program
- * runs several times slower, and a test that holds a wall-clock bound
- * widens that bound only, saying why. */
-gboolean gp_test_sanitized (void);
 void gp_test_stop_display (void);
 
 /* A GSpawnChildSetupFunc for every helper a test starts (a pipeline, a
@@ -127,12 +124,6 @@ gchar *gp_test_read_file (const gchar * dir, const gchar * name);
 
 /* A warning from gstprof among @s's events holds @part. */
 gboolean gp_test_has_note (GpSession * s, const gchar * part);
-
-/* How much longer than @ms a sleep of @ms takes on this machine now: the
- * median of 21 g_usleep ()s timed by the monotonic clock, in ms. The truth
- * of an `identity sleep-time` is the sleep as the kernel gives it, which
- * is this much over what was asked on a loaded or virtual machine. */
-gdouble gp_test_oversleep_ms (gdouble ms);
 
 /* The element @name of @s: @buffers buffers (at least that many unless
  * @exact), its self time p50 within 0.5 ms of the planted @sleep_ms as

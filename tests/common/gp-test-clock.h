@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof tests: what this machine's timing gives a test that holds a
+ * measured time against a planted one. GLib only, so that test programs
+ * that load the tracer as any application does (tests/tracer) use it
+ * without gstprof's core. */
+#ifndef __GP_TEST_CLOCK_H__
+#define __GP_TEST_CLOCK_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How much longer than @ms a sleep of @ms takes on this machine now: the
+ * median of 21 g_usleep ()s timed by the monotonic clock, in ms. The truth
+ * of an `identity sleep-time` is the sleep as the kernel gives it, which
+ * is this much over what was asked on a loaded or virtual machine. */
+gdouble gp_test_oversleep_ms (gdouble ms);
+
+/* Under a sanitizer (tools/run-asan.sh sets GP_SANITIZER): every program
+ * runs several times slower, and a test that holds a wall-clock bound
+ * widens that bound only, saying why. */
+gboolean gp_test_sanitized (void);
+
+G_END_DECLS
+
+#endif /* __GP_TEST_CLOCK_H__ */
