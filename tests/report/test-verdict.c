@@ -30,6 +30,21 @@ assert_fits_80 (const gchar * text)
   g_strfreev (lines);
 }
 
+/* @s's plain verdict after its rules ran, printed with --verbose, each
+ * line checked to fit the terminal; g_free () it. */
+static gchar *
+verdict_of (GpSession * s)
+{
+  gchar *text;
+
+  gp_rules_run (s);
+  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_fits_80 (text);
+  return text;
+}
+
 static void
 test_verdict_text (void)
 {
@@ -48,12 +63,7 @@ test_verdict_text (void)
   q->level_pct_mean = 40;
   q->level_pct_max = 100;
   q->dropped = 7;
-  gp_rules_run (s);
-
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_null (strchr (text, '\033'));
   /* header: rate against the caps' target, latency against the period */
   g_assert_nonnull (strstr (text, "20.0 fps of 30.0 fps"));
@@ -95,11 +105,7 @@ test_verdict_not_measured (void)
   GpSession *s = gp_test_session_new (0);
   gchar *text;
 
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_nonnull (strstr (text, "run, duration not measured"));
   g_assert_nonnull (strstr (text, "Rate (steady state at each sink, in its "
           "own media)\n  not measured"));
@@ -149,11 +155,7 @@ test_verdict_cpu_bound (void)
   GpSession *s = make_worker_session (3, 32.0, 191.0);
   gchar *text;
 
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_nonnull (strstr (text, "Threads\n  process: 191% CPU of 200% "
           "available (2 cores), peak 196%; RSS 60 MiB at start,\n    175 MiB "
           "at the end (max 180 MiB)\n"));
@@ -180,11 +182,7 @@ test_verdict_workers (void)
   GpSession *s = make_worker_session (2, 30.0, 155.0);
   gchar *text;
 
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_nonnull (strstr (text, "  process: 155% CPU of 200% available"));
   g_assert_null (strstr (text, "CPU-bound"));
   g_assert_nonnull (strstr (text, "    src:src: 2 threads, 60% CPU"));
@@ -221,11 +219,7 @@ test_verdict_never_played (void)
   t = gp_test_add_thread (s, 100, "demux:sink", 0.5, NULL);
   t->blocked_in = g_strdup ("vsink");
   t->blocked_ms = 4900;
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_true (g_str_has_prefix (text, "gstprof verdict: the pipeline "
           "never reached PLAYING\n"));
   g_assert_nonnull (strstr (text, "\nNEVER PLAYED: it got to PAUSED; never "
@@ -269,11 +263,7 @@ test_verdict_ended (void)
   s->stop_s = 10.0;
   s->drain_s = 0.25;
   s->events_dropped = 12;
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_true (g_str_has_prefix (text, "gstprof verdict\n"));
   g_assert_nonnull (strstr (text, "\nended: --duration reached at 10.0 s; "
           "EOS drained in 0.25 s\n"));
@@ -319,11 +309,7 @@ test_verdict_rates (void)
   sk->bytes_per_s = 8625;
   sk->first_s = 4.0;
   s->window_s = 1.0;
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_nonnull (strstr (text, "\n  sink                     24.0 fps of "
           "30.0 fps (caps)  20% below\n"));
   g_assert_nonnull (strstr (text, "\n  asink                  1.00x real "
@@ -357,11 +343,7 @@ test_verdict_negotiation (void)
       "format=(string)I420, width=(int)320, height=(int)240, "
       "framerate=(fraction)30/1");
   json_object_set_string_member (ev->data, "accepts", "audio/x-raw");
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_nonnull (strstr (text, "error at 0.1 s: src: Internal data "
           "stream error. (not-negotiated)\n  at the link src.src > "
           "sink.sink:"));
@@ -382,11 +364,7 @@ test_verdict_off_cpu (void)
   gp_session_find_elem_summary (s, "enc")->cpu_ms = 6800;
   gp_session_find_elem_summary (s, "conv")->cpu_ms = 30;
   gp_session_find_elem_summary (s, "sink")->cpu_ms = 400;
-  gp_rules_run (s);
-  text = gp_verdict_format (s, NULL, GP_VERDICT_PLAIN);
-  if (g_test_verbose ())
-    g_printerr ("%s", text);
-  assert_fits_80 (text);
+  text = verdict_of (s);
   g_assert_nonnull (strstr (text, "\n  conv was on the CPU for 2.0% of its "
           "self time (--cpu): the rest it spent off\n  it, sleeping"));
   g_assert_null (strstr (text, "enc was on the CPU"));

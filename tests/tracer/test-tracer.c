@@ -330,7 +330,7 @@ assert_near_ms (const gchar * what, gdouble got, gdouble want)
 /* A planted `identity sleep-time` of @ms as this machine sleeps it now
  * (gp_test_oversleep_ms ()): on a loaded CI machine a 1 ms sleep took
  * 1.21 ms, truly spent in the element. */
-static gdouble
+G_GNUC_UNUSED static gdouble
 slept_ms (gdouble ms)
 {
   gdouble slept = ms + gp_test_oversleep_ms (ms);
