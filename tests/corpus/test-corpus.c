@@ -19,10 +19,12 @@
 #include <gst/gst.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "capture/gp-capture.h"
+#include "capture/gp-wrap.h"
 #include "core/gp-caps.h"
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
@@ -1558,6 +1560,165 @@ test_gl (void)
   run_clear (&r);
 }
 
+/* ------------------------------------------------------------------ */
+/* application programs under gstprof wrap                             */
+
+/* The program @name built beside the tests of @room (tests/capture's
+ * appsink application, this room's appsrc one), or NULL, the test
+ * skipped, when they were built without gstreamer-app. */
+static gchar *
+app_program (const gchar * room, const gchar * name)
+{
+  gchar *prog = g_test_build_filename (G_TEST_BUILT, "..", room, name, NULL);
+
+  if (!g_file_test (prog, G_FILE_TEST_IS_EXECUTABLE)) {
+    g_test_skip ("built without gstreamer-app");
+    g_clear_pointer (&prog, g_free);
+  }
+  return prog;
+}
+
+/* @argv run to its end under gstprof wrap, as `gstprof wrap` would; the
+ * rules run on its session.  This process's debug log (the latency
+ * tracer's records) is left out of the program's environment: the
+ * program starts through env (1), which becomes it. */
+static GpSession *
+wrap_app (gchar ** argv)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  GpWrapOptions opts;
+  GpWrapResult r;
+  GError *err = NULL;
+  GpSession *s;
+
+  g_ptr_array_add (args, (gpointer) "env");
+  g_ptr_array_add (args, (gpointer) "-u");
+  g_ptr_array_add (args, (gpointer) "GST_DEBUG");
+  for (; *argv; argv++)
+    g_ptr_array_add (args, *argv);
+  g_ptr_array_add (args, NULL);
+  gp_wrap_options_init (&opts);
+  opts.argv = (gchar **) args->pdata;
+  opts.machine = FALSE;
+  g_assert_true (gp_wrap_run (&opts, &r, &err));
+  g_assert_no_error (err);
+  g_assert_false (r.failed);
+  g_ptr_array_unref (args);
+  s = g_steal_pointer (&r.session);
+  gp_wrap_result_clear (&r);
+  gp_rules_run (s);
+  return s;
+}
+
+#define GP_CORPUS_APP_PERIOD_MS (1000.0 / 30)
+#define GP_CORPUS_APP_CALLBACK_MS 45.0
+/* the lag's growth a frame against its truth: test-late.c's tolerance
+ * (windows' medians from 6.25 %-wide buckets) */
+#define GP_CORPUS_APP_LAG_TOLERANCE 0.15
+
+/* Whether the BEHIND finding of an appsink program whose callback costs
+ * @cost_ms a frame (as this machine sleeps it) on a live 30/1 source's
+ * thread says what the truth says: the lag grows by cost - period each
+ * frame, and a frame leaves every cost, so by (cost - period) / cost
+ * seconds a second. */
+static gboolean
+appsink_lag_ok (GpFinding * f, gdouble cost_ms)
+{
+  gdouble ms_per_s = gp_test_evidence_double (f, "lag_growth_pct") * 10.0;
+  gdouble per_frame = ms_per_s * cost_ms / 1000.0;
+  gdouble truth = cost_ms - GP_CORPUS_APP_PERIOD_MS;
+
+  g_test_message ("lag %.1f ms/s: %.2f ms a frame of %.1f ms; truth %.2f ms "
+      "a frame", ms_per_s, per_frame, cost_ms, truth);
+  return fabs (per_frame - truth) <= GP_CORPUS_APP_LAG_TOLERANCE * truth;
+}
+
+/* An application whose appsink callback works 45 ms a frame on the
+ * streaming thread of a live 30/1 source (tests/capture's
+ * gp-test-appsink-slow under gstprof wrap): BEHIND names the callback as
+ * the application's work (its time is the planted cost, not a clock wait;
+ * no SYNC), and the lag grows by the cost less the frame period each
+ * frame.  Up to three runs: other processes on a loaded machine stretch
+ * the cost past the planted sleep. */
+static void
+test_appsink_slow (void)
+{
+  gchar *prog = app_program ("capture", "gp-test-appsink-slow");
+  gchar *ms = g_strdup_printf ("%.0f", GP_CORPUS_APP_CALLBACK_MS);
+  gboolean ok = FALSE;
+  guint attempt;
+
+  for (attempt = 0; prog && attempt < 3 && !ok; attempt++) {
+    gchar *argv[] = { prog, ms, (gchar *) "4", NULL };
+    gdouble cost = GP_CORPUS_APP_CALLBACK_MS +
+        gp_test_oversleep_ms (GP_CORPUS_APP_CALLBACK_MS);
+    GpSession *s = wrap_app (argv);
+    GpFinding *f = gp_session_find_finding (s, "BEHIND", NULL);
+
+    gp_test_print_findings (s);
+    g_assert_nonnull (f);
+    g_assert_cmpstr (f->severity, ==, "medium");
+    g_assert_cmpstr (gp_test_evidence_string (f, "limiting"), ==, "app");
+    assert_near (gp_test_evidence_double (f, "callback_p50_ms"), cost, 2.0,
+        "callback p50 ms");
+    gp_test_assert_has (f->why, "the application's work, not a wait for "
+        "the clock");
+    g_assert_null (gp_session_find_finding (s, "SYNC", NULL));
+    ok = appsink_lag_ok (f, cost);
+    gp_session_free (s);
+  }
+  g_assert_true (prog == NULL || ok);
+  g_free (ms);
+  g_free (prog);
+}
+
+#define GP_CORPUS_APP_PUSH_FPS 25
+/* gstprof's rate at the sink against the program's own count: the first
+ * and last windows are partial, the encoder's start-up holds a frame or
+ * two */
+#define GP_CORPUS_APP_RATE_TOLERANCE 0.03
+
+/* An application pushing frames into a live appsrc at 25 a second by its
+ * own clock, into x264enc and a fakesink (gp-test-appsrc-push under
+ * gstprof wrap): the rate at the sink is what the program says it pushed
+ * over the time it pushed, and nothing is behind. */
+static void
+test_appsrc_push (void)
+{
+  gchar *prog = app_program ("corpus", "gp-test-appsrc-push");
+  gchar *out = g_build_filename (media_dir, "appsrc-push.txt", NULL);
+  gchar *fps = g_strdup_printf ("%d", GP_CORPUS_APP_PUSH_FPS);
+  gchar *argv[] = { prog, fps, (gchar *) "4", out, NULL };
+  gchar *truth = NULL, **f;
+  gdouble pushed_fps;
+  GpSinkSummary *sk;
+  GpSession *s;
+
+  if (prog == NULL)
+    goto out;
+  s = wrap_app (argv);
+  g_assert_true (g_file_get_contents (out, &truth, NULL, NULL));
+  f = g_strsplit (truth, " ", 2);
+  g_assert_cmpuint (g_strv_length (f), ==, 2);
+  /* n frames pushed: n - 1 periods from the first to the last */
+  pushed_fps = (g_ascii_strtod (f[0], NULL) - 1) / g_ascii_strtod (f[1],
+      NULL);
+  g_strfreev (f);
+  g_test_message ("the program: %s", truth);
+  sk = sink (s, "ap_sink");
+  assert_near (sk->fps, pushed_fps, GP_CORPUS_APP_RATE_TOLERANCE * pushed_fps,
+      "ap_sink fps against the program's push rate");
+  gp_test_print_findings (s);
+  g_assert_null (gp_session_find_finding (s, "BEHIND", NULL));
+  assert_no_rate_finding (s);
+  gp_session_free (s);
+out:
+  g_free (truth);
+  g_free (fps);
+  g_free (out);
+  g_free (prog);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1619,6 +1780,8 @@ main (int argc, char **argv)
   g_test_add_func ("/corpus/audio-rates", test_audio_rates);
   g_test_add_func ("/corpus/queue-threshold", test_queue_threshold);
   g_test_add_func ("/corpus/gl", test_gl);
+  g_test_add_func ("/corpus/appsink-slow", test_appsink_slow);
+  g_test_add_func ("/corpus/appsrc-push", test_appsrc_push);
   ret = g_test_run ();
   gp_test_stop_display ();
   gp_test_remove_tree (media_dir);
