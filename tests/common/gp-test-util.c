@@ -443,7 +443,7 @@ gp_test_has_note (GpSession * s, const gchar * part)
   return FALSE;
 }
 
-static gint
+gint
 gp_test_cmp_double (gconstpointer a, gconstpointer b)
 {
   gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;

@@ -134,6 +134,9 @@ gboolean gp_test_has_note (GpSession * s, const gchar * part);
  * is this much over what was asked on a loaded or virtual machine. */
 gdouble gp_test_oversleep_ms (gdouble ms);
 
+/* Orders two gdoubles (g_array_sort, qsort). */
+gint gp_test_cmp_double (gconstpointer a, gconstpointer b);
+
 /* The element @name of @s: @buffers buffers (at least that many unless
  * @exact), its self time p50 within 0.5 ms of the planted @sleep_ms as
  * this machine sleeps it (gp_test_oversleep_ms ()). */

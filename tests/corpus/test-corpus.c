@@ -875,30 +875,48 @@ path_from (GpSession * s, const gchar * source)
   return NULL;
 }
 
+/* Live H.264 320x240 at 30/1 into @mux (launch words) and a file sink at
+ * @file, its elements named @pre_src, @pre_mux and @pre_sink: the sink
+ * judged as muxed, its latency the latency tracer's, one match a frame
+ * (30 a second), not one a packet list. */
+static Run
+run_live_h264_mux (const gchar * pre, const gchar * mux, const gchar * file)
+{
+  gchar *launch = g_strdup_printf ("videotestsrc name=%s_src is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
+      "tune=zerolatency speed-preset=ultrafast ! h264parse ! %s "
+      "name=%s_mux ! filesink name=%s_sink location=%s", pre, mux, pre, pre,
+      file);
+  gchar *src = g_strdup_printf ("%s_src", pre);
+  gchar *pad = g_strdup_printf ("%s_src.src", pre);
+  gchar *sk = g_strdup_printf ("%s_sink", pre);
+  Run r = run (launch, 3.0);
+
+  g_assert_cmpstr (sink (r.s, sk)->media, ==, "muxed");
+  assert_latency_agrees (r.s, pad, src, sk);
+  assert_near (path (r.s, pad, sk)->matched / r.s->duration_s, 30.0, 4.0,
+      "matches per s");
+  g_free (sk);
+  g_free (pad);
+  g_free (src);
+  g_free (launch);
+  return r;
+}
+
 /* Live H.264 into mpegtsmux and a file.  mpegtsmux re-bases its output
  * (its first packet at its segment's start, every later one by the same
  * offset): the latency was "34.9 ms, held by the muxer 33.6 ms" (frames
  * matched to older ones), and not measured at all with two streams.  Now
- * it is the latency tracer's; one match a frame (30 a second), not one a
- * packet list; the file is whole TS packets. */
+ * it is the latency tracer's, one match a frame; the file is whole TS
+ * packets. */
 static void
 test_mpegts (void)
 {
   gchar *out = g_build_filename (media_dir, "live.ts", NULL);
-  gchar *launch = g_strdup_printf ("videotestsrc name=ts_src is-live=true ! "
-      "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
-      "tune=zerolatency speed-preset=ultrafast ! h264parse ! mpegtsmux "
-      "name=ts_mux ! filesink name=ts_sink location=%s", out);
-  Run r = run (launch, 3.0);
-  GpSinkSummary *sk = sink (r.s, "ts_sink");
-  GpPath *p = path (r.s, "ts_src.src", "ts_sink");
+  Run r = run_live_h264_mux ("ts", "mpegtsmux", out);
 
-  g_assert_cmpstr (sk->media, ==, "muxed");
-  assert_latency_agrees (r.s, "ts_src.src", "ts_src", "ts_sink");
-  assert_near (p->matched / r.s->duration_s, 30.0, 4.0, "matches per s");
   ts_file_size (out);
   run_clear (&r);
-  g_free (launch);
   g_free (out);
 }
 
@@ -1056,24 +1074,15 @@ static const guint8 flv_magic[] = { 'F', 'L', 'V' };
 static const guint8 ogg_magic[] = { 'O', 'g', 'g', 'S' };
 
 /* Live H.264 into flvmux (an RTMP stream's muxer) and a file: the latency
- * tracer's latency, one match a frame; an FLV file. */
+ * tracer's latency, one match a frame (a tag a frame); an FLV file. */
 static void
 test_flv (void)
 {
   gchar *out = g_build_filename (media_dir, "live.flv", NULL);
-  gchar *launch = g_strdup_printf ("videotestsrc name=fl_src is-live=true ! "
-      "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
-      "tune=zerolatency speed-preset=ultrafast ! h264parse ! flvmux "
-      "name=fl_mux streamable=true ! filesink name=fl_sink location=%s", out);
-  Run r = run (launch, 3.0);
-  GpPath *p = path (r.s, "fl_src.src", "fl_sink");
+  Run r = run_live_h264_mux ("fl", "flvmux streamable=true", out);
 
-  g_assert_cmpstr (sink (r.s, "fl_sink")->media, ==, "muxed");
-  assert_latency_agrees (r.s, "fl_src.src", "fl_src", "fl_sink");
-  assert_near (p->matched / r.s->duration_s, 30.0, 4.0, "matches per s");
   run_clear (&r);
   assert_file_starts (out, flv_magic, sizeof (flv_magic));
-  g_free (launch);
   g_free (out);
 }
 
@@ -1163,14 +1172,6 @@ pack_on_element_added (GSignalInvocationHint * hint, guint n,
   return TRUE;
 }
 
-static gint
-cmp_double (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* Runs @launch with the probes on @src and @sink; the truth's p50 (ms) in
  * *@p50 and the buffers it measured in *@n. */
 static Run
@@ -1191,7 +1192,7 @@ run_pack_truth (const gchar * launch, gdouble duration_s, const gchar * src,
   r = run (launch, duration_s);
   g_signal_remove_emission_hook (signal, hook);
   g_mutex_lock (&pack_truth.lock);
-  g_array_sort (pack_truth.lat_ms, cmp_double);
+  g_array_sort (pack_truth.lat_ms, gp_test_cmp_double);
   *n = pack_truth.lat_ms->len;
   *p50 = *n ? g_array_index (pack_truth.lat_ms, gdouble, (*n - 1) / 2) : -1;
   g_clear_pointer (&pack_truth.sent_pts, g_array_unref);
@@ -1206,9 +1207,9 @@ run_pack_truth (const gchar * launch, gdouble duration_s, const gchar * src,
  * writes it when the frame after them comes.  GStreamer's latency tracer
  * is not the truth here: its probe travels with the frame that made
  * oggmux write the page, which the page does not carry (it read 3.6 and
- * 7.8 ms on two runs where the page's newest frame had waited 70 ms).  The truth is the
- * test's own probes: the page's newest frame, from the source to the file
- * sink; the file is Ogg. */
+ * 7.8 ms on two runs where the page's newest frame had waited 70 ms).
+ * The truth is the test's own probes: the page's newest frame, from the
+ * source to the file sink; the file is Ogg. */
 static void
 test_ogg_live (void)
 {
