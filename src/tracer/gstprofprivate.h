@@ -632,7 +632,7 @@ void gp_pad_resolve_deq (GstProfTracer * self, GpPad * ps, GstPad * srcpad);
 void gp_pad_update_lat (GstProfTracer * self, GpPad * sink, gint gen);
 void gp_pad_make_origin (GstProfTracer * self, GpPad * ps);
 void gp_elem_read_live (GpElem * e, GstElement * element);
-gboolean gp_mark_live_top (GstProfTracer * self, GstElement * element);
+void gp_mark_live_top (GstProfTracer * self, GstElement * element);
 gint gp_pad_in_live_top (GstProfTracer * self, GstPad * pad);
 void gp_elem_read_split (GpElem * e, GstElement * element);
 GstElement *gp_pad_real_parent (GstPad * pad);

@@ -200,22 +200,19 @@ gp_top_of (GstObject * o)
 /* A live source, @element, marks the top-level bin it is in: that
  * pipeline's links measure lateness against its clock (gp_link_late); a
  * pipeline beside it with no live source has no real time to fall behind.
- * TRUE when the bin was not marked yet (live_gen is then bumped). */
-gboolean
+ * The first mark of a bin bumps live_gen, so that its pads look again. */
+void
 gp_mark_live_top (GstProfTracer * self, GstElement * element)
 {
   GstObject *top = gp_top_of (GST_OBJECT (element));
-  gboolean first = FALSE;
 
   g_mutex_lock (&self->state_lock);
   if (g_object_get_qdata ((GObject *) top, self->q_live) == NULL) {
     g_object_set_qdata ((GObject *) top, self->q_live, GINT_TO_POINTER (1));
     g_atomic_int_inc (&self->live_gen);
-    first = TRUE;
   }
   g_mutex_unlock (&self->state_lock);
   gst_object_unref (top);
-  return first;
 }
 
 /* Whether the top-level bin above @pad was marked live: 1 or 0, -1 when
