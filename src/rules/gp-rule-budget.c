@@ -58,6 +58,21 @@ gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out)
       (out->hot && out->hot_share_pct >= GP_BUDGET_DOMINANT_PCT);
 }
 
+/* Whether a queue before @hot, the hottest element on a saturated thread,
+ * would raise the rate: only where its own work per frame fits the
+ * frame period of @target fps.  One slower than that falls behind on a
+ * thread of its own too (a queue only moves the lag, and fills), and an
+ * appsink's time is the application's callback (BEHIND's business). */
+static gboolean
+gp_budget_queue_helps (GpSession * s, GpElementSummary * hot, gdouble target)
+{
+  GpElement *e = gp_session_find_element (s, hot->name);
+
+  if (e && g_strcmp0 (e->factory, "appsink") == 0)
+    return FALSE;
+  return hot->self_ms.p50 < 0 || hot->self_ms.p50 < 1000.0 / target;
+}
+
 static void
 gp_budget_throughput (GpSession * s, const GpRule * rule)
 {
@@ -132,10 +147,17 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
     if (lim.saturated) {
       g_string_append_printf (fix, "Thread %s is busy %.0f%% of the run",
           t->name, busy);
-      if (hot)
+      if (hot && gp_budget_queue_helps (s, hot, target))
         g_string_append_printf (fix, ", most of it in %s (%.0f%% of the "
             "processing): make %s faster (settings, a hardware element), or "
             "put a queue before it so it gets a thread of its own.",
+            hot->name, hot_share, hot->name);
+      else if (hot)
+        g_string_append_printf (fix, ", most of it in %s (%.0f%% of the "
+            "processing): make %s faster (settings, a hardware element; "
+            "for an appsink, the application's callback: hand its work to "
+            "a thread of the application's own). It takes longer than a "
+            "frame period, so a queue before it would only move the lag.",
             hot->name, hot_share, hot->name);
       else
         g_string_append (fix, ": split it with a queue.");

@@ -52,20 +52,34 @@ static const gchar *const gp_format_heavy[] = {
   "videoconvertscale", NULL
 };
 
-/* The profile a decoder needs for a deep or 4:4:4 stream, in each codec's
- * own words. */
+typedef enum
+{
+  GP_FORMAT_420,
+  GP_FORMAT_422,
+  GP_FORMAT_444,
+} GpFormatChroma;
+
+typedef enum
+{
+  GP_FORMAT_H264,
+  GP_FORMAT_HEVC,
+  GP_FORMAT_VP9,
+  GP_FORMAT_AV1,
+} GpFormatCodec;
+
+/* The codec each encoder writes, whose profiles a decoder must have. */
 static const struct
 {
   const gchar *encoder;
-  const gchar *profile;
-} gp_format_profiles[] = {
-  {"x264enc", "H.264 High 4:4:4 or High 10"},
-  {"openh264enc", "H.264 High 4:4:4 or High 10"},
-  {"x265enc", "HEVC Main 4:4:4 or Main 10"},
-  {"vp9enc", "VP9 profile 1, 2 or 3"},
-  {"av1enc", "AV1 High or Professional"},
-  {"svtav1enc", "AV1 High or Professional"},
-  {"rav1enc", "AV1 High or Professional"},
+  GpFormatCodec codec;
+} gp_format_codecs[] = {
+  {"x264enc", GP_FORMAT_H264},
+  {"openh264enc", GP_FORMAT_H264},
+  {"x265enc", GP_FORMAT_HEVC},
+  {"vp9enc", GP_FORMAT_VP9},
+  {"av1enc", GP_FORMAT_AV1},
+  {"svtav1enc", GP_FORMAT_AV1},
+  {"rav1enc", GP_FORMAT_AV1},
 };
 
 /* Sources that draw whatever format downstream asks for. */
@@ -82,19 +96,26 @@ static const gchar *const gp_format_444[] = {
   "Y444", "GBR", "AYUV", "VUYA", "v308", "IYU2", "Y410", "Y412", NULL
 };
 
+/* Prefixes of 4:2:2 formats (half the chroma across, all of it down). */
+static const gchar *const gp_format_422[] = {
+  "I422", "Y42B", "NV16", "NV61", "v210", "Y210", "Y212", "Y216", "P210",
+  "P212", "P216", "UYVY", "YUY2", "YVYU", "VYUY", NULL
+};
+
 /* 16 bits a channel, four channels: RGBA, or AYUV64. */
 static const gchar *const gp_format_64[] = {
   "ARGB64", "ABGR64", "RGBA64", "BGRA64", "AYUV64", NULL
 };
 
-/* 0 for a plain format; else its bit depth (8 for 8-bit 4:4:4). */
+/* 0 for a plain format; else its bit depth (8 for 8-bit 4:4:4), and its
+ * chroma in *@chroma. */
 static gint
-gp_format_depth (const gchar * format, gboolean * full_chroma)
+gp_format_depth (const gchar * format, GpFormatChroma * chroma)
 {
   guint i;
   gint depth = 8;
 
-  *full_chroma = FALSE;
+  *chroma = GP_FORMAT_420;
   if (format == NULL)
     return 0;
   for (i = 0; gp_format_deep[i]; i++)
@@ -107,15 +128,18 @@ gp_format_depth (const gchar * format, gboolean * full_chroma)
   if (g_str_has_prefix (format, "P012") || g_str_has_prefix (format, "Y212")
       || g_str_has_prefix (format, "Y412"))
     depth = 12;
+  for (i = 0; gp_format_422[i]; i++)
+    if (g_str_has_prefix (format, gp_format_422[i]))
+      *chroma = GP_FORMAT_422;
   for (i = 0; gp_format_444[i]; i++)
     if (g_str_has_prefix (format, gp_format_444[i]))
-      *full_chroma = TRUE;
+      *chroma = GP_FORMAT_444;
   for (i = 0; gp_format_64[i]; i++)
     if (g_str_has_prefix (format, gp_format_64[i])) {
       depth = 16;
-      *full_chroma = TRUE;
+      *chroma = GP_FORMAT_444;
     }
-  return depth > 8 || *full_chroma ? depth : 0;
+  return depth > 8 || *chroma == GP_FORMAT_444 ? depth : 0;
 }
 
 typedef struct
@@ -224,12 +248,13 @@ gp_format_wanted_below (GpSession * s, const gchar * name,
  * sample above 8 bits, and three samples a pixel with full chroma (four
  * with alpha) where 4:2:0 has one and a half. */
 static gdouble
-gp_format_bytes_per_pixel (const gchar * format, gint depth, gboolean full)
+gp_format_bytes_per_pixel (const gchar * format, gint depth,
+    GpFormatChroma chroma)
 {
-  gdouble samples = 1.5;
+  gdouble samples = chroma == GP_FORMAT_422 ? 2 : 1.5;
   guint i;
 
-  if (full) {
+  if (chroma == GP_FORMAT_444) {
     samples = g_str_has_prefix (format, "AYUV") || g_str_has_prefix (format,
         "VUYA") ? 4 : 3;
     for (i = 0; gp_format_64[i]; i++)
@@ -275,16 +300,83 @@ gp_format_work_share (GpSession * s, GPtrArray * chain, const gchar * name,
   return total > 0 ? work / total * 100.0 : -1;
 }
 
-/* The profile a decoder of @factory's stream needs, in its codec's words. */
+/* The profile a decoder of @factory's stream of @depth bits and @chroma
+ * needs, in its codec's own words (ITU-T H.264 A.2, H.265 A.3, the VP9
+ * and AV1 specifications' profiles); NULL for a codec without such
+ * profiles, or beyond them.  *@common: most decoders, hardware ones too,
+ * take it (HEVC Main 10, VP9 profile 2, AV1 Main), so the cost is the work
+ * alone. */
 static const gchar *
-gp_format_profile (const gchar * factory)
+gp_format_profile (const gchar * factory, gint depth, GpFormatChroma chroma,
+    gboolean * common)
 {
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (gp_format_profiles); i++)
-    if (g_strcmp0 (gp_format_profiles[i].encoder, factory) == 0)
-      return gp_format_profiles[i].profile;
+  *common = FALSE;
+  for (i = 0; i < G_N_ELEMENTS (gp_format_codecs); i++)
+    if (g_strcmp0 (gp_format_codecs[i].encoder, factory) == 0)
+      break;
+  if (i == G_N_ELEMENTS (gp_format_codecs))
+    return NULL;
+  switch (gp_format_codecs[i].codec) {
+    case GP_FORMAT_H264:
+      /* High 10 and High 4:2:2 stop at 10 bits, High 4:4:4 Predictive
+       * takes any chroma up to 14 */
+      if (depth > 14)
+        return NULL;
+      if (chroma == GP_FORMAT_420 && depth <= 10)
+        return "H.264 High 10";
+      if (chroma == GP_FORMAT_422 && depth <= 10)
+        return "H.264 High 4:2:2";
+      return "H.264 High 4:4:4 Predictive";
+    case GP_FORMAT_HEVC:
+      /* the range extensions' profiles are named by chroma and depth;
+       * only Main 10 is in every HEVC decoder */
+      if (depth > 12)
+        return "HEVC Main 4:4:4 16 Intra";
+      if (chroma == GP_FORMAT_420) {
+        *common = depth <= 10;
+        return depth <= 10 ? "HEVC Main 10" : "HEVC Main 12";
+      }
+      if (chroma == GP_FORMAT_422)
+        return depth <= 10 ? "HEVC Main 4:2:2 10" : "HEVC Main 4:2:2 12";
+      return depth <= 8 ? "HEVC Main 4:4:4" : depth <= 10 ?
+          "HEVC Main 4:4:4 10" : "HEVC Main 4:4:4 12";
+    case GP_FORMAT_VP9:
+      /* 0: 8-bit 4:2:0, 1: 8-bit 4:2:2 or 4:4:4, 2: 10 or 12-bit 4:2:0,
+       * 3: 10 or 12-bit 4:2:2 or 4:4:4 */
+      if (depth > 12)
+        return NULL;
+      if (chroma == GP_FORMAT_420) {
+        *common = TRUE;
+        return "VP9 profile 2";
+      }
+      return depth <= 8 ? "VP9 profile 1" : "VP9 profile 3";
+    case GP_FORMAT_AV1:
+      /* Main: 8 or 10-bit 4:2:0, High: 8 or 10-bit 4:4:4, Professional:
+       * 4:2:2 and 12 bits */
+      if (depth > 12)
+        return NULL;
+      if (depth <= 10 && chroma == GP_FORMAT_420) {
+        *common = TRUE;
+        return "AV1 Main";
+      }
+      if (depth <= 10 && chroma == GP_FORMAT_444)
+        return "AV1 High";
+      return "AV1 Professional";
+  }
   return NULL;
+}
+
+/* "10-bit 4:2:2", "8-bit 4:4:4", "12-bit": the format's weight in words. */
+static gchar *
+gp_format_words (gint depth, GpFormatChroma chroma)
+{
+  static const gchar *const names[] = { "", "4:2:2", "4:4:4" };
+
+  if (chroma == GP_FORMAT_420)
+    return g_strdup_printf ("%d-bit", depth);
+  return g_strdup_printf ("%d-bit %s", depth, names[chroma]);
 }
 
 /* TRUE when another heavy element on @t's chain got @format too: the
@@ -317,16 +409,18 @@ static void
 gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
     gboolean encoder, GHashTable * covered)
 {
+  static const gchar *const chroma_names[] = { "4:2:0", "4:2:2", "4:4:4" };
   GpLink *in = gp_session_link_into (s, c->name);
   gchar *format = in ? gp_caps_format (in->caps) : NULL;
-  gboolean full, drawn;
-  gint depth = gp_format_depth (format, &full);
-  const gchar *maker, *profile = gp_format_profile (c->factory);
+  GpFormatChroma chroma;
+  gint depth = gp_format_depth (format, &chroma);
+  gboolean drawn, common;
+  const gchar *maker, *profile = gp_format_profile (c->factory, depth,
+      chroma, &common);
   GpFormatTrace t;
   GpElement *oe;
   GpFinding *f;
-  GString *what;
-  gchar *title, *ln;
+  gchar *title, *ln, *what, *decoder;
   gdouble share;
   guint i;
 
@@ -352,14 +446,10 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
     g_hash_table_add (covered, g_strdup (g_ptr_array_index (t.chain, i)));
   maker = t.made_by ? t.made_by : t.origin;
 
-  what = g_string_new (NULL);
-  if (depth > 8)
-    g_string_append_printf (what, "%d-bit", depth);
-  if (full)
-    g_string_append_printf (what, "%s4:4:4", depth > 8 ? " " : "8-bit ");
+  what = gp_format_words (depth, chroma);
   title = g_strdup_printf ("%s %s %s (%s) that nothing asked for: pin %s "
       "before it", c->name, encoder ? "encodes" : "works on", format,
-      what->str, GP_FORMAT_PIN);
+      what, GP_FORMAT_PIN);
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
   g_free (title);
   /* bench/pairs/format.pair verified the encoders' case,
@@ -373,7 +463,9 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
   gp_finding_set_string (f, encoder ? "encoder" : "element", c->name);
   gp_finding_set_string (f, "format", format);
   gp_finding_set_int (f, "bit_depth", depth);
-  gp_finding_set_string (f, "chroma", full ? "4:4:4" : "subsampled");
+  gp_finding_set_string (f, "chroma", chroma_names[chroma]);
+  if (encoder && profile)
+    gp_finding_set_string (f, "profile", profile);
   gp_finding_set_string (f, "made_by", maker);
   if (t.origin_format && !t.made_by)
     gp_finding_set_string (f, "origin_format", t.origin_format);
@@ -385,25 +477,34 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
   }
 
   g_free (f->why);
+  if (profile == NULL)
+    decoder = g_strdup ("the stream needs a decoder for its depth and "
+        "chroma, which most players and hardware decoders lack");
+  else if (common)
+    decoder = g_strdup_printf ("the stream needs a decoder for the %s "
+        "profile, which most decoders have: the cost is the work",
+        profile);
+  else
+    decoder = g_strdup_printf ("the stream needs a decoder for the %s "
+        "profile, which most players and hardware decoders lack", profile);
   if (encoder)
     f->why = g_strdup_printf ("Nothing in the launch string asks for a "
         "format, so negotiation gave %s the first one of its own list that "
         "%s can make: %s. That is %s: frames of about %.1f bytes a pixel "
         "where %s has 1.5, so %s and everything before it on the way do "
-        "more work per frame, and the stream needs a decoder for the %s "
-        "profile, which most players and hardware decoders lack.", c->name,
-        maker, format, what->str, gp_format_bytes_per_pixel (format, depth,
-            full), GP_FORMAT_PIN, c->name, profile ? profile :
-        "matching high-depth");
+        "more work per frame, and %s.", c->name, maker, format, what,
+        gp_format_bytes_per_pixel (format, depth, chroma), GP_FORMAT_PIN,
+        c->name, decoder);
   else
     f->why = g_strdup_printf ("Nothing in the launch string asks for a "
         "format, so negotiation gave %s the first format of %s's list that "
         "everything after it takes: %s, %s, about %.1f bytes a pixel where "
         "%s has 1.5. %s and every element after it in that format read and "
         "write every pixel, so each does that much more work per frame for "
-        "nothing the pipeline asked for.", c->name, maker, format, what->str,
-        gp_format_bytes_per_pixel (format, depth, full), GP_FORMAT_PIN,
+        "nothing the pipeline asked for.", c->name, maker, format, what,
+        gp_format_bytes_per_pixel (format, depth, chroma), GP_FORMAT_PIN,
         c->name);
+  g_free (decoder);
   g_free (f->fix);
   f->fix = g_strdup_printf ("Pin the format right before %s: `... ! "
       "video/x-raw,format=%s ! %s` (keep %s only if %s must carry that "
@@ -436,7 +537,7 @@ gp_format_check (GpSession * s, const GpRule * rule, GpElement * c,
     g_free (caps_name);
   }
   g_free (ln);
-  g_string_free (what, TRUE);
+  g_free (what);
   gp_format_trace_clear (&t);
   g_free (format);
 }

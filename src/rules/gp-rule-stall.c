@@ -209,6 +209,33 @@ gp_stall_data_ran_out (GpSession * s, const GpPlayingSpan * span,
   return !live;
 }
 
+/* TRUE when @sl's gap is a queue a bin made for itself holding buffers up
+ * to the limit the bin gave it: splitmuxsink (hlssink2's) sizes its
+ * queue to a GOP (max-size-buffers=31 for key-int-max=30) and lets the
+ * GOP go when the next keyframe decides where the file is cut, so its
+ * output stops for up to a GOP by design.  An element that holds buffers
+ * by design, up to its own limit, has not stalled; past that limit (or
+ * in a queue of the user's, whose limits say nothing of a design) it
+ * has. */
+static gboolean
+gp_stall_holds_by_design (GpSession * s, const GpStallLink * sl,
+    gdouble period_ms)
+{
+  GpElement *e = gp_session_find_element (s, sl->src_el);
+  gint64 max_buffers = 0, max_ns = 0;
+  gdouble limit_s = 0;
+
+  if (e == NULL || !sl->flowed || !gp_session_is_queue (s, sl->src_el) ||
+      gp_session_is_users (s, sl->src_el))
+    return FALSE;
+  if (gp_element_get_prop_int (e, "max-size-buffers", &max_buffers) &&
+      max_buffers > 0)
+    limit_s = max_buffers * period_ms / 1000.0;
+  if (gp_element_get_prop_int (e, "max-size-time", &max_ns) && max_ns > 0)
+    limit_s = limit_s > 0 ? MIN (limit_s, max_ns / 1e9) : max_ns / 1e9;
+  return limit_s > 0 && sl->gap_s <= limit_s;
+}
+
 static void
 gp_stall_link_clear (gpointer p)
 {
@@ -217,11 +244,32 @@ gp_stall_link_clear (gpointer p)
   g_free (sl->src_el);
 }
 
+/* TRUE when link @id carried nothing in any window inside [@g0, @g1). */
+static gboolean
+gp_stall_idle_during (GpSession * s, const gchar * id, gdouble g0,
+    gdouble g1)
+{
+  guint i;
+
+  for (i = 0; i < gp_session_n_windows (s); i++) {
+    gdouble t0, t1;
+
+    gp_session_window_span (s, i, &t0, &t1);
+    if (t0 >= g0 - 1e-6 && t1 <= g1 + 1e-6 && gp_session_window_value (s, i,
+            GP_SERIES_LINKS, id, GP_SL_FPS) > 0)
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* TRUE when a link into @element stopped first (or never flowed, for a
- * link that never flowed): @sl's gap is then a consequence, reported where
+ * link that never flowed), or carried nothing all through @sl's gap (its
+ * longest gap may be another, earlier one: a queue that holds a GOP at a
+ * time stops once a GOP): @sl's gap is then a consequence, reported where
  * it starts. */
 static gboolean
-gp_stall_input_stalled (GArray * all, const GpStallLink * sl, gdouble win)
+gp_stall_input_stalled (GpSession * s, GArray * all, const GpStallLink * sl,
+    gdouble win)
 {
   guint i;
 
@@ -234,7 +282,8 @@ gp_stall_input_stalled (GArray * all, const GpStallLink * sl, gdouble win)
       if (!sl->flowed)
         hit = !in->flowed;
       else
-        hit = in->g0 <= sl->g0 + win && in->g1 >= sl->g0;
+        hit = (in->g0 <= sl->g0 + win && in->g1 >= sl->g0) ||
+            gp_stall_idle_during (s, in->link->id, sl->g0, sl->g1);
     }
     g_free (sink);
     if (hit)
@@ -351,7 +400,8 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
     sl.gapped = sl.gap_s >= min_s;
     sl.stalled = sl.gapped &&
         !gp_stall_branch_ended (s, sl.src_el, sl.g0 + 0.05) &&
-        !gp_stall_data_ran_out (s, &span, &sl);
+        !gp_stall_data_ran_out (s, &span, &sl) &&
+        !gp_stall_holds_by_design (s, &sl, gp_stall_period_ms (s, sl.link));
     g_array_append_val (all, sl);
   }
   /* Nothing flowed anywhere: the pipeline never ran (an error, a state
@@ -372,7 +422,7 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
     gchar *title;
     GString *why;
 
-    if (!sl->stalled || gp_stall_input_stalled (all, sl, win))
+    if (!sl->stalled || gp_stall_input_stalled (s, all, sl, win))
       continue;
     if (!is_source)
       in = gp_stall_input (s, sl->src_el);

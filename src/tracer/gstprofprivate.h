@@ -364,6 +364,10 @@ struct _GpPad
   guint64 late_sum;
   guint64 late_max;
   guint64 late_hist[GP_HIST_N_BUCKETS];
+  /* (hot, 1 writer) whether the pad's pipeline has a live source (only
+   * its links measure lateness), as of live_gen + topo_gen == late_gen */
+  gint late_gen;
+  gboolean late_on;
 
   /* caps from CAPS events, and the name; lock is a leaf lock */
   GMutex lock;
@@ -555,6 +559,7 @@ struct _GstProfTracer
 
   GQuark q_pad;
   GQuark q_elem;
+  GQuark q_live;                /* on a top-level bin: a live source in it */
 
   /* registry: add under reg_lock, the timer copies it under reg_lock */
   GMutex reg_lock;
@@ -566,9 +571,11 @@ struct _GstProfTracer
   /* creation and peer refresh (slow path) */
   GMutex state_lock;
   gint topo_gen;
-  /* a live source was seen in the process: links measure lateness against
-   * the clock from then on (GP_L_LATE_*); set once, read by the hot path */
-  gint any_live;
+  /* bumped each time a top-level bin gets its first live source
+   * (gp_mark_live_top): 0 while no pipeline in the process is live, the
+   * hot path's quick test; a pad rereads its own pipeline's when it
+   * changes (GpPad.late_gen) */
+  gint live_gen;
 
   /* hooks' ts = gst_util_get_timestamp () - ts_offset */
   guint64 ts_offset;
@@ -625,6 +632,8 @@ void gp_pad_resolve_deq (GstProfTracer * self, GpPad * ps, GstPad * srcpad);
 void gp_pad_update_lat (GstProfTracer * self, GpPad * sink, gint gen);
 void gp_pad_make_origin (GstProfTracer * self, GpPad * ps);
 void gp_elem_read_live (GpElem * e, GstElement * element);
+void gp_mark_live_top (GstProfTracer * self, GstElement * element);
+gint gp_pad_in_live_top (GstProfTracer * self, GstPad * pad);
 void gp_elem_read_split (GpElem * e, GstElement * element);
 GstElement *gp_pad_real_parent (GstPad * pad);
 GstPad *gp_pad_downstream_real (GstPad * srcpad);

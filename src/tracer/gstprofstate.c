@@ -183,6 +183,67 @@ gp_elem_read_live (GpElem * e, GstElement * element)
   g_atomic_int_set (&e->live, live ? 1 : 0);
 }
 
+/* The top-level bin above @o, or @o when it has no parent (a ref). */
+static GstObject *
+gp_top_of (GstObject * o)
+{
+  GstObject *cur = gst_object_ref (o), *up;
+  guint i;
+
+  for (i = 0; i < GP_MAX_WALK && (up = gst_object_get_parent (cur)); i++) {
+    gst_object_unref (cur);
+    cur = up;
+  }
+  return cur;
+}
+
+/* A live source, @element, marks the top-level bin it is in: that
+ * pipeline's links measure lateness against its clock (gp_link_late); a
+ * pipeline beside it with no live source has no real time to fall behind.
+ * The first mark of a bin bumps live_gen, so that its pads look again. */
+void
+gp_mark_live_top (GstProfTracer * self, GstElement * element)
+{
+  GstObject *top = gp_top_of (GST_OBJECT (element));
+
+  g_mutex_lock (&self->state_lock);
+  if (g_object_get_qdata ((GObject *) top, self->q_live) == NULL) {
+    g_object_set_qdata ((GObject *) top, self->q_live, GINT_TO_POINTER (1));
+    g_atomic_int_inc (&self->live_gen);
+  }
+  g_mutex_unlock (&self->state_lock);
+  gst_object_unref (top);
+}
+
+/* Whether the top-level bin above @pad was marked live: 1 or 0, -1 when
+ * an object on the way was locked.  Called by the thread that pushes on
+ * @pad, which may hold its element's lock: each lock is tried, never
+ * waited for (as gp_link_late), and the pad asks again at its next
+ * buffer. */
+gint
+gp_pad_in_live_top (GstProfTracer * self, GstPad * pad)
+{
+  GstObject *cur = gst_object_ref (GST_OBJECT (pad)), *up = NULL;
+  gint live = -1;
+  guint i;
+
+  for (i = 0; i < GP_MAX_WALK; i++) {
+    if (!g_mutex_trylock (GST_OBJECT_GET_LOCK (cur)))
+      break;
+    up = GST_OBJECT_PARENT (cur) ? gst_object_ref (GST_OBJECT_PARENT (cur)) :
+        NULL;
+    GST_OBJECT_UNLOCK (cur);
+    if (up == NULL) {
+      live = g_object_get_qdata ((GObject *) cur, self->q_live) != NULL;
+      break;
+    }
+    gst_object_unref (cur);
+    cur = up;
+  }
+  gst_object_unref (cur);
+  return live;
+}
+
 /* A filter that syncs buffers to the clock (identity sync=true) waits in
  * its chain like a sink: read when it goes to PAUSED. */
 void

@@ -647,14 +647,35 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
  * driver's work and the rest its wait; once its gaps prove short, the wall
  * time is the work.  A queue's gap is its wait for data: not its work.
  * @cpu: the thread's CPU clock now, read when t->gap_cpu. */
-/* From the first live source on, links measure lateness (gp_link_late):
- * a pipeline that is not live has no real time to fall behind, and pays
- * nothing for it. */
+/* A live source marks its pipeline: from then on that pipeline's links
+ * measure lateness (gp_link_late); a pipeline with no live source has no
+ * real time to fall behind, and pays nothing for it, whatever else runs
+ * in the process. */
 static inline void
-gp_note_live (GstProfTracer * self, GpElem * e)
+gp_note_live (GstProfTracer * self, GpElem * e, GstElement * element)
 {
-  if (g_atomic_int_get (&e->live) == 1 && !g_atomic_int_get (&self->any_live))
-    g_atomic_int_set (&self->any_live, 1);
+  if (g_atomic_int_get (&e->live) == 1)
+    gp_mark_live_top (self, element);
+}
+
+/* Whether @ps's pipeline is live, reread when a pipeline became live or
+ * the topology changed since the pad last looked (only the thread that
+ * pushes on it does). */
+static inline gboolean
+gp_pad_late_on (GstProfTracer * self, GpPad * ps, GstPad * pad)
+{
+  gint gen = g_atomic_int_get (&self->live_gen) +
+      g_atomic_int_get (&self->topo_gen);
+
+  if (G_UNLIKELY (ps->late_gen != gen)) {
+    gint live = gp_pad_in_live_top (self, pad);
+
+    if (live >= 0) {
+      ps->late_on = live;
+      ps->late_gen = gen;
+    }
+  }
+  return ps->late_on;
 }
 
 static inline void
@@ -670,7 +691,7 @@ gp_root_push (GstProfTracer * self, GpThread * t, GpElem * drv, GstPad * pad,
 
     if (parent && GST_IS_ELEMENT (parent)) {
       gp_elem_read_live (drv, GST_ELEMENT (parent));
-      gp_note_live (self, drv);
+      gp_note_live (self, drv, GST_ELEMENT (parent));
     }
   }
   if (t->gap_valid && t->gap_driver == drv && drv->qtype == GP_QUEUE_NONE) {
@@ -1051,8 +1072,9 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
         gp_pad_update_lat (self, rs, gen);
       if (GST_CLOCK_TIME_IS_VALID (rt) && rs->n_lat > 0)
         gp_lat_lookups (rs, ps, pad, buf, pts, rt, ts);
-      if (G_UNLIKELY (g_atomic_int_get (&self->any_live))
-          && GST_CLOCK_TIME_IS_VALID (rt) && !ps->is_proxy)
+      if (G_UNLIKELY (g_atomic_int_get (&self->live_gen))
+          && GST_CLOCK_TIME_IS_VALID (rt) && !ps->is_proxy
+          && gp_pad_late_on (self, ps, pad))
         gp_link_late (ps, pad, rt);
       /* a muxer's inputs are remembered from its first: it may hold a
        * whole GOP before the first output reaches a lookup (hlssink2) */
@@ -1492,7 +1514,7 @@ do_element_change_state_post (GstProfTracer * self, guint64 ts,
     GpElem *e = gp_elem_get (self, element);
 
     gp_elem_read_live (e, element);
-    gp_note_live (self, e);
+    gp_note_live (self, e, element);
     gp_elem_read_split (e, element);
     if (GST_IS_PIPELINE (element))
       gp_remember_pipeline (self, element);
@@ -2106,6 +2128,7 @@ gst_prof_tracer_init (GstProfTracer * self)
   self->out_fd = -1;
   self->q_pad = g_quark_from_static_string ("gstprof:pad");
   self->q_elem = g_quark_from_static_string ("gstprof:element");
+  self->q_live = g_quark_from_static_string ("gstprof:live");
   g_mutex_init (&self->reg_lock);
   g_mutex_init (&self->state_lock);
   g_mutex_init (&self->names_lock);

@@ -185,8 +185,8 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
 
-  /* first: from the process's first live source on, every link measures
-   * (gstproftracer.c, gp_note_live) */
+  /* lateness is measured per pipeline (gstproftracer.c, gp_note_live): a
+   * pipeline that is not live measures none, wherever it runs */
   g_test_add_func ("/late/not-live", test_not_live);
   g_test_add_func ("/late/behind", test_behind);
   g_test_add_func ("/late/keeps-up", test_keeps_up);

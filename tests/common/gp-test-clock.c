@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-static gint
+gint
 gp_test_cmp_double (gconstpointer a, gconstpointer b)
 {
   gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;

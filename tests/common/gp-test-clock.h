@@ -16,6 +16,9 @@ G_BEGIN_DECLS
  * is this much over what was asked on a loaded or virtual machine. */
 gdouble gp_test_oversleep_ms (gdouble ms);
 
+/* Orders two gdoubles (g_array_sort, qsort). */
+gint gp_test_cmp_double (gconstpointer a, gconstpointer b);
+
 /* Under a sanitizer (tools/run-asan.sh sets GP_SANITIZER): every program
  * runs several times slower, and a test that holds a wall-clock bound
  * widens that bound only, saying why. */

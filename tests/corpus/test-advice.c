@@ -815,7 +815,7 @@ test_hls (void)
   s = run (launch, 3.0);
   expect (s, (const gchar *[]) {
       "FORMAT:medium", NULL}, (const gchar *[]) {
-      "ENC", "QFULL", "SYNC", NULL});
+      "ENC", "QFULL", "STALL", "SYNC", NULL});
   g_assert_cmpuint (gp_session_count_findings (s, "FORMAT"), ==, 1);
   f = find (s, "FORMAT", GP_SEVERITY_MEDIUM);
   twin = gp_test_patched (s, f);
@@ -823,7 +823,7 @@ test_hls (void)
   g_assert_nonnull (strstr (twin, "format=I420"));
   t = run (twin, 3.0);
   expect (t, NULL, (const gchar *[]) {
-      "FORMAT", "ENC", "QFULL", "SYNC", NULL});
+      "FORMAT", "ENC", "QFULL", "STALL", "SYNC", NULL});
   before = caps_into (s, "giostreamsink");
   after = caps_into (t, "giostreamsink");
   g_test_message ("the file sink received %s, with the fix %s", before, after);

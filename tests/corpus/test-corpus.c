@@ -19,10 +19,12 @@
 #include <gst/gst.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "capture/gp-capture.h"
+#include "capture/gp-wrap.h"
 #include "core/gp-caps.h"
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
@@ -873,30 +875,48 @@ path_from (GpSession * s, const gchar * source)
   return NULL;
 }
 
+/* Live H.264 320x240 at 30/1 into @mux (launch words) and a file sink at
+ * @file, its elements named @pre_src, @pre_mux and @pre_sink: the sink
+ * judged as muxed, its latency the latency tracer's, one match a frame
+ * (30 a second), not one a packet list. */
+static Run
+run_live_h264_mux (const gchar * pre, const gchar * mux, const gchar * file)
+{
+  gchar *launch = g_strdup_printf ("videotestsrc name=%s_src is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
+      "tune=zerolatency speed-preset=ultrafast ! h264parse ! %s "
+      "name=%s_mux ! filesink name=%s_sink location=%s", pre, mux, pre, pre,
+      file);
+  gchar *src = g_strdup_printf ("%s_src", pre);
+  gchar *pad = g_strdup_printf ("%s_src.src", pre);
+  gchar *sk = g_strdup_printf ("%s_sink", pre);
+  Run r = run (launch, 3.0);
+
+  g_assert_cmpstr (sink (r.s, sk)->media, ==, "muxed");
+  assert_latency_agrees (r.s, pad, src, sk);
+  assert_near (path (r.s, pad, sk)->matched / r.s->duration_s, 30.0, 4.0,
+      "matches per s");
+  g_free (sk);
+  g_free (pad);
+  g_free (src);
+  g_free (launch);
+  return r;
+}
+
 /* Live H.264 into mpegtsmux and a file.  mpegtsmux re-bases its output
  * (its first packet at its segment's start, every later one by the same
  * offset): the latency was "34.9 ms, held by the muxer 33.6 ms" (frames
  * matched to older ones), and not measured at all with two streams.  Now
- * it is the latency tracer's; one match a frame (30 a second), not one a
- * packet list; the file is whole TS packets. */
+ * it is the latency tracer's, one match a frame; the file is whole TS
+ * packets. */
 static void
 test_mpegts (void)
 {
   gchar *out = g_build_filename (media_dir, "live.ts", NULL);
-  gchar *launch = g_strdup_printf ("videotestsrc name=ts_src is-live=true ! "
-      "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
-      "tune=zerolatency speed-preset=ultrafast ! h264parse ! mpegtsmux "
-      "name=ts_mux ! filesink name=ts_sink location=%s", out);
-  Run r = run (launch, 3.0);
-  GpSinkSummary *sk = sink (r.s, "ts_sink");
-  GpPath *p = path (r.s, "ts_src.src", "ts_sink");
+  Run r = run_live_h264_mux ("ts", "mpegtsmux", out);
 
-  g_assert_cmpstr (sk->media, ==, "muxed");
-  assert_latency_agrees (r.s, "ts_src.src", "ts_src", "ts_sink");
-  assert_near (p->matched / r.s->duration_s, 30.0, 4.0, "matches per s");
   ts_file_size (out);
   run_clear (&r);
-  g_free (launch);
   g_free (out);
 }
 
@@ -1046,6 +1066,175 @@ test_hevc (void)
   assert_work_is_cpu (r.s);
   run_clear (&r);
   assert_file_starts (out, ebml_magic, sizeof (ebml_magic));
+  g_free (launch);
+  g_free (out);
+}
+
+static const guint8 flv_magic[] = { 'F', 'L', 'V' };
+static const guint8 ogg_magic[] = { 'O', 'g', 'g', 'S' };
+
+/* Live H.264 into flvmux (an RTMP stream's muxer) and a file: the latency
+ * tracer's latency, one match a frame (a tag a frame); an FLV file. */
+static void
+test_flv (void)
+{
+  gchar *out = g_build_filename (media_dir, "live.flv", NULL);
+  Run r = run_live_h264_mux ("fl", "flvmux streamable=true", out);
+
+  run_clear (&r);
+  assert_file_starts (out, flv_magic, sizeof (flv_magic));
+  g_free (out);
+}
+
+/* ------------------------------------------------------------------ */
+/* a frame's latency through a packing muxer, from pad probes           */
+
+/* The truth for a muxer that packs several frames into one buffer (an Ogg
+ * page): pad probes of the test's own on the source's src pad (each
+ * frame's PTS and when it left) and the sink's sink pad (each packed
+ * buffer's slot, [PTS, PTS + duration), and when it arrived), set when
+ * the launch string's elements are added to their pipeline (an emission
+ * hook on GstBin::element-added).  A buffer's latency is counted from the
+ * newest frame it carries, as GStreamer's latency tracer counts a mixer's
+ * output from its newest input. */
+typedef struct
+{
+  GMutex lock;
+  const gchar *src;             /* the source's name */
+  const gchar *sink;            /* the sink's name */
+  GArray *sent_pts;             /* guint64, in order */
+  GArray *sent_us;              /* gint64, monotonic */
+  GArray *lat_ms;               /* gdouble, one a packed buffer */
+} PackTruth;
+
+static PackTruth pack_truth;
+
+static GstPadProbeReturn
+pack_src_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gint64 now = g_get_monotonic_time ();
+
+  if (GST_BUFFER_PTS_IS_VALID (buf)) {
+    g_mutex_lock (&pack_truth.lock);
+    g_array_append_val (pack_truth.sent_pts, GST_BUFFER_PTS (buf));
+    g_array_append_val (pack_truth.sent_us, now);
+    g_mutex_unlock (&pack_truth.lock);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+pack_sink_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gint64 now = g_get_monotonic_time ();
+  guint64 from, to;
+  guint i;
+
+  if (!GST_BUFFER_PTS_IS_VALID (buf) || !GST_BUFFER_DURATION_IS_VALID (buf))
+    return GST_PAD_PROBE_OK;
+  from = GST_BUFFER_PTS (buf);
+  to = from + GST_BUFFER_DURATION (buf);
+  g_mutex_lock (&pack_truth.lock);
+  for (i = pack_truth.sent_pts->len; i > 0; i--) {
+    guint64 pts = g_array_index (pack_truth.sent_pts, guint64, i - 1);
+
+    if (pts >= from && pts < to) {
+      gdouble ms = (now - g_array_index (pack_truth.sent_us, gint64,
+              i - 1)) / 1000.0;
+
+      g_array_append_val (pack_truth.lat_ms, ms);
+      break;
+    }
+  }
+  g_mutex_unlock (&pack_truth.lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static gboolean
+pack_on_element_added (GSignalInvocationHint * hint, guint n,
+    const GValue * values, gpointer data)
+{
+  GstElement *e = g_value_get_object (&values[1]);
+  gchar *name = gst_element_get_name (e);
+  gboolean src = g_strcmp0 (name, pack_truth.src) == 0;
+  GstPad *pad = NULL;
+
+  if (src || g_strcmp0 (name, pack_truth.sink) == 0)
+    pad = gst_element_get_static_pad (e, src ? "src" : "sink");
+  if (pad) {
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, src ? pack_src_probe :
+        pack_sink_probe, NULL, NULL);
+    gst_object_unref (pad);
+  }
+  g_free (name);
+  return TRUE;
+}
+
+/* Runs @launch with the probes on @src and @sink; the truth's p50 (ms) in
+ * *@p50 and the buffers it measured in *@n. */
+static Run
+run_pack_truth (const gchar * launch, gdouble duration_s, const gchar * src,
+    const gchar * sinkname, gdouble * p50, guint * n)
+{
+  guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
+  gulong hook;
+  Run r;
+
+  pack_truth.src = src;
+  pack_truth.sink = sinkname;
+  pack_truth.sent_pts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  pack_truth.sent_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  pack_truth.lat_ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  hook = g_signal_add_emission_hook (signal, 0, pack_on_element_added, NULL,
+      NULL);
+  r = run (launch, duration_s);
+  g_signal_remove_emission_hook (signal, hook);
+  g_mutex_lock (&pack_truth.lock);
+  g_array_sort (pack_truth.lat_ms, gp_test_cmp_double);
+  *n = pack_truth.lat_ms->len;
+  *p50 = *n ? g_array_index (pack_truth.lat_ms, gdouble, (*n - 1) / 2) : -1;
+  g_clear_pointer (&pack_truth.sent_pts, g_array_unref);
+  g_clear_pointer (&pack_truth.sent_us, g_array_unref);
+  g_clear_pointer (&pack_truth.lat_ms, g_array_unref);
+  g_mutex_unlock (&pack_truth.lock);
+  return r;
+}
+
+/* Live Theora into oggmux and a file.  oggmux packs about four frames
+ * into a page (the page's PTS its first frame's, its duration theirs) and
+ * writes it when the frame after them comes.  GStreamer's latency tracer
+ * is not the truth here: its probe travels with the frame that made
+ * oggmux write the page, which the page does not carry (it read 3.6 and
+ * 7.8 ms on two runs where the page's newest frame had waited 70 ms).
+ * The truth is the test's own probes: the page's newest frame, from the
+ * source to the file sink; the file is Ogg. */
+static void
+test_ogg_live (void)
+{
+  gchar *out = g_build_filename (media_dir, "live.ogg", NULL);
+  gchar *launch = g_strdup_printf ("videotestsrc name=og_src is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! theoraenc ! "
+      "oggmux name=og_mux ! filesink name=og_sink location=%s", out);
+  gdouble truth, theirs;
+  guint n, n_theirs;
+  GpPath *p;
+  Run r;
+
+  r = run_pack_truth (launch, 3.0, "og_src", "og_sink", &truth, &n);
+  p = path (r.s, "og_src.src", "og_sink");
+  theirs = lat_tracer_p50 ("og_src", "og_sink", &n_theirs);
+  g_test_message ("the probes: p50 %.2f ms over %u pages; the latency "
+      "tracer (not the truth here): p50 %.2f ms over %u", truth, n, theirs,
+      n_theirs);
+  g_assert_cmpstr (sink (r.s, "og_sink")->media, ==, "muxed");
+  g_assert_cmpuint (n, >=, 10);
+  g_assert_cmpuint (p->matched, >=, 10);
+  assert_near (p->latency_ms.p50, truth, MAX (truth * 0.10, 5.0),
+      "og_src.src > og_sink p50 against the probes'");
+  run_clear (&r);
+  assert_file_starts (out, ogg_magic, sizeof (ogg_magic));
   g_free (launch);
   g_free (out);
 }
@@ -1558,6 +1747,184 @@ test_gl (void)
   run_clear (&r);
 }
 
+/* ------------------------------------------------------------------ */
+/* application programs under gstprof wrap                             */
+
+/* The program @name built beside the tests of @room (tests/capture's
+ * appsink application, this room's appsrc one), or NULL, the test
+ * skipped, when they were built without gstreamer-app. */
+static gchar *
+app_program (const gchar * room, const gchar * name)
+{
+  gchar *prog = g_test_build_filename (G_TEST_BUILT, "..", room, name, NULL);
+
+  if (!g_file_test (prog, G_FILE_TEST_IS_EXECUTABLE)) {
+    g_test_skip ("built without gstreamer-app");
+    g_clear_pointer (&prog, g_free);
+  }
+  return prog;
+}
+
+/* @argv run to its end under gstprof wrap, as `gstprof wrap` would; the
+ * rules run on its session.  This process's debug log (the latency
+ * tracer's records) is left out of the program's environment: the
+ * program starts through env (1), which becomes it. */
+static GpSession *
+wrap_app (gchar ** argv)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  GpWrapOptions opts;
+  GpWrapResult r;
+  GError *err = NULL;
+  GpSession *s;
+
+  g_ptr_array_add (args, (gpointer) "env");
+  g_ptr_array_add (args, (gpointer) "-u");
+  g_ptr_array_add (args, (gpointer) "GST_DEBUG");
+  for (; *argv; argv++)
+    g_ptr_array_add (args, *argv);
+  g_ptr_array_add (args, NULL);
+  gp_wrap_options_init (&opts);
+  opts.argv = (gchar **) args->pdata;
+  opts.machine = FALSE;
+  g_assert_true (gp_wrap_run (&opts, &r, &err));
+  g_assert_no_error (err);
+  g_assert_false (r.failed);
+  g_ptr_array_unref (args);
+  s = g_steal_pointer (&r.session);
+  gp_wrap_result_clear (&r);
+  gp_rules_run (s);
+  return s;
+}
+
+/* No finding's text proposes a queue before @name as a remedy. */
+static void
+assert_no_queue_before (GpSession * s, const gchar * name)
+{
+  gchar *before = g_strdup_printf ("queue before %s", name);
+  guint i;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (f->fix && (strstr (f->fix, "put a queue before it") ||
+            (strstr (f->fix, before) && !strstr (f->fix, "leaky"))))
+      g_error ("%s proposes a queue before %s: %s", f->rule, name, f->fix);
+  }
+  g_free (before);
+}
+
+#define GP_CORPUS_APP_PERIOD_MS (1000.0 / 30)
+#define GP_CORPUS_APP_CALLBACK_MS 45.0
+/* the lag's growth a frame against its truth: test-late.c's tolerance
+ * (windows' medians from 6.25 %-wide buckets) */
+#define GP_CORPUS_APP_LAG_TOLERANCE 0.15
+
+/* Whether the BEHIND finding of an appsink program whose callback costs
+ * @cost_ms a frame (as this machine sleeps it) on a live 30/1 source's
+ * thread says what the truth says: the lag grows by cost - period each
+ * frame, and a frame leaves every cost, so by (cost - period) / cost
+ * seconds a second. */
+static gboolean
+appsink_lag_ok (GpFinding * f, gdouble cost_ms)
+{
+  gdouble ms_per_s = gp_test_evidence_double (f, "lag_growth_pct") * 10.0;
+  gdouble per_frame = ms_per_s * cost_ms / 1000.0;
+  gdouble truth = cost_ms - GP_CORPUS_APP_PERIOD_MS;
+
+  g_test_message ("lag %.1f ms/s: %.2f ms a frame of %.1f ms; truth %.2f ms "
+      "a frame", ms_per_s, per_frame, cost_ms, truth);
+  return fabs (per_frame - truth) <= GP_CORPUS_APP_LAG_TOLERANCE * truth;
+}
+
+/* An application whose appsink callback works 45 ms a frame on the
+ * streaming thread of a live 30/1 source (tests/capture's
+ * gp-test-appsink-slow under gstprof wrap): BEHIND names the callback as
+ * the application's work (its time is the planted cost, not a clock wait;
+ * no SYNC), and the lag grows by the cost less the frame period each
+ * frame.  Up to three runs: other processes on a loaded machine stretch
+ * the cost past the planted sleep. */
+static void
+test_appsink_slow (void)
+{
+  gchar *prog = app_program ("capture", "gp-test-appsink-slow");
+  gchar *ms = g_strdup_printf ("%.0f", GP_CORPUS_APP_CALLBACK_MS);
+  gboolean ok = FALSE;
+  guint attempt;
+
+  for (attempt = 0; prog && attempt < 3 && !ok; attempt++) {
+    gchar *argv[] = { prog, ms, (gchar *) "4", NULL };
+    gdouble cost = GP_CORPUS_APP_CALLBACK_MS +
+        gp_test_oversleep_ms (GP_CORPUS_APP_CALLBACK_MS);
+    GpSession *s = wrap_app (argv);
+    GpFinding *f = gp_session_find_finding (s, "BEHIND", NULL);
+
+    gp_test_print_findings (s);
+    g_assert_nonnull (f);
+    g_assert_cmpstr (f->severity, ==, "medium");
+    g_assert_cmpstr (gp_test_evidence_string (f, "limiting"), ==, "app");
+    assert_near (gp_test_evidence_double (f, "callback_p50_ms"), cost, 2.0,
+        "callback p50 ms");
+    gp_test_assert_has (f->why, "the application's work, not a wait for "
+        "the clock");
+    g_assert_null (gp_session_find_finding (s, "SYNC", NULL));
+    /* no fix that only moves the lag: a queue before the callback */
+    assert_no_queue_before (s, "app");
+    ok = appsink_lag_ok (f, cost);
+    gp_session_free (s);
+  }
+  g_assert_true (prog == NULL || ok);
+  g_free (ms);
+  g_free (prog);
+}
+
+#define GP_CORPUS_APP_PUSH_FPS 25
+/* gstprof's rate at the sink against the program's own count: the first
+ * and last windows are partial, the encoder's start-up holds a frame or
+ * two */
+#define GP_CORPUS_APP_RATE_TOLERANCE 0.03
+
+/* An application pushing frames into a live appsrc at 25 a second by its
+ * own clock, into x264enc and a fakesink (gp-test-appsrc-push under
+ * gstprof wrap): the rate at the sink is what the program says it pushed
+ * over the time it pushed, and nothing is behind. */
+static void
+test_appsrc_push (void)
+{
+  gchar *prog = app_program ("corpus", "gp-test-appsrc-push");
+  gchar *out = g_build_filename (media_dir, "appsrc-push.txt", NULL);
+  gchar *fps = g_strdup_printf ("%d", GP_CORPUS_APP_PUSH_FPS);
+  gchar *argv[] = { prog, fps, (gchar *) "4", out, NULL };
+  gchar *truth = NULL, **f;
+  gdouble pushed_fps;
+  GpSinkSummary *sk;
+  GpSession *s;
+
+  if (prog == NULL)
+    goto out;
+  s = wrap_app (argv);
+  g_assert_true (g_file_get_contents (out, &truth, NULL, NULL));
+  f = g_strsplit (truth, " ", 2);
+  g_assert_cmpuint (g_strv_length (f), ==, 2);
+  /* n frames pushed: n - 1 periods from the first to the last */
+  pushed_fps = (g_ascii_strtod (f[0], NULL) - 1) / g_ascii_strtod (f[1],
+      NULL);
+  g_strfreev (f);
+  g_test_message ("the program: %s", truth);
+  sk = sink (s, "ap_sink");
+  assert_near (sk->fps, pushed_fps, GP_CORPUS_APP_RATE_TOLERANCE * pushed_fps,
+      "ap_sink fps against the program's push rate");
+  gp_test_print_findings (s);
+  g_assert_null (gp_session_find_finding (s, "BEHIND", NULL));
+  assert_no_rate_finding (s);
+  gp_session_free (s);
+out:
+  g_free (truth);
+  g_free (fps);
+  g_free (out);
+  g_free (prog);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1599,6 +1966,8 @@ main (int argc, char **argv)
   g_test_add_func ("/corpus/hls", test_hls);
   g_test_add_func ("/corpus/webm", test_webm);
   g_test_add_func ("/corpus/hevc", test_hevc);
+  g_test_add_func ("/corpus/flv", test_flv);
+  g_test_add_func ("/corpus/ogg-live", test_ogg_live);
   g_test_add_func ("/corpus/overlay-1080p", test_overlay_1080p);
   g_test_add_func ("/corpus/deinterlace", test_deinterlace);
   g_test_add_func ("/corpus/convert-4k", test_convert_4k);
@@ -1619,6 +1988,8 @@ main (int argc, char **argv)
   g_test_add_func ("/corpus/audio-rates", test_audio_rates);
   g_test_add_func ("/corpus/queue-threshold", test_queue_threshold);
   g_test_add_func ("/corpus/gl", test_gl);
+  g_test_add_func ("/corpus/appsink-slow", test_appsink_slow);
+  g_test_add_func ("/corpus/appsrc-push", test_appsrc_push);
   ret = g_test_run ();
   gp_test_stop_display ();
   gp_test_remove_tree (media_dir);

@@ -820,6 +820,70 @@ test_live_rate (void)
   g_ptr_array_unref (ws);
 }
 
+/* The buffers whose lateness was measured on the link into @sink_pad
+ * over @ws, and how many were pushed on it. */
+static guint64
+late_into (GPtrArray * ws, const gchar * sink_pad, guint64 * buffers)
+{
+  guint64 n = 0;
+  guint i;
+
+  *buffers = 0;
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *l = find_by (g_ptr_array_index (ws, i), "links",
+        "sink", sink_pad);
+
+    if (l == NULL)
+      continue;
+    *buffers += get_u64 (l, "buffers");
+    if (gst_structure_has_field (l, GP_L_LATE_N))
+      n += get_u64 (l, GP_L_LATE_N);
+  }
+  return n;
+}
+
+/* Lateness is measured per pipeline: two pipelines in one process, one
+ * live, one not (a file-like source synced to the clock beside a camera).
+ * The live one's links measure every buffer's lateness; the other's none,
+ * though the live source came first. */
+static void
+test_late_per_pipeline (void)
+{
+  GstElement *live, *other;
+  GPtrArray *ws;
+  guint64 live_buffers, other_buffers, live_late, other_late;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  live = launch ("videotestsrc name=lp_live is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=30/1 "
+      "! fakesink name=lp_lsink sync=false");
+  other = launch ("videotestsrc name=lp_file "
+      "! video/x-raw,width=64,height=48,framerate=30/1 "
+      "! fakesink name=lp_fsink sync=true");
+  g_assert_cmpint (gst_element_set_state (live, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  g_assert_cmpint (gst_element_set_state (other, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  run_for (live, 1500);
+  stop (other);
+  stop (live);
+  ws = take_windows ();
+
+  live_late = late_into (ws, "lp_lsink.sink", &live_buffers);
+  other_late = late_into (ws, "lp_fsink.sink", &other_buffers);
+  g_test_message ("live: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+      " buffers measured late; not live: %" G_GUINT64_FORMAT " of %"
+      G_GUINT64_FORMAT, live_late, live_buffers, other_late, other_buffers);
+  /* both ran: about 45 frames each */
+  g_assert_cmpuint (live_buffers, >=, 30);
+  g_assert_cmpuint (other_buffers, >=, 30);
+  g_assert_cmpuint (live_late, ==, live_buffers);
+  g_assert_cmpuint (other_late, ==, 0);
+  g_ptr_array_unref (ws);
+}
+
 /* windows close on the tracer's own timer: with no data flowing (a live
  * source in PAUSED produces nothing) and no main loop running */
 static void
@@ -1857,6 +1921,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tracer/backpressure", test_backpressure);
   g_test_add_func ("/tracer/leaky", test_leaky);
   g_test_add_func ("/tracer/live-rate", test_live_rate);
+  g_test_add_func ("/tracer/late-per-pipeline", test_late_per_pipeline);
   g_test_add_func ("/tracer/windows-without-data", test_windows_without_data);
   g_test_add_func ("/tracer/tee", test_tee);
   g_test_add_func ("/tracer/decodebin", test_decodebin);
