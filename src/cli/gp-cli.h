@@ -57,6 +57,11 @@ gboolean gp_cli_parse_duration (const gchar * text, gdouble * out,
 gboolean gp_cli_positive_option (const gchar * cmd, const gchar * name,
     const gchar * text, gdouble * out, gint * code);
 
+/* A number of the command line: digits with one dot, an optional
+ * exponent, an optional SI prefix (k M G T P): "85T", "204.8e9", "40".
+ * FALSE for anything else, negative values included. */
+gboolean gp_cli_parse_si (const gchar * text, gdouble * out);
+
 gint gp_cmd_run (gint argc, gchar ** argv);
 gint gp_cmd_analyze (gint argc, gchar ** argv);
 gint gp_cmd_check (gint argc, gchar ** argv);
@@ -65,6 +70,7 @@ gint gp_cmd_compare (gint argc, gchar ** argv);
 gint gp_cmd_wrap (gint argc, gchar ** argv);
 gint gp_cmd_export (gint argc, gchar ** argv);
 gint gp_cmd_plot (gint argc, gchar ** argv);
+gint gp_cmd_report (gint argc, gchar ** argv);
 gint gp_cmd_roofline (gint argc, gchar ** argv);
 gint gp_cmd_ds (gint argc, gchar ** argv);
 gint gp_cmd_ds_derive (gint argc, gchar ** argv);
