@@ -30,8 +30,8 @@
  * page's look (CSS and its skeleton) is a GResource compiled from the
  * files beside the code (gp-page.css, gp-page.html).
  *
- * May depend on: core, telemetry (the rooflines), report (the verdict,
- * the redaction's mask), export (the graph), plot (the pictures).
+ * May depend on: core, telemetry (the rooflines), report (the verdict),
+ * export (the graph), plot (the pictures).
  */
 #ifndef __GP_PAGE_H__
 #define __GP_PAGE_H__
