@@ -88,3 +88,26 @@ gp_cli_positive_option (const gchar * cmd, const gchar * name,
       text);
   return FALSE;
 }
+
+gboolean
+gp_cli_parse_si (const gchar * text, gdouble * out)
+{
+  static const gchar prefixes[] = "kMGTP";
+  gchar *end = NULL;
+  const gchar *p;
+  gdouble v;
+
+  if (text == NULL || (!g_ascii_isdigit (*text) && *text != '.'))
+    return FALSE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (v) || v < 0)
+    return FALSE;
+  if (*end != '\0') {
+    p = strchr (prefixes, *end);
+    if (p == NULL || end[1] != '\0')
+      return FALSE;
+    v *= pow (1e3, (p - prefixes) + 1);
+  }
+  *out = v;
+  return TRUE;
+}

@@ -12,14 +12,16 @@
  * supervision is capture's gp_wrap_run), gp-cmd-analyze.c, gp-cmd-check.c,
  * gp-cmd-fix.c, gp-cmd-compare.c, gp-cmd-export.c (its outputs one table,
  * option to export), gp-cmd-plot.c (a session or a telemetry log, told
- * apart by what the file is), gp-cmd-roofline.c (the CPU roofline of a
+ * apart by what the file is), gp-cmd-report.c (one HTML or Markdown file
+ * of a session or a log, src/page, redacted by src/report's gp-redact),
+ * gp-cmd-roofline.c (the CPU roofline of a
  * session, an accelerator's from --from LOG, -o drawn by the plot room's
  * gp_plot_roofline), and gp-cmd-ds-NAME.c per ds subcommand; every session
  * argument is read by ingest's gp_ingest_load_any.  The commands:
  * docs/commands.md.
  *
  * May depend on: everything (core, telemetry, capture, ingest, rules,
- * report, fix, deepstream, export, plot).
+ * report, fix, deepstream, export, plot, page).
  */
 #ifndef __GP_CLI_H__
 #define __GP_CLI_H__
@@ -57,6 +59,11 @@ gboolean gp_cli_parse_duration (const gchar * text, gdouble * out,
 gboolean gp_cli_positive_option (const gchar * cmd, const gchar * name,
     const gchar * text, gdouble * out, gint * code);
 
+/* A number of the command line: digits with one dot, an optional
+ * exponent, an optional SI prefix (k M G T P): "85T", "204.8e9", "40".
+ * FALSE for anything else, negative values included. */
+gboolean gp_cli_parse_si (const gchar * text, gdouble * out);
+
 gint gp_cmd_run (gint argc, gchar ** argv);
 gint gp_cmd_analyze (gint argc, gchar ** argv);
 gint gp_cmd_check (gint argc, gchar ** argv);
@@ -65,6 +72,7 @@ gint gp_cmd_compare (gint argc, gchar ** argv);
 gint gp_cmd_wrap (gint argc, gchar ** argv);
 gint gp_cmd_export (gint argc, gchar ** argv);
 gint gp_cmd_plot (gint argc, gchar ** argv);
+gint gp_cmd_report (gint argc, gchar ** argv);
 gint gp_cmd_roofline (gint argc, gchar ** argv);
 gint gp_cmd_ds (gint argc, gchar ** argv);
 gint gp_cmd_ds_derive (gint argc, gchar ** argv);

@@ -35,31 +35,6 @@ typedef struct
   gdouble v_sms, v_bus;
 } GpCmdRoofline;
 
-/* A number of the command line: digits with one dot, an optional
- * exponent, an optional SI prefix (k M G T P): "85T", "204.8e9", "40". */
-static gboolean
-gp_cmd_roofline_number (const gchar * text, gdouble * out)
-{
-  static const gchar prefixes[] = "kMGTP";
-  gchar *end = NULL;
-  const gchar *p;
-  gdouble v;
-
-  if (text == NULL || (!g_ascii_isdigit (*text) && *text != '.'))
-    return FALSE;
-  v = g_ascii_strtod (text, &end);
-  if (end == text || !isfinite (v) || v < 0)
-    return FALSE;
-  if (*end != '\0') {
-    p = strchr (prefixes, *end);
-    if (p == NULL || end[1] != '\0')
-      return FALSE;
-    v *= pow (1e3, (p - prefixes) + 1);
-  }
-  *out = v;
-  return TRUE;
-}
-
 /* Reads option @name's @text into @out (NAN when not given); FALSE with
  * the one-line report made when it is not a number above 0. */
 static gboolean
@@ -69,7 +44,7 @@ gp_cmd_roofline_arg (const gchar * name, const gchar * text, gdouble * out,
   *out = NAN;
   if (text == NULL)
     return TRUE;
-  if (gp_cmd_roofline_number (text, out) && *out > 0)
+  if (gp_cli_parse_si (text, out) && *out > 0)
     return TRUE;
   *code = gp_cli_fail ("roofline", "--%s: '%s' is not a number above 0 "
       "(digits, an optional exponent and k, M, G, T or P)", name, text);

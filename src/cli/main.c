@@ -54,6 +54,11 @@ static const GpMainCommand gp_main_commands[] = {
       "the curves over time of a saved session or a\n"
         "tegrastats / nvidia-smi log: utilisation, clocks,\n"
         "temperature, power, element self time, link rates"},
+  {"report", gp_cmd_report, "INPUT -o report.html|md",
+      "one file to send around: the verdict, findings, graph,\n"
+        "curves, roofline and tables of a session or a\n"
+        "tegrastats / nvidia-smi log, as HTML that opens offline\n"
+        "or Markdown with PNGs; credentials and paths masked"},
   {"roofline", gp_cmd_roofline, "SESSION | --from LOG --model NAME --fps N",
       "which wall the work hits: the session's elements on\n"
         "this machine's measured memory bandwidth, a network\n"

@@ -23,6 +23,8 @@
 #include "core/gp-caps.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -57,8 +59,8 @@ typedef struct
 } GpExportDot;
 
 static void gp_export_dot_build (GpExportDot * d);
-static gboolean gp_export_dot_render (GVC_t * gvc, Agraph_t * g,
-    GpExportGraphFormat format, const gchar * path, GError ** error);
+static GBytes *gp_export_dot_render (GVC_t * gvc, Agraph_t * g,
+    GpExportGraphFormat format, const gchar * what, GError ** error);
 
 /* graphviz's messages while gstprof works with it: kept here (the first
  * error names what failed), never printed */
@@ -86,17 +88,17 @@ gp_export_dot_context (void)
   return gvc;
 }
 
-gboolean
-gp_export_graph (GpSession * s, GpExportGraphFormat format,
-    const gchar * path, GError ** error)
+GBytes *
+gp_export_graph_data (GpSession * s, GpExportGraphFormat format,
+    const gchar * what, GError ** error)
 {
   GpExportDot d = { s, NULL, NULL, NULL, 0.0, NULL };
   agusererrf old_errf;
   agerrlevel_t old_level;
   GVC_t *gvc;
-  gboolean ok = FALSE;
+  GBytes *bytes = NULL;
 
-  g_return_val_if_fail (s != NULL && path != NULL, FALSE);
+  g_return_val_if_fail (s != NULL && what != NULL, NULL);
 
   gp_export_dot_messages = g_string_new (NULL);
   old_errf = agseterrf (gp_export_dot_collect);
@@ -109,12 +111,12 @@ gp_export_graph (GpSession * s, GpExportGraphFormat format,
   if (gvLayout (gvc, d.root, "dot") != 0) {
     g_strstrip (gp_export_dot_messages->str);
     g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_GRAPHVIZ,
-        "%s: graphviz could not lay the graph out (%s)", path,
+        "%s: graphviz could not lay the graph out (%s)", what,
         gp_export_dot_messages->len ? gp_export_dot_messages->str :
         "no \"dot\" layout: are its plugins configured? "
         "libgvc6-config-update -c");
   } else {
-    ok = gp_export_dot_render (gvc, d.root, format, path, error);
+    bytes = gp_export_dot_render (gvc, d.root, format, what, error);
     gvFreeLayout (gvc, d.root);
   }
 
@@ -125,6 +127,23 @@ gp_export_graph (GpSession * s, GpExportGraphFormat format,
   agseterrf (old_errf);
   g_string_free (gp_export_dot_messages, TRUE);
   gp_export_dot_messages = NULL;
+  return bytes;
+}
+
+gboolean
+gp_export_graph (GpSession * s, GpExportGraphFormat format,
+    const gchar * path, GError ** error)
+{
+  GBytes *bytes;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  bytes = gp_export_graph_data (s, format, path, error);
+  if (bytes == NULL)
+    return FALSE;
+  ok = gp_atomic_file_write (path, g_bytes_get_data (bytes, NULL),
+      g_bytes_get_size (bytes), error);
+  g_bytes_unref (bytes);
   return ok;
 }
 
@@ -489,24 +508,41 @@ gp_export_dot_title (GpExportDot * d)
 /* rendering                                                            */
 /* ------------------------------------------------------------------ */
 
-static gboolean
-gp_export_dot_render (GVC_t * gvc, Agraph_t * g, GpExportGraphFormat format,
-    const gchar * path, GError ** error)
-{
-  const gchar *renderer = format == GP_EXPORT_GRAPH_SVG ? "svg" : "dot";
-  GpAtomicFile *f = gp_atomic_file_open (path, error);
+/* graphviz's renderer of each format */
+static const gchar *const gp_export_dot_renderers[] = {
+  [GP_EXPORT_GRAPH_DOT] = "dot",
+  [GP_EXPORT_GRAPH_SVG] = "svg",
+  [GP_EXPORT_GRAPH_PNG] = "png",
+};
 
-  if (f == NULL)
-    return FALSE;
+/* Rendered into memory (a stream over a growing buffer: gvRender's one
+ * way that is the same in every graphviz release). */
+static GBytes *
+gp_export_dot_render (GVC_t * gvc, Agraph_t * g, GpExportGraphFormat format,
+    const gchar * what, GError ** error)
+{
+  const gchar *renderer = gp_export_dot_renderers[format];
+  gchar *data = NULL;
+  gsize len = 0;
+  FILE *fp = open_memstream (&data, &len);
+  gint rc;
+
+  if (fp == NULL) {
+    g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_IO,
+        "%s: no memory to render the graph into", what);
+    return NULL;
+  }
   g_string_truncate (gp_export_dot_messages, 0);
-  if (gvRender (gvc, g, renderer, f->fp) != 0) {
+  rc = gvRender (gvc, g, renderer, fp);
+  fclose (fp);
+  if (rc != 0) {
     g_strstrip (gp_export_dot_messages->str);
     g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_GRAPHVIZ,
-        "%s: graphviz could not render %s (%s)", path, renderer,
+        "%s: graphviz could not render %s (%s)", what, renderer,
         gp_export_dot_messages->len ? gp_export_dot_messages->str :
         "no such renderer");
-    gp_atomic_file_abort (f);
-    return FALSE;
+    free (data);
+    return NULL;
   }
-  return gp_atomic_file_commit (f, error);
+  return g_bytes_new_with_free_func (data, len, free, data);
 }

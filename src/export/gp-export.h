@@ -48,6 +48,7 @@ typedef enum
 {
   GP_EXPORT_GRAPH_DOT,          /* dot text with the layout's positions */
   GP_EXPORT_GRAPH_SVG,
+  GP_EXPORT_GRAPH_PNG,          /* graphviz's cairo renderer */
 } GpExportGraphFormat;
 
 /* The pipeline graph of @s into the file @path. FALSE with a one-line
@@ -55,6 +56,10 @@ typedef enum
  * then), or naming graphviz when its layout failed. */
 gboolean gp_export_graph (GpSession * s, GpExportGraphFormat format,
     const gchar * path, GError ** error);
+/* The same picture in memory, for a page that holds it (the report);
+ * @what names it in the one-line @error. */
+GBytes *gp_export_graph_data (GpSession * s, GpExportGraphFormat format,
+    const gchar * what, GError ** error);
 
 /* The series and the element summary of @s as CSV files in the folder
  * @dir, made when missing: elements.csv, links.csv, queues.csv,

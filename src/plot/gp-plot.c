@@ -781,12 +781,6 @@ gp_plot_render (cairo_t * cr, const GpPlot * p)
 /* the file                                                             */
 /* ------------------------------------------------------------------ */
 
-typedef enum
-{
-  GP_PLOT_PNG,
-  GP_PLOT_SVG,
-} GpPlotFormat;
-
 static gboolean
 gp_plot_format (const gchar * path, GpPlotFormat * format, GError ** error)
 {
@@ -821,19 +815,14 @@ gp_plot_append (void *closure, const unsigned char *data, unsigned int len)
   return CAIRO_STATUS_SUCCESS;
 }
 
-gboolean
-gp_plot_write (const GpPlot * p, const gchar * path, GError ** error)
+GBytes *
+gp_plot_draw (const GpPlot * p, GpPlotFormat format, GError ** error)
 {
-  GpPlotFormat format;
-  GByteArray *bytes;
+  GByteArray *bytes = g_byte_array_new ();
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
-  gboolean ok;
 
-  if (!gp_plot_format (path, &format, error))
-    return FALSE;
-  bytes = g_byte_array_new ();
   if (format == GP_PLOT_SVG)
     surface = cairo_svg_surface_create_for_stream (gp_plot_append, bytes,
         p->width, p->height);
@@ -853,13 +842,30 @@ gp_plot_write (const GpPlot * p, const gchar * path, GError ** error)
   cairo_surface_destroy (surface);
   if (status != CAIRO_STATUS_SUCCESS) {
     g_set_error (error, GP_PLOT_ERROR, GP_PLOT_ERROR_IO,
-        "%s: cairo cannot draw the picture: %s", path,
-        cairo_status_to_string (status));
+        "cairo cannot draw the picture: %s", cairo_status_to_string (status));
     g_byte_array_unref (bytes);
+    return NULL;
+  }
+  return g_byte_array_free_to_bytes (bytes);
+}
+
+gboolean
+gp_plot_write (const GpPlot * p, const gchar * path, GError ** error)
+{
+  GpPlotFormat format;
+  GBytes *bytes;
+  gboolean ok;
+
+  if (!gp_plot_format (path, &format, error))
+    return FALSE;
+  bytes = gp_plot_draw (p, format, error);
+  if (bytes == NULL) {
+    g_prefix_error (error, "%s: ", path);
     return FALSE;
   }
-  ok = gp_atomic_file_write (path, bytes->data, bytes->len, error);
-  g_byte_array_unref (bytes);
+  ok = gp_atomic_file_write (path, g_bytes_get_data (bytes, NULL),
+      g_bytes_get_size (bytes), error);
+  g_bytes_unref (bytes);
   return ok;
 }
 

@@ -181,6 +181,18 @@ GpPlot *gp_plot_machine_layout (const GpMachine * m, const GpSession * s,
  * the roofline has no memory bandwidth or no compute roof. */
 GpPlot *gp_plot_roofline_layout (const GpRoofline * r, GError ** error);
 
+/* What a picture is drawn as. */
+typedef enum
+{
+  GP_PLOT_PNG,
+  GP_PLOT_SVG,
+} GpPlotFormat;
+
+/* @p drawn into memory, for a page that holds it (the report). NULL with
+ * a one-line @error (GP_PLOT_ERROR_IO) when cairo fails. */
+GBytes *gp_plot_draw (const GpPlot * p, GpPlotFormat format,
+    GError ** error);
+
 /* Draws @p into @path, PNG or SVG by its extension (case aside), written
  * whole or not at all (src/core/gp-file.h). FALSE with a one-line @error
  * naming @path. */

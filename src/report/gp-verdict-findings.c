@@ -24,8 +24,8 @@ gp_verdict_findings_strip_suffix (const gchar * key, const gchar * suffix,
 
 /* One evidence member as "label value unit": the unit comes from the name's
  * suffix (see gp-rules.h), so new rules need nothing here. */
-static gchar *
-gp_verdict_findings_evidence_item (const gchar * key, JsonNode * node)
+gchar *
+gp_verdict_evidence_item (const gchar * key, JsonNode * node)
 {
   gchar *label = NULL, *value, *item;
   gchar b[32];
@@ -133,7 +133,7 @@ gp_verdict_findings_one (GpVerdictText * vt, guint rank, GpFinding * f)
     GString *ev = g_string_new (NULL);
 
     for (l = members; l; l = l->next) {
-      gchar *item = gp_verdict_findings_evidence_item (l->data,
+      gchar *item = gp_verdict_evidence_item (l->data,
           json_object_get_member (f->evidence, l->data));
 
       g_string_append_printf (ev, "%s%s", ev->len ? ", " : "", item);

@@ -57,6 +57,10 @@ gchar *gp_verdict_format (GpSession * s, const gchar * note,
 /* Only the findings part (starts with GP_VERDICT_FINDINGS_HEADING). */
 gchar *gp_verdict_format_findings (GpSession * s, GpVerdictFlags flags);
 
+/* One member of a finding's evidence as the verdict says it: "label
+ * value unit", the unit from the name's suffix (gp-rules.h). */
+gchar *gp_verdict_evidence_item (const gchar * key, JsonNode * node);
+
 /* Colour when @fd is a terminal and NO_COLOR is unset or empty
  * (https://no-color.org) and TERM is not "dumb". */
 gboolean gp_verdict_want_color (gint fd);

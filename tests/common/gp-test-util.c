@@ -6,6 +6,7 @@
 #include "ingest/gp-ingest.h"
 
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -456,4 +457,55 @@ gp_test_assert_planted (GpSession * s, const gchar * name, guint64 buffers,
   g_test_message ("%s: %.1f ms asked, %.3f ms slept here", name, sleep_ms,
       slept);
   g_assert_cmpfloat (fabs (es->self_ms.p50 - slept), <, 0.5);
+}
+
+/* Not inlined: GCC 12 then takes the text it returns for a pointer to
+ * its local variable (-Wdangling-pointer). */
+G_GNUC_NO_INLINE gchar *
+gp_test_chromium_dump_dom (const gchar * chromium, const gchar * dir,
+    const gchar * url, gchar ** err, gint * status)
+{
+  const gchar *argv[] = { chromium, "--headless", "--no-sandbox",
+    "--disable-gpu", "--allow-file-access-from-files",
+    /* the network off: no name resolves, every connection goes to a
+     * proxy that is not there */
+    "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
+    "--dump-dom", url, NULL
+  };
+  gchar *out_path = g_build_filename (dir, "chromium.out", NULL);
+  gchar *err_path = g_build_filename (dir, "chromium.err", NULL);
+  gchar **env = g_environ_unsetenv (g_get_environ (), "LD_PRELOAD");
+  gint out_fd = g_open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  gint err_fd = g_open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  gint64 deadline;
+  GError *error = NULL;
+  gchar *out = NULL;
+  GPid pid;
+
+  g_assert_cmpint (out_fd, >=, 0);
+  g_assert_cmpint (err_fd, >=, 0);
+  g_spawn_async_with_fds (dir, (gchar **) argv, env,
+      G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_own_group, NULL, &pid, -1,
+      out_fd, err_fd, &error);
+  g_assert_no_error (error);
+  close (out_fd);
+  close (err_fd);
+  deadline = g_get_monotonic_time () + GP_CHROMIUM_TIMEOUT_S * G_USEC_PER_SEC;
+  while (waitpid (pid, status, WNOHANG) == 0) {
+    if (g_get_monotonic_time () > deadline) {
+      gp_test_end_group (pid);
+      g_error ("chromium on %s still running after %d s: killed", url,
+          GP_CHROMIUM_TIMEOUT_S);
+    }
+    g_usleep (50 * 1000);
+  }
+  /* its main process is gone: whatever it left in its group goes too */
+  kill (-pid, SIGKILL);
+  g_spawn_close_pid (pid);
+  g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
+  g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
+  g_strfreev (env);
+  g_free (out_path);
+  g_free (err_path);
+  return out;
 }

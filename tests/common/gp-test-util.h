@@ -69,6 +69,24 @@ void gp_test_child_own_group (gpointer unused);
  * G_SPAWN_DO_NOT_REAP_CHILD. */
 void gp_test_end_group (GPid pid);
 
+/* Longest a headless Chromium may take to print the page: about 10 s on a
+ * loaded 2-core machine; past this it is stuck (it has been seen spinning
+ * at 99 % of a core) and the test fails instead of waiting for meson. */
+#define GP_CHROMIUM_TIMEOUT_S 120
+
+/* Headless Chromium (@chromium, its path) dumping the DOM of @url
+ * (--dump-dom) with the network off (no name resolves, no proxy answers),
+ * run in folder @dir, its outputs kept there
+ * (chromium.out, chromium.err): what it printed (its stderr in @err, its
+ * wait status in @status). Chromium leads a process group of its own, its
+ * renderer, GPU and zygote processes in it: the whole group is killed when
+ * its main process has exited or after GP_CHROMIUM_TIMEOUT_S (the test
+ * fails then), and by the kernel when the test dies first. It runs
+ * without the sanitizer runtime tools/run-asan.sh preloads into other
+ * programs. */
+gchar *gp_test_chromium_dump_dom (const gchar * chromium, const gchar * dir,
+    const gchar * url, gchar ** err, gint * status);
+
 /* The gstprof binary ($GSTPROF_BIN) run once: its exit code (128 + the
  * signal when one killed it), what it printed, how long it took. */
 typedef struct

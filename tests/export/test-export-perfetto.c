@@ -549,65 +549,6 @@ test_windows_only (void)
   g_free (dir);
 }
 
-/* Longest a headless Chromium may take to print the page: about 10 s on a
- * loaded 2-core machine; past this it is stuck (it has been seen spinning
- * at 99 % of a core) and the test fails instead of waiting for meson. */
-#define GP_CHROMIUM_TIMEOUT_S 120
-
-/* Headless Chromium's --dump-dom of @url, run in gp_tmp: what it printed
- * (its stderr in @err, its wait status in @status). Chromium leads a process
- * group of its own, its renderer, GPU and zygote processes in it: the whole
- * group is killed when its main process has exited or after
- * GP_CHROMIUM_TIMEOUT_S, and by the kernel when this test dies first.
- * Chromium runs without the sanitizer runtime tools/run-asan.sh preloads
- * into other programs. Not inlined: GCC 12 then takes the text it returns
- * for a pointer to its local variable (-Wdangling-pointer). */
-static G_GNUC_NO_INLINE gchar *
-gp_chromium_run (const gchar * chromium, const gchar * url, gchar ** err,
-    gint * status)
-{
-  const gchar *argv[] = { chromium, "--headless", "--no-sandbox",
-    "--disable-gpu", "--allow-file-access-from-files", "--dump-dom",
-    url, NULL
-  };
-  gchar *out_path = g_build_filename (gp_tmp, "chromium.out", NULL);
-  gchar *err_path = g_build_filename (gp_tmp, "chromium.err", NULL);
-  gchar **env = g_environ_unsetenv (g_get_environ (), "LD_PRELOAD");
-  gint out_fd = g_open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  gint err_fd = g_open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  gint64 deadline;
-  GError *error = NULL;
-  gchar *out = NULL;
-  GPid pid;
-
-  g_assert_cmpint (out_fd, >=, 0);
-  g_assert_cmpint (err_fd, >=, 0);
-  g_spawn_async_with_fds (gp_tmp, (gchar **) argv, env,
-      G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_own_group, NULL, &pid, -1,
-      out_fd, err_fd, &error);
-  g_assert_no_error (error);
-  close (out_fd);
-  close (err_fd);
-  deadline = g_get_monotonic_time () + GP_CHROMIUM_TIMEOUT_S * G_USEC_PER_SEC;
-  while (waitpid (pid, status, WNOHANG) == 0) {
-    if (g_get_monotonic_time () > deadline) {
-      gp_test_end_group (pid);
-      g_error ("chromium on %s still running after %d s: killed", url,
-          GP_CHROMIUM_TIMEOUT_S);
-    }
-    g_usleep (50 * 1000);
-  }
-  /* its main process is gone: whatever it left in its group goes too */
-  kill (-pid, SIGKILL);
-  g_spawn_close_pid (pid);
-  g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
-  g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
-  g_strfreev (env);
-  g_free (out_path);
-  g_free (err_path);
-  return out;
-}
-
 /* What headless Chromium's JSON.parse says of @file (in gp_tmp): the
  * verdict the page wrote into its DOM. NULL when no Chromium is here. */
 static gchar *
@@ -636,7 +577,7 @@ gp_chromium_verdict (const gchar * file)
   }
   g_assert_true (g_file_set_contents (html, page, -1, NULL));
   url = g_strdup_printf ("file://%s#%s", html, file);
-  out = gp_chromium_run (chromium, url, &err, &status);
+  out = gp_test_chromium_dump_dom (chromium, gp_tmp, url, &err, &status);
   start = strstr (out, "<pre id=\"v\">");
   if (start && (end = strstr (start, "</pre>")) != NULL)
     verdict = g_strndup (start + 12, end - start - 12);
