@@ -152,3 +152,28 @@ gp_lines_n_long (const GpLines * l)
 {
   return l->n_long;
 }
+
+void
+gp_lines_skip (GpLinesSkips * k, const gchar * why)
+{
+  k->skipped++;
+  if (k->first == NULL)
+    k->first = g_strdup (why);
+}
+
+gchar *
+gp_lines_skips_text (const GpLinesSkips * k)
+{
+  if (k->skipped == 0)
+    return NULL;
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+      " line%s skipped, first at %s", k->skipped, k->lines,
+      k->lines == 1 ? "" : "s", k->first);
+}
+
+void
+gp_lines_skips_clear (GpLinesSkips * k)
+{
+  g_clear_pointer (&k->first, g_free);
+  k->lines = k->skipped = 0;
+}
