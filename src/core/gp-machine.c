@@ -199,13 +199,15 @@ gp_machine_series_thin (GpMachineSeries * s)
   guint i, k, len = s->t->len;
 
   if (s->merged == NULL) {
-    s->merged = g_array_sized_new (FALSE, FALSE, sizeof (GpMachineMerged),
-        len);
+    GArray *merged = g_array_sized_new (FALSE, FALSE,
+        sizeof (GpMachineMerged), len);
+
     for (i = 0; i < len; i++) {
       GpMachineMerged one = gp_machine_merged (s, i);
 
-      g_array_append_val (s->merged, one);
+      g_array_append_val (merged, one);
     }
+    s->merged = merged;
   }
   for (i = k = 0; i < len; i += 2, k++) {
     GpMachineMerged a = gp_machine_merged (s, i), b = a, ab;

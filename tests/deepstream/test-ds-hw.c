@@ -22,7 +22,7 @@ load (const gchar * name)
 
   if (path == NULL)
     return NULL;
-  gpus = gp_ds_hw_load (path, &error);
+  gpus = gp_ds_hw_load (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (gpus);
   g_free (path);
