@@ -37,9 +37,10 @@
  *   clocks_throttle_reasons.* read as clocks_event_reasons.*, and the field
  *   the driver refused dropped for the retry;
  * - gp-telemetry (this header): both into the machine's vocabulary, and
- *   their saved outputs read whole, told by content (gp_telemetry_sniff, the
- *   one question src/ingest asks too), with the lines' own times or the
- *   interval's;
+ *   their saved outputs read as streams, told by content
+ *   (gp_telemetry_sniff, the one question src/ingest asks too), with the
+ *   lines' own times or the interval's, a damaged line skipped and
+ *   counted, the series bounded;
  * - the roofline: its model (gp-roofline: compute roofs, the memory roof,
  *   the ridge, workload points with their bound and its reason, classified
  *   against GP_ROOFLINE_NEAR); the one peaks table of NVIDIA parts
