@@ -59,6 +59,20 @@ gp_ingest_telemetry_session (GpMachine * m, GpTelemetryKind kind)
   return s;
 }
 
+/* The session of @m, or (@m NULL) @terr as a session reader's error. */
+static GpSession *
+gp_ingest_telemetry_result (GpMachine * m, GpTelemetryKind kind,
+    GError * terr, GError ** error)
+{
+  if (m == NULL) {
+    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_PARSE, "%s",
+        terr->message);
+    g_clear_error (&terr);
+    return NULL;
+  }
+  return gp_ingest_telemetry_session (m, kind);
+}
+
 GpSession *
 gp_ingest_telemetry_data (const gchar * data, gsize length,
     const gchar * origin, GError ** error)
@@ -69,13 +83,7 @@ gp_ingest_telemetry_data (const gchar * data, gsize length,
 
   m = gp_telemetry_load_data (data, length, origin ? origin : "<data>",
       GP_INGEST_TELEMETRY_INTERVAL_S, &terr);
-  if (m == NULL) {
-    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_PARSE, "%s",
-        terr->message);
-    g_clear_error (&terr);
-    return NULL;
-  }
-  return gp_ingest_telemetry_session (m, kind);
+  return gp_ingest_telemetry_result (m, kind, terr, error);
 }
 
 GpSession *
@@ -96,11 +104,5 @@ gp_ingest_telemetry_read (GpIngestStream * st, GError ** error)
     return NULL;
   }
   m = gp_telemetry_reader_finish (r, &terr);
-  if (m == NULL) {
-    g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_PARSE, "%s",
-        terr->message);
-    g_clear_error (&terr);
-    return NULL;
-  }
-  return gp_ingest_telemetry_session (m, kind);
+  return gp_ingest_telemetry_result (m, kind, terr, error);
 }
