@@ -157,8 +157,10 @@ void
 gp_lines_skip (GpLinesSkips * k, const gchar * why)
 {
   k->skipped++;
+  /* (a damaged line's text may be quoted in @why: kept as valid UTF-8,
+   * for a terminal and session.json alike) */
   if (k->first == NULL)
-    k->first = g_strdup (why);
+    k->first = g_utf8_make_valid (why, -1);
 }
 
 gchar *

@@ -75,7 +75,8 @@ typedef struct
   gchar *first;                 /* "FILE:LINE: why" of the first skipped */
 } GpLinesSkips;
 
-/* One malformed line skipped; @why is "FILE:LINE: why" (kept if first). */
+/* One malformed line skipped; @why is "FILE:LINE: why" (kept if first,
+ * made valid UTF-8). */
 void gp_lines_skip (GpLinesSkips * k, const gchar * why);
 /* "N of M lines skipped, first at FILE:LINE: why", or NULL when none was
  * skipped. */

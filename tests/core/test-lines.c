@@ -128,6 +128,11 @@ test_skips (void)
   gp_lines_skips_clear (&k);
   g_assert_null (k.first);
   g_assert_cmpuint (k.skipped, ==, 0);
+  /* a damaged line's bytes quoted in why: kept as valid UTF-8 */
+  gp_lines_skip (&k, "t.log:1: token 'a\xff'");
+  g_assert_true (g_utf8_validate (k.first, -1, NULL));
+  g_assert_true (g_str_has_prefix (k.first, "t.log:1: token 'a"));
+  gp_lines_skips_clear (&k);
 }
 
 int
