@@ -281,7 +281,8 @@ gp_nsys_add_row (GpNsysTable * t, gchar ** cells, const gchar * origin,
       r->truncated = g_str_has_suffix (cells[c], GP_NSYS_ELLIPSIS);
       r->name = strcmp (col, "Operation") == 0 ?
           gp_nsys_memop_canonical (cells[c]) : g_strdup (cells[c]);
-    } else if (strcmp (col, "Style") == 0) {
+    } else if (strcmp (col, "Style") == 0 && r->style == NULL) {
+      /* (the first Style column, as the first name column) */
       r->style = g_strdup (cells[c]);
     } else if (f != NULL) {
       if (!gp_nsys_number (cells[c], f) && typed) {

@@ -351,8 +351,18 @@ test_partly_bad (void)
           "     40.0              400          4  b\n",
         "1 of 8 lines skipped, first at part.txt:6: cuda_api_sum: a row of"},
   };
+  /* a header naming Style twice: the first one is the row's, the second
+   * not kept over it (it leaked: found by fuzz-nsys) */
+  static const gchar twice[] = "Time (%),Total Time (ns),Instances,Style,"
+      "Style,Range\n60.0,600,6,PushPop,StartEnd,a\n";
+  GpNsysStats *st = gp_nsys_parse (twice, strlen (twice), "nvtx_sum",
+      "twice.txt", NULL);
   guint i;
 
+  g_assert_nonnull (st);
+  g_assert_cmpstr (row (g_ptr_array_index (st->tables, 0), 0)->style, ==,
+      "PushPop");
+  gp_nsys_stats_free (st);
   for (i = 0; i < G_N_ELEMENTS (texts); i++) {
     GError *err = NULL;
     GpNsysStats *s = gp_nsys_parse (texts[i][0], strlen (texts[i][0]),
