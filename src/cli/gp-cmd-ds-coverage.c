@@ -108,6 +108,12 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
   md = gp_ds_coverage_markdown (els);
   fputs ("# NVTX coverage\n\n", stdout);
   fputs (md, stdout);
+  if (stats != NULL && stats->rows_skipped.skipped > 0) {
+    gchar *skipped = gp_lines_skips_text (&stats->rows_skipped);
+
+    printf ("\n%s: %s\n", nsys, skipped);
+    g_free (skipped);
+  }
   if (rest[1] == NULL && gp_ds_config_format_for (rest[0]) ==
       GP_DS_CONFIG_YAML)
     printf ("\nFrom the test app's groups: the elements its code adds "

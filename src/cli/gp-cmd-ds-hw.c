@@ -29,7 +29,7 @@ gp_cmd_ds_hw (gint argc, gchar ** argv)
   GPtrArray *gpus = NULL;
   gint code = GP_EXIT_CLEAN;
   guint i;
-  gchar *report;
+  gchar *report, *note = NULL;
 
   ctx = g_option_context_new ("");
   g_option_context_set_summary (ctx, "The GPUs under a DeepStream pipeline "
@@ -47,7 +47,7 @@ gp_cmd_ds_hw (gint argc, gchar ** argv)
         "is --from FILE)", rest[0]);
     goto out;
   }
-  gpus = from ? gp_ds_hw_load (from, &err) : gp_ds_hw_probe (&err);
+  gpus = from ? gp_ds_hw_load (from, &note, &err) : gp_ds_hw_probe (&err);
   if (gpus == NULL) {
     code = gp_cli_fail ("ds hw", "%s", err->message);
     goto out;
@@ -64,8 +64,11 @@ gp_cmd_ds_hw (gint argc, gchar ** argv)
   report = gp_ds_hw_report (gpus);
   fputs (report, stdout);
   g_free (report);
+  if (note != NULL)
+    printf ("\n%s: %s\n", from, note);
 
 out:
+  g_free (note);
   if (gpus)
     g_ptr_array_unref (gpus);
   g_clear_error (&err);

@@ -93,7 +93,7 @@ gp_cmd_plot_load (const gchar * path, gdouble interval_s, GpSession ** s,
   *m = gp_telemetry_load_file (path, interval_s, error);
   if (*m != NULL)
     return TRUE;
-  /* not read at all (missing, past the limit): no other reader either */
+  /* not read at all (missing, unreadable): no other reader either */
   if (g_error_matches (*error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_IO))
     return FALSE;
   *s = gp_ingest_load_any (path, &tracer_err);
@@ -180,7 +180,11 @@ gp_cmd_plot (gint argc, gchar ** argv)
       code = gp_cli_fail ("plot", "%s", err->message);
     goto out;
   }
-  printf ("wrote %s\n", out);
+  if (gp_telemetry_read_detail (m) != NULL)
+    printf ("wrote %s (%s: %s)\n", out, files[0],
+        gp_telemetry_read_detail (m));
+  else
+    printf ("wrote %s\n", out);
 
 out:
   gp_machine_free (m);

@@ -385,6 +385,8 @@ gp_cmd_roofline (gint argc, gchar ** argv)
     }
     if (!gp_cmd_roofline_accel (&o, from_m, NAN, &accel, &code))
       goto out;
+    if (gp_telemetry_read_detail (from_m) != NULL)
+      printf ("\n%s: %s\n", o.from, gp_telemetry_read_detail (from_m));
   } else {
     s = gp_ingest_load_any (o.files[0], &err);
     if (s == NULL) {

@@ -152,3 +152,30 @@ gp_lines_n_long (const GpLines * l)
 {
   return l->n_long;
 }
+
+void
+gp_lines_skip (GpLinesSkips * k, const gchar * why)
+{
+  k->skipped++;
+  /* (a damaged line's text may be quoted in @why: kept as valid UTF-8,
+   * for a terminal and session.json alike) */
+  if (k->first == NULL)
+    k->first = g_utf8_make_valid (why, -1);
+}
+
+gchar *
+gp_lines_skips_text (const GpLinesSkips * k)
+{
+  if (k->skipped == 0)
+    return NULL;
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+      " line%s skipped, first at %s", k->skipped, k->lines,
+      k->lines == 1 ? "" : "s", k->first);
+}
+
+void
+gp_lines_skips_clear (GpLinesSkips * k)
+{
+  g_clear_pointer (&k->first, g_free);
+  k->lines = k->skipped = 0;
+}

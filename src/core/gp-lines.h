@@ -63,6 +63,26 @@ gboolean gp_lines_pending (const GpLines * l);
 /* Lines given as GP_LINE_LONG so far. */
 guint64 gp_lines_n_long (const GpLines * l);
 
+/* What a reader that reads a file as far as it is valid left out: the
+ * lines it read, the malformed ones it skipped and the first of those,
+ * for the one sentence every such reader says (the telemetry logs, ds
+ * perf's application log). Zeroed to start; cleared with
+ * gp_lines_skips_clear (). */
+typedef struct
+{
+  guint64 lines;                /* non-empty lines read, skipped ones too */
+  guint64 skipped;
+  gchar *first;                 /* "FILE:LINE: why" of the first skipped */
+} GpLinesSkips;
+
+/* One malformed line skipped; @why is "FILE:LINE: why" (kept if first,
+ * made valid UTF-8). */
+void gp_lines_skip (GpLinesSkips * k, const gchar * why);
+/* "N of M lines skipped, first at FILE:LINE: why", or NULL when none was
+ * skipped. */
+gchar *gp_lines_skips_text (const GpLinesSkips * k);
+void gp_lines_skips_clear (GpLinesSkips * k);
+
 G_END_DECLS
 
 #endif /* __GP_LINES_H__ */

@@ -28,6 +28,8 @@ gp_machine_series_free (gpointer p)
   g_free (s->source);
   g_array_unref (s->t);
   g_array_unref (s->v);
+  if (s->merged)
+    g_array_unref (s->merged);
   g_free (s);
 }
 
@@ -170,10 +172,65 @@ gp_machine_series_append (GpMachine * m, GpMachineSeries * s, gdouble t,
     v = NAN;
   g_array_append_val (s->t, t);
   g_array_append_val (s->v, v);
+  if (s->merged) {
+    GpMachineMerged one = { isnan (v) ? 0 : 1, v, v };
+
+    g_array_append_val (s->merged, one);
+  }
   src = gp_machine_source (m, s->source);
   if (src->state == NULL)
     src->state = g_strdup (GP_MACHINE_SAMPLED);
   return TRUE;
+}
+
+/* Sample @i of @s as merged: one value where nothing was merged yet. */
+static GpMachineMerged
+gp_machine_merged (const GpMachineSeries * s, guint i)
+{
+  gdouble v = g_array_index (s->v, gdouble, i);
+  GpMachineMerged one = { isnan (v) ? 0 : 1, v, v };
+
+  return s->merged ? g_array_index (s->merged, GpMachineMerged, i) : one;
+}
+
+void
+gp_machine_series_thin (GpMachineSeries * s)
+{
+  guint i, k, len = s->t->len;
+
+  if (s->merged == NULL) {
+    GArray *merged = g_array_sized_new (FALSE, FALSE,
+        sizeof (GpMachineMerged), len);
+
+    for (i = 0; i < len; i++) {
+      GpMachineMerged one = gp_machine_merged (s, i);
+
+      g_array_append_val (merged, one);
+    }
+    s->merged = merged;
+  }
+  for (i = k = 0; i < len; i += 2, k++) {
+    GpMachineMerged a = gp_machine_merged (s, i), b = a, ab;
+    gdouble va = g_array_index (s->v, gdouble, i), vb = va;
+
+    if (i + 1 < len) {
+      b = gp_machine_merged (s, i + 1);
+      vb = g_array_index (s->v, gdouble, i + 1);
+    } else {
+      b.n = 0;
+    }
+    ab.n = a.n + b.n;
+    ab.max = a.n == 0 ? b.max : b.n == 0 ? a.max : MAX (a.max, b.max);
+    ab.min = a.n == 0 ? b.min : b.n == 0 ? a.min : MIN (a.min, b.min);
+    g_array_index (s->t, gdouble, k) =
+        g_array_index (s->t, gdouble, MIN (i + 1, len - 1));
+    g_array_index (s->v, gdouble, k) = ab.n == 0 ? NAN :
+        ((a.n ? va * a.n : 0) + (b.n ? vb * b.n : 0)) / ab.n;
+    g_array_index (s->merged, GpMachineMerged, k) = ab;
+  }
+  g_array_set_size (s->t, k);
+  g_array_set_size (s->v, k);
+  g_array_set_size (s->merged, k);
 }
 
 gchar *
@@ -207,10 +264,15 @@ gp_machine_shift (GpMachine * m, gdouble dt)
         continue;
       g_array_index (s->t, gdouble, k) = t;
       g_array_index (s->v, gdouble, k) = g_array_index (s->v, gdouble, j);
+      if (s->merged)
+        g_array_index (s->merged, GpMachineMerged, k) =
+            g_array_index (s->merged, GpMachineMerged, j);
       k++;
     }
     g_array_set_size (s->t, k);
     g_array_set_size (s->v, k);
+    if (s->merged)
+      g_array_set_size (s->merged, k);
   }
 }
 
@@ -234,8 +296,8 @@ gp_machine_series_v (const GpMachineSeries * s, guint i)
 
 typedef struct
 {
-  guint n;
-  guint above;
+  guint64 n;
+  guint64 above;
   gdouble sum;
   gdouble max;
   gdouble min;
@@ -252,15 +314,17 @@ gp_machine_span (const GpMachineSeries * s, gdouble t0, gdouble t1,
   for (i = 0; i < s->t->len; i++) {
     gdouble t = g_array_index (s->t, gdouble, i);
     gdouble v = g_array_index (s->v, gdouble, i);
+    GpMachineMerged mg;
 
     if (isnan (v) || (!isnan (t0) && t < t0) || (!isnan (t1) && t > t1))
       continue;
-    span.n++;
-    span.sum += v;
-    span.max = MAX (span.max, v);
-    span.min = MIN (span.min, v);
-    if (v >= threshold)
-      span.above++;
+    mg = gp_machine_merged (s, i);
+    span.n += mg.n;
+    span.sum += v * mg.n;
+    span.max = MAX (span.max, mg.max);
+    span.min = MIN (span.min, mg.min);
+    if (mg.min >= threshold || (mg.max >= threshold && v >= threshold))
+      span.above += mg.n;
   }
   return span;
 }
@@ -301,7 +365,7 @@ gp_machine_series_share_above (const GpMachineSeries * s,
 guint
 gp_machine_series_count (const GpMachineSeries * s, gdouble t0, gdouble t1)
 {
-  return gp_machine_span (s, t0, t1, INFINITY).n;
+  return (guint) MIN (gp_machine_span (s, t0, t1, INFINITY).n, G_MAXUINT);
 }
 
 /* ------------------------------------------------------------------ */

@@ -108,8 +108,21 @@ typedef struct
   gchar *source;                /* the GpMachineSource that filled it */
   gdouble limit;                /* NAN: none */
   GArray *t;                    /* gdouble: s from the session's start */
-  GArray *v;                    /* gdouble: NAN missing */
+  GArray *v;                    /* gdouble: NAN missing; a merged sample's
+                                 * the mean of the values it holds */
+  /* NULL until gp_machine_series_thin () first merged neighbours: then
+   * one GpMachineMerged per sample, so that the maximum, the minimum and
+   * the mean stay those of every sample appended (in memory only:
+   * session.json keeps t and v) */
+  GArray *merged;
 } GpMachineSeries;
+
+typedef struct
+{
+  guint64 n;                    /* values merged into the sample (0: missing) */
+  gdouble max;
+  gdouble min;
+} GpMachineMerged;
 
 typedef struct
 {
@@ -153,6 +166,13 @@ GpMachineSeries *gp_machine_series (GpMachine * m, const gchar * quantity,
  * sampler counts its own samples (one tick, many series) in the source. */
 gboolean gp_machine_series_append (GpMachine * m, GpMachineSeries * s,
     gdouble t, gdouble v);
+/* Halves @s: each pair of neighbours becomes one sample at the later
+ * time, its value the mean of the pair's values weighted by how many each
+ * holds, its maximum and minimum kept (the last sample alone when the
+ * count is odd). Readers that append without end call it past a bound
+ * of their own, so memory stays bounded whatever the length. */
+void gp_machine_series_thin (GpMachineSeries * s);
+
 /* The series @quantity/@instance, or with @instance NULL the first series
  * of @quantity; NULL when none. */
 GpMachineSeries *gp_machine_find (const GpMachine * m,
@@ -173,7 +193,10 @@ gdouble gp_machine_series_t (const GpMachineSeries * s, guint i);
 gdouble gp_machine_series_v (const GpMachineSeries * s, guint i);
 /* Over the samples with @t0 <= t <= @t1 (NAN bounds: all), missing values
  * left out: their mean, maximum, minimum, the share of them at or above
- * @threshold (0..1), and how many there were. NAN when none. */
+ * @threshold (0..1), and how many there were. NAN when none. A merged
+ * sample counts as the samples it holds, its maximum and minimum its
+ * own; for the share, all of them are above when its minimum is, none
+ * when its maximum is not, else as its mean is. */
 gdouble gp_machine_series_mean (const GpMachineSeries * s, gdouble t0,
     gdouble t1);
 gdouble gp_machine_series_max (const GpMachineSeries * s, gdouble t0,

@@ -59,7 +59,16 @@ struct _GpDsConfig
   GPtrArray *lines;             /* GpDsLine*, in the text's order */
   /* INI only, kept with every edit (gp_ds_config_index ()): */
   GHashTable *keys;             /* "group\x1fkey" -> its last GpDsLine */
+  GHashTable *key_lines;        /* "group\x1fkey" -> its lines' count */
   GHashTable *groups;           /* group -> GpDsIniGroup */
+  /* An INI edit moves the lines below it; they are moved when next looked
+   * at (gp_ds_config_settle ()), not at each edit, so that a run of edits
+   * down the file is one pass over its lines: lines [0, settled) have
+   * their offsets and numbers, the rest lag by pend_bytes and pend_lines
+   * (one shift for all of them). */
+  guint settled;
+  gssize pend_bytes;
+  gssize pend_lines;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -619,6 +628,7 @@ gp_ds_config_parse (const gchar * origin, const gchar * text, gsize len,
   c->loaded = gp_ds_dup (text, len);
   c->loaded_len = len;
   c->lines = lines;
+  c->settled = lines->len;
   gp_ds_config_index (c);
   return c;
 }
@@ -655,6 +665,7 @@ gp_ds_config_free (GpDsConfig * c)
   g_free (c->loaded);
   g_ptr_array_unref (c->lines);
   g_clear_pointer (&c->keys, g_hash_table_unref);
+  g_clear_pointer (&c->key_lines, g_hash_table_unref);
   g_clear_pointer (&c->groups, g_hash_table_unref);
   g_free (c);
 }
@@ -691,6 +702,71 @@ gp_ds_config_changed (const GpDsConfig * c)
 
 /* An INI group's lines that edits and lookups ask for: its last header and
  * its last key line (NULL when it has none). */
+/* Moves @l by @bytes, its number to @number. */
+static void
+gp_ds_line_move (GpDsLine * l, gssize bytes, guint number)
+{
+  l->number = number;
+  l->start += bytes;
+  l->end += bytes;
+  l->next += bytes;
+  l->key_start += bytes;
+  l->key_end += bytes;
+  l->val_start += bytes;
+  l->val_end += bytes;
+}
+
+/* Lines up to @i (G_MAXUINT: all) given the moves the edits above them
+ * left pending. */
+static void
+gp_ds_config_settle (GpDsConfig * c, guint i)
+{
+  for (; c->settled <= i && c->settled < c->lines->len; c->settled++)
+    gp_ds_line_move (LINE (c->lines, c->settled), c->pend_bytes,
+        c->settled + 1);
+  if (c->settled >= c->lines->len)
+    c->pend_bytes = c->pend_lines = 0;
+}
+
+/* Line @i as it is, without settling the lines above it (a read far
+ * below the edits must not move them all): a copy, its strings
+ * borrowed. */
+static GpDsLine
+gp_ds_config_peek (const GpDsConfig * c, guint i)
+{
+  GpDsLine l = *LINE (c->lines, i);
+
+  if (i >= c->settled)
+    gp_ds_line_move (&l, c->pend_bytes, i + 1);
+  return l;
+}
+
+/* The lines from @i on back among the pending ones (an edit above the
+ * settled lines' end: one shift must hold for all lines below it). */
+static void
+gp_ds_config_unsettle (GpDsConfig * c, guint i)
+{
+  if (c->pend_bytes == 0 && c->pend_lines == 0) {
+    c->settled = MIN (c->settled, i);
+    return;
+  }
+  for (; c->settled > i; c->settled--)
+    gp_ds_line_move (LINE (c->lines, c->settled - 1), -c->pend_bytes,
+        (guint) ((gssize) c->settled - c->pend_lines));
+}
+
+/* The index of line @l: its number, or its number moved by the pending
+ * lines when it lies below the settled ones. */
+static guint
+gp_ds_config_index_of (const GpDsConfig * c, const GpDsLine * l)
+{
+  guint i = l->number - 1;
+
+  if (i < c->settled && LINE (c->lines, i) == l)
+    return i;
+  return (guint) ((gssize) i + c->pend_lines);
+}
+
 typedef struct
 {
   GpDsLine *header;
@@ -701,6 +777,13 @@ static gchar *
 gp_ds_key_id (const gchar * group, const gchar * key)
 {
   return g_strconcat (group, "\x1f", key, NULL);
+}
+
+/* How many lines key @id has (INI). */
+static guint
+gp_ds_config_key_lines (const GpDsConfig * c, const gchar * id)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (c->key_lines, id));
 }
 
 /* @l, at @i, into the index: the last line of its key and of its group
@@ -719,17 +802,19 @@ gp_ds_config_index_line (GpDsConfig * c, GpDsLine * l, guint i)
     g_hash_table_insert (c->groups, g_strdup (l->group), g);
   }
   if (l->kind == GP_DS_LINE_GROUP) {
-    if (g->header == NULL || g->header->number <= i + 1)
+    if (g->header == NULL || gp_ds_config_index_of (c, g->header) <= i)
       g->header = l;
     return;
   }
-  if (g->last_key == NULL || g->last_key->number <= i + 1)
+  if (g->last_key == NULL || gp_ds_config_index_of (c, g->last_key) <= i)
     g->last_key = l;
   {
     gchar *id = gp_ds_key_id (l->group, l->key);
     GpDsLine *was = g_hash_table_lookup (c->keys, id);
 
-    if (was == NULL || was->number <= i + 1)
+    g_hash_table_insert (c->key_lines, g_strdup (id),
+        GUINT_TO_POINTER (gp_ds_config_key_lines (c, id) + 1));
+    if (was == NULL || gp_ds_config_index_of (c, was) <= i)
       g_hash_table_insert (c->keys, id, l);
     else
       g_free (id);
@@ -744,10 +829,13 @@ gp_ds_config_index (GpDsConfig * c)
   guint i;
 
   g_clear_pointer (&c->keys, g_hash_table_unref);
+  g_clear_pointer (&c->key_lines, g_hash_table_unref);
   g_clear_pointer (&c->groups, g_hash_table_unref);
   if (c->format != GP_DS_CONFIG_INI)
     return;
   c->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  c->key_lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
   c->groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       g_free);
   for (i = 0; i < c->lines->len; i++)
@@ -769,7 +857,7 @@ gp_ds_config_find (const GpDsConfig * c, const gchar * group,
     GpDsLine *l = g_hash_table_lookup (c->keys, id);
 
     g_free (id);
-    return l ? (gint) l->number - 1 : -1;
+    return l ? (gint) gp_ds_config_index_of (c, l) : -1;
   }
   for (i = 0; i < (gint) c->lines->len; i++) {
     GpDsLine *l = LINE (c->lines, i);
@@ -900,12 +988,12 @@ gp_ds_config_keys (const GpDsConfig * c, const gchar * group)
 gchar *
 gp_ds_config_line_text (const GpDsConfig * c, guint number)
 {
-  GpDsLine *l;
+  GpDsLine l;
 
   if (number == 0 || number > c->lines->len)
     return NULL;
-  l = LINE (c->lines, number - 1);
-  return g_strndup (c->text->str + l->start, l->end - l->start);
+  l = gp_ds_config_peek (c, number - 1);
+  return g_strndup (c->text->str + l.start, l.end - l.start);
 }
 
 static gchar *
@@ -935,17 +1023,17 @@ gp_ds_config_get (const GpDsConfig * c, const gchar * group,
     const gchar * key)
 {
   gint i = gp_ds_config_find (c, group, key);
-  GpDsLine *l;
+  GpDsLine l;
 
   if (i < 0)
     return NULL;
-  l = LINE (c->lines, i);
-  if (l->container)
+  l = gp_ds_config_peek (c, i);
+  if (l.container)
     return NULL;
   if (c->format == GP_DS_CONFIG_YAML)
-    return gp_ds_yaml_unquote (c->text->str + l->val_start,
-        l->val_end - l->val_start);
-  return g_strndup (c->text->str + l->val_start, l->val_end - l->val_start);
+    return gp_ds_yaml_unquote (c->text->str + l.val_start,
+        l.val_end - l.val_start);
+  return g_strndup (c->text->str + l.val_start, l.val_end - l.val_start);
 }
 
 guint
@@ -954,7 +1042,7 @@ gp_ds_config_line (const GpDsConfig * c, const gchar * group,
 {
   gint i = gp_ds_config_find (c, group, key);
 
-  return i < 0 ? 0 : LINE (c->lines, i)->number;
+  return i < 0 ? 0 : (guint) i + 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1007,9 +1095,15 @@ gp_ds_config_refuse (GpDsConfigFormat format, const gchar * s,
 /* The index of the line holding byte @pos (the last line for the text's
  * end); the lines are in the text's order, so halving finds it. */
 static guint
-gp_ds_config_line_at (const GpDsConfig * c, gsize pos)
+gp_ds_config_line_at (GpDsConfig * c, gsize pos)
 {
-  guint lo = 0, hi = c->lines->len;
+  guint lo = 0, hi;
+
+  /* past the settled lines' end: the lines up to @pos settled first */
+  while (c->settled < c->lines->len && (c->settled == 0 ||
+          pos >= LINE (c->lines, c->settled - 1)->next))
+    gp_ds_config_settle (c, c->settled);
+  hi = c->settled;
 
   while (hi - lo > 1) {
     guint mid = lo + (hi - lo) / 2;
@@ -1051,7 +1145,13 @@ gp_ds_config_unindex_line (GpDsConfig * c, GpDsLine * l, GPtrArray * held)
   }
   if (l->kind == GP_DS_LINE_KEY) {
     gchar *id = gp_ds_key_id (l->group, l->key);
+    guint n = gp_ds_config_key_lines (c, id);
 
+    if (n > 1)
+      g_hash_table_insert (c->key_lines, g_strdup (id),
+          GUINT_TO_POINTER (n - 1));
+    else
+      g_hash_table_remove (c->key_lines, id);
     if (g_hash_table_lookup (c->keys, id) == l) {
       g_hash_table_remove (c->keys, id);
       g_ptr_array_add (held, g_strconcat ("k", id, NULL));
@@ -1100,6 +1200,7 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
     return FALSE;
   a = gp_ds_config_line_at (c, from);
   b = MAX (a, gp_ds_config_line_at (c, old_to));
+  gp_ds_config_settle (c, b);
   p = LINE (c->lines, a)->start;
   end = LINE (c->lines, b)->next + delta;
   number = LINE (c->lines, a)->number;
@@ -1139,22 +1240,21 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
   held = g_ptr_array_new_with_free_func (g_free);
   for (i = a; i <= b; i++)
     gp_ds_config_unindex_line (c, LINE (c->lines, i), held);
-  g_ptr_array_remove_range (c->lines, a, n_old);
-  for (i = 0; i < n_new; i++)
+  /* the lines below move by delta bytes and n_new - n_old lines, with
+   * those already pending: left pending together */
+  gp_ds_config_unsettle (c, b + 1);
+  for (i = 0; i < MIN (n_old, n_new); i++) {
+    gp_ds_line_free (c->lines->pdata[a + i]);
+    c->lines->pdata[a + i] = fresh->pdata[i];
+  }
+  if (n_old > n_new)
+    g_ptr_array_remove_range (c->lines, a + n_new, n_old - n_new);
+  for (i = n_old; i < n_new; i++)
     g_ptr_array_insert (c->lines, (gint) (a + i), fresh->pdata[i]);
   g_ptr_array_unref (fresh);
-  for (i = a + n_new; i < c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
-
-    l->number = i + 1;
-    l->start += delta;
-    l->end += delta;
-    l->next += delta;
-    l->key_start += delta;
-    l->key_end += delta;
-    l->val_start += delta;
-    l->val_end += delta;
-  }
+  c->settled = a + n_new;
+  c->pend_bytes += delta;
+  c->pend_lines += (gssize) n_new - (gssize) n_old;
   for (i = a; i < a + n_new; i++)
     gp_ds_config_index_line (c, LINE (c->lines, i), i);
   /* a place the lines taken away held and the new ones did not fill (a
@@ -1177,6 +1277,8 @@ gp_ds_config_reparse (GpDsConfig * c, GError ** error)
     return FALSE;
   g_ptr_array_unref (c->lines);
   c->lines = lines;
+  c->settled = lines->len;
+  c->pend_bytes = c->pend_lines = 0;
   gp_ds_config_index (c);
   return TRUE;
 }
@@ -1263,9 +1365,11 @@ gp_ds_ini_add (GpDsConfig * c, const gchar * group, const gchar * key,
     GpDsIniGroup *g = g_hash_table_lookup (c->groups, group);
 
     if (g != NULL && g->last_key != NULL)
-      at = like = (gint) g->last_key->number - 1;
+      at = like = (gint) gp_ds_config_index_of (c, g->last_key);
     else if (g != NULL && g->header != NULL)
-      at = (gint) g->header->number - 1;
+      at = (gint) gp_ds_config_index_of (c, g->header);
+    if (at >= 0)
+      gp_ds_config_settle (c, at);
   }
   if (at < 0) {
     pos = c->text->len;
@@ -1412,7 +1516,7 @@ gp_ds_config_set (GpDsConfig * c, const gchar * group, const gchar * key,
 {
   const gchar *why;
   gchar *now;
-  gint i;
+  gint i, stop;
 
   if (changed != NULL)
     *changed = FALSE;
@@ -1453,9 +1557,18 @@ gp_ds_config_set (GpDsConfig * c, const gchar * group, const gchar * key,
     return TRUE;
   }
   g_free (now);
-  /* every line of the key (INI may have it twice), last first so the
-   * earlier offsets hold */
-  for (; i >= 0; i--) {
+  /* every line of the key (INI may have it twice: the index counts
+   * them, so a key once is its line alone), last first so the earlier
+   * offsets hold */
+  stop = -1;
+  if (c->key_lines != NULL) {
+    gchar *id = gp_ds_key_id (group, key);
+
+    if (gp_ds_config_key_lines (c, id) <= 1)
+      stop = i - 1;
+    g_free (id);
+  }
+  for (; i > stop; i--) {
     GpDsLine *l = LINE (c->lines, i);
     gchar *with;
     gboolean ok;
@@ -1463,6 +1576,7 @@ gp_ds_config_set (GpDsConfig * c, const gchar * group, const gchar * key,
     if (l->kind != GP_DS_LINE_KEY || strcmp (l->group, group) != 0 ||
         strcmp (l->key, key) != 0)
       continue;
+    gp_ds_config_settle (c, i);
     with = c->format == GP_DS_CONFIG_YAML && l->val_start == l->val_end ?
         g_strconcat (" ", value, NULL) : g_strdup (value);
     ok = gp_ds_config_splice (c, l->val_start, l->val_end, with, group, key,

@@ -12,6 +12,11 @@
 #include "telemetry/gp-roofline-build.h"
 #include "telemetry/gp-telemetry.h"
 
+/* A saved --query-gpu of a machine's GPUs is a few KiB (every field of
+ * eight GPUs under 64 KiB); a longer one is a log of queries, which plot
+ * reads. */
+#define GP_DS_HW_MAX_QUERY_BYTES (16 * 1024 * 1024)
+
 G_DEFINE_QUARK (gp-ds-hw-error-quark, gp_ds_hw_error);
 
 /* Fields one query may drop before gstprof stops asking again (a driver
@@ -465,32 +470,34 @@ gp_ds_hw_probe (GError ** error)
 }
 
 GPtrArray *
-gp_ds_hw_load (const gchar * path, GError ** error)
+gp_ds_hw_load (const gchar * path, gchar ** note, GError ** error)
 {
-  gchar *data;
-  gsize len;
-  GError *ioerr = NULL;
+  GpTelemetryKind kind = gp_telemetry_sniff_file (path);
   GPtrArray *gpus = NULL;
-  GpTelemetryKind kind;
 
-  data = gp_file_read_capped (path, GP_TELEMETRY_MAX_FILE_BYTES,
-      "a saved GPU query or tegrastats log", &len, &ioerr);
-  if (data == NULL) {
-    g_set_error (error, GP_DS_HW_ERROR, GP_DS_HW_ERROR_INPUT, "%s",
-        ioerr->message);
-    g_error_free (ioerr);
-    return NULL;
-  }
-  kind = gp_telemetry_sniff (data, len);
+  if (note)
+    *note = NULL;
   if (kind == GP_TELEMETRY_NVSMI_QUERY) {
-    GpNvsmiTable *t = gp_nvsmi_parse_query (data, len, NULL, path, error);
+    GError *ioerr = NULL;
+    gsize len;
+    gchar *data = gp_file_read_capped (path, GP_DS_HW_MAX_QUERY_BYTES,
+        "a saved GPU query", &len, &ioerr);
+    GpNvsmiTable *t;
 
+    if (data == NULL) {
+      g_set_error (error, GP_DS_HW_ERROR, GP_DS_HW_ERROR_INPUT, "%s",
+          ioerr->message);
+      g_error_free (ioerr);
+      return NULL;
+    }
+    t = gp_nvsmi_parse_query (data, len, NULL, path, error);
     if (t != NULL) {
       gpus = gp_ds_hw_from_nvsmi (t);
       gp_nvsmi_table_free (t);
     }
+    g_free (data);
   } else if (kind == GP_TELEMETRY_TEGRASTATS) {
-    GpMachine *m = gp_telemetry_load_data (data, len, path, 1.0, error);
+    GpMachine *m = gp_telemetry_load_file (path, 1.0, error);
     GpPeaks *p = m ? gp_roofline_machine_peaks (m, 0, 0, error) : NULL;
 
     if (p != NULL && p->row != NULL)
@@ -498,13 +505,17 @@ gp_ds_hw_load (const gchar * path, GError ** error)
     else if (p != NULL)
       g_set_error (error, GP_DS_HW_ERROR, GP_DS_HW_ERROR_INPUT,
           "%s: the board is not one of the peaks table's", path);
+    if (gpus != NULL && note != NULL && gp_telemetry_read_detail (m))
+      *note = g_strdup (gp_telemetry_read_detail (m));
     gp_peaks_free (p);
     gp_machine_free (m);
+  } else if (!g_file_test (path, G_FILE_TEST_IS_REGULAR)) {
+    g_set_error (error, GP_DS_HW_ERROR, GP_DS_HW_ERROR_INPUT, "%s: no such "
+        "file", path);
   } else {
     g_set_error (error, GP_DS_HW_ERROR, GP_DS_HW_ERROR_INPUT, "%s: not an "
         "nvidia-smi --query-gpu output with its header, nor a tegrastats "
         "log", path);
   }
-  g_free (data);
   return gpus;
 }

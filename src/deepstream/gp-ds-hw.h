@@ -87,10 +87,12 @@ gdouble gp_ds_hw_pcie_gbps (gint gen, gint width);
  * its RAM; NULL with one line in @error when there is neither, or the
  * query failed. */
 GPtrArray *gp_ds_hw_probe (GError ** error);
-/* A saved nvidia-smi `--query-gpu` output with its header, or a tegrastats
- * log (its board told as the roofline tells it). NULL with @error naming
- * the file. */
-GPtrArray *gp_ds_hw_load (const gchar * path, GError ** error);
+/* A saved nvidia-smi `--query-gpu` output with its header (at most
+ * 16 MiB), or a tegrastats log (streamed, its board told as the roofline
+ * tells it; @note, when not NULL, what the reading left out, or NULL).
+ * NULL with @error naming the file. */
+GPtrArray *gp_ds_hw_load (const gchar * path, gchar ** note,
+    GError ** error);
 
 /* The report `ds hw` prints: one section per GPU. */
 gchar *gp_ds_hw_report (GPtrArray * gpus);

@@ -41,7 +41,7 @@ typedef struct
   const gchar *origin;
   guint line;
   GpLines *lines;               /* the log cut into lines */
-  GError *error;                /* the first damaged line's */
+  GError *error;                /* a read's, or the binary test's */
 } GpDsPerfParse;
 
 static void
@@ -72,6 +72,7 @@ gp_ds_perf_free (GpDsPerf * p)
     return;
   g_ptr_array_unref (p->sources);
   g_ptr_array_unref (p->latency);
+  gp_lines_skips_clear (&p->damaged);
   g_free (p);
 }
 
@@ -354,8 +355,9 @@ gp_ds_perf_summarise (GpDsPerfLatency * l)
 }
 
 /* One line of the log (gp-lines.h): a line too long for any monitor's is
- * skipped, a last line cut short that does not read is left out; both
- * are counted in GpDsPerf.skipped. */
+ * skipped, a last line cut short that does not read is left out (both
+ * counted in GpDsPerf.skipped), a damaged one skipped and counted in
+ * GpDsPerf.damaged. */
 static gboolean
 gp_ds_perf_on_line (const gchar * text, gsize length, GpLineFlags flags,
     gpointer user_data)
@@ -374,14 +376,12 @@ gp_ds_perf_on_line (const gchar * text, gsize length, GpLineFlags flags,
   line = g_strndup (text, length);
   ok = gp_ds_perf_line (ps, line, &err);
   g_free (line);
-  if (!ok && (flags & GP_LINE_CUT)) {
+  if (!ok && (flags & GP_LINE_CUT))
     ps->p->skipped++;
-    g_clear_error (&err);
-    return TRUE;
-  }
-  if (!ok)
-    ps->error = err;
-  return ok;
+  else if (!ok)
+    gp_lines_skip (&ps->p->damaged, err->message);
+  g_clear_error (&err);
+  return TRUE;
 }
 
 static void
@@ -407,10 +407,16 @@ gp_ds_perf_end (GpDsPerfParse * ps, gboolean ok, GError ** error)
     gp_lines_finish (ps->lines);
   gp_lines_free (ps->lines);
   ps->p->lines = ps->line;
+  ps->p->damaged.lines = ps->line;
   g_hash_table_unref (ps->by_source);
   g_hash_table_unref (ps->by_comp);
   if (ps->error != NULL) {
     g_propagate_error (error, ps->error);
+    ok = FALSE;
+  } else if (ok && ps->p->reports == 0 && ps->p->latency->len == 0 &&
+      ps->p->damaged.first != NULL) {
+    g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_PARSE, "%s",
+        ps->p->damaged.first);
     ok = FALSE;
   } else if (ok && ps->p->reports == 0 && ps->p->latency->len == 0) {
     g_set_error (error, GP_DS_PERF_ERROR, GP_DS_PERF_ERROR_PARSE,
@@ -515,7 +521,11 @@ gp_ds_perf_table (const GpDsPerf * p)
   GString *out = g_string_new (NULL);
   gdouble total = 0;
   guint i;
+  gchar *damaged = gp_lines_skips_text (&p->damaged);
 
+  if (damaged != NULL)
+    g_string_append_printf (out, "%s\n", damaged);
+  g_free (damaged);
   if (p->skipped > 0)
     g_string_append_printf (out, "%u of %u lines skipped (longer than %u "
         "bytes, or the last cut short and unreadable)\n", p->skipped,

@@ -22,6 +22,8 @@
 
 #include <glib.h>
 
+#include "core/gp-lines.h"
+
 G_BEGIN_DECLS
 
 #define GP_DS_PERF_ERROR (gp_ds_perf_error_quark ())
@@ -60,11 +62,15 @@ typedef struct
   guint lines;                  /* lines read */
   guint skipped;                /* of them: too long for a monitor's, or
                                  * the last cut short and unreadable */
+  GpLinesSkips damaged;         /* of them: a **PERF or latency line that
+                                 * does not read, skipped */
 } GpDsPerf;
 
-/* Reads @data (@origin names it in errors: "FILE:LINE: ..."). A damaged
- * **PERF or latency line, or a log without any, is an error; a last line
- * cut short (no newline ends it) that does not read is left out. */
+/* Reads @data (@origin names it in errors: "FILE:LINE: ..."), as far as
+ * it is valid: a damaged **PERF or latency line is skipped and counted
+ * (GpDsPerf.damaged), a last line cut short (no newline ends it) that
+ * does not read is left out; a log without a line that reads is an error
+ * naming the first damaged line, or the file. */
 GpDsPerf *gp_ds_perf_parse (const gchar * data, gsize len,
     const gchar * origin, GError ** error);
 /* The same from @path, read a block at a time (the file is never held

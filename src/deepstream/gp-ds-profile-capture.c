@@ -268,7 +268,7 @@ gp_ds_profile_hardware (GpDsProfile * p, const gchar * file, gboolean live,
 
   if (file == NULL && !live)
     return TRUE;
-  gpus = file ? gp_ds_hw_load (file, e) : gp_ds_hw_probe (&why);
+  gpus = file ? gp_ds_hw_load (file, NULL, e) : gp_ds_hw_probe (&why);
   if (gpus == NULL) {
     p->hardware_why = why ? g_strdup (why->message) : NULL;
     g_clear_error (&why);

@@ -136,6 +136,7 @@ gp_nsys_stats_free (GpNsysStats * s)
   if (s == NULL)
     return;
   g_ptr_array_unref (s->tables);
+  gp_lines_skips_clear (&s->rows_skipped);
   g_free (s);
 }
 
@@ -147,6 +148,10 @@ gp_nsys_stats_merge (GpNsysStats * s, GpNsysStats * more)
   for (i = 0; i < more->tables->len; i++)
     g_ptr_array_add (s->tables, g_ptr_array_index (more->tables, i));
   g_ptr_array_set_free_func (more->tables, NULL);
+  s->rows_skipped.lines += more->rows_skipped.lines;
+  s->rows_skipped.skipped += more->rows_skipped.skipped;
+  if (s->rows_skipped.first == NULL)
+    s->rows_skipped.first = g_steal_pointer (&more->rows_skipped.first);
   gp_nsys_stats_free (more);
 }
 
@@ -276,7 +281,8 @@ gp_nsys_add_row (GpNsysTable * t, gchar ** cells, const gchar * origin,
       r->truncated = g_str_has_suffix (cells[c], GP_NSYS_ELLIPSIS);
       r->name = strcmp (col, "Operation") == 0 ?
           gp_nsys_memop_canonical (cells[c]) : g_strdup (cells[c]);
-    } else if (strcmp (col, "Style") == 0) {
+    } else if (strcmp (col, "Style") == 0 && r->style == NULL) {
+      /* (the first Style column, as the first name column) */
       r->style = g_strdup (cells[c]);
     } else if (f != NULL) {
       if (!gp_nsys_number (cells[c], f) && typed) {
@@ -296,6 +302,18 @@ gp_nsys_add_row (GpNsysTable * t, gchar ** cells, const gchar * origin,
   return TRUE;
 }
 
+/* Whether any table of @s has a row. */
+static gboolean
+gp_nsys_any_row (const GpNsysStats * s)
+{
+  guint i;
+
+  for (i = 0; i < s->tables->len; i++)
+    if (((GpNsysTable *) g_ptr_array_index (s->tables, i))->rows->len > 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* ---- the three forms ------------------------------------------------- */
 
 typedef struct
@@ -308,6 +326,14 @@ typedef struct
   gchar *report;                /* the report the last heading named */
   GpNsysStats *stats;
 } GpNsysReader;
+
+/* A row that did not read (@err says where and why): skipped, counted. */
+static void
+gp_nsys_skip_row (GpNsysReader * rd, GError * err)
+{
+  gp_lines_skip (&rd->stats->rows_skipped, err->message);
+  g_error_free (err);
+}
 
 static gboolean
 gp_nsys_blank (const gchar * l)
@@ -406,21 +432,22 @@ gp_nsys_read_csv (GpNsysReader * rd, GError ** error)
   t->columns = head;
   for (rd->i++; rd->i < rd->n; rd->i++) {
     const gchar *l = rd->lines[rd->i];
+    GError *err = NULL;
     gchar **cells;
 
     if (gp_nsys_blank (l) || gp_nsys_is_heading (l))
       break;
     cells = gp_nsys_csv_cells (l);
     if (g_strv_length (cells) != t->n_columns) {
-      g_set_error (error, GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE,
-          "%s:%u: %s: %u cells where the header has %u", rd->origin,
-          rd->i + 1, t->report[0] ? t->report : "csv",
-          g_strv_length (cells), t->n_columns);
+      gp_nsys_skip_row (rd, g_error_new (GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE,
+              "%s:%u: %s: %u cells where the header has %u", rd->origin,
+              rd->i + 1, t->report[0] ? t->report : "csv",
+              g_strv_length (cells), t->n_columns));
       g_strfreev (cells);
-      return FALSE;
+      continue;
     }
-    if (!gp_nsys_add_row (t, cells, rd->origin, rd->i + 1, error))
-      return FALSE;
+    if (!gp_nsys_add_row (t, cells, rd->origin, rd->i + 1, &err))
+      gp_nsys_skip_row (rd, err);
   }
   return TRUE;
 }
@@ -586,19 +613,20 @@ gp_nsys_read_column (GpNsysReader * rd, GArray * spans, GError ** error)
   t->columns = head;
   for (rd->i++; rd->i < rd->n; rd->i++) {
     const gchar *l = rd->lines[rd->i];
+    GError *err = NULL;
     gchar **cells;
 
     if (gp_nsys_blank (l) || gp_nsys_is_heading (l))
       break;
     cells = gp_nsys_column_cells (l, n);
     if (cells == NULL) {
-      g_set_error (error, GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE,
-          "%s:%u: %s: a row of fewer than %u cells", rd->origin, rd->i + 1,
-          t->report[0] ? t->report : "table", n);
-      return FALSE;
+      gp_nsys_skip_row (rd, g_error_new (GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE,
+              "%s:%u: %s: a row of fewer than %u cells", rd->origin,
+              rd->i + 1, t->report[0] ? t->report : "table", n));
+      continue;
     }
-    if (!gp_nsys_add_row (t, cells, rd->origin, rd->i + 1, error))
-      return FALSE;
+    if (!gp_nsys_add_row (t, cells, rd->origin, rd->i + 1, &err))
+      gp_nsys_skip_row (rd, err);
   }
   return TRUE;
 }
@@ -659,6 +687,7 @@ gp_nsys_read_table (GpNsysReader * rd, GError ** error)
   t->columns = head;
   for (rd->i++; rd->i < rd->n; rd->i++) {
     const gchar *l = rd->lines[rd->i];
+    GError *err = NULL;
     gchar **cells;
 
     if (gp_nsys_is_border (l))
@@ -667,11 +696,11 @@ gp_nsys_read_table (GpNsysReader * rd, GError ** error)
       break;
     cells = gp_nsys_table_cells (l);
     if (cells == NULL || g_strv_length (cells) < t->n_columns) {
-      g_set_error (error, GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE,
-          "%s:%u: %s: not a row of %u cells", rd->origin, rd->i + 1,
-          t->report[0] ? t->report : "table", t->n_columns);
+      gp_nsys_skip_row (rd, g_error_new (GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE,
+              "%s:%u: %s: not a row of %u cells", rd->origin, rd->i + 1,
+              t->report[0] ? t->report : "table", t->n_columns));
       g_strfreev (cells);
-      return FALSE;
+      continue;
     }
     if (g_strv_length (cells) > t->n_columns) {
       /* a '|' inside the name: the cells past the last column are its */
@@ -682,8 +711,8 @@ gp_nsys_read_table (GpNsysReader * rd, GError ** error)
         g_clear_pointer (&cells[k], g_free);
       cells[t->n_columns - 1] = rest;
     }
-    if (!gp_nsys_add_row (t, cells, rd->origin, rd->i + 1, error))
-      return FALSE;
+    if (!gp_nsys_add_row (t, cells, rd->origin, rd->i + 1, &err))
+      gp_nsys_skip_row (rd, err);
   }
   return TRUE;
 }
@@ -785,7 +814,13 @@ gp_nsys_parse (const gchar * data, gsize len, const gchar * hint,
   g_free (rd.report);
   g_strfreev (rd.lines);
   g_array_unref (spans);
-  if (ok && rd.stats->tables->len == 0) {
+  rd.stats->rows_skipped.lines = rd.n;
+  if (ok && rd.stats->rows_skipped.skipped > 0
+      && !gp_nsys_any_row (rd.stats)) {
+    g_set_error (error, GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE, "%s",
+        rd.stats->rows_skipped.first);
+    ok = FALSE;
+  } else if (ok && rd.stats->tables->len == 0) {
     g_set_error (error, GP_NSYS_ERROR, GP_NSYS_ERROR_PARSE,
         "%s: no nsys stats report (no csv header, column header over "
         "dashes, box-drawn table or SKIPPED line)", origin);

@@ -17,6 +17,8 @@
 
 #include <glib.h>
 
+#include "core/gp-lines.h"
+
 G_BEGIN_DECLS
 
 #define GP_NSYS_ERROR (gp_nsys_error_quark ())
@@ -63,6 +65,7 @@ typedef struct
 typedef struct
 {
   GPtrArray *tables;            /* GpNsysTable*, in the order printed */
+  GpLinesSkips rows_skipped;    /* rows that do not read, skipped */
 } GpNsysStats;
 
 /* The new name of a report name of any release ("nvtxsum" ->
@@ -75,9 +78,12 @@ gchar *gp_nsys_memop_canonical (const gchar * name);
 
 /* Every report in @data (one or several, any form). @report_hint names the
  * report of a table printed without its name (a bare `--output` csv), or
- * NULL. NULL and a one-line @error starting with @origin (":LINE" for a
- * bad row) when there is no report or a row of a known report does not
- * read. */
+ * NULL. Read as far as it is valid: a row that does not read is skipped
+ * and counted in rows_skipped (its sentence: gp_lines_skips_text ()); a
+ * header that does not read refuses the text (its rows cannot be
+ * trusted). NULL and a one-line @error starting with @origin (":LINE")
+ * when there is no report, a header does not read, or no row read and
+ * one was skipped. */
 GpNsysStats *gp_nsys_parse (const gchar * data, gsize len,
     const gchar * report_hint, const gchar * origin, GError ** error);
 void gp_nsys_stats_free (GpNsysStats * stats);

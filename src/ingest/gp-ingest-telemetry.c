@@ -59,16 +59,11 @@ gp_ingest_telemetry_session (GpMachine * m, GpTelemetryKind kind)
   return s;
 }
 
-GpSession *
-gp_ingest_telemetry_data (const gchar * data, gsize length,
-    const gchar * origin, GError ** error)
+/* The session of @m, or (@m NULL) @terr as a session reader's error. */
+static GpSession *
+gp_ingest_telemetry_result (GpMachine * m, GpTelemetryKind kind,
+    GError * terr, GError ** error)
 {
-  GpTelemetryKind kind = gp_telemetry_sniff (data, length);
-  GError *terr = NULL;
-  GpMachine *m;
-
-  m = gp_telemetry_load_data (data, length, origin ? origin : "<data>",
-      GP_INGEST_TELEMETRY_INTERVAL_S, &terr);
   if (m == NULL) {
     g_set_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_PARSE, "%s",
         terr->message);
@@ -79,16 +74,35 @@ gp_ingest_telemetry_data (const gchar * data, gsize length,
 }
 
 GpSession *
+gp_ingest_telemetry_data (const gchar * data, gsize length,
+    const gchar * origin, GError ** error)
+{
+  GpTelemetryKind kind = gp_telemetry_sniff (data, length);
+  GError *terr = NULL;
+  GpMachine *m;
+
+  m = gp_telemetry_load_data (data, length, origin ? origin : "<data>",
+      GP_INGEST_TELEMETRY_INTERVAL_S, &terr);
+  return gp_ingest_telemetry_result (m, kind, terr, error);
+}
+
+GpSession *
 gp_ingest_telemetry_read (GpIngestStream * st, GError ** error)
 {
-  GpSession *s;
-  gchar *data;
-  gsize len;
+  GpTelemetryKind kind = gp_telemetry_sniff (st->head, st->n_head);
+  GpTelemetryReader *r;
+  GError *terr = NULL;
+  GpMachine *m;
 
-  data = gp_ingest_stream_slurp (st, GP_JSON_MAX_FILE_BYTES, &len, error);
-  if (data == NULL)
+  if (kind == GP_TELEMETRY_NONE)
+    return gp_ingest_telemetry_data (st->head, st->n_head, st->origin, error);
+  /* streamed: the machine's series are bounded, the log is not */
+  r = gp_telemetry_reader_new (kind, st->origin,
+      GP_INGEST_TELEMETRY_INTERVAL_S);
+  if (!gp_ingest_stream_lines (st, gp_telemetry_reader_lines (r), error)) {
+    gp_telemetry_reader_free (r);
     return NULL;
-  s = gp_ingest_telemetry_data (data, len, st->origin, error);
-  g_free (data);
-  return s;
+  }
+  m = gp_telemetry_reader_finish (r, &terr);
+  return gp_ingest_telemetry_result (m, kind, terr, error);
 }

@@ -375,68 +375,6 @@ gp_nvsmi_check_columns (GpNvsmiTable * t, const gchar * origin,
   return TRUE;
 }
 
-GpNvsmiTable *
-gp_nvsmi_parse_query (const gchar * data, gsize len,
-    const gchar * const *fields, const gchar * origin, GError ** error)
-{
-  gchar **lines = gp_nvsmi_lines (data, len, origin, error);
-  GpNvsmiTable *t = NULL;
-  guint i, c, header_line = 0;
-  gint ordinal = 0;
-
-  if (lines == NULL)
-    return NULL;
-  for (i = 0; lines[i]; i++) {
-    gchar **cells;
-    guint n;
-
-    if (gp_nvsmi_blank (lines[i]))
-      continue;
-    cells = g_strsplit (lines[i], ",", GP_NVSMI_COLUMNS_MAX + 1);
-    n = g_strv_length (cells);
-    if (t == NULL) {
-      guint nf = fields ? g_strv_length ((gchar **) fields) : n;
-
-      if (nf == 0 || nf > GP_NVSMI_COLUMNS_MAX) {
-        g_set_error (error, GP_NVSMI_ERROR, 0,
-            "%s:%u: %u fields (1 to %d)", origin, i + 1, nf,
-            GP_NVSMI_COLUMNS_MAX);
-        g_strfreev (cells);
-        goto fail;
-      }
-      t = gp_nvsmi_table_new (GP_NVSMI_QUERY, nf);
-      for (c = 0; c < nf; c++)
-        gp_nvsmi_query_column (t, c, fields ? fields[c] : cells[c]);
-      header_line = fields ? 0 : i + 1;
-      if (!gp_nvsmi_check_columns (t, origin, fields ? 0 : i + 1, error)) {
-        g_strfreev (cells);
-        goto fail;
-      }
-      if (!fields) {
-        g_strfreev (cells);
-        continue;
-      }
-    }
-    if (!gp_nvsmi_add_row (t, cells, n, "index", ordinal++, origin, i + 1,
-            error)) {
-      g_strfreev (cells);
-      goto fail;
-    }
-    g_strfreev (cells);
-  }
-  if (t == NULL || t->rows->len == 0) {
-    g_set_error (error, GP_NVSMI_ERROR, 0, "%s:%u: no GPU rows", origin,
-        header_line ? header_line : 1);
-    goto fail;
-  }
-  g_strfreev (lines);
-  return t;
-fail:
-  g_strfreev (lines);
-  gp_nvsmi_table_free (t);
-  return NULL;
-}
-
 /* a `#` line's words, the '#' dropped (`#Time` and `# gpu` alike) */
 static gchar **
 gp_nvsmi_words (const gchar * line, guint * n)
@@ -459,90 +397,242 @@ gp_nvsmi_words (const gchar * line, guint * n)
   return (gchar **) g_ptr_array_free (words, FALSE);
 }
 
+struct _GpNvsmiReader
+{
+  GpNvsmiKind kind;
+  gchar **fields;               /* the caller's field list, or NULL */
+  gchar *origin;
+  GpNvsmiTable *table;          /* NULL until the header (or fields) */
+  gboolean have_units;          /* dmon: its units row read */
+  guint first;                  /* the first non-blank line */
+  gint ordinal;                 /* rows read */
+};
+
+GpNvsmiReader *
+gp_nvsmi_reader_new (GpNvsmiKind kind, const gchar * const *fields,
+    const gchar * origin)
+{
+  GpNvsmiReader *r = g_new0 (GpNvsmiReader, 1);
+
+  r->kind = kind;
+  r->fields = g_strdupv ((gchar **) fields);
+  r->origin = g_strdup (origin);
+  return r;
+}
+
+void
+gp_nvsmi_reader_free (GpNvsmiReader * r)
+{
+  if (r == NULL)
+    return;
+  gp_nvsmi_table_free (r->table);
+  g_strfreev (r->fields);
+  g_free (r->origin);
+  g_free (r);
+}
+
+/* A --query-gpu line: the header (or, with the caller's fields, the
+ * table made before it) or a row. */
+static gboolean
+gp_nvsmi_reader_query (GpNvsmiReader * r, const gchar * line, guint lineno,
+    GError ** error)
+{
+  gchar **cells = g_strsplit (line, ",", GP_NVSMI_COLUMNS_MAX + 1);
+  guint c, n = g_strv_length (cells);
+  gboolean ok = TRUE;
+
+  if (r->table == NULL) {
+    guint nf = r->fields ? g_strv_length (r->fields) : n;
+    GpNvsmiTable *t;
+
+    if (nf == 0 || nf > GP_NVSMI_COLUMNS_MAX) {
+      g_set_error (error, GP_NVSMI_ERROR, 0, "%s:%u: %u fields (1 to %d)",
+          r->origin, lineno, nf, GP_NVSMI_COLUMNS_MAX);
+      g_strfreev (cells);
+      return FALSE;
+    }
+    t = gp_nvsmi_table_new (GP_NVSMI_QUERY, nf);
+    for (c = 0; c < nf; c++)
+      gp_nvsmi_query_column (t, c, r->fields ? r->fields[c] : cells[c]);
+    if (!gp_nvsmi_check_columns (t, r->origin, r->fields ? 0 : lineno,
+            error)) {
+      gp_nvsmi_table_free (t);
+      g_strfreev (cells);
+      return FALSE;
+    }
+    r->table = t;
+    if (r->fields == NULL) {
+      g_strfreev (cells);
+      return TRUE;
+    }
+  }
+  ok = gp_nvsmi_add_row (r->table, cells, n, "index", r->ordinal, r->origin,
+      lineno, error);
+  r->ordinal += ok;
+  g_strfreev (cells);
+  return ok;
+}
+
+/* A dmon `#` line: the header, its units row, or a header block printed
+ * again (or a comment): nothing new. */
+static gboolean
+gp_nvsmi_reader_dmon_header (GpNvsmiReader * r, gchar ** words, guint n,
+    guint lineno, GError ** error)
+{
+  GpNvsmiTable *t;
+  guint c;
+
+  if (r->table == NULL) {
+    /* the header: `# gpu pwr ...`, `#Time gpu ...` with -o T */
+    if (n == 0 || n > GP_NVSMI_COLUMNS_MAX) {
+      g_set_error (error, GP_NVSMI_ERROR, 0,
+          "%s:%u: a header of %u columns", r->origin, lineno, n);
+      return FALSE;
+    }
+    t = gp_nvsmi_table_new (GP_NVSMI_DMON, n);
+    for (c = 0; c < n; c++) {
+      t->columns[c].name = gp_nvsmi_canonical_field (words[c]);
+      t->columns[c].unit = g_strdup ("");
+    }
+    if (!gp_nvsmi_check_columns (t, r->origin, lineno, error)) {
+      gp_nvsmi_table_free (t);
+      return FALSE;
+    }
+    if (gp_nvsmi_table_column (t, "gpu") < 0) {
+      g_set_error (error, GP_NVSMI_ERROR, 0,
+          "%s:%u: dmon header without its gpu column", r->origin, lineno);
+      gp_nvsmi_table_free (t);
+      return FALSE;
+    }
+    r->table = t;
+    return TRUE;
+  }
+  if (r->have_units)
+    return TRUE;
+  /* the units row: `# Idx W C ...`, `#HH:MM:SS Idx ...` */
+  r->have_units = TRUE;
+  if (n != r->table->n_columns) {
+    g_set_error (error, GP_NVSMI_ERROR, 0,
+        "%s:%u: %u units for %u columns", r->origin, lineno, n,
+        r->table->n_columns);
+    return FALSE;
+  }
+  for (c = 0; c < n; c++) {
+    gdouble factor;
+    const gchar *u = gp_nvsmi_normal_unit (words[c], &factor);
+
+    g_free (r->table->columns[c].unit);
+    r->table->columns[c].unit = g_strdup (u ? u : words[c]);
+  }
+  return TRUE;
+}
+
+static gboolean
+gp_nvsmi_reader_dmon (GpNvsmiReader * r, const gchar * line, guint lineno,
+    GError ** error)
+{
+  guint n;
+  gchar **words = gp_nvsmi_words (line, &n);
+  gboolean ok;
+
+  if (line[strspn (line, " \t")] == '#')
+    ok = gp_nvsmi_reader_dmon_header (r, words, n, lineno, error);
+  else if (r->table == NULL) {
+    g_set_error (error, GP_NVSMI_ERROR, 0,
+        "%s:%u: a value row before dmon's '# gpu ...' header", r->origin,
+        lineno);
+    ok = FALSE;
+  } else {
+    ok = gp_nvsmi_add_row (r->table, words, n, "gpu", r->ordinal, r->origin,
+        lineno, error);
+    r->ordinal += ok;
+  }
+  g_strfreev (words);
+  return ok;
+}
+
+gboolean
+gp_nvsmi_reader_line (GpNvsmiReader * r, const gchar * line, guint lineno,
+    GError ** error)
+{
+  if (gp_nvsmi_blank (line))
+    return TRUE;
+  if (r->first == 0)
+    r->first = lineno;
+  if (r->kind == GP_NVSMI_DMON)
+    return gp_nvsmi_reader_dmon (r, line, lineno, error);
+  return gp_nvsmi_reader_query (r, line, lineno, error);
+}
+
+GpNvsmiTable *
+gp_nvsmi_reader_table (const GpNvsmiReader * r)
+{
+  return r->table;
+}
+
+GpNvsmiTable *
+gp_nvsmi_reader_finish (GpNvsmiReader * r, GError ** error)
+{
+  GpNvsmiTable *t = NULL;
+
+  if (r->kind == GP_NVSMI_DMON && r->table == NULL)
+    g_set_error (error, GP_NVSMI_ERROR, 0,
+        "%s:%u: no dmon header ('# gpu ...')", r->origin,
+        r->first ? r->first : 1);
+  else if (r->kind == GP_NVSMI_QUERY && r->ordinal == 0)
+    g_set_error (error, GP_NVSMI_ERROR, 0, "%s:%u: no GPU rows", r->origin,
+        r->first ? r->first : 1);
+  else
+    t = g_steal_pointer (&r->table);
+  gp_nvsmi_reader_free (r);
+  return t;
+}
+
+void
+gp_nvsmi_table_drop_rows (GpNvsmiTable * table)
+{
+  guint i;
+
+  for (i = 0; i < table->rows->len; i++)
+    gp_nvsmi_row_free (g_ptr_array_index (table->rows, i), table->n_columns);
+  g_ptr_array_set_size (table->rows, 0);
+}
+
+/* The whole text through a reader: the first line it refuses refuses
+ * it. */
+static GpNvsmiTable *
+gp_nvsmi_parse (GpNvsmiKind kind, const gchar * data, gsize len,
+    const gchar * const *fields, const gchar * origin, GError ** error)
+{
+  gchar **lines = gp_nvsmi_lines (data, len, origin, error);
+  GpNvsmiReader *r;
+  guint i;
+
+  if (lines == NULL)
+    return NULL;
+  r = gp_nvsmi_reader_new (kind, fields, origin);
+  for (i = 0; lines[i]; i++)
+    if (!gp_nvsmi_reader_line (r, lines[i], i + 1, error)) {
+      gp_nvsmi_reader_free (r);
+      g_strfreev (lines);
+      return NULL;
+    }
+  g_strfreev (lines);
+  return gp_nvsmi_reader_finish (r, error);
+}
+
+GpNvsmiTable *
+gp_nvsmi_parse_query (const gchar * data, gsize len,
+    const gchar * const *fields, const gchar * origin, GError ** error)
+{
+  return gp_nvsmi_parse (GP_NVSMI_QUERY, data, len, fields, origin, error);
+}
+
 GpNvsmiTable *
 gp_nvsmi_parse_dmon (const gchar * data, gsize len, const gchar * origin,
     GError ** error)
 {
-  gchar **lines = gp_nvsmi_lines (data, len, origin, error);
-  GpNvsmiTable *t = NULL;
-  gboolean have_units = FALSE;
-  guint i, c, first = 0;
-  gint ordinal = 0;
-
-  if (lines == NULL)
-    return NULL;
-  for (i = 0; lines[i]; i++) {
-    gchar **words;
-    guint n;
-    gboolean ok = TRUE;
-
-    if (gp_nvsmi_blank (lines[i]))
-      continue;
-    if (first == 0)
-      first = i + 1;
-    words = gp_nvsmi_words (lines[i], &n);
-    if (lines[i][strspn (lines[i], " \t")] == '#') {
-      if (t == NULL) {
-        /* the header: `# gpu pwr ...`, `#Time gpu ...` with -o T */
-        if (n == 0 || n > GP_NVSMI_COLUMNS_MAX) {
-          g_set_error (error, GP_NVSMI_ERROR, 0,
-              "%s:%u: a header of %u columns", origin, i + 1, n);
-          ok = FALSE;
-        } else {
-          t = gp_nvsmi_table_new (GP_NVSMI_DMON, n);
-          for (c = 0; c < n; c++) {
-            t->columns[c].name = gp_nvsmi_canonical_field (words[c]);
-            t->columns[c].unit = g_strdup ("");
-          }
-          ok = gp_nvsmi_check_columns (t, origin, i + 1, error);
-        }
-      } else if (!have_units) {
-        /* the units row: `# Idx W C ...`, `#HH:MM:SS Idx ...` */
-        have_units = TRUE;
-        if (n != t->n_columns) {
-          g_set_error (error, GP_NVSMI_ERROR, 0,
-              "%s:%u: %u units for %u columns", origin, i + 1, n,
-              t->n_columns);
-          ok = FALSE;
-        }
-        for (c = 0; ok && c < n; c++) {
-          gdouble factor;
-          const gchar *u = gp_nvsmi_normal_unit (words[c], &factor);
-
-          g_free (t->columns[c].unit);
-          t->columns[c].unit = g_strdup (u ? u : words[c]);
-        }
-      }
-      /* a header block printed again, or a comment: nothing new */
-    } else if (t == NULL) {
-      g_set_error (error, GP_NVSMI_ERROR, 0,
-          "%s:%u: a value row before dmon's '# gpu ...' header", origin,
-          i + 1);
-      ok = FALSE;
-    } else {
-      ok = gp_nvsmi_add_row (t, words, n, "gpu", ordinal++, origin, i + 1,
-          error);
-    }
-    g_strfreev (words);
-    if (!ok)
-      goto fail;
-  }
-  if (t == NULL) {
-    g_set_error (error, GP_NVSMI_ERROR, 0,
-        "%s:%u: no dmon header ('# gpu ...')", origin, first ? first : 1);
-    goto fail;
-  }
-  if (gp_nvsmi_table_column (t, "gpu") < 0) {
-    g_set_error (error, GP_NVSMI_ERROR, 0,
-        "%s:%u: dmon header without its gpu column", origin, first);
-    goto fail;
-  }
-  g_strfreev (lines);
-  return t;
-fail:
-  g_strfreev (lines);
-  gp_nvsmi_table_free (t);
-  return NULL;
+  return gp_nvsmi_parse (GP_NVSMI_DMON, data, len, NULL, origin, error);
 }
 
 gint

@@ -54,6 +54,27 @@ GpNvsmiTable *gp_nvsmi_parse_dmon (const gchar * data, gsize len,
     const gchar * origin, GError ** error);
 void gp_nvsmi_table_free (GpNvsmiTable * table);
 
+/* The same tables a line at a time, for a reader that streams a file and
+ * skips what it cannot read: each line (without its newline, '\r' made a
+ * space) is the header, dmon's units row, a blank or a row (appended to
+ * the table's rows), or refused (FALSE with one line of @error naming
+ * @origin and @lineno; the table as it was). The parse functions above
+ * are a reader fed every line, the first refusal refusing the text. */
+typedef struct _GpNvsmiReader GpNvsmiReader;
+
+GpNvsmiReader *gp_nvsmi_reader_new (GpNvsmiKind kind,
+    const gchar * const *fields, const gchar * origin);
+gboolean gp_nvsmi_reader_line (GpNvsmiReader * r, const gchar * line,
+    guint lineno, GError ** error);
+/* The table so far (borrowed), NULL before its header. */
+GpNvsmiTable *gp_nvsmi_reader_table (const GpNvsmiReader * r);
+/* The table (the caller's), or NULL and the error when it has no header,
+ * or (--query-gpu) no row was ever read; frees @r. */
+GpNvsmiTable *gp_nvsmi_reader_finish (GpNvsmiReader * r, GError ** error);
+void gp_nvsmi_reader_free (GpNvsmiReader * r);
+/* Frees the rows read so far (a streaming reader's, once used). */
+void gp_nvsmi_table_drop_rows (GpNvsmiTable * table);
+
 gint gp_nvsmi_table_column (const GpNvsmiTable * table, const gchar * name);
 gboolean gp_nvsmi_table_value (const GpNvsmiTable * table, guint row,
     const gchar * name, gdouble * value);

@@ -56,40 +56,13 @@ gp_sampler_read (const gchar * path, gchar * buf, gsize size)
   return got;
 }
 
-/* Past the bound, each pair of neighbours becomes one sample: the later
- * time, the mean of the values it has. */
-static void
-gp_sampler_thin (GpMachineSeries * series)
-{
-  guint i, n = series->t->len / 2;
-
-  for (i = 0; i < n; i++) {
-    gdouble a = g_array_index (series->v, gdouble, 2 * i);
-    gdouble b = g_array_index (series->v, gdouble, 2 * i + 1);
-
-    g_array_index (series->t, gdouble, i) =
-        g_array_index (series->t, gdouble, 2 * i + 1);
-    g_array_index (series->v, gdouble, i) = isnan (a) ? b : isnan (b) ? a :
-        (a + b) / 2;
-  }
-  if (series->t->len % 2) {
-    g_array_index (series->t, gdouble, n) =
-        g_array_index (series->t, gdouble, series->t->len - 1);
-    g_array_index (series->v, gdouble, n) =
-        g_array_index (series->v, gdouble, series->v->len - 1);
-    n++;
-  }
-  g_array_set_size (series->t, n);
-  g_array_set_size (series->v, n);
-}
-
 void
 gp_sampler_append (GpSampler * s, GpMachineSeries * series, gdouble t,
     gdouble v)
 {
   gp_machine_series_append (s->m, series, t, v);
   if (series->t->len >= GP_SAMPLER_SERIES_MAX)
-    gp_sampler_thin (series);
+    gp_machine_series_thin (series);
 }
 
 static gdouble

@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gp-telemetry: tegrastats and nvidia-smi samples into the machine's
- * vocabulary, and their saved outputs read whole (gp-telemetry.h). */
+ * vocabulary, and their saved outputs read as streams (gp-telemetry.h). */
 #include "gp-telemetry.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "core/gp-file.h"
+#include <glib/gstdio.h>
+
 #include "core/gp-json.h"
+#include "core/gp-lines.h"
 
 G_DEFINE_QUARK (gp-telemetry-error-quark, gp_telemetry_error);
+
+/* A line longer than this is no tool's (a tegrastats line of every field
+ * of a Thor is under 2 KiB, nvidia-smi's as gp-nvsmi bounds them):
+ * skipped and counted. */
+#define GP_TELEMETRY_MAX_LINE (64 << 10)
+/* A saved log is read through a buffer of this size. */
+#define GP_TELEMETRY_BLOCK (64 << 10)
 
 /* tegrastats prints PMIC@100C or PMIC@50C on JetPack 4 boards whatever the
  * board's heat: a placeholder, not a sensor. */
@@ -375,116 +387,11 @@ gp_telemetry_nvsmi_time (const GpNvsmiTable * table, guint row)
   return NAN;
 }
 
-static GpMachine *
-gp_telemetry_load_nvsmi (const gchar * data, gsize len, const gchar * origin,
-    gboolean dmon, gdouble interval_s, GError ** error)
-{
-  GpNvsmiTable *table = dmon ? gp_nvsmi_parse_dmon (data, len, origin,
-      error) : gp_nvsmi_parse_query (data, len, NULL, origin, error);
-  GpMachine *m;
-  gdouble t0 = NAN, t = 0;
-  gint last_gpu = G_MAXINT;
-  guint row, sample = 0;
-
-  if (table == NULL)
-    return NULL;
-  gboolean indexed = gp_nvsmi_table_column (table, "index") >= 0 ||
-      gp_nvsmi_table_column (table, "gpu") >= 0;
-  gdouble last_own = NAN;
-
-  m = gp_machine_new ();
-  gp_machine_source (m, "nvidia-smi")->interval_s = interval_s;
-  for (row = 0; row < table->rows->len; row++) {
-    GpNvsmiRow *r = g_ptr_array_index (table->rows, row);
-    gdouble own = gp_telemetry_nvsmi_time (table, row);
-
-    /* Without an index column a row's GPU is its place among the rows of
-     * the same time; with no time either, among all the rows. */
-    if (!indexed && !isnan (own))
-      r->gpu = own == last_own ? last_gpu + 1 : 0;
-    last_own = own;
-    /* a new sample starts when the GPU index does not grow */
-    if (r->gpu <= last_gpu) {
-      if (row > 0)
-        sample++;
-      if (isnan (t0))
-        t0 = own;
-      t = !isnan (own) && !isnan (t0) ? MAX (own - t0, t) :
-          sample * interval_s;
-      gp_machine_source (m, "nvidia-smi")->samples++;
-    }
-    last_gpu = r->gpu;
-    gp_telemetry_add_nvsmi (m, "nvidia-smi", t, table, row);
-  }
-  gp_nvsmi_table_free (table);
-  return m;
-}
-
 static gboolean
 gp_telemetry_looks_tegrastats (const gchar * line)
 {
   return strstr (line, "RAM ") != NULL && (strstr (line, "CPU [") != NULL
       || strstr (line, "cpu [") != NULL);
-}
-
-static GpMachine *
-gp_telemetry_load_tegrastats (const gchar * data, gsize len,
-    const gchar * origin, gdouble interval_s, GError ** error)
-{
-  GpMachine *m = gp_machine_new ();
-  GpMachineSource *src = gp_machine_source (m, "tegrastats");
-  gchar **lines = g_strsplit (data, "\n", -1);
-  gboolean cut = len > 0 && data[len - 1] != '\n';
-  guint i, n = g_strv_length (lines), unknown = 0;
-  gint64 ts0 = 0;
-  gdouble t = 0;
-
-  src->interval_s = interval_s;
-  for (i = 0; i < n; i++) {
-    GError *lerr = NULL;
-    GpTegraSample *s;
-    gchar *line = g_strstrip (lines[i]);
-
-    if (*line == '\0')
-      continue;
-    s = gp_tegrastats_parse_line (line, &lerr);
-    if (s == NULL) {
-      if (cut && i + 1 == n) {
-        gp_machine_source_set (m, "tegrastats", GP_MACHINE_SAMPLED,
-            "its last line is cut short: left out");
-        g_clear_error (&lerr);
-        break;
-      }
-      g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
-          "%s:%u: %s", origin, i + 1, lerr->message);
-      g_clear_error (&lerr);
-      g_strfreev (lines);
-      gp_machine_free (m);
-      return NULL;
-    }
-    if (src->samples == 0)
-      ts0 = s->timestamp_s;
-    t = s->has_timestamp ? MAX ((gdouble) (s->timestamp_s - ts0), t) :
-        src->samples * interval_s;
-    unknown += s->n_unknown;
-    gp_telemetry_add_tegra (m, "tegrastats", t, s);
-    src->samples++;
-    gp_tegra_sample_free (s);
-  }
-  g_strfreev (lines);
-  if (src->samples == 0) {
-    g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
-        "%s: no tegrastats line in it", origin);
-    gp_machine_free (m);
-    return NULL;
-  }
-  if (unknown > 0 && src->detail == NULL) {
-    gchar *d = g_strdup_printf ("%u tokens no field took", unknown);
-
-    gp_machine_source_set (m, "tegrastats", GP_MACHINE_SAMPLED, d);
-    g_free (d);
-  }
-  return m;
 }
 
 /* Field names nvidia-smi prints without a dot (its dotted ones, such as
@@ -612,33 +519,290 @@ gp_telemetry_kind_tool (GpTelemetryKind kind)
   }
 }
 
-GpMachine *
-gp_telemetry_load_data (const gchar * data, gsize len, const gchar * origin,
-    gdouble interval_s, GError ** error)
-{
-  const gchar *p = data, *end = data + len, *nl;
-  gchar *first, *shown, *text;
-  GpMachine *m;
+/* ------------------------------------------------------------------ */
+/* saved outputs, streamed                                              */
+/* ------------------------------------------------------------------ */
 
-  if (memchr (data, '\0', len) != NULL) {
+struct _GpTelemetryReader
+{
+  GpTelemetryKind kind;
+  gchar *origin;
+  gdouble interval_s;
+  const gchar *source;          /* "tegrastats", "nvidia-smi" */
+  GpMachine *m;
+  GpLines *lines;
+  guint64 lineno;
+  GpLinesSkips skips;
+  gboolean cut_last;            /* the last line, cut short, left out */
+  guint64 unknown;              /* tegrastats tokens no field took */
+  /* the samples' times: the first line's own, the latest */
+  gint64 ts0;
+  gdouble t0;
+  gdouble t;
+  /* nvidia-smi: its table (the rows of one line at a time), the last
+   * row's GPU and own time */
+  GpNvsmiReader *nv;
+  gint last_gpu;
+  gdouble last_own;
+  guint64 sample;
+};
+
+/* Every series of @m back under GP_TELEMETRY_SERIES_MAX samples. */
+static void
+gp_telemetry_bound (GpMachine * m)
+{
+  guint i;
+
+  for (i = 0; i < m->series->len; i++) {
+    GpMachineSeries *sr = g_ptr_array_index (m->series, i);
+
+    if (sr->t->len >= GP_TELEMETRY_SERIES_MAX)
+      gp_machine_series_thin (sr);
+  }
+}
+
+/* A tegrastats line into the machine; FALSE with the error when it is
+ * none. */
+static gboolean
+gp_telemetry_read_tegra (GpTelemetryReader * r, gchar * line,
+    GError ** error)
+{
+  GpMachineSource *src = gp_machine_source (r->m, r->source);
+  GError *lerr = NULL;
+  GpTegraSample *s = gp_tegrastats_parse_line (line, &lerr);
+
+  if (s == NULL) {
+    g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
+        "%s:%" G_GUINT64_FORMAT ": %s", r->origin, r->lineno, lerr->message);
+    g_error_free (lerr);
+    return FALSE;
+  }
+  if (src->samples == 0)
+    r->ts0 = s->timestamp_s;
+  r->t = s->has_timestamp ? MAX ((gdouble) (s->timestamp_s - r->ts0), r->t)
+      : src->samples * r->interval_s;
+  r->unknown += s->n_unknown;
+  gp_telemetry_add_tegra (r->m, r->source, r->t, s);
+  src->samples++;
+  gp_tegra_sample_free (s);
+  return TRUE;
+}
+
+/* The row an nvidia-smi line added into the machine. */
+static void
+gp_telemetry_read_nvsmi_row (GpTelemetryReader * r, GpNvsmiTable * table)
+{
+  GpNvsmiRow *row = g_ptr_array_index (table->rows, 0);
+  gdouble own = gp_telemetry_nvsmi_time (table, 0);
+  gboolean indexed = gp_nvsmi_table_column (table, "index") >= 0 ||
+      gp_nvsmi_table_column (table, "gpu") >= 0;
+
+  /* Without an index column a row's GPU is its place among the rows of
+   * the same time; with no time either, among all the rows. */
+  if (!indexed && !isnan (own))
+    row->gpu = own == r->last_own ? r->last_gpu + 1 : 0;
+  r->last_own = own;
+  /* a new sample starts when the GPU index does not grow */
+  if (row->gpu <= r->last_gpu) {
+    GpMachineSource *src = gp_machine_source (r->m, r->source);
+
+    if (src->samples > 0)
+      r->sample++;
+    if (isnan (r->t0))
+      r->t0 = own;
+    r->t = !isnan (own) && !isnan (r->t0) ? MAX (own - r->t0, r->t) :
+        r->sample * r->interval_s;
+    src->samples++;
+  }
+  r->last_gpu = row->gpu;
+  gp_telemetry_add_nvsmi (r->m, r->source, r->t, table, 0);
+}
+
+static gboolean
+gp_telemetry_read_nvsmi (GpTelemetryReader * r, gchar * line,
+    GError ** error)
+{
+  GpNvsmiTable *table;
+
+  g_strdelimit (line, "\r", ' ');
+  if (!gp_nvsmi_reader_line (r->nv, line, (guint) MIN (r->lineno,
+              G_MAXUINT), error))
+    return FALSE;
+  table = gp_nvsmi_reader_table (r->nv);
+  if (table != NULL && table->rows->len > 0) {
+    gp_telemetry_read_nvsmi_row (r, table);
+    gp_nvsmi_table_drop_rows (table);
+  }
+  return TRUE;
+}
+
+/* One line from the splitter: read, or counted and skipped. */
+static gboolean
+gp_telemetry_on_line (const gchar * text, gsize len, GpLineFlags flags,
+    gpointer user_data)
+{
+  GpTelemetryReader *r = user_data;
+  GError *lerr = NULL;
+  gchar *line;
+  gboolean ok;
+
+  r->lineno++;
+  if (flags & GP_LINE_LONG) {
+    gchar *why = g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": longer than "
+        "%u KiB", r->origin, r->lineno, GP_TELEMETRY_MAX_LINE >> 10);
+
+    r->skips.lines++;
+    gp_lines_skip (&r->skips, why);
+    g_free (why);
+    return TRUE;
+  }
+  line = g_strstrip (g_strndup (text, len));
+  if (*line == '\0') {
+    g_free (line);
+    return TRUE;
+  }
+  r->skips.lines++;
+  if (memchr (text, '\0', len) != NULL) {
+    lerr = g_error_new (GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
+        "%s:%" G_GUINT64_FORMAT ": binary data", r->origin, r->lineno);
+    ok = FALSE;
+  } else if (r->kind == GP_TELEMETRY_TEGRASTATS)
+    ok = gp_telemetry_read_tegra (r, line, &lerr);
+  else
+    ok = gp_telemetry_read_nvsmi (r, line, &lerr);
+  g_free (line);
+  if (!ok && (flags & GP_LINE_CUT)) {
+    /* a log still being written, or interrupted: not a damaged one */
+    r->skips.lines--;
+    r->cut_last = TRUE;
+  } else if (!ok) {
+    gp_lines_skip (&r->skips, lerr->message);
+  }
+  g_clear_error (&lerr);
+  gp_telemetry_bound (r->m);
+  return TRUE;
+}
+
+GpTelemetryReader *
+gp_telemetry_reader_new (GpTelemetryKind kind, const gchar * origin,
+    gdouble interval_s)
+{
+  GpTelemetryReader *r;
+
+  g_return_val_if_fail (kind != GP_TELEMETRY_NONE, NULL);
+
+  r = g_new0 (GpTelemetryReader, 1);
+  r->kind = kind;
+  r->origin = g_strdup (origin);
+  r->interval_s = interval_s;
+  r->source = gp_telemetry_kind_tool (kind);
+  r->m = gp_machine_new ();
+  gp_machine_source (r->m, r->source)->interval_s = interval_s;
+  r->lines = gp_lines_new (GP_TELEMETRY_MAX_LINE, gp_telemetry_on_line, r);
+  r->t0 = NAN;
+  r->last_gpu = G_MAXINT;
+  r->last_own = NAN;
+  if (kind != GP_TELEMETRY_TEGRASTATS)
+    r->nv = gp_nvsmi_reader_new (kind == GP_TELEMETRY_NVSMI_DMON ?
+        GP_NVSMI_DMON : GP_NVSMI_QUERY, NULL, origin);
+  return r;
+}
+
+void
+gp_telemetry_reader_feed (GpTelemetryReader * r, const gchar * data,
+    gsize len)
+{
+  gp_lines_feed (r->lines, data, len);
+}
+
+GpLines *
+gp_telemetry_reader_lines (GpTelemetryReader * r)
+{
+  return r->lines;
+}
+
+void
+gp_telemetry_reader_free (GpTelemetryReader * r)
+{
+  if (r == NULL)
+    return;
+  gp_lines_free (r->lines);
+  gp_lines_skips_clear (&r->skips);
+  gp_nvsmi_reader_free (r->nv);
+  gp_machine_free (r->m);
+  g_free (r->origin);
+  g_free (r);
+}
+
+/* What the source's detail says of the file: the lines skipped, a last
+ * line cut short, the tokens no field took. */
+static void
+gp_telemetry_reader_detail (GpTelemetryReader * r)
+{
+  GString *d = g_string_new (NULL);
+  gchar *skipped = gp_lines_skips_text (&r->skips);
+
+  if (skipped != NULL)
+    g_string_append (d, skipped);
+  if (r->cut_last)
+    g_string_append_printf (d, "%sits last line is cut short: left out",
+        d->len ? "; " : "");
+  if (r->unknown > 0)
+    g_string_append_printf (d, "%s%" G_GUINT64_FORMAT " tokens no field "
+        "took", d->len ? "; " : "", r->unknown);
+  if (d->len > 0)
+    gp_machine_source_set (r->m, r->source, GP_MACHINE_SAMPLED, d->str);
+  g_string_free (d, TRUE);
+  g_free (skipped);
+}
+
+GpMachine *
+gp_telemetry_reader_finish (GpTelemetryReader * r, GError ** error)
+{
+  GpMachine *m = NULL;
+  GError *nerr = NULL;
+
+  gp_lines_finish (r->lines);
+  if (r->nv != NULL) {
+    GpNvsmiTable *t = gp_nvsmi_reader_finish (g_steal_pointer (&r->nv),
+        &nerr);
+
+    gp_nvsmi_table_free (t);
+  }
+  if (gp_machine_source (r->m, r->source)->samples == 0) {
+    /* nothing read: the first line skipped says why, else the tool's
+     * reader, else there was no line */
+    if (r->skips.first != NULL)
+      g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
+          "%s", r->skips.first);
+    else if (nerr != NULL)
+      g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
+          "%s", nerr->message);
+    else
+      g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
+          "%s: no %s line in it", r->origin, r->source);
+  } else {
+    gp_telemetry_reader_detail (r);
+    m = g_steal_pointer (&r->m);
+  }
+  g_clear_error (&nerr);
+  gp_telemetry_reader_free (r);
+  return m;
+}
+
+/* The one-line refusal of a text that is none of the logs, naming its
+ * first line. */
+static void
+gp_telemetry_refuse (const gchar * head, gsize len, const gchar * origin,
+    GError ** error)
+{
+  const gchar *p = head, *end = head + len, *nl;
+  gchar *first, *shown;
+
+  if (memchr (head, '\0', len) != NULL) {
     g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE,
         "%s: binary, not a tegrastats log or nvidia-smi output", origin);
-    return NULL;
-  }
-  switch (gp_telemetry_sniff (data, len)) {
-    case GP_TELEMETRY_NVSMI_DMON:
-      return gp_telemetry_load_nvsmi (data, len, origin, TRUE, interval_s,
-          error);
-    case GP_TELEMETRY_NVSMI_QUERY:
-      return gp_telemetry_load_nvsmi (data, len, origin, FALSE, interval_s,
-          error);
-    case GP_TELEMETRY_TEGRASTATS:
-      text = g_strndup (data, len);
-      m = gp_telemetry_load_tegrastats (text, len, origin, interval_s, error);
-      g_free (text);
-      return m;
-    default:
-      break;
+    return;
   }
   while (p < end && g_ascii_isspace (*p))
     p++;
@@ -650,27 +814,104 @@ gp_telemetry_load_data (const gchar * data, gsize len, const gchar * origin,
       shown);
   g_free (shown);
   g_free (first);
-  return NULL;
+}
+
+GpMachine *
+gp_telemetry_load_data (const gchar * data, gsize len, const gchar * origin,
+    gdouble interval_s, GError ** error)
+{
+  GpTelemetryKind kind = gp_telemetry_sniff (data, len);
+  GpTelemetryReader *r;
+
+  if (kind == GP_TELEMETRY_NONE || gp_lines_binary (data, len)) {
+    gp_telemetry_refuse (data, len, origin, error);
+    return NULL;
+  }
+  r = gp_telemetry_reader_new (kind, origin, interval_s);
+  gp_telemetry_reader_feed (r, data, len);
+  return gp_telemetry_reader_finish (r, error);
 }
 
 GpMachine *
 gp_telemetry_load_file (const gchar * path, gdouble interval_s,
     GError ** error)
 {
-  gchar *data;
-  gsize len;
-  GError *ioerr = NULL;
-  GpMachine *m;
+  gchar *buf;
+  GpTelemetryReader *r = NULL;
+  GpMachine *m = NULL;
+  gssize n;
+  gint fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
 
-  data = gp_file_read_capped (path, GP_TELEMETRY_MAX_FILE_BYTES,
-      "a telemetry log", &len, &ioerr);
-  if (data == NULL) {
-    g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_IO, "%s",
-        ioerr->message);
-    g_clear_error (&ioerr);
+  if (fd < 0) {
+    g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_IO,
+        "%s: %s", path, g_strerror (errno));
     return NULL;
   }
-  m = gp_telemetry_load_data (data, len, path, interval_s, error);
-  g_free (data);
+  buf = g_malloc (GP_TELEMETRY_BLOCK);
+  while ((n = read (fd, buf, GP_TELEMETRY_BLOCK)) != 0) {
+    GpTelemetryKind kind;
+
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      g_set_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_IO,
+          "%s: %s", path, g_strerror (errno));
+      goto out;
+    }
+    if (r == NULL) {
+      /* the kind, from the first block (a first line longer than a
+       * block is no log's) */
+      kind = gp_telemetry_sniff (buf, n);
+      if (kind == GP_TELEMETRY_NONE || gp_lines_binary (buf, n)) {
+        gp_telemetry_refuse (buf, n, path, error);
+        goto out;
+      }
+      r = gp_telemetry_reader_new (kind, path, interval_s);
+    }
+    gp_telemetry_reader_feed (r, buf, n);
+  }
+  if (r == NULL)
+    gp_telemetry_refuse ("", 0, path, error);
+  else
+    m = gp_telemetry_reader_finish (g_steal_pointer (&r), error);
+out:
+  gp_telemetry_reader_free (r);
+  g_free (buf);
+  close (fd);
   return m;
+}
+
+GpTelemetryKind
+gp_telemetry_sniff_file (const gchar * path)
+{
+  gchar *buf = g_malloc (GP_TELEMETRY_BLOCK);
+  GpTelemetryKind kind = GP_TELEMETRY_NONE;
+  gssize n = -1;
+  gint fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  if (fd >= 0) {
+    do
+      n = read (fd, buf, GP_TELEMETRY_BLOCK);
+    while (n < 0 && errno == EINTR);
+    close (fd);
+  }
+  if (n > 0 && !gp_lines_binary (buf, n))
+    kind = gp_telemetry_sniff (buf, n);
+  g_free (buf);
+  return kind;
+}
+
+const gchar *
+gp_telemetry_read_detail (const GpMachine * m)
+{
+  const gchar *tools[] = { "tegrastats", "nvidia-smi" };
+  guint i;
+
+  for (i = 0; m != NULL && i < G_N_ELEMENTS (tools); i++) {
+    GpMachineSource *src = gp_machine_find_source (m, tools[i]);
+
+    if (src != NULL && src->detail != NULL)
+      return src->detail;
+  }
+  return NULL;
 }

@@ -37,9 +37,10 @@
  *   clocks_throttle_reasons.* read as clocks_event_reasons.*, and the field
  *   the driver refused dropped for the retry;
  * - gp-telemetry (this header): both into the machine's vocabulary, and
- *   their saved outputs read whole, told by content (gp_telemetry_sniff, the
- *   one question src/ingest asks too), with the lines' own times or the
- *   interval's;
+ *   their saved outputs read as streams, told by content
+ *   (gp_telemetry_sniff, the one question src/ingest asks too), with the
+ *   lines' own times or the interval's, a damaged line skipped and
+ *   counted, the series bounded;
  * - the roofline: its model (gp-roofline: compute roofs, the memory roof,
  *   the ridge, workload points with their bound and its reason, classified
  *   against GP_ROOFLINE_NEAR); the one peaks table of NVIDIA parts
@@ -76,6 +77,7 @@
 #ifndef __GP_TELEMETRY_H__
 #define __GP_TELEMETRY_H__
 
+#include "core/gp-lines.h"
 #include "core/gp-machine.h"
 #include "gp-nvsmi.h"
 #include "gp-tegrastats.h"
@@ -92,11 +94,12 @@ typedef enum
                                  * it damaged */
 } GpTelemetryError;
 
-/* The largest telemetry log read whole (plot, roofline --from, ds hw
- * --from; docs/commands.md): tegrastats at 100 ms writes about 300 MB a
- * day, nvidia-smi dmon a tenth of that; a log past it is refused in one
- * line rather than held in memory. */
-#define GP_TELEMETRY_MAX_FILE_BYTES (256 * 1024 * 1024)
+/* Samples kept per series of a saved log: past it neighbours merge
+ * pairwise (gp_machine_series_thin: means, maxima and minima kept), so a
+ * log of any length is read in bounded memory; a picture a few thousand
+ * pixels wide needs no more, and 8192 are 2 h 16 min of tegrastats at
+ * 1 s unmerged. */
+#define GP_TELEMETRY_SERIES_MAX 8192
 
 /* Whether @rail (a tegrastats rail or an INA3221 channel's label) carries
  * the board's whole input power (VDD_IN, POM_5V_IN): power/board is that
@@ -134,17 +137,46 @@ const gchar *gp_telemetry_kind_tool (GpTelemetryKind kind);
 
 /* A saved tegrastats log (`tegrastats --logfile`, or its stdout) or
  * nvidia-smi output (`--query-gpu --format=csv` with its header, or
- * `dmon`), told by its content. Times: the lines' own timestamps when they
- * have them, else the sample's place × @interval_s (tegrastats and dmon
- * print one sample a second unless asked otherwise: pass 1). The source is
- * named after the tool. A line that does not parse is an error naming the
- * file and the line, except a last line cut short (a log still being
- * written, or interrupted), which is left out and said in the source's
- * detail. */
+ * `dmon`), told by its content, read as a stream (a fixed buffer, the
+ * series bounded by GP_TELEMETRY_SERIES_MAX: no size limit). Times: the
+ * lines' own timestamps when they have them, else the sample's place ×
+ * @interval_s (tegrastats and dmon print one sample a second unless asked
+ * otherwise: pass 1). The source is named after the tool. The log is read
+ * as far as it is valid: a line that does not parse (or is longer than
+ * 64 KiB) is skipped and counted, and the source's detail says "N of M
+ * lines skipped, first at FILE:LINE: why"; a last line cut short (a log
+ * still being written, or interrupted) is left out and said apart. A log
+ * with no line read is an error naming the file and the first line
+ * skipped. */
 GpMachine *gp_telemetry_load_file (const gchar * path, gdouble interval_s,
     GError ** error);
 GpMachine *gp_telemetry_load_data (const gchar * data, gsize len,
     const gchar * origin, gdouble interval_s, GError ** error);
+/* The kind of the file at @path, told from its first block
+ * (GP_TELEMETRY_NONE when it cannot be read). */
+GpTelemetryKind gp_telemetry_sniff_file (const gchar * path);
+
+/* The same reading fed in blocks of any size (the readers of a
+ * compressed stream): @kind as gp_telemetry_sniff () told it from the
+ * text's start. _finish () gives the machine, or NULL and the error
+ * when no line was read; it frees @r. */
+typedef struct _GpTelemetryReader GpTelemetryReader;
+
+GpTelemetryReader *gp_telemetry_reader_new (GpTelemetryKind kind,
+    const gchar * origin, gdouble interval_s);
+void gp_telemetry_reader_feed (GpTelemetryReader * r, const gchar * data,
+    gsize len);
+/* The splitter _feed () feeds, for a reader of its own streams
+ * (gp_lines_feed, gp_lines_finish): borrowed. */
+GpLines *gp_telemetry_reader_lines (GpTelemetryReader * r);
+GpMachine *gp_telemetry_reader_finish (GpTelemetryReader * r,
+    GError ** error);
+void gp_telemetry_reader_free (GpTelemetryReader * r);
+
+/* What reading a saved log said of it (lines skipped, a last line cut
+ * short, tokens no field took: the log's source's detail), for the
+ * commands to print beside their output; NULL when nothing. */
+const gchar *gp_telemetry_read_detail (const GpMachine * m);
 
 G_END_DECLS
 #endif /* __GP_TELEMETRY_H__ */

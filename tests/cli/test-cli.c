@@ -643,9 +643,40 @@ test_analyze_telemetry_made (void)
       "x%@[1300]\n");
   g_string_append (text, text->str);
   g_assert_true (g_file_set_contents (damaged, text->str, text->len, NULL));
+  /* two damaged lines among 42: read as far as it is valid, the same
+   * verdict, and the Machine section says what was skipped and where */
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", damaged, NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_nonnull (strstr (r.out, "[info] HW: GPU 0 busy"));
+  g_assert_nonnull (strstr (r.out, "tegrastats (40 samples"));
+  /* (the section wraps its rows: spaces and newlines squeezed into one) */
+  {
+    GRegex *space = g_regex_new ("\\s+", 0, 0, NULL);
+    gchar *flat = g_regex_replace_literal (space, r.out, -1, 0, " ", 0,
+        NULL);
+
+    cmd = g_strdup_printf ("2 of 42 lines skipped, first at %s:21: "
+        "tegrastats line", damaged);
+    gp_test_assert_has (flat, cmd);
+    g_free (cmd);
+    g_free (flat);
+    g_regex_unref (space);
+  }
+  gp_test_run_clear (&r);
+  /* plot says it on its output line */
+  gp_test_run_gstprof (&r, gp_tmp, "plot", damaged, "-o", "damaged.png",
+      NULL);
+  g_assert_cmpint (r.code, ==, 0);
+  cmd = g_strdup_printf ("wrote damaged.png (%s: 2 of 42 lines skipped, "
+      "first at %s:21: ", damaged, damaged);
+  gp_test_assert_has (r.out, cmd);
+  gp_test_run_clear (&r);
+  /* nothing valid: refused, naming the first line */
+  g_assert_true (g_file_set_contents (damaged, "RAM 6000/62841MB CPU "
+          "[30%@2201] GR3D_FREQ x%@[1300]\n", -1, NULL));
   gp_test_run_gstprof (&r, gp_tmp, "analyze", damaged, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_test_assert_one_line (r.err, ":21: ");
+  gp_test_assert_one_line (r.err, ":1: ");
   g_assert_nonnull (strstr (r.err, damaged));
   g_assert_cmpstr (r.out, ==, "");
   gp_test_run_clear (&r);

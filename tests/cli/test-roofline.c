@@ -288,9 +288,10 @@ test_session (void)
   g_free (dir);
 }
 
-/* A log past the telemetry readers' limit (256 MiB; a sparse file, so no
- * disk and no time) is refused unread in one line naming it and the
- * limit, by roofline --from and by plot, instead of held whole. */
+/* The telemetry readers stream a log (no size limit): a file past the
+ * old 256 MiB limit (a sparse file, so no disk and no time) that is no
+ * log is refused in one line from its first block, by roofline --from and
+ * by plot, never held whole. */
 static void
 test_too_large (void)
 {
@@ -304,13 +305,59 @@ test_too_large (void)
   close (fd);
   gp_test_run_gstprof (&r, gp_tmp, "roofline", "--from", path, NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_test_assert_one_line (r.err, "huge.log: larger than 256 MiB");
+  gp_test_assert_one_line (r.err, "huge.log: binary, not a tegrastats log");
   gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "plot", path, "-o", "huge.png", NULL);
   g_assert_cmpint (r.code, ==, 3);
-  gp_test_assert_one_line (r.err, "huge.log: larger than 256 MiB");
+  gp_test_assert_one_line (r.err, "huge.log");
   gp_test_run_clear (&r);
   g_free (path);
+}
+
+/* A real log with a damaged line in its middle: read as far as it is
+ * valid, the same roofline as the good lines alone give, and the text says
+ * what was skipped and where. */
+static void
+test_from_damaged (void)
+{
+  gchar *fixture = gp_test_fixture_path ("telemetry",
+      "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt");
+  gchar *path = g_build_filename (gp_tmp, "damaged.log", NULL);
+  gchar *text, *first, *joined, *want, *good_out;
+  const gchar *args[] = { "roofline", "--from", NULL, "--model", "resnet50",
+    "--fps", "40", "--precision", "int8", "--target", "AGX Orin 64GB", NULL
+  };
+  GpTestRun r;
+
+  g_assert_true (g_file_get_contents (fixture, &text, NULL, NULL));
+  first = g_strndup (text, strcspn (text, "\n"));
+  joined = g_strconcat (first, "\n", first, "\n", NULL);
+  g_assert_true (g_file_set_contents (path, joined, -1, NULL));
+  args[2] = path;
+  gp_test_run_gstprof_argv (&r, gp_tmp, args);
+  g_assert_cmpint (r.code, ==, 0);
+  good_out = g_strdup (r.out);
+  gp_test_run_clear (&r);
+
+  g_free (joined);
+  joined = g_strconcat (first, "\nRAM 6000/62841MB CPU [30%@2201] GR3D\n",
+      first, "\n", NULL);
+  g_assert_true (g_file_set_contents (path, joined, -1, NULL));
+  gp_test_run_gstprof_argv (&r, gp_tmp, args);
+  g_assert_cmpint (r.code, ==, 0);
+  /* the roofline of the two good lines, then the note */
+  g_assert_true (g_str_has_prefix (r.out, good_out));
+  want = g_strdup_printf ("%s: 1 of 3 lines skipped, first at %s:2: ", path,
+      path);
+  gp_test_assert_has (r.out, want);
+  gp_test_run_clear (&r);
+  g_free (want);
+  g_free (good_out);
+  g_free (first);
+  g_free (joined);
+  g_free (text);
+  g_free (path);
+  g_free (fixture);
 }
 
 int
@@ -329,6 +376,7 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline/chart", test_chart);
   g_test_add_func ("/roofline/session", test_session);
   g_test_add_func ("/roofline/too-large", test_too_large);
+  g_test_add_func ("/roofline/from-damaged", test_from_damaged);
   ret = g_test_run ();
   gp_test_remove_tree (gp_tmp);
   g_free (gp_tmp);

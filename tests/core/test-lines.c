@@ -110,6 +110,31 @@ test_binary (void)
   g_assert_false (gp_lines_binary (head, 10));
 }
 
+/* The skips' sentence: the count against the lines read, the first
+ * skipped line's place and why kept whatever follows. */
+static void
+test_skips (void)
+{
+  GpLinesSkips k = { 0 };
+  gchar *text;
+
+  k.lines = 3;
+  g_assert_null (gp_lines_skips_text (&k));
+  gp_lines_skip (&k, "t.log:2: cut");
+  gp_lines_skip (&k, "t.log:3: garbage");
+  text = gp_lines_skips_text (&k);
+  g_assert_cmpstr (text, ==, "2 of 3 lines skipped, first at t.log:2: cut");
+  g_free (text);
+  gp_lines_skips_clear (&k);
+  g_assert_null (k.first);
+  g_assert_cmpuint (k.skipped, ==, 0);
+  /* a damaged line's bytes quoted in why: kept as valid UTF-8 */
+  gp_lines_skip (&k, "t.log:1: token 'a\xff'");
+  g_assert_true (g_utf8_validate (k.first, -1, NULL));
+  g_assert_true (g_str_has_prefix (k.first, "t.log:1: token 'a"));
+  gp_lines_skips_clear (&k);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -117,5 +142,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/lines/any-blocks", test_any_blocks);
   g_test_add_func ("/core/lines/bounds", test_bounds);
   g_test_add_func ("/core/lines/binary", test_binary);
+  g_test_add_func ("/core/lines/skips", test_skips);
   return g_test_run ();
 }

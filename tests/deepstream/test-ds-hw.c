@@ -22,7 +22,7 @@ load (const gchar * name)
 
   if (path == NULL)
     return NULL;
-  gpus = gp_ds_hw_load (path, &error);
+  gpus = gp_ds_hw_load (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (gpus);
   g_free (path);
@@ -214,6 +214,34 @@ test_jetson_model_and_none (void)
   g_assert_cmpint (r.code, ==, 3);
   gp_test_assert_one_line (r.err, "not an nvidia-smi --query-gpu output");
   gp_test_run_clear (&r);
+  {
+    /* a tegrastats log with a damaged line between two good ones: the
+     * board told from the good lines, the damaged one said */
+    gchar *fixture = gp_test_fixture_path ("telemetry",
+        "tegrastats_agx_orin64_r36.4.4_nvenc_active.txt");
+    gchar *log = g_build_filename (root, "damaged.log", NULL);
+    gchar *text, *first, *joined, *want;
+
+    g_assert_true (g_file_get_contents (fixture, &text, NULL, NULL));
+    first = g_strndup (text, strcspn (text, "\n"));
+    joined = g_strconcat (first, "\nRAM 6000/62841MB CPU [30%@2201] GR3D\n",
+        first, "\n", NULL);
+    g_assert_true (g_file_set_contents (log, joined, -1, NULL));
+    gp_test_run_gstprof (&r, NULL, "ds", "hw", "--from", log, NULL);
+    g_assert_cmpint (r.code, ==, 0);
+    g_assert_nonnull (strstr (r.out, "Jetson AGX Orin 64GB"));
+    want = g_strdup_printf ("%s: 1 of 3 lines skipped, first at %s:2: ",
+        log, log);
+    gp_test_assert_has (r.out, want);
+    gp_test_run_clear (&r);
+    g_unlink (log);
+    g_free (want);
+    g_free (joined);
+    g_free (first);
+    g_free (text);
+    g_free (log);
+    g_free (fixture);
+  }
 
   g_setenv ("PATH", path_env, TRUE);
   g_unsetenv ("GP_PROC_ROOT");

@@ -219,6 +219,36 @@ test_damaged (void)
   }
 }
 
+/* Damaged lines among good ones: skipped and counted, the good lines'
+ * figures as if the damaged were not there, the table's first line
+ * saying how many and the first one's place. */
+static void
+test_partly_damaged (void)
+{
+  const gchar *text = "**PERF:  30.00 (30.00)\n"
+      "**PERF:  3x.0 (1.0)\n"
+      "**PERF:  20.00 (25.00)\n"
+      "Comp name = dec0 latency= x\n"
+      "**PERF:  nan (nan)\n"
+      "**PERF:  10.00 (20.00)\n";
+  GError *err = NULL;
+  GpDsPerf *p = gp_ds_perf_parse (text, strlen (text), "x.log", &err);
+  const GpDsPerfSource *s;
+  gchar *table;
+
+  g_assert_no_error (err);
+  g_assert_cmpuint (p->reports, ==, 3);
+  s = g_ptr_array_index (p->sources, 0);
+  g_assert_cmpuint (s->current->len, ==, 3);
+  g_assert_cmpfloat_with_epsilon (gp_ds_perf_source_steady (s), 20, 1e-9);
+  g_assert_cmpuint (p->latency->len, ==, 0);
+  table = gp_ds_perf_table (p);
+  if (!g_str_has_prefix (table, "3 of 6 lines skipped, first at x.log:2: "))
+    g_error ("not the skipped lines' sentence: %s", table);
+  g_free (table);
+  gp_ds_perf_free (p);
+}
+
 static void
 test_cli (void)
 {
@@ -313,6 +343,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ds-perf/k8s-2streams", test_k8s_2streams);
   g_test_add_func ("/ds-perf/constructed", test_constructed);
   g_test_add_func ("/ds-perf/damaged", test_damaged);
+  g_test_add_func ("/ds-perf/partly-damaged", test_partly_damaged);
   g_test_add_func ("/ds-perf/cli", test_cli);
   g_test_add_func ("/ds-perf/streamed", test_streamed);
   return g_test_run ();

@@ -51,6 +51,7 @@
 # TARGET/corpus (kept, so a run starts where the last one stopped),
 # TARGET/fuzz.log and crash-*/leak-*/timeout-*/oom-* artifacts when something
 # is found. Every target runs even when an earlier one found something.
+# FUZZ_ONLY=nvsmi,telemetry runs only those targets (all are built).
 # Exit status: 0 nothing found, 1 a finding, 3 bad usage or no toolchain.
 # Not part of `make test`.
 set -eu
@@ -219,7 +220,7 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-nsys" "$ROOT/tests/fuzz/fuzz-nsys.c" \
-  "$ROOT/src/deepstream/gp-nsys.c" $LIBS_PKG -lm
+  "$ROOT/src/deepstream/gp-nsys.c" "$ROOT/src/core/gp-lines.c" $LIBS_PKG -lm
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-dsconfig" "$ROOT/tests/fuzz/fuzz-dsconfig.c" \
@@ -433,6 +434,7 @@ found=0
 summary=""
 run_target () {
   t=$1; max_len=$2; dict=$3
+  case ",${FUZZ_ONLY:-$t}," in *",$t,"*) ;; *) return 0 ;; esac
   dir=$OUT/$t
   echo "run-fuzz.sh: $t: $(ls "$dir/seeds" | wc -l) seeds, $(ls "$dir/corpus" | wc -l) corpus entries; running ${SECS}s"
   set +e

@@ -521,12 +521,21 @@ test_ingest_log (void)
   gp_session_free (s);
   g_string_free (text, TRUE);
 
-  /* a damaged line: the file and the line, one line */
+  /* a damaged line after a good one: read as far as it is valid, the
+   * Machine section's source says what was skipped */
   s = gp_ingest_load_any_data ("RAM 1/2MB CPU [1%@100] GR3D_FREQ 1%@1\n"
+      "RAM x/3964MB CPU [\n", -1, "t.log", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (gp_machine_find_source (s->machine,
+              "tegrastats")->detail, "1 of 2 lines skipped, first at "
+          "t.log:2: "));
+  gp_session_free (s);
+  /* only damaged lines: the file and the first line, one line */
+  s = gp_ingest_load_any_data ("RAM 1/2MB CPU [1%@100] GR3D_FREQ\n"
       "RAM x/3964MB CPU [\n", -1, "t.log", &error);
   g_assert_null (s);
   g_assert_error (error, GP_SESSION_ERROR, GP_SESSION_ERROR_PARSE);
-  g_assert_true (g_str_has_prefix (error->message, "t.log:2: "));
+  g_assert_true (g_str_has_prefix (error->message, "t.log:1: "));
   g_assert_null (strchr (error->message, '\n'));
   g_clear_error (&error);
 }

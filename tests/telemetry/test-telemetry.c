@@ -249,11 +249,24 @@ test_damaged (void)
   gp_machine_free (m);
   g_free (text);
 
+  /* a damaged line in the middle: skipped, counted, the first named */
   text = g_strconcat (good, "RAM x/3964MB\n", good, NULL);
+  m = gp_telemetry_load_data (text, strlen (text), "t.log", 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gp_machine_find_source (m, "tegrastats")->samples, ==,
+      2);
+  g_assert_true (g_str_has_prefix (gp_telemetry_read_detail (m),
+          "1 of 3 lines skipped, first at t.log:2: "));
+  gp_machine_free (m);
+  g_free (text);
+
+  /* no valid line at all: refused, naming the first */
+  text = g_strconcat ("RAM 1923/3964MB CPU [x%@1224]\n", "RAM x/3964MB\n",
+      NULL);
   m = gp_telemetry_load_data (text, strlen (text), "t.log", 1, &error);
   g_assert_null (m);
   g_assert_error (error, GP_TELEMETRY_ERROR, GP_TELEMETRY_ERROR_PARSE);
-  g_assert_true (g_str_has_prefix (error->message, "t.log:2: "));
+  g_assert_true (g_str_has_prefix (error->message, "t.log:1: "));
   g_assert_null (strchr (error->message, '\n'));
   g_clear_error (&error);
   g_free (text);
@@ -271,6 +284,116 @@ test_damaged (void)
   g_clear_error (&error);
 }
 
+/* Damaged lines among the good ones of each log: a cut line, garbage, a
+ * value out of range, nan; the good lines' values are the truth (the GPU
+ * loads written), the bad ones counted. */
+static void
+test_partly_damaged (void)
+{
+  static const struct
+  {
+    const gchar *name;
+    const gchar *head;          /* the header lines */
+    const gchar *row;           /* printf: the GPU load, one row */
+    const gchar *bad[4];
+    const gchar *series;
+  } logs[] = {
+    {"tegrastats", "", "RAM 1923/3964MB CPU [5%%@1224] EMC_FREQ 0%%@1600 "
+          "GR3D_FREQ %u%%@76\n",
+          {"RAM 1923/3964MB CPU [5%@1224] GR3D_FR\n", "\x01garbage\n",
+              "RAM 1923/3964MB CPU [5%@1224] GR3D_FREQ 1e308%@76\n",
+            "RAM 1923/3964MB CPU [nan%@1224] GR3D_FREQ 5%@76\n"},
+        "gpu.load/0"},
+    {"dmon", "# gpu   pwr gtemp    sm\n# Idx     W     C     %\n",
+          "    0    15    41    %u\n",
+          {"    0    15\n", "garbage\n", "    0    15    41    1e308\n",
+            "    0    nan    41    5\n"},
+        "gpu.load/0"},
+    {"query", "index, utilization.gpu [%]\n", "0, %u %%\n",
+          {"0\n", "garbage, garbage, garbage\n", "0, 1e308 %\n",
+            "0, nan %\n"},
+        "gpu.load/0"},
+  };
+  guint i, k;
+
+  for (i = 0; i < G_N_ELEMENTS (logs); i++) {
+    GString *text = g_string_new (logs[i].head);
+    guint n_head = 0, sum = 0;
+    GError *error = NULL;
+    GpMachine *m;
+    GpMachineSeries *sr;
+    gchar *want;
+
+    for (k = 0; logs[i].head[k]; k++)
+      n_head += logs[i].head[k] == '\n';
+    for (k = 0; k < 8; k++) {
+      g_string_append_printf (text, logs[i].row, 10 * k);
+      sum += 10 * k;
+      if (k % 2 == 1)
+        g_string_append (text, logs[i].bad[k / 2]);
+    }
+    m = gp_telemetry_load_data (text->str, text->len, logs[i].name, 1,
+        &error);
+    g_assert_no_error (error);
+    sr = gp_machine_find (m, "gpu.load", "0");
+    g_assert_nonnull (sr);
+    g_assert_cmpuint (gp_machine_series_count (sr, NAN, NAN), ==, 8);
+    g_assert_cmpfloat_with_epsilon (gp_machine_series_mean (sr, NAN, NAN),
+        sum / 8.0, 1e-9);
+    g_assert_cmpfloat (gp_machine_series_max (sr, NAN, NAN), ==, 70);
+    /* the first bad line follows the second row */
+    want = g_strdup_printf ("4 of %u lines skipped, first at %s:%u: ",
+        n_head + 12, logs[i].name, n_head + 3);
+    if (!g_str_has_prefix (gp_telemetry_read_detail (m), want))
+      g_error ("%s: '%s', not '%s...'", logs[i].name,
+          gp_telemetry_read_detail (m), want);
+    g_free (want);
+    gp_machine_free (m);
+    g_string_free (text, TRUE);
+  }
+}
+
+/* A log far past the series' bound is read in bounded memory: every
+ * series under GP_TELEMETRY_SERIES_MAX samples, its mean, maximum and
+ * minimum those of the loads written (the truth), its count the lines. */
+static void
+test_bounded (void)
+{
+  const guint n = 5 * GP_TELEMETRY_SERIES_MAX + 3;
+  GString *text = g_string_new (NULL);
+  GError *error = NULL;
+  gdouble sum = 0;
+  GpMachineSeries *sr;
+  GpMachine *m;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    guint load = (i * 7919) % 97;
+
+    /* one spike, alone among its neighbours */
+    if (i == n / 3)
+      load = 99;
+    sum += load;
+    g_string_append_printf (text, "RAM 1923/3964MB CPU [5%%@1224] GR3D_FREQ "
+        "%u%%@76\n", load);
+  }
+  m = gp_telemetry_load_data (text->str, text->len, "long.log", 1, &error);
+  g_assert_no_error (error);
+  for (i = 0; i < m->series->len; i++)
+    g_assert_cmpuint (gp_machine_series_len (g_ptr_array_index (m->series,
+                i)), <, GP_TELEMETRY_SERIES_MAX);
+  sr = gp_machine_find (m, "gpu.load", "0");
+  g_assert_cmpuint (gp_machine_series_count (sr, NAN, NAN), ==, n);
+  g_assert_cmpfloat_with_epsilon (gp_machine_series_mean (sr, NAN, NAN),
+      sum / n, 1e-9);
+  g_assert_cmpfloat (gp_machine_series_max (sr, NAN, NAN), ==, 99);
+  g_assert_cmpfloat (gp_machine_series_min (sr, NAN, NAN), ==, 0);
+  g_assert_cmpfloat (gp_machine_series_t (sr, gp_machine_series_len (sr) -
+          1), ==, n - 1);
+  gp_machine_free (m);
+  g_string_free (text, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -283,6 +406,8 @@ main (int argc, char **argv)
   g_test_add_func ("/telemetry/load/nvsmi-query-legacy",
       test_nvsmi_query_legacy);
   g_test_add_func ("/telemetry/load/nvsmi-dmon-two", test_nvsmi_dmon_two);
+  g_test_add_func ("/telemetry/load/partly-damaged", test_partly_damaged);
+  g_test_add_func ("/telemetry/load/bounded", test_bounded);
   g_test_add_func ("/telemetry/load/nvsmi-dmon-time", test_nvsmi_dmon_time);
   g_test_add_func ("/telemetry/load/nvsmi-identity", test_nvsmi_identity);
   g_test_add_func ("/telemetry/load/damaged", test_damaged);
