@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dlfcn.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -508,4 +509,37 @@ gp_test_chromium_dump_dom (const gchar * chromium, const gchar * dir,
   g_free (out_path);
   g_free (err_path);
   return out;
+}
+
+/* swrast_dri.so in @dir, loaded for good: TRUE when it was. */
+static gboolean
+gp_test_keep_dri_in (const gchar * dir)
+{
+  gchar *path = g_build_filename (dir, "dri", "swrast_dri.so", NULL);
+  gboolean kept = g_file_test (path, G_FILE_TEST_EXISTS) &&
+      dlopen (path, RTLD_NOW | RTLD_NODELETE) != NULL;
+
+  g_free (path);
+  return kept;
+}
+
+void
+gp_test_keep_gl_driver (void)
+{
+  GDir *d;
+  const gchar *name;
+  gboolean kept = FALSE;
+
+  if (!gp_test_sanitized () || gp_test_keep_dri_in ("/usr/lib"))
+    return;
+  /* Debian's multiarch folder: /usr/lib/x86_64-linux-gnu/dri */
+  d = g_dir_open ("/usr/lib", 0, NULL);
+  while (d && !kept && (name = g_dir_read_name (d))) {
+    gchar *dir = g_build_filename ("/usr/lib", name, NULL);
+
+    kept = g_str_has_suffix (name, "-gnu") && gp_test_keep_dri_in (dir);
+    g_free (dir);
+  }
+  if (d)
+    g_dir_close (d);
 }

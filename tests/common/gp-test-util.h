@@ -52,6 +52,15 @@ void gp_test_assert_one_line (const gchar * text, const gchar * needle);
 gboolean gp_test_have_display (void);
 void gp_test_stop_display (void);
 
+/* Under a sanitizer (gp_test_sanitized ()): Mesa's software GL driver
+ * (swrast_dri.so, what GALLIUM_DRIVER=softpipe runs) loaded now and never
+ * unloaded. Mesa unloads it when GStreamer's GL display closes, before
+ * LeakSanitizer looks at exit; the blocks it keeps for the process's life
+ * are then reachable from nowhere, reported as leaks with every frame in
+ * an unknown module. Kept loaded, its globals still hold them. Call once
+ * before a GL pipeline runs; nothing outside a sanitized build. */
+void gp_test_keep_gl_driver (void);
+
 /* A GSpawnChildSetupFunc for every helper a test starts (a pipeline, a
  * browser, an X server): the kernel kills the helper when the test process
  * dies, also when an assertion aborts it or meson's timeout kills it, so no

@@ -1954,6 +1954,7 @@ main (int argc, char **argv)
   gst_debug_add_log_function (on_log, NULL, NULL);
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  gp_test_keep_gl_driver ();
   media_dir = g_dir_make_tmp ("gstprof-corpus-XXXXXX", &error);
   g_assert_no_error (error);
 

@@ -464,6 +464,7 @@ main (int argc, char **argv)
     g_error ("%s", error->message);
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  gp_test_keep_gl_driver ();
 
   g_test_add_func ("/zc/orin-fixture", test_zc_orin_fixture);
   g_test_add_func ("/zc/jetson-fixture", test_zc_jetson_fixture);
