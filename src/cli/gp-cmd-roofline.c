@@ -261,7 +261,8 @@ gp_cmd_roofline_accel (GpCmdRoofline * o, const GpMachine * m,
     g_error_free (err);
     return FALSE;
   }
-  *chart = gp_roofline_of_ask (&o->ask, p, m, session_fps, &work, &how, &judged);
+  *chart = gp_roofline_of_ask (&o->ask, p, m, session_fps, &work, &how,
+      &judged);
   gp_cmd_roofline_print_accel (*chart, p, judged, work,
       how ? how : "no telemetry of the memory");
   gp_peaks_free (p);
