@@ -902,37 +902,29 @@ gp_capture_on_duration (gpointer data)
 static gboolean
 gp_capture_on_signal (GpCaptureRun * r, const gchar * name, gboolean at_once)
 {
+  gboolean first = ++r->n_interrupts == 1 && !r->stopping;
   gchar *text;
 
-  r->n_interrupts++;
-  if (r->stopping) {
-    text = g_strdup_printf ("%s: stopped at once, without waiting for the "
-        "pipeline to stop", name);
-    gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
-        "interrupt", "", text);
-    g_free (text);
-    r->hurry = TRUE;
-    g_main_loop_quit (r->loop);
-    return G_SOURCE_CONTINUE;
-  }
-  if (r->n_interrupts == 1) {
+  if (first) {
     r->stop_ts = gp_capture_run_now (r);
     gp_capture_set_end (r, GP_CAPTURE_END_INTERRUPTED);
   }
-  if (r->n_interrupts == 1 && !at_once) {
+  if (first && !at_once) {
     text = g_strdup_printf ("%s: EOS sent, stopping", name);
     gp_aggregator_add_bus_event (r->agg, r->stop_ts, "interrupt", "", text);
     g_free (text);
     if (!gp_capture_stop_if_never_played (r))
       gp_capture_send_eos (r);
-  } else {
-    text = g_strdup_printf ("%s: stopped at once", name);
-    gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
-        "interrupt", "", text);
-    g_free (text);
-    r->hurry = TRUE;
-    g_main_loop_quit (r->loop);
+    return G_SOURCE_CONTINUE;
   }
+  /* at once: a second signal, a SIGTERM, or any during the stop's wait */
+  text = g_strdup_printf ("%s: stopped at once%s", name, r->stopping ?
+      ", without waiting for the pipeline to stop" : "");
+  gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r), "interrupt",
+      "", text);
+  g_free (text);
+  r->hurry = TRUE;
+  g_main_loop_quit (r->loop);
   return G_SOURCE_CONTINUE;
 }
 

@@ -4,6 +4,7 @@
  * gp-cli-args.c: helpers for the subcommands' argument handling.
  */
 #include "gp-cli.h"
+#include "telemetry/gp-models.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -110,4 +111,76 @@ gp_cli_parse_si (const gchar * text, gdouble * out)
   }
   *out = v;
   return TRUE;
+}
+
+gboolean
+gp_cli_si_option (const gchar * cmd, const gchar * name, const gchar * text,
+    gdouble * out, gint * code)
+{
+  *out = NAN;
+  if (text == NULL || (gp_cli_parse_si (text, out) && *out > 0))
+    return TRUE;
+  *code = gp_cli_fail (cmd, "--%s: '%s' is not a number above 0 "
+      "(digits, an optional exponent and k, M, G, T or P)", name, text);
+  return FALSE;
+}
+
+void
+gp_cli_roofline_work_entries (GOptionContext * ctx, GpCliRooflineWork * w)
+{
+  GOptionEntry entries[] = {
+    {"model", 0, 0, G_OPTION_ARG_STRING, &w->model,
+        "the network on the accelerator (gstprof roofline --list)", "NAME"},
+    {"ops", 0, 0, G_OPTION_ARG_STRING, &w->ops,
+        "operations per frame (FLOPs = 2 x MACs), instead of --model",
+        "OPS"},
+    {"bytes", 0, 0, G_OPTION_ARG_STRING, &w->bytes,
+        "bytes per frame (default: the model's estimate)", "BYTES"},
+    {"fps", 0, 0, G_OPTION_ARG_STRING, &w->fps,
+        "frames per second achieved (default: the session's)", "FPS"},
+    {"precision", 0, 0, G_OPTION_ARG_STRING, &w->precision,
+        "int8, fp16 (default) or fp32", "P"},
+    {"target", 0, 0, G_OPTION_ARG_STRING, &w->target,
+        "the accelerator (\"AGX Orin 64GB\", \"Tesla T4\")", "NAME"},
+    {NULL}
+  };
+
+  /* GLib copies the rows: only the strings and @w must outlive them. */
+  g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+gboolean
+gp_cli_roofline_work_ask (const gchar * cmd, const GpCliRooflineWork * w,
+    GpRooflineAsk * ask, gint * code)
+{
+  ask->target = w->target;
+  ask->model = w->model;
+  ask->precision = w->precision;
+  ask->peak_ops = ask->peak_bw = ask->sms = ask->bus_bits = NAN;
+  if (!gp_cli_si_option (cmd, "ops", w->ops, &ask->ops, code)
+      || !gp_cli_si_option (cmd, "bytes", w->bytes, &ask->bytes, code)
+      || !gp_cli_si_option (cmd, "fps", w->fps, &ask->fps, code))
+    return FALSE;
+  if (w->precision && gp_precision_bytes (w->precision) == 0) {
+    *code = gp_cli_fail (cmd, "--precision: '%s' is none of int8, fp16, "
+        "fp32", w->precision);
+    return FALSE;
+  }
+  if (w->model && gp_model_find (w->model) == NULL) {
+    *code = gp_cli_fail (cmd, "--model: '%s' is no model gstprof knows "
+        "(gstprof roofline --list; or --ops and --bytes)", w->model);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+gp_cli_roofline_work_clear (GpCliRooflineWork * w)
+{
+  g_free (w->model);
+  g_free (w->ops);
+  g_free (w->bytes);
+  g_free (w->fps);
+  g_free (w->precision);
+  g_free (w->target);
 }

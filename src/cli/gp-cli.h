@@ -2,7 +2,7 @@
 /* gstprof
  *
  * gp-cli.h: what the subcommands share: exit codes, the one-line error
- * report, duration arguments.
+ * report, duration arguments, the roofline's work options.
  *
  * The room, src/cli: the gstprof binary, argument parsing and printing
  * only; the work is done in the rooms' libraries.  main.c holds the one
@@ -28,6 +28,7 @@
 
 #include <glib.h>
 #include "core/gp-session.h"
+#include "telemetry/gp-roofline-build.h"
 
 G_BEGIN_DECLS
 
@@ -63,6 +64,33 @@ gboolean gp_cli_positive_option (const gchar * cmd, const gchar * name,
  * exponent, an optional SI prefix (k M G T P): "85T", "204.8e9", "40".
  * FALSE for anything else, negative values included. */
 gboolean gp_cli_parse_si (const gchar * text, gdouble * out);
+
+/* Option --@name of command @cmd: @text (may be NULL: not given, NAN in
+ * @out) as a number of gp_cli_parse_si above 0. FALSE with the one-line
+ * report made and its exit code in @code otherwise. */
+gboolean gp_cli_si_option (const gchar * cmd, const gchar * name,
+    const gchar * text, gdouble * out, gint * code);
+
+/* The roofline's work options as given, `gstprof roofline` and `gstprof
+ * report` alike: --model, --ops, --bytes, --fps, --precision, --target. */
+typedef struct
+{
+  gchar *model, *ops, *bytes, *fps, *precision, *target;
+} GpCliRooflineWork;
+
+/* Appends the rows of @w's options to @ctx's main entries, after those
+ * added before. */
+void gp_cli_roofline_work_entries (GOptionContext * ctx,
+    GpCliRooflineWork * w);
+
+/* @w's values read and checked into @ask (the peaks' figures NAN), the
+ * strings borrowed from @w. FALSE with the one-line report of command
+ * @cmd naming the option made and its exit code in @code. */
+gboolean gp_cli_roofline_work_ask (const gchar * cmd,
+    const GpCliRooflineWork * w, GpRooflineAsk * ask, gint * code);
+
+/* Frees @w's strings. */
+void gp_cli_roofline_work_clear (GpCliRooflineWork * w);
 
 gint gp_cmd_run (gint argc, gchar ** argv);
 gint gp_cmd_analyze (gint argc, gchar ** argv);

@@ -15,16 +15,13 @@
 #include "report/gp-redact.h"
 #include "report/gp-verdict.h"
 #include "rules/gp-rules.h"
-#include "telemetry/gp-models.h"
-#include "telemetry/gp-peaks.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 typedef struct
 {
-  gchar *out, *model, *fps, *ops, *bytes, *precision, *target;
+  gchar *out;
+  GpCliRooflineWork work;
   gboolean no_redact, markdown;
   gchar **files;
   GpRooflineAsk ask;
@@ -61,20 +58,6 @@ static const gchar gp_cmd_report_description[] =
     "     cannot be read, a roofline asked for that cannot be made, or a\n"
     "     file that cannot be written (the reason, one line naming it)\n";
 
-/* Option --@name's number into @out (NAN when not given); FALSE with the
- * report made. */
-static gboolean
-gp_cmd_report_number (const gchar * name, const gchar * text, gdouble * out,
-    gint * code)
-{
-  *out = NAN;
-  if (text == NULL || (gp_cli_parse_si (text, out) && *out > 0))
-    return TRUE;
-  *code = gp_cli_fail ("report", "--%s: '%s' is not a number above 0 "
-      "(digits, an optional exponent and k, M, G, T or P)", name, text);
-  return FALSE;
-}
-
 /* Every option read and checked; FALSE with the report made. */
 static gboolean
 gp_cmd_report_check (GpCmdReport * o, gint * code)
@@ -105,24 +88,8 @@ gp_cmd_report_check (GpCmdReport * o, gint * code)
     return FALSE;
   }
   g_free (lower);
-  o->ask.target = o->target;
-  o->ask.model = o->model;
-  o->ask.precision = o->precision;
-  o->ask.peak_ops = o->ask.peak_bw = o->ask.sms = o->ask.bus_bits = NAN;
-  if (!gp_cmd_report_number ("fps", o->fps, &o->ask.fps, code)
-      || !gp_cmd_report_number ("ops", o->ops, &o->ask.ops, code)
-      || !gp_cmd_report_number ("bytes", o->bytes, &o->ask.bytes, code))
+  if (!gp_cli_roofline_work_ask ("report", &o->work, &o->ask, code))
     return FALSE;
-  if (o->model && gp_model_find (o->model) == NULL) {
-    *code = gp_cli_fail ("report", "--model: '%s' is no model gstprof "
-        "knows (gstprof roofline --list; or --ops and --bytes)", o->model);
-    return FALSE;
-  }
-  if (o->precision && gp_precision_bytes (o->precision) == 0) {
-    *code = gp_cli_fail ("report", "--precision: '%s' is none of int8, "
-        "fp16, fp32", o->precision);
-    return FALSE;
-  }
   if (!g_file_test (o->files[0], G_FILE_TEST_EXISTS)) {
     *code = gp_cli_fail ("report", "%s: no such file or folder",
         o->files[0]);
@@ -153,7 +120,7 @@ gp_cmd_report_write (GpCmdReport * o)
     gp_redact_session (s);
   note = gp_ingest_import_note (s, GP_VERDICT_WIDTH);
   po.ask = &o->ask;
-  po.asked = o->model || o->ops || o->target;
+  po.asked = o->work.model || o->work.ops || o->work.target;
   po.cpu_roofline = TRUE;
   po.png = o->markdown;
   po.redacted = !o->no_redact;
@@ -180,19 +147,6 @@ gp_cmd_report (gint argc, gchar ** argv)
           "beside it", "FILE"},
     {"no-redact", 0, 0, G_OPTION_ARG_NONE, &o.no_redact,
         "keep credentials and private locations in the report", NULL},
-    {"model", 0, 0, G_OPTION_ARG_STRING, &o.model,
-        "the network on the accelerator, for its roofline (gstprof "
-          "roofline --list)", "NAME"},
-    {"ops", 0, 0, G_OPTION_ARG_STRING, &o.ops,
-        "operations per frame, instead of --model", "OPS"},
-    {"bytes", 0, 0, G_OPTION_ARG_STRING, &o.bytes,
-        "bytes per frame (default: the model's estimate)", "BYTES"},
-    {"fps", 0, 0, G_OPTION_ARG_STRING, &o.fps,
-        "frames per second achieved (default: the session's)", "FPS"},
-    {"precision", 0, 0, G_OPTION_ARG_STRING, &o.precision,
-        "int8, fp16 (default) or fp32", "P"},
-    {"target", 0, 0, G_OPTION_ARG_STRING, &o.target,
-        "the accelerator (\"AGX Orin 64GB\", \"Tesla T4\")", "NAME"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.files, NULL,
         NULL},
     {NULL}
@@ -208,18 +162,14 @@ gp_cmd_report (gint argc, gchar ** argv)
       "PNG pictures; credentials and private paths masked.");
   g_option_context_set_description (ctx, gp_cmd_report_description);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  gp_cli_roofline_work_entries (ctx, &o.work);
   if (!g_option_context_parse (ctx, &argc, &argv, &err))
     code = gp_cli_fail ("report", "%s", err->message);
   else if (gp_cmd_report_check (&o, &code))
     code = gp_cmd_report_write (&o);
   g_clear_error (&err);
   g_free (o.out);
-  g_free (o.model);
-  g_free (o.fps);
-  g_free (o.ops);
-  g_free (o.bytes);
-  g_free (o.precision);
-  g_free (o.target);
+  gp_cli_roofline_work_clear (&o.work);
   g_strfreev (o.files);
   g_option_context_free (ctx);
   return code;

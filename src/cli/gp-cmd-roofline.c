@@ -26,30 +26,15 @@
 
 typedef struct
 {
-  gchar *from, *model, *target, *precision, *out;
-  gchar *ops, *bytes, *fps, *peak_ops, *peak_bw, *interval, *sms, *bus;
+  gchar *from, *out;
+  GpCliRooflineWork work;
+  gchar *peak_ops, *peak_bw, *interval, *sms, *bus;
   gboolean refresh, list;
   gchar **files;
   /* the numbers, once read */
-  gdouble v_ops, v_bytes, v_fps, v_peak_ops, v_peak_bw, v_interval;
-  gdouble v_sms, v_bus;
+  GpRooflineAsk ask;
+  gdouble v_interval;
 } GpCmdRoofline;
-
-/* Reads option @name's @text into @out (NAN when not given); FALSE with
- * the one-line report made when it is not a number above 0. */
-static gboolean
-gp_cmd_roofline_arg (const gchar * name, const gchar * text, gdouble * out,
-    gint * code)
-{
-  *out = NAN;
-  if (text == NULL)
-    return TRUE;
-  if (gp_cli_parse_si (text, out) && *out > 0)
-    return TRUE;
-  *code = gp_cli_fail ("roofline", "--%s: '%s' is not a number above 0 "
-      "(digits, an optional exponent and k, M, G, T or P)", name, text);
-  return FALSE;
-}
 
 static void
 gp_cmd_roofline_list (void)
@@ -210,26 +195,18 @@ static const gchar gp_cmd_roofline_description[] =
 static gboolean
 gp_cmd_roofline_check (GpCmdRoofline * o, gint * code)
 {
-  if (!gp_cmd_roofline_arg ("ops", o->ops, &o->v_ops, code)
-      || !gp_cmd_roofline_arg ("bytes", o->bytes, &o->v_bytes, code)
-      || !gp_cmd_roofline_arg ("fps", o->fps, &o->v_fps, code)
-      || !gp_cmd_roofline_arg ("peak-ops", o->peak_ops, &o->v_peak_ops, code)
-      || !gp_cmd_roofline_arg ("peak-bw", o->peak_bw, &o->v_peak_bw, code)
-      || !gp_cmd_roofline_arg ("interval", o->interval, &o->v_interval, code)
-      || !gp_cmd_roofline_arg ("sms", o->sms, &o->v_sms, code)
-      || !gp_cmd_roofline_arg ("bus-bits", o->bus, &o->v_bus, code))
+  if (!gp_cli_roofline_work_ask ("roofline", &o->work, &o->ask, code)
+      || !gp_cli_si_option ("roofline", "peak-ops", o->peak_ops,
+          &o->ask.peak_ops, code)
+      || !gp_cli_si_option ("roofline", "peak-bw", o->peak_bw,
+          &o->ask.peak_bw, code)
+      || !gp_cli_si_option ("roofline", "interval", o->interval,
+          &o->v_interval, code)
+      || !gp_cli_si_option ("roofline", "sms", o->sms, &o->ask.sms, code)
+      || !gp_cli_si_option ("roofline", "bus-bits", o->bus, &o->ask.bus_bits,
+          code))
     return FALSE;
-  if (o->precision && gp_precision_bytes (o->precision) == 0) {
-    *code = gp_cli_fail ("roofline", "--precision: '%s' is none of int8, "
-        "fp16, fp32", o->precision);
-    return FALSE;
-  }
-  if (o->model && gp_model_find (o->model) == NULL) {
-    *code = gp_cli_fail ("roofline", "--model: '%s' is no model gstprof "
-        "knows (gstprof roofline --list; or --ops and --bytes)", o->model);
-    return FALSE;
-  }
-  if (o->model && o->ops) {
+  if (o->work.model && o->work.ops) {
     *code = gp_cli_fail ("roofline", "--ops: give --model or --ops, not "
         "both");
     return FALSE;
@@ -259,28 +236,12 @@ gp_cmd_roofline_check (GpCmdRoofline * o, gint * code)
         "--model resnet50 --fps 40)");
     return FALSE;
   }
-  if ((o->model || o->ops) && isnan (o->v_fps) && o->from) {
+  if ((o->work.model || o->work.ops) && isnan (o->ask.fps) && o->from) {
     *code = gp_cli_fail ("roofline", "--fps: the work per frame needs the "
         "frames per second (--fps N)");
     return FALSE;
   }
   return TRUE;
-}
-
-/* What the options ask of the accelerator's roofline. */
-static void
-gp_cmd_roofline_ask (const GpCmdRoofline * o, GpRooflineAsk * a)
-{
-  a->target = o->target;
-  a->peak_ops = o->v_peak_ops;
-  a->peak_bw = o->v_peak_bw;
-  a->sms = o->v_sms;
-  a->bus_bits = o->v_bus;
-  a->model = o->model;
-  a->ops = o->v_ops;
-  a->bytes = o->v_bytes;
-  a->fps = o->v_fps;
-  a->precision = o->precision;
 }
 
 /* The accelerator's part: its roofline printed, and handed to @chart.
@@ -289,20 +250,19 @@ static gboolean
 gp_cmd_roofline_accel (GpCmdRoofline * o, const GpMachine * m,
     gdouble session_fps, GpRoofline ** chart, gint * code)
 {
-  GpRooflineAsk a = { 0 };
   GError *err = NULL;
   GpPeaks *p;
   gchar *how = NULL, *work = NULL;
   gint judged;
 
-  gp_cmd_roofline_ask (o, &a);
-  p = gp_roofline_choose_peaks (&a, m, &err);
+  p = gp_roofline_choose_peaks (&o->ask, m, &err);
   if (p == NULL) {
     *code = gp_cli_fail ("roofline", "%s", err->message);
     g_error_free (err);
     return FALSE;
   }
-  *chart = gp_roofline_of_ask (&a, p, m, session_fps, &work, &how, &judged);
+  *chart = gp_roofline_of_ask (&o->ask, p, m, session_fps, &work, &how,
+      &judged);
   gp_cmd_roofline_print_accel (*chart, p, judged, work,
       how ? how : "no telemetry of the memory");
   gp_peaks_free (p);
@@ -315,21 +275,12 @@ gint
 gp_cmd_roofline (gint argc, gchar ** argv)
 {
   GpCmdRoofline o = { 0 };
-  GOptionEntry entries[] = {
+  GOptionEntry from_entry[] = {
     {"from", 0, 0, G_OPTION_ARG_FILENAME, &o.from,
         "a tegrastats log or nvidia-smi output, instead of a session", "LOG"},
-    {"model", 0, 0, G_OPTION_ARG_STRING, &o.model,
-        "the network on the accelerator (--list)", "NAME"},
-    {"ops", 0, 0, G_OPTION_ARG_STRING, &o.ops,
-        "operations per frame (FLOPs = 2 x MACs)", "OPS"},
-    {"bytes", 0, 0, G_OPTION_ARG_STRING, &o.bytes,
-        "bytes per frame (default: the model's estimate)", "BYTES"},
-    {"fps", 0, 0, G_OPTION_ARG_STRING, &o.fps,
-        "frames per second achieved (default: the session's)", "FPS"},
-    {"precision", 0, 0, G_OPTION_ARG_STRING, &o.precision,
-        "int8, fp16 (default) or fp32", "P"},
-    {"target", 0, 0, G_OPTION_ARG_STRING, &o.target,
-        "the accelerator (\"AGX Orin 64GB\", \"Tesla T4\")", "NAME"},
+    {NULL}
+  };
+  GOptionEntry entries[] = {
     {"peak-ops", 0, 0, G_OPTION_ARG_STRING, &o.peak_ops,
         "the compute peak, op/s (85T)", "OPS"},
     {"peak-bw", 0, 0, G_OPTION_ARG_STRING, &o.peak_bw,
@@ -364,6 +315,8 @@ gp_cmd_roofline (gint argc, gchar ** argv)
       "says which wall it hits: the CPU\nroofline of a session's elements, "
       "an accelerator's of a network's frames.");
   g_option_context_set_description (ctx, gp_cmd_roofline_description);
+  g_option_context_add_main_entries (ctx, from_entry, NULL);
+  gp_cli_roofline_work_entries (ctx, &o.work);
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
     code = gp_cli_fail ("roofline", "%s", err->message);
@@ -400,9 +353,9 @@ gp_cmd_roofline (gint argc, gchar ** argv)
     }
     cpu = gp_cmd_roofline_print_cpu (s, bw);
     if ((s->machine && gp_machine_find (s->machine, GP_MACHINE_MEMBW_LOAD,
-                NULL)) || o.target || o.model || o.ops) {
+                NULL)) || o.work.target || o.work.model || o.work.ops) {
       printf ("\n");
-      if (!gp_cmd_roofline_accel (&o, s->machine, o.v_fps > 0 ? o.v_fps :
+      if (!gp_cmd_roofline_accel (&o, s->machine, o.ask.fps > 0 ? o.ask.fps :
               gp_session_video_fps (s), &accel, &code))
         goto out;
     }
@@ -424,13 +377,8 @@ out:
   gp_membw_free (bw);
   g_clear_error (&err);
   g_free (o.from);
-  g_free (o.model);
-  g_free (o.target);
-  g_free (o.precision);
+  gp_cli_roofline_work_clear (&o.work);
   g_free (o.out);
-  g_free (o.ops);
-  g_free (o.bytes);
-  g_free (o.fps);
   g_free (o.peak_ops);
   g_free (o.peak_bw);
   g_free (o.interval);

@@ -8,6 +8,7 @@
  *   gp-verdict.c           the text helpers below, the header and the
  *                          pipeline sections, and gp_verdict_format, which
  *                          calls the parts in the order they print
+ *   gp-verdict-rate.c      the Rate section (per sink, per stream)
  *   gp-verdict-machine.c   the Machine section (session.machine)
  *   gp-verdict-findings.c  the findings part (gp_verdict_format_findings)
  */
@@ -62,6 +63,14 @@ void gp_verdict_wrap (GString * out, const gchar * first,
  * supports, into @buf; "-" for a value not measured. */
 const gchar *gp_verdict_ms (gchar buf[32], gdouble v);
 const gchar *gp_verdict_pct (gchar buf[32], gdouble v);
+
+/* ------------------------------------------------------------------ */
+/* the Rate section (gp-verdict-rate.c)                                */
+/* ------------------------------------------------------------------ */
+
+/* The steady-state rate at each sink, in its own media, against its
+ * target; a muxed sink's streams, lateness, videorate's repeats. */
+void gp_verdict_rate (GpVerdictText * vt, GpSession * s);
 
 /* ------------------------------------------------------------------ */
 /* the Machine section (gp-verdict-machine.c)                          */

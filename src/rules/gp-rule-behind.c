@@ -388,10 +388,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "gives against its caps.");
   g_free (f->fix);
   f->fix = g_string_free (fix, FALSE);
-  if (patch->len > 0)
-    gp_rules_attach_patch (s, f, patch);
-  else
-    g_ptr_array_unref (patch);
+  /* no edit to make (the fix is advice): the check drops the empty patch */
+  gp_rules_attach_patch (s, f, patch);
   g_hash_table_unref (up);
 }
 

@@ -167,18 +167,55 @@ gp_fault_fifo (const gchar * name)
   return path;
 }
 
+/* `gstprof run --duration @duration` of @launch into @dir, started;
+ * @setup (may be NULL) run in the child before exec. */
+static void
+gp_fault_run_start (GpFaultChild * c, const gchar * dir,
+    const gchar * duration, const gchar * launch, GSpawnChildSetupFunc setup,
+    gpointer data)
+{
+  const gchar *argv[] = { gp_bin, "run", "--no-machine", "--duration",
+    duration, "--out", dir, launch, NULL
+  };
+
+  gp_fault_spawn (c, argv, setup, data, NULL);
+}
+
 /* `gstprof run --duration D` of @launch into @dir, waited for. */
 static void
 gp_fault_run (const gchar * dir, const gchar * duration,
     const gchar * launch, GpFaultRun * f)
 {
-  const gchar *argv[] = { gp_bin, "run", "--no-machine", "--duration",
-    duration, "--out", dir, launch, NULL
-  };
   GpFaultChild c;
 
-  gp_fault_spawn (&c, argv, NULL, NULL, NULL);
+  gp_fault_run_start (&c, dir, duration, launch, NULL, NULL);
   gp_fault_wait (&c, launch, f);
+}
+
+/* Waits until @path exists (a checkpoint), at most 20 s. */
+static void
+gp_fault_wait_file (const gchar * path)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  while (!g_file_test (path, G_FILE_TEST_EXISTS) &&
+      g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC)
+    g_usleep (50 * 1000);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+/* @sig (0: none) sent to @pid, then @c waited for as @what; the seconds
+ * from the signal to @c's end. */
+static gdouble
+gp_fault_signal_wait (GpFaultChild * c, GPid pid, gint sig,
+    const gchar * what, GpFaultRun * f)
+{
+  gint64 t_sig = g_get_monotonic_time ();
+
+  if (sig != 0)
+    g_assert_cmpint (kill (pid, sig), ==, 0);
+  gp_fault_wait (c, what, f);
+  return (g_get_monotonic_time () - t_sig) / 1e6;
 }
 
 /* The session a stuck run wrote: valid, the stuck event in it, the
@@ -195,6 +232,19 @@ gp_fault_assert_stuck_session (const gchar * dir, gdouble duration_s)
   gp_session_free (s);
 }
 
+/* `gstprof run --duration 1s` of @launch into @dir, a pipeline that
+ * will not stop: exit 4 in less than @bound_s, its session the stuck
+ * one. */
+static void
+gp_fault_run_stuck (const gchar * dir, const gchar * launch,
+    gdouble bound_s, GpFaultRun * f)
+{
+  gp_fault_run (dir, "1s", launch, f);
+  g_assert_cmpint (f->code, ==, GP_FAULTS_EXIT_STUCK);
+  g_assert_cmpfloat (f->seconds, <, bound_s);
+  gp_fault_assert_stuck_session (dir, 1.0);
+}
+
 /* filesink opening a FIFO nobody opens for reading: open () blocks in the
  * state change to READY, before anything plays. Bounded by --duration,
  * then the stop's own bound. */
@@ -209,13 +259,10 @@ test_fifo_never_opened (void)
 
   if (!gp_test_have_tracer ())
     return;
-  gp_fault_run (dir, "1s", launch, &f);
-  g_assert_cmpint (f.code, ==, GP_FAULTS_EXIT_STUCK);
-  g_assert_cmpfloat (f.seconds, <, 1 + GP_FAULTS_TEARDOWN_S +
-      GP_FAULTS_SLACK_S);
+  gp_fault_run_stuck (dir, launch, 1 + GP_FAULTS_TEARDOWN_S +
+      GP_FAULTS_SLACK_S, &f);
   gp_fault_assert_one_line_with (f.err, "did not stop");
   gp_test_assert_has (f.out, "gstprof verdict");
-  gp_fault_assert_stuck_session (dir, 1.0);
   gp_fault_run_clear (&f);
   g_free (launch);
   g_free (dir);
@@ -239,12 +286,9 @@ test_fifo_never_read (void)
     return;
   fd = g_open (fifo, O_RDONLY | O_NONBLOCK, 0);
   g_assert_cmpint (fd, >=, 0);
-  gp_fault_run (dir, "1s", launch, &f);
-  g_assert_cmpint (f.code, ==, GP_FAULTS_EXIT_STUCK);
-  g_assert_cmpfloat (f.seconds, <, 1 + GP_FAULTS_EOS_S +
-      GP_FAULTS_TEARDOWN_S + GP_FAULTS_SLACK_S);
+  gp_fault_run_stuck (dir, launch, 1 + GP_FAULTS_EOS_S +
+      GP_FAULTS_TEARDOWN_S + GP_FAULTS_SLACK_S, &f);
   gp_fault_assert_one_line_with (f.err, "did not stop");
-  gp_fault_assert_stuck_session (dir, 1.0);
   close (fd);
   gp_fault_run_clear (&f);
   g_free (launch);
@@ -262,13 +306,10 @@ test_element_stuck (void)
 
   if (!gp_test_have_tracer ())
     return;
-  gp_fault_run (dir, "1s", "videotestsrc ! identity sleep-time=20000000 ! "
-      "fakesink", &f);
-  g_assert_cmpint (f.code, ==, GP_FAULTS_EXIT_STUCK);
-  g_assert_cmpfloat (f.seconds, <, 1 + GP_FAULTS_EOS_S +
-      GP_FAULTS_TEARDOWN_S + GP_FAULTS_SLACK_S);
+  gp_fault_run_stuck (dir, "videotestsrc ! identity sleep-time=20000000 ! "
+      "fakesink", 1 + GP_FAULTS_EOS_S + GP_FAULTS_TEARDOWN_S +
+      GP_FAULTS_SLACK_S, &f);
   g_assert_cmpfloat (f.seconds, <, 20);
-  gp_fault_assert_stuck_session (dir, 1.0);
   gp_fault_run_clear (&f);
   g_free (dir);
 }
@@ -285,37 +326,27 @@ gp_fault_signals (const gchar * name, gint second)
   gchar *launch = g_strdup_printf ("videotestsrc is-live=true ! "
       "filesink location=%s", fifo);
   gchar *json = g_build_filename (dir, "session.json", NULL);
-  const gchar *argv[] = { gp_bin, "run", "--no-machine", "--duration",
-    "60s", "--out", dir, launch, NULL
-  };
   GpFaultChild c;
   GpFaultRun f;
   gint fd;
-  gint64 t_second;
+  gdouble ended_s;
   GpSession *s;
 
   fd = g_open (fifo, O_RDONLY | O_NONBLOCK, 0);
   g_assert_cmpint (fd, >=, 0);
-  gp_fault_spawn (&c, argv, NULL, NULL, NULL);
+  gp_fault_run_start (&c, dir, "60s", launch, NULL, NULL);
   /* the first checkpoint says it is running */
-  while (!g_file_test (json, G_FILE_TEST_EXISTS) &&
-      g_get_monotonic_time () - c.t0 < 20 * G_USEC_PER_SEC)
-    g_usleep (50 * 1000);
+  gp_fault_wait_file (json);
   if (second != SIGTERM) {
     g_assert_cmpint (kill (c.pid, SIGINT), ==, 0);
     g_usleep (500 * 1000);
   }
-  t_second = g_get_monotonic_time ();
-  if (second != 0)
-    g_assert_cmpint (kill (c.pid, second), ==, 0);
-  gp_fault_wait (&c, name, &f);
-  g_test_message ("%s: ended %.2f s after the last signal", name,
-      (g_get_monotonic_time () - t_second) / 1e6);
+  ended_s = gp_fault_signal_wait (&c, c.pid, second, name, &f);
+  g_test_message ("%s: ended %.2f s after the last signal", name, ended_s);
   /* at once: the hurried stop's 250 ms, the rules and the write; after
    * one Ctrl-C: the EOS wait, then the stop's bound */
-  g_assert_cmpfloat ((g_get_monotonic_time () - t_second) / 1e6, <,
-      second != 0 ? GP_FAULTS_SLACK_S / 2 : GP_FAULTS_EOS_S +
-      GP_FAULTS_TEARDOWN_S + GP_FAULTS_SLACK_S);
+  g_assert_cmpfloat (ended_s, <, second != 0 ? GP_FAULTS_SLACK_S / 2 :
+      GP_FAULTS_EOS_S + GP_FAULTS_TEARDOWN_S + GP_FAULTS_SLACK_S);
   g_assert_cmpint (f.code, ==, GP_FAULTS_EXIT_STUCK);
   gp_fault_assert_one_line_with (f.err, "did not stop");
   s = gp_test_load_session_dir (dir);
@@ -358,25 +389,17 @@ test_sigterm_healthy (void)
 {
   gchar *dir = g_build_filename (gp_tmp, "sigterm-healthy", NULL);
   gchar *json = g_build_filename (dir, "session.json", NULL);
-  const gchar *argv[] = { gp_bin, "run", "--no-machine", "--duration",
-    "60s", "--out", dir, "videotestsrc is-live=true ! fakesink", NULL
-  };
   GpFaultChild c;
   GpFaultRun f;
   GpSession *s;
-  gint64 t_sig;
 
   if (!gp_test_have_tracer ())
     return;
-  gp_fault_spawn (&c, argv, NULL, NULL, NULL);
-  while (!g_file_test (json, G_FILE_TEST_EXISTS) &&
-      g_get_monotonic_time () - c.t0 < 20 * G_USEC_PER_SEC)
-    g_usleep (50 * 1000);
-  t_sig = g_get_monotonic_time ();
-  g_assert_cmpint (kill (c.pid, SIGTERM), ==, 0);
-  gp_fault_wait (&c, "SIGTERM, healthy", &f);
-  g_assert_cmpfloat ((g_get_monotonic_time () - t_sig) / 1e6, <,
-      GP_FAULTS_SLACK_S / 2);
+  gp_fault_run_start (&c, dir, "60s", "videotestsrc is-live=true ! fakesink",
+      NULL, NULL);
+  gp_fault_wait_file (json);
+  g_assert_cmpfloat (gp_fault_signal_wait (&c, c.pid, SIGTERM,
+          "SIGTERM, healthy", &f), <, GP_FAULTS_SLACK_S / 2);
   g_assert_cmpint (f.code, >=, 0);
   g_assert_cmpint (f.code, <=, 1);
   s = gp_test_load_session_dir (dir);
@@ -429,15 +452,12 @@ gp_fault_disk_full (const gchar * dir, gchar * planted,
     GSpawnChildSetupFunc setup, const gchar * why)
 {
   gchar *kept = NULL, *path = g_build_filename (dir, "session.1.json", NULL);
-  const gchar *argv[] = { gp_bin, "run", "--no-machine", "--duration", "1s",
-    "--out", dir, "videotestsrc ! video/x-raw,width=64,height=48 ! "
-        "fakesink", NULL
-  };
   const gchar *only[] = { "session.1.json", NULL };
   GpFaultChild c;
   GpFaultRun f;
 
-  gp_fault_spawn (&c, argv, setup, NULL, NULL);
+  gp_fault_run_start (&c, dir, "1s", "videotestsrc ! "
+      "video/x-raw,width=64,height=48 ! fakesink", setup, NULL);
   gp_fault_wait (&c, "disk full", &f);
   g_assert_cmpint (f.code, ==, 3);
   gp_test_assert_has (f.out, "gstprof verdict");
@@ -526,9 +546,6 @@ test_unwritable (void)
   gchar *planted = gp_fault_plant_session (dir);
   gchar *path = g_build_filename (dir, "session.json", NULL);
   gchar *now = NULL;
-  const gchar *argv[] = { gp_bin, "run", "--no-machine", "--duration", "1s",
-    "--out", dir, "videotestsrc ! fakesink", NULL
-  };
   struct passwd *pw = getuid () == 0 ? getpwnam ("nobody") : NULL;
   GpFaultChild c;
   GpFaultRun f;
@@ -542,7 +559,8 @@ test_unwritable (void)
   g_assert_cmpint (g_chmod (gp_tmp, 0755), ==, 0);
   g_assert_cmpint (g_chmod (dir, pw ? 0755 : 0500), ==, 0);
   g_test_message ("not writable: %s", pw ? "as nobody" : "folder 0500");
-  gp_fault_spawn (&c, argv, pw ? gp_fault_as_nobody : NULL, pw, NULL);
+  gp_fault_run_start (&c, dir, "1s", "videotestsrc ! fakesink",
+      pw ? gp_fault_as_nobody : NULL, pw);
   gp_fault_wait (&c, "unwritable", &f);
   g_assert_cmpint (f.code, ==, 3);
   gp_test_assert_one_line (f.err, dir);
@@ -599,29 +617,19 @@ gp_fault_gone (GPid pid)
   return gone;
 }
 
-/* Waits until @path exists (a checkpoint), at most 20 s. */
-static void
-gp_fault_wait_file (const gchar * path)
-{
-  gint64 t0 = g_get_monotonic_time ();
-
-  while (!g_file_test (path, G_FILE_TEST_EXISTS) &&
-      g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC)
-    g_usleep (50 * 1000);
-  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
-}
-
 /* `gstprof wrap --out @dir -- <this program> @mode`, started; the
- * program's pid file in @pid_path. */
+ * program's pid file in @pid_path; @setup (may be NULL) run in the child
+ * before exec. */
 static void
 gp_fault_wrap_start (GpFaultChild * c, const gchar * dir, const gchar * mode,
-    const gchar * pid_path, gchar ** envp)
+    const gchar * pid_path, gchar ** envp, GSpawnChildSetupFunc setup,
+    gpointer data)
 {
   const gchar *argv[] = { gp_bin, "wrap", "--no-machine", "--quiet",
     "--out", dir, "--", gp_self, mode, pid_path, NULL
   };
 
-  gp_fault_spawn (c, argv, NULL, NULL, envp);
+  gp_fault_spawn (c, argv, setup, data, envp);
 }
 
 /* The wrapped program killed with SIGKILL (not by gstprof): wrap ends
@@ -637,18 +645,15 @@ test_wrap_program_killed (void)
   GpFaultRun f;
   GpSession *s;
   GPid program;
-  gint64 t_kill;
 
   if (!gp_test_have_tracer ())
     return;
-  gp_fault_wrap_start (&c, dir, "--live-child", pid_path, NULL);
+  gp_fault_wrap_start (&c, dir, "--live-child", pid_path, NULL, NULL, NULL);
   program = gp_fault_read_pid (pid_path);
   gp_fault_wait_file (json);
-  t_kill = g_get_monotonic_time ();
-  g_assert_cmpint (kill (program, SIGKILL), ==, 0);
-  gp_fault_wait (&c, "wrapped program killed", &f);
-  g_assert_cmpfloat ((g_get_monotonic_time () - t_kill) / 1e6, <,
-      GP_FAULTS_WRAP_DRAIN_S + GP_FAULTS_SLACK_S);
+  g_assert_cmpfloat (gp_fault_signal_wait (&c, program, SIGKILL,
+          "wrapped program killed", &f), <, GP_FAULTS_WRAP_DRAIN_S +
+      GP_FAULTS_SLACK_S);
   g_assert_cmpint (f.code, ==, 2);
   gp_fault_assert_one_line_with (f.out, "was killed by signal 9");
   s = gp_test_load_session_dir (dir);
@@ -674,7 +679,7 @@ test_wrap_program_aborts (void)
 
   if (!gp_test_have_tracer ())
     return;
-  gp_fault_wrap_start (&c, dir, "--abort-child", pid_path, NULL);
+  gp_fault_wrap_start (&c, dir, "--abort-child", pid_path, NULL, NULL, NULL);
   gp_fault_wait (&c, "wrapped program aborts", &f);
   g_assert_cmpint (f.code, ==, 2);
   gp_fault_assert_one_line_with (f.out, "was killed by signal 6");
@@ -702,7 +707,7 @@ test_wrap_killed (void)
 
   if (!gp_test_have_tracer ())
     return;
-  gp_fault_wrap_start (&c, dir, "--live-child", pid_path, NULL);
+  gp_fault_wrap_start (&c, dir, "--live-child", pid_path, NULL, NULL, NULL);
   program = gp_fault_read_pid (pid_path);
   gp_fault_wait_file (json);
   t_kill = g_get_monotonic_time ();
@@ -744,7 +749,7 @@ test_wrap_odd_tmpdir (void)
   if (!gp_test_have_tracer ())
     return;
   g_assert_cmpint (g_mkdir_with_parents (tmpdir, 0700), ==, 0);
-  gp_fault_wrap_start (&c, dir, "--short-child", pid_path, envp);
+  gp_fault_wrap_start (&c, dir, "--short-child", pid_path, envp, NULL, NULL);
   gp_fault_wait (&c, "TMPDIR with ; and )", &f);
   g_assert_cmpint (f.code, >=, 0);
   g_assert_cmpint (f.code, <=, 1);
@@ -770,9 +775,6 @@ test_wrap_unwritable (void)
   gchar *path = g_build_filename (dir, "session.json", NULL);
   gchar *pid_path = g_build_filename (gp_tmp, "wrap-unwritable.pid", NULL);
   gchar *now = NULL;
-  const gchar *argv[] = { gp_bin, "wrap", "--no-machine", "--quiet",
-    "--out", dir, "--", gp_self, "--short-child", pid_path, NULL
-  };
   struct passwd *pw = getuid () == 0 ? getpwnam ("nobody") : NULL;
   GpFaultChild c;
   GpFaultRun f;
@@ -785,7 +787,8 @@ test_wrap_unwritable (void)
   }
   g_assert_cmpint (g_chmod (gp_tmp, 0777), ==, 0);
   g_assert_cmpint (g_chmod (dir, pw ? 0755 : 0500), ==, 0);
-  gp_fault_spawn (&c, argv, pw ? gp_fault_as_nobody : NULL, pw, NULL);
+  gp_fault_wrap_start (&c, dir, "--short-child", pid_path, NULL,
+      pw ? gp_fault_as_nobody : NULL, pw);
   gp_fault_wait (&c, "wrap, unwritable --out", &f);
   g_chmod (gp_tmp, 0700);
   g_assert_cmpint (f.code, ==, 3);
@@ -817,7 +820,7 @@ test_wrap_grandchild_outlives (void)
 
   if (!gp_test_have_tracer ())
     return;
-  gp_fault_wrap_start (&c, dir, "--parent-child", pid_path, NULL);
+  gp_fault_wrap_start (&c, dir, "--parent-child", pid_path, NULL, NULL, NULL);
   grandchild = gp_fault_read_pid (gc_path);
   gp_fault_wait (&c, "grandchild outlives the program", &f);
   kill (grandchild, SIGKILL);
@@ -892,7 +895,7 @@ test_wrap_stale_dirs (void)
     other = gp_fault_plant_dir (tmp, other_name, pw->pw_uid);
   }
   g_assert_cmpint (symlink (target, link), ==, 0);
-  gp_fault_wrap_start (&c, dir, "--short-child", pid_path, envp);
+  gp_fault_wrap_start (&c, dir, "--short-child", pid_path, envp, NULL, NULL);
   gp_fault_wait (&c, "stale folders", &f);
   g_assert_cmpint (f.code, >=, 0);
   g_assert_cmpint (f.code, <=, 1);

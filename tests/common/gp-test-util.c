@@ -30,6 +30,22 @@ gp_test_have_tracer (void)
   return ok;
 }
 
+gboolean
+gp_test_have_element (const gchar * factory)
+{
+  GstElementFactory *f = gst_element_factory_find (factory);
+
+  if (f == NULL) {
+    gchar *msg = g_strdup_printf ("%s is not installed", factory);
+
+    g_test_skip (msg);
+    g_free (msg);
+    return FALSE;
+  }
+  gst_object_unref (f);
+  return TRUE;
+}
+
 GpSession *
 gp_test_capture (const GpCaptureOptions * base, const gchar * launch,
     gdouble duration_s, GpCaptureEnd * end)

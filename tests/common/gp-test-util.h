@@ -21,6 +21,10 @@ G_BEGIN_DECLS
  * the capture, not a skip. */
 gboolean gp_test_have_tracer (void);
 
+/* TRUE when GStreamer has element @factory; otherwise marks the running
+ * test skipped ("@factory is not installed"). */
+gboolean gp_test_have_element (const gchar * factory);
+
 /* Captures @launch with @base's options for @duration_s; asserts that it
  * ran. @end may be NULL. Rules are not run. */
 GpSession *gp_test_capture (const GpCaptureOptions * base,

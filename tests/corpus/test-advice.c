@@ -135,22 +135,6 @@ theora_ogg (void)
   return path;
 }
 
-static gboolean
-have (const gchar * factory)
-{
-  GstElementFactory *f = gst_element_factory_find (factory);
-
-  if (f == NULL) {
-    gchar *msg = g_strdup_printf ("%s is not installed", factory);
-
-    g_test_skip (msg);
-    g_free (msg);
-    return FALSE;
-  }
-  gst_object_unref (f);
-  return TRUE;
-}
-
 /* ------------------------------------------------------------------ */
 /* playback                                                            */
 
@@ -213,7 +197,7 @@ test_theora (void)
   gchar *launch;
   GpSession *s;
 
-  if (!have ("theoradec"))
+  if (!gp_test_have_element ("theoradec"))
     return;
   launch = g_strdup_printf ("filesrc location=%s ! oggdemux ! theoradec ! "
       "videoconvert ! fakesink sync=true", theora_ogg ());
@@ -874,7 +858,7 @@ test_hevc (void)
   GpSession *s;
   GpFinding *f;
 
-  if (!have ("x265enc"))
+  if (!gp_test_have_element ("x265enc"))
     return;
   out = g_build_filename (media_dir, "hevc.mkv", NULL);
   launch = g_strdup_printf ("videotestsrc is-live=true ! video/x-raw,"

@@ -1001,23 +1001,6 @@ test_hls (void)
   g_free (dir);
 }
 
-/* Whether @factory is installed; skips the test when not. */
-static gboolean
-have (const gchar * factory)
-{
-  GstElementFactory *f = gst_element_factory_find (factory);
-
-  if (f == NULL) {
-    gchar *msg = g_strdup_printf ("%s is not installed", factory);
-
-    g_test_skip (msg);
-    g_free (msg);
-    return FALSE;
-  }
-  gst_object_unref (f);
-  return TRUE;
-}
-
 /* The first bytes of @path are @magic (a Matroska/WebM file starts with
  * the EBML magic). */
 static void
@@ -1063,7 +1046,7 @@ test_hevc (void)
   gchar *out, *launch;
   Run r;
 
-  if (!have ("x265enc"))
+  if (!gp_test_have_element ("x265enc"))
     return;
   out = g_build_filename (media_dir, "live-hevc.mkv", NULL);
   launch = g_strdup_printf ("videotestsrc name=hv_src is-live=true ! "
