@@ -264,6 +264,8 @@ struct _GpAggregator
   guint64 last_data_start, last_data_end;
 
   GPtrArray *series;            /* GpAggSeriesEntry*, oldest first */
+  guint64 last_window_span;     /* the last window's own span, as it came;
+                                 * 0 until a second window came */
 
   /* the process (windows' proc_* fields) */
   guint64 proc_cpu_ns;

@@ -208,20 +208,25 @@ gp_agg_series_compact (GpAggregator * agg)
 
 /* A window much shorter than the one before it (the flush at the end of
  * a run, right after a timer tick) is folded into that one: its own rates
- * would be over a few ms and show as spikes. Returns whether @entry was
- * taken (and freed). */
+ * would be over a few ms and show as spikes. "The one before" is that
+ * window as it came, not the entry it may have been folded into, and never
+ * the first window, which starts with the tracer rather than at a tick:
+ * measured against the first or a merged entry, a long first window (a
+ * program loading its plugins for 2 s under a sanitizer) took in every
+ * window after it, and the series was one entry. Returns whether @entry
+ * was taken (and freed). */
 gboolean
 gp_agg_series_fold_short (GpAggregator * agg, GpAggSeriesEntry * entry)
 {
   GpAggSeriesEntry *last;
-  guint64 last_span;
+  guint64 before = agg->last_window_span;
 
   if (agg->series->len == 0)
     return FALSE;
+  agg->last_window_span = entry->end - entry->start;
   last = g_ptr_array_index (agg->series, agg->series->len - 1);
-  last_span = last->end - last->start;
-  if (entry->start < last->end || last_span == 0
-      || (entry->end - entry->start) * 4 >= last_span)
+  if (entry->start < last->end || before == 0
+      || (entry->end - entry->start) * 4 >= before)
     return FALSE;
   gp_agg_series_entry_merge (last, entry);
   gp_agg_series_entry_free (entry);

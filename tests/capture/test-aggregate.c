@@ -452,6 +452,37 @@ test_short_window (void)
   gp_session_free (s);
 }
 
+/* A first window much longer than the rest (a program that took 2 s to
+ * load its plugins before the first tick): the windows after it are not
+ * short flushes, and each stays an entry of its own. Before, each was
+ * folded into the growing first entry: one entry for the run. */
+static void
+test_long_first_window (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  GstStructure *w;
+  guint i;
+
+  w = window_new (0, T0, T0 + 8 * WIN);
+  add_link (w, "a.src", "b.sink", 60, 60, NULL);
+  feed (agg, w);
+  for (i = 0; i < 20; i++) {
+    w = window_new (i + 1, T0 + (8 + i) * WIN, T0 + (9 + i) * WIN);
+    add_link (w, "a.src", "b.sink", 8, 8, NULL);
+    feed (agg, w);
+  }
+  /* and the flush at the end is still folded */
+  w = window_new (21, T0 + 28 * WIN, T0 + 28 * WIN + 2 * MS);
+  add_link (w, "a.src", "b.sink", 1, 1, NULL);
+  feed (agg, w);
+  gp_aggregator_finish (agg);
+
+  g_assert_cmpuint (s->series->len, ==, 21);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
 /* Target rates from caps: the sink's own input when it says, else the
  * nearest link upstream with a framerate; the session takes the highest
  * sink target and the frame period follows. */
@@ -1306,6 +1337,7 @@ main (int argc, char **argv)
   g_test_add_func ("/aggregate/rates-pushes", test_rates_pushes);
   g_test_add_func ("/aggregate/series-bounded", test_series_bounded);
   g_test_add_func ("/aggregate/short-window", test_short_window);
+  g_test_add_func ("/aggregate/long-first-window", test_long_first_window);
   g_test_add_func ("/aggregate/target-fps", test_target_fps);
   g_test_add_func ("/aggregate/graph", test_graph);
   g_test_add_func ("/aggregate/graph-from-windows", test_graph_from_windows);
