@@ -312,7 +312,7 @@ gp_redact_new (GpSession * s)
     gp_launch_free (l);
   /* pairs sorted as pairs: a longer value is replaced before a part of
    * it (a path before its folder) */
-  {
+  if (r->literals->len > 0) {
     GArray *pairs = g_array_new (FALSE, FALSE, 2 * sizeof (gchar *));
 
     for (i = 0; i + 1 < r->literals->len; i += 2)

@@ -634,6 +634,7 @@ test_analyze_telemetry_made (void)
   gz = g_strconcat (busy, ".gz", NULL);
   cmd = g_strdup_printf ("gzip -kf %s", busy);
   g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+  g_free (cmd);
   gp_test_run_gstprof (&r, gp_tmp, "analyze", gz, NULL);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "[info] HW: GPU 0 busy"));

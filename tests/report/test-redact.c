@@ -155,7 +155,9 @@ test_session (void)
       "gstfilesink.c(1): /home/someone/private/out.ts");
   f = gp_session_add_finding (s, "HOT", "info", "out writes to "
       "/home/someone/private/out.ts");
+  g_free (f->why);
   f->why = g_strdup ("rtsp://user:secret@10.0.0.1/stream is slow");
+  g_free (f->fix);
   f->fix = g_strdup ("nothing");
   f->fix_patch = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gp_launch_op_free);
