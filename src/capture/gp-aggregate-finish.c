@@ -250,11 +250,17 @@ gp_agg_link_steady (const GpAggLink * l, gdouble * fps, gdouble * bytes_per_s,
   }
   if (span <= 0)
     return FALSE;
+  /* push to push over a forged record's timestamps: no rate at all */
+  if (c.buffers / span > GP_JSON_MAX_MAGNITUDE
+      || c.bytes / span > GP_JSON_MAX_MAGNITUDE)
+    return FALSE;
   *fps = c.buffers / span;
   *bytes_per_s = c.bytes / span;
   /* media time only when (nearly) every buffer said how long it is */
   if (c.buffers > 0 && c.timed * 10 >= c.buffers * 9)
     *media_per_s = gp_agg_ns_to_s (c.duration_ns) * c.buffers / c.timed / span;
+  if (*media_per_s > GP_JSON_MAX_MAGNITUDE)
+    *media_per_s = -1.0;
   return TRUE;
 }
 

@@ -26,6 +26,7 @@
 #define __GP_AGGREGATE_PRIVATE_H__
 
 #include "gp-aggregate.h"
+#include "core/gp-json.h"
 #include "core/gp-stats.h"
 
 G_BEGIN_DECLS
@@ -294,6 +295,10 @@ gp_agg_ns_to_s (guint64 ns)
 /* gp-aggregate-records.c: reading the records                         */
 
 /* A field as a number, 0 when absent, negative or not a number. */
+/* Whether @count things over [@start, @end] (ns) is a rate a measurement
+ * can have: at most GP_JSON_MAX_MAGNITUDE a second, what a session may
+ * hold (gp-json.h). */
+gboolean gp_agg_rate_possible (guint64 count, guint64 start, guint64 end);
 guint64 gp_agg_get_u64 (const GstStructure * s, const gchar * field);
 gboolean gp_agg_has_number (const GstStructure * s, const gchar * field);
 gdouble gp_agg_get_double (const GstStructure * s, const gchar * field);

@@ -11,6 +11,13 @@
 /* ------------------------------------------------------------------ */
 /* fields                                                              */
 
+gboolean
+gp_agg_rate_possible (guint64 count, guint64 start, guint64 end)
+{
+  return count == 0 || (end > start &&
+      count / gp_agg_ns_to_s (end - start) <= GP_JSON_MAX_MAGNITUDE);
+}
+
 guint64
 gp_agg_get_u64 (const GstStructure * s, const gchar * field)
 {

@@ -455,6 +455,12 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     gp_agg_replace_str (&l->memory, gp_agg_get_str (ls, GP_L_MEMORY));
     b = gp_agg_get_u64 (ls, GP_L_BUFFERS);
     bytes = gp_agg_get_u64 (ls, GP_L_BYTES);
+    /* counts no link carries in its window are not a measurement (a
+     * forged or broken record): absent, as any bad value; the session
+     * would not load again with them */
+    if (!gp_agg_rate_possible (b, start, end)
+        || !gp_agg_rate_possible (bytes, start, end))
+      b = bytes = 0;
     c.buffers = b;
     c.bytes = bytes;
     c.duration_ns = gp_agg_get_u64 (ls, GP_L_DURATION_NS);

@@ -483,6 +483,47 @@ test_long_first_window (void)
   gp_session_free (s);
 }
 
+/* A record whose link carried more than any link can in its window (the
+ * wrap socket's fuzzer sent 3.8e20 bytes a second): the counts are not a
+ * measurement and count as absent, so the session gstprof writes loads
+ * again (the reader refuses magnitudes past 1e15); the link's good
+ * windows keep their rate. */
+static void
+test_impossible_counts (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  GstStructure *w;
+  GpSession *back;
+  GError *err = NULL;
+  gchar *json;
+  guint i;
+
+  for (i = 0; i < 8; i++) {
+    w = window_new (i, T0 + i * WIN, T0 + (i + 1) * WIN);
+    add_link (w, "a.src", "b.sink", 8, i == 4 ? G_GUINT64_CONSTANT (1) << 62 :
+        8000, NULL);
+    feed (agg, w);
+  }
+  gp_aggregator_finish (agg);
+  json = gp_session_to_data (s, TRUE, NULL);
+  back = gp_session_load_data (json, -1, "impossible", &err);
+  g_assert_no_error (err);
+  g_assert_nonnull (back);
+  g_assert_cmpuint (s->series->len, ==, 8);
+  assert_near (json_object_get_double_member (json_object_get_object_member
+          (json_object_get_object_member (g_ptr_array_index (s->series, 4),
+                  "links"), "a.src->b.sink"), "bytes_per_s"), 0.0, 1e-9);
+  assert_near (json_object_get_double_member (json_object_get_object_member
+          (json_object_get_object_member (g_ptr_array_index (s->series, 3),
+                  "links"), "a.src->b.sink"), "bytes_per_s"), 8000 / 0.25,
+      1e-6);
+  gp_session_free (back);
+  g_free (json);
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
 /* Target rates from caps: the sink's own input when it says, else the
  * nearest link upstream with a framerate; the session takes the highest
  * sink target and the frame period follows. */
@@ -1338,6 +1379,7 @@ main (int argc, char **argv)
   g_test_add_func ("/aggregate/series-bounded", test_series_bounded);
   g_test_add_func ("/aggregate/short-window", test_short_window);
   g_test_add_func ("/aggregate/long-first-window", test_long_first_window);
+  g_test_add_func ("/aggregate/impossible-counts", test_impossible_counts);
   g_test_add_func ("/aggregate/target-fps", test_target_fps);
   g_test_add_func ("/aggregate/graph", test_graph);
   g_test_add_func ("/aggregate/graph-from-windows", test_graph_from_windows);
