@@ -559,3 +559,18 @@ gp_test_keep_gl_driver (void)
   if (d)
     g_dir_close (d);
 }
+
+const gchar *
+gp_test_run_once (const gchar * tmp, const gchar * launch)
+{
+  static gchar *dir;
+  GpTestRun r;
+
+  if (dir)
+    return dir;
+  dir = g_build_filename (tmp, "run", NULL);
+  gp_test_run_gstprof (&r, tmp, "run", "--quiet", "--out", dir, launch, NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  return dir;
+}

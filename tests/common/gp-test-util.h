@@ -117,6 +117,9 @@ void gp_test_run_gstprof (GpTestRun * r, const gchar * cwd,
 void gp_test_run_gstprof_argv (GpTestRun * r, const gchar * cwd,
     const gchar * const *args);
 void gp_test_run_clear (GpTestRun * r);
+/* `gstprof run --quiet --out @tmp/run LAUNCH`, run once per process (0 or
+ * 1: a planted cost may well be a finding): the session's folder. */
+const gchar *gp_test_run_once (const gchar * tmp, const gchar * launch);
 /* A wait status as an exit code: the exit status, 128 + the signal that
  * killed it, else -1. */
 gint gp_test_exit_code (gint status);

@@ -54,17 +54,7 @@ static gchar *gp_tmp;
 static const gchar *
 gp_page_run_dir (void)
 {
-  static gchar *dir;
-  GpTestRun r;
-
-  if (dir)
-    return dir;
-  dir = g_build_filename (gp_tmp, "run", NULL);
-  gp_test_run_gstprof (&r, gp_tmp, "run", "--quiet", "--out", dir,
-      GP_PAGE_LAUNCH, NULL);
-  g_assert_cmpint (r.code, <=, 1);
-  gp_test_run_clear (&r);
-  return dir;
+  return gp_test_run_once (gp_tmp, GP_PAGE_LAUNCH);
 }
 
 /* `gstprof report INPUT -o OUT [EXTRA...]` must write OUT; its text. */

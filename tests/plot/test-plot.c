@@ -67,23 +67,11 @@ gp_plot_test_fixture (const gchar * name)
   return gp_test_fixture_path ("telemetry", name);
 }
 
-/* The session of GP_PLOT_TEST_LAUNCH under `gstprof run --out`, run
- * once: its folder. */
+/* The session of GP_PLOT_TEST_LAUNCH under `gstprof run --out`, run once. */
 static const gchar *
 gp_plot_test_run_dir (void)
 {
-  static gchar *dir;
-  GpTestRun r;
-
-  if (dir)
-    return dir;
-  dir = g_build_filename (gp_tmp, "run", NULL);
-  gp_test_run_gstprof (&r, gp_tmp, "run", "--quiet", "--out", dir,
-      GP_PLOT_TEST_LAUNCH, NULL);
-  /* 0 or 1: the planted identity may well be a finding */
-  g_assert_cmpint (r.code, <=, 1);
-  gp_test_run_clear (&r);
-  return dir;
+  return gp_test_run_once (gp_tmp, GP_PLOT_TEST_LAUNCH);
 }
 
 static GpSession *
