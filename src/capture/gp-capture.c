@@ -687,10 +687,16 @@ static gboolean
 gp_capture_on_job_done (gpointer data)
 {
   GpCaptureJob *job = data;
+  GstStateChangeReturn ret;
 
-  /* @run is only cleared on this thread: no lock needed to read it here */
+  /* @run is only cleared on this thread; @ret is read under the lock it
+   * was written under (the main context's wake-up orders them too, but no
+   * race checker sees it) */
+  g_mutex_lock (&job->lock);
+  ret = job->ret;
+  g_mutex_unlock (&job->lock);
   if (job->run != NULL)
-    job->on_done (job->run, job->ret);
+    job->on_done (job->run, ret);
   return G_SOURCE_REMOVE;
 }
 
