@@ -71,7 +71,11 @@ gp_page_html_element (GString * out, const gchar * tag, const gchar * cls,
 
 /* @svg without its prolog, doctype, comments and xmlns attributes, and
  * with @prefix before every id and every reference to one (NULL: ids
- * kept: the graph's are the elements' names). */
+ * kept: the graph's are the elements' names). A '<' or '>' inside an
+ * attribute's value is written as a reference: graphviz 2.42 on Debian 11
+ * writes a node's id with its name's '<' as it is (an element named
+ * `<img src=x onerror=alert(1)>`), which a browser reads as text there but
+ * a page should not hold. */
 static gchar *
 gp_page_html_svg (GBytes * svg, const gchar * prefix)
 {
@@ -79,28 +83,43 @@ gp_page_html_svg (GBytes * svg, const gchar * prefix)
       g_bytes_get_size (svg));
   const gchar *p = strstr (text, "<svg");
   GString *out = g_string_new (NULL);
+  gboolean in_tag = FALSE, in_value = FALSE;
 
   while (p && *p) {
-    if (g_str_has_prefix (p, "<!--")) {
+    if (!in_tag && g_str_has_prefix (p, "<!--")) {
       const gchar *end = strstr (p, "-->");
 
       p = end ? end + 3 : p + strlen (p);
-    } else if (g_str_has_prefix (p, " xmlns")) {
+    } else if (in_tag && !in_value && g_str_has_prefix (p, " xmlns")) {
       const gchar *q = strchr (p, '"');
 
       q = q ? strchr (q + 1, '"') : NULL;
       p = q ? q + 1 : p + strlen (p);
-    } else if (prefix && g_str_has_prefix (p, "id=\"")) {
+    } else if (in_tag && !in_value && prefix && g_str_has_prefix (p,
+            "id=\"")) {
       g_string_append_printf (out, "id=\"%s-", prefix);
+      in_value = TRUE;
       p += 4;
-    } else if (prefix && g_str_has_prefix (p, "href=\"#")) {
+    } else if (in_tag && !in_value && prefix && g_str_has_prefix (p,
+            "href=\"#")) {
       g_string_append_printf (out, "href=\"#%s-", prefix);
+      in_value = TRUE;
       p += 7;
-    } else if (prefix && g_str_has_prefix (p, "url(#")) {
+    } else if (in_value && prefix && g_str_has_prefix (p, "url(#")) {
       g_string_append_printf (out, "url(#%s-", prefix);
       p += 5;
-    } else
+    } else if (in_value && (*p == '<' || *p == '>')) {
+      g_string_append (out, *p == '<' ? "&lt;" : "&gt;");
+      p++;
+    } else {
+      if (in_tag && *p == '"')
+        in_value = !in_value;
+      else if (!in_tag && *p == '<')
+        in_tag = TRUE;
+      else if (in_tag && !in_value && *p == '>')
+        in_tag = FALSE;
       g_string_append_c (out, *p++);
+    }
   }
   g_free (text);
   return g_string_free (out, FALSE);
