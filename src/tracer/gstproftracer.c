@@ -930,11 +930,11 @@ gp_lat_lookups (GpPad * rs, GpPad * ps, GstPad * pad, GstBuffer * buf,
 
       if (!gp_merge_unshift (tab, rt, &r))
         continue;
-      /* a re-basing muxer stamps every packet it sends until the next
-       * frame of its timing stream with that frame's time (mpegtsmux: the
-       * rest of the frame, the other streams' packets): the first is the
-       * frame's arrival */
-      if (gp_merge_shifted (tab)) {
+      /* a muxer may stamp every packet it sends until the next frame of
+       * its timing stream with that frame's time (mpegtsmux: the rest of
+       * the frame, the other streams' packets; on GStreamer 1.18 without
+       * re-basing its output): the first is the frame's arrival */
+      if (tab) {
         if (gp_load (&rs->lat[i]->last_rt) == r + 1)
           continue;
         gp_store (&rs->lat[i]->last_rt, r + 1);
