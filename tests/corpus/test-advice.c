@@ -374,7 +374,6 @@ test_format_overlay (void)
       ==, negotiated);
   g_assert_true (!g_strcmp0 (negotiated, "ABGR64_LE") ||
       !g_strcmp0 (negotiated, "AYUV64"));
-  g_free (negotiated);
   g_assert_nonnull (strstr (f->fix, "the sinks then receive I420"));
   twin = gp_test_patched (s, f);
   g_assert_cmpstr (twin, ==, "videotestsrc num-buffers=60 ! video/x-raw,"
@@ -396,11 +395,15 @@ test_format_overlay (void)
   g_free (twin);
 
   /* the user's caps after the overlays ask for that format */
-  s = run ("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=180 "
-      "! textoverlay text=hi ! video/x-raw,format=ABGR64_LE ! fakesink", 0);
+  twin = g_strdup_printf ("videotestsrc num-buffers=30 ! video/x-raw,"
+      "width=320,height=180 ! textoverlay text=hi ! video/x-raw,format=%s ! "
+      "fakesink", negotiated);
+  s = run (twin, 0);
   expect (s, NULL, (const gchar *[]) {
       "FORMAT", NULL});
   gp_session_free (s);
+  g_free (twin);
+  g_free (negotiated);
   /* an encoder at the end of the same chain: its finding alone */
   s = run ("videotestsrc num-buffers=30 ! video/x-raw,width=320,height=180 "
       "! textoverlay text=hi ! videoconvert ! x264enc speed-preset=ultrafast "

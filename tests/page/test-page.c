@@ -386,7 +386,11 @@ test_chromium (void)
       "%.1f</td><td class=\"num\">%.3f</td>", GP_PAGE_XSS_TEXT,
       es->share_pct, es->self_ms.p50);
   gp_test_assert_has (dom, p50);
-  gp_page_assert_lacks (dom, "<img");
+  /* an element made of the name would be serialized with its attributes
+   * quoted; the DOM's serializer writes an attribute's value with its
+   * '<' as it is (the graph node's id holds the name, as text) */
+  gp_page_assert_lacks (dom, "<img src=\"");
+  gp_page_assert_lacks (dom, "onerror=\"");
   gp_test_assert_has (dom, "<svg");
   g_test_message ("chromium's DOM: %zu bytes, the self time %.3f ms",
       strlen (dom), es->self_ms.p50);
