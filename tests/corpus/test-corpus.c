@@ -1902,7 +1902,7 @@ test_appsrc_push (void)
   pushed_fps = (g_ascii_strtod (f[0], NULL) - 1) / g_ascii_strtod (f[1],
       NULL);
   g_strfreev (f);
-  g_test_message ("the program: %s", truth);
+  g_test_message ("the program: %s", g_strstrip (truth));
   sk = sink (s, "ap_sink");
   assert_near (sk->fps, pushed_fps, GP_CORPUS_APP_RATE_TOLERANCE * pushed_fps,
       "ap_sink fps against the program's push rate");
