@@ -40,6 +40,8 @@ gp_verdict_evidence_item (const gchar * key, JsonNode * node)
     unit = " fps";
   else if (gp_verdict_findings_strip_suffix (key, "_s", &label))
     unit = " s";
+  else if (gp_verdict_findings_strip_suffix (key, "_x", &label))
+    unit = "x";
   else if (gp_verdict_findings_strip_suffix (key, "_mhz", &label))
     unit = " MHz";
   else if (gp_verdict_findings_strip_suffix (key, "_c", &label))

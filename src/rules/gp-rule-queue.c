@@ -127,6 +127,7 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
   const gchar *live, *split = NULL, *other = NULL;
   gdouble busy, best_max = G_MAXDOUBLE, split_up = 0, split_down = 0;
   gdouble gain_pct = 0, fps = -1, target = -1, rank, cap, split_gain = 0;
+  gdouble media_per_s = -1;
   GpFinding *f;
   gchar *title;
   guint i, j;
@@ -208,13 +209,21 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
       gain_pct < GP_QUEUE_MIN_GAIN_PCT)
     return;
 
+  /* The rate below the cut: frames per second for video; for any other
+   * stream (an audio encode) its buffers are no frames, so its media time
+   * per second of wall time instead. */
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GHashTable *up = gp_session_upstream_of (s, sk->name);
 
-    if (g_hash_table_contains (up, split) && sk->fps >= 0) {
-      fps = sk->fps;
-      target = gp_session_sink_target_fps (s, sk->name);
+    if (g_hash_table_contains (up, split)) {
+      if (g_strcmp0 (sk->media, "video") == 0 && sk->fps >= 0) {
+        fps = sk->fps;
+        target = gp_session_sink_target_fps (s, sk->name);
+      } else if (g_strcmp0 (sk->media, "video") != 0 && fps < 0 &&
+          sk->media_per_s > 0) {
+        media_per_s = sk->media_per_s;
+      }
     }
     g_hash_table_unref (up);
   }
@@ -268,6 +277,8 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
   gp_finding_set_double (f, "downstream_busy_after_pct", split_down);
   if (fps >= 0)
     gp_finding_set_double (f, "achieved_fps", fps);
+  else if (media_per_s > 0)
+    gp_finding_set_double (f, "achieved_realtime_x", media_per_s);
   if (target > 0)
     gp_finding_set_double (f, "target_fps", target);
   if (cap >= 0) {
@@ -285,6 +296,9 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
     gp_finding_set_double (f, "gain_pct", gain_pct);
     if (expected >= 0)
       gp_finding_set_double (f, "expected_fps", expected);
+    else if (media_per_s > 0)
+      gp_finding_set_double (f, "expected_realtime_x",
+          media_per_s * (1.0 + gain_pct / 100.0));
   }
 
   /* Estimated gain in % of the current rate, capped by what a live

@@ -13,7 +13,7 @@
  * change.
  *
  * Evidence convention: a finding's evidence is a flat JsonObject whose member
- * names end in their unit (_ms, _pct, _fps, _s, no suffix for counts and
+ * names end in their unit (_ms, _pct, _fps, _s, _x for times real time, no suffix for counts and
  * names), in the order they should be read; the verdict prints it generically
  * ("self p50 24.1 ms, share 82%, ...").
  *

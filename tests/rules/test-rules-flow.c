@@ -148,6 +148,40 @@ test_queue (void)
   g_free (fixed);
 }
 
+/* QUEUE on audio: two 5 ms elements on one thread of an as-fast-as-possible
+ * audio stream (buffers of 1024 samples at 44.1 kHz, 23.2 ms of sound
+ * each). The finding gives the rate as times real time, never in frames
+ * per second: audio buffers are no frames. The truth: 23.2 ms of media per
+ * 10 ms of planted sleep, at most 2.32x real time. */
+#define QUEUE_AUDIO "audiotestsrc name=asrc num-buffers=100 " \
+  "samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=1 ! " \
+  "identity name=aa sleep-time=5000 ! identity name=ab sleep-time=5000 ! " \
+  "fakesink name=asink sync=false"
+
+static void
+test_queue_audio (void)
+{
+  GpSession *s;
+  GpFinding *f;
+  gdouble x;
+
+  if (!gp_test_have_tracer ())
+    return;
+  s = run (QUEUE_AUDIO, 0);
+  f = gp_session_find_finding (s, "QUEUE", "ab");
+  g_assert_nonnull (f);
+  check_shape (f);
+  g_assert_false (json_object_has_member (f->evidence, "achieved_fps"));
+  g_assert_false (json_object_has_member (f->evidence, "expected_fps"));
+  x = gp_test_evidence_double (f, "achieved_realtime_x");
+  g_test_message ("%.2fx real time (at most 2.32x)", x);
+  g_assert_cmpfloat (x, >, 1.0);
+  g_assert_cmpfloat (x, <=, 2.33);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "expected_realtime_x"), >,
+      x);
+  gp_session_free (s);
+}
+
 /* QUEUE stays silent for a live source alone with one element slower than
  * the frame period: no queue can raise the rate past that element, and a
  * leaky one only adds latency (gstprof fix --apply measured 20.0 -> 19.8
@@ -576,6 +610,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/rules-flow/queue", test_queue);
   g_test_add_func ("/rules-flow/queue-live-source", test_queue_live_source);
+  g_test_add_func ("/rules-flow/queue-audio", test_queue_audio);
   g_test_add_func ("/rules-flow/cpu", test_cpu);
   g_test_add_func ("/rules-flow/stall-never", test_stall_never);
   g_test_add_func ("/rules-flow/stall-starve", test_stall_starve);
