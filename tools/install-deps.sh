@@ -8,7 +8,13 @@
 # and 13 ship it under that name).
 # libsqlite3-dev: gstprof ds profile reads the GPU metrics of an nsys
 # SQLite export.
+# Where the distribution has them (Debian 12 and later, not Debian 11):
+# libsoup-3.0-dev, the live panel's server (--serve, gstprof serve; the
+# build leaves it out without); prometheus, which tests/serve scrapes
+# gstprof with.
 set -e
+
+OPTIONAL="libsoup-3.0-dev prometheus"
 
 PKGS="meson ninja-build pkg-config gcc make python3 \
   libglib2.0-dev libjson-glib-dev \
@@ -23,14 +29,31 @@ missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# an optional package is wanted only where apt knows a version of it
+optional_missing() {
+  for p in $OPTIONAL; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" && continue
+    apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]' && printf ' %s' "$p"
+  done
+}
+optional=$(optional_missing)
+[ -z "$missing$optional" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-  echo "gstprof: missing packages:$missing" >&2
-  echo "gstprof: run as root, or: sudo apt-get install -y$missing" >&2
+  if [ -z "$missing" ]; then
+    echo "gstprof: without$optional: no live panel server, or its Prometheus test skipped (sudo apt-get install -y$optional)" >&2
+    exit 0
+  fi
+  echo "gstprof: missing packages:$missing$optional" >&2
+  echo "gstprof: run as root, or: sudo apt-get install -y$missing$optional" >&2
   exit 3
 fi
+missing="$missing$optional"
 echo "gstprof: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
+# the package lists are fresh now: the optional ones this release has
+for p in $(optional_missing); do
+  case " $missing " in *" $p "*) ;; *) missing="$missing $p" ;; esac
+done
 apt-get install -y -q --no-install-recommends $missing >/dev/null

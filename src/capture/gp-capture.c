@@ -398,7 +398,7 @@ gp_capture_tracer_clock_offset (GstTracer * tracer)
 /* ------------------------------------------------------------------ */
 /* the run                                                             */
 
-typedef struct
+struct _GpCaptureRun
 {
   const GpCaptureOptions *opts;
   GMainLoop *loop;
@@ -439,7 +439,8 @@ typedef struct
   gboolean progress_open;       /* a \r line is on the terminal */
   GpSampler *sampler;           /* the machine's, with opts->machine */
   GpMachine *machine;           /* the sampler's until it stops */
-} GpCaptureRun;
+  guint live_id;                /* opts->live's timer */
+};
 
 /* Now, on the tracer's time base. */
 static guint64
@@ -946,6 +947,19 @@ gp_capture_on_sigterm (gpointer data)
   return gp_capture_on_signal (data, "SIGTERM", TRUE);
 }
 
+void
+gp_capture_stop (GpCaptureRun * r, const gchar * why)
+{
+  gp_capture_on_signal (r, why, FALSE);
+}
+
+void
+gp_capture_mark (GpCaptureRun * r, const gchar * text)
+{
+  gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r), "mark", "",
+      text);
+}
+
 static void
 gp_capture_progress_clear (GpCaptureRun * r)
 {
@@ -983,6 +997,18 @@ gp_capture_checkpoint_save (GpSession * s, const gchar * path)
   if (g_mkdir_with_parents (dir, 0755) == 0)
     gp_session_save (s, path, NULL);
   g_free (dir);
+}
+
+/* The live view's window: the session so far, as a checkpoint writes it. */
+static gboolean
+gp_capture_on_live (gpointer data)
+{
+  GpCaptureRun *r = data;
+
+  gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
+  gp_aggregator_finish (r->agg);
+  r->opts->live (r, r->session, r->opts->live_data);
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -1447,6 +1473,9 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   if (opts->checkpoint_path && opts->checkpoint_s > 0)
     r.checkpoint_id = g_timeout_add ((guint) (opts->checkpoint_s * 1000),
         gp_capture_on_checkpoint, &r);
+  if (opts->live)
+    r.live_id = g_timeout_add (opts->window_ms ? opts->window_ms : 250,
+        gp_capture_on_live, &r);
 
   /* off the main thread: a start that blocks (a FIFO's open ()) still
    * ends with the duration or a signal */
@@ -1458,6 +1487,7 @@ gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
   gp_capture_remove_source (&r.eos_timeout_id);
   gp_capture_remove_source (&r.progress_id);
   gp_capture_remove_source (&r.checkpoint_id);
+  gp_capture_remove_source (&r.live_id);
   gp_capture_remove_source (&r.start_grace_id);
   gp_capture_remove_source (&r.bus_watch_id);
   gp_capture_progress_clear (&r);

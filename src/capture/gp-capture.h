@@ -52,6 +52,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _GpCaptureRun GpCaptureRun;
+
 typedef struct
 {
   const gchar *launch;          /* gst-launch syntax */
@@ -87,6 +89,13 @@ typedef struct
    * the session's machine, one sample a window. FALSE by default; `gstprof
    * run` turns it on unless --no-machine. */
   gboolean machine;
+  /* A live view (--serve): called on the main thread once every window_ms
+   * with the session so far (its summary and series as the end of the run
+   * writes them, rules not run; the caller must not keep it), and @run,
+   * which gp_capture_stop () and gp_capture_mark () take until the run
+   * returns. NULL: none. */
+  void (*live) (GpCaptureRun * run, GpSession * so_far, gpointer data);
+  gpointer live_data;
 } GpCaptureOptions;
 
 typedef enum
@@ -143,6 +152,13 @@ gboolean gp_capture_prepare_env (const GpCaptureOptions * opts,
  * initialises it. */
 GpSession *gp_capture_run (const GpCaptureOptions * opts, GpCaptureEnd * end,
     GError ** error);
+
+/* From the live view (GpCaptureOptions.live), on the main thread: stop the
+ * run as Ctrl-C does (EOS, then a bounded wait), with a "stop" event
+ * saying @why; a second call stops at once. */
+void gp_capture_stop (GpCaptureRun * run, const gchar * why);
+/* A "mark" event with @text at this moment of the run. */
+void gp_capture_mark (GpCaptureRun * run, const gchar * text);
 
 /* The session of a launch string that parsed but would not start without
  * any error message (gp_capture_run's GP_CAPTURE_ERROR_STATE), enough to

@@ -1,0 +1,798 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-serve.c: the live panel's server (gp-serve.h) on libsoup 3.
+ *
+ * Every update makes one redacted copy of the session so far (the
+ * capture's own is never touched), runs the rules on it at most once a
+ * GP_SERVE_RULES_S, and sends every client the same bytes: what is new
+ * since the last update. The copy answers /api/state, /metrics and
+ * /api/graph.svg until the next one.
+ */
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <libsoup/soup.h>
+
+#include "gp-serve.h"
+#include "gp-metrics.h"
+#include "gp-serve-resources.h"
+#include "export/gp-export.h"
+#include "report/gp-redact.h"
+#include "rules/gp-rules.h"
+
+/* A client whose unread events pass this many bytes is dropped: one that
+ * stopped reading must not grow the capture's memory (a window is a few
+ * KiB; this is minutes of them). */
+#define GP_SERVE_MAX_BACKLOG (4 * 1024 * 1024)
+/* The rules run on the live copy at most this often (seconds): a few ms
+ * each on a large graph, and findings change slowly. */
+#define GP_SERVE_RULES_S 1.0
+/* A request body (Mark's text) longer than this is refused (413). */
+#define GP_SERVE_MAX_BODY 4096
+/* Request headers longer than this, all together, are refused (431). */
+#define GP_SERVE_MAX_HEADERS 16384
+/* /readyz: a live capture is ready while windows came within this many
+ * seconds. */
+#define GP_SERVE_READY_S 5.0
+/* A comment line keeps an idle event stream open through proxies and
+ * tells a closed connection apart, this often (seconds). */
+#define GP_SERVE_KEEPALIVE_S 15
+
+typedef struct
+{
+  GpServer *srv;
+  SoupServerMessage *msg;
+  gsize backlog;                /* bytes appended, not yet written */
+  gboolean gone;
+} GpServeClient;
+
+struct _GpServer
+{
+  SoupServer *soup;
+  GpServeOptions opts;
+  gchar *host;
+  guint port;
+  gchar *url;
+  gchar *token;
+  GResource *panel;
+
+  GpSession *current;           /* the redacted copy, with findings */
+  gchar *session_json;          /* current, as JSON */
+  gboolean have_state;
+  gboolean ended;
+  gboolean playing;
+  gint64 last_update_us;
+  gint64 last_rules_us;
+  GList *clients;               /* GpServeClient* */
+  guint keepalive_id;
+
+  /* what the clients have: the delta's bookkeeping */
+  gdouble sent_series_t1;
+  GHashTable *sent_machine;     /* series name -> gdouble* last t sent */
+  guint sent_events;
+  gchar *sent_findings;
+  gchar *sent_graph;
+};
+
+/* ---- the state ---------------------------------------------------------- */
+
+/* A redacted (unless told not to) copy of @s: the panel shows what a
+ * report would, and the capture's session stays exact. */
+static GpSession *
+gp_serve_copy (GpServer * srv, GpSession * s)
+{
+  JsonNode *node = gp_session_to_json (s);
+  GpSession *copy = gp_session_from_json (node, "the capture", NULL);
+
+  json_node_unref (node);
+  if (copy && !srv->opts.no_redact)
+    gp_redact_session (copy);
+  return copy;
+}
+
+static gchar *
+gp_serve_node_string (JsonNode * node)
+{
+  return node ? json_to_string (node, FALSE) : g_strdup ("null");
+}
+
+/* What a client joining now gets first. */
+static gchar *
+gp_serve_state_json (GpServer * srv)
+{
+  return g_strdup_printf ("{\"live\":%s,\"ended\":%s,\"token\":\"%s\","
+      "\"session\":%s}", srv->opts.live ? "true" : "false",
+      srv->ended ? "true" : "false", srv->opts.live ? srv->token : "",
+      srv->session_json ? srv->session_json : "null");
+}
+
+/* The entries of machine series new since the last update: {name: {t, v,
+ * unit, limit}}; a series that was merged (its samples thinned) is sent
+ * whole with "reset". */
+static JsonObject *
+gp_serve_machine_delta (GpServer * srv, JsonObject * session)
+{
+  JsonObject *out = json_object_new ();
+  JsonObject *machine;
+  JsonArray *series;
+  guint i, j;
+
+  if (!json_object_has_member (session, "machine") ||
+      json_object_get_null_member (session, "machine"))
+    return out;
+  machine = json_object_get_object_member (session, "machine");
+  if (machine == NULL || !json_object_has_member (machine, "series"))
+    return out;
+  series = json_object_get_array_member (machine, "series");
+  for (i = 0; series && i < json_array_get_length (series); i++) {
+    JsonObject *one = json_array_get_object_element (series, i);
+    const gchar *name = json_object_get_string_member (one, "name");
+    JsonArray *t = json_object_get_array_member (one, "t");
+    JsonArray *v = json_object_get_array_member (one, "v");
+    gdouble *last = g_hash_table_lookup (srv->sent_machine, name);
+    JsonObject *d;
+    JsonArray *dt, *dv;
+    guint n = t ? json_array_get_length (t) : 0;
+
+    if (n == 0 || v == NULL || json_array_get_length (v) != n)
+      continue;
+    d = json_object_new ();
+    dt = json_array_new ();
+    dv = json_array_new ();
+    for (j = 0; j < n; j++) {
+      gdouble tj = json_array_get_double_element (t, j);
+
+      if (last && tj <= *last)
+        continue;
+      json_array_add_double_element (dt, tj);
+      json_array_add_element (dv, json_node_copy (json_array_get_element (v,
+                  j)));
+    }
+    if (json_array_get_length (dt) == 0) {
+      json_array_unref (dt);
+      json_array_unref (dv);
+      json_object_unref (d);
+      continue;
+    }
+    json_object_set_string_member (d, "unit",
+        json_object_get_string_member (one, "unit"));
+    if (json_object_has_member (one, "limit"))
+      json_object_set_member (d, "limit",
+          json_node_copy (json_object_get_member (one, "limit")));
+    json_object_set_array_member (d, "t", dt);
+    json_object_set_array_member (d, "v", dv);
+    json_object_set_object_member (out, name, d);
+    if (last == NULL) {
+      last = g_new (gdouble, 1);
+      g_hash_table_insert (srv->sent_machine, g_strdup (name), last);
+    }
+    *last = json_array_get_double_element (t, n - 1);
+  }
+  return out;
+}
+
+/* The "window" event: the series entries, machine samples and events new
+ * since the last; the summary and session info (small) whole; findings and
+ * the graph when they changed. */
+static gchar *
+gp_serve_window_json (GpServer * srv, JsonNode * root)
+{
+  JsonObject *session = json_node_get_object (root);
+  JsonObject *w = json_object_new ();
+  JsonArray *series, *events, *new_series, *new_events;
+  JsonNode *node, *wn;
+  gchar *findings, *graph, *out;
+  guint i, n;
+
+  json_object_set_member (w, "session",
+      json_node_copy (json_object_get_member (session, "session")));
+  json_object_set_member (w, "summary",
+      json_node_copy (json_object_get_member (session, "summary")));
+
+  new_series = json_array_new ();
+  series = json_object_get_array_member (session, "series");
+  for (i = 0; series && i < json_array_get_length (series); i++) {
+    JsonObject *e = json_array_get_object_element (series, i);
+    gdouble t1 = json_object_get_double_member (e, "t1");
+
+    if (t1 > srv->sent_series_t1) {
+      json_array_add_element (new_series,
+          json_node_copy (json_array_get_element (series, i)));
+      srv->sent_series_t1 = t1;
+    }
+  }
+  json_object_set_array_member (w, "series", new_series);
+  json_object_set_object_member (w, "machine",
+      gp_serve_machine_delta (srv, session));
+
+  new_events = json_array_new ();
+  events = json_object_get_array_member (session, "events");
+  n = events ? json_array_get_length (events) : 0;
+  if (n < srv->sent_events)
+    srv->sent_events = 0;       /* merged again: all of them */
+  for (i = srv->sent_events; i < n; i++)
+    json_array_add_element (new_events,
+        json_node_copy (json_array_get_element (events, i)));
+  srv->sent_events = n;
+  json_object_set_array_member (w, "events", new_events);
+
+  node = json_object_get_member (session, "findings");
+  findings = gp_serve_node_string (node);
+  if (g_strcmp0 (findings, srv->sent_findings) != 0) {
+    json_object_set_member (w, "findings", json_node_copy (node));
+    g_free (srv->sent_findings);
+    srv->sent_findings = findings;
+  } else
+    g_free (findings);
+  node = json_object_get_member (session, "graph");
+  graph = gp_serve_node_string (node);
+  if (g_strcmp0 (graph, srv->sent_graph) != 0) {
+    json_object_set_member (w, "graph", json_node_copy (node));
+    g_free (srv->sent_graph);
+    srv->sent_graph = graph;
+  } else
+    g_free (graph);
+
+  wn = json_node_init_object (json_node_alloc (), w);
+  out = json_to_string (wn, FALSE);
+  json_node_unref (wn);
+  json_object_unref (w);
+  return out;
+}
+
+/* ---- event streams ------------------------------------------------------ */
+
+static void
+gp_serve_client_drop (GpServeClient * c)
+{
+  if (c->gone)
+    return;
+  c->gone = TRUE;
+  c->srv->clients = g_list_remove (c->srv->clients, c);
+}
+
+static void
+gp_serve_client_send (GpServeClient * c, const gchar * event,
+    const gchar * data)
+{
+  SoupMessageBody *body;
+  gchar *chunk;
+  gsize len;
+
+  if (c->gone)
+    return;
+  if (c->backlog > GP_SERVE_MAX_BACKLOG) {
+    /* it stopped reading: end its stream (the browser reconnects and
+     * gets the state so far) */
+    body = soup_server_message_get_response_body (c->msg);
+    soup_message_body_complete (body);
+    soup_server_message_unpause (c->msg);
+    gp_serve_client_drop (c);
+    return;
+  }
+  chunk = event ? g_strdup_printf ("event: %s\ndata: %s\n\n", event, data)
+      : g_strdup_printf (": %s\n\n", data);
+  len = strlen (chunk);
+  body = soup_server_message_get_response_body (c->msg);
+  soup_message_body_append_take (body, (guchar *) chunk, len);
+  c->backlog += len;
+  soup_server_message_unpause (c->msg);
+}
+
+static void
+gp_serve_broadcast (GpServer * srv, const gchar * event, const gchar * data)
+{
+  GList *l, *next;
+
+  for (l = srv->clients; l; l = next) {
+    next = l->next;
+    gp_serve_client_send (l->data, event, data);
+  }
+}
+
+static void
+gp_serve_on_wrote_data (SoupServerMessage * msg, guint size, gpointer data)
+{
+  GpServeClient *c = data;
+
+  c->backlog = c->backlog > size ? c->backlog - size : 0;
+}
+
+/* The stream ended (the client went, or its stream was ended): nothing
+ * of the client is used after this. */
+static void
+gp_serve_on_finished (SoupServerMessage * msg, gpointer data)
+{
+  GpServeClient *c = data;
+
+  gp_serve_client_drop (c);
+  g_signal_handlers_disconnect_by_data (msg, c);
+  g_free (c);
+}
+
+static gboolean
+gp_serve_on_keepalive (gpointer data)
+{
+  gp_serve_broadcast (data, NULL, "keepalive");
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+gp_serve_open_events (GpServer * srv, SoupServerMessage * msg)
+{
+  SoupMessageHeaders *h = soup_server_message_get_response_headers (msg);
+  GpServeClient *c = g_new0 (GpServeClient, 1);
+  gchar *state;
+
+  c->srv = srv;
+  c->msg = msg;
+  soup_message_headers_set_content_type (h, "text/event-stream", NULL);
+  soup_message_headers_set_encoding (h, SOUP_ENCODING_CHUNKED);
+  soup_message_headers_replace (h, "Cache-Control", "no-store");
+  soup_message_body_set_accumulate (soup_server_message_get_response_body
+      (msg), FALSE);
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  g_signal_connect (msg, "wrote-body-data",
+      G_CALLBACK (gp_serve_on_wrote_data), c);
+  g_signal_connect (msg, "finished", G_CALLBACK (gp_serve_on_finished), c);
+  srv->clients = g_list_prepend (srv->clients, c);
+  state = gp_serve_state_json (srv);
+  gp_serve_client_send (c, "state", state);
+  g_free (state);
+  if (srv->ended)
+    gp_serve_client_send (c, "end", "{}");
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+static void
+gp_serve_reply (SoupServerMessage * msg, guint status, const gchar * type,
+    const gchar * body, gssize len)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, type, SOUP_MEMORY_COPY, body,
+      len < 0 ? strlen (body) : (gsize) len);
+}
+
+static void
+gp_serve_reply_text (SoupServerMessage * msg, guint status,
+    const gchar * text)
+{
+  gp_serve_reply (msg, status, "text/plain; charset=utf-8", text, -1);
+}
+
+/* The panel's own files: a fixed list, so no path reaches anything else. */
+static gboolean
+gp_serve_asset (GpServer * srv, SoupServerMessage * msg, const gchar * path)
+{
+  static const struct
+  {
+    const gchar *path, *file, *type;
+  } assets[] = {
+    {"/", "index.html", "text/html; charset=utf-8"},
+    {"/index.html", "index.html", "text/html; charset=utf-8"},
+    {"/panel.css", "panel.css", "text/css; charset=utf-8"},
+    {"/panel.js", "panel.js", "text/javascript; charset=utf-8"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (assets); i++) {
+    gchar *rpath;
+    GBytes *b;
+
+    if (strcmp (path, assets[i].path) != 0)
+      continue;
+    rpath = g_strconcat ("/org/gstprof/panel/", assets[i].file, NULL);
+    b = g_resource_lookup_data (srv->panel, rpath, 0, NULL);
+    g_free (rpath);
+    if (b == NULL)
+      return FALSE;
+    gp_serve_reply (msg, SOUP_STATUS_OK, assets[i].type,
+        g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+    g_bytes_unref (b);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+/* POSTs change the run: only the page this server gave the token to, from
+ * this server's own origin. */
+static gboolean
+gp_serve_post_allowed (GpServer * srv, SoupServerMessage * msg)
+{
+  SoupMessageHeaders *h = soup_server_message_get_request_headers (msg);
+  const gchar *token = soup_message_headers_get_one (h, "X-Gstprof-Token");
+  const gchar *origin = soup_message_headers_get_one (h, "Origin");
+  gchar *own;
+  gboolean ok;
+
+  if (token == NULL || strcmp (token, srv->token) != 0) {
+    gp_serve_reply_text (msg, SOUP_STATUS_FORBIDDEN, "no or wrong token\n");
+    return FALSE;
+  }
+  if (origin == NULL)
+    return TRUE;                /* not a browser's cross-site request */
+  own = g_strndup (srv->url, strlen (srv->url) - 1);    /* no '/' */
+  ok = strcmp (origin, own) == 0;
+  g_free (own);
+  if (!ok)
+    gp_serve_reply_text (msg, SOUP_STATUS_FORBIDDEN, "another origin\n");
+  return ok;
+}
+
+static void
+gp_serve_post (GpServer * srv, SoupServerMessage * msg, const gchar * path)
+{
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  gchar *text;
+
+  if (strcmp (path, "/api/stop") != 0 && strcmp (path, "/api/mark") != 0) {
+    gp_serve_reply_text (msg, SOUP_STATUS_NOT_FOUND, "not found\n");
+    return;
+  }
+  if (!gp_serve_post_allowed (srv, msg))
+    return;
+  if (!srv->opts.live || srv->ended || srv->opts.stop == NULL) {
+    gp_serve_reply_text (msg, SOUP_STATUS_CONFLICT, "no capture running\n");
+    return;
+  }
+  if (strcmp (path, "/api/stop") == 0) {
+    srv->opts.stop (srv->opts.data);
+    gp_serve_reply_text (msg, SOUP_STATUS_OK, "stopping\n");
+    return;
+  }
+  text = g_strndup (body->data ? body->data : "", body->length);
+  g_strstrip (text);
+  if (!g_utf8_validate (text, -1, NULL) || *text == '\0') {
+    gp_serve_reply_text (msg, SOUP_STATUS_BAD_REQUEST,
+        "a mark needs its text as UTF-8\n");
+  } else {
+    srv->opts.mark (text, srv->opts.data);
+    gp_serve_reply_text (msg, SOUP_STATUS_OK, "marked\n");
+  }
+  g_free (text);
+}
+
+static gboolean
+gp_serve_ready (GpServer * srv)
+{
+  if (!srv->opts.live)
+    return srv->have_state;
+  return srv->playing && !srv->ended && srv->last_update_us > 0 &&
+      g_get_monotonic_time () - srv->last_update_us <
+      GP_SERVE_READY_S * G_USEC_PER_SEC;
+}
+
+static void
+gp_serve_get (GpServer * srv, SoupServerMessage * msg, const gchar * path)
+{
+  gchar *text;
+
+  if (gp_serve_asset (srv, msg, path))
+    return;
+  if (strcmp (path, "/api/state") == 0) {
+    text = gp_serve_state_json (srv);
+    gp_serve_reply (msg, SOUP_STATUS_OK, "application/json", text, -1);
+    g_free (text);
+  } else if (strcmp (path, "/api/events") == 0) {
+    gp_serve_open_events (srv, msg);
+  } else if (strcmp (path, "/api/graph.svg") == 0) {
+    GBytes *svg = srv->current ? gp_export_graph_data (srv->current,
+        GP_EXPORT_GRAPH_SVG, "the graph", NULL) : NULL;
+
+    if (svg) {
+      gp_serve_reply (msg, SOUP_STATUS_OK, "image/svg+xml",
+          g_bytes_get_data (svg, NULL), g_bytes_get_size (svg));
+      g_bytes_unref (svg);
+    } else
+      gp_serve_reply_text (msg, SOUP_STATUS_SERVICE_UNAVAILABLE,
+          "no graph yet\n");
+  } else if (strcmp (path, "/metrics") == 0) {
+    text = srv->current ? gp_metrics_text (srv->current, NULL) : NULL;
+    if (text)
+      gp_serve_reply (msg, SOUP_STATUS_OK,
+          "text/plain; version=0.0.4; charset=utf-8", text, -1);
+    else
+      gp_serve_reply_text (msg, SOUP_STATUS_SERVICE_UNAVAILABLE,
+          "no window yet\n");
+    g_free (text);
+  } else if (strcmp (path, "/healthz") == 0) {
+    gp_serve_reply_text (msg, SOUP_STATUS_OK, "ok\n");
+  } else if (strcmp (path, "/readyz") == 0) {
+    if (gp_serve_ready (srv))
+      gp_serve_reply_text (msg, SOUP_STATUS_OK, "ready\n");
+    else
+      gp_serve_reply_text (msg, SOUP_STATUS_SERVICE_UNAVAILABLE,
+          srv->ended ? "the capture ended\n" : "no window yet\n");
+  } else
+    gp_serve_reply_text (msg, SOUP_STATUS_NOT_FOUND, "not found\n");
+}
+
+/* The Host header names this server: a page on another site that made a
+ * name resolve to 127.0.0.1 (DNS rebinding) sends its own name. Checked
+ * when bound to a loopback address only: elsewhere the user said that
+ * anyone who can reach the port may look. */
+static gboolean
+gp_serve_host_allowed (GpServer * srv, SoupServerMessage * msg)
+{
+  const gchar *host = soup_message_headers_get_one
+      (soup_server_message_get_request_headers (msg), "Host");
+  gchar *a, *b, *c;
+  gboolean ok;
+
+  if (!g_str_equal (srv->host, "127.0.0.1") && !g_str_equal (srv->host,
+          "::1") && !g_str_equal (srv->host, "localhost"))
+    return TRUE;
+  if (host == NULL)
+    return TRUE;                /* HTTP/1.0: no browser */
+  a = g_strdup_printf ("127.0.0.1:%u", srv->port);
+  b = g_strdup_printf ("localhost:%u", srv->port);
+  c = g_strdup_printf ("[::1]:%u", srv->port);
+  ok = g_str_equal (host, a) || g_str_equal (host, b) || g_str_equal (host,
+      c);
+  g_free (a);
+  g_free (b);
+  g_free (c);
+  return ok;
+}
+
+static void
+gp_serve_on_request (SoupServer * soup, SoupServerMessage * msg,
+    const char *path, GHashTable * query, gpointer data)
+{
+  GpServer *srv = data;
+  const gchar *method = soup_server_message_get_method (msg);
+  SoupMessageHeaders *h = soup_server_message_get_response_headers (msg);
+
+  soup_message_headers_replace (h, "X-Content-Type-Options", "nosniff");
+  soup_message_headers_replace (h, "Cache-Control", "no-store");
+  soup_message_headers_replace (h, "Content-Security-Policy",
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+      "img-src 'self' data:; frame-ancestors 'none'");
+  if (!gp_serve_host_allowed (srv, msg)) {
+    gp_serve_reply_text (msg, SOUP_STATUS_MISDIRECTED_REQUEST,
+        "not this server's name\n");
+    return;
+  }
+  if (method == SOUP_METHOD_GET || method == SOUP_METHOD_HEAD)
+    gp_serve_get (srv, msg, path);
+  else if (method == SOUP_METHOD_POST)
+    gp_serve_post (srv, msg, path);
+  else {
+    soup_message_headers_replace (h, "Allow", "GET, HEAD, POST");
+    gp_serve_reply_text (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+        "GET or POST only\n");
+  }
+}
+
+/* Bounds before the body is read: its declared length, and the headers'. */
+static void
+gp_serve_on_got_headers (SoupServerMessage * msg, gpointer data)
+{
+  SoupMessageHeaders *h = soup_server_message_get_request_headers (msg);
+  SoupMessageHeadersIter it;
+  const char *name, *value;
+  gsize total = 0;
+
+  soup_message_headers_iter_init (&it, h);
+  while (soup_message_headers_iter_next (&it, &name, &value))
+    total += strlen (name) + strlen (value) + 4;
+  if (total > GP_SERVE_MAX_HEADERS) {
+    gp_serve_reply_text (msg, 431, "request headers too large\n");
+    return;
+  }
+  if (soup_message_headers_get_encoding (h) == SOUP_ENCODING_CHUNKED ||
+      soup_message_headers_get_content_length (h) > GP_SERVE_MAX_BODY)
+    gp_serve_reply_text (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+        "request body too large\n");
+}
+
+static void
+gp_serve_on_request_started (SoupServer * soup, SoupServerMessage * msg,
+    gpointer data)
+{
+  g_signal_connect (msg, "got-headers", G_CALLBACK (gp_serve_on_got_headers),
+      data);
+}
+
+/* ---- the server --------------------------------------------------------- */
+
+/* 128 random bits as hex, from the kernel. */
+static gchar *
+gp_serve_new_token (void)
+{
+  guint8 b[16];
+  GString *s = g_string_new (NULL);
+  gssize got = -1;
+  gint fd = open ("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  guint i;
+
+  if (fd >= 0) {
+    got = read (fd, b, sizeof (b));
+    close (fd);
+  }
+  for (i = 0; i < sizeof (b); i++)
+    g_string_append_printf (s, "%02x", got == (gssize) sizeof (b) ? b[i] :
+        (guint8) g_random_int ());
+  return g_string_free (s, FALSE);
+}
+
+GpServer *
+gp_server_new (const GpServeOptions * opts, GError ** error)
+{
+  GpServer *srv = g_new0 (GpServer, 1);
+  GSocketAddress *addr;
+  GSocketAddress *local;
+  GError *err = NULL;
+  GSList *listeners;
+
+  srv->opts = *opts;
+  srv->host = g_strdup (opts->host ? opts->host : GP_SERVE_DEFAULT_HOST);
+  srv->opts.host = srv->host;
+  srv->token = gp_serve_new_token ();
+  srv->panel = gp_panel_get_resource ();
+  srv->sent_machine = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, g_free);
+  srv->sent_series_t1 = -1;
+
+  addr = g_inet_socket_address_new_from_string (g_str_equal (srv->host,
+          "localhost") ? "127.0.0.1" : srv->host, opts->port);
+  if (addr == NULL) {
+    g_set_error (error, GP_SERVE_ERROR, GP_SERVE_ERROR_LISTEN,
+        "--host %s: not an IP address (127.0.0.1, 0.0.0.0, ::1, ...)",
+        srv->host);
+    gp_server_free (srv);
+    return NULL;
+  }
+  srv->soup = soup_server_new ("server-header", "gstprof", NULL);
+  soup_server_add_handler (srv->soup, NULL, gp_serve_on_request, srv, NULL);
+  g_signal_connect (srv->soup, "request-started",
+      G_CALLBACK (gp_serve_on_request_started), srv);
+  if (!soup_server_listen (srv->soup, addr, 0, &err)) {
+    g_set_error (error, GP_SERVE_ERROR, GP_SERVE_ERROR_LISTEN,
+        "cannot listen on %s port %u: %s", srv->host, opts->port,
+        err->message);
+    g_clear_error (&err);
+    g_object_unref (addr);
+    gp_server_free (srv);
+    return NULL;
+  }
+  g_object_unref (addr);
+  /* the port asked for, or the one the kernel chose for 0 */
+  listeners = soup_server_get_listeners (srv->soup);
+  local = listeners ? g_socket_get_local_address (listeners->data, NULL)
+      : NULL;
+  srv->port = local ? g_inet_socket_address_get_port
+      (G_INET_SOCKET_ADDRESS (local)) : opts->port;
+  g_clear_object (&local);
+  g_slist_free (listeners);
+  srv->url = g_strdup_printf (strchr (srv->host, ':') ? "http://[%s]:%u/" :
+      "http://%s:%u/", srv->host, srv->port);
+  srv->keepalive_id = g_timeout_add_seconds (GP_SERVE_KEEPALIVE_S,
+      gp_serve_on_keepalive, srv);
+  return srv;
+}
+
+const gchar *
+gp_server_url (GpServer * srv)
+{
+  return srv->url;
+}
+
+guint
+gp_server_port (GpServer * srv)
+{
+  return srv->port;
+}
+
+/* A new copy of @s becomes the state; with @rules the findings are made
+ * again, else the last ones are kept. Returns the copy's JSON. */
+static JsonNode *
+gp_serve_take (GpServer * srv, GpSession * s, gboolean rules)
+{
+  GpSession *copy = gp_serve_copy (srv, s);
+  JsonNode *root;
+
+  if (copy == NULL)
+    return NULL;
+  if (rules) {
+    gp_rules_run (copy);
+    srv->last_rules_us = g_get_monotonic_time ();
+  } else if (srv->current) {
+    /* the last findings stand until the rules run again */
+    g_ptr_array_unref (copy->findings);
+    copy->findings = g_ptr_array_ref (srv->current->findings);
+  }
+  if (srv->current)
+    gp_session_free (srv->current);
+  srv->current = copy;
+  root = gp_session_to_json (copy);
+  g_free (srv->session_json);
+  srv->session_json = json_to_string (root, FALSE);
+  srv->have_state = TRUE;
+  return root;
+}
+
+void
+gp_server_update (GpServer * srv, GpSession * s)
+{
+  gint64 now = g_get_monotonic_time ();
+  gboolean rules = srv->current == NULL ||
+      now - srv->last_rules_us >= GP_SERVE_RULES_S * G_USEC_PER_SEC;
+  JsonNode *root;
+  gchar *w;
+
+  srv->last_update_us = now;
+  srv->playing = g_strcmp0 (s->reached, "PLAYING") == 0;
+  if (srv->clients == NULL && srv->current && !rules)
+    return;                     /* nobody to tell; state made on demand */
+  root = gp_serve_take (srv, s, rules);
+  if (root == NULL)
+    return;
+  if (srv->clients) {
+    w = gp_serve_window_json (srv, root);
+    gp_serve_broadcast (srv, "window", w);
+    g_free (w);
+  }
+  json_node_unref (root);
+}
+
+void
+gp_server_end (GpServer * srv, GpSession * s)
+{
+  JsonNode *root;
+
+  srv->ended = TRUE;
+  root = gp_serve_take (srv, s, FALSE);
+  /* the final findings are the session's own (the caller ran the rules) */
+  if (srv->current && s->findings) {
+    gp_session_free (srv->current);
+    srv->current = gp_serve_copy (srv, s);
+    if (root)
+      json_node_unref (root);
+    root = srv->current ? gp_session_to_json (srv->current) : NULL;
+    g_free (srv->session_json);
+    srv->session_json = root ? json_to_string (root, FALSE) : NULL;
+  }
+  if (root && srv->clients) {
+    gchar *w = gp_serve_window_json (srv, root);
+
+    gp_serve_broadcast (srv, "window", w);
+    g_free (w);
+  }
+  gp_serve_broadcast (srv, "end", "{}");
+  if (root)
+    json_node_unref (root);
+}
+
+void
+gp_server_free (GpServer * srv)
+{
+  if (srv == NULL)
+    return;
+  if (srv->keepalive_id)
+    g_source_remove (srv->keepalive_id);
+  while (srv->clients) {
+    GpServeClient *c = srv->clients->data;
+
+    g_signal_handlers_disconnect_by_data (c->msg, c);
+    gp_serve_client_drop (c);
+    g_free (c);
+  }
+  if (srv->soup) {
+    soup_server_disconnect (srv->soup);
+    g_object_unref (srv->soup);
+  }
+  if (srv->current)
+    gp_session_free (srv->current);
+  g_hash_table_unref (srv->sent_machine);
+  g_free (srv->session_json);
+  g_free (srv->sent_findings);
+  g_free (srv->sent_graph);
+  g_free (srv->host);
+  g_free (srv->url);
+  g_free (srv->token);
+  g_free (srv);
+}
