@@ -599,6 +599,20 @@ gp_serve_on_request_started (SoupServer * soup, SoupServerMessage * msg,
 
 /* ---- the server --------------------------------------------------------- */
 
+/* The panel's GResource, registered once (it is compiled with
+ * --manual-register: gp_panel_get_resource () is NULL until then). */
+static GResource *
+gp_serve_panel (void)
+{
+  static gsize registered;
+
+  if (g_once_init_enter (&registered)) {
+    gp_panel_register_resource ();
+    g_once_init_leave (&registered, 1);
+  }
+  return gp_panel_get_resource ();
+}
+
 /* 128 random bits as hex, from the kernel. */
 static gchar *
 gp_serve_new_token (void)
@@ -632,7 +646,7 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
   srv->host = g_strdup (opts->host ? opts->host : GP_SERVE_DEFAULT_HOST);
   srv->opts.host = srv->host;
   srv->token = gp_serve_new_token ();
-  srv->panel = gp_panel_get_resource ();
+  srv->panel = gp_serve_panel ();
   srv->sent_machine = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, g_free);
   srv->sent_series_t1 = -1;
