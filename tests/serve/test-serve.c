@@ -370,6 +370,53 @@ test_live (void)
   g_free (out);
 }
 
+/* wrap --serve: the program's session so far, live; Stop reaches the
+ * program as Ctrl-C would (gst-launch-1.0 -e drains to EOS and exits). */
+static void
+test_wrap (void)
+{
+  gchar *out = g_build_filename (tmp, "wrap", NULL);
+  gchar *headers, *sess;
+  gdouble p50, truth = SLEEP_MS + gp_test_oversleep_ms (SLEEP_MS);
+  Server sv;
+  Reply r;
+  JsonParser *p;
+  JsonObject *o;
+
+  server_start (&sv, "wrap", "--serve", "--port", "0", "--quiet", "--out",
+      out, "--", "gst-launch-1.0", "-q", "-e", "videotestsrc",
+      "is-live=true", "!", "identity", "name=slow", "sleep-time=20000", "!",
+      "fakesink", NULL);
+  g_assert_true (poll_ready (sv.port, 15));
+  g_usleep (G_USEC_PER_SEC);
+  http (sv.port, "GET", "/api/state", "", NULL, &r);
+  o = reply_json (&r, &p);
+  p50 = json_double_at (r.body, "session.summary.elements.slow.self_ms.p50");
+  g_test_message ("wrapped slow: self p50 %.2f ms live (slept %.2f ms)", p50,
+      truth);
+  g_assert_cmpfloat (fabs (p50 - truth), <=, 0.1 * truth);
+  headers = g_strdup_printf ("X-Gstprof-Token: %s\r\n",
+      json_object_get_string_member (o, "token"));
+  g_object_unref (p);
+  reply_clear (&r);
+  http (sv.port, "POST", "/api/mark", headers, "wrapped mark", &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  g_usleep (500000);
+  http (sv.port, "POST", "/api/stop", headers, "", &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  g_assert_cmpint (server_wait_exit (&sv, 15), >=, 0);
+  sess = gp_test_read_file (out, "session.json");
+  g_assert_nonnull (sess);
+  gp_test_assert_has (sess, "\"wrapped mark\"");
+  gp_test_assert_has (sess, "Stop in the panel");
+  g_free (sess);
+  g_free (headers);
+  server_clear (&sv);
+  g_free (out);
+}
+
 /* What a server on loopback refuses: another host name (a rebinding
  * page), other methods, unknown paths and ones that climb, bodies and
  * headers past their bounds; and 200 event streams opened and dropped
@@ -534,6 +581,7 @@ main (int argc, char **argv)
   tmp = g_dir_make_tmp ("gstprof-serve-XXXXXX", NULL);
   if (GP_HAVE_SERVE) {
     g_test_add_func ("/serve/live", test_live);
+    g_test_add_func ("/serve/wrap", test_wrap);
     g_test_add_func ("/serve/bounds", test_bounds);
     g_test_add_func ("/serve/replay", test_replay);
   } else
