@@ -84,7 +84,7 @@ static const gchar gp_run_description[] =
     "then\n"
     "the pipeline stops (at once if it never reached PLAYING: EOS cannot\n"
     "flow then); a second Ctrl-C or SIGTERM stops it at once. Stopping\n"
-    "takes 1 s at most (250 ms after a second Ctrl-C or SIGTERM): a\n"
+    "takes 3 s at most (250 ms after a second Ctrl-C or SIGTERM): a\n"
     "pipeline that will not stop (a sink blocked in a system call) is\n"
     "left behind, the session holds what was measured, and the exit code\n"
     "is 4. DIR/session.json is written atomically (temp file +\n"
@@ -100,6 +100,11 @@ static const gchar gp_run_description[] =
     "kept, renamed to session.N.json (the first free N). The progress line\n"
     "(once a second) is shown only on a terminal. A pipeline pasted with\n"
     "its gst-launch-1.0 command and options in front runs without them.\n"
+    "\n"
+    "--serve serves the live panel while it runs (docs/serve.md): the\n"
+    "address is printed on stderr; the panel's Stop ends the run as Ctrl-C\n"
+    "does, its Mark adds an event; /metrics answers Prometheus. --hold keeps\n"
+    "serving the result after the end.\n"
     "\n"
     "--trace[=SECONDS] (default 10 s, at most 60) also keeps every push's\n"
     "enter and exit per streaming thread, the last SECONDS of it (a ring per\n"
@@ -128,6 +133,40 @@ static const gchar gp_run_description[] =
     "     printed first, then one line says why)\n"
     "  4  the pipeline did not stop when told to (an element blocked): it\n"
     "     was left behind; the session holds what was measured\n";
+
+/* --serve: the run the panel's buttons act on, while it runs. */
+typedef struct
+{
+  GpCaptureRun *run;
+  GpServer *srv;
+} GpRunLive;
+
+static void
+gp_run_on_live (GpCaptureRun * run, GpSession * so_far, gpointer data)
+{
+  GpRunLive *l = data;
+
+  l->run = run;
+  gp_server_update (l->srv, so_far);
+}
+
+static void
+gp_run_on_stop (gpointer data)
+{
+  GpRunLive *l = data;
+
+  if (l->run)
+    gp_capture_stop (l->run, "Stop in the panel");
+}
+
+static void
+gp_run_on_mark (const gchar * text, gpointer data)
+{
+  GpRunLive *l = data;
+
+  if (l->run)
+    gp_capture_mark (l->run, text);
+}
 
 /* Where session.json goes: @out, or gstprof-session-YYYYmmdd-HHMMSS in the
  * current folder (with -2, -3... when that exists already). */
@@ -265,6 +304,8 @@ gp_cmd_run (gint argc, gchar ** argv)
     {NULL}
   };
   GpCaptureOptions opts;
+  GpCliServe sv = { 0 };
+  GpRunLive live = { 0 };
   GpCaptureEnd end = GP_CAPTURE_END_EOS;
   GOptionContext *ctx;
   GError *err = NULL;
@@ -283,6 +324,7 @@ gp_cmd_run (gint argc, gchar ** argv)
       "    \"videotestsrc is-live=true ! videoconvert ! x264enc ! fakesink\"");
   g_option_context_set_description (ctx, gp_run_description);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  gp_cli_serve_entries (ctx, &sv, TRUE);
   gp_run_bare_trace (argc, argv);
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
     code = gp_cli_fail ("run", "%s", err->message);
@@ -363,7 +405,16 @@ gp_cmd_run (gint argc, gchar ** argv)
     goto out;
   }
 
+  if (!gp_cli_serve_start ("run", &sv, TRUE, gp_run_on_stop, gp_run_on_mark,
+          &live, &code))
+    goto out;
+  if (sv.srv) {
+    live.srv = sv.srv;
+    opts.live = gp_run_on_live;
+    opts.live_data = &live;
+  }
   s = gp_capture_run (&opts, &end, &err);
+  live.run = NULL;              /* gone with the run */
   if (s == NULL) {
     if (err && err->domain == GP_CAPTURE_ERROR &&
         err->code == GP_CAPTURE_ERROR_STATE) {
@@ -393,6 +444,8 @@ gp_cmd_run (gint argc, gchar ** argv)
    * written (a full disk, a folder made read-only) still gets its
    * verdict, then one line says why it was not written. */
   saved = gp_run_save (s, dir, path, &err);
+  if (sv.srv)
+    gp_server_end (sv.srv, s);
   verdict = gp_verdict_format (s, NULL, gp_verdict_want_color (1) ?
       GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
   fputs (verdict, stdout);
@@ -407,8 +460,10 @@ gp_cmd_run (gint argc, gchar ** argv)
   else
     code = gp_cli_fail ("run", "the session was not written: %s",
         err->message);
+  gp_cli_serve_hold ("run", &sv, FALSE);
 
 out:
+  gp_cli_serve_clear (&sv);
   if (s)
     gp_session_free (s);
   g_clear_error (&err);
