@@ -22,8 +22,11 @@
 #include "rules/gp-rules.h"
 
 /* The panel's page, the GResource compiled from panel/gp-panel.gresource.xml
- * (meson), never registered globally: looked up in it alone. */
+ * (meson, --manual-register): looked up in it alone, never by path in the
+ * global set, but made once by its register call (before that,
+ * gp_panel_get_resource () is NULL). */
 GResource *gp_panel_get_resource (void);
+void gp_panel_register_resource (void);
 
 /* A client whose unread events pass this many bytes is dropped: one that
  * stopped reading must not grow the capture's memory (a window is a few
@@ -602,8 +605,7 @@ gp_serve_on_request_started (SoupServer * soup, SoupServerMessage * msg,
 
 /* ---- the server --------------------------------------------------------- */
 
-/* The panel's GResource, registered once (it is compiled with
- * --manual-register: gp_panel_get_resource () is NULL until then). */
+/* The panel's GResource, made (registered) once. */
 static GResource *
 gp_serve_panel (void)
 {

@@ -27,6 +27,9 @@
   var CHART_PAD = { l: 48, r: 8, t: 6, b: 18 };
   /* fill of an element with all of the window's self time */
   var HOT_RGB = [220, 30, 30];
+  /* the graph is shrunk to the view's width down to this scale: below
+   * it graphviz's 14 pt labels would be too small to read */
+  var GRAPH_MIN_SCALE = 0.6;
   /* redraws at most this often while windows stream in (ms) */
   var RENDER_MIN_MS = 200;
 
@@ -555,9 +558,33 @@
     }
     layer = sv("g", { "class": "badges" });
     (svg.querySelector("g.graph") || svg).appendChild(layer);
-    S.graph = { svg: svg, nodes: nodes, edges: edges, badges: layer };
+    S.graph = { svg: svg, nodes: nodes, edges: edges, badges: layer,
+      size: svgSize(svg) };
     clear($("graph"));
     $("graph").appendChild(svg);
+    fitGraph();
+  }
+
+  /* the SVG's own size in CSS pixels (graphviz writes points) */
+  function svgSize(svg) {
+    var vb = (svg.getAttribute("viewBox") || "").split(/[\s,]+/).map(Number);
+
+    if (vb.length === 4 && vb[2] > 0 && vb[3] > 0)
+      return { w: vb[2] * 4 / 3, h: vb[3] * 4 / 3 };
+    return { w: 800, h: 400 };
+  }
+
+  /* Shrunk to the view's width, down to GRAPH_MIN_SCALE (its text stays
+   * readable; the view scrolls beyond), never enlarged. */
+  function fitGraph() {
+    var G = S.graph, cw, k;
+
+    if (!G)
+      return;
+    cw = $("graph").clientWidth || 1000;
+    k = Math.min(1, Math.max(GRAPH_MIN_SCALE, (cw - 4) / G.size.w));
+    G.svg.setAttribute("width", Math.round(G.size.w * k));
+    G.svg.setAttribute("height", Math.round(G.size.h * k));
   }
 
   /* The self time of each element in window @w, and their sum (queues
@@ -663,6 +690,7 @@
       fetchGraph();
     G = S.graph;
     if (G) {
+      fitGraph();
       for (name in G.nodes) {
         if (!own(G.nodes, name))
           continue;
@@ -818,6 +846,10 @@
         (spec.unit ? " (" + spec.unit + ")" : "")));
     head.appendChild(read);
     box.appendChild(head);
+    for (i = 0; i < spec.lines.length; i++)
+      if (spec.lines.length > 1)
+        head.insertBefore(h("span", { "class": "key " + (spec.lines[i].cls ||
+            "") }, spec.lines[i].label), read);
     box.appendChild(svg);
     for (i = 0; i < spec.lines.length; i++)
       for (j = 0; j < spec.lines[i].v.length; j++)
@@ -858,6 +890,14 @@
         "class": "limit" });
       g.appendChild(sv("title", null, "limit " + spec.limit +
           (spec.unit ? " " + spec.unit : "")));
+      svg.appendChild(g);
+    }
+    /* the window under the cursor */
+    if (spec.band !== false && curWindow()) {
+      g = sv("rect", { x: X(curWindow().t0), y: y1, width: Math.max(1,
+        X(curWindow().t1) - X(curWindow().t0)), height: y0 - y1,
+        "class": "cursor-band" });
+      g.appendChild(sv("title", null, "the window under the cursor"));
       svg.appendChild(g);
     }
     /* events as marks */

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof's panel and report in a real browser: Debian's chromium,
+ * headless, driven by playwright-core, against the real gstprof binary.
+ *
+ * - a live `gstprof run --serve` of a pipeline with a planted
+ *   `identity name=slow sleep-time=20000` (20 ms a buffer, the truth) and
+ *   an element named `<img src=x onerror=alert(1)>`: the page loads, its
+ *   numbers change between two reads, the graph shows every element,
+ *   clicking `slow` opens its inspector at about 20 ms, the XSS name is
+ *   text and no dialog fires, Mark lands in the session, Stop ends the run
+ *   and the session file is complete;
+ * - `gstprof serve` of that session: its findings, and the same self time
+ *   as the session;
+ * - `gstprof report` of it opened from file:// with the network off:
+ *   nothing fetched, the same self time.
+ * Each view is written as a screenshot under GP_BROWSER_OUT.
+ *
+ * TAP on stdout. Environment: GSTPROF_BIN, GSTPROF_PLUGIN_DIR (the
+ * tracer), GP_BROWSER_OUT (screenshots), GP_CHROMIUM (default
+ * /usr/bin/chromium); run.sh installs playwright-core and sets NODE_PATH.
+ */
+"use strict";
+
+const { spawn } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const GSTPROF = process.env.GSTPROF_BIN;
+const OUT = process.env.GP_BROWSER_OUT || path.join(os.tmpdir(), "gp-browser");
+const CHROMIUM = process.env.GP_CHROMIUM || "/usr/bin/chromium";
+const XSS = "<img src=x onerror=alert(1)>";
+/* the planted truth: identity sleep-time=20000 (µs) */
+const SLEEP_MS = 20;
+/* how far the panel's self time may be from it */
+const SLEEP_TOLERANCE = 0.10;
+const LAUNCH = "videotestsrc is-live=true ! " +
+  "video/x-raw,framerate=30/1,width=160,height=120 ! queue ! " +
+  "identity name=slow sleep-time=20000 ! " +
+  `identity name="${XSS}" ! fakesink`;
+const MARK = "panel test mark";
+/* the whole test's bound (meson's timeout is above it) */
+const DEADLINE_MS = 55000;
+/* one step's bound (a click, a wait for the page) */
+const STEP_MS = 10000;
+const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
+
+const N_TESTS = 11;
+let n = 0;
+let failed = 0;
+const children = [];
+
+function ok(cond, name, detail) {
+  n++;
+  if (cond)
+    console.log(`ok ${n} - ${name}`);
+  else {
+    failed++;
+    console.log(`not ok ${n} - ${name}`);
+  }
+  if (detail)
+    for (const line of String(detail).split("\n"))
+      console.log(`# ${line}`);
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/* gstprof with @args; resolves with the URL it says it serves. */
+function startServer(args) {
+  const child = spawn(GSTPROF, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = { child, err: "", out: "", exited: null };
+
+  children.push(child);
+  child.stdout.on("data", (d) => { proc.out += d; });
+  proc.exit = new Promise((resolve) => {
+    child.on("exit", (code, sig) => {
+      proc.exited = { code, sig };
+      resolve(proc.exited);
+    });
+  });
+  proc.url = new Promise((resolve, reject) => {
+    child.stderr.on("data", (d) => {
+      const m = /serving (http:\/\/\S+\/)/.exec(proc.err += d);
+
+      if (m)
+        resolve(m[1]);
+    });
+    proc.exit.then((e) => reject(new Error(`gstprof ${args[0]} exited ` +
+      `(${e.code}, ${e.sig}) before serving: ${proc.err.trim()}`)));
+    setTimeout(() => reject(new Error(`gstprof ${args[0]} said no ` +
+      `address in 15 s: ${proc.err.trim()}`)), 15000);
+  });
+  return proc;
+}
+
+function run(args) {
+  return new Promise((resolve) => {
+    const child = spawn(GSTPROF, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+
+    children.push(child);
+    child.stderr.on("data", (d) => { err += d; });
+    child.on("exit", (code) => resolve({ code, err }));
+  });
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(OUT, `${name}.png`),
+    fullPage: true });
+}
+
+async function showView(page, v) {
+  await page.click(`#tabs button[data-view="${v}"]`);
+  await page.waitForSelector(`#view-${v}:not([hidden])`);
+  await page.waitForTimeout(250);
+}
+
+async function text(page, sel) {
+  return (await page.textContent(sel)) || "";
+}
+
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "gp-browser-"));
+  const dir = path.join(tmp, "s");
+  const browser = await chromium.launch({ executablePath: CHROMIUM,
+    args: ["--no-sandbox"], headless: true, timeout: 20000 });
+  const dialogs = [];
+  let session = null;
+
+  fs.mkdirSync(OUT, { recursive: true });
+  console.log(`1..${N_TESTS}`);
+  try {
+    /* ---- the live run -------------------------------------------------- */
+    const live = startServer(["run", "--serve", "--port", "0", "--hold",
+      "30s", "--duration", "40s", "--out", dir, LAUNCH]);
+    const url = await live.url;
+    const ctx = await browser.newContext({ viewport: { width: 1400,
+      height: 900 } });
+    const page = await ctx.newPage();
+
+    page.setDefaultTimeout(STEP_MS);
+    const errors = [];
+
+    page.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.waitForFunction(() =>
+      document.getElementById("st-mode").textContent === "live" &&
+      parseInt(document.getElementById("st-windows").textContent, 10) >= 2,
+    null, { timeout: 15000 });
+    ok(true, "the panel loads during a live run",
+      `${url}: ${await text(page, "#status")}`);
+
+    /* numbers change between two reads */
+    const read = async () => ({
+      windows: await text(page, "#st-windows"),
+      t: await text(page, "#st-t"),
+      buffers: await text(page,
+        '#elements-table tr[data-name="slow"] td:nth-child(6)')
+    });
+    const r1 = await read();
+    await page.waitForTimeout(1500);
+    const r2 = await read();
+    ok(r1.windows !== r2.windows && r1.t !== r2.t &&
+      r1.buffers !== r2.buffers, "numbers change between two reads",
+    `${JSON.stringify(r1)} then ${JSON.stringify(r2)}`);
+
+    /* the graph shows every element */
+    await page.waitForSelector('#graph g.node[data-name="slow"]',
+      { timeout: 10000 });
+    const names = await page.evaluate(async () => {
+      const st = await (await fetch("api/state")).json();
+      return st.session.graph.elements.filter((e) => !e.is_bin)
+        .map((e) => e.name);
+    });
+    const shown = await page.$$eval("#graph g.node",
+      (gs) => gs.map((g) => g.getAttribute("data-name")));
+    const missing = names.filter((x) => !shown.includes(x));
+    ok(names.length >= 6 && missing.length === 0 && names.includes(XSS),
+      "the graph shows every element", `elements ${JSON.stringify(names)}; ` +
+      `missing ${JSON.stringify(missing)}`);
+    for (const v of VIEWS.slice(0, 4)) {
+      await showView(page, v);
+      await shot(page, `live-${v}`);
+    }
+
+    /* clicking slow opens its inspector at the planted time */
+    await showView(page, "pipeline");
+    await page.click('#graph g.node[data-name="slow"]');
+    await page.waitForSelector("#view-inspector:not([hidden])");
+    const insName = await text(page, "#insp-name");
+    const p50 = parseFloat(await text(page, "#insp-self-p50"));
+    ok(insName === "slow" &&
+      Math.abs(p50 - SLEEP_MS) <= SLEEP_MS * SLEEP_TOLERANCE,
+    "clicking slow opens its inspector with about 20 ms",
+    `inspector of ${insName}: self p50 ${p50} ms against ${SLEEP_MS} ms slept`);
+    await shot(page, "live-inspector");
+
+    /* the XSS name is text, and nothing ran */
+    await showView(page, "pipeline");
+    const asText = await page.$$eval("#elements-table button.link",
+      (bs, x) => bs.filter((b) => b.textContent === x).length, XSS);
+    await page.click(`#elements-table tr[data-name="${XSS}"] button`);
+    await page.waitForSelector("#view-inspector:not([hidden])");
+    const xssInspector = await text(page, "#insp-name");
+    const imgs = await page.$$eval("img", (is) => is.length);
+    ok(asText === 1 && xssInspector === XSS && imgs === 0 &&
+      dialogs.length === 0 && errors.length === 0,
+    "the element named <img src=x onerror=alert(1)> shows as text and " +
+      "nothing runs", `as text in the table: ${asText}, inspector: ` +
+      `${JSON.stringify(xssInspector)}, img elements: ${imgs}, dialogs: ` +
+      `${JSON.stringify(dialogs)}, page errors: ${JSON.stringify(errors)}`);
+
+    /* Mark, then Stop */
+    await page.fill("#mark-text", MARK);
+    await page.click("#btn-mark");
+    await page.waitForFunction(() =>
+      document.getElementById("msg").textContent === "marked", null,
+    { timeout: 5000 });
+    await page.click("#btn-stop");
+    await page.waitForFunction(() =>
+      document.getElementById("st-mode").textContent === "ended", null,
+    { timeout: 10000 });
+    const ended = await text(page, "#status");
+    live.child.kill("SIGINT");      /* the end of --hold */
+    const ex = await live.exit;
+    try {
+      session = JSON.parse(fs.readFileSync(path.join(dir, "session.json"),
+        "utf8"));
+    } catch (e) {
+      session = null;
+    }
+    const ev = session ? session.events : [];
+    const slow = session && session.summary.elements.slow;
+    ok(session && session.schema === "gstprof/1" &&
+      session.session.exit_code >= 0 && session.session.end === "interrupt" &&
+      Array.isArray(session.findings) && session.findings.length > 0 &&
+      slow && slow.buffers > 10 && ev.some((e) => e.type === "interrupt") &&
+      (ex.code === 0 || ex.code === 1),
+    "Stop ends the run and the session file is complete",
+    `page: ${ended}; gstprof exited ${ex.code}; session: ` +
+      (session ? `end ${session.session.end}, exit_code ` +
+      `${session.session.exit_code}, ${session.findings.length} findings, ` +
+      `slow ${slow && slow.buffers} buffers p50 ` +
+      `${slow && slow.self_ms.p50} ms` : "unreadable"));
+    ok(ev.some((e) => e.type === "mark" && e.text === MARK),
+      "Mark lands in the session's events with its text",
+      JSON.stringify(ev.filter((e) => e.type === "mark")));
+    await ctx.close();
+
+    /* ---- the replay ------------------------------------------------------ */
+    const replay = startServer(["serve", "--port", "0", dir]);
+    const rurl = await replay.url;
+    const rctx = await browser.newContext({ viewport: { width: 1400,
+      height: 900 } });
+    const rpage = await rctx.newPage();
+
+    rpage.setDefaultTimeout(STEP_MS);
+
+    rpage.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
+    await rpage.goto(rurl);
+    await rpage.waitForFunction(() =>
+      document.getElementById("st-mode").textContent === "replay");
+    await showView(rpage, "findings");
+    const cards = await rpage.$$eval("#findings-list li.finding .finding-title",
+      (ts) => ts.map((t) => t.textContent));
+    const hidden = await rpage.$eval("#live-controls", (e) => e.hidden);
+    ok(session && cards.length === session.findings.length &&
+      cards[0] === session.findings[0].title && hidden,
+    "a replayed session shows its findings (and no Stop)",
+    `${cards.length} shown, ${session ? session.findings.length : "?"} in ` +
+      `the session; first: ${JSON.stringify(cards[0])}`);
+    for (const v of VIEWS.slice(0, 4)) {
+      await showView(rpage, v);
+      await shot(rpage, `replay-${v}`);
+    }
+    await showView(rpage, "pipeline");
+    await rpage.click('#graph g.node[data-name="slow"]');
+    await rpage.waitForSelector("#view-inspector:not([hidden])");
+    const replayP50 = await text(rpage, "#insp-self-p50");
+    await shot(rpage, "replay-inspector");
+    const truth = slow ? slow.self_ms.p50.toFixed(3) : "?";
+    ok(replayP50 === `${truth} ms`,
+      "the replay's inspector shows the session's self time",
+      `panel ${replayP50}, session ${truth} ms`);
+    replay.child.kill("SIGINT");
+    await replay.exit;
+    await rctx.close();
+
+    /* ---- the report, offline --------------------------------------------- */
+    const report = path.join(tmp, "r.html");
+    const rep = await run(["report", dir, "-o", report]);
+    const octx = await browser.newContext({ offline: true,
+      viewport: { width: 1400, height: 900 } });
+    const fetched = [];
+
+    await octx.route("**/*", (route) => {
+      const u = route.request().url();
+
+      if (u.startsWith("file:"))
+        return route.continue();
+      fetched.push(u);
+      return route.abort();
+    });
+    const opage = await octx.newPage();
+
+    opage.setDefaultTimeout(STEP_MS);
+    opage.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
+    await opage.goto("file://" + report);
+    const reportP50 = await opage.evaluate(() => {
+      const h = document.getElementById("gp-table-elements");
+      let t = h ? h.nextElementSibling : null;
+
+      while (t && t.tagName !== "TABLE")
+        t = t.nextElementSibling;
+      if (!t)
+        return null;
+      for (const tr of t.tBodies[0].rows)
+        if (tr.cells[0].textContent === "slow")
+          return tr.cells[3].textContent;
+      return null;
+    });
+    await shot(opage, "report");
+    ok(rep.code === 0 && reportP50 === truth && `${reportP50} ms` ===
+      replayP50 && fetched.length === 0,
+    "the report opens from file:// offline with the same self time",
+    `gstprof report exited ${rep.code} ${rep.err.trim()}; report ` +
+      `${reportP50} ms, panel ${replayP50}, session ${truth} ms; ` +
+      `fetched: ${JSON.stringify(fetched)}`);
+    await octx.close();
+    ok(dialogs.length === 0, "no dialog fired in any page",
+      JSON.stringify(dialogs));
+  } finally {
+    await browser.close();
+    for (const c of children)
+      if (c.exitCode === null && c.signalCode === null)
+        c.kill("SIGKILL");
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(`# screenshots in ${OUT}`);
+}
+
+const timer = setTimeout(() => {
+  console.log(`Bail out! the test passed its ${DEADLINE_MS / 1000} s`);
+  for (const c of children)
+    if (c.exitCode === null)
+      c.kill("SIGKILL");
+  process.exit(1);
+}, DEADLINE_MS);
+
+main().then(() => {
+  clearTimeout(timer);
+  if (n !== N_TESTS)
+    console.log(`# ran ${n} of ${N_TESTS}`);
+  process.exit(failed || n !== N_TESTS ? 1 : 0);
+}).catch((e) => {
+  console.log(`Bail out! ${String(e && e.stack || e).split("\n")[0]}`);
+  for (const c of children)
+    if (c.exitCode === null)
+      c.kill("SIGKILL");
+  process.exit(1);
+});
