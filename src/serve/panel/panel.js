@@ -30,6 +30,9 @@
   /* the graph is shrunk to the view's width down to this scale: below
    * it graphviz's 14 pt labels would be too small to read */
   var GRAPH_MIN_SCALE = 0.6;
+  /* windows the page keeps before it thins the older ones (an hour at
+   * the default 250 ms is 14,400; every chart draws each) */
+  var PANEL_MAX_SERIES = 4096;
   /* redraws at most this often while windows stream in (ms) */
   var RENDER_MIN_MS = 200;
 
@@ -210,6 +213,30 @@
     return null;
   }
 
+  /* A long run: past PANEL_MAX_SERIES windows, the older half's
+   * neighbours become one entry each, the later's values over both spans
+   * (the server's own copy, which a reconnect reloads, merges them
+   * exactly). */
+  function thinSeries(s) {
+    var ser = s.series, half, out = [], i, e;
+    var at = !S.follow && S.cursor >= 0 && S.cursor < ser.length ?
+        ser[S.cursor].t1 : null;
+
+    if (ser.length <= PANEL_MAX_SERIES)
+      return;
+    half = ser.length >> 1;
+    for (i = 0; i + 1 < half; i += 2) {
+      e = ser[i + 1];
+      e.t0 = ser[i].t0;
+      out.push(e);
+    }
+    for (; i < ser.length; i++)
+      out.push(ser[i]);
+    s.series = out;
+    if (at !== null)
+      S.cursor = windowAt(at);
+  }
+
   function applyWindow(w) {
     var s = S.session, i, name, d, m;
 
@@ -222,6 +249,7 @@
     if (Array.isArray(w.series))
       for (i = 0; i < w.series.length; i++)
         s.series.push(w.series[i]);
+    thinSeries(s);
     if (w.machine && typeof w.machine === "object") {
       for (name in w.machine) {
         if (!own(w.machine, name))
@@ -498,7 +526,14 @@
     }).then(function (text) {
       S.graphFetching = false;
       if (text === null) {
-        S.graphWanted = true;
+        /* a live run's comes with its first window; a finished session
+         * without one has none */
+        S.graphWanted = S.live && !S.ended;
+        if (!S.graphWanted && !S.graph) {
+          clear($("graph"));
+          $("graph").appendChild(h("p", { "class": "empty" },
+              "No pipeline in this session."));
+        }
         return;
       }
       installGraph(text);
@@ -1126,7 +1161,9 @@
           t: ser.t || [], v: ser.v || [], cls: "rate" }] });
     }
     if (!order.length)
-      box.appendChild(h("p", { "class": "empty" },
+      box.appendChild(h("p", { "class": "empty" }, S.live && !S.ended ?
+          "No machine sample in the session so far: a live run's samples " +
+          "reach the panel when the capture ends." :
           "Nothing sampled the machine in this session."));
     for (i = 0; i < order.length; i++)
       chartGroup(box, order[i], groups[order[i]], dom);
@@ -1142,6 +1179,8 @@
       tr.appendChild(h("td", null, src.detail || ""));
       tb.appendChild(tr);
     }
+    if (!tb.firstChild)
+      tb.appendChild(h("tr")).appendChild(h("td", { colspan: "4" }, "none"));
     tb = $("machine-facts").tBodies[0];
     clear(tb);
     for (k in m.facts || {}) {
@@ -1152,6 +1191,8 @@
       tr.appendChild(h("td", null, plain(m.facts[k])));
       tb.appendChild(tr);
     }
+    if (!tb.firstChild)
+      tb.appendChild(h("tr")).appendChild(h("td", null, "none"));
   }
 
   /* ---- Findings ------------------------------------------------------------- */
