@@ -335,19 +335,28 @@ async function main() {
       JSON.stringify(dialogs));
   } finally {
     await browser.close();
-    for (const c of children)
-      if (c.exitCode === null && c.signalCode === null)
-        c.kill("SIGKILL");
+    killChildren();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   console.log(`# screenshots in ${OUT}`);
 }
 
+/* a test that is killed (meson's timeout: SIGTERM) takes its gstprofs
+ * with it; Chromium is playwright's, which ends it on the same signals */
+function killChildren() {
+  for (const c of children)
+    if (c.exitCode === null && c.signalCode === null)
+      c.kill("SIGKILL");
+}
+process.on("exit", killChildren);
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"])
+  process.on(sig, () => {
+    console.log(`Bail out! ${sig}`);
+    process.exit(1);
+  });
+
 const timer = setTimeout(() => {
   console.log(`Bail out! the test passed its ${DEADLINE_MS / 1000} s`);
-  for (const c of children)
-    if (c.exitCode === null)
-      c.kill("SIGKILL");
   process.exit(1);
 }, DEADLINE_MS);
 
@@ -358,8 +367,5 @@ main().then(() => {
   process.exit(failed || n !== N_TESTS ? 1 : 0);
 }).catch((e) => {
   console.log(`Bail out! ${String(e && e.stack || e).split("\n")[0]}`);
-  for (const c of children)
-    if (c.exitCode === null)
-      c.kill("SIGKILL");
   process.exit(1);
 });
