@@ -46,7 +46,7 @@ const DEADLINE_MS = 55000;
 const STEP_MS = 10000;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
-const N_TESTS = 11;
+const N_TESTS = 12;
 let n = 0;
 let failed = 0;
 const children = [];
@@ -186,6 +186,21 @@ async function main() {
       await showView(page, v);
       await shot(page, `live-${v}`);
     }
+
+    /* the timeline's crosshair reads slow's self time under the mouse */
+    await showView(page, "timeline");
+    const chartSvg = page.locator(".chart", { has: page.locator(
+      ".chart-title", { hasText: /^slow: self time/ }) }).locator("svg");
+    const box = await chartSvg.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    const reading = await page.locator(".chart", { has: page.locator(
+      ".chart-title", { hasText: /^slow: self time/ }) }).locator(".read")
+      .textContent();
+    const crossP50 = parseFloat((/p50 ([\d.]+)/.exec(reading) || [])[1]);
+    ok(Math.abs(crossP50 - SLEEP_MS) <= SLEEP_MS * SLEEP_TOLERANCE &&
+      /^t [\d.]+ s$/.test(await text(page, "#crosshair-t")),
+    "the timeline's crosshair reads slow's self time under the mouse",
+    `${await text(page, "#crosshair-t")}: ${reading}`);
 
     /* clicking slow opens its inspector at the planted time */
     await showView(page, "pipeline");

@@ -1038,8 +1038,9 @@
     return line;
   }
 
-  /* the keys a group of the series holds, in @order first */
-  function seriesKeys(group, order) {
+  /* the keys a group of the series holds, in @order first, then the rest
+   * unless @only (@order's alone) */
+  function seriesKeys(group, order, only) {
     var present = new Set(), out = [], done = new Set(), ser = S.session.series;
     var i, k;
 
@@ -1053,7 +1054,7 @@
         out.push(order[i]);
       }
     present.forEach(function (k) {
-      if (!done.has(k))
+      if (!only && !done.has(k))
         out.push(k);
     });
     return out;
@@ -1133,12 +1134,12 @@
           return t.streaming !== false;
         }).map(function (t) {
           return t.name;
-        }));
+        }), true);
     for (i = 0; i < threads.length; i++)
       specs.push({ title: threads[i] + ": CPU", unit: "% of a core",
         limit: 100, lines: [seriesLine("cpu", "threads", threads[i],
           "cpu_pct", "rate")] });
-    chartGroup(box, "CPU per thread", specs, dom);
+    chartGroup(box, "CPU per streaming thread", specs, dom);
   }
 
   /* ---- Machine ------------------------------------------------------------ */
