@@ -191,7 +191,11 @@ async function main() {
     await showView(page, "timeline");
     const chartSvg = page.locator(".chart", { has: page.locator(
       ".chart-title", { hasText: /^slow: self time/ }) }).locator("svg");
-    const box = await chartSvg.boundingBox();
+    /* the charts are drawn again at each window: a box of one just
+     * replaced is null, the next one's is there */
+    let box = null;
+    for (let i = 0; i < 20 && !box; i++)
+      box = await chartSvg.boundingBox().catch(() => null);
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
     const reading = await page.locator(".chart", { has: page.locator(
       ".chart-title", { hasText: /^slow: self time/ }) }).locator(".read")

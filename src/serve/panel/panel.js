@@ -767,11 +767,12 @@
     renderElementsTable(w, sh, summ);
   }
 
+  /* The window's elements; rows are kept while the names stay (a click
+   * on a name is not lost to a redraw), their numbers written again. */
   function renderElementsTable(w, sh, summ) {
-    var tb = $("elements-table").tBodies[0], names = [], seen = {}, i, name;
-    var tr, e, s, el;
+    var tb = $("elements-table").tBodies[0], names = [], seen = {}, i, j;
+    var name, tr, e, s, el, cells, same;
 
-    clear(tb);
     for (name in summ)
       if (own(summ, name)) {
         names.push(name);
@@ -779,23 +780,35 @@
       }
     if (w && w.elements)
       for (name in w.elements)
-        if (own(w.elements, name) && !seen[name])
+        if (own(w.elements, name) && !own(seen, name))
           names.push(name);
+    same = tb.rows.length === names.length;
+    for (i = 0; same && i < names.length; i++)
+      same = tb.rows[i].getAttribute("data-name") === names[i];
+    if (!same)
+      clear(tb);
     for (i = 0; i < names.length; i++) {
       name = names[i];
       e = w && w.elements ? w.elements[name] : null;
       s = summ[name] || {};
       el = elementOf(name);
+      cells = [el ? el.factory : "", isQueue(name) ? "queue" : sh.sum > 0 ?
+          (100 * (sh.ms[name] || 0) / sh.sum).toFixed(1) : "–",
+        e ? fmt(e.self_ms_p50, 3) : "–", e ? fmt(e.self_ms_p95, 3) : "–",
+        isNum(s.buffers) ? String(s.buffers) : "–",
+        s.self_ms ? fmt(s.self_ms.p50, 3) : "–", fmt(s.busy_pct, 1)];
+      if (same) {
+        tr = tb.rows[i];
+        for (j = 0; j < cells.length; j++)
+          if (tr.cells[j + 1].textContent !== cells[j])
+            tr.cells[j + 1].textContent = cells[j];
+        continue;
+      }
       tr = h("tr", { "data-name": name });
       tr.appendChild(nameCell(name));
-      tr.appendChild(h("td", null, el ? el.factory : ""));
-      tr.appendChild(numCell(isQueue(name) ? "queue" : sh.sum > 0 ?
-          (100 * (sh.ms[name] || 0) / sh.sum).toFixed(1) : "–"));
-      tr.appendChild(numCell(e ? fmt(e.self_ms_p50, 3) : "–"));
-      tr.appendChild(numCell(e ? fmt(e.self_ms_p95, 3) : "–"));
-      tr.appendChild(numCell(isNum(s.buffers) ? String(s.buffers) : "–"));
-      tr.appendChild(numCell(s.self_ms ? fmt(s.self_ms.p50, 3) : "–"));
-      tr.appendChild(numCell(fmt(s.busy_pct, 1)));
+      tr.appendChild(h("td", null, cells[0]));
+      for (j = 1; j < cells.length; j++)
+        tr.appendChild(numCell(cells[j]));
       tb.appendChild(tr);
     }
   }
@@ -980,7 +993,9 @@
 
       setCrosshair(box.chartInfo.toT((ev.clientX - r.left) * W / r.width));
     });
-    svg.addEventListener("click", function (ev) {
+    /* on the press, not the click: a live chart may be drawn again
+     * before the button comes up */
+    svg.addEventListener("mousedown", function (ev) {
       var r = svg.getBoundingClientRect();
       var idx = windowAt(box.chartInfo.toT((ev.clientX - r.left) * W /
           r.width));
