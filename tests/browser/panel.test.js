@@ -12,7 +12,9 @@
  * - `gstprof serve` of that session: its findings, and the same self time
  *   as the session;
  * - `gstprof report` of it opened from file:// with the network off:
- *   nothing fetched, the same self time.
+ *   nothing fetched, the same self time;
+ * - `gstprof serve` of a tegrastats log: the machine views alone, a chart
+ *   for each series.
  * Each view is written as a screenshot under GP_BROWSER_OUT.
  *
  * TAP on stdout. Environment: GSTPROF_BIN, GSTPROF_PLUGIN_DIR (the
@@ -46,7 +48,7 @@ const DEADLINE_MS = 55000;
 const STEP_MS = 10000;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
-const N_TESTS = 12;
+const N_TESTS = 13;
 let n = 0;
 let failed = 0;
 const children = [];
@@ -350,6 +352,35 @@ async function main() {
       `${reportP50} ms, panel ${replayP50}, session ${truth} ms; ` +
       `fetched: ${JSON.stringify(fetched)}`);
     await octx.close();
+
+    /* ---- a machine log alone --------------------------------------------- */
+    const log = path.join(process.env.GP_FIXTURES || "", "telemetry",
+      "tegrastats_agx_orin32_r36_multispace_engines_off.txt");
+    const mserve = startServer(["serve", "--port", "0", log]);
+    const mctx = await browser.newContext({ viewport: { width: 1400,
+      height: 900 } });
+    const mpage = await mctx.newPage();
+
+    mpage.setDefaultTimeout(STEP_MS);
+    mpage.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
+    await mpage.goto(await mserve.url);
+    await mpage.waitForSelector("#view-machine:not([hidden]) .chart");
+    const mstate = await mpage.evaluate(async () =>
+      (await (await fetch("api/state")).json()).session);
+    const mcharts = await mpage.$$eval("#machine-charts .chart-title",
+      (ts) => ts.map((t) => t.textContent));
+    const pipelineTab = await mpage.$eval(
+      '#tabs button[data-view="pipeline"]', (b) => b.hidden);
+    const nseries = mstate.machine ? mstate.machine.series.length : 0;
+    await shot(mpage, "tegrastats-machine");
+    ok(nseries >= 10 && mcharts.length === nseries && pipelineTab &&
+      mcharts.some((t) => t.startsWith("temp/")),
+    "a tegrastats log replays as the machine views alone",
+    `${mcharts.length} charts for ${nseries} series; pipeline tab ` +
+      `${pipelineTab ? "hidden" : "shown"}`);
+    mserve.child.kill("SIGINT");
+    await mserve.exit;
+    await mctx.close();
     ok(dialogs.length === 0, "no dialog fired in any page",
       JSON.stringify(dialogs));
   } finally {

@@ -198,6 +198,7 @@
     S.ended = !!st.ended;
     S.token = typeof st.token === "string" ? st.token : "";
     S.session = normalize(st.session);
+
     S.graphWanted = true;
     if (S.follow || S.cursor >= S.session.series.length)
       S.cursor = S.session.series.length - 1;
@@ -442,14 +443,25 @@
     $("follow").checked = S.follow;
     $("follow").parentNode.hidden = !S.live || S.ended;
     $("scrub-label").textContent = w ? (S.cursor + 1) + " of " + ser.length +
-        ": " + w.t0.toFixed(2) + "–" + w.t1.toFixed(2) + " s" : "no window yet";
+        ": " + w.t0.toFixed(2) + "–" + w.t1.toFixed(2) + " s" :
+        S.live && !S.ended ? "no window yet" : "no window in this session";
   }
+
+  /* A machine log alone (`gstprof serve tegrastats.log`) has the machine
+   * views only. */
+  var PIPELINE_VIEWS = { pipeline: 1, timeline: 1, inspector: 1 };
 
   function renderTabs() {
     var tabs = document.querySelectorAll("#tabs button"), i, v;
+    var machineOnly = S.session && !S.live &&
+        !S.session.graph.elements.length && !S.session.series.length;
 
+    if (machineOnly && own(PIPELINE_VIEWS, S.view))
+      S.view = "machine";
+    $("scrub-row").hidden = !!machineOnly;
     for (i = 0; i < tabs.length; i++) {
       v = tabs[i].getAttribute("data-view");
+      tabs[i].hidden = !!machineOnly && own(PIPELINE_VIEWS, v);
       tabs[i].setAttribute("aria-selected", v === S.view ? "true" : "false");
       $("view-" + v).hidden = v !== S.view;
     }
@@ -721,6 +733,18 @@
     var G, w = curWindow(), sh = windowShares(w), name, n, e, frac, last;
     var id, ed, l, video, stalled, summ = S.session.summary.elements || {};
 
+    if (!S.session.graph.elements.length) {
+      /* a machine log alone, or a live run before its first window */
+      if (!$("graph").querySelector(".no-pipeline")) {
+        clear($("graph"));
+        $("graph").appendChild(h("p", { "class": "empty no-pipeline" },
+            S.live && !S.ended ? "No graph yet." :
+            "No pipeline in this session: see the Machine view."));
+      }
+      S.graph = null;
+      renderElementsTable(w, sh, {});
+      return;
+    }
     if (S.graphWanted)
       fetchGraph();
     G = S.graph;
@@ -973,6 +997,12 @@
         x = X(line.t[j]);
         y = Y(line.v[j]);
         d += (pen ? "L" : "M") + x.toFixed(1) + " " + y.toFixed(1);
+        /* a value alone between gaps is a dot: a path of one point
+         * draws nothing */
+        if (!pen && !(j + 1 < line.t.length && isNum(line.v[j + 1]) &&
+                line.v[j + 1] >= 0))
+          svg.appendChild(sv("circle", { cx: x.toFixed(1), cy: y.toFixed(1),
+            r: 2.5, "class": "dot " + (line.cls || "l" + i) }));
         pen = true;
       }
       if (d) {
