@@ -27,6 +27,11 @@ G_BEGIN_DECLS
  * label: too long), NULL: "pipeline". */
 gchar *gp_metrics_text (GpSession * s, const gchar * pipeline);
 
+/* Every metric family gp_metrics_text () can write (a summary by its base
+ * name), NULL-terminated, static: what a dashboard or an alert rule may
+ * name. */
+const gchar *const *gp_metrics_family_names (void);
+
 G_END_DECLS
 
 #endif /* __GP_METRICS_H__ */
