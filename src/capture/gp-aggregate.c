@@ -934,6 +934,18 @@ gp_aggregator_watch_bus (GpAggregator * agg)
   g_mutex_unlock (&agg->lock);
 }
 
+guint64
+gp_aggregator_latest (GpAggregator * agg)
+{
+  guint64 ts;
+
+  g_mutex_lock (&agg->lock);
+  ts = agg->series->len > 0 ? ((GpAggSeriesEntry *)
+      g_ptr_array_index (agg->series, agg->series->len - 1))->end : agg->t0;
+  g_mutex_unlock (&agg->lock);
+  return ts;
+}
+
 void
 gp_aggregator_add_bus_event (GpAggregator * agg, guint64 ts_ns,
     const gchar * type, const gchar * source, const gchar * text)

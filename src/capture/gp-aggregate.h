@@ -64,6 +64,11 @@ void gp_aggregator_add_bus_event_data (GpAggregator * agg, guint64 ts_ns,
     const gchar * type, const gchar * source, const gchar * text,
     JsonObject * data);
 
+/* The end of the newest window added, on the tracer's time base (a mark
+ * of a process whose tracer clock gstprof does not share lands there);
+ * the session's start before any. */
+guint64 gp_aggregator_latest (GpAggregator * agg);
+
 /* Writes summary.*, graph, series and events into the session from
  * everything added so far. May be called more than once (live views). */
 void gp_aggregator_finish (GpAggregator * agg);

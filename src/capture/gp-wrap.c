@@ -63,8 +63,6 @@
 
 G_DEFINE_QUARK (gp-wrap-error-quark, gp_wrap_error);
 
-typedef struct _GpWrap GpWrap;
-
 /* One connection to the socket: one process's records. */
 typedef struct
 {
@@ -409,6 +407,47 @@ gp_wrap_on_progress (gpointer data)
   w->progress_open |= gp_capture_progress_line (t, rates, w->tty);
   g_free (rates);
   return G_SOURCE_CONTINUE;
+}
+
+/* The program's stream, else the first process's that sent a header. */
+static GpRecordsReader *
+gp_wrap_program_reader (GpWrap * w)
+{
+  GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
+
+  if (c == NULL)
+    c = gp_wrap_conn_of (w, 0);
+  return c ? c->reader : NULL;
+}
+
+static gboolean
+gp_wrap_on_live (gpointer data)
+{
+  GpWrap *w = data;
+  GpRecordsReader *r = gp_wrap_program_reader (w);
+  GpSession *s = r ? gp_records_reader_peek (r) : NULL;
+
+  if (s != NULL)
+    w->opts->live (w, s, w->opts->live_data);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+gp_wrap_stop (GpWrap * w, const gchar * why)
+{
+  gp_wrap_mark (w, why);
+  gp_wrap_on_signal (w);
+}
+
+void
+gp_wrap_mark (GpWrap * w, const gchar * text)
+{
+  GpRecordsReader *r = gp_wrap_program_reader (w);
+  GpAggregator *agg = r ? gp_records_reader_aggregator (r) : NULL;
+
+  if (agg)
+    gp_aggregator_add_bus_event (agg, gp_aggregator_latest (agg), "mark", "",
+        text);
 }
 
 /* The program's session so far (its stream, else the first process's
@@ -866,7 +905,7 @@ static void
 gp_wrap_loop (GpWrap * w)
 {
   guint sigint_id, sigterm_id, duration_id = 0, progress_id = 0;
-  guint checkpoint_id = 0;
+  guint checkpoint_id = 0, live_id = 0;
 
   w->loop = g_main_loop_new (NULL, FALSE);
   w->tty = isatty (2);
@@ -883,9 +922,14 @@ gp_wrap_loop (GpWrap * w)
   if (w->opts->checkpoint_path != NULL)
     checkpoint_id = g_timeout_add_seconds (GP_WRAP_CHECKPOINT_S,
         gp_wrap_on_checkpoint, w);
+  if (w->opts->live)
+    live_id = g_timeout_add (w->opts->window_ms ? w->opts->window_ms : 250,
+        gp_wrap_on_live, w);
   g_main_loop_run (w->loop);
   if (checkpoint_id)
     g_source_remove (checkpoint_id);
+  if (live_id)
+    g_source_remove (live_id);
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   if (duration_id && !w->duration_done)

@@ -35,6 +35,8 @@ G_BEGIN_DECLS
 /* The checkpoints' period: run's (gp-capture.h). */
 #define GP_WRAP_CHECKPOINT_S 2
 
+typedef struct _GpWrap GpWrap;
+
 typedef struct
 {
   gchar **argv;                 /* the program and its arguments (PATH
@@ -56,6 +58,13 @@ typedef struct
   gboolean saved_apart;         /* the caller saves each other process's
                                  * session as session-PID.json: the
                                  * program's session says so */
+  /* A live view (--serve): called on the main thread once every
+   * window_ms with the program's session so far (as a checkpoint saves
+   * it; the caller must not keep it), once a process sent its header,
+   * and @w, which gp_wrap_stop () and gp_wrap_mark () take until the run
+   * returns. NULL: none. */
+  void (*live) (GpWrap * w, GpSession * so_far, gpointer data);
+  gpointer live_data;
 } GpWrapOptions;
 
 /* What gp_wrap_run gives; the caller runs the rules on the sessions. */
@@ -95,6 +104,13 @@ void gp_wrap_options_init (GpWrapOptions * opts);
  * and handles SIGINT and SIGTERM while it runs. */
 gboolean gp_wrap_run (const GpWrapOptions * opts, GpWrapResult * result,
     GError ** error);
+
+/* From the live view, on the main thread: stop the program as a SIGINT to
+ * gstprof does (SIGINT, then SIGTERM and SIGKILL after their grace), the
+ * session saying it was stopped by @why. */
+void gp_wrap_stop (GpWrap * w, const gchar * why);
+/* A "mark" event with @text at this moment in the program's session. */
+void gp_wrap_mark (GpWrap * w, const gchar * text);
 
 /* Frees what @result holds and empties it. */
 void gp_wrap_result_clear (GpWrapResult * result);

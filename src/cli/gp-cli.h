@@ -29,6 +29,7 @@
 #include <glib.h>
 #include "core/gp-session.h"
 #include "telemetry/gp-roofline-build.h"
+#include "serve/gp-serve.h"
 
 G_BEGIN_DECLS
 
@@ -92,7 +93,39 @@ gboolean gp_cli_roofline_work_ask (const gchar * cmd,
 /* Frees @w's strings. */
 void gp_cli_roofline_work_clear (GpCliRooflineWork * w);
 
+/* The live panel's options, `run`, `wrap` and `serve` alike: --serve (not
+ * for `serve`), --host, --port, --hold, --no-redact; and the server they
+ * start (gp-cli-serve.c). */
+typedef struct
+{
+  gboolean serve, no_redact;
+  gchar *host, *hold;
+  gint port;
+  gdouble hold_s;
+  GpServer *srv;
+} GpCliServe;
+
+/* Appends @sv's options to @ctx's main entries; with @flag, --serve and
+ * --hold too (a capture's: `serve` always serves and holds). */
+void gp_cli_serve_entries (GOptionContext * ctx, GpCliServe * sv,
+    gboolean flag);
+/* Checks @sv's values and, when serving, starts the server on the
+ * default main context, printing its address on stderr (and, off
+ * loopback, that anyone who reaches the port sees the pipeline and may
+ * stop it). @live: a capture feeds it, @stop and @mark are the page's
+ * buttons. FALSE with the one-line report of @cmd made and its exit code
+ * in @code. */
+gboolean gp_cli_serve_start (const gchar * cmd, GpCliServe * sv,
+    gboolean live, void (*stop) (gpointer), void (*mark) (const gchar *,
+        gpointer), gpointer data, gint * code);
+/* Keeps serving for --hold's seconds (`serve`: until Ctrl-C or SIGTERM)
+ * on the default main context; at once when not serving. */
+void gp_cli_serve_hold (const gchar * cmd, GpCliServe * sv, gboolean forever);
+/* Stops the server, frees @sv's strings. */
+void gp_cli_serve_clear (GpCliServe * sv);
+
 gint gp_cmd_run (gint argc, gchar ** argv);
+gint gp_cmd_serve (gint argc, gchar ** argv);
 gint gp_cmd_analyze (gint argc, gchar ** argv);
 gint gp_cmd_check (gint argc, gchar ** argv);
 gint gp_cmd_fix (gint argc, gchar ** argv);

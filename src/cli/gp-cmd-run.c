@@ -129,6 +129,40 @@ static const gchar gp_run_description[] =
     "  4  the pipeline did not stop when told to (an element blocked): it\n"
     "     was left behind; the session holds what was measured\n";
 
+/* --serve: the run the panel's buttons act on, while it runs. */
+typedef struct
+{
+  GpCaptureRun *run;
+  GpServer *srv;
+} GpRunLive;
+
+static void
+gp_run_on_live (GpCaptureRun * run, GpSession * so_far, gpointer data)
+{
+  GpRunLive *l = data;
+
+  l->run = run;
+  gp_server_update (l->srv, so_far);
+}
+
+static void
+gp_run_on_stop (gpointer data)
+{
+  GpRunLive *l = data;
+
+  if (l->run)
+    gp_capture_stop (l->run, "Stop in the panel");
+}
+
+static void
+gp_run_on_mark (const gchar * text, gpointer data)
+{
+  GpRunLive *l = data;
+
+  if (l->run)
+    gp_capture_mark (l->run, text);
+}
+
 /* Where session.json goes: @out, or gstprof-session-YYYYmmdd-HHMMSS in the
  * current folder (with -2, -3... when that exists already). */
 static gchar *
@@ -265,6 +299,8 @@ gp_cmd_run (gint argc, gchar ** argv)
     {NULL}
   };
   GpCaptureOptions opts;
+  GpCliServe sv = { 0 };
+  GpRunLive live = { 0 };
   GpCaptureEnd end = GP_CAPTURE_END_EOS;
   GOptionContext *ctx;
   GError *err = NULL;
@@ -283,6 +319,7 @@ gp_cmd_run (gint argc, gchar ** argv)
       "    \"videotestsrc is-live=true ! videoconvert ! x264enc ! fakesink\"");
   g_option_context_set_description (ctx, gp_run_description);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  gp_cli_serve_entries (ctx, &sv, TRUE);
   gp_run_bare_trace (argc, argv);
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
     code = gp_cli_fail ("run", "%s", err->message);
@@ -363,7 +400,16 @@ gp_cmd_run (gint argc, gchar ** argv)
     goto out;
   }
 
+  if (!gp_cli_serve_start ("run", &sv, TRUE, gp_run_on_stop, gp_run_on_mark,
+          &live, &code))
+    goto out;
+  if (sv.srv) {
+    live.srv = sv.srv;
+    opts.live = gp_run_on_live;
+    opts.live_data = &live;
+  }
   s = gp_capture_run (&opts, &end, &err);
+  live.run = NULL;              /* gone with the run */
   if (s == NULL) {
     if (err && err->domain == GP_CAPTURE_ERROR &&
         err->code == GP_CAPTURE_ERROR_STATE) {
@@ -393,6 +439,8 @@ gp_cmd_run (gint argc, gchar ** argv)
    * written (a full disk, a folder made read-only) still gets its
    * verdict, then one line says why it was not written. */
   saved = gp_run_save (s, dir, path, &err);
+  if (sv.srv)
+    gp_server_end (sv.srv, s);
   verdict = gp_verdict_format (s, NULL, gp_verdict_want_color (1) ?
       GP_VERDICT_COLOR : GP_VERDICT_PLAIN);
   fputs (verdict, stdout);
@@ -407,8 +455,10 @@ gp_cmd_run (gint argc, gchar ** argv)
   else
     code = gp_cli_fail ("run", "the session was not written: %s",
         err->message);
+  gp_cli_serve_hold ("run", &sv, FALSE);
 
 out:
+  gp_cli_serve_clear (&sv);
   if (s)
     gp_session_free (s);
   g_clear_error (&err);

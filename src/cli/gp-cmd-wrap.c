@@ -136,7 +136,42 @@ typedef struct
   gboolean cpu, quiet, no_machine;
   gdouble duration, window;     /* seconds; 0: no --duration */
   gchar **program;
+  GpCliServe sv;
 } GpCmdWrapArgs;
+
+/* --serve: the run the panel's buttons act on, while it runs. */
+typedef struct
+{
+  GpWrap *w;
+  GpServer *srv;
+} GpCmdWrapLive;
+
+static void
+gp_cmd_wrap_on_live (GpWrap * w, GpSession * so_far, gpointer data)
+{
+  GpCmdWrapLive *l = data;
+
+  l->w = w;
+  gp_server_update (l->srv, so_far);
+}
+
+static void
+gp_cmd_wrap_on_stop (gpointer data)
+{
+  GpCmdWrapLive *l = data;
+
+  if (l->w)
+    gp_wrap_stop (l->w, "Stop in the panel");
+}
+
+static void
+gp_cmd_wrap_on_mark (const gchar * text, gpointer data)
+{
+  GpCmdWrapLive *l = data;
+
+  if (l->w)
+    gp_wrap_mark (l->w, text);
+}
 
 static gboolean
 gp_cmd_wrap_parse (gint argc, gchar ** argv, GpCmdWrapArgs * a, gint * code)
@@ -174,6 +209,7 @@ gp_cmd_wrap_parse (gint argc, gchar ** argv, GpCmdWrapArgs * a, gint * code)
       "is, e.g.\n  gstprof wrap -- python3 my_app.py --camera 0");
   g_option_context_set_description (ctx, gp_cmd_wrap_description);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  gp_cli_serve_entries (ctx, &a->sv, TRUE);
   /* gstprof's own options, before "--": parsed on a copy, so that the
    * program's arguments are never taken for ours */
   n = split >= 0 ? split : argc;
@@ -212,13 +248,15 @@ gp_cmd_wrap_parse (gint argc, gchar ** argv, GpCmdWrapArgs * a, gint * code)
 /* The program run under gp_wrap_run: its sessions reported, or why
  * there are none. The exit code. */
 static gint
-gp_cmd_wrap_run (const GpCmdWrapArgs * a)
+gp_cmd_wrap_run (GpCmdWrapArgs * a)
 {
+  GpCmdWrapLive live = { 0 };
   GpWrapOptions opts;
   GpWrapResult r;
   GError *err = NULL;
   gchar *checkpoint = a->out ? g_build_filename (a->out, "session.json",
       NULL) : NULL;
+  gboolean ok;
   gint code;
 
   gp_wrap_options_init (&opts);
@@ -231,9 +269,24 @@ gp_cmd_wrap_run (const GpCmdWrapArgs * a)
   opts.saved_apart = a->out != NULL;
   /* a wrap killed outright still leaves the session so far */
   opts.checkpoint_path = checkpoint;
-  if (gp_wrap_run (&opts, &r, &err)) {
+  if (!gp_cli_serve_start ("wrap", &a->sv, TRUE, gp_cmd_wrap_on_stop,
+          gp_cmd_wrap_on_mark, &live, &code)) {
+    g_free (checkpoint);
+    return code;
+  }
+  if (a->sv.srv) {
+    live.srv = a->sv.srv;
+    opts.live = gp_cmd_wrap_on_live;
+    opts.live_data = &live;
+  }
+  ok = gp_wrap_run (&opts, &r, &err);
+  live.w = NULL;                /* gone with the run */
+  if (ok) {
     code = gp_cmd_wrap_report (&r, a->program[0], a->out);
+    if (a->sv.srv)
+      gp_server_end (a->sv.srv, r.session);
     gp_wrap_result_clear (&r);
+    gp_cli_serve_hold ("wrap", &a->sv, FALSE);
   } else if (g_error_matches (err, GP_WRAP_ERROR,
           GP_WRAP_ERROR_NO_PIPELINE)) {
     /* the program ran: its own failure, not bad usage */
@@ -255,6 +308,7 @@ gp_cmd_wrap (gint argc, gchar ** argv)
 
   if (gp_cmd_wrap_parse (argc, argv, &a, &code))
     code = gp_cmd_wrap_run (&a);
+  gp_cli_serve_clear (&a.sv);
   g_strfreev (a.program);
   g_free (a.duration_text);
   g_free (a.window_text);

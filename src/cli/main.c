@@ -59,6 +59,9 @@ static const GpMainCommand gp_main_commands[] = {
         "curves, roofline and tables of a session or a\n"
         "tegrastats / nvidia-smi log, as HTML that opens offline\n"
         "or Markdown with PNGs; credentials and paths masked"},
+  {"serve", gp_cmd_serve, "INPUT",
+      "a saved session replayed in the live panel (run and\n"
+        "wrap take --serve to show one live), with /metrics"},
   {"roofline", gp_cmd_roofline, "SESSION | --from LOG --model NAME --fps N",
       "which wall the work hits: the session's elements on\n"
         "this machine's measured memory bandwidth, a network\n"

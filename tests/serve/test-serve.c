@@ -1,0 +1,593 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * test-serve.c: the live panel's server (src/serve/gp-serve.c) as a user
+ * meets it: the real binary with --serve on a real pipeline, or `gstprof
+ * serve` on a saved session, spoken to over loopback with plain HTTP/1.1
+ * written by hand (so that a request can be as wrong as a test needs).
+ * The truth for the numbers it serves: a planted identity sleep-time.
+ * Without libsoup 3 in the build, --serve must say so in one line.
+ */
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <unistd.h>
+#include <glib-unix.h>
+
+#include "gp-config.h"
+#include "gp-test-clock.h"
+#include "gp-test-util.h"
+
+#define SLEEP_MS 20.0
+#define LIVE_LAUNCH "videotestsrc is-live=true ! " \
+  "video/x-raw,width=160,height=120,framerate=30/1 ! " \
+  "identity name=slow sleep-time=20000 ! fakesink name=sink"
+
+static gchar *tmp;
+
+/* ---- a gstprof that serves ---------------------------------------------- */
+
+typedef struct
+{
+  GPid pid;
+  gint err_fd;
+  gchar *url;                   /* http://127.0.0.1:PORT/ */
+  guint port;
+  GString *err;                 /* what it printed on stderr so far */
+} Server;
+
+/* Reads the child's stderr until a line holds "serving http://"; asserts
+ * it comes within 20 s. */
+static void
+server_wait_url (Server * sv)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gchar buf[512];
+
+  while (g_get_monotonic_time () < end) {
+    gssize n = read (sv->err_fd, buf, sizeof (buf) - 1);
+    const gchar *at;
+
+    if (n <= 0) {
+      g_usleep (20000);
+      if (n == 0)
+        break;
+      continue;
+    }
+    buf[n] = '\0';
+    g_string_append (sv->err, buf);
+    if ((at = strstr (sv->err->str, "serving http://")) && strchr (at, '\n')) {
+      const gchar *u = at + strlen ("serving ");
+      const gchar *sp = strchr (u, ' ');
+
+      sv->url = g_strndup (u, sp - u);
+      sv->port = (guint) atoi (strrchr (sv->url, ':') + 1);
+      return;
+    }
+  }
+  g_error ("no address printed; stderr: %s", sv->err->str);
+}
+
+static void
+server_start (Server * sv, const gchar * first, ...)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  GError *err = NULL;
+  va_list ap;
+  const gchar *a;
+
+  memset (sv, 0, sizeof (*sv));
+  sv->err = g_string_new (NULL);
+  g_ptr_array_add (args, (gpointer) g_getenv ("GSTPROF_BIN"));
+  va_start (ap, first);
+  for (a = first; a; a = va_arg (ap, const gchar *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  g_assert_true (g_spawn_async_with_pipes (tmp, (gchar **) args->pdata, NULL,
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+          gp_test_child_dies_with_us, NULL, &sv->pid, NULL, NULL,
+          &sv->err_fd, &err));
+  g_assert_no_error (err);
+  g_ptr_array_free (args, TRUE);
+  g_unix_set_fd_nonblocking (sv->err_fd, TRUE, NULL);
+  server_wait_url (sv);
+}
+
+/* Waits up to @timeout_s for the child to exit: its exit code, -1 when it
+ * did not (then it is killed). */
+static gint
+server_wait_exit (Server * sv, gdouble timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+  gint status;
+
+  while (g_get_monotonic_time () < end) {
+    if (waitpid (sv->pid, &status, WNOHANG) == sv->pid) {
+      sv->pid = 0;
+      return gp_test_exit_code (status);
+    }
+    g_usleep (20000);
+  }
+  kill (sv->pid, SIGKILL);
+  waitpid (sv->pid, &status, 0);
+  sv->pid = 0;
+  return -1;
+}
+
+static void
+server_clear (Server * sv)
+{
+  if (sv->pid) {
+    kill (sv->pid, SIGKILL);
+    waitpid (sv->pid, NULL, 0);
+  }
+  if (sv->err_fd > 0)
+    close (sv->err_fd);
+  g_free (sv->url);
+  g_string_free (sv->err, TRUE);
+}
+
+/* ---- HTTP by hand ------------------------------------------------------- */
+
+typedef struct
+{
+  guint status;
+  gchar *head;
+  gchar *body;
+} Reply;
+
+/* Sends @request (the whole of it, "Connection: close" in it) to
+ * 127.0.0.1:@port and reads the reply to the end. */
+static void
+http_raw (guint port, const gchar * request, gsize len, Reply * r)
+{
+  GSocketClient *c = g_socket_client_new ();
+  GSocketConnection *conn;
+  GError *err = NULL;
+  GString *all = g_string_new (NULL);
+  gchar buf[4096];
+  gssize n;
+  gchar *sep;
+
+  g_socket_client_set_timeout (c, 10);
+  g_socket_client_set_enable_proxy (c, FALSE);
+  conn = g_socket_client_connect_to_host (c, "127.0.0.1", port, NULL, &err);
+  g_assert_no_error (err);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM
+          (conn)), request, len, NULL, NULL, &err);
+  g_assert_no_error (err);
+  while ((n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM
+                  (conn)), buf, sizeof (buf), NULL, NULL)) > 0)
+    g_string_append_len (all, buf, n);
+  g_object_unref (conn);
+  g_object_unref (c);
+  r->status = 0;
+  sscanf (all->str, "HTTP/1.%*d %u", &r->status);
+  sep = strstr (all->str, "\r\n\r\n");
+  r->head = sep ? g_strndup (all->str, sep - all->str) : g_strdup (all->str);
+  r->body = g_strdup (sep ? sep + 4 : "");
+  g_string_free (all, TRUE);
+}
+
+/* A request of @method on @path with extra header lines @headers ("" or
+ * lines each ending in \r\n) and @body (NULL: none). */
+static void
+http (guint port, const gchar * method, const gchar * path,
+    const gchar * headers, const gchar * body, Reply * r)
+{
+  gchar *length = body ? g_strdup_printf ("Content-Length: %zu\r\n",
+      strlen (body)) : g_strdup ("");
+  gchar *req = g_strdup_printf ("%s %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+      "Connection: close\r\n%s%s\r\n%s", method, path, port, headers,
+      length, body ? body : "");
+
+  http_raw (port, req, strlen (req), r);
+  g_free (req);
+  g_free (length);
+}
+
+static void
+reply_clear (Reply * r)
+{
+  g_free (r->head);
+  g_free (r->body);
+}
+
+static JsonObject *
+reply_json (Reply * r, JsonParser ** keep)
+{
+  GError *err = NULL;
+
+  *keep = json_parser_new ();
+  json_parser_load_from_data (*keep, r->body, -1, &err);
+  g_assert_no_error (err);
+  return json_node_get_object (json_parser_get_root (*keep));
+}
+
+/* The first @n "window" events of an event stream, read raw: their data. */
+static GPtrArray *
+read_windows (guint port, guint n)
+{
+  GSocketClient *c = g_socket_client_new ();
+  GSocketConnection *conn;
+  GError *err = NULL;
+  GString *all = g_string_new (NULL);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  gchar *req = g_strdup_printf ("GET /api/events HTTP/1.1\r\n"
+      "Host: 127.0.0.1:%u\r\nAccept: text/event-stream\r\n\r\n", port);
+  gchar buf[8192];
+  gssize got;
+
+  g_socket_client_set_timeout (c, 10);
+  g_socket_client_set_enable_proxy (c, FALSE);
+  conn = g_socket_client_connect_to_host (c, "127.0.0.1", port, NULL, &err);
+  g_assert_no_error (err);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM
+          (conn)), req, strlen (req), NULL, NULL, &err);
+  g_assert_no_error (err);
+  while (out->len < n && (got = g_input_stream_read
+          (g_io_stream_get_input_stream (G_IO_STREAM (conn)), buf,
+              sizeof (buf), NULL, NULL)) > 0) {
+    gchar *ev;
+
+    g_string_append_len (all, buf, got);
+    while ((ev = strstr (all->str, "event: window\ndata: "))) {
+      gchar *end = strstr (ev, "\n\n");
+
+      if (end == NULL)
+        break;
+      ev += strlen ("event: window\ndata: ");
+      g_ptr_array_add (out, g_strndup (ev, strchr (ev, '\n') - ev));
+      g_string_erase (all, 0, end + 2 - all->str);
+    }
+  }
+  g_object_unref (conn);
+  g_object_unref (c);
+  g_string_free (all, TRUE);
+  g_free (req);
+  return out;
+}
+
+/* A value in the JSON text @json at the members @path (dots), -1 when
+ * absent. */
+static gdouble
+json_double_at (const gchar * json, const gchar * path)
+{
+  JsonParser *p = json_parser_new ();
+  gchar **parts = g_strsplit (path, ".", -1);
+  JsonNode *node;
+  gdouble v = -1;
+  guint i;
+
+  g_assert_true (json_parser_load_from_data (p, json, -1, NULL));
+  node = json_parser_get_root (p);
+  for (i = 0; parts[i] && node && JSON_NODE_HOLDS_OBJECT (node); i++)
+    node = json_object_get_member (json_node_get_object (node), parts[i]);
+  if (parts[i] == NULL && node && JSON_NODE_HOLDS_VALUE (node))
+    v = json_node_get_double (node);
+  g_strfreev (parts);
+  g_object_unref (p);
+  return v;
+}
+
+static gboolean
+poll_ready (guint port, gdouble timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+  Reply r;
+
+  while (g_get_monotonic_time () < end) {
+    http (port, "GET", "/readyz", "", NULL, &r);
+    reply_clear (&r);
+    if (r.status == 200)
+      return TRUE;
+    g_usleep (100000);
+  }
+  return FALSE;
+}
+
+/* ---- the tests ---------------------------------------------------------- */
+
+/* A live run: the state and the windows carry the planted element's self
+ * time; Mark lands in the session; Stop without the token or from another
+ * origin is refused, with it ends the run as Ctrl-C does. */
+static void
+test_live (void)
+{
+  gchar *out = g_build_filename (tmp, "live", NULL);
+  gchar *headers, *sess;
+  Server sv;
+  Reply r;
+  JsonParser *p;
+  JsonObject *o;
+  GPtrArray *w;
+  gdouble p50, truth = SLEEP_MS + gp_test_oversleep_ms (SLEEP_MS);
+  gint code;
+
+  server_start (&sv, "run", "--serve", "--port", "0", "--quiet",
+      "--duration", "0", "--out", out, LIVE_LAUNCH, NULL);
+  http (sv.port, "GET", "/healthz", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  g_assert_true (poll_ready (sv.port, 10));
+
+  http (sv.port, "GET", "/api/state", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  gp_test_assert_has (r.head, "Content-Security-Policy: default-src 'self'");
+  o = reply_json (&r, &p);
+  g_assert_true (json_object_get_boolean_member (o, "live"));
+  g_assert_cmpuint (strlen (json_object_get_string_member (o, "token")), ==,
+      32);
+  headers = g_strdup_printf ("X-Gstprof-Token: %s\r\n",
+      json_object_get_string_member (o, "token"));
+  g_object_unref (p);
+  reply_clear (&r);
+
+  /* two windows, each with the planted element's summary so far */
+  w = read_windows (sv.port, 2);
+  g_assert_cmpuint (w->len, ==, 2);
+  p50 = json_double_at (g_ptr_array_index (w, 1),
+      "summary.elements.slow.self_ms.p50");
+  g_test_message ("slow: self p50 %.2f ms live (slept %.2f ms)", p50, truth);
+  g_assert_cmpfloat (fabs (p50 - truth), <=, 0.1 * truth);
+  g_ptr_array_unref (w);
+
+  http (sv.port, "POST", "/api/mark", headers, "hello mark", &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  http (sv.port, "POST", "/api/stop", "", "", &r);
+  g_assert_cmpuint (r.status, ==, 403);
+  reply_clear (&r);
+  {
+    gchar *cross = g_strdup_printf ("%sOrigin: http://evil.example\r\n",
+        headers);
+
+    http (sv.port, "POST", "/api/stop", cross, "", &r);
+    g_assert_cmpuint (r.status, ==, 403);
+    reply_clear (&r);
+    g_free (cross);
+  }
+  http (sv.port, "POST", "/api/stop", headers, "", &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  code = server_wait_exit (&sv, 10);
+  g_assert_cmpint (code, >=, 0);
+  g_assert_cmpint (code, <=, 1);
+
+  sess = gp_test_read_file (out, "session.json");
+  g_assert_nonnull (sess);
+  gp_test_assert_has (sess, "\"hello mark\"");
+  gp_test_assert_has (sess, "Stop in the panel");
+  g_free (sess);
+  g_free (headers);
+  server_clear (&sv);
+  g_free (out);
+}
+
+/* wrap --serve: the program's session so far, live; Stop reaches the
+ * program as Ctrl-C would (gst-launch-1.0 -e drains to EOS and exits). */
+static void
+test_wrap (void)
+{
+  gchar *out = g_build_filename (tmp, "wrap", NULL);
+  gchar *headers, *sess;
+  gdouble p50, truth = SLEEP_MS + gp_test_oversleep_ms (SLEEP_MS);
+  Server sv;
+  Reply r;
+  JsonParser *p;
+  JsonObject *o;
+
+  server_start (&sv, "wrap", "--serve", "--port", "0", "--quiet", "--out",
+      out, "--", "gst-launch-1.0", "-q", "-e", "videotestsrc",
+      "is-live=true", "!", "identity", "name=slow", "sleep-time=20000", "!",
+      "fakesink", NULL);
+  g_assert_true (poll_ready (sv.port, 15));
+  g_usleep (G_USEC_PER_SEC);
+  http (sv.port, "GET", "/api/state", "", NULL, &r);
+  o = reply_json (&r, &p);
+  p50 = json_double_at (r.body, "session.summary.elements.slow.self_ms.p50");
+  g_test_message ("wrapped slow: self p50 %.2f ms live (slept %.2f ms)", p50,
+      truth);
+  g_assert_cmpfloat (fabs (p50 - truth), <=, 0.1 * truth);
+  headers = g_strdup_printf ("X-Gstprof-Token: %s\r\n",
+      json_object_get_string_member (o, "token"));
+  g_object_unref (p);
+  reply_clear (&r);
+  http (sv.port, "POST", "/api/mark", headers, "wrapped mark", &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  g_usleep (500000);
+  http (sv.port, "POST", "/api/stop", headers, "", &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  g_assert_cmpint (server_wait_exit (&sv, 15), >=, 0);
+  sess = gp_test_read_file (out, "session.json");
+  g_assert_nonnull (sess);
+  gp_test_assert_has (sess, "\"wrapped mark\"");
+  gp_test_assert_has (sess, "Stop in the panel");
+  g_free (sess);
+  g_free (headers);
+  server_clear (&sv);
+  g_free (out);
+}
+
+/* What a server on loopback refuses: another host name (a rebinding
+ * page), other methods, unknown paths and ones that climb, bodies and
+ * headers past their bounds; and 200 event streams opened and dropped
+ * leave its memory where it was. */
+static void
+test_bounds (void)
+{
+  const gchar *session = gp_test_run_once (tmp, LIVE_LAUNCH);
+  gchar *req, *big;
+  Server sv;
+  Reply r;
+  guint i;
+
+  server_start (&sv, "serve", "--port", "0", session, NULL);
+  http (sv.port, "GET", "/../../etc/passwd", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 404);
+  reply_clear (&r);
+  http (sv.port, "GET", "/nothing", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 404);
+  reply_clear (&r);
+  http (sv.port, "PUT", "/api/state", "", "x", &r);
+  g_assert_cmpuint (r.status, ==, 405);
+  reply_clear (&r);
+
+  req = g_strdup_printf ("GET /api/state HTTP/1.1\r\nHost: evil.example:%u"
+      "\r\nConnection: close\r\n\r\n", sv.port);
+  http_raw (sv.port, req, strlen (req), &r);
+  g_assert_cmpuint (r.status, ==, 421);
+  reply_clear (&r);
+  g_free (req);
+
+  big = g_strnfill (10000, 'a');
+  http (sv.port, "POST", "/api/mark", "X-Gstprof-Token: x\r\n", big, &r);
+  g_assert_cmpuint (r.status, ==, 413);
+  reply_clear (&r);
+  g_free (big);
+  big = g_strnfill (20000, 'h');
+  req = g_strdup_printf ("X-Big: %s\r\n", big);
+  http (sv.port, "GET", "/api/state", req, NULL, &r);
+  g_assert_cmpuint (r.status, ==, 431);
+  reply_clear (&r);
+  g_free (req);
+  g_free (big);
+
+  /* a replay has no run to stop */
+  http (sv.port, "POST", "/api/stop", "X-Gstprof-Token: \r\n", "", &r);
+  g_assert_cmpuint (r.status, ==, 403);
+  reply_clear (&r);
+
+  {
+    gchar *status_path = g_strdup_printf ("/proc/%d/status", sv.pid);
+    gchar *text;
+    const gchar *at;
+    glong rss0, rss1;
+
+    for (i = 0; i < 20; i++)
+      g_ptr_array_unref (read_windows (sv.port, 0));
+    g_file_get_contents (status_path, &text, NULL, NULL);
+    at = strstr (text, "VmRSS:");
+    rss0 = atol (at + 6);
+    g_free (text);
+    for (i = 0; i < 200; i++)
+      g_ptr_array_unref (read_windows (sv.port, 0));
+    g_usleep (200000);
+    g_file_get_contents (status_path, &text, NULL, NULL);
+    at = strstr (text, "VmRSS:");
+    rss1 = atol (at + 6);
+    g_free (text);
+    g_test_message ("RSS %ld kB before 200 event streams, %ld kB after",
+        rss0, rss1);
+    g_assert_cmpint (rss1 - rss0, <, 2048);
+    g_free (status_path);
+  }
+  kill (sv.pid, SIGTERM);
+  g_assert_cmpint (server_wait_exit (&sv, 5), ==, 0);
+  server_clear (&sv);
+}
+
+/* A replay: the whole session at once, its findings, not live, masked
+ * unless --no-redact. */
+static void
+test_replay (void)
+{
+  gchar *dir = g_build_filename (tmp, "replay", NULL);
+  gchar *loc = g_build_filename (g_get_home_dir (), "private-folder",
+      "out.raw", NULL);
+  gchar *launch = g_strdup_printf ("videotestsrc num-buffers=30 ! "
+      "video/x-raw,width=160,height=120 ! identity name=slow "
+      "sleep-time=20000 ! filesink location=%s", loc);
+  gchar *session = g_build_filename (dir, "session.json", NULL);
+  gchar *base = g_path_get_dirname (loc);
+  GpTestRun run;
+  Server sv;
+  Reply r;
+  JsonParser *p;
+  JsonObject *o, *s;
+
+  g_mkdir_with_parents (base, 0700);
+  gp_test_run_gstprof (&run, tmp, "run", "--quiet", "--out", dir, launch,
+      NULL);
+  g_assert_cmpint (run.code, <=, 1);
+  gp_test_run_clear (&run);
+
+  server_start (&sv, "serve", "--port", "0", session, NULL);
+  g_assert_true (poll_ready (sv.port, 5));
+  http (sv.port, "GET", "/api/state", "", NULL, &r);
+  o = reply_json (&r, &p);
+  g_assert_false (json_object_get_boolean_member (o, "live"));
+  g_assert_cmpstr (json_object_get_string_member (o, "token"), ==, "");
+  s = json_object_get_object_member (o, "session");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (s,
+              "findings")), >, 0);
+  g_assert_null (strstr (r.body, "private-folder"));
+  g_object_unref (p);
+  reply_clear (&r);
+  http (sv.port, "GET", "/api/graph.svg", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  gp_test_assert_has (r.body, "<svg");
+  gp_test_assert_has (r.body, "slow");
+  reply_clear (&r);
+  kill (sv.pid, SIGTERM);
+  g_assert_cmpint (server_wait_exit (&sv, 5), ==, 0);
+  server_clear (&sv);
+
+  server_start (&sv, "serve", "--port", "0", "--no-redact", session, NULL);
+  http (sv.port, "GET", "/api/state", "", NULL, &r);
+  gp_test_assert_has (r.body, "private-folder");
+  reply_clear (&r);
+  server_clear (&sv);
+
+  g_unlink (loc);
+  g_rmdir (base);
+  g_free (base);
+  g_free (loc);
+  g_free (launch);
+  g_free (session);
+  g_free (dir);
+}
+
+/* A build without libsoup 3: --serve and serve say so in one line, exit
+ * 3, and nothing runs. */
+static void
+test_unavailable (void)
+{
+  GpTestRun r;
+
+  gp_test_run_gstprof (&r, tmp, "run", "--serve", "--quiet", "--out",
+      "unavailable", "videotestsrc num-buffers=5 ! fakesink", NULL);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "without libsoup 3");
+  g_assert_false (g_file_test (g_build_filename (tmp, "unavailable",
+              "session.json", NULL), G_FILE_TEST_EXISTS));
+  gp_test_run_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp = g_dir_make_tmp ("gstprof-serve-XXXXXX", NULL);
+  if (GP_HAVE_SERVE) {
+    g_test_add_func ("/serve/live", test_live);
+    g_test_add_func ("/serve/wrap", test_wrap);
+    g_test_add_func ("/serve/bounds", test_bounds);
+    g_test_add_func ("/serve/replay", test_replay);
+  } else
+    g_test_add_func ("/serve/unavailable", test_unavailable);
+  ret = g_test_run ();
+  gp_test_remove_tree (tmp);
+  g_free (tmp);
+  return ret;
+}
