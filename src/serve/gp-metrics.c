@@ -905,10 +905,10 @@ gp_metrics_machine (GpMetrics * m)
     GpMetricsFamily *f, *lf = NULL;
     GPtrArray *all;
 
-    f = gp_metrics_family (m, q->family, GP_METRICS_GAUGE, "instance",
+    f = gp_metrics_family (m, q->family, GP_METRICS_GAUGE, "device",
         q->help);
     if (q->limit)
-      lf = gp_metrics_family (m, q->limit, GP_METRICS_GAUGE, "instance",
+      lf = gp_metrics_family (m, q->limit, GP_METRICS_GAUGE, "device",
           "The line the value beside it is held against.");
     if (mc == NULL)
       continue;
@@ -981,7 +981,7 @@ gp_metrics_text (GpSession * s, const gchar * pipeline)
 }
 
 const gchar *const *
-gp_metrics_family_names (void)
+gp_metrics_names (void)
 {
   static const gchar *const names[] = {
     "gstprof_up", "gstprof_session_info", "gstprof_duration_seconds",
@@ -989,7 +989,8 @@ gp_metrics_family_names (void)
     "gstprof_target_buffers_per_second", "gstprof_frame_period_seconds",
     "gstprof_events_total", "gstprof_events_dropped_total",
     "gstprof_process_cpu_ratio", "gstprof_process_resident_memory_bytes",
-    "gstprof_element_self_seconds", "gstprof_element_buffers_total",
+    "gstprof_element_self_seconds", "gstprof_element_self_seconds_sum",
+    "gstprof_element_self_seconds_count", "gstprof_element_buffers_total",
     "gstprof_element_wait_seconds_total",
     "gstprof_element_cpu_seconds_total", "gstprof_element_busy_ratio",
     "gstprof_element_share_ratio",
@@ -1000,7 +1001,8 @@ gp_metrics_family_names (void)
     "gstprof_queue_limit_buffers", "gstprof_queue_limit_bytes",
     "gstprof_queue_limit_seconds", "gstprof_queue_dropped_total",
     "gstprof_queue_blocked_seconds_total",
-    "gstprof_path_latency_seconds", "gstprof_path_unmatched_total",
+    "gstprof_path_latency_seconds", "gstprof_path_latency_seconds_sum",
+    "gstprof_path_latency_seconds_count", "gstprof_path_unmatched_total",
     "gstprof_path_window_latency_p50_seconds",
     "gstprof_path_window_latency_p95_seconds",
     "gstprof_thread_cpu_ratio", "gstprof_thread_cpu_run_ratio",

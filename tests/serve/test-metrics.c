@@ -5,7 +5,8 @@
  * Prometheus text of a session, read back by a parser of the test's own
  * that also holds it to the format (text exposition 0.0.4): every sample's
  * family has its TYPE before it, a family's lines are together, a series
- * is written once, counters end in _total, a summary has its _sum and
+ * is written once, counters end in _total, no series carries the labels
+ * Prometheus gives a target (job, instance), a summary has its _sum and
  * _count, a histogram's buckets are cumulative with +Inf equal to _count.
  * Where promtool is on PATH (Debian's prometheus package), `promtool check
  * metrics` must find nothing to say either.
@@ -19,7 +20,7 @@
  * - cardinality: a session of more than GP_METRICS_MAX_SERIES elements
  *   keeps that many and folds the rest into "_other", counted in
  *   gstprof_series_folded;
- * - every family gp_metrics_family_names () lists is written by one of
+ * - every family gp_metrics_names () lists is written by one of
  *   these sessions, and none other is (the dashboard and the alert rules
  *   are held to that list: test-dashboard).
  */
@@ -422,6 +423,17 @@ parse_metrics (const gchar * text)
       }
       current = g_strdup (m->family);
     }
+    /* the labels Prometheus gives a target's series: a scraped one of
+     * the same name would be renamed exported_job, exported_instance */
+    if (g_hash_table_contains (m->labels, "job") ||
+        g_hash_table_contains (m->labels, "instance"))
+      g_error ("a label Prometheus sets itself: %s", line);
+    if (g_hash_table_contains (m->labels, "quantile") &&
+        g_strcmp0 (g_hash_table_lookup (t->types, m->family), "summary"))
+      g_error ("quantile outside a summary: %s", line);
+    if (g_hash_table_contains (m->labels, "le") &&
+        g_strcmp0 (g_hash_table_lookup (t->types, m->family), "histogram"))
+      g_error ("le outside a histogram: %s", line);
     m->key = labels_key (m->labels, NULL);
     id = g_strconcat (m->name, "\x1e", m->key, NULL);
     if (g_hash_table_contains (series, id))
@@ -550,12 +562,11 @@ metrics_of (GpSession * s, const gchar * pipeline, gchar ** text_out,
 
   promtool_check (text);
   if (seen) {
-    GHashTableIter it;
-    gpointer k;
+    guint i;
 
-    g_hash_table_iter_init (&it, t->types);
-    while (g_hash_table_iter_next (&it, &k, NULL))
-      g_hash_table_add (seen, g_strdup (k));
+    for (i = 0; i < t->samples->len; i++)
+      g_hash_table_add (seen, g_strdup (((GpMSample *)
+                  g_ptr_array_index (t->samples, i))->name));
   }
   if (text_out)
     *text_out = text;
@@ -671,9 +682,9 @@ test_planted (void)
   g_assert_cmpstr (g_hash_table_lookup (lim->labels, "element"), ==, "slow");
 
   /* the machine was sampled: the CPU's load is a ratio */
-  if (find_sample (t, "gstprof_machine_cpu_load_ratio", "instance", "all")) {
+  if (find_sample (t, "gstprof_machine_cpu_load_ratio", "device", "all")) {
     gdouble load = sample_value (t, "gstprof_machine_cpu_load_ratio",
-        "instance", "all");
+        "device", "all");
 
     g_assert_cmpfloat (load, >=, 0);
     g_assert_cmpfloat (load, <=, 1);
@@ -837,7 +848,7 @@ test_families (void)
 {
   GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       NULL);
-  const gchar *const *names = gp_metrics_family_names ();
+  const gchar *const *names = gp_metrics_names ();
   GpSession *s, *many;
   GpMachine *mc;
   GpFinding *fd;
@@ -868,24 +879,24 @@ test_families (void)
 
   t = metrics_of (s, NULL, NULL, seen);
   g_assert_cmpfloat (fabs (sample_value (t,
-              "gstprof_machine_cpu_frequency_hertz", "instance", "0") -
+              "gstprof_machine_cpu_frequency_hertz", "device", "0") -
           1.2e9), <, 1);
   g_assert_cmpfloat (fabs (sample_value (t,
-              "gstprof_machine_cpu_frequency_limit_hertz", "instance", "0") -
+              "gstprof_machine_cpu_frequency_limit_hertz", "device", "0") -
           2.4e9), <, 1);
   g_assert_cmpfloat (sample_value (t, "gstprof_machine_memory_used_bytes",
-          "instance", "ram"), ==, 1024.0 * 1048576);
+          "device", "ram"), ==, 1024.0 * 1048576);
   g_assert_cmpfloat (sample_value (t, "gstprof_machine_temperature_celsius",
-          "instance", "tj"), ==, 61.5);
+          "device", "tj"), ==, 61.5);
   g_assert_cmpfloat (sample_value (t,
-          "gstprof_machine_temperature_limit_celsius", "instance", "tj"), ==,
+          "gstprof_machine_temperature_limit_celsius", "device", "tj"), ==,
       95);
   g_assert_cmpfloat (fabs (sample_value (t, "gstprof_machine_gpu_load_ratio",
-              "instance", "0") - 0.99), <, 1e-12);
+              "device", "0") - 0.99), <, 1e-12);
   g_assert_cmpfloat (sample_value (t, "gstprof_machine_power_watts",
-          "instance", "board"), ==, 12.5);
+          "device", "board"), ==, 12.5);
   g_assert_cmpfloat (fabs (sample_value (t,
-              "gstprof_machine_cpu_reference_seconds", "instance",
+              "gstprof_machine_cpu_reference_seconds", "device",
               "xorshift") - 150e-6), <, 1e-15);
   g_assert_cmpfloat (sample_value (t, "gstprof_findings", "rule", "HOT"), ==,
       2);
@@ -908,7 +919,7 @@ test_families (void)
       if (!g_strv_contains (names, k))
         g_error ("%s is written but not listed", (const gchar *) k);
   }
-  g_test_message ("%u families, each written", g_strv_length ((gchar **)
+  g_test_message ("%u metric names, each written", g_strv_length ((gchar **)
           names));
   g_hash_table_unref (seen);
 }
