@@ -754,7 +754,9 @@ gp_metrics_threads (GpMetrics * m)
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
     gdouble v;
 
-    if (t->worker)
+    /* a streaming thread that ran elements: not an element's own worker,
+     * nor the application's thread that only sent an event */
+    if (t->worker || t->elements == NULL || t->elements->len == 0)
       continue;
     v = gp_metrics_last_window (s, GP_SERIES_THREADS, t->name,
         GP_ST_CPU_PCT);

@@ -680,6 +680,12 @@ test_planted (void)
   lim = find_sample (t, "gstprof_limiting_info", NULL, NULL);
   g_assert_nonnull (lim);
   g_assert_cmpstr (g_hash_table_lookup (lim->labels, "element"), ==, "slow");
+  /* on the queue's thread, which the pipeline's shape gives it */
+  g_assert_true (g_str_has_prefix (g_hash_table_lookup (lim->labels,
+              "thread"), "q:src"));
+  /* the pipeline's two streaming threads, the source's and the queue's,
+   * and no other thread of this process */
+  g_assert_cmpuint (count_samples (t, "gstprof_thread_cpu_run_ratio"), ==, 2);
 
   /* the machine was sampled: the CPU's load is a ratio */
   if (find_sample (t, "gstprof_machine_cpu_load_ratio", "device", "all")) {
