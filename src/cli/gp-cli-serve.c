@@ -28,7 +28,7 @@ gp_cli_serve_entries (GOptionContext * ctx, GpCliServe * sv, gboolean flag)
           "Port to serve on, 0: any free (default "
           G_STRINGIFY (GP_SERVE_DEFAULT_PORT) ")", "PORT"},
     {"no-redact", 0, 0, G_OPTION_ARG_NONE, &sv->no_redact,
-          "Show credentials and paths as they are (default: masked)", NULL},
+          "The panel shows credentials and paths as they are (default: masked)", NULL},
     {NULL}
   };
 

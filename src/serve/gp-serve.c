@@ -17,10 +17,13 @@
 
 #include "gp-serve.h"
 #include "gp-metrics.h"
-#include "gp-serve-resources.h"
 #include "export/gp-export.h"
 #include "report/gp-redact.h"
 #include "rules/gp-rules.h"
+
+/* The panel's page, the GResource compiled from panel/gp-panel.gresource.xml
+ * (meson), never registered globally: looked up in it alone. */
+GResource *gp_panel_get_resource (void);
 
 /* A client whose unread events pass this many bytes is dropped: one that
  * stopped reading must not grow the capture's memory (a window is a few
