@@ -10,7 +10,7 @@ DEMO    ?= videotestsrc is-live=true pattern=ball ! video/x-raw,width=1920,heigh
 DEMO_DURATION ?= 8s
 FUZZ_SECONDS ?= 120
 
-.PHONY: all deps build run test test-tsan bench bench-readers fuzz install clean
+.PHONY: all deps build run test test-tsan bench bench-readers bench-serve fuzz install clean
 
 all: build
 
@@ -45,6 +45,11 @@ bench: build
 # linear or not (bench/README.md); not part of test.
 bench-readers: build
 	@sh bench/readers-bench.sh $(BUILD)
+
+# What the live panel's server costs a capture: 10 clients and a scrape a
+# second against no server (bench/README.md); not part of test.
+bench-serve: build
+	@python3 bench/serve-cost.py $(BUILD)
 
 # Bench pairs that verify rules (bench/pairs/RESULTS.md); not part of test.
 # PAIRS="QUEUE SYNC" runs only those, PAIRS_RUNS=N sets the runs per side.

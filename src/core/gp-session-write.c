@@ -760,6 +760,73 @@ gp_session_to_json (GpSession * s)
   return node;
 }
 
+/* The samples of machine series @ms after @after as {unit, limit, t, v};
+ * NULL when there are none. */
+static JsonObject *
+gp_session_write_machine_after (const GpMachineSeries * ms, gdouble after)
+{
+  JsonObject *so;
+  JsonArray *t, *v;
+  guint j = ms->t->len;
+
+  while (j > 0 && g_array_index (ms->t, gdouble, j - 1) > after)
+    j--;
+  if (j == ms->t->len)
+    return NULL;
+  so = json_object_new ();
+  t = json_array_new ();
+  v = json_array_new ();
+  gp_session_write_set_string (so, "unit", ms->unit);
+  if (isfinite (ms->limit))
+    gp_session_write_set_real (so, "limit", ms->limit);
+  else
+    json_object_set_null_member (so, "limit");
+  for (; j < ms->t->len; j++) {
+    gdouble vj = g_array_index (ms->v, gdouble, j);
+
+    json_array_add_double_element (t,
+        gp_session_write_printable (g_array_index (ms->t, gdouble, j)));
+    if (isfinite (vj))
+      json_array_add_double_element (v, gp_session_write_printable (vj + 0.0));
+    else
+      json_array_add_null_element (v);
+  }
+  json_object_set_array_member (so, "t", t);
+  json_object_set_array_member (so, "v", v);
+  return so;
+}
+
+JsonObject *
+gp_session_live_json (GpSession * s, gdouble series_after,
+    GHashTable * machine_after)
+{
+  JsonObject *o = json_object_new ();
+  JsonObject *machine = json_object_new ();
+  JsonArray *series = json_array_new ();
+  guint i;
+
+  json_object_set_object_member (o, "summary", gp_session_write_summary (s));
+  for (i = 0; i < s->series->len; i++) {
+    JsonObject *e = g_ptr_array_index (s->series, i);
+
+    if (json_object_get_double_member (e, "t1") > series_after)
+      json_array_add_element (series, gp_session_write_object_node (e));
+  }
+  json_object_set_array_member (o, "series", series);
+  for (i = 0; s->machine && i < s->machine->series->len; i++) {
+    GpMachineSeries *ms = g_ptr_array_index (s->machine->series, i);
+    gdouble *after = machine_after ? g_hash_table_lookup (machine_after,
+        ms->name) : NULL;
+    JsonObject *so = gp_session_write_machine_after (ms, after ? *after :
+        -G_MAXDOUBLE);
+
+    if (so)
+      json_object_set_object_member (machine, ms->name, so);
+  }
+  json_object_set_object_member (o, "machine", machine);
+  return o;
+}
+
 gchar *
 gp_session_to_data (GpSession * s, gboolean pretty, gsize * length)
 {

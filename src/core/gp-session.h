@@ -543,6 +543,13 @@ void gp_session_sort_summaries (GpSession * s);
 gboolean gp_session_save (GpSession * s, const gchar * path, GError ** error);
 GpSession *gp_session_load (const gchar * path, GError ** error);
 JsonNode *gp_session_to_json (GpSession * s);
+/* What a live view needs after each window (src/serve), written as
+ * session.json writes it: {"summary", "series": the entries that end after
+ * @series_after, "machine": {name: {unit, limit, t, v}} for each machine
+ * series with samples after the time @machine_after holds for its name
+ * (gdouble*, by name; NULL or absent: all of them)}. */
+JsonObject *gp_session_live_json (GpSession * s, gdouble series_after,
+    GHashTable * machine_after);
 GpSession *gp_session_from_json (JsonNode * root, const gchar * origin,
     GError ** error);
 /* A finding's fix_patch as session.json holds it: an array with one

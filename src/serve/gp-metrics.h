@@ -27,6 +27,11 @@ G_BEGIN_DECLS
  * label: too long), NULL: "pipeline". */
 gchar *gp_metrics_text (GpSession * s, const gchar * pipeline);
 
+/* Every metric name gp_metrics_text () can write on a sample's line (a
+ * summary's own name, its _sum and its _count), NULL-terminated, static:
+ * what a dashboard or an alert rule may name (docs/metrics.md). */
+const gchar *const *gp_metrics_names (void);
+
 G_END_DECLS
 
 #endif /* __GP_METRICS_H__ */

@@ -3,11 +3,12 @@
  *
  * gp-serve.c: the live panel's server (gp-serve.h) on libsoup 3.
  *
- * Every update makes one redacted copy of the session so far (the
- * capture's own is never touched), runs the rules on it at most once a
- * GP_SERVE_RULES_S, and sends every client the same bytes: what is new
- * since the last update. The copy answers /api/state, /metrics and
- * /api/graph.svg until the next one.
+ * Once a GP_SERVE_RULES_S, an update makes a redacted copy of the session
+ * so far (the capture's own is never touched) and runs the rules on it;
+ * the copy answers /api/state, /metrics and /api/graph.svg until the next
+ * one. Every update sends every client the same bytes: what is new since
+ * the last (the measurements each window, what holds property values and
+ * texts from the copy).
  */
 #include <string.h>
 #include <errno.h>
@@ -32,9 +33,11 @@ void gp_panel_register_resource (void);
  * stopped reading must not grow the capture's memory (a window is a few
  * KiB; this is minutes of them). */
 #define GP_SERVE_MAX_BACKLOG (4 * 1024 * 1024)
-/* The rules run on the live copy at most this often (seconds): a few ms
- * each on a large graph, and findings change slowly. */
-#define GP_SERVE_RULES_S 1.0
+/* The redacted copy (the state a client joins with, /metrics, the graph)
+ * is made and the rules run on it at most this often (seconds): about 5 ms
+ * on a small pipeline's 10 s session, which once a second was a quarter
+ * of the server's cost; findings change slowly. */
+#define GP_SERVE_RULES_S 2.0
 /* A request body (Mark's text) longer than this is refused (413). */
 #define GP_SERVE_MAX_BODY 4096
 /* Request headers longer than this, all together, are refused (431). */
@@ -77,6 +80,11 @@ struct _GpServer
   /* what the clients have: the delta's bookkeeping */
   gdouble sent_series_t1;
   GHashTable *sent_machine;     /* series name -> gdouble* last t sent */
+  /* how far the state goes: a client that joins gets it, and from then
+   * on everything after it, again to every client (they keep an entry
+   * once, by its time) */
+  gdouble state_series_t1;
+  GHashTable *state_machine;    /* series name -> gdouble* last t */
   guint sent_events;
   gchar *sent_findings;
   gchar *sent_graph;
@@ -114,105 +122,18 @@ gp_serve_state_json (GpServer * srv)
       srv->session_json ? srv->session_json : "null");
 }
 
-/* The entries of machine series new since the last update: {name: {t, v,
- * unit, limit}}; a series that was merged (its samples thinned) is sent
- * whole with "reset". */
-static JsonObject *
-gp_serve_machine_delta (GpServer * srv, JsonObject * session)
+/* The parts of the window event that hold property values and texts,
+ * from the redacted copy's @session into @w. */
+static void
+gp_serve_window_masked (GpServer * srv, JsonObject * session, JsonObject * w)
 {
-  JsonObject *out = json_object_new ();
-  JsonObject *machine;
-  JsonArray *series;
-  guint i, j;
-
-  if (!json_object_has_member (session, "machine") ||
-      json_object_get_null_member (session, "machine"))
-    return out;
-  machine = json_object_get_object_member (session, "machine");
-  if (machine == NULL || !json_object_has_member (machine, "series"))
-    return out;
-  series = json_object_get_array_member (machine, "series");
-  for (i = 0; series && i < json_array_get_length (series); i++) {
-    JsonObject *one = json_array_get_object_element (series, i);
-    const gchar *name = json_object_get_string_member (one, "name");
-    JsonArray *t = json_object_get_array_member (one, "t");
-    JsonArray *v = json_object_get_array_member (one, "v");
-    gdouble *last = g_hash_table_lookup (srv->sent_machine, name);
-    JsonObject *d;
-    JsonArray *dt, *dv;
-    guint n = t ? json_array_get_length (t) : 0;
-
-    if (n == 0 || v == NULL || json_array_get_length (v) != n)
-      continue;
-    d = json_object_new ();
-    dt = json_array_new ();
-    dv = json_array_new ();
-    for (j = 0; j < n; j++) {
-      gdouble tj = json_array_get_double_element (t, j);
-
-      if (last && tj <= *last)
-        continue;
-      json_array_add_double_element (dt, tj);
-      json_array_add_element (dv, json_node_copy (json_array_get_element (v,
-                  j)));
-    }
-    if (json_array_get_length (dt) == 0) {
-      json_array_unref (dt);
-      json_array_unref (dv);
-      json_object_unref (d);
-      continue;
-    }
-    json_object_set_string_member (d, "unit",
-        json_object_get_string_member (one, "unit"));
-    if (json_object_has_member (one, "limit"))
-      json_object_set_member (d, "limit",
-          json_node_copy (json_object_get_member (one, "limit")));
-    json_object_set_array_member (d, "t", dt);
-    json_object_set_array_member (d, "v", dv);
-    json_object_set_object_member (out, name, d);
-    if (last == NULL) {
-      last = g_new (gdouble, 1);
-      g_hash_table_insert (srv->sent_machine, g_strdup (name), last);
-    }
-    *last = json_array_get_double_element (t, n - 1);
-  }
-  return out;
-}
-
-/* The "window" event: the series entries, machine samples and events new
- * since the last; the summary and session info (small) whole; findings and
- * the graph when they changed. */
-static gchar *
-gp_serve_window_json (GpServer * srv, JsonNode * root)
-{
-  JsonObject *session = json_node_get_object (root);
-  JsonObject *w = json_object_new ();
-  JsonArray *series, *events, *new_series, *new_events;
-  JsonNode *node, *wn;
-  gchar *findings, *graph, *out;
+  JsonArray *events, *new_events;
+  JsonNode *node;
+  gchar *findings, *graph;
   guint i, n;
 
   json_object_set_member (w, "session",
       json_node_copy (json_object_get_member (session, "session")));
-  json_object_set_member (w, "summary",
-      json_node_copy (json_object_get_member (session, "summary")));
-
-  new_series = json_array_new ();
-  series = json_object_get_array_member (session, "series");
-  for (i = 0; series && i < json_array_get_length (series); i++) {
-    JsonObject *e = json_array_get_object_element (series, i);
-    gdouble t1 = json_object_get_double_member (e, "t1");
-
-    if (t1 > srv->sent_series_t1) {
-      json_array_add_element (new_series,
-          json_node_copy (json_array_get_element (series, i)));
-      srv->sent_series_t1 = t1;
-    }
-  }
-  json_object_set_array_member (w, "series", new_series);
-  json_object_set_object_member (w, "machine",
-      gp_serve_machine_delta (srv, session));
-
   new_events = json_array_new ();
   events = json_object_get_array_member (session, "events");
   n = events ? json_array_get_length (events) : 0;
@@ -240,6 +161,44 @@ gp_serve_window_json (GpServer * srv, JsonNode * root)
     srv->sent_graph = graph;
   } else
     g_free (graph);
+}
+
+/* The "window" event: from @s, the session so far as it is (names and
+ * numbers, never masked), the summary whole and the series entries and
+ * machine samples new since the last; with @masked, the redacted copy's
+ * JSON, the run's information, the new events, and the findings and the
+ * graph when they changed (they hold property values and texts). */
+static gchar *
+gp_serve_window_json (GpServer * srv, GpSession * s, JsonNode * masked)
+{
+  JsonObject *w = gp_session_live_json (s, srv->sent_series_t1,
+      srv->sent_machine);
+  JsonArray *series = json_object_get_array_member (w, "series");
+  JsonObject *machine = json_object_get_object_member (w, "machine");
+  GList *names, *l;
+  JsonNode *wn;
+  gchar *out;
+  guint n = json_array_get_length (series);
+
+  /* what the clients have now */
+  if (n > 0)
+    srv->sent_series_t1 = json_object_get_double_member
+        (json_array_get_object_element (series, n - 1), "t1");
+  names = json_object_get_members (machine);
+  for (l = names; l; l = l->next) {
+    JsonArray *t = json_object_get_array_member
+        (json_object_get_object_member (machine, l->data), "t");
+    gdouble *last = g_hash_table_lookup (srv->sent_machine, l->data);
+
+    if (last == NULL) {
+      last = g_new (gdouble, 1);
+      g_hash_table_insert (srv->sent_machine, g_strdup (l->data), last);
+    }
+    *last = json_array_get_double_element (t, json_array_get_length (t) - 1);
+  }
+  g_list_free (names);
+  if (masked)
+    gp_serve_window_masked (srv, json_node_get_object (masked), w);
 
   wn = json_node_init_object (json_node_alloc (), w);
   out = json_to_string (wn, FALSE);
@@ -325,6 +284,26 @@ gp_serve_on_keepalive (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* A client joined with the state: the next window sends everything after
+ * it. */
+static void
+gp_serve_rewind (GpServer * srv)
+{
+  GHashTableIter it;
+  gpointer k, v;
+
+  srv->sent_series_t1 = MIN (srv->sent_series_t1, srv->state_series_t1);
+  g_hash_table_iter_init (&it, srv->sent_machine);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    gdouble *in_state = g_hash_table_lookup (srv->state_machine, k);
+
+    if (in_state == NULL)
+      g_hash_table_iter_remove (&it);   /* all of it again */
+    else
+      *(gdouble *) v = MIN (*(gdouble *) v, *in_state);
+  }
+}
+
 static void
 gp_serve_open_events (GpServer * srv, SoupServerMessage * msg)
 {
@@ -344,6 +323,7 @@ gp_serve_open_events (GpServer * srv, SoupServerMessage * msg)
       G_CALLBACK (gp_serve_on_wrote_data), c);
   g_signal_connect (msg, "finished", G_CALLBACK (gp_serve_on_finished), c);
   srv->clients = g_list_prepend (srv->clients, c);
+  gp_serve_rewind (srv);
   state = gp_serve_state_json (srv);
   gp_serve_client_send (c, "state", state);
   g_free (state);
@@ -655,6 +635,9 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
   srv->sent_machine = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, g_free);
   srv->sent_series_t1 = -1;
+  srv->state_machine = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, g_free);
+  srv->state_series_t1 = -1;
 
   addr = g_inet_socket_address_new_from_string (g_str_equal (srv->host,
           "localhost") ? "127.0.0.1" : srv->host, opts->port);
@@ -708,25 +691,43 @@ gp_server_port (GpServer * srv)
 
 /* A new copy of @s becomes the state; with @rules the findings are made
  * again, else the last ones are kept. Returns the copy's JSON. */
+/* How far @copy goes, the state a client joining gets: its last series
+ * entry and each machine series' last sample. */
+static void
+gp_serve_mark_state (GpServer * srv, GpSession * copy)
+{
+  guint i;
+
+  g_hash_table_remove_all (srv->state_machine);
+  srv->state_series_t1 = copy->series->len > 0 ?
+      json_object_get_double_member (g_ptr_array_index (copy->series,
+          copy->series->len - 1), "t1") : -1;
+  for (i = 0; copy->machine && i < copy->machine->series->len; i++) {
+    GpMachineSeries *ms = g_ptr_array_index (copy->machine->series, i);
+
+    if (ms->t->len > 0)
+      g_hash_table_insert (srv->state_machine, g_strdup (ms->name),
+          g_memdup (&g_array_index (ms->t, gdouble, ms->t->len - 1),
+              sizeof (gdouble)));
+  }
+}
+
+/* A new redacted copy of @s becomes the state, with its findings made.
+ * Returns its JSON. */
 static JsonNode *
-gp_serve_take (GpServer * srv, GpSession * s, gboolean rules)
+gp_serve_take (GpServer * srv, GpSession * s)
 {
   GpSession *copy = gp_serve_copy (srv, s);
   JsonNode *root;
 
   if (copy == NULL)
     return NULL;
-  if (rules) {
-    gp_rules_run (copy);
-    srv->last_rules_us = g_get_monotonic_time ();
-  } else if (srv->current) {
-    /* the last findings stand until the rules run again */
-    g_ptr_array_unref (copy->findings);
-    copy->findings = g_ptr_array_ref (srv->current->findings);
-  }
+  gp_rules_run (copy);
+  srv->last_rules_us = g_get_monotonic_time ();
   if (srv->current)
     gp_session_free (srv->current);
   srv->current = copy;
+  gp_serve_mark_state (srv, copy);
   root = gp_session_to_json (copy);
   g_free (srv->session_json);
   srv->session_json = json_to_string (root, FALSE);
@@ -738,24 +739,23 @@ void
 gp_server_update (GpServer * srv, GpSession * s)
 {
   gint64 now = g_get_monotonic_time ();
-  gboolean rules = srv->current == NULL ||
-      now - srv->last_rules_us >= GP_SERVE_RULES_S * G_USEC_PER_SEC;
-  JsonNode *root;
+  JsonNode *masked = NULL;
   gchar *w;
 
   srv->last_update_us = now;
   srv->playing = g_strcmp0 (s->reached, "PLAYING") == 0;
-  if (srv->clients == NULL && srv->current && !rules)
-    return;                     /* nobody to tell; state made on demand */
-  root = gp_serve_take (srv, s, rules);
-  if (root == NULL)
-    return;
+  /* the redacted copy, its findings and the state a client joining gets:
+   * once a GP_SERVE_RULES_S; each window only the measurements */
+  if (srv->current == NULL ||
+      now - srv->last_rules_us >= GP_SERVE_RULES_S * G_USEC_PER_SEC)
+    masked = gp_serve_take (srv, s);
   if (srv->clients) {
-    w = gp_serve_window_json (srv, root);
+    w = gp_serve_window_json (srv, s, masked);
     gp_serve_broadcast (srv, "window", w);
     g_free (w);
   }
-  json_node_unref (root);
+  if (masked)
+    json_node_unref (masked);
 }
 
 void
@@ -764,19 +764,16 @@ gp_server_end (GpServer * srv, GpSession * s)
   JsonNode *root;
 
   srv->ended = TRUE;
-  root = gp_serve_take (srv, s, FALSE);
   /* the final findings are the session's own (the caller ran the rules) */
-  if (srv->current && s->findings) {
+  if (srv->current)
     gp_session_free (srv->current);
-    srv->current = gp_serve_copy (srv, s);
-    if (root)
-      json_node_unref (root);
-    root = srv->current ? gp_session_to_json (srv->current) : NULL;
-    g_free (srv->session_json);
-    srv->session_json = root ? json_to_string (root, FALSE) : NULL;
-  }
+  srv->current = gp_serve_copy (srv, s);
+  root = srv->current ? gp_session_to_json (srv->current) : NULL;
+  g_free (srv->session_json);
+  srv->session_json = root ? json_to_string (root, FALSE) : NULL;
+  srv->have_state = root != NULL;
   if (root && srv->clients) {
-    gchar *w = gp_serve_window_json (srv, root);
+    gchar *w = gp_serve_window_json (srv, s, root);
 
     gp_serve_broadcast (srv, "window", w);
     g_free (w);
@@ -807,6 +804,7 @@ gp_server_free (GpServer * srv)
   if (srv->current)
     gp_session_free (srv->current);
   g_hash_table_unref (srv->sent_machine);
+  g_hash_table_unref (srv->state_machine);
   g_free (srv->session_json);
   g_free (srv->sent_findings);
   g_free (srv->sent_graph);
