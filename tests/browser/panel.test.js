@@ -48,7 +48,7 @@ const DEADLINE_MS = 55000;
 const STEP_MS = 10000;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
-const N_TESTS = 13;
+const N_TESTS = 14;
 let n = 0;
 let failed = 0;
 const children = [];
@@ -184,6 +184,35 @@ async function main() {
     ok(names.length >= 6 && missing.length === 0 && names.includes(XSS),
       "the graph shows every element", `elements ${JSON.stringify(names)}; ` +
       `missing ${JSON.stringify(missing)}`);
+    /* a second client joins: the server sends the entries after its
+     * state to every client again, and the first keeps each once */
+    const page2 = await ctx.newPage();
+    page2.setDefaultTimeout(STEP_MS);
+    await page2.goto(url);
+    await page2.waitForFunction(() =>
+      document.getElementById("st-mode").textContent === "live");
+    await page.waitForTimeout(2500);
+    await page2.close();
+    await showView(page, "timeline");
+    let xs = null;
+    let nwin = 0;
+    for (let i = 0; i < 20 && !xs; i++) {
+      nwin = parseInt(await text(page, "#st-windows"), 10);
+      xs = await page.evaluate(() => {
+        for (const c of document.querySelectorAll(".chart"))
+          if (/^slow: self time/.test(c.querySelector(".chart-title")
+            .textContent))
+            return (c.querySelector("path.line.p50").getAttribute("d")
+              .match(/[ML][\d.]+/g) || []).map((m) => +m.slice(1));
+        return null;
+      }).catch(() => null);
+    }
+    const rising = xs && xs.every((x, i) => i === 0 || x > xs[i - 1]);
+    ok(rising && xs.length >= nwin - 2 && xs.length <= nwin,
+      "a second client joining leaves the first one's windows each once",
+      `${xs ? xs.length : "no"} points for ${nwin} windows, ` +
+      `${rising ? "" : "not "}rising in time`);
+
     for (const v of VIEWS.slice(0, 4)) {
       await showView(page, v);
       await shot(page, `live-${v}`);

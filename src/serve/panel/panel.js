@@ -48,6 +48,7 @@
     graphFetching: false,
     crossT: null,           /* the crosshair's time */
     es: null,
+    eventKeys: new Set(),
     lastRender: 0, renderTimer: 0
   };
 
@@ -193,11 +194,18 @@
     return lo;
   }
 
+  /* an event's identity: the server sends them all again when its list
+   * was merged */
+  function eventKey(e) {
+    return [e.t, e.type, e.source, e.text].join("\u0000");
+  }
+
   function applyState(st) {
     S.live = !!st.live;
     S.ended = !!st.ended;
     S.token = typeof st.token === "string" ? st.token : "";
     S.session = normalize(st.session);
+    S.eventKeys = new Set(S.session.events.map(eventKey));
 
     S.graphWanted = true;
     if (S.follow || S.cursor >= S.session.series.length)
@@ -247,9 +255,13 @@
       s.session = w.session;
     if (w.summary)
       s.summary = w.summary;
+    /* the server may send an entry again (to every client, after one
+     * joined): each is kept once, by its time */
     if (Array.isArray(w.series))
       for (i = 0; i < w.series.length; i++)
-        s.series.push(w.series[i]);
+        if (!s.series.length ||
+            w.series[i].t1 > s.series[s.series.length - 1].t1)
+          s.series.push(w.series[i]);
     thinSeries(s);
     if (w.machine && typeof w.machine === "object") {
       for (name in w.machine) {
@@ -267,15 +279,19 @@
         }
         if (own(d, "limit"))
           m.limit = d.limit;
-        for (i = 0; Array.isArray(d.t) && i < d.t.length; i++) {
-          m.t.push(d.t[i]);
-          m.v.push(d.v[i]);
-        }
+        for (i = 0; Array.isArray(d.t) && i < d.t.length; i++)
+          if (!m.t.length || d.t[i] > m.t[m.t.length - 1]) {
+            m.t.push(d.t[i]);
+            m.v.push(d.v[i]);
+          }
       }
     }
     if (Array.isArray(w.events))
       for (i = 0; i < w.events.length; i++)
-        s.events.push(w.events[i]);
+        if (!S.eventKeys.has(eventKey(w.events[i]))) {
+          S.eventKeys.add(eventKey(w.events[i]));
+          s.events.push(w.events[i]);
+        }
     if (own(w, "findings"))
       s.findings = Array.isArray(w.findings) ? w.findings : [];
     if (own(w, "graph") && w.graph) {
