@@ -42,10 +42,13 @@ const LAUNCH = "videotestsrc is-live=true ! " +
   "identity name=slow sleep-time=20000 ! " +
   `identity name="${XSS}" ! fakesink`;
 const MARK = "panel test mark";
-/* the whole test's bound (meson's timeout is above it) */
-const DEADLINE_MS = 55000;
+/* under `make test-asan` (GP_ASAN_RUN set) gstprof runs several times
+ * slower: every bound is this many times longer */
+const SLOW = process.env.GP_ASAN_RUN ? 3 : 1;
+/* the whole test's bound (meson's timeout, 90 s, is above it) */
+const DEADLINE_MS = 55000 * SLOW;
 /* one step's bound (a click, a wait for the page) */
-const STEP_MS = 10000;
+const STEP_MS = 10000 * SLOW;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
 const N_TESTS = 14;
@@ -93,7 +96,7 @@ function startServer(args) {
     proc.exit.then((e) => reject(new Error(`gstprof ${args[0]} exited ` +
       `(${e.code}, ${e.sig}) before serving: ${proc.err.trim()}`)));
     setTimeout(() => reject(new Error(`gstprof ${args[0]} said no ` +
-      `address in 15 s: ${proc.err.trim()}`)), 15000);
+      `address in ${15 * SLOW} s: ${proc.err.trim()}`)), 15000 * SLOW);
   });
   return proc;
 }
@@ -137,7 +140,7 @@ async function main() {
   try {
     /* ---- the live run -------------------------------------------------- */
     const live = startServer(["run", "--serve", "--port", "0", "--hold",
-      "30s", "--duration", "40s", "--out", dir, LAUNCH]);
+      "30s", "--duration", `${40 * SLOW}s`, "--out", dir, LAUNCH]);
     const url = await live.url;
     const ctx = await browser.newContext({ viewport: { width: 1400,
       height: 900 } });
@@ -152,7 +155,7 @@ async function main() {
     await page.waitForFunction(() =>
       document.getElementById("st-mode").textContent === "live" &&
       parseInt(document.getElementById("st-windows").textContent, 10) >= 2,
-    null, { timeout: 15000 });
+    null, { timeout: 15000 * SLOW });
     ok(true, "the panel loads during a live run",
       `${url}: ${await text(page, "#status")}`);
 
@@ -172,7 +175,7 @@ async function main() {
 
     /* the graph shows every element */
     await page.waitForSelector('#graph g.node[data-name="slow"]',
-      { timeout: 10000 });
+      { timeout: STEP_MS });
     const names = await page.evaluate(async () => {
       const st = await (await fetch("api/state")).json();
       return st.session.graph.elements.filter((e) => !e.is_bin)
@@ -269,11 +272,11 @@ async function main() {
     await page.click("#btn-mark");
     await page.waitForFunction(() =>
       document.getElementById("msg").textContent === "marked", null,
-    { timeout: 5000 });
+    { timeout: STEP_MS });
     await page.click("#btn-stop");
     await page.waitForFunction(() =>
       document.getElementById("st-mode").textContent === "ended", null,
-    { timeout: 10000 });
+    { timeout: STEP_MS });
     const ended = await text(page, "#status");
     live.child.kill("SIGINT");      /* the end of --hold */
     const ex = await live.exit;
