@@ -307,6 +307,7 @@ test_live (void)
   JsonParser *p;
   JsonObject *o;
   GPtrArray *w;
+  GSocketConnection *stuck;
   gdouble p50, truth = SLEEP_MS + gp_test_oversleep_ms (SLEEP_MS);
   gint code;
 
@@ -328,6 +329,23 @@ test_live (void)
       json_object_get_string_member (o, "token"));
   g_object_unref (p);
   reply_clear (&r);
+
+  /* a client that opens the event stream and never reads it: the others
+   * still get their windows, and the run stops when told */
+  {
+    GSocketClient *c = g_socket_client_new ();
+    gchar *req = g_strdup_printf ("GET /api/events HTTP/1.1\r\n"
+        "Host: 127.0.0.1:%u\r\n\r\n", sv.port);
+
+    g_socket_client_set_enable_proxy (c, FALSE);
+    stuck = g_socket_client_connect_to_host (c, "127.0.0.1", sv.port, NULL,
+        NULL);
+    g_assert_nonnull (stuck);
+    g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM
+            (stuck)), req, strlen (req), NULL, NULL, NULL);
+    g_object_unref (c);
+    g_free (req);
+  }
 
   /* two windows, each with the planted element's summary so far */
   w = read_windows (sv.port, 2);
@@ -360,6 +378,7 @@ test_live (void)
   g_assert_cmpint (code, >=, 0);
   g_assert_cmpint (code, <=, 1);
 
+  g_object_unref (stuck);
   sess = gp_test_read_file (out, "session.json");
   g_assert_nonnull (sess);
   gp_test_assert_has (sess, "\"hello mark\"");
