@@ -515,7 +515,11 @@ test_bounds (void)
     g_free (text);
     g_test_message ("RSS %ld kB before 200 event streams, %ld kB after",
         rss0, rss1);
-    g_assert_cmpint (rss1 - rss0, <, 2048);
+    /* AddressSanitizer keeps freed blocks in its quarantine (256 MiB):
+     * there the RSS says nothing, and LeakSanitizer at exit checks that
+     * each stream's memory went back */
+    if (!gp_test_sanitized ())
+      g_assert_cmpint (rss1 - rss0, <, 2048);
     g_free (status_path);
   }
   kill (sv.pid, SIGTERM);
