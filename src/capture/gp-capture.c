@@ -1007,7 +1007,16 @@ gp_capture_on_live (gpointer data)
 
   gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
   gp_aggregator_finish (r->agg);
+  /* the machine so far, lent while the sampler's thread waits */
+  if (r->sampler) {
+    gp_sampler_lock (r->sampler);
+    r->session->machine = r->machine;
+  }
   r->opts->live (r, r->session, r->opts->live_data);
+  if (r->sampler) {
+    r->session->machine = NULL;
+    gp_sampler_unlock (r->sampler);
+  }
   return G_SOURCE_CONTINUE;
 }
 

@@ -427,7 +427,18 @@ gp_wrap_on_live (gpointer data)
   GpRecordsReader *r = gp_wrap_program_reader (w);
   GpSession *s = r ? gp_records_reader_peek (r) : NULL;
 
-  if (s != NULL)
+  if (s == NULL)
+    return G_SOURCE_CONTINUE;
+  /* the machine so far, lent while the sampler's thread waits; its times
+   * count from the spawn until the end moves them to the session's t = 0
+   * (the program's start-up earlier: a fraction of a second) */
+  if (w->sampler && s->machine == NULL) {
+    gp_sampler_lock (w->sampler);
+    s->machine = w->machine;
+    w->opts->live (w, s, w->opts->live_data);
+    s->machine = NULL;
+    gp_sampler_unlock (w->sampler);
+  } else
     w->opts->live (w, s, w->opts->live_data);
   return G_SOURCE_CONTINUE;
 }

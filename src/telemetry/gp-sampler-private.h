@@ -30,6 +30,9 @@ struct _GpSampler
   gint64 began_us, ended_us;    /* the thread's life, monotonic */
   gdouble thread_cpu_s;
   gdouble children_cpu_s;
+  /* held by the thread while it writes @m, and by a live view reading it
+   * (gp_sampler_lock ()) */
+  GMutex lock;
 };
 
 /* s since the session's start */

@@ -110,10 +110,12 @@ gp_sampler_thread (gpointer data)
   guint i;
 
   s->began_us = g_get_monotonic_time ();
+  g_mutex_lock (&s->lock);
   s->sys = gp_sampler_sys_new (s);
   if (s->opts.tools)
     for (i = 0; i < GP_SAMPLER_N_TOOLS; i++)
       s->tools[i] = gp_sampler_tool_new (s, i);
+  g_mutex_unlock (&s->lock);
   next = s->opts.start_us + ((g_get_monotonic_time () - s->opts.start_us) /
       window_us + 1) * window_us;
   while (!stop) {
@@ -129,6 +131,7 @@ gp_sampler_thread (gpointer data)
     for (k = 1; k < n; k++)
       if (fds[k].revents)
         ready[owner[k]] = TRUE;
+    g_mutex_lock (&s->lock);
     for (i = 0; i < GP_SAMPLER_N_TOOLS; i++)
       if (ready[i])
         gp_sampler_tool_read (s, s->tools[i]);
@@ -138,12 +141,15 @@ gp_sampler_thread (gpointer data)
       while (next <= now)
         next += window_us;
     }
+    g_mutex_unlock (&s->lock);
   }
+  g_mutex_lock (&s->lock);
   for (i = 0; i < GP_SAMPLER_N_TOOLS; i++)
     if (s->tools[i] != NULL)
       gp_sampler_tool_stop (s, s->tools[i]);
   gp_sampler_sys_free (s, s->sys);
   s->sys = NULL;
+  g_mutex_unlock (&s->lock);
   s->thread_cpu_s = gp_sampler_thread_cpu_s ();
   s->ended_us = g_get_monotonic_time ();
   return NULL;
@@ -176,6 +182,7 @@ gp_sampler_start (GpMachine * m, const GpSamplerOptions * opts,
     s->opts.window_ms = GP_SAMPLER_DEFAULT_WINDOW_MS;
   if (s->opts.start_us == 0)
     s->opts.start_us = g_get_monotonic_time ();
+  g_mutex_init (&s->lock);
   s->proc_root = gp_sampler_root ("GP_PROC_ROOT");
   s->sys_root = gp_sampler_root ("GP_SYSFS_ROOT");
   if (!g_unix_open_pipe (s->wake, FD_CLOEXEC, error)) {
@@ -216,5 +223,18 @@ gp_sampler_stop (GpSampler * s)
   close (s->wake[1]);
   g_free (s->proc_root);
   g_free (s->sys_root);
+  g_mutex_clear (&s->lock);
   g_free (s);
+}
+
+void
+gp_sampler_lock (GpSampler * s)
+{
+  g_mutex_lock (&s->lock);
+}
+
+void
+gp_sampler_unlock (GpSampler * s)
+{
+  g_mutex_unlock (&s->lock);
 }

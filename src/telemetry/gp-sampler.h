@@ -75,5 +75,10 @@ GpSampler *gp_sampler_start (GpMachine * m, const GpSamplerOptions * opts,
  * over the sampler's life) and frees the sampler. */
 void gp_sampler_stop (GpSampler * sampler);
 
+/* While held, the sampler's thread does not write its machine, which a
+ * live view may then read (a tick waits for it: hold it briefly). */
+void gp_sampler_lock (GpSampler * sampler);
+void gp_sampler_unlock (GpSampler * sampler);
+
 G_END_DECLS
 #endif /* __GP_SAMPLER_H__ */

@@ -1224,8 +1224,7 @@
     }
     if (!order.length)
       box.appendChild(h("p", { "class": "empty" }, S.live && !S.ended ?
-          "No machine sample in the session so far: a live run's samples " +
-          "reach the panel when the capture ends." :
+          "No machine sample yet: the sampler's first comes after a window." :
           "Nothing sampled the machine in this session."));
     for (i = 0; i < order.length; i++)
       chartGroup(box, order[i], groups[order[i]], dom);
