@@ -464,6 +464,17 @@ gp_serve_get (GpServer * srv, SoupServerMessage * msg, const gchar * path)
     g_free (text);
   } else if (strcmp (path, "/api/events") == 0) {
     gp_serve_open_events (srv, msg);
+  } else if (strcmp (path, "/api/session.json") == 0) {
+    /* the panel's Save: the state's session, masked as it is shown */
+    if (srv->session_json) {
+      soup_message_headers_replace (soup_server_message_get_response_headers
+          (msg), "Content-Disposition",
+          "attachment; filename=\"session.json\"");
+      gp_serve_reply (msg, SOUP_STATUS_OK, "application/json",
+          srv->session_json, -1);
+    } else
+      gp_serve_reply_text (msg, SOUP_STATUS_SERVICE_UNAVAILABLE,
+          "no window yet\n");
   } else if (strcmp (path, "/api/graph.svg") == 0) {
     GBytes *svg = srv->current ? gp_export_graph_data (srv->current,
         GP_EXPORT_GRAPH_SVG, "the graph", NULL) : NULL;

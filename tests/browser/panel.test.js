@@ -51,7 +51,7 @@ const DEADLINE_MS = 55000 * SLOW;
 const STEP_MS = 10000 * SLOW;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
-const N_TESTS = 14;
+const N_TESTS = 15;
 let n = 0;
 let failed = 0;
 const children = [];
@@ -339,6 +339,16 @@ async function main() {
     ok(replayP50 === `${truth} ms`,
       "the replay's inspector shows the session's self time",
       `panel ${replayP50}, session ${truth} ms`);
+    /* Save: the page's link downloads the session as shown */
+    const [download] = await Promise.all([rpage.waitForEvent("download"),
+      rpage.click("#save")]);
+    const saved = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
+    ok(download.suggestedFilename() === "session.json" && session &&
+      saved.session.launch === session.session.launch &&
+      saved.summary.elements.slow.self_ms.p50 === slow.self_ms.p50,
+    "Save downloads the session shown",
+    `${download.suggestedFilename()}, slow p50 ` +
+      `${saved.summary && saved.summary.elements.slow.self_ms.p50} ms`);
     replay.child.kill("SIGINT");
     await replay.exit;
     await rctx.close();

@@ -567,6 +567,13 @@ test_replay (void)
   g_assert_null (strstr (r.body, "private-folder"));
   g_object_unref (p);
   reply_clear (&r);
+  /* the panel's Save: masked as shown, the location's file name kept */
+  http (sv.port, "GET", "/api/session.json", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  gp_test_assert_has (r.head, "attachment");
+  gp_test_assert_has (r.body, "out.raw");
+  g_assert_null (strstr (r.body, "private-folder"));
+  reply_clear (&r);
   http (sv.port, "GET", "/api/graph.svg", "", NULL, &r);
   g_assert_cmpuint (r.status, ==, 200);
   gp_test_assert_has (r.body, "<svg");
