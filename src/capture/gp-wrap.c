@@ -427,12 +427,10 @@ gp_wrap_on_live (gpointer data)
   GpRecordsReader *r = gp_wrap_program_reader (w);
   GpSession *s = r ? gp_records_reader_peek (r) : NULL;
 
-  if (s == NULL)
-    return G_SOURCE_CONTINUE;
   /* the machine so far, lent while the sampler's thread waits; its times
    * count from the spawn until the end moves them to the session's t = 0
    * (the program's start-up earlier: a fraction of a second) */
-  if (w->sampler && s->machine == NULL) {
+  if (s && w->sampler && s->machine == NULL) {
     gp_sampler_lock (w->sampler);
     s->machine = w->machine;
     w->opts->live (w, s, w->opts->live_data);
@@ -443,22 +441,32 @@ gp_wrap_on_live (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-void
-gp_wrap_stop (GpWrap * w, const gchar * why)
-{
-  gp_wrap_mark (w, why);
-  gp_wrap_on_signal (w);
-}
-
-void
-gp_wrap_mark (GpWrap * w, const gchar * text)
+/* An event of @type with @text in the program's session, at the end of its
+ * newest window; FALSE before any process sent its header. */
+static gboolean
+gp_wrap_add_event (GpWrap * w, const gchar * type, const gchar * text)
 {
   GpRecordsReader *r = gp_wrap_program_reader (w);
   GpAggregator *agg = r ? gp_records_reader_aggregator (r) : NULL;
 
-  if (agg)
-    gp_aggregator_add_bus_event (agg, gp_aggregator_latest (agg), "mark", "",
-        text);
+  if (agg == NULL)
+    return FALSE;
+  gp_aggregator_add_bus_event (agg, gp_aggregator_latest (agg), type, "",
+      text);
+  return TRUE;
+}
+
+void
+gp_wrap_stop (GpWrap * w, const gchar * why)
+{
+  gp_wrap_add_event (w, "interrupt", why);
+  gp_wrap_on_signal (w);
+}
+
+gboolean
+gp_wrap_mark (GpWrap * w, const gchar * text)
+{
+  return gp_wrap_add_event (w, "mark", text);
 }
 
 /* The program's session so far (its stream, else the first process's
@@ -468,12 +476,9 @@ static gboolean
 gp_wrap_on_checkpoint (gpointer data)
 {
   GpWrap *w = data;
-  GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
-  GpSession *s;
+  GpRecordsReader *r = gp_wrap_program_reader (w);
+  GpSession *s = r ? gp_records_reader_peek (r) : NULL;
 
-  if (c == NULL)
-    c = gp_wrap_conn_of (w, 0);
-  s = c ? gp_records_reader_peek (c->reader) : NULL;
   if (s != NULL)
     gp_capture_checkpoint_save (s, w->opts->checkpoint_path);
   return G_SOURCE_CONTINUE;

@@ -60,9 +60,9 @@ typedef struct
                                  * program's session says so */
   /* A live view (--serve): called on the main thread once every
    * window_ms with the program's session so far (as a checkpoint saves
-   * it; the caller must not keep it), once a process sent its header,
-   * and @w, which gp_wrap_stop () and gp_wrap_mark () take until the run
-   * returns. NULL: none. */
+   * it; the caller must not keep it; NULL until a process sent its
+   * header), and @w, which gp_wrap_stop () and gp_wrap_mark () take until
+   * the run returns. NULL: none. */
   void (*live) (GpWrap * w, GpSession * so_far, gpointer data);
   gpointer live_data;
 } GpWrapOptions;
@@ -106,11 +106,13 @@ gboolean gp_wrap_run (const GpWrapOptions * opts, GpWrapResult * result,
     GError ** error);
 
 /* From the live view, on the main thread: stop the program as a SIGINT to
- * gstprof does (SIGINT, then SIGTERM and SIGKILL after their grace), the
- * session saying it was stopped by @why. */
+ * gstprof does (SIGINT, then SIGTERM and SIGKILL after their grace), an
+ * "interrupt" event with @why in its session (once it sent a window). */
 void gp_wrap_stop (GpWrap * w, const gchar * why);
-/* A "mark" event with @text at this moment in the program's session. */
-void gp_wrap_mark (GpWrap * w, const gchar * text);
+/* A "mark" event with @text in the program's session, at the end of its
+ * newest window (the tracer's clock is the program's: gstprof reads it
+ * only in the windows); FALSE before a process sent its header. */
+gboolean gp_wrap_mark (GpWrap * w, const gchar * text);
 
 /* Frees what @result holds and empties it. */
 void gp_wrap_result_clear (GpWrapResult * result);

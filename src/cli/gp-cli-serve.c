@@ -38,10 +38,25 @@ gp_cli_serve_entries (GOptionContext * ctx, GpCliServe * sv, gboolean flag)
   g_option_context_add_main_entries (ctx, both, NULL);
 }
 
+static gboolean
+gp_cli_serve_on_stop (gpointer data)
+{
+  GpCliServe *sv = data;
+
+  return sv->run && sv->stop (sv->run, "Stop in the panel");
+}
+
+static gboolean
+gp_cli_serve_on_mark (const gchar * text, gpointer data)
+{
+  GpCliServe *sv = data;
+
+  return sv->run && sv->mark (sv->run, text);
+}
+
 gboolean
-gp_cli_serve_start (const gchar * cmd, GpCliServe * sv, gboolean live,
-    void (*stop) (gpointer), void (*mark) (const gchar *, gpointer),
-    gpointer data, gint * code)
+gp_cli_serve_start (const gchar * cmd, GpCliServe * sv, GpCliServeAct stop,
+    GpCliServeAct mark, gint * code)
 {
   GpServeOptions o = { 0 };
   GError *err = NULL;
@@ -58,13 +73,15 @@ gp_cli_serve_start (const gchar * cmd, GpCliServe * sv, gboolean live,
   }
   if (!sv->serve)
     return TRUE;
+  sv->stop = stop;
+  sv->mark = mark;
   o.host = sv->host;
   o.port = (guint) sv->port;
   o.no_redact = sv->no_redact;
-  o.live = live;
-  o.stop = stop;
-  o.mark = mark;
-  o.data = data;
+  o.live = stop != NULL;
+  o.stop = stop ? gp_cli_serve_on_stop : NULL;
+  o.mark = mark ? gp_cli_serve_on_mark : NULL;
+  o.data = sv;
   sv->srv = gp_server_new (&o, &err);
   if (sv->srv == NULL) {
     *code = gp_cli_fail (cmd, "--serve: %s", err->message);
@@ -73,12 +90,18 @@ gp_cli_serve_start (const gchar * cmd, GpCliServe * sv, gboolean live,
   }
   g_printerr ("gstprof %s: serving %s (the panel; /metrics for "
       "Prometheus)\n", cmd, gp_server_url (sv->srv));
-  if (sv->host && g_strcmp0 (sv->host, "127.0.0.1") != 0 &&
-      g_strcmp0 (sv->host, "::1") != 0 && g_strcmp0 (sv->host,
-          "localhost") != 0)
+  if (!gp_serve_host_is_loopback (sv->host))
     g_printerr ("gstprof %s: --host %s: anyone who can reach this port can "
         "see the pipeline and stop it\n", cmd, sv->host);
   return TRUE;
+}
+
+void
+gp_cli_serve_live (GpCliServe * sv, gpointer run, GpSession * so_far)
+{
+  sv->run = run;
+  if (so_far)
+    gp_server_update (sv->srv, so_far);
 }
 
 static gboolean

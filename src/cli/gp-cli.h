@@ -93,9 +93,14 @@ gboolean gp_cli_roofline_work_ask (const gchar * cmd,
 /* Frees @w's strings. */
 void gp_cli_roofline_work_clear (GpCliRooflineWork * w);
 
+/* What the panel's Stop and Mark do to a capture's @run (gp_capture_stop
+ * and gp_capture_mark, gp_wrap_stop and gp_wrap_mark): FALSE when there
+ * is nothing to act on yet. */
+typedef gboolean (*GpCliServeAct) (gpointer run, const gchar * text);
+
 /* The live panel's options, `run`, `wrap` and `serve` alike: --serve (not
- * for `serve`), --host, --port, --hold, --no-redact; and the server they
- * start (gp-cli-serve.c). */
+ * for `serve`), --host, --port, --hold, --no-redact; the server they
+ * start, and the capture its buttons act on (gp-cli-serve.c). */
 typedef struct
 {
   gboolean serve, no_redact;
@@ -103,6 +108,8 @@ typedef struct
   gint port;
   gdouble hold_s;
   GpServer *srv;
+  gpointer run;                 /* the capture's, while it runs */
+  GpCliServeAct stop, mark;
 } GpCliServe;
 
 /* Appends @sv's options to @ctx's main entries; with @flag, --serve and
@@ -112,12 +119,14 @@ void gp_cli_serve_entries (GOptionContext * ctx, GpCliServe * sv,
 /* Checks @sv's values and, when serving, starts the server on the
  * default main context, printing its address on stderr (and, off
  * loopback, that anyone who reaches the port sees the pipeline and may
- * stop it). @live: a capture feeds it, @stop and @mark are the page's
- * buttons. FALSE with the one-line report of @cmd made and its exit code
- * in @code. */
+ * stop it). @stop and @mark (NULL: a replay, no buttons) act on the run
+ * gp_cli_serve_live () was last given. FALSE with the one-line report of
+ * @cmd made and its exit code in @code. */
 gboolean gp_cli_serve_start (const gchar * cmd, GpCliServe * sv,
-    gboolean live, void (*stop) (gpointer), void (*mark) (const gchar *,
-        gpointer), gpointer data, gint * code);
+    GpCliServeAct stop, GpCliServeAct mark, gint * code);
+/* A capture's live hook: @run is the one the buttons act on (NULL: it
+ * ended), @so_far (NULL: none yet) goes to the server. */
+void gp_cli_serve_live (GpCliServe * sv, gpointer run, GpSession * so_far);
 /* Keeps serving for --hold's seconds (`serve`: until Ctrl-C or SIGTERM)
  * on the default main context; at once when not serving. */
 void gp_cli_serve_hold (const gchar * cmd, GpCliServe * sv, gboolean forever);

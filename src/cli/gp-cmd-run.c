@@ -134,38 +134,25 @@ static const gchar gp_run_description[] =
     "  4  the pipeline did not stop when told to (an element blocked): it\n"
     "     was left behind; the session holds what was measured\n";
 
-/* --serve: the run the panel's buttons act on, while it runs. */
-typedef struct
-{
-  GpCaptureRun *run;
-  GpServer *srv;
-} GpRunLive;
-
+/* --serve: the panel's view of the run, and its buttons */
 static void
 gp_run_on_live (GpCaptureRun * run, GpSession * so_far, gpointer data)
 {
-  GpRunLive *l = data;
-
-  l->run = run;
-  gp_server_update (l->srv, so_far);
+  gp_cli_serve_live (data, run, so_far);
 }
 
-static void
-gp_run_on_stop (gpointer data)
+static gboolean
+gp_run_stop (gpointer run, const gchar * why)
 {
-  GpRunLive *l = data;
-
-  if (l->run)
-    gp_capture_stop (l->run, "Stop in the panel");
+  gp_capture_stop (run, why);
+  return TRUE;
 }
 
-static void
-gp_run_on_mark (const gchar * text, gpointer data)
+static gboolean
+gp_run_mark (gpointer run, const gchar * text)
 {
-  GpRunLive *l = data;
-
-  if (l->run)
-    gp_capture_mark (l->run, text);
+  gp_capture_mark (run, text);
+  return TRUE;
 }
 
 /* Where session.json goes: @out, or gstprof-session-YYYYmmdd-HHMMSS in the
@@ -305,7 +292,6 @@ gp_cmd_run (gint argc, gchar ** argv)
   };
   GpCaptureOptions opts;
   GpCliServe sv = { 0 };
-  GpRunLive live = { 0 };
   GpCaptureEnd end = GP_CAPTURE_END_EOS;
   GOptionContext *ctx;
   GError *err = NULL;
@@ -405,16 +391,14 @@ gp_cmd_run (gint argc, gchar ** argv)
     goto out;
   }
 
-  if (!gp_cli_serve_start ("run", &sv, TRUE, gp_run_on_stop, gp_run_on_mark,
-          &live, &code))
+  if (!gp_cli_serve_start ("run", &sv, gp_run_stop, gp_run_mark, &code))
     goto out;
   if (sv.srv) {
-    live.srv = sv.srv;
     opts.live = gp_run_on_live;
-    opts.live_data = &live;
+    opts.live_data = &sv;
   }
   s = gp_capture_run (&opts, &end, &err);
-  live.run = NULL;              /* gone with the run */
+  gp_cli_serve_live (&sv, NULL, NULL);  /* the run is gone */
   if (s == NULL) {
     if (err && err->domain == GP_CAPTURE_ERROR &&
         err->code == GP_CAPTURE_ERROR_STATE) {

@@ -75,7 +75,7 @@ gp_cmd_serve (gint argc, gchar ** argv)
   }
   gp_rules_run (s);
   sv.serve = TRUE;
-  if (!gp_cli_serve_start ("serve", &sv, FALSE, NULL, NULL, NULL, &code))
+  if (!gp_cli_serve_start ("serve", &sv, NULL, NULL, &code))
     goto out;
   gp_server_end (sv.srv, s);
   gp_cli_serve_hold ("serve", &sv, TRUE);

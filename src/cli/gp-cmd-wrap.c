@@ -139,38 +139,24 @@ typedef struct
   GpCliServe sv;
 } GpCmdWrapArgs;
 
-/* --serve: the run the panel's buttons act on, while it runs. */
-typedef struct
-{
-  GpWrap *w;
-  GpServer *srv;
-} GpCmdWrapLive;
-
+/* --serve: the panel's view of the program, and its buttons */
 static void
 gp_cmd_wrap_on_live (GpWrap * w, GpSession * so_far, gpointer data)
 {
-  GpCmdWrapLive *l = data;
-
-  l->w = w;
-  gp_server_update (l->srv, so_far);
+  gp_cli_serve_live (data, w, so_far);
 }
 
-static void
-gp_cmd_wrap_on_stop (gpointer data)
+static gboolean
+gp_cmd_wrap_stop (gpointer w, const gchar * why)
 {
-  GpCmdWrapLive *l = data;
-
-  if (l->w)
-    gp_wrap_stop (l->w, "Stop in the panel");
+  gp_wrap_stop (w, why);
+  return TRUE;
 }
 
-static void
-gp_cmd_wrap_on_mark (const gchar * text, gpointer data)
+static gboolean
+gp_cmd_wrap_mark (gpointer w, const gchar * text)
 {
-  GpCmdWrapLive *l = data;
-
-  if (l->w)
-    gp_wrap_mark (l->w, text);
+  return gp_wrap_mark (w, text);
 }
 
 static gboolean
@@ -250,7 +236,6 @@ gp_cmd_wrap_parse (gint argc, gchar ** argv, GpCmdWrapArgs * a, gint * code)
 static gint
 gp_cmd_wrap_run (GpCmdWrapArgs * a)
 {
-  GpCmdWrapLive live = { 0 };
   GpWrapOptions opts;
   GpWrapResult r;
   GError *err = NULL;
@@ -269,18 +254,17 @@ gp_cmd_wrap_run (GpCmdWrapArgs * a)
   opts.saved_apart = a->out != NULL;
   /* a wrap killed outright still leaves the session so far */
   opts.checkpoint_path = checkpoint;
-  if (!gp_cli_serve_start ("wrap", &a->sv, TRUE, gp_cmd_wrap_on_stop,
-          gp_cmd_wrap_on_mark, &live, &code)) {
+  if (!gp_cli_serve_start ("wrap", &a->sv, gp_cmd_wrap_stop,
+          gp_cmd_wrap_mark, &code)) {
     g_free (checkpoint);
     return code;
   }
   if (a->sv.srv) {
-    live.srv = a->sv.srv;
     opts.live = gp_cmd_wrap_on_live;
-    opts.live_data = &live;
+    opts.live_data = &a->sv;
   }
   ok = gp_wrap_run (&opts, &r, &err);
-  live.w = NULL;                /* gone with the run */
+  gp_cli_serve_live (&a->sv, NULL, NULL);       /* the program is gone */
   if (ok) {
     code = gp_cmd_wrap_report (&r, a->program[0], a->out);
     if (a->sv.srv)

@@ -16,6 +16,13 @@ gp_serve_available (void)
   return GP_HAVE_SERVE;
 }
 
+gboolean
+gp_serve_host_is_loopback (const gchar * host)
+{
+  return host == NULL || g_str_equal (host, "127.0.0.1") ||
+      g_str_equal (host, "::1") || g_str_equal (host, "localhost");
+}
+
 #if !GP_HAVE_SERVE
 GpServer *
 gp_server_new (const GpServeOptions * opts, GError ** error)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include <libsoup/soup.h>
 
@@ -85,6 +86,7 @@ struct _GpServer
    * once, by its time) */
   gdouble state_series_t1;
   GHashTable *state_machine;    /* series name -> gdouble* last t */
+  guint state_events;
   guint sent_events;
   gchar *sent_findings;
   gchar *sent_graph;
@@ -122,14 +124,29 @@ gp_serve_state_json (GpServer * srv)
       srv->session_json ? srv->session_json : "null");
 }
 
+/* @session's member @key into @w when it is not what @sent says was
+ * sent last (then it is). */
+static void
+gp_serve_if_changed (JsonObject * session, const gchar * key, gchar ** sent,
+    JsonObject * w)
+{
+  JsonNode *node = json_object_get_member (session, key);
+  gchar *text = gp_serve_node_string (node);
+
+  if (g_strcmp0 (text, *sent) != 0) {
+    json_object_set_member (w, key, json_node_copy (node));
+    g_free (*sent);
+    *sent = text;
+  } else
+    g_free (text);
+}
+
 /* The parts of the window event that hold property values and texts,
  * from the redacted copy's @session into @w. */
 static void
 gp_serve_window_masked (GpServer * srv, JsonObject * session, JsonObject * w)
 {
   JsonArray *events, *new_events;
-  JsonNode *node;
-  gchar *findings, *graph;
   guint i, n;
 
   json_object_set_member (w, "session",
@@ -145,22 +162,8 @@ gp_serve_window_masked (GpServer * srv, JsonObject * session, JsonObject * w)
   srv->sent_events = n;
   json_object_set_array_member (w, "events", new_events);
 
-  node = json_object_get_member (session, "findings");
-  findings = gp_serve_node_string (node);
-  if (g_strcmp0 (findings, srv->sent_findings) != 0) {
-    json_object_set_member (w, "findings", json_node_copy (node));
-    g_free (srv->sent_findings);
-    srv->sent_findings = findings;
-  } else
-    g_free (findings);
-  node = json_object_get_member (session, "graph");
-  graph = gp_serve_node_string (node);
-  if (g_strcmp0 (graph, srv->sent_graph) != 0) {
-    json_object_set_member (w, "graph", json_node_copy (node));
-    g_free (srv->sent_graph);
-    srv->sent_graph = graph;
-  } else
-    g_free (graph);
+  gp_serve_if_changed (session, "findings", &srv->sent_findings, w);
+  gp_serve_if_changed (session, "graph", &srv->sent_graph, w);
 }
 
 /* The "window" event: from @s, the session so far as it is (names and
@@ -169,10 +172,11 @@ gp_serve_window_masked (GpServer * srv, JsonObject * session, JsonObject * w)
  * JSON, the run's information, the new events, and the findings and the
  * graph when they changed (they hold property values and texts). */
 static gchar *
-gp_serve_window_json (GpServer * srv, GpSession * s, JsonNode * masked)
+gp_serve_window_json (GpServer * srv, GpSession * s, JsonNode * masked,
+    gboolean machine_whole)
 {
   JsonObject *w = gp_session_live_json (s, srv->sent_series_t1,
-      srv->sent_machine);
+      machine_whole ? NULL : srv->sent_machine);
   JsonArray *series = json_object_get_array_member (w, "series");
   JsonObject *machine = json_object_get_object_member (w, "machine");
   GList *names, *l;
@@ -190,6 +194,11 @@ gp_serve_window_json (GpServer * srv, GpSession * s, JsonNode * masked)
         (json_object_get_object_member (machine, l->data), "t");
     gdouble *last = g_hash_table_lookup (srv->sent_machine, l->data);
 
+    /* each series whole: the client replaces what it holds (wrap's
+     * machine moved to the session's t = 0 at the end) */
+    if (machine_whole)
+      json_object_set_boolean_member (json_object_get_object_member (machine,
+              l->data), "reset", TRUE);
     if (last == NULL) {
       last = g_new (gdouble, 1);
       g_hash_table_insert (srv->sent_machine, g_strdup (l->data), last);
@@ -285,13 +294,27 @@ gp_serve_on_keepalive (gpointer data)
 }
 
 /* A client joined with the state: the next window sends everything after
- * it. */
+ * it. The first one after none takes the state's place as what was sent
+ * (nothing went out while nobody listened); with others listening, what
+ * they already have is sent again, and each keeps an entry once. */
 static void
 gp_serve_rewind (GpServer * srv)
 {
   GHashTableIter it;
   gpointer k, v;
 
+  if (srv->clients == NULL) {
+    srv->sent_series_t1 = srv->state_series_t1;
+    srv->sent_events = srv->state_events;
+    g_hash_table_remove_all (srv->sent_machine);
+    g_hash_table_iter_init (&it, srv->state_machine);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      g_hash_table_insert (srv->sent_machine, g_strdup (k),
+          g_memdup (v, sizeof (gdouble)));
+    g_clear_pointer (&srv->sent_findings, g_free);
+    g_clear_pointer (&srv->sent_graph, g_free);
+    return;
+  }
   srv->sent_series_t1 = MIN (srv->sent_series_t1, srv->state_series_t1);
   g_hash_table_iter_init (&it, srv->sent_machine);
   while (g_hash_table_iter_next (&it, &k, &v)) {
@@ -322,13 +345,17 @@ gp_serve_open_events (GpServer * srv, SoupServerMessage * msg)
   g_signal_connect (msg, "wrote-body-data",
       G_CALLBACK (gp_serve_on_wrote_data), c);
   g_signal_connect (msg, "finished", G_CALLBACK (gp_serve_on_finished), c);
-  srv->clients = g_list_prepend (srv->clients, c);
   gp_serve_rewind (srv);
+  srv->clients = g_list_prepend (srv->clients, c);
   state = gp_serve_state_json (srv);
   gp_serve_client_send (c, "state", state);
   g_free (state);
-  if (srv->ended)
+  if (srv->ended) {
+    /* a replay or a finished run: nothing more comes */
     gp_serve_client_send (c, "end", "{}");
+    soup_message_body_complete (soup_server_message_get_response_body (msg));
+    gp_serve_client_drop (c);
+  }
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -383,24 +410,40 @@ gp_serve_asset (GpServer * srv, SoupServerMessage * msg, const gchar * path)
   return FALSE;
 }
 
+/* Whether @a and @b are the same, in time that does not depend on where
+ * they differ (a token guessed byte by byte learns nothing). */
+static gboolean
+gp_serve_same_secret (const gchar * a, const gchar * b)
+{
+  gsize la = strlen (a), lb = strlen (b), i;
+  guint8 d = la != lb;
+
+  for (i = 0; i < la && i < lb; i++)
+    d |= (guint8) (a[i] ^ b[i]);
+  return d == 0;
+}
+
 /* POSTs change the run: only the page this server gave the token to, from
- * this server's own origin. */
+ * this server's own origin: the scheme and the Host the request names (the
+ * Host check let only this server's names through on loopback). */
 static gboolean
 gp_serve_post_allowed (GpServer * srv, SoupServerMessage * msg)
 {
   SoupMessageHeaders *h = soup_server_message_get_request_headers (msg);
   const gchar *token = soup_message_headers_get_one (h, "X-Gstprof-Token");
   const gchar *origin = soup_message_headers_get_one (h, "Origin");
+  const gchar *host = soup_message_headers_get_one (h, "Host");
   gchar *own;
   gboolean ok;
 
-  if (token == NULL || strcmp (token, srv->token) != 0) {
+  if (token == NULL || !gp_serve_same_secret (token, srv->token)) {
     gp_serve_reply_text (msg, SOUP_STATUS_FORBIDDEN, "no or wrong token\n");
     return FALSE;
   }
   if (origin == NULL)
     return TRUE;                /* not a browser's cross-site request */
-  own = g_strndup (srv->url, strlen (srv->url) - 1);    /* no '/' */
+  own = host ? g_strconcat ("http://", host, NULL) :
+      g_strndup (srv->url, strlen (srv->url) - 1);
   ok = strcmp (origin, own) == 0;
   g_free (own);
   if (!ok)
@@ -425,8 +468,10 @@ gp_serve_post (GpServer * srv, SoupServerMessage * msg, const gchar * path)
     return;
   }
   if (strcmp (path, "/api/stop") == 0) {
-    srv->opts.stop (srv->opts.data);
-    gp_serve_reply_text (msg, SOUP_STATUS_OK, "stopping\n");
+    if (srv->opts.stop (srv->opts.data))
+      gp_serve_reply_text (msg, SOUP_STATUS_OK, "stopping\n");
+    else
+      gp_serve_reply_text (msg, SOUP_STATUS_CONFLICT, "nothing running yet\n");
     return;
   }
   text = g_strndup (body->data ? body->data : "", body->length);
@@ -434,9 +479,11 @@ gp_serve_post (GpServer * srv, SoupServerMessage * msg, const gchar * path)
   if (!g_utf8_validate (text, -1, NULL) || *text == '\0') {
     gp_serve_reply_text (msg, SOUP_STATUS_BAD_REQUEST,
         "a mark needs its text as UTF-8\n");
-  } else {
-    srv->opts.mark (text, srv->opts.data);
+  } else if (srv->opts.mark (text, srv->opts.data)) {
     gp_serve_reply_text (msg, SOUP_STATUS_OK, "marked\n");
+  } else {
+    gp_serve_reply_text (msg, SOUP_STATUS_CONFLICT,
+        "no pipeline has sent a window yet\n");
   }
   g_free (text);
 }
@@ -519,8 +566,7 @@ gp_serve_host_allowed (GpServer * srv, SoupServerMessage * msg)
   gchar *a, *b, *c;
   gboolean ok;
 
-  if (!g_str_equal (srv->host, "127.0.0.1") && !g_str_equal (srv->host,
-          "::1") && !g_str_equal (srv->host, "localhost"))
+  if (!gp_serve_host_is_loopback (srv->host))
     return TRUE;
   if (host == NULL)
     return TRUE;                /* HTTP/1.0: no browser */
@@ -609,23 +655,19 @@ gp_serve_panel (void)
   return gp_panel_get_resource ();
 }
 
-/* 128 random bits as hex, from the kernel. */
+/* 128 random bits as hex, from the kernel; NULL when it gives none. */
 static gchar *
 gp_serve_new_token (void)
 {
   guint8 b[16];
-  GString *s = g_string_new (NULL);
-  gssize got = -1;
-  gint fd = open ("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  GString *s;
   guint i;
 
-  if (fd >= 0) {
-    got = read (fd, b, sizeof (b));
-    close (fd);
-  }
+  if (getrandom (b, sizeof (b), 0) != (gssize) sizeof (b))
+    return NULL;
+  s = g_string_new (NULL);
   for (i = 0; i < sizeof (b); i++)
-    g_string_append_printf (s, "%02x", got == (gssize) sizeof (b) ? b[i] :
-        (guint8) g_random_int ());
+    g_string_append_printf (s, "%02x", b[i]);
   return g_string_free (s, FALSE);
 }
 
@@ -642,6 +684,13 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
   srv->host = g_strdup (opts->host ? opts->host : GP_SERVE_DEFAULT_HOST);
   srv->opts.host = srv->host;
   srv->token = gp_serve_new_token ();
+  if (srv->token == NULL) {
+    g_set_error (error, GP_SERVE_ERROR, GP_SERVE_ERROR_LISTEN,
+        "no random bytes from the kernel for the panel's token: %s",
+        g_strerror (errno));
+    gp_server_free (srv);
+    return NULL;
+  }
   srv->panel = gp_serve_panel ();
   srv->sent_machine = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, g_free);
@@ -700,8 +749,6 @@ gp_server_port (GpServer * srv)
   return srv->port;
 }
 
-/* A new copy of @s becomes the state; with @rules the findings are made
- * again, else the last ones are kept. Returns the copy's JSON. */
 /* How far @copy goes, the state a client joining gets: its last series
  * entry and each machine series' last sample. */
 static void
@@ -710,6 +757,7 @@ gp_serve_mark_state (GpServer * srv, GpSession * copy)
   guint i;
 
   g_hash_table_remove_all (srv->state_machine);
+  srv->state_events = copy->events ? copy->events->len : 0;
   srv->state_series_t1 = copy->series->len > 0 ?
       json_object_get_double_member (g_ptr_array_index (copy->series,
           copy->series->len - 1), "t1") : -1;
@@ -761,7 +809,7 @@ gp_server_update (GpServer * srv, GpSession * s)
       now - srv->last_rules_us >= GP_SERVE_RULES_S * G_USEC_PER_SEC)
     masked = gp_serve_take (srv, s);
   if (srv->clients) {
-    w = gp_serve_window_json (srv, s, masked);
+    w = gp_serve_window_json (srv, s, masked, FALSE);
     gp_serve_broadcast (srv, "window", w);
     g_free (w);
   }
@@ -773,6 +821,7 @@ void
 gp_server_end (GpServer * srv, GpSession * s)
 {
   JsonNode *root;
+  GList *l;
 
   srv->ended = TRUE;
   /* the final findings are the session's own (the caller ran the rules) */
@@ -783,8 +832,10 @@ gp_server_end (GpServer * srv, GpSession * s)
   g_free (srv->session_json);
   srv->session_json = root ? json_to_string (root, FALSE) : NULL;
   srv->have_state = root != NULL;
+  if (srv->current)
+    gp_serve_mark_state (srv, srv->current);
   if (root && srv->clients) {
-    gchar *w = gp_serve_window_json (srv, s, root);
+    gchar *w = gp_serve_window_json (srv, s, root, TRUE);
 
     gp_serve_broadcast (srv, "window", w);
     g_free (w);
@@ -792,6 +843,15 @@ gp_server_end (GpServer * srv, GpSession * s)
   gp_serve_broadcast (srv, "end", "{}");
   if (root)
     json_node_unref (root);
+  /* nothing more comes: each stream ends once written */
+  while ((l = srv->clients)) {
+    GpServeClient *c = l->data;
+
+    soup_message_body_complete (soup_server_message_get_response_body
+        (c->msg));
+    soup_server_message_unpause (c->msg);
+    gp_serve_client_drop (c);
+  }
 }
 
 void

@@ -57,15 +57,20 @@ typedef struct
   guint port;                   /* 0: any free port */
   gboolean no_redact;           /* the session as it is, credentials too */
   gboolean live;                /* a capture feeds it; else a replay */
-  /* The page's Stop and Mark, called on the main context; NULL: the
-   * buttons are refused (a replay). */
-  void (*stop) (gpointer data);
-  void (*mark) (const gchar * text, gpointer data);
+  /* The page's Stop and Mark, called on the main context; FALSE when
+   * there is nothing to act on yet (answered 409). NULL: the buttons are
+   * refused (a replay). */
+  gboolean (*stop) (gpointer data);
+  gboolean (*mark) (const gchar * text, gpointer data);
   gpointer data;
 } GpServeOptions;
 
 /* Whether this build has the server (libsoup 3). */
 gboolean gp_serve_available (void);
+
+/* Whether --host @host (NULL: the default) is this machine's loopback:
+ * only then is the Host header held to this server's own names. */
+gboolean gp_serve_host_is_loopback (const gchar * host);
 
 /* Listens on the thread-default main context. NULL with @error when it
  * cannot (GP_SERVE_ERROR_UNAVAILABLE: one line saying the build has no

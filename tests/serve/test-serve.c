@@ -310,9 +310,10 @@ test_live (void)
   GSocketConnection *stuck;
   gdouble p50, truth = SLEEP_MS + gp_test_oversleep_ms (SLEEP_MS);
   gint code;
+  guint i;
 
   server_start (&sv, "run", "--serve", "--port", "0", "--quiet",
-      "--duration", "0", "--out", out, LIVE_LAUNCH, NULL);
+      "--duration", "0", "--hold", "3s", "--out", out, LIVE_LAUNCH, NULL);
   http (sv.port, "GET", "/healthz", "", NULL, &r);
   g_assert_cmpuint (r.status, ==, 200);
   reply_clear (&r);
@@ -374,8 +375,34 @@ test_live (void)
     reply_clear (&r);
     g_free (cross);
   }
+  /* the page's own origin, by either of the names it may be opened at */
+  {
+    gchar *own = g_strdup_printf ("%sOrigin: http://localhost:%u\r\n"
+        "Host: localhost:%u\r\n", headers, sv.port, sv.port);
+    gchar *req = g_strdup_printf ("POST /api/mark HTTP/1.1\r\n%s"
+        "Connection: close\r\nContent-Length: 5\r\n\r\nlocal", own);
+
+    http_raw (sv.port, req, strlen (req), &r);
+    g_assert_cmpuint (r.status, ==, 200);
+    reply_clear (&r);
+    g_free (req);
+    g_free (own);
+  }
   http (sv.port, "POST", "/api/stop", headers, "", &r);
   g_assert_cmpuint (r.status, ==, 200);
+  reply_clear (&r);
+  /* --hold: the result is still served, and there is nothing to stop */
+  for (i = 0; i < 50; i++) {
+    http (sv.port, "GET", "/api/state", "", NULL, &r);
+    if (strstr (r.body, "\"ended\":true"))
+      break;
+    reply_clear (&r);
+    g_usleep (100000);
+  }
+  gp_test_assert_has (r.body, "\"ended\":true");
+  reply_clear (&r);
+  http (sv.port, "POST", "/api/stop", headers, "", &r);
+  g_assert_cmpuint (r.status, ==, 409);
   reply_clear (&r);
   code = server_wait_exit (&sv, 10);
   g_assert_cmpint (code, >=, 0);
@@ -385,6 +412,7 @@ test_live (void)
   sess = gp_test_read_file (out, "session.json");
   g_assert_nonnull (sess);
   gp_test_assert_has (sess, "\"hello mark\"");
+  gp_test_assert_has (sess, "\"local\"");
   gp_test_assert_has (sess, "Stop in the panel");
   g_free (sess);
   g_free (headers);
@@ -678,13 +706,15 @@ static void
 test_unavailable (void)
 {
   GpTestRun r;
+  gchar *path;
 
   gp_test_run_gstprof (&r, tmp, "run", "--serve", "--quiet", "--out",
       "unavailable", "videotestsrc num-buffers=5 ! fakesink", NULL);
   g_assert_cmpint (r.code, ==, 3);
   gp_test_assert_one_line (r.err, "without libsoup 3");
-  g_assert_false (g_file_test (g_build_filename (tmp, "unavailable",
-              "session.json", NULL), G_FILE_TEST_EXISTS));
+  path = g_build_filename (tmp, "unavailable", "session.json", NULL);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_free (path);
   gp_test_run_clear (&r);
 }
 

@@ -444,7 +444,8 @@
     $("launch").textContent = info.launch ? info.launch :
         (info.mode ? info.mode + " session" : "");
     $("live-controls").hidden = !S.live;
-    $("btn-stop").disabled = S.ended;
+    /* a second Stop would stop at once, without EOS's drain */
+    $("btn-stop").disabled = S.ended || S.stopping;
     $("btn-mark").disabled = S.ended;
     $("mark-text").disabled = S.ended;
     $("findings-count").textContent = "(" + s.findings.length + ")";
@@ -518,14 +519,16 @@
   /* Anything in the graph's SVG that could run or fetch is dropped: scripts,
    * foreign objects, event handlers, links and references outside it. */
   function sanitizeSvg(root) {
-    var all = root.querySelectorAll("*"), i, j, n, a, name;
+    /* the root itself too: querySelectorAll holds its descendants only */
+    var all = [root].concat(Array.prototype.slice.call(
+      root.querySelectorAll("*"))), i, j, n, a, name;
     var bad = { script: 1, foreignobject: 1, iframe: 1, object: 1,
       embed: 1, image: 1, use: 1, animate: 1, set: 1, animatetransform: 1,
       animatemotion: 1, handler: 1, listener: 1 };
 
     for (i = all.length - 1; i >= 0; i--) {
       n = all[i];
-      if (own(bad, n.localName.toLowerCase())) {
+      if (n !== root && own(bad, n.localName.toLowerCase())) {
         n.parentNode.removeChild(n);
         continue;
       }
@@ -1537,10 +1540,12 @@
       scheduleRender(true);
     });
     $("btn-stop").addEventListener("click", function () {
+      S.stopping = true;
       $("btn-stop").disabled = true;
       post("api/stop").then(function () {
         say("stopping: the capture ends as on Ctrl-C, and writes its session");
       }).catch(function (e) {
+        S.stopping = false;
         $("btn-stop").disabled = false;
         say(String(e.message || e));
       });
