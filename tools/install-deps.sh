@@ -33,8 +33,11 @@ done
 optional_missing() {
   for p in $OPTIONAL; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" && continue
-    apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]' && printf ' %s' "$p"
+    if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+      printf ' %s' "$p"
+    fi
   done
+  return 0
 }
 optional=$(optional_missing)
 [ -z "$missing$optional" ] && exit 0
