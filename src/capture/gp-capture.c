@@ -974,6 +974,15 @@ static void gp_capture_fill_session (GpCaptureRun * r, GpSession * s,
     GDateTime * started, guint64 t_end);
 static guint64 gp_capture_run_now (GpCaptureRun * r);
 
+/* The session so far, as the end of the run writes it (rules not run). On
+ * the main thread, the only one that writes the session. */
+static void
+gp_capture_so_far (GpCaptureRun * r)
+{
+  gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
+  gp_aggregator_finish (r->agg);
+}
+
 /* The session so far, saved atomically. Runs on the main thread, the only
  * one that writes the session (gp-aggregate.h), so no lock is needed. A
  * failed write is reported once and retried at the next checkpoint. */
@@ -982,8 +991,7 @@ gp_capture_on_checkpoint (gpointer data)
 {
   GpCaptureRun *r = data;
 
-  gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
-  gp_aggregator_finish (r->agg);
+  gp_capture_so_far (r);
   gp_capture_checkpoint_save (r->session, r->opts->checkpoint_path);
   return G_SOURCE_CONTINUE;
 }
@@ -1005,8 +1013,7 @@ gp_capture_on_live (gpointer data)
 {
   GpCaptureRun *r = data;
 
-  gp_capture_fill_session (r, r->session, r->started, gp_capture_run_now (r));
-  gp_aggregator_finish (r->agg);
+  gp_capture_so_far (r);
   /* the machine so far, lent while the sampler's thread waits */
   if (r->sampler) {
     gp_sampler_lock (r->sampler);

@@ -660,6 +660,34 @@ gp_session_write_findings (GpSession * s)
   return a;
 }
 
+/* A machine series' limit, and its samples from the @from'th on as "t"
+ * and "v", into @so. */
+static void
+gp_session_write_machine_values (JsonObject * so, const GpMachineSeries * ms,
+    guint from)
+{
+  JsonArray *t = json_array_new ();
+  JsonArray *v = json_array_new ();
+  guint j;
+
+  if (isfinite (ms->limit))
+    gp_session_write_set_real (so, "limit", ms->limit);
+  else
+    json_object_set_null_member (so, "limit");
+  for (j = from; j < ms->t->len; j++) {
+    gdouble vj = g_array_index (ms->v, gdouble, j);
+
+    json_array_add_double_element (t,
+        gp_session_write_printable (g_array_index (ms->t, gdouble, j)));
+    if (isfinite (vj))
+      json_array_add_double_element (v, gp_session_write_printable (vj + 0.0));
+    else
+      json_array_add_null_element (v);
+  }
+  json_object_set_array_member (so, "t", t);
+  json_object_set_array_member (so, "v", v);
+}
+
 /* session.machine: what sampled the machine and what it saw. */
 static JsonObject *
 gp_session_write_machine (const GpMachine * m)
@@ -668,7 +696,7 @@ gp_session_write_machine (const GpMachine * m)
   JsonObject *facts = json_object_new ();
   JsonArray *sources = json_array_new ();
   JsonArray *series = json_array_new ();
-  guint i, j;
+  guint i;
 
   gp_session_write_set_maybe (o, "cost_pct", m->cost_pct);
   for (i = 0; i < m->sources->len; i++) {
@@ -695,29 +723,11 @@ gp_session_write_machine (const GpMachine * m)
   for (i = 0; i < m->series->len; i++) {
     GpMachineSeries *ms = g_ptr_array_index (m->series, i);
     JsonObject *so = json_object_new ();
-    JsonArray *t = json_array_new ();
-    JsonArray *v = json_array_new ();
 
     gp_session_write_set_string (so, "name", ms->name);
     gp_session_write_set_string (so, "unit", ms->unit);
     gp_session_write_set_string (so, "source", ms->source);
-    if (isfinite (ms->limit))
-      gp_session_write_set_real (so, "limit", ms->limit);
-    else
-      json_object_set_null_member (so, "limit");
-    for (j = 0; j < ms->t->len; j++) {
-      gdouble tj = g_array_index (ms->t, gdouble, j);
-      gdouble vj = g_array_index (ms->v, gdouble, j);
-
-      json_array_add_double_element (t, gp_session_write_printable (tj));
-      if (isfinite (vj))
-        json_array_add_double_element (v,
-            gp_session_write_printable (vj + 0.0));
-      else
-        json_array_add_null_element (v);
-    }
-    json_object_set_array_member (so, "t", t);
-    json_object_set_array_member (so, "v", v);
+    gp_session_write_machine_values (so, ms, 0);
     json_array_add_object_element (series, so);
   }
   json_object_set_array_member (o, "series", series);
@@ -766,7 +776,6 @@ static JsonObject *
 gp_session_write_machine_after (const GpMachineSeries * ms, gdouble after)
 {
   JsonObject *so;
-  JsonArray *t, *v;
   guint j = ms->t->len;
 
   while (j > 0 && g_array_index (ms->t, gdouble, j - 1) > after)
@@ -774,25 +783,8 @@ gp_session_write_machine_after (const GpMachineSeries * ms, gdouble after)
   if (j == ms->t->len)
     return NULL;
   so = json_object_new ();
-  t = json_array_new ();
-  v = json_array_new ();
   gp_session_write_set_string (so, "unit", ms->unit);
-  if (isfinite (ms->limit))
-    gp_session_write_set_real (so, "limit", ms->limit);
-  else
-    json_object_set_null_member (so, "limit");
-  for (; j < ms->t->len; j++) {
-    gdouble vj = g_array_index (ms->v, gdouble, j);
-
-    json_array_add_double_element (t,
-        gp_session_write_printable (g_array_index (ms->t, gdouble, j)));
-    if (isfinite (vj))
-      json_array_add_double_element (v, gp_session_write_printable (vj + 0.0));
-    else
-      json_array_add_null_element (v);
-  }
-  json_object_set_array_member (so, "t", t);
-  json_object_set_array_member (so, "v", v);
+  gp_session_write_machine_values (so, ms, j);
   return so;
 }
 

@@ -771,18 +771,21 @@ gp_serve_mark_state (GpServer * srv, GpSession * copy)
   }
 }
 
-/* A new redacted copy of @s becomes the state, with its findings made.
+/* A new redacted copy of @s becomes the state, with its findings made
+ * when @rules (else @s's own stand: the end's, after the caller's rules).
  * Returns its JSON. */
 static JsonNode *
-gp_serve_take (GpServer * srv, GpSession * s)
+gp_serve_take (GpServer * srv, GpSession * s, gboolean rules)
 {
   GpSession *copy = gp_serve_copy (srv, s);
   JsonNode *root;
 
   if (copy == NULL)
     return NULL;
-  gp_rules_run (copy);
-  srv->last_rules_us = g_get_monotonic_time ();
+  if (rules) {
+    gp_rules_run (copy);
+    srv->last_rules_us = g_get_monotonic_time ();
+  }
   if (srv->current)
     gp_session_free (srv->current);
   srv->current = copy;
@@ -807,7 +810,7 @@ gp_server_update (GpServer * srv, GpSession * s)
    * once a GP_SERVE_RULES_S; each window only the measurements */
   if (srv->current == NULL ||
       now - srv->last_rules_us >= GP_SERVE_RULES_S * G_USEC_PER_SEC)
-    masked = gp_serve_take (srv, s);
+    masked = gp_serve_take (srv, s, TRUE);
   if (srv->clients) {
     w = gp_serve_window_json (srv, s, masked, FALSE);
     gp_serve_broadcast (srv, "window", w);
@@ -825,15 +828,7 @@ gp_server_end (GpServer * srv, GpSession * s)
 
   srv->ended = TRUE;
   /* the final findings are the session's own (the caller ran the rules) */
-  if (srv->current)
-    gp_session_free (srv->current);
-  srv->current = gp_serve_copy (srv, s);
-  root = srv->current ? gp_session_to_json (srv->current) : NULL;
-  g_free (srv->session_json);
-  srv->session_json = root ? json_to_string (root, FALSE) : NULL;
-  srv->have_state = root != NULL;
-  if (srv->current)
-    gp_serve_mark_state (srv, srv->current);
+  root = gp_serve_take (srv, s, FALSE);
   if (root && srv->clients) {
     gchar *w = gp_serve_window_json (srv, s, root, TRUE);
 
