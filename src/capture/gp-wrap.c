@@ -389,26 +389,6 @@ gp_wrap_maybe_quit (GpWrap * w)
 
 /* The live progress line, as run prints it: the rate into each sink of
  * the program's pipeline over the last second. */
-static gboolean
-gp_wrap_on_progress (gpointer data)
-{
-  GpWrap *w = data;
-  GpWrapConn *c = gp_wrap_conn_of (w, (guint) w->pid);
-  GpAggregator *agg;
-  gchar *rates;
-  gdouble t = (g_get_monotonic_time () - w->start_us) / 1e6;
-
-  if (c == NULL)
-    c = gp_wrap_conn_of (w, 0);
-  agg = c ? gp_records_reader_aggregator (c->reader) : NULL;
-  rates = agg ? gp_aggregator_describe_progress (agg,
-      GP_WRAP_PROGRESS_MS / 1000.0) :
-      g_strdup ("waiting for data");
-  w->progress_open |= gp_capture_progress_line (t, rates, w->tty);
-  g_free (rates);
-  return G_SOURCE_CONTINUE;
-}
-
 /* The program's stream, else the first process's that sent a header. */
 static GpRecordsReader *
 gp_wrap_program_reader (GpWrap * w)
@@ -418,6 +398,23 @@ gp_wrap_program_reader (GpWrap * w)
   if (c == NULL)
     c = gp_wrap_conn_of (w, 0);
   return c ? c->reader : NULL;
+}
+
+static gboolean
+gp_wrap_on_progress (gpointer data)
+{
+  GpWrap *w = data;
+  GpRecordsReader *r = gp_wrap_program_reader (w);
+  GpAggregator *agg = r ? gp_records_reader_aggregator (r) : NULL;
+  gchar *rates;
+  gdouble t = (g_get_monotonic_time () - w->start_us) / 1e6;
+
+  rates = agg ? gp_aggregator_describe_progress (agg,
+      GP_WRAP_PROGRESS_MS / 1000.0) :
+      g_strdup ("waiting for data");
+  w->progress_open |= gp_capture_progress_line (t, rates, w->tty);
+  g_free (rates);
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
