@@ -742,7 +742,7 @@ test_escape (void)
   g_string_append (json, "}}}");
   s = load_json (json->str);
   t = metrics_of (s, "pipe \"1\"\\", &text, NULL);
-  g_test_message ("%s", text);
+  gp_test_message_text (text);
   /* written escaped: no raw quote inside a value, no line feed */
   gp_test_assert_has (text, "element=\"q\\\"uote\"");
   gp_test_assert_has (text, "element=\"back\\\\slash\"");
