@@ -291,6 +291,7 @@ gp_agg_finish_elements (GpAggregator * agg, gdouble playing,
     GpElementSummary *es = gp_session_add_elem_summary (s, e->name);
 
     gp_hist_quantiles_ms (&e->hist, &es->self_ms);
+    gp_hist_octaves (&e->hist, &es->self_octaves);
     es->buffers = e->buffers;
     es->self_total_ms = e->self_ns / 1e6;
     es->cpu_ms = e->has_cpu ? e->cpu_ns / 1e6 : -1.0;
@@ -385,6 +386,7 @@ gp_agg_finish_paths (GpAggregator * agg)
 
     l->hist.max_ns = l->max_ns;
     gp_hist_quantiles_ms (&l->hist, &path->latency_ms);
+    gp_hist_octaves (&l->hist, &path->latency_octaves);
     path->mean_ms = l->matched > 0 && l->has_sum ?
         l->sum_ns / 1e6 / l->matched : -1;
     path->matched = l->matched;
@@ -394,6 +396,7 @@ gp_agg_finish_paths (GpAggregator * agg)
       GpPath *to_sink = gp_session_add_path (s, l->source, l->element);
 
       to_sink->latency_ms = path->latency_ms;
+      to_sink->latency_octaves = path->latency_octaves;
       to_sink->mean_ms = path->mean_ms;
       to_sink->matched = path->matched;
       to_sink->exact = path->exact;

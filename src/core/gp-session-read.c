@@ -106,6 +106,49 @@ gp_session_read_quantiles (GpJsonReader * r, JsonObject * o, const gchar * path,
   return ok;
 }
 
+/* An octave histogram (GpOctaves) at PATH.KEY: {"below": [GP_OCTAVE_N
+ * counts, none below the one before nor above count], "count": N};
+ * absent: none kept. */
+static gboolean
+gp_session_read_octaves (GpJsonReader * r, JsonObject * o,
+    const gchar * path, const gchar * key, GpOctaves * oct)
+{
+  JsonObject *oo;
+  JsonArray *a = NULL;
+  gchar *opath;
+  gboolean ok;
+  guint i;
+
+  memset (oct, 0, sizeof (*oct));
+  if (!gp_json_read_object (r, o, path, key, &oo))
+    return FALSE;
+  if (oo == NULL)
+    return TRUE;
+  opath = gp_json_key_path (path, key);
+  ok = gp_json_read_count (r, oo, opath, "count", &oct->count) &&
+      gp_json_read_array (r, oo, opath, "below", &a);
+  if (ok && (a == NULL || json_array_get_length (a) != GP_OCTAVE_N))
+    ok = gp_json_reader_expected (r, opath, "below",
+        "an array of " G_STRINGIFY (GP_OCTAVE_N) " counts");
+  for (i = 0; ok && i < GP_OCTAVE_N; i++) {
+    JsonNode *n = json_array_get_element (a, i);
+    gint64 v = JSON_NODE_HOLDS_VALUE (n) &&
+        json_node_get_value_type (n) == G_TYPE_INT64 ?
+        json_node_get_int (n) : -1;
+
+    if (v < 0 || (guint64) v > oct->count ||
+        (i > 0 && (guint64) v < oct->below[i - 1]))
+      ok = gp_json_reader_fail (r, opath, "below[%u]: expected a count "
+          "not below the one before it nor above count", i);
+    else
+      oct->below[i] = (guint64) v;
+  }
+  g_free (opath);
+  if (!ok)
+    memset (oct, 0, sizeof (*oct));
+  return ok;
+}
+
 /* Calls @func on each member of the keyed section @key ("summary.queues")
  * in file order. A name given twice makes one entry (json-glib keeps the
  * last value; the member list is checked too, so no version of it can make
@@ -420,6 +463,7 @@ gp_session_read_elem_summary (GpJsonReader * r, GpSession * s,
   GpElementSummary *es = gp_session_add_elem_summary (s, name);
 
   return gp_session_read_quantiles (r, o, p, "self_ms", &es->self_ms) &&
+      gp_session_read_octaves (r, o, p, "self_octaves", &es->self_octaves) &&
       gp_json_read_count (r, o, p, "buffers", &es->buffers) &&
       gp_session_read_maybe (r, o, p, "self_total_ms", &es->self_total_ms) &&
       gp_json_read_count (r, o, p, "cpu_buffers", &es->cpu_buffers) &&
@@ -518,6 +562,8 @@ gp_session_read_paths (GpJsonReader * r, JsonObject * summary,
       ok = gp_session_read_string (r, po, ip, "source", "", &p->source) &&
           gp_session_read_string (r, po, ip, "sink", "", &p->sink) &&
           gp_session_read_quantiles (r, po, ip, "latency_ms", &p->latency_ms) &&
+          gp_session_read_octaves (r, po, ip, "latency_octaves",
+          &p->latency_octaves) &&
           gp_session_read_maybe (r, po, ip, "mean_ms", &p->mean_ms) &&
           gp_json_read_count (r, po, ip, "matched", &p->matched) &&
           gp_json_read_count (r, po, ip, "exact", &p->exact) &&

@@ -239,6 +239,36 @@ gp_session_write_quantiles (const GpQuantiles * q)
   return o;
 }
 
+/* An octave histogram as {"below": [...], "count": N}; NULL when none. */
+static JsonObject *
+gp_session_write_octaves (const GpOctaves * oct)
+{
+  JsonObject *o;
+  JsonArray *below;
+  guint i;
+
+  if (oct->count == 0)
+    return NULL;
+  o = json_object_new ();
+  below = json_array_new ();
+  for (i = 0; i < GP_OCTAVE_N; i++)
+    json_array_add_int_element (below, (gint64) oct->below[i]);
+  json_object_set_array_member (o, "below", below);
+  gp_session_write_set_count (o, "count", oct->count);
+  return o;
+}
+
+/* @oct at @key of @o, when there is one. */
+static void
+gp_session_write_set_octaves (JsonObject * o, const gchar * key,
+    const GpOctaves * oct)
+{
+  JsonObject *oo = gp_session_write_octaves (oct);
+
+  if (oo)
+    json_object_set_object_member (o, key, oo);
+}
+
 static JsonArray *
 gp_session_write_string_array (GPtrArray * strings)
 {
@@ -380,6 +410,7 @@ gp_session_write_paths (GPtrArray * paths)
     gp_session_write_set_string (po, "sink", p->sink);
     json_object_set_object_member (po, "latency_ms",
         gp_session_write_quantiles (&p->latency_ms));
+    gp_session_write_set_octaves (po, "latency_octaves", &p->latency_octaves);
     gp_session_write_set_maybe (po, "mean_ms", p->mean_ms);
     gp_session_write_set_count (po, "matched", p->matched);
     gp_session_write_set_count (po, "exact", p->exact);
@@ -434,6 +465,7 @@ gp_session_write_summary (GpSession * s)
 
     json_object_set_object_member (eo, "self_ms",
         gp_session_write_quantiles (&es->self_ms));
+    gp_session_write_set_octaves (eo, "self_octaves", &es->self_octaves);
     gp_session_write_set_count (eo, "buffers", es->buffers);
     gp_session_write_set_maybe (eo, "self_total_ms", es->self_total_ms);
     gp_session_write_set_count (eo, "cpu_buffers", es->cpu_buffers);

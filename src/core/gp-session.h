@@ -73,6 +73,24 @@ typedef struct
   gdouble p50, p95, p99, max;
 } GpQuantiles;
 
+/* A histogram cut at the tracer's octave edges: every power of two of
+ * nanoseconds is an edge of its buckets (gp-histogram.h), so each count is
+ * exact, not interpolated. below[i] values were below
+ * 2^(GP_OCTAVE_FIRST + i) ns (cumulative, as a Prometheus histogram's
+ * buckets are); count is all of them. count 0: none kept (nothing
+ * measured, an import, an older session). */
+#define GP_OCTAVE_FIRST 10      /* 1.024 us */
+#define GP_OCTAVE_N 21          /* to 2^30 ns, 1.07 s */
+typedef struct
+{
+  guint64 below[GP_OCTAVE_N];
+  guint64 count;
+} GpOctaves;
+
+/* The edge of below[@i], in ms. */
+#define GP_OCTAVE_EDGE_MS(i) ((gdouble) (G_GUINT64_CONSTANT (1) << \
+        (GP_OCTAVE_FIRST + (i))) / 1e6)
+
 typedef struct
 {
   gchar *name;
@@ -102,6 +120,7 @@ typedef struct
 {
   gchar *name;
   GpQuantiles self_ms;
+  GpOctaves self_octaves;       /* the same self times, counted */
   guint64 buffers;
   gdouble self_total_ms;        /* sum of self time over the run */
   /* samples of self_ms that are the thread's CPU time: the element also
@@ -154,6 +173,7 @@ typedef struct
   gchar *source;                /* origin "element.pad" */
   gchar *sink;                  /* element name */
   GpQuantiles latency_ms;
+  GpOctaves latency_octaves;    /* the same latencies, counted */
   gdouble mean_ms;              /* exact mean of the matched, < 0 unknown */
   guint64 matched, unmatched;
   /* of matched: a buffer left the origin with the same running time; the

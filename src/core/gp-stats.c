@@ -201,6 +201,23 @@ gp_hist_quantiles_ms (const GpHist * h, GpQuantiles * out)
   out->max = gp_hist_effective_max (h, top) / 1e6;
 }
 
+void
+gp_hist_octaves (const GpHist * h, GpOctaves * out)
+{
+  guint64 below = 0;
+  guint b = 0, i;
+
+  for (i = 0; i < GP_OCTAVE_N; i++) {
+    guint edge = gp_hist_bucket (G_GUINT64_CONSTANT (1) <<
+        (GP_OCTAVE_FIRST + i));
+
+    for (; b < edge; b++)
+      below += h->counts[b];
+    out->below[i] = below;
+  }
+  out->count = h->total;
+}
+
 /* ------------------------------------------------------------------ */
 /* a run's quantiles from its windows' p50 and p95 (gp-stats.h)         */
 /* ------------------------------------------------------------------ */

@@ -47,6 +47,8 @@ gdouble gp_hist_mean_ns (const GpHist * h);
 gdouble gp_hist_quantile_ns (const GpHist * h, gdouble q);
 /* p50/p95/p99/max in ms; all -1 for an empty histogram. */
 void gp_hist_quantiles_ms (const GpHist * h, GpQuantiles * out);
+/* The counts below each octave edge (exact: the edges are buckets'). */
+void gp_hist_octaves (const GpHist * h, GpOctaves * out);
 
 /* Quantiles of a run known only by each window's p50 and p95 and how many
  * samples it had (a gst-profile series): they are not a function of those.

@@ -191,6 +191,9 @@ make_full_session (void)
   es->self_ms = (GpQuantiles) {
   8.0123, 8.2, 8.31, 9.75};
   es->buffers = 200;
+  for (i = 0; i < GP_OCTAVE_N; i++)
+    es->self_octaves.below[i] = i < 13 ? 0 : i == 13 ? 150 : 200;
+  es->self_octaves.count = 200;
   es->self_total_ms = 1602.46;
   es->cpu_ms = 3.25;
   es->busy_pct = 73.1;
@@ -238,6 +241,9 @@ make_full_session (void)
   p->latency_ms = (GpQuantiles) {
   52.5, 55, 58.125, 61};
   p->mean_ms = 53.25;
+  for (i = 0; i < GP_OCTAVE_N; i++)
+    p->latency_octaves.below[i] = i < 15 ? i : 290;
+  p->latency_octaves.count = 290;
   p->matched = 290;
   p->exact = 100;
   p->unmatched = 10;
@@ -339,6 +345,16 @@ make_full_session (void)
 }
 
 static void
+assert_octaves_equal (const GpOctaves * a, const GpOctaves * b)
+{
+  guint i;
+
+  g_assert_cmpuint (a->count, ==, b->count);
+  for (i = 0; i < GP_OCTAVE_N; i++)
+    g_assert_cmpuint (a->below[i], ==, b->below[i]);
+}
+
+static void
 assert_quantiles_equal (const GpQuantiles * a, const GpQuantiles * b)
 {
   g_assert_cmpfloat (a->p50, ==, b->p50);
@@ -389,6 +405,7 @@ assert_paths_equal (GPtrArray * a, GPtrArray * b)
     g_assert_cmpstr (x->source, ==, y->source);
     g_assert_cmpstr (x->sink, ==, y->sink);
     assert_quantiles_equal (&x->latency_ms, &y->latency_ms);
+    assert_octaves_equal (&x->latency_octaves, &y->latency_octaves);
     g_assert_cmpfloat (x->mean_ms, ==, y->mean_ms);
     g_assert_cmpuint (x->matched, ==, y->matched);
     g_assert_cmpuint (x->exact, ==, y->exact);
@@ -459,6 +476,7 @@ assert_sessions_equal (GpSession * a, GpSession * b)
 
     g_assert_cmpstr (x->name, ==, y->name);
     assert_quantiles_equal (&x->self_ms, &y->self_ms);
+    assert_octaves_equal (&x->self_octaves, &y->self_octaves);
     g_assert_cmpuint (x->buffers, ==, y->buffers);
     g_assert_cmpfloat (x->self_total_ms, ==, y->self_total_ms);
     g_assert_cmpuint (x->cpu_buffers, ==, y->cpu_buffers);
@@ -1520,6 +1538,22 @@ test_bad_types (void)
         "summary.links.a->b.fps: expected a number"},
     {"\"summary\": {\"paths\": [{\"latency_ms\": 5}]}",
         "summary.paths\\[0\\].latency_ms: expected an object"},
+    {"\"summary\": {\"elements\": {\"id0\": {\"self_octaves\": "
+          "{\"count\": 3, \"below\": [1, 2]}}}}",
+        "summary.elements.id0.self_octaves.below: expected an array of 21 "
+          "counts"},
+    {"\"summary\": {\"elements\": {\"id0\": {\"self_octaves\": "
+          "{\"count\": 3, \"below\": [0,0,0,0,0,0,0,0,0,0,2,1,3,3,3,3,3,3,3,3,3]}}}}",
+        "summary.elements.id0.self_octaves: below\\[11\\]: expected a count "
+          "not below the one before it nor above count"},
+    {"\"summary\": {\"paths\": [{\"latency_octaves\": "
+          "{\"count\": 2, \"below\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3]}}]}",
+        "summary.paths\\[0\\].latency_octaves: below\\[20\\]: expected a "
+          "count not below the one before it nor above count"},
+    {"\"summary\": {\"paths\": [{\"latency_octaves\": "
+          "{\"count\": 2, \"below\": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1.5]}}]}",
+        "summary.paths\\[0\\].latency_octaves: below\\[20\\]: expected a "
+          "count not below the one before it nor above count"},
     {"\"summary\": {\"interlatency\": [{}, {\"matched\": -1}]}",
         "summary.interlatency\\[1\\].matched: expected a non-negative integer"},
     {"\"summary\": {\"threads\": [{\"elements\": [\"a\", 2]}]}",

@@ -315,6 +315,54 @@ test_mixture (void)
   g_array_unref (mix);
 }
 
+/* The octave counts are exact at every edge: values one below an edge,
+ * at it and one above, and random values counted against the truth by
+ * brute force. */
+static void
+test_octaves (void)
+{
+  GpHist *h = g_new0 (GpHist, 1);
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GRand *rand = g_rand_new_with_seed (2026);
+  GpOctaves o;
+  guint i, j;
+
+  gp_hist_clear (h);
+  gp_hist_octaves (h, &o);
+  g_assert_cmpuint (o.count, ==, 0);
+  for (i = 0; i < GP_OCTAVE_N; i++) {
+    guint64 edge = G_GUINT64_CONSTANT (1) << (GP_OCTAVE_FIRST + i);
+
+    g_array_append_val (values, edge);
+    edge--;
+    g_array_append_val (values, edge);
+    edge += 2;
+    g_array_append_val (values, edge);
+  }
+  for (i = 0; i < 5000; i++) {
+    /* log-uniform over 1 ns .. 4 s, past both ends */
+    guint64 v = (guint64) exp (g_rand_double_range (rand, 0, log (4e9)));
+
+    g_array_append_val (values, v);
+  }
+  for (i = 0; i < values->len; i++)
+    gp_hist_add_value (h, g_array_index (values, guint64, i));
+  gp_hist_octaves (h, &o);
+  g_assert_cmpuint (o.count, ==, values->len);
+  for (i = 0; i < GP_OCTAVE_N; i++) {
+    guint64 edge = G_GUINT64_CONSTANT (1) << (GP_OCTAVE_FIRST + i);
+    guint64 below = 0;
+
+    for (j = 0; j < values->len; j++)
+      below += g_array_index (values, guint64, j) < edge;
+    g_assert_cmpuint (o.below[i], ==, below);
+    g_assert_cmpfloat (GP_OCTAVE_EDGE_MS (i), ==, edge / 1e6);
+  }
+  g_rand_free (rand);
+  g_array_unref (values);
+  g_free (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -328,5 +376,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stats/pairs-plain", test_pairs_plain);
   g_test_add_func ("/core/stats/clamped-to-max", test_clamped_to_max);
   g_test_add_func ("/core/stats/mixture", test_mixture);
+  g_test_add_func ("/core/stats/octaves", test_octaves);
   return g_test_run ();
 }
