@@ -10,9 +10,9 @@
  * sink or machine instance (its "entity" label) keeps its first
  * GP_METRICS_MAX_SERIES entities, in the session's order (elements by
  * self time, threads by CPU: the heaviest are kept), and folds the rest
- * into one sample whose entity label is GP_METRICS_OTHER: counters and
- * summaries' sums and counts are added, gauges and quantiles take the
- * largest. gstprof_series_folded{family} says how many were folded.
+ * into one sample whose entity label is GP_METRICS_OTHER: counters,
+ * histograms' buckets and summaries' and histograms' sums and counts are
+ * added, gauges and quantiles take the largest. gstprof_series_folded{family} says how many were folded.
  *
  * Every value is in a base unit: seconds, bytes, hertz, watts, degrees
  * Celsius, ratios 0..1. A value the session does not know is left out,
@@ -41,6 +41,7 @@ typedef enum
   GP_METRICS_GAUGE,
   GP_METRICS_COUNTER,
   GP_METRICS_SUMMARY,
+  GP_METRICS_HISTOGRAM,         /* at the tracer's octave edges (GpOctaves) */
 } GpMetricsType;
 
 /* The quantiles a summary writes (the session's p50, p95, p99) */
@@ -55,7 +56,8 @@ typedef struct
                                  * `,a="x",b="y"` or "" */
   gdouble value;                /* gauge, counter */
   gdouble q[GP_METRICS_N_QUANTILES];    /* summary; NAN unknown */
-  gdouble sum, count;           /* summary */
+  gdouble below[GP_OCTAVE_N];   /* histogram: cumulative, le each edge */
+  gdouble sum, count;           /* summary, histogram */
 } GpMetricsSample;
 
 typedef struct
@@ -213,6 +215,12 @@ gp_metrics_fold_into (GpMetricsFamily * f, GpMetricsSample * o,
       o->sum += in->sum;
       o->count += in->count;
       break;
+    case GP_METRICS_HISTOGRAM:
+      for (i = 0; i < GP_OCTAVE_N; i++)
+        o->below[i] += in->below[i];
+      o->sum += in->sum;
+      o->count += in->count;
+      break;
   }
 }
 
@@ -283,6 +291,22 @@ gp_metrics_put_summary (GpMetricsFamily * f, const gchar * entity,
   gp_metrics_add (f, in);
 }
 
+/* A histogram's sample from octave counts, its sum in ms (NAN unknown). */
+static void
+gp_metrics_put_histogram (GpMetricsFamily * f, const gchar * entity,
+    const GpOctaves * oct, gdouble sum_ms)
+{
+  GpMetricsSample *in = g_new0 (GpMetricsSample, 1);
+  guint i;
+
+  in->entity = g_strdup (entity);
+  for (i = 0; i < GP_OCTAVE_N; i++)
+    in->below[i] = oct->below[i];
+  in->sum = sum_ms / 1000.0;
+  in->count = oct->count;
+  gp_metrics_add (f, in);
+}
+
 /* `,NAME="VALUE"` */
 static void
 gp_metrics_append_label (GString * out, const gchar * name,
@@ -311,18 +335,21 @@ gp_metrics_labels (const gchar * first, ...)
   return g_string_free (out, FALSE);
 }
 
+/* One line of @sm: @suffix after the family's name, and a last label
+ * @bound (a summary's quantile, a histogram's le) when not NULL. */
 static void
 gp_metrics_write_sample_line (GpMetrics * m, GString * out,
     GpMetricsFamily * f, const GpMetricsSample * sm, const gchar * suffix,
-    const gchar * quantile, gdouble v)
+    const gchar * bound, gdouble v)
 {
   g_string_append_printf (out, "%s%s{pipeline=\"%s\"", f->name, suffix,
       m->pipeline);
   if (f->entity_label && sm->entity)
     gp_metrics_append_label (out, f->entity_label, sm->entity);
   g_string_append (out, sm->extra);
-  if (quantile)
-    g_string_append_printf (out, ",quantile=\"%s\"", quantile);
+  if (bound)
+    g_string_append_printf (out, ",%s=\"%s\"",
+        f->type == GP_METRICS_HISTOGRAM ? "le" : "quantile", bound);
   g_string_append (out, "} ");
   gp_metrics_append_value (out, v);
   g_string_append_c (out, '\n');
@@ -334,13 +361,25 @@ gp_metrics_write_sample (GpMetrics * m, GString * out, GpMetricsFamily * f,
 {
   guint i;
 
-  if (f->type != GP_METRICS_SUMMARY) {
+  if (f->type == GP_METRICS_HISTOGRAM) {
+    for (i = 0; i < GP_OCTAVE_N; i++) {
+      GString *le = g_string_new (NULL);
+
+      gp_metrics_append_value (le, GP_OCTAVE_EDGE_MS (i) / 1000.0);
+      gp_metrics_write_sample_line (m, out, f, sm, "_bucket", le->str,
+          sm->below[i]);
+      g_string_free (le, TRUE);
+    }
+    gp_metrics_write_sample_line (m, out, f, sm, "_bucket", "+Inf",
+        sm->count);
+  } else if (f->type == GP_METRICS_SUMMARY) {
+    for (i = 0; i < GP_METRICS_N_QUANTILES; i++)
+      gp_metrics_write_sample_line (m, out, f, sm, "",
+          gp_metrics_quantile_names[i], sm->q[i]);
+  } else {
     gp_metrics_write_sample_line (m, out, f, sm, "", NULL, sm->value);
     return;
   }
-  for (i = 0; i < GP_METRICS_N_QUANTILES; i++)
-    gp_metrics_write_sample_line (m, out, f, sm, "",
-        gp_metrics_quantile_names[i], sm->q[i]);
   gp_metrics_write_sample_line (m, out, f, sm, "_sum", NULL, sm->sum);
   gp_metrics_write_sample_line (m, out, f, sm, "_count", NULL, sm->count);
 }
@@ -353,6 +392,8 @@ gp_metrics_type_name (GpMetricsType t)
       return "counter";
     case GP_METRICS_SUMMARY:
       return "summary";
+    case GP_METRICS_HISTOGRAM:
+      return "histogram";
     case GP_METRICS_GAUGE:
     default:
       return "gauge";
@@ -509,13 +550,17 @@ static void
 gp_metrics_elements (GpMetrics * m)
 {
   GpSession *s = m->s;
-  GpMetricsFamily *self, *buffers, *wait, *cpu, *busy, *share;
+  GpMetricsFamily *self, *hist, *buffers, *wait, *cpu, *busy, *share;
   guint i;
 
   self = gp_metrics_family (m, "gstprof_element_self_seconds",
       GP_METRICS_SUMMARY, "element", "Self time per buffer (exclusive: "
       "downstream pushes left out; for an element that waits, its CPU "
       "time), quantiles over the run so far.");
+  hist = gp_metrics_family (m, "gstprof_element_self_octaves_seconds",
+      GP_METRICS_HISTOGRAM, "element", "Self time per buffer, counted "
+      "below each power of two of nanoseconds (the tracer's own bucket "
+      "edges: exact counts), over the run so far.");
   buffers = gp_metrics_family (m, "gstprof_element_buffers_total",
       GP_METRICS_COUNTER, "element", "Buffers measured (self-time "
       "samples).");
@@ -538,6 +583,9 @@ gp_metrics_elements (GpMetrics * m)
       continue;
     gp_metrics_put_summary (self, es->name, &es->self_ms,
         MAX (es->self_total_ms, 0), es->buffers);
+    if (es->self_octaves.count > 0)
+      gp_metrics_put_histogram (hist, es->name, &es->self_octaves,
+          MAX (es->self_total_ms, 0));
     gp_metrics_put (buffers, es->name, NULL, es->buffers);
     if (es->wait_total_ms >= 0 && es->cpu_buffers > 0)
       gp_metrics_put (wait, es->name, NULL, es->wait_total_ms / 1000.0);
@@ -695,13 +743,17 @@ static void
 gp_metrics_paths (GpMetrics * m)
 {
   GpSession *s = m->s;
-  GpMetricsFamily *lat, *unmatched, *w50, *w95;
+  GpMetricsFamily *lat, *hist, *unmatched, *w50, *w95;
   guint i;
 
   lat = gp_metrics_family (m, "gstprof_path_latency_seconds",
       GP_METRICS_SUMMARY, "path", "Latency from the source pad to the "
       "sink's input, quantiles over the run so far; _sum is the exact mean "
       "times _count (NaN when the mean is unknown).");
+  hist = gp_metrics_family (m, "gstprof_path_latency_octaves_seconds",
+      GP_METRICS_HISTOGRAM, "path", "Latency from the source pad to the "
+      "sink's input, counted below each power of two of nanoseconds (exact "
+      "counts), over the run so far; _sum NaN when the mean is unknown.");
   unmatched = gp_metrics_family (m, "gstprof_path_unmatched_total",
       GP_METRICS_COUNTER, "path", "Buffers that reached the sink with no "
       "origin buffer to match.");
@@ -718,6 +770,9 @@ gp_metrics_paths (GpMetrics * m)
     if (p->matched > 0)
       gp_metrics_put_summary (lat, id, &p->latency_ms,
           p->mean_ms >= 0 ? p->mean_ms * p->matched : NAN, p->matched);
+    if (p->latency_octaves.count > 0)
+      gp_metrics_put_histogram (hist, id, &p->latency_octaves,
+          p->mean_ms >= 0 ? p->mean_ms * p->latency_octaves.count : NAN);
     if (!(s->import_missing & GP_IMPORT_MISSING_PATH_LATENCY))
       gp_metrics_put (unmatched, id, NULL, p->unmatched);
     v = gp_metrics_last_window (s, GP_SERIES_PATHS, id,
@@ -992,7 +1047,11 @@ gp_metrics_names (void)
     "gstprof_events_total", "gstprof_events_dropped_total",
     "gstprof_process_cpu_ratio", "gstprof_process_resident_memory_bytes",
     "gstprof_element_self_seconds", "gstprof_element_self_seconds_sum",
-    "gstprof_element_self_seconds_count", "gstprof_element_buffers_total",
+    "gstprof_element_self_seconds_count",
+    "gstprof_element_self_octaves_seconds_bucket",
+    "gstprof_element_self_octaves_seconds_sum",
+    "gstprof_element_self_octaves_seconds_count",
+    "gstprof_element_buffers_total",
     "gstprof_element_wait_seconds_total",
     "gstprof_element_cpu_seconds_total", "gstprof_element_busy_ratio",
     "gstprof_element_share_ratio",
@@ -1004,7 +1063,11 @@ gp_metrics_names (void)
     "gstprof_queue_limit_seconds", "gstprof_queue_dropped_total",
     "gstprof_queue_blocked_seconds_total",
     "gstprof_path_latency_seconds", "gstprof_path_latency_seconds_sum",
-    "gstprof_path_latency_seconds_count", "gstprof_path_unmatched_total",
+    "gstprof_path_latency_seconds_count",
+    "gstprof_path_latency_octaves_seconds_bucket",
+    "gstprof_path_latency_octaves_seconds_sum",
+    "gstprof_path_latency_octaves_seconds_count",
+    "gstprof_path_unmatched_total",
     "gstprof_path_window_latency_p50_seconds",
     "gstprof_path_window_latency_p95_seconds",
     "gstprof_thread_cpu_ratio", "gstprof_thread_cpu_run_ratio",

@@ -487,10 +487,11 @@ sample_value (GpMText * t, const gchar * name, const gchar * label,
   return m->value;
 }
 
-/* The quantile @q of summary @name{@label="@value"} */
+/* The sample @name{@label="@value",@bound="@b"}: a summary's quantile or
+ * a histogram's bucket. */
 static gdouble
-sample_quantile (GpMText * t, const gchar * name, const gchar * label,
-    const gchar * value, const gchar * q)
+sample_bound (GpMText * t, const gchar * name, const gchar * label,
+    const gchar * value, const gchar * bound, const gchar * b)
 {
   guint i;
 
@@ -499,11 +500,19 @@ sample_quantile (GpMText * t, const gchar * name, const gchar * label,
 
     if (strcmp (m->name, name) == 0 &&
         g_strcmp0 (g_hash_table_lookup (m->labels, label), value) == 0 &&
-        g_strcmp0 (g_hash_table_lookup (m->labels, "quantile"), q) == 0)
+        g_strcmp0 (g_hash_table_lookup (m->labels, bound), b) == 0)
       return m->value;
   }
-  g_error ("no %s{%s=\"%s\",quantile=\"%s\"}", name, label, value, q);
+  g_error ("no %s{%s=\"%s\",%s=\"%s\"}", name, label, value, bound, b);
   return NAN;
+}
+
+/* The quantile @q of summary @name{@label="@value"} */
+static gdouble
+sample_quantile (GpMText * t, const gchar * name, const gchar * label,
+    const gchar * value, const gchar * q)
+{
+  return sample_bound (t, name, label, value, "quantile", q);
 }
 
 static guint
@@ -645,6 +654,21 @@ test_planted (void)
       PLANT_TOLERANCE * slept);
   g_assert_cmpfloat (sample_value (t, "gstprof_element_buffers_total",
           "element", "slow"), ==, PLANT_BUFFERS);
+  /* the histogram at the tracer's octave edges: no sleep of 20 ms is
+   * below 2^24 ns (16.8 ms); at most one in twenty is preempted past 2^25
+   * ns (33.6 ms) on a loaded machine; its mean the summary's */
+  g_assert_cmpfloat (sample_value (t,
+          "gstprof_element_self_octaves_seconds_count", "element", "slow"),
+      ==, PLANT_BUFFERS);
+  g_assert_cmpfloat (sample_bound (t,
+          "gstprof_element_self_octaves_seconds_bucket", "element", "slow",
+          "le", "0.016777216"), ==, 0);
+  g_assert_cmpfloat (sample_bound (t,
+          "gstprof_element_self_octaves_seconds_bucket", "element", "slow",
+          "le", "0.033554432"), >=, 0.95 * PLANT_BUFFERS);
+  g_assert_cmpfloat (sample_value (t,
+          "gstprof_element_self_octaves_seconds_sum", "element", "slow"),
+      ==, sum);
 
   /* what the source was told to make, over its links */
   g_assert_cmpfloat (sample_value (t, "gstprof_link_buffers_total", "link",

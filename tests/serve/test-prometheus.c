@@ -380,6 +380,30 @@ test_scrape (void)
   g_assert_cmpfloat (fabs (prom_ms - slept), <=, TOLERANCE * slept);
   json_array_unref (res);
 
+  /* the histogram, as a fleet's query reads it: the share of the self
+   * times in the octave that holds the sleep, [2^24, 2^25) ns (at most one
+   * in twenty preempted out of it), and the median Prometheus interpolates
+   * inside that octave */
+  res = prom_query (prom_port, "(gstprof_element_self_octaves_seconds_bucket"
+      "{element=\"slow\",le=\"0.033554432\"} - ignoring (le) "
+      "gstprof_element_self_octaves_seconds_bucket"
+      "{element=\"slow\",le=\"0.016777216\"}) / ignoring (le) "
+      "gstprof_element_self_octaves_seconds_count{element=\"slow\"}");
+  g_assert_nonnull (res);
+  g_test_message ("slow: %.3f of the self times in [16.8, 33.6) ms",
+      prom_value (json_array_get_object_element (res, 0)));
+  g_assert_cmpfloat (prom_value (json_array_get_object_element (res, 0)), >=,
+      0.95);
+  json_array_unref (res);
+  res = prom_query (prom_port, "histogram_quantile (0.5, "
+      "gstprof_element_self_octaves_seconds_bucket{element=\"slow\"})");
+  g_assert_nonnull (res);
+  prom_ms = prom_value (json_array_get_object_element (res, 0)) * 1000.0;
+  g_test_message ("slow: histogram_quantile (0.5) %.3f ms", prom_ms);
+  g_assert_cmpfloat (prom_ms, >=, 16.777216);
+  g_assert_cmpfloat (prom_ms, <=, 33.554432);
+  json_array_unref (res);
+
   /* the target is up, as Prometheus sees it */
   res = prom_query (prom_port, "up{job=\"gstprof\"}");
   g_assert_nonnull (res);
