@@ -277,30 +277,12 @@ static GpRoofline *
 gp_page_accel (GpPage * p, const GpPageOptions * o, gchar ** caption,
     GError ** why)
 {
-  GpRooflineAsk none = { NULL, NAN, NAN, NAN, NAN, NULL, NAN, NAN, NAN,
-    NULL
-  };
-  const GpRooflineAsk *a = o->ask ? o->ask : &none;
   const GpMachine *m = p->s->machine;
-  gdouble fps = isnan (a->fps) ? gp_session_video_fps (p->s) : a->fps;
-  gchar *work = NULL, *how = NULL;
-  GpRoofline *r;
-  GpPeaks *peaks;
-  gint judged;
+  gdouble fps = gp_session_video_fps (p->s);
 
   if (!o->asked && !(m && gp_machine_find (m, GP_MACHINE_MEMBW_LOAD, NULL)))
     return NULL;
-  peaks = gp_roofline_choose_peaks (a, m, why);
-  if (peaks == NULL)
-    return NULL;
-  r = gp_roofline_of_ask (a, peaks, m, fps, &work, &how, &judged);
-  *caption = g_strdup_printf ("peaks: %s\nworkload: %s\nbytes: %s",
-      peaks->how ? peaks->how : "given", work, how ? how :
-      "no telemetry of the memory");
-  gp_peaks_free (peaks);
-  g_free (work);
-  g_free (how);
-  return r;
+  return gp_roofline_of_machine (o->ask, m, fps, caption, why);
 }
 
 /* The CPU roofline of the session's software elements. */

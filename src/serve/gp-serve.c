@@ -20,8 +20,10 @@
 #include "gp-serve.h"
 #include "gp-metrics.h"
 #include "export/gp-export.h"
+#include "plot/gp-plot.h"
 #include "report/gp-redact.h"
 #include "rules/gp-rules.h"
+#include "telemetry/gp-roofline-build.h"
 
 /* The panel's page, the GResource compiled from panel/gp-panel.gresource.xml
  * (meson, --manual-register): looked up in it alone, never by path in the
@@ -61,6 +63,7 @@ typedef struct
 struct _GpServer
 {
   SoupServer *soup;
+  GSocketService *service;      /* accepts; each connection goes to soup */
   GpServeOptions opts;
   gchar *host;
   guint port;
@@ -70,6 +73,10 @@ struct _GpServer
 
   GpSession *current;           /* the redacted copy, with findings */
   gchar *session_json;          /* current, as JSON */
+  /* the accelerator's roofline of current's machine, where it shows its
+   * memory traffic (a Jetson): the picture, and its caption; NULL none */
+  GBytes *roofline_svg;
+  gchar *roofline_caption;
   gboolean have_state;
   gboolean ended;
   gboolean playing;
@@ -94,6 +101,16 @@ struct _GpServer
 
 /* ---- the state ---------------------------------------------------------- */
 
+/* A machine series' last time, as the bookkeeping's tables hold it. */
+static gdouble *
+gp_serve_new_time (gdouble t)
+{
+  gdouble *p = g_new (gdouble, 1);
+
+  *p = t;
+  return p;
+}
+
 /* A redacted (unless told not to) copy of @s: the panel shows what a
  * report would, and the capture's session stays exact. */
 static GpSession *
@@ -114,14 +131,33 @@ gp_serve_node_string (JsonNode * node)
   return node ? json_to_string (node, FALSE) : g_strdup ("null");
 }
 
+/* The roofline's caption as a JSON value: a string, or null. */
+static gchar *
+gp_serve_roofline_json (GpServer * srv)
+{
+  JsonNode *n = json_node_new (JSON_NODE_NULL);
+  gchar *text;
+
+  if (srv->roofline_caption)
+    json_node_init_string (n, srv->roofline_caption);
+  text = json_to_string (n, FALSE);
+  json_node_unref (n);
+  return text;
+}
+
 /* What a client joining now gets first. */
 static gchar *
 gp_serve_state_json (GpServer * srv)
 {
-  return g_strdup_printf ("{\"live\":%s,\"ended\":%s,\"token\":\"%s\","
-      "\"session\":%s}", srv->opts.live ? "true" : "false",
-      srv->ended ? "true" : "false", srv->opts.live ? srv->token : "",
+  gchar *roofline = gp_serve_roofline_json (srv);
+  gchar *text = g_strdup_printf ("{\"live\":%s,\"ended\":%s,"
+      "\"token\":\"%s\",\"roofline\":%s,\"session\":%s}",
+      srv->opts.live ? "true" : "false", srv->ended ? "true" : "false",
+      srv->opts.live ? srv->token : "", roofline,
       srv->session_json ? srv->session_json : "null");
+
+  g_free (roofline);
+  return text;
 }
 
 /* @session's member @key into @w when it is not what @sent says was
@@ -164,6 +200,11 @@ gp_serve_window_masked (GpServer * srv, JsonObject * session, JsonObject * w)
 
   gp_serve_if_changed (session, "findings", &srv->sent_findings, w);
   gp_serve_if_changed (session, "graph", &srv->sent_graph, w);
+  /* the roofline was drawn again with the copy */
+  if (srv->roofline_caption)
+    json_object_set_string_member (w, "roofline", srv->roofline_caption);
+  else
+    json_object_set_null_member (w, "roofline");
 }
 
 /* The "window" event: from @s, the session so far as it is (names and
@@ -310,7 +351,7 @@ gp_serve_rewind (GpServer * srv)
     g_hash_table_iter_init (&it, srv->state_machine);
     while (g_hash_table_iter_next (&it, &k, &v))
       g_hash_table_insert (srv->sent_machine, g_strdup (k),
-          g_memdup (v, sizeof (gdouble)));
+          gp_serve_new_time (*(gdouble *) v));
     g_clear_pointer (&srv->sent_findings, g_free);
     g_clear_pointer (&srv->sent_graph, g_free);
     return;
@@ -533,6 +574,14 @@ gp_serve_get (GpServer * srv, SoupServerMessage * msg, const gchar * path)
     } else
       gp_serve_reply_text (msg, SOUP_STATUS_SERVICE_UNAVAILABLE,
           "no graph yet\n");
+  } else if (strcmp (path, "/api/roofline.svg") == 0) {
+    if (srv->roofline_svg)
+      gp_serve_reply (msg, SOUP_STATUS_OK, "image/svg+xml",
+          g_bytes_get_data (srv->roofline_svg, NULL),
+          g_bytes_get_size (srv->roofline_svg));
+    else
+      gp_serve_reply_text (msg, SOUP_STATUS_NOT_FOUND, "no roofline: the "
+          "machine shows no accelerator's memory traffic\n");
   } else if (strcmp (path, "/metrics") == 0) {
     text = srv->current ? gp_metrics_text (srv->current, NULL) : NULL;
     if (text)
@@ -642,6 +691,29 @@ gp_serve_on_request_started (SoupServer * soup, SoupServerMessage * msg,
 
 /* ---- the server --------------------------------------------------------- */
 
+/* A connection accepted: libsoup speaks HTTP on it. The server accepts
+ * for itself rather than through soup_server_listen: libsoup 3.2's
+ * listener (Debian 12's) never freed a connection's socket once it ended,
+ * with its descriptor too when the client closed a kept-alive one (20,000
+ * requests: +6.8 MB; 200 closed by the client: 200 descriptors held); a
+ * stream accepted here is freed with its connection. */
+static gboolean
+gp_serve_on_incoming (GSocketService * service, GSocketConnection * conn,
+    GObject * source, gpointer data)
+{
+  GpServer *srv = data;
+  GSocketAddress *local = g_socket_connection_get_local_address (conn, NULL);
+  GSocketAddress *remote = g_socket_connection_get_remote_address (conn,
+      NULL);
+
+  if (local && remote)
+    soup_server_accept_iostream (srv->soup, G_IO_STREAM (conn), local,
+        remote, NULL);
+  g_clear_object (&local);
+  g_clear_object (&remote);
+  return TRUE;
+}
+
 /* The panel's GResource, made (registered) once. */
 static GResource *
 gp_serve_panel (void)
@@ -676,9 +748,8 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
 {
   GpServer *srv = g_new0 (GpServer, 1);
   GSocketAddress *addr;
-  GSocketAddress *local;
+  GSocketAddress *local = NULL;
   GError *err = NULL;
-  GSList *listeners;
 
   srv->opts = *opts;
   srv->host = g_strdup (opts->host ? opts->host : GP_SERVE_DEFAULT_HOST);
@@ -712,7 +783,9 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
   soup_server_add_handler (srv->soup, NULL, gp_serve_on_request, srv, NULL);
   g_signal_connect (srv->soup, "request-started",
       G_CALLBACK (gp_serve_on_request_started), srv);
-  if (!soup_server_listen (srv->soup, addr, 0, &err)) {
+  srv->service = g_socket_service_new ();
+  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (srv->service), addr,
+          G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL, &local, &err)) {
     g_set_error (error, GP_SERVE_ERROR, GP_SERVE_ERROR_LISTEN,
         "cannot listen on %s port %u: %s", srv->host, opts->port,
         err->message);
@@ -722,14 +795,12 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
     return NULL;
   }
   g_object_unref (addr);
+  g_signal_connect (srv->service, "incoming",
+      G_CALLBACK (gp_serve_on_incoming), srv);
+  g_socket_service_start (srv->service);
   /* the port asked for, or the one the kernel chose for 0 */
-  listeners = soup_server_get_listeners (srv->soup);
-  local = listeners ? g_socket_get_local_address (listeners->data, NULL)
-      : NULL;
-  srv->port = local ? g_inet_socket_address_get_port
-      (G_INET_SOCKET_ADDRESS (local)) : opts->port;
-  g_clear_object (&local);
-  g_slist_free (listeners);
+  srv->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+  g_object_unref (local);
   srv->url = g_strdup_printf (strchr (srv->host, ':') ? "http://[%s]:%u/" :
       "http://%s:%u/", srv->host, srv->port);
   srv->keepalive_id = g_timeout_add_seconds (GP_SERVE_KEEPALIVE_S,
@@ -766,14 +837,45 @@ gp_serve_mark_state (GpServer * srv, GpSession * copy)
 
     if (ms->t->len > 0)
       g_hash_table_insert (srv->state_machine, g_strdup (ms->name),
-          g_memdup (&g_array_index (ms->t, gdouble, ms->t->len - 1),
-              sizeof (gdouble)));
+          gp_serve_new_time (g_array_index (ms->t, gdouble,
+                  ms->t->len - 1)));
   }
 }
 
+/* The accelerator's roofline of @copy's machine, drawn as a report draws
+ * it, where the machine shows its memory traffic (a Jetson's EMC); none
+ * elsewhere (the CPU's roofline needs a bandwidth probe: `gstprof report`
+ * has it). */
+static void
+gp_serve_roofline (GpServer * srv, GpSession * copy)
+{
+  const GpMachine *m = copy->machine;
+  GpRoofline *r;
+  GpPlot *plot = NULL;
+  gchar *caption = NULL;
+
+  g_clear_pointer (&srv->roofline_svg, g_bytes_unref);
+  g_clear_pointer (&srv->roofline_caption, g_free);
+  if (!(m && gp_machine_find (m, GP_MACHINE_MEMBW_LOAD, NULL)))
+    return;
+  r = gp_roofline_of_machine (NULL, m, gp_session_video_fps (copy),
+      &caption, NULL);
+  if (r)
+    plot = gp_plot_roofline_layout (r, NULL);
+  if (plot)
+    srv->roofline_svg = gp_plot_draw (plot, GP_PLOT_SVG, NULL);
+  if (srv->roofline_svg)
+    srv->roofline_caption = g_steal_pointer (&caption);
+  g_free (caption);
+  if (plot)
+    gp_plot_free (plot);
+  if (r)
+    gp_roofline_free (r);
+}
+
 /* A new redacted copy of @s becomes the state, with its findings made
- * when @rules (else @s's own stand: the end's, after the caller's rules).
- * Returns its JSON. */
+ * when @rules (else @s's own stand: the end's, after the caller's rules)
+ * and its roofline. Returns its JSON. */
 static JsonNode *
 gp_serve_take (GpServer * srv, GpSession * s, gboolean rules)
 {
@@ -789,6 +891,7 @@ gp_serve_take (GpServer * srv, GpSession * s, gboolean rules)
   if (srv->current)
     gp_session_free (srv->current);
   srv->current = copy;
+  gp_serve_roofline (srv, copy);
   gp_serve_mark_state (srv, copy);
   root = gp_session_to_json (copy);
   g_free (srv->session_json);
@@ -863,6 +966,11 @@ gp_server_free (GpServer * srv)
     gp_serve_client_drop (c);
     g_free (c);
   }
+  if (srv->service) {
+    g_socket_service_stop (srv->service);
+    g_socket_listener_close (G_SOCKET_LISTENER (srv->service));
+    g_object_unref (srv->service);
+  }
   if (srv->soup) {
     soup_server_disconnect (srv->soup);
     g_object_unref (srv->soup);
@@ -872,6 +980,8 @@ gp_server_free (GpServer * srv)
   g_hash_table_unref (srv->sent_machine);
   g_hash_table_unref (srv->state_machine);
   g_free (srv->session_json);
+  g_clear_pointer (&srv->roofline_svg, g_bytes_unref);
+  g_free (srv->roofline_caption);
   g_free (srv->sent_findings);
   g_free (srv->sent_graph);
   g_free (srv->host);

@@ -15,6 +15,9 @@
  *                    summary; the findings and the graph when they
  *                    changed), "end" when the capture ends;
  * - GET /api/graph.svg  the graph as `gstprof export` lays it out;
+ * - GET /api/roofline.svg  the accelerator's roofline as `gstprof report`
+ *                    draws it, where the machine shows its memory traffic
+ *                    (404 elsewhere; the state's "roofline" is its caption);
  * - GET /metrics     Prometheus (gp-metrics.h); /healthz (up), /readyz
  *                    (a live capture: PLAYING and windows arriving; a
  *                    replay: loaded);
@@ -28,7 +31,8 @@
  * The room, src/serve: libgpserve (gp-metrics.c always; gp-serve.c and the
  * panel's assets where libsoup 3 is found: GP_HAVE_SERVE).
  *
- * May depend on: core, rules, report (redaction), export (the graph).
+ * May depend on: core, rules, report (redaction), export (the graph),
+ * telemetry and plot (the roofline).
  */
 #ifndef __GP_SERVE_H__
 #define __GP_SERVE_H__

@@ -157,5 +157,14 @@ GpRoofline *gp_roofline_of_ask (const GpRooflineAsk * a, const GpPeaks * p,
     const GpMachine * m, gdouble session_fps, gchar ** work, gchar ** how,
     gint * judged);
 
+/* The two above as a report or the panel shows the accelerator's
+ * roofline: the peaks chosen for @a (NULL: nothing asked) and @m, the
+ * work placed on them, and @caption its lines (the peaks, the workload,
+ * where the bytes came from). NULL with @error when no peaks can be
+ * chosen. */
+GpRoofline *gp_roofline_of_machine (const GpRooflineAsk * a,
+    const GpMachine * m, gdouble session_fps, gchar ** caption,
+    GError ** error);
+
 G_END_DECLS
 #endif /* __GP_ROOFLINE_BUILD_H__ */

@@ -148,3 +148,30 @@ gp_roofline_of_ask (const GpRooflineAsk * a, const GpPeaks * p,
   g_free (prec_up);
   return r;
 }
+
+GpRoofline *
+gp_roofline_of_machine (const GpRooflineAsk * a, const GpMachine * m,
+    gdouble session_fps, gchar ** caption, GError ** error)
+{
+  GpRooflineAsk none = { NULL, NAN, NAN, NAN, NAN, NULL, NAN, NAN, NAN,
+    NULL
+  };
+  gchar *work = NULL, *how = NULL;
+  GpRoofline *r;
+  GpPeaks *peaks;
+  gint judged;
+
+  if (a == NULL)
+    a = &none;
+  peaks = gp_roofline_choose_peaks (a, m, error);
+  if (peaks == NULL)
+    return NULL;
+  r = gp_roofline_of_ask (a, peaks, m, session_fps, &work, &how, &judged);
+  *caption = g_strdup_printf ("peaks: %s\nworkload: %s\nbytes: %s",
+      peaks->how ? peaks->how : "given", work, how ? how :
+      "no telemetry of the memory");
+  gp_peaks_free (peaks);
+  g_free (work);
+  g_free (how);
+  return r;
+}

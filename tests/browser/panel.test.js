@@ -51,7 +51,7 @@ const DEADLINE_MS = 55000 * SLOW;
 const STEP_MS = 10000 * SLOW;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
-const N_TESTS = 15;
+const N_TESTS = 16;
 let n = 0;
 let failed = 0;
 const children = [];
@@ -422,6 +422,17 @@ async function main() {
     "a tegrastats log replays as the machine views alone",
     `${mcharts.length} charts for ${nseries} series; pipeline tab ` +
       `${pipelineTab ? "hidden" : "shown"}`);
+    /* the EMC's load is memory traffic: its roofline, drawn by the server */
+    await mpage.waitForFunction(() => {
+      const img = document.getElementById("roofline-img");
+      return !document.getElementById("roofline").hidden && img.complete &&
+        img.naturalWidth > 0;
+    });
+    const roof = await mpage.$eval("#roofline-caption", (c) => c.textContent);
+    await mpage.$eval("#roofline", (r) => r.scrollIntoView());
+    await shot(mpage, "tegrastats-roofline");
+    ok(roof.startsWith("peaks: ") && roof.includes("Orin"),
+      "a tegrastats log's memory traffic is placed on the roofline", roof);
     mserve.child.kill("SIGINT");
     await mserve.exit;
     await mctx.close();

@@ -18,8 +18,11 @@
 #include <math.h>
 #include <unistd.h>
 #include <glib-unix.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "gp-config.h"
+#include "serve/gp-serve.h"
 #include "gp-test-clock.h"
 #include "gp-test-util.h"
 
@@ -607,6 +610,10 @@ test_replay (void)
   gp_test_assert_has (r.body, "<svg");
   gp_test_assert_has (r.body, "slow");
   reply_clear (&r);
+  /* a PC shows no accelerator's memory traffic: no roofline */
+  http (sv.port, "GET", "/api/roofline.svg", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 404);
+  reply_clear (&r);
   kill (sv.pid, SIGTERM);
   g_assert_cmpint (server_wait_exit (&sv, 5), ==, 0);
   server_clear (&sv);
@@ -652,12 +659,83 @@ test_replay_log (void)
   g_assert_cmpuint (r.status, ==, 200);
   gp_test_assert_has (r.body, "gstprof_machine_gpu_load_ratio{");
   reply_clear (&r);
+  /* the EMC's load is memory traffic: the roofline, as report draws it
+   * for the same log, its caption in the state */
+  http (sv.port, "GET", "/api/roofline.svg", "", NULL, &r);
+  g_assert_cmpuint (r.status, ==, 200);
+  gp_test_assert_has (r.head, "image/svg+xml");
+  gp_test_assert_has (r.body, "<svg");
+  reply_clear (&r);
+  http (sv.port, "GET", "/api/state", "", NULL, &r);
+  o = reply_json (&r, &p);
+  gp_test_assert_has (json_object_get_string_member (o, "roofline"),
+      "peaks: ");
+  gp_test_assert_has (json_object_get_string_member (o, "roofline"),
+      "Orin");
+  g_object_unref (p);
+  reply_clear (&r);
   server_clear (&sv);
   g_free (log);
 }
 
+/* The descriptors process @pid holds (/proc/PID/fd). */
+static guint
+count_fds (GPid pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%d/fd", (gint) pid);
+  GDir *d = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while (g_dir_read_name (d))
+    n++;
+  g_dir_close (d);
+  g_free (path);
+  return n;
+}
+
+/* 200 requests on connections kept alive that the client closes once
+ * answered, as a scraper or a probe does: the server's descriptors stay
+ * where they were (libsoup 3.2's own listener kept each one for ever). */
+static void
+close_idle_connections (Server * sv)
+{
+  gchar *req = g_strdup_printf ("GET /healthz HTTP/1.1\r\n"
+      "Host: 127.0.0.1:%u\r\n\r\n", sv->port);
+  guint before = count_fds (sv->pid), i;
+  gint64 end;
+
+  for (i = 0; i < 200; i++) {
+    GSocketClient *c = g_socket_client_new ();
+    GSocketConnection *conn;
+    gchar buf[1024];
+
+    g_socket_client_set_enable_proxy (c, FALSE);
+    g_socket_client_set_timeout (c, 5);
+    conn = g_socket_client_connect_to_host (c, "127.0.0.1", sv->port, NULL,
+        NULL);
+    g_assert_nonnull (conn);
+    g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM
+            (conn)), req, strlen (req), NULL, NULL, NULL);
+    g_assert_cmpint (g_input_stream_read (g_io_stream_get_input_stream
+            (G_IO_STREAM (conn)), buf, sizeof (buf), NULL, NULL), >, 0);
+    g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
+    g_object_unref (conn);
+    g_object_unref (c);
+  }
+  /* (the server closes its ends as it reads them gone) */
+  end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (count_fds (sv->pid) > before + 2 && g_get_monotonic_time () < end)
+    g_usleep (50000);
+  g_test_message ("descriptors: %u before, %u after 200 connections",
+      before, count_fds (sv->pid));
+  g_assert_cmpuint (count_fds (sv->pid), <=, before + 2);
+  g_free (req);
+}
+
 /* Bytes that are no HTTP, cut requests and lines without end: the server
- * answers each with an error or drops it, and still serves. */
+ * answers each with an error or drops it, and still serves, its
+ * descriptors where they were. */
 static void
 test_garbage (void)
 {
@@ -694,10 +772,144 @@ test_garbage (void)
   http (sv.port, "GET", "/healthz", "", NULL, &r);
   g_assert_cmpuint (r.status, ==, 200);
   reply_clear (&r);
+  close_idle_connections (&sv);
   kill (sv.pid, SIGTERM);
   g_assert_cmpint (server_wait_exit (&sv, 5), ==, 0);
   server_clear (&sv);
   g_rand_free (rand);
+}
+
+/* ---- in process --------------------------------------------------------- */
+
+/* A session of @n elements, each with its summary: a window of a few
+ * dozen KiB. */
+static GpSession *
+wide_session (guint n)
+{
+  GString *json = g_string_new ("{\"schema\": \"gstprof/1\", "
+      "\"summary\": {\"elements\": {");
+  GError *err = NULL;
+  GpSession *s;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    g_string_append_printf (json, "%s\"element%04u\": {\"buffers\": %u, "
+        "\"self_total_ms\": %u.5, \"self_ms\": {\"p50\": 1.25, "
+        "\"p95\": 2.5, \"p99\": 3.75, \"max\": 4.5}}", i ? ", " : "", i,
+        1000 + i, i);
+  g_string_append (json, "}}}");
+  s = gp_session_load_data (json->str, -1, "wide", &err);
+  g_assert_no_error (err);
+  g_string_free (json, TRUE);
+  return s;
+}
+
+/* An event stream opened on @port by a client whose receive buffer is
+ * @rcvbuf bytes (0: the kernel's), read without waiting. */
+static gint
+events_open (guint port, gint rcvbuf)
+{
+  struct sockaddr_in a = {.sin_family = AF_INET,.sin_port = htons (port),
+    .sin_addr.s_addr = htonl (INADDR_LOOPBACK)
+  };
+  gint fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  gchar *req = g_strdup_printf ("GET /api/events HTTP/1.1\r\n"
+      "Host: 127.0.0.1:%u\r\n\r\n", port);
+
+  g_assert_cmpint (fd, >=, 0);
+  if (rcvbuf > 0)
+    g_assert_cmpint (setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+            sizeof (rcvbuf)), ==, 0);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &a, sizeof (a)), ==, 0);
+  g_assert_cmpint (send (fd, req, strlen (req), MSG_NOSIGNAL), ==,
+      (gssize) strlen (req));
+  g_unix_set_fd_nonblocking (fd, TRUE, NULL);
+  g_free (req);
+  return fd;
+}
+
+/* What @fd has now, appended to @got; the main context run first. */
+static void
+events_read (gint fd, GString * got)
+{
+  gchar buf[65536];
+  gssize n;
+
+  while (g_main_context_iteration (NULL, FALSE));
+  while ((n = recv (fd, buf, sizeof (buf), 0)) > 0)
+    g_string_append_len (got, buf, n);
+}
+
+static guint
+count_of (const gchar * text, const gchar * what)
+{
+  guint n = 0;
+
+  for (; (text = strstr (text, what)); text += strlen (what))
+    n++;
+  return n;
+}
+
+/* A client that stops reading its event stream never grows the server's
+ * memory past its bound: once its unread windows pass it, its stream is
+ * ended (the server, in this process, holds the bound, 4 MiB); a client
+ * that reads on gets every window. */
+static void
+test_stalled_dropped (void)
+{
+  GpServeOptions opts = {.live = TRUE };
+  GpSession *s = wide_session (400);
+  GError *err = NULL;
+  GpServer *srv = gp_server_new (&opts, &err);
+  GString *live = g_string_new (NULL), *stalled = g_string_new (NULL);
+  gint fd_live, fd_stalled;
+  guint i, n_updates = 0, first;
+  gint64 end;
+
+  g_assert_no_error (err);
+  fd_stalled = events_open (gp_server_port (srv), 4096);
+  fd_live = events_open (gp_server_port (srv), 0);
+  events_read (fd_stalled, stalled);
+  gp_server_update (srv, s);
+  n_updates++;
+  events_read (fd_live, live);
+  g_assert_cmpuint (count_of (live->str, "event: window\n"), ==, 1);
+  /* windows enough for eight times the bound, the kernel's buffers too */
+  first = live->len;
+  for (i = 0; i * first < 32 * 1024 * 1024 && i < 5000; i++) {
+    gp_server_update (srv, s);
+    n_updates++;
+    events_read (fd_live, live);
+    /* (the live client's reads keep its own share small) */
+    if (live->len > 1024 * 1024)
+      g_string_erase (live, 0, live->len - 64);
+  }
+  g_test_message ("%u windows of %u bytes", n_updates, first);
+  /* now read the stalled one: what was queued for it, then its end */
+  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < end &&
+      !g_str_has_suffix (stalled->str, "\r\n0\r\n\r\n")) {
+    events_read (fd_stalled, stalled);
+    g_usleep (1000);
+  }
+  g_assert_true (g_str_has_suffix (stalled->str, "\r\n0\r\n\r\n"));
+  g_test_message ("the stalled client got %u windows, %zu bytes",
+      count_of (stalled->str, "event: window\n"), stalled->len);
+  g_assert_cmpuint (count_of (stalled->str, "event: window\n"), <,
+      n_updates);
+  g_assert_cmpuint (count_of (stalled->str, "event: window\n"), >, 0);
+  /* the live client is still served */
+  g_string_truncate (live, 0);
+  gp_server_update (srv, s);
+  events_read (fd_live, live);
+  g_assert_cmpuint (count_of (live->str, "event: window\n"), ==, 1);
+
+  close (fd_live);
+  close (fd_stalled);
+  gp_server_free (srv);
+  gp_session_free (s);
+  g_string_free (live, TRUE);
+  g_string_free (stalled, TRUE);
 }
 
 /* A build without libsoup 3: --serve and serve say so in one line, exit
@@ -732,6 +944,7 @@ main (int argc, char **argv)
     g_test_add_func ("/serve/replay", test_replay);
     g_test_add_func ("/serve/replay-log", test_replay_log);
     g_test_add_func ("/serve/garbage", test_garbage);
+    g_test_add_func ("/serve/stalled-dropped", test_stalled_dropped);
   } else
     g_test_add_func ("/serve/unavailable", test_unavailable);
   ret = g_test_run ();

@@ -45,6 +45,8 @@
     selected: null,         /* the inspector's element */
     graph: null,            /* {svg, nodes: name -> {...}, edges: id -> {...}} */
     graphWanted: true,      /* fetch api/graph.svg at the next render */
+    roofline: null,         /* its caption, when the server draws one */
+    rooflineDrawn: 0,       /* the picture's turn (api/roofline.svg?n=) */
     graphFetching: false,
     crossT: null,           /* the crosshair's time */
     es: null,
@@ -206,11 +208,18 @@
     S.token = typeof st.token === "string" ? st.token : "";
     S.session = normalize(st.session);
     S.eventKeys = new Set(S.session.events.map(eventKey));
+    setRoofline(st.roofline);
 
     S.graphWanted = true;
     if (S.follow || S.cursor >= S.session.series.length)
       S.cursor = S.session.series.length - 1;
     scheduleRender(true);
+  }
+
+  /* the server drew the roofline again (with each state it makes) */
+  function setRoofline(caption) {
+    S.roofline = typeof caption === "string" ? caption : null;
+    S.rooflineDrawn++;
   }
 
   function machineSeries(name) {
@@ -294,6 +303,8 @@
         }
     if (own(w, "findings"))
       s.findings = Array.isArray(w.findings) ? w.findings : [];
+    if (own(w, "roofline"))
+      setRoofline(w.roofline);
     if (own(w, "graph") && w.graph) {
       s.graph = w.graph;
       normalize(s);
@@ -1231,6 +1242,7 @@
           "Nothing sampled the machine in this session."));
     for (i = 0; i < order.length; i++)
       chartGroup(box, order[i], groups[order[i]], dom);
+    renderRoofline();
 
     tb = $("machine-sources").tBodies[0];
     clear(tb);
@@ -1257,6 +1269,19 @@
     }
     if (!tb.firstChild)
       tb.appendChild(h("tr")).appendChild(h("td", null, "none"));
+  }
+
+  /* the accelerator's roofline, a picture the server draws (an <img>: an
+   * SVG shown so runs nothing) */
+  function renderRoofline() {
+    var img = $("roofline-img"), src = "api/roofline.svg?n=" + S.rooflineDrawn;
+
+    $("roofline").hidden = S.roofline === null;
+    if (S.roofline === null)
+      return;
+    $("roofline-caption").textContent = S.roofline;
+    if (img.getAttribute("src") !== src)
+      img.setAttribute("src", src);
   }
 
   /* ---- Findings ------------------------------------------------------------- */
