@@ -41,6 +41,9 @@
 #               both commands (tests/fuzz/fuzz-ds-files.c)
 #   nsys-sqlite the GPU metrics of an nsys SQLite export, the database
 #               built from fuzzed SQL (tests/fuzz/fuzz-nsys-sqlite.c)
+#   serve       requests to the live panel's server, a real one on
+#               loopback with the sessions' state (tests/fuzz/fuzz-serve.c;
+#               built where libsoup 3 is found)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -137,14 +140,15 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # gp-version.c (the exports name the version) reads meson's gp-config.h:
 # the project's version in one of our own
 mkdir -p "$OUT/config"
-printf '#define GP_VERSION "%s"\n' "$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" \
-  "$ROOT/meson.build" | head -n 1)" > "$OUT/config/gp-config.h"
+printf '#define GP_VERSION "%s"\n#define GP_HAVE_SERVE 1\n' \
+  "$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" "$ROOT/meson.build" | head -n 1)" \
+  > "$OUT/config/gp-config.h"
 INC="-I$ROOT/src -I$OUT/config"
 
 # shellcheck disable=SC2086
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-ds-files, fuzz-nsys-sqlite, fuzz-wrap-socket in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-ds-files, fuzz-nsys-sqlite, fuzz-wrap-socket and, with libsoup 3, fuzz-serve in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -239,6 +243,28 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   "$ROOT/src/deepstream/gp-nsys-metrics.c" "$ROOT/src/deepstream/gp-nsys.c" \
   $CORE \
   $(pkg-config --libs $PKG sqlite3) -lm
+# the panel's server: libsoup 3 where it is found (not on Debian 11); its
+# page's assets compiled as meson compiles them
+SERVE=""
+if pkg-config --exists libsoup-3.0; then
+  SERVE=serve
+  glib-compile-resources --generate-source --manual-register --c-name gp_panel \
+    --sourcedir "$ROOT/src/serve/panel" --target "$OUT/gp-panel-resources.c" \
+    "$ROOT/src/serve/panel/gp-panel.gresource.xml"
+  # shellcheck disable=SC2086
+  # (the roofline it draws where a machine shows memory traffic: the
+  # roofline's choice and the plot room, cairo)
+  "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+    $(pkg-config --cflags $PKG libsoup-3.0 libcgraph libgvc cairo) \
+    -o "$OUT/fuzz-serve" "$ROOT/tests/fuzz/fuzz-serve.c" \
+    "$ROOT/src/serve/gp-serve-common.c" "$ROOT/src/serve/gp-metrics.c" \
+    "$OUT/gp-panel-resources.c" "$ROOT/src/report/gp-redact.c" \
+    $(echo "$ROOT"/src/plot/gp-plot*.c) "$ROOT/src/telemetry/gp-roofline-choose.c" \
+    $EXPORT $VERDICT $CORE \
+    $(pkg-config --libs $PKG libsoup-3.0 libcgraph libgvc cairo cairo-png cairo-svg) -lm
+else
+  echo "run-fuzz.sh: no libsoup 3: fuzz-serve not built (the server is not either)"
+fi
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $INC $CFLAGS_PKG \
   -o "$OUT/make-seeds" "$ROOT/tests/fuzz/make-seeds.c" $CORE $LIBS_PKG -lm
@@ -246,7 +272,7 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
   nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig ds-files \
-  nsys-sqlite wrap-socket; do
+  nsys-sqlite wrap-socket serve; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -424,6 +450,12 @@ cp "$ROOT/tests/deepstream/data/gpu-metrics.sql" "$OUT/nsys-sqlite/seeds/"
 printf "CREATE TABLE TARGET_INFO_GPU_METRICS (id INTEGER, name TEXT);\nCREATE TABLE GPU_METRICS (timestamp REAL, typeId INTEGER, metricId INTEGER, value);\nINSERT INTO TARGET_INFO_GPU_METRICS VALUES (5, 'SMs Active');\nINSERT INTO GPU_METRICS VALUES (1000.0, 2, 5, 20), (2000.0, 2, 5, 'busy'), (-5, 2, 5, NULL);\nCREATE TABLE META_DATA_CAPTURE (name, value);\nINSERT INTO META_DATA_CAPTURE VALUES ('GPU_METRICS_OPTIONS:SAMPLING_FREQUENCY', 'x');\n" > "$OUT/nsys-sqlite/seeds/old"
 printf 'CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);\n' > "$OUT/nsys-sqlite/seeds/none"
 
+# serve: a request to every route (a first byte that picks the session,
+# placeholders for the token and the port); the sessions' state comes from
+# the saved ones, a real capture's among them
+cp "$ROOT"/tests/fuzz/serve-seeds/* "$OUT/serve/seeds/"
+export GP_FUZZ_SESSIONS="$OUT/session/seeds"
+
 # ---- run -----------------------------------------------------------------
 # GLib's slice allocator would hide use-after-free from ASan (GLib < 2.76).
 export G_SLICE=always-malloc
@@ -490,6 +522,7 @@ run_target nsys 16384 ""
 run_target dsconfig 16384 ""
 run_target ds-files 16384 ""
 run_target nsys-sqlite 16384 "$ROOT/tests/fuzz/nsys-sqlite.dict"
+if [ -n "$SERVE" ]; then run_target serve 32768 "$ROOT/tests/fuzz/serve.dict"; fi
 
 echo "run-fuzz.sh: ${SECS}s per target"
 printf '%s' "$summary"
