@@ -22,6 +22,11 @@
 #   series at most 240 entries, its bytes per entry and the rest of the
 #   session no more than SOAK_SIZE_PCT larger, less what only the final one carries (the machine's
 #   samples, which grow with wall time up to their bound, and findings).
+# - the live panel's server (--serve, where the build has it) all along:
+#   SOAK_READERS event streams read to the end, one opened and closed again
+#   and again, /metrics and /api/state scraped each second: every reader
+#   gets windows until the end, every scrape answers, and gstprof's memory
+#   above is measured with them.
 # Prints the figures; exits 1 when a check fails, 3 on bad usage.
 #
 # Usage: tools/soak.sh [BUILD_DIR]   (SOAK_BUFFERS=N for another length;
@@ -35,7 +40,7 @@ fi
 command -v gst-launch-1.0 >/dev/null || { echo "soak: no gst-launch-1.0" >&2; exit 3; }
 export GST_PLUGIN_PATH="$BUILD/src/tracer${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 exec python3 - "$GSTPROF" <<'PY'
-import json, os, shutil, subprocess, sys, tempfile, time
+import json, os, shutil, socket, subprocess, sys, tempfile, threading, time
 
 GSTPROF = os.path.abspath(sys.argv[1])
 # an hour at 30 fps
@@ -65,6 +70,11 @@ WINDOW = {"run": 0.02, "wrap": 0.1}
 # 240 windows of wall time: warm-up ends no sooner than that, and a little
 # after (one checkpoint, 2 s).
 MAX_SERIES = 240
+# With the panel's server, its state keeps 256 samples of each machine
+# series (GP_SERVE_MACHINE_MAX), one a window, and is made again every 2 s
+# (GP_SERVE_RULES_S): warm once it holds them and was made twice since.
+STATE_MACHINE_MAX = 256
+STATE_TAKE_S = 2.0
 SETTLE_S = 2.0
 # identity sleeps 300 us a buffer: about 3,000 buffers a second (100x an
 # hour's rate), long enough for wrap's 100 ms windows to reach the bound
@@ -74,6 +84,8 @@ PIPE = ("videotestsrc num-buffers=%d ! video/x-raw,width=64,height=48,"
         "identity ! fakesink sync=false t. ! queue ! fakesink sync=false"
         % BUFFERS)
 POLL_S = 0.1
+# event streams read all along, beside the one that comes and goes
+READERS = int(os.environ.get("SOAK_READERS", 3))
 
 failures = []
 
@@ -144,6 +156,130 @@ def per_buffer(entry):
     return out
 
 
+def free_port():
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        return sk.getsockname()[1]
+
+
+class Clients:
+    """The panel's clients on 127.0.0.1:@port while the soak runs: event
+    streams read to the end, one opened and closed again and again, and
+    /metrics and /api/state scraped each second."""
+
+    def __init__(self, port):
+        self.port = port
+        self.done = threading.Event()
+        self.windows = [0] * READERS     # window events each reader read
+        self.reopened = 0                # streams opened and closed
+        self.scrapes = [0]               # answered 200
+        self.failed_at = []              # when the others came
+        self.ended_at = None             # gstprof exited (soak sets it)
+        self.threads = [threading.Thread(target=self.reader, args=(i,))
+                        for i in range(READERS)]
+        self.threads += [threading.Thread(target=self.churner),
+                         threading.Thread(target=self.scraper)]
+
+    def connect(self):
+        while not self.done.is_set():
+            try:
+                return socket.create_connection(("127.0.0.1", self.port), 1)
+            except OSError:
+                time.sleep(0.1)          # not listening yet
+        return None
+
+    def request(self, path):
+        sk = self.connect()
+        if sk is not None:
+            sk.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
+                        % (path, self.port)).encode())
+        return sk
+
+    def reader(self, i):
+        while not self.done.is_set():
+            sk = self.request("/api/events")
+            if sk is None:
+                return
+            sk.settimeout(1)
+            tail = b""
+            while not self.done.is_set():
+                try:
+                    data = sk.recv(65536)
+                except socket.timeout:
+                    continue             # a quiet second
+                except OSError:
+                    break
+                if not data:
+                    break                # the stream ended: join again
+                data = tail + data
+                self.windows[i] += data.count(b"event: window\n")
+                tail = data[-16:]
+                self.windows[i] -= tail.count(b"event: window\n")
+            sk.close()
+
+    def churner(self):
+        while not self.done.is_set():
+            sk = self.request("/api/events")
+            if sk is None:
+                return
+            sk.settimeout(5)
+            try:
+                sk.recv(4096)            # its state, or some of it
+                self.reopened += 1
+            except OSError:
+                pass
+            sk.close()
+            time.sleep(0.05)
+
+    def scraper(self):
+        while not self.done.wait(1.0):
+            for path in ("/metrics", "/api/state"):
+                sk = self.request(path)
+                if sk is None:
+                    return
+                sk.settimeout(5)
+                try:
+                    head = sk.recv(64)
+                except OSError:
+                    head = b""
+                # 503 until the first window; after it, 200 each time
+                if head.startswith(b"HTTP/1.1 200"):
+                    self.scrapes[0] += 1
+                elif not head.startswith(b"HTTP/1.1 503"):
+                    self.failed_at.append(time.monotonic())
+                sk.close()
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+
+    def stop(self):
+        self.done.set()
+        for t in self.threads:
+            t.join()
+
+    def report(self):
+        check("event streams read", min(self.windows) > 0,
+              "%d readers: %s windows each" % (READERS, " ".join(
+                  str(n) for n in self.windows)))
+        check("event streams opened and closed", self.reopened > 0,
+              "%d" % self.reopened)
+        # (a scrape in flight as gstprof exits gets no answer: not counted)
+        failed = [t for t in self.failed_at
+                  if self.ended_at is None or t < self.ended_at - 1.0]
+        check("scrapes of /metrics and /api/state", self.scrapes[0] > 0
+              and not failed, "%d answered, %d failed"
+              % (self.scrapes[0], len(failed)))
+
+
+def has_serve():
+    """Whether this build serves (libsoup 3): serve says so at once."""
+    p = subprocess.run([GSTPROF, "serve", "/nonexistent/session.json"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True)
+    return "libsoup 3" not in p.stderr
+
+
 def check(what, ok, text):
     print("  %-34s %s%s" % (what, text, "" if ok else "   FAIL"))
     if not ok:
@@ -151,10 +287,17 @@ def check(what, ok, text):
 
 
 def soak(kind, argv, session_path, checkpoints):
-    settled = MAX_SERIES * WINDOW[kind] + SETTLE_S
+    settled = (max(MAX_SERIES, STATE_MACHINE_MAX if SERVE else 0)
+               * WINDOW[kind] + SETTLE_S + (2 * STATE_TAKE_S if SERVE else 0))
     """Runs @argv, samples memory of gstprof and the traced process, and
     checks the session at @session_path."""
     print("%s: %d buffers, gstprof %s" % (kind, BUFFERS, argv[1]))
+    clients = None
+    if SERVE:
+        port = free_port()
+        argv = argv[:2] + ["--serve", "--port", str(port)] + argv[2:]
+        clients = Clients(port)
+        clients.start()
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
@@ -199,6 +342,10 @@ def soak(kind, argv, session_path, checkpoints):
         time.sleep(POLL_S)
     wall = time.monotonic() - t0
     err = p.stderr.read()
+    if clients:
+        clients.ended_at = t0 + wall
+        clients.stop()
+        clients.report()
     print("  %-34s %.1f s, exit %d" % ("wall time", wall, p.returncode))
     if p.returncode not in (0, 1):
         check("exit code", False, "%d: %s" % (p.returncode, err.strip()[-300:]))
@@ -283,7 +430,12 @@ def soak(kind, argv, session_path, checkpoints):
     return wall
 
 
+SERVE = has_serve()
+
+
 def main():
+    if not SERVE:
+        print("soak: this build has no server (libsoup 3): no panel clients")
     tmp = tempfile.mkdtemp(prefix="gstprof-soak-")
     try:
         run_dir = os.path.join(tmp, "run")

@@ -18,11 +18,11 @@ gp_machine_source_free (gpointer p)
   g_free (src);
 }
 
-static void
-gp_machine_series_free (gpointer p)
+void
+gp_machine_series_free (GpMachineSeries * s)
 {
-  GpMachineSeries *s = p;
-
+  if (s == NULL)
+    return;
   g_free (s->name);
   g_free (s->unit);
   g_free (s->source);
@@ -39,7 +39,8 @@ gp_machine_new (void)
   GpMachine *m = g_new0 (GpMachine, 1);
 
   m->sources = g_ptr_array_new_with_free_func (gp_machine_source_free);
-  m->series = g_ptr_array_new_with_free_func (gp_machine_series_free);
+  m->series = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_machine_series_free);
   m->facts = g_ptr_array_new_with_free_func (g_free);
   m->cost_pct = -1;
   return m;
@@ -231,6 +232,23 @@ gp_machine_series_thin (GpMachineSeries * s)
   g_array_set_size (s->t, k);
   g_array_set_size (s->v, k);
   g_array_set_size (s->merged, k);
+}
+
+GpMachineSeries *
+gp_machine_series_thinned (const GpMachineSeries * s, guint max)
+{
+  GpMachineSeries *c = g_new0 (GpMachineSeries, 1);
+
+  c->name = g_strdup (s->name);
+  c->unit = g_strdup (s->unit);
+  c->source = g_strdup (s->source);
+  c->limit = s->limit;
+  c->t = g_array_copy (s->t);
+  c->v = g_array_copy (s->v);
+  c->merged = s->merged ? g_array_copy (s->merged) : NULL;
+  while (c->t->len > MAX (max, 1))
+    gp_machine_series_thin (c);
+  return c;
 }
 
 gchar *

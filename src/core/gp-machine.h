@@ -172,6 +172,11 @@ gboolean gp_machine_series_append (GpMachine * m, GpMachineSeries * s,
  * count is odd). Readers that append without end call it past a bound
  * of their own, so memory stays bounded whatever the length. */
 void gp_machine_series_thin (GpMachineSeries * s);
+/* A copy of @s halved by gp_machine_series_thin () until it holds at most
+ * @max samples (@max >= 1); free with gp_machine_series_free (). */
+GpMachineSeries *gp_machine_series_thinned (const GpMachineSeries * s,
+    guint max);
+void gp_machine_series_free (GpMachineSeries * s);
 
 /* The series @quantity/@instance, or with @instance NULL the first series
  * of @quantity; NULL when none. */

@@ -720,9 +720,10 @@ gp_session_write_machine_values (JsonObject * so, const GpMachineSeries * ms,
   json_object_set_array_member (so, "v", v);
 }
 
-/* session.machine: what sampled the machine and what it saw. */
+/* session.machine: what sampled the machine and what it saw, each series
+ * at most @max samples (0: all). */
 static JsonObject *
-gp_session_write_machine (const GpMachine * m)
+gp_session_write_machine (const GpMachine * m, guint max)
 {
   JsonObject *o = json_object_new ();
   JsonObject *facts = json_object_new ();
@@ -759,7 +760,13 @@ gp_session_write_machine (const GpMachine * m)
     gp_session_write_set_string (so, "name", ms->name);
     gp_session_write_set_string (so, "unit", ms->unit);
     gp_session_write_set_string (so, "source", ms->source);
-    gp_session_write_machine_values (so, ms, 0);
+    if (max > 0 && ms->t->len > max) {
+      GpMachineSeries *thin = gp_machine_series_thinned (ms, max);
+
+      gp_session_write_machine_values (so, thin, 0);
+      gp_machine_series_free (thin);
+    } else
+      gp_session_write_machine_values (so, ms, 0);
     json_array_add_object_element (series, so);
   }
   json_object_set_array_member (o, "series", series);
@@ -768,6 +775,12 @@ gp_session_write_machine (const GpMachine * m)
 
 JsonNode *
 gp_session_to_json (GpSession * s)
+{
+  return gp_session_to_json_bounded (s, 0);
+}
+
+JsonNode *
+gp_session_to_json_bounded (GpSession * s, guint machine_max)
 {
   JsonObject *root;
   JsonArray *series;
@@ -792,7 +805,7 @@ gp_session_to_json (GpSession * s)
 
   if (s->machine != NULL)
     json_object_set_object_member (root, "machine",
-        gp_session_write_machine (s->machine));
+        gp_session_write_machine (s->machine, machine_max));
   json_object_set_array_member (root, "events", gp_session_write_events (s));
   json_object_set_array_member (root, "findings",
       gp_session_write_findings (s));

@@ -563,6 +563,11 @@ void gp_session_sort_summaries (GpSession * s);
 gboolean gp_session_save (GpSession * s, const gchar * path, GError ** error);
 GpSession *gp_session_load (const gchar * path, GError ** error);
 JsonNode *gp_session_to_json (GpSession * s);
+/* The same with each machine series at most @machine_max samples (a copy
+ * halved by gp_machine_series_thin (): neighbours merged, their mean
+ * kept); 0: every sample. The live view's state: bounded whatever the
+ * run's length. */
+JsonNode *gp_session_to_json_bounded (GpSession * s, guint machine_max);
 /* What a live view needs after each window (src/serve), written as
  * session.json writes it: {"summary", "series": the entries that end after
  * @series_after, "machine": {name: {unit, limit, t, v}} for each machine

@@ -12,6 +12,7 @@
  */
 #include <string.h>
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <sys/random.h>
 #include <unistd.h>
@@ -41,6 +42,14 @@ void gp_panel_register_resource (void);
  * on a small pipeline's 10 s session, which once a second was a quarter
  * of the server's cost; findings change slowly. */
 #define GP_SERVE_RULES_S 2.0
+/* The state (what a client joining gets, Save, /metrics) keeps at most
+ * this many samples of each machine series, neighbours merged past it: a
+ * chart's worth of history, and the state's size bounded whatever the
+ * run's length (the sampler keeps up to 32768 a series, once a window:
+ * copied whole every GP_SERVE_RULES_S, a run at 20 ms windows grew the
+ * server by 5 MB in 30 s). What comes after a client joined comes whole,
+ * window by window. */
+#define GP_SERVE_MACHINE_MAX 256
 /* A request body (Mark's text) longer than this is refused (413). */
 #define GP_SERVE_MAX_BODY 4096
 /* Request headers longer than this, all together, are refused (431). */
@@ -73,6 +82,10 @@ struct _GpServer
 
   GpSession *current;           /* the redacted copy, with findings */
   gchar *session_json;          /* current, as JSON */
+  /* the state as its event ("event: state\ndata: STATE\n\n"), made once
+   * for every client that joins and /api/state until the state changes;
+   * NULL until asked */
+  GBytes *state_event;
   /* the accelerator's roofline of current's machine, where it shows its
    * memory traffic (a Jetson): the picture, and its caption; NULL none */
   GBytes *roofline_svg;
@@ -111,12 +124,13 @@ gp_serve_new_time (gdouble t)
   return p;
 }
 
-/* A redacted (unless told not to) copy of @s: the panel shows what a
- * report would, and the capture's session stays exact. */
+/* A redacted (unless told not to) copy of @s, its machine series at most
+ * GP_SERVE_MACHINE_MAX samples: the panel shows what a report would, and
+ * the capture's session stays exact. */
 static GpSession *
 gp_serve_copy (GpServer * srv, GpSession * s)
 {
-  JsonNode *node = gp_session_to_json (s);
+  JsonNode *node = gp_session_to_json_bounded (s, GP_SERVE_MACHINE_MAX);
   GpSession *copy = gp_session_from_json (node, "the capture", NULL);
 
   json_node_unref (node);
@@ -145,19 +159,43 @@ gp_serve_roofline_json (GpServer * srv)
   return text;
 }
 
-/* What a client joining now gets first. */
-static gchar *
+/* The state event's framing, before and after the state's JSON. */
+#define GP_SERVE_STATE_HEAD "event: state\ndata: "
+#define GP_SERVE_STATE_TAIL "\n\n"
+
+/* What a client joining now gets first, as its event: the same bytes for
+ * every client (the state is as large as the session: a copy each would
+ * be a copy each). */
+static GBytes *
+gp_serve_state_event (GpServer * srv)
+{
+  gchar *roofline;
+  GString *ev;
+
+  if (srv->state_event)
+    return srv->state_event;
+  roofline = gp_serve_roofline_json (srv);
+  ev = g_string_new (GP_SERVE_STATE_HEAD);
+  g_string_append_printf (ev, "{\"live\":%s,\"ended\":%s,"
+      "\"token\":\"%s\",\"roofline\":%s,\"session\":",
+      srv->opts.live ? "true" : "false", srv->ended ? "true" : "false",
+      srv->opts.live ? srv->token : "", roofline);
+  g_string_append (ev, srv->session_json ? srv->session_json : "null");
+  g_string_append (ev, "}" GP_SERVE_STATE_TAIL);
+  g_free (roofline);
+  srv->state_event = g_string_free_to_bytes (ev);
+  return srv->state_event;
+}
+
+/* The state alone (/api/state): the event's bytes less its framing. */
+static GBytes *
 gp_serve_state_json (GpServer * srv)
 {
-  gchar *roofline = gp_serve_roofline_json (srv);
-  gchar *text = g_strdup_printf ("{\"live\":%s,\"ended\":%s,"
-      "\"token\":\"%s\",\"roofline\":%s,\"session\":%s}",
-      srv->opts.live ? "true" : "false", srv->ended ? "true" : "false",
-      srv->opts.live ? srv->token : "", roofline,
-      srv->session_json ? srv->session_json : "null");
+  GBytes *ev = gp_serve_state_event (srv);
 
-  g_free (roofline);
-  return text;
+  return g_bytes_new_from_bytes (ev, strlen (GP_SERVE_STATE_HEAD),
+      g_bytes_get_size (ev) - strlen (GP_SERVE_STATE_HEAD) -
+      strlen (GP_SERVE_STATE_TAIL));
 }
 
 /* @session's member @key into @w when it is not what @sent says was
@@ -268,43 +306,51 @@ gp_serve_client_drop (GpServeClient * c)
   c->srv->clients = g_list_remove (c->srv->clients, c);
 }
 
+/* An event's bytes: "event: EVENT\ndata: DATA\n\n", or a comment line
+ * ": DATA\n\n" when @event is NULL. */
+static GBytes *
+gp_serve_event_bytes (const gchar * event, const gchar * data)
+{
+  gchar *chunk = event ? g_strdup_printf ("event: %s\ndata: %s\n\n", event,
+      data) : g_strdup_printf (": %s\n\n", data);
+
+  return g_bytes_new_take (chunk, strlen (chunk));
+}
+
+/* Appends @chunk to @c's stream (shared with the other clients, not
+ * copied). */
 static void
-gp_serve_client_send (GpServeClient * c, const gchar * event,
-    const gchar * data)
+gp_serve_client_append (GpServeClient * c, GBytes * chunk)
 {
   SoupMessageBody *body;
-  gchar *chunk;
-  gsize len;
 
   if (c->gone)
     return;
+  body = soup_server_message_get_response_body (c->msg);
   if (c->backlog > GP_SERVE_MAX_BACKLOG) {
     /* it stopped reading: end its stream (the browser reconnects and
      * gets the state so far) */
-    body = soup_server_message_get_response_body (c->msg);
     soup_message_body_complete (body);
     soup_server_message_unpause (c->msg);
     gp_serve_client_drop (c);
     return;
   }
-  chunk = event ? g_strdup_printf ("event: %s\ndata: %s\n\n", event, data)
-      : g_strdup_printf (": %s\n\n", data);
-  len = strlen (chunk);
-  body = soup_server_message_get_response_body (c->msg);
-  soup_message_body_append_take (body, (guchar *) chunk, len);
-  c->backlog += len;
+  soup_message_body_append_bytes (body, chunk);
+  c->backlog += g_bytes_get_size (chunk);
   soup_server_message_unpause (c->msg);
 }
 
 static void
 gp_serve_broadcast (GpServer * srv, const gchar * event, const gchar * data)
 {
+  GBytes *chunk = gp_serve_event_bytes (event, data);
   GList *l, *next;
 
   for (l = srv->clients; l; l = next) {
     next = l->next;
-    gp_serve_client_send (l->data, event, data);
+    gp_serve_client_append (l->data, chunk);
   }
+  g_bytes_unref (chunk);
 }
 
 static void
@@ -373,7 +419,6 @@ gp_serve_open_events (GpServer * srv, SoupServerMessage * msg)
 {
   SoupMessageHeaders *h = soup_server_message_get_response_headers (msg);
   GpServeClient *c = g_new0 (GpServeClient, 1);
-  gchar *state;
 
   c->srv = srv;
   c->msg = msg;
@@ -388,12 +433,13 @@ gp_serve_open_events (GpServer * srv, SoupServerMessage * msg)
   g_signal_connect (msg, "finished", G_CALLBACK (gp_serve_on_finished), c);
   gp_serve_rewind (srv);
   srv->clients = g_list_prepend (srv->clients, c);
-  state = gp_serve_state_json (srv);
-  gp_serve_client_send (c, "state", state);
-  g_free (state);
+  gp_serve_client_append (c, gp_serve_state_event (srv));
   if (srv->ended) {
     /* a replay or a finished run: nothing more comes */
-    gp_serve_client_send (c, "end", "{}");
+    GBytes *end = gp_serve_event_bytes ("end", "{}");
+
+    gp_serve_client_append (c, end);
+    g_bytes_unref (end);
     soup_message_body_complete (soup_server_message_get_response_body (msg));
     gp_serve_client_drop (c);
   }
@@ -547,9 +593,15 @@ gp_serve_get (GpServer * srv, SoupServerMessage * msg, const gchar * path)
   if (gp_serve_asset (srv, msg, path))
     return;
   if (strcmp (path, "/api/state") == 0) {
-    text = gp_serve_state_json (srv);
-    gp_serve_reply (msg, SOUP_STATUS_OK, "application/json", text, -1);
-    g_free (text);
+    GBytes *state = gp_serve_state_json (srv);
+
+    soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+    soup_message_headers_set_content_type
+        (soup_server_message_get_response_headers (msg), "application/json",
+        NULL);
+    soup_message_body_append_bytes (soup_server_message_get_response_body
+        (msg), state);
+    g_bytes_unref (state);
   } else if (strcmp (path, "/api/events") == 0) {
     gp_serve_open_events (srv, msg);
   } else if (strcmp (path, "/api/session.json") == 0) {
@@ -896,7 +948,14 @@ gp_serve_take (GpServer * srv, GpSession * s, gboolean rules)
   root = gp_session_to_json (copy);
   g_free (srv->session_json);
   srv->session_json = json_to_string (root, FALSE);
+  g_clear_pointer (&srv->state_event, g_bytes_unref);
   srv->have_state = TRUE;
+#ifdef __GLIBC__
+  /* the copy's trees are freed once the caller is done with @root; the
+   * previous take's are freed by now: hand their pages back, or glibc
+   * keeps a few MiB more each time the state grows a little */
+  malloc_trim (0);
+#endif
   return root;
 }
 
@@ -930,6 +989,7 @@ gp_server_end (GpServer * srv, GpSession * s)
   GList *l;
 
   srv->ended = TRUE;
+  g_clear_pointer (&srv->state_event, g_bytes_unref);
   /* the final findings are the session's own (the caller ran the rules) */
   root = gp_serve_take (srv, s, FALSE);
   if (root && srv->clients) {
@@ -980,6 +1040,7 @@ gp_server_free (GpServer * srv)
   g_hash_table_unref (srv->sent_machine);
   g_hash_table_unref (srv->state_machine);
   g_free (srv->session_json);
+  g_clear_pointer (&srv->state_event, g_bytes_unref);
   g_clear_pointer (&srv->roofline_svg, g_bytes_unref);
   g_free (srv->roofline_caption);
   g_free (srv->sent_findings);
