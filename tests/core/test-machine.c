@@ -167,6 +167,52 @@ test_machine_refused (void)
   }
 }
 
+/* A series thinned to a bound: a copy of at most that many samples, its
+ * mean, maximum, minimum and count those of every sample, its last time
+ * the last sample's; the series itself untouched. And session.json's
+ * bounded form holds each series to the bound, the plain one keeps all. */
+static void
+test_machine_thinned (void)
+{
+  GpSession *s = gp_session_new ();
+  GpMachineSeries *ms, *thin;
+  JsonNode *node;
+  JsonArray *t;
+  guint i;
+
+  s->machine = gp_machine_new ();
+  ms = gp_machine_series (s->machine, "cpu.load", "all", "%", "proc");
+  for (i = 0; i < 1000; i++)
+    gp_machine_series_append (s->machine, ms, i * 0.02,
+        i == 500 ? 99.0 : i == 700 ? 1.0 : 40.0 + (i % 7));
+  thin = gp_machine_series_thinned (ms, 256);
+  g_assert_cmpuint (gp_machine_series_len (thin), <=, 256);
+  g_assert_cmpuint (gp_machine_series_len (thin), >, 128);
+  g_assert_cmpuint (gp_machine_series_len (ms), ==, 1000);
+  g_assert_cmpfloat_with_epsilon (gp_machine_series_mean (thin, NAN, NAN),
+      gp_machine_series_mean (ms, NAN, NAN), 1e-9);
+  g_assert_cmpfloat (gp_machine_series_max (thin, NAN, NAN), ==, 99.0);
+  g_assert_cmpfloat (gp_machine_series_min (thin, NAN, NAN), ==, 1.0);
+  g_assert_cmpuint (gp_machine_series_count (thin, NAN, NAN), ==, 1000);
+  g_assert_cmpfloat (gp_machine_series_t (thin,
+          gp_machine_series_len (thin) - 1), ==, 999 * 0.02);
+  gp_machine_series_free (thin);
+
+  node = gp_session_to_json_bounded (s, 256);
+  t = json_object_get_array_member (json_array_get_object_element
+      (json_object_get_array_member (json_object_get_object_member
+              (json_node_get_object (node), "machine"), "series"), 0), "t");
+  g_assert_cmpuint (json_array_get_length (t), <=, 256);
+  json_node_unref (node);
+  node = gp_session_to_json (s);
+  t = json_object_get_array_member (json_array_get_object_element
+      (json_object_get_array_member (json_object_get_object_member
+              (json_node_get_object (node), "machine"), "series"), 0), "t");
+  g_assert_cmpuint (json_array_get_length (t), ==, 1000);
+  json_node_unref (node);
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -174,5 +220,6 @@ main (int argc, char **argv)
   g_test_add_func ("/machine/spans", test_machine_spans);
   g_test_add_func ("/machine/round-trip", test_machine_round_trip);
   g_test_add_func ("/machine/refused", test_machine_refused);
+  g_test_add_func ("/machine/thinned", test_machine_thinned);
   return g_test_run ();
 }
