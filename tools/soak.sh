@@ -210,7 +210,9 @@ class Clients:
                 except OSError:
                     break
                 if not data:
-                    break                # the stream ended: join again
+                    # the stream ended: its last window counts, join again
+                    self.windows[i] += tail.count(b"event: window\n")
+                    break
                 data = tail + data
                 self.windows[i] += data.count(b"event: window\n")
                 tail = data[-16:]
@@ -238,10 +240,15 @@ class Clients:
                 if sk is None:
                     return
                 sk.settimeout(5)
+                head = b""
                 try:
-                    head = sk.recv(64)
+                    while len(head) < 12:    # the status line's start
+                        more = sk.recv(64)
+                        if not more:
+                            break
+                        head += more
                 except OSError:
-                    head = b""
+                    pass
                 # 503 until the first window; after it, 200 each time
                 if head.startswith(b"HTTP/1.1 200"):
                     self.scrapes[0] += 1

@@ -234,8 +234,8 @@ gp_machine_series_thin (GpMachineSeries * s)
   g_array_set_size (s->merged, k);
 }
 
-GpMachineSeries *
-gp_machine_series_thinned (const GpMachineSeries * s, guint max)
+static GpMachineSeries *
+gp_machine_series_copy (const GpMachineSeries * s)
 {
   GpMachineSeries *c = g_new0 (GpMachineSeries, 1);
 
@@ -246,8 +246,40 @@ gp_machine_series_thinned (const GpMachineSeries * s, guint max)
   c->t = g_array_copy (s->t);
   c->v = g_array_copy (s->v);
   c->merged = s->merged ? g_array_copy (s->merged) : NULL;
+  return c;
+}
+
+GpMachineSeries *
+gp_machine_series_thinned (const GpMachineSeries * s, guint max)
+{
+  GpMachineSeries *c = gp_machine_series_copy (s);
+
   while (c->t->len > MAX (max, 1))
     gp_machine_series_thin (c);
+  return c;
+}
+
+GpMachine *
+gp_machine_copy (const GpMachine * m)
+{
+  GpMachine *c = gp_machine_new ();
+  guint i;
+
+  for (i = 0; i < m->sources->len; i++) {
+    const GpMachineSource *src = g_ptr_array_index (m->sources, i);
+    GpMachineSource *d = gp_machine_source (c, src->name);
+
+    d->state = g_strdup (src->state);
+    d->detail = g_strdup (src->detail);
+    d->samples = src->samples;
+    d->interval_s = src->interval_s;
+  }
+  for (i = 0; i < m->series->len; i++)
+    g_ptr_array_add (c->series,
+        gp_machine_series_copy (g_ptr_array_index (m->series, i)));
+  for (i = 0; i < m->facts->len; i++)
+    g_ptr_array_add (c->facts, g_strdup (g_ptr_array_index (m->facts, i)));
+  c->cost_pct = m->cost_pct;
   return c;
 }
 

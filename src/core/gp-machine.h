@@ -147,6 +147,8 @@ typedef struct
 
 GpMachine *gp_machine_new (void);
 void gp_machine_free (GpMachine * m);
+/* A deep copy: every sample as it is, merged ones with their counts. */
+GpMachine *gp_machine_copy (const GpMachine * m);
 
 /* The source @name, added (state NULL, samples 0) when it is not there. */
 GpMachineSource *gp_machine_source (GpMachine * m, const gchar * name);

@@ -773,14 +773,37 @@ gp_session_write_machine (const GpMachine * m, guint max)
   return o;
 }
 
+static JsonNode *gp_session_write_root (GpSession * s, gboolean machine,
+    guint machine_max);
+
 JsonNode *
 gp_session_to_json (GpSession * s)
 {
-  return gp_session_to_json_bounded (s, 0);
+  return gp_session_write_root (s, TRUE, 0);
 }
 
 JsonNode *
 gp_session_to_json_bounded (GpSession * s, guint machine_max)
+{
+  return gp_session_write_root (s, TRUE, machine_max);
+}
+
+GpSession *
+gp_session_copy (GpSession * s, GError ** error)
+{
+  JsonNode *node = gp_session_write_root (s, FALSE, 0);
+  GpSession *copy = gp_session_from_json (node, "a copy", error);
+
+  json_node_unref (node);
+  if (copy && s->machine)
+    copy->machine = gp_machine_copy (s->machine);
+  return copy;
+}
+
+/* The session as session.json holds it, its machine when @machine (each
+ * series at most @machine_max samples; 0: all). */
+static JsonNode *
+gp_session_write_root (GpSession * s, gboolean machine, guint machine_max)
 {
   JsonObject *root;
   JsonArray *series;
@@ -803,7 +826,7 @@ gp_session_to_json_bounded (GpSession * s, guint machine_max)
         gp_session_write_object_node (g_ptr_array_index (s->series, i)));
   json_object_set_array_member (root, "series", series);
 
-  if (s->machine != NULL)
+  if (machine && s->machine != NULL)
     json_object_set_object_member (root, "machine",
         gp_session_write_machine (s->machine, machine_max));
   json_object_set_array_member (root, "events", gp_session_write_events (s));

@@ -568,6 +568,10 @@ JsonNode *gp_session_to_json (GpSession * s);
  * kept); 0: every sample. The live view's state: bounded whatever the
  * run's length. */
 JsonNode *gp_session_to_json_bounded (GpSession * s, guint machine_max);
+/* A deep copy of @s: its machine copied as it is (gp_machine_copy ()),
+ * the rest through session.json's model (what a session file keeps).
+ * NULL with @error when @s holds what session.json refuses. */
+GpSession *gp_session_copy (GpSession * s, GError ** error);
 /* What a live view needs after each window (src/serve), written as
  * session.json writes it: {"summary", "series": the entries that end after
  * @series_after, "machine": {name: {unit, limit, t, v}} for each machine

@@ -42,13 +42,14 @@ void gp_panel_register_resource (void);
  * on a small pipeline's 10 s session, which once a second was a quarter
  * of the server's cost; findings change slowly. */
 #define GP_SERVE_RULES_S 2.0
-/* The state (what a client joining gets, Save, /metrics) keeps at most
- * this many samples of each machine series, neighbours merged past it: a
- * chart's worth of history, and the state's size bounded whatever the
- * run's length (the sampler keeps up to 32768 a series, once a window:
- * copied whole every GP_SERVE_RULES_S, a run at 20 ms windows grew the
- * server by 5 MB in 30 s). What comes after a client joined comes whole,
- * window by window. */
+/* The state's JSON (what a client joining gets, Save) keeps at most this
+ * many samples of each machine series, neighbours merged past it: a
+ * chart's worth of history, and its size bounded whatever the run's
+ * length (the sampler keeps up to 32768 a series, once a window: written
+ * whole every GP_SERVE_RULES_S, a run at 20 ms windows grew the server by
+ * 5 MB in 30 s). The copy the rules, /metrics and the roofline read keeps
+ * every sample, copied as they are, not through JSON. What comes after a
+ * client joined comes whole, window by window. */
 #define GP_SERVE_MACHINE_MAX 256
 /* A request body (Mark's text) longer than this is refused (413). */
 #define GP_SERVE_MAX_BODY 4096
@@ -124,16 +125,14 @@ gp_serve_new_time (gdouble t)
   return p;
 }
 
-/* A redacted (unless told not to) copy of @s, its machine series at most
- * GP_SERVE_MACHINE_MAX samples: the panel shows what a report would, and
- * the capture's session stays exact. */
+/* A redacted (unless told not to) copy of @s, every machine sample in it
+ * (the rules, /metrics and the roofline read them): the panel shows what
+ * a report would, and the capture's session stays exact. */
 static GpSession *
 gp_serve_copy (GpServer * srv, GpSession * s)
 {
-  JsonNode *node = gp_session_to_json_bounded (s, GP_SERVE_MACHINE_MAX);
-  GpSession *copy = gp_session_from_json (node, "the capture", NULL);
+  GpSession *copy = gp_session_copy (s, NULL);
 
-  json_node_unref (node);
   if (copy && !srv->opts.no_redact)
     gp_redact_session (copy);
   return copy;
@@ -945,7 +944,7 @@ gp_serve_take (GpServer * srv, GpSession * s, gboolean rules)
   srv->current = copy;
   gp_serve_roofline (srv, copy);
   gp_serve_mark_state (srv, copy);
-  root = gp_session_to_json (copy);
+  root = gp_session_to_json_bounded (copy, GP_SERVE_MACHINE_MAX);
   g_free (srv->session_json);
   srv->session_json = json_to_string (root, FALSE);
   g_clear_pointer (&srv->state_event, g_bytes_unref);

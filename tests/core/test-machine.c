@@ -169,13 +169,15 @@ test_machine_refused (void)
 
 /* A series thinned to a bound: a copy of at most that many samples, its
  * mean, maximum, minimum and count those of every sample, its last time
- * the last sample's; the series itself untouched. And session.json's
- * bounded form holds each series to the bound, the plain one keeps all. */
+ * the last sample's; the series itself untouched. session.json's bounded
+ * form holds each series to the bound, the plain one keeps all, and a
+ * session's copy keeps every sample as it is. */
 static void
 test_machine_thinned (void)
 {
-  GpSession *s = gp_session_new ();
-  GpMachineSeries *ms, *thin;
+  GpSession *s = gp_session_new (), *copy;
+  GpMachineSeries *ms, *thin, *cs;
+  GError *err = NULL;
   JsonNode *node;
   JsonArray *t;
   guint i;
@@ -210,6 +212,20 @@ test_machine_thinned (void)
               (json_node_get_object (node), "machine"), "series"), 0), "t");
   g_assert_cmpuint (json_array_get_length (t), ==, 1000);
   json_node_unref (node);
+
+  /* a session's copy keeps every sample, merged ones with their counts */
+  gp_machine_series_thin (ms);
+  copy = gp_session_copy (s, &err);
+  g_assert_no_error (err);
+  cs = gp_machine_find (copy->machine, "cpu.load", "all");
+  g_assert_nonnull (cs);
+  g_assert_cmpuint (gp_machine_series_len (cs), ==, 500);
+  g_assert_cmpuint (gp_machine_series_count (cs, NAN, NAN), ==, 1000);
+  g_assert_cmpfloat (gp_machine_series_max (cs, NAN, NAN), ==, 99.0);
+  g_assert_cmpfloat (gp_machine_series_min (cs, NAN, NAN), ==, 1.0);
+  g_assert_cmpstr (gp_machine_find_source (copy->machine, "proc")->state,
+      ==, gp_machine_find_source (s->machine, "proc")->state);
+  gp_session_free (copy);
   gp_session_free (s);
 }
 
