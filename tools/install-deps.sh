@@ -12,6 +12,10 @@
 # libsoup-3.0-dev, the live panel's server (--serve, gstprof serve; the
 # build leaves it out without); prometheus, which tests/serve scrapes
 # gstprof with.
+# nodejs and npm, where the release's node is 18 or newer (Debian 12 and
+# later; Debian 11's is 12) and no such node is there already: the browser
+# tests install playwright-core from the npm registry and drive chromium
+# with it (tests/browser/run.sh skips them, saying why, without).
 set -e
 
 OPTIONAL="libsoup-3.0-dev prometheus"
@@ -39,12 +43,26 @@ optional_missing() {
   done
   return 0
 }
-optional=$(optional_missing)
+# node 18 or newer and npm, from the release where it has that node
+node_missing() {
+  if command -v npm >/dev/null 2>&1 &&
+     [ "$(node -e 'console.log(process.versions.node.split(".")[0])' \
+          2>/dev/null || echo 0)" -ge 18 ]; then
+    return 0
+  fi
+  major=$(apt-cache policy nodejs 2>/dev/null |
+    sed -n 's/^ *Candidate: \([0-9]*\)\..*/\1/p')
+  if [ -n "$major" ] && [ "$major" -ge 18 ]; then
+    printf ' nodejs npm'
+  fi
+  return 0
+}
+optional="$(optional_missing)$(node_missing)"
 [ -z "$missing$optional" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
   if [ -z "$missing" ]; then
-    echo "gstprof: without$optional: no live panel server, or its Prometheus test skipped (sudo apt-get install -y$optional)" >&2
+    echo "gstprof: without$optional: no live panel server, or its Prometheus or browser tests skipped (sudo apt-get install -y$optional)" >&2
     exit 0
   fi
   echo "gstprof: missing packages:$missing$optional" >&2
@@ -56,7 +74,7 @@ echo "gstprof: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # the package lists are fresh now: the optional ones this release has
-for p in $(optional_missing); do
+for p in $(optional_missing) $(node_missing); do
   case " $missing " in *" $p "*) ;; *) missing="$missing $p" ;; esac
 done
 apt-get install -y -q --no-install-recommends $missing >/dev/null
