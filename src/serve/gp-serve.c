@@ -148,13 +148,12 @@ gp_serve_node_string (JsonNode * node)
 static gchar *
 gp_serve_roofline_json (GpServer * srv)
 {
-  JsonNode *n = json_node_new (JSON_NODE_NULL);
-  gchar *text;
+  JsonNode *n = srv->roofline_caption ?
+      json_node_init_string (json_node_alloc (), srv->roofline_caption) : NULL;
+  gchar *text = gp_serve_node_string (n);
 
-  if (srv->roofline_caption)
-    json_node_init_string (n, srv->roofline_caption);
-  text = json_to_string (n, FALSE);
-  json_node_unref (n);
+  if (n)
+    json_node_unref (n);
   return text;
 }
 
@@ -278,7 +277,7 @@ gp_serve_window_json (GpServer * srv, GpSession * s, JsonNode * masked,
       json_object_set_boolean_member (json_object_get_object_member (machine,
               l->data), "reset", TRUE);
     if (last == NULL) {
-      last = g_new (gdouble, 1);
+      last = gp_serve_new_time (0);
       g_hash_table_insert (srv->sent_machine, g_strdup (l->data), last);
     }
     *last = json_array_get_double_element (t, json_array_get_length (t) - 1);
@@ -455,6 +454,18 @@ gp_serve_reply (SoupServerMessage * msg, guint status, const gchar * type,
       len < 0 ? strlen (body) : (gsize) len);
 }
 
+/* The reply's body @body as it is (not copied). */
+static void
+gp_serve_reply_bytes (SoupServerMessage * msg, guint status,
+    const gchar * type, GBytes * body)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_message_headers_set_content_type
+      (soup_server_message_get_response_headers (msg), type, NULL);
+  soup_message_body_append_bytes (soup_server_message_get_response_body
+      (msg), body);
+}
+
 static void
 gp_serve_reply_text (SoupServerMessage * msg, guint status,
     const gchar * text)
@@ -488,8 +499,7 @@ gp_serve_asset (GpServer * srv, SoupServerMessage * msg, const gchar * path)
     g_free (rpath);
     if (b == NULL)
       return FALSE;
-    gp_serve_reply (msg, SOUP_STATUS_OK, assets[i].type,
-        g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+    gp_serve_reply_bytes (msg, SOUP_STATUS_OK, assets[i].type, b);
     g_bytes_unref (b);
     return TRUE;
   }
@@ -594,12 +604,7 @@ gp_serve_get (GpServer * srv, SoupServerMessage * msg, const gchar * path)
   if (strcmp (path, "/api/state") == 0) {
     GBytes *state = gp_serve_state_json (srv);
 
-    soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-    soup_message_headers_set_content_type
-        (soup_server_message_get_response_headers (msg), "application/json",
-        NULL);
-    soup_message_body_append_bytes (soup_server_message_get_response_body
-        (msg), state);
+    gp_serve_reply_bytes (msg, SOUP_STATUS_OK, "application/json", state);
     g_bytes_unref (state);
   } else if (strcmp (path, "/api/events") == 0) {
     gp_serve_open_events (srv, msg);
@@ -619,17 +624,15 @@ gp_serve_get (GpServer * srv, SoupServerMessage * msg, const gchar * path)
         GP_EXPORT_GRAPH_SVG, "the graph", NULL) : NULL;
 
     if (svg) {
-      gp_serve_reply (msg, SOUP_STATUS_OK, "image/svg+xml",
-          g_bytes_get_data (svg, NULL), g_bytes_get_size (svg));
+      gp_serve_reply_bytes (msg, SOUP_STATUS_OK, "image/svg+xml", svg);
       g_bytes_unref (svg);
     } else
       gp_serve_reply_text (msg, SOUP_STATUS_SERVICE_UNAVAILABLE,
           "no graph yet\n");
   } else if (strcmp (path, "/api/roofline.svg") == 0) {
     if (srv->roofline_svg)
-      gp_serve_reply (msg, SOUP_STATUS_OK, "image/svg+xml",
-          g_bytes_get_data (srv->roofline_svg, NULL),
-          g_bytes_get_size (srv->roofline_svg));
+      gp_serve_reply_bytes (msg, SOUP_STATUS_OK, "image/svg+xml",
+          srv->roofline_svg);
     else
       gp_serve_reply_text (msg, SOUP_STATUS_NOT_FOUND, "no roofline: the "
           "machine shows no accelerator's memory traffic\n");
