@@ -328,6 +328,9 @@ struct _GpElem
   guint top_n;                  /* (emit_lock) a top-level bin's number
                                  * among the live ones of its name: 0 not
                                  * yet given, 1 its name, N "name#N" */
+  gchar *top_name;              /* (emit_lock) the name top_n was given
+                                 * for: a bin renamed since is numbered
+                                 * again among those of its new name */
   /* (timer) */
   gint dead;                    /* set by the destroy notify */
   gboolean reported_dead;

@@ -304,6 +304,7 @@ gp_elem_unref (GpElem * e)
   g_free (e->q);
   g_free (e->factory);
   g_free (e->name);
+  g_free (e->top_name);
   g_free (e->nvtx_name);
   g_free (e);
 }
@@ -752,10 +753,12 @@ gp_names_taken (GPtrArray * group, guint n)
 }
 
 /* Top-level bins that share a name (two gst_pipeline_new ("player")):
- * each keeps the number it was given, and one not numbered yet takes the
- * smallest that no other live one of its name has, in the order they were
- * registered: the first "player", the next "player#2". @objs and @plain
- * are the live objects of @elems and their names. */
+ * each keeps the number it was given while it keeps its name, and one not
+ * numbered yet (or renamed since: gst_parse_launch's "pipeline0" named
+ * "player" by the program) takes the smallest that no other live one of
+ * its name has, in the order they were registered: the first "player",
+ * the next "player#2". @objs and @plain are the live objects of @elems and
+ * their names. */
 static void
 gp_names_number (GPtrArray * elems, GPtrArray * objs, gchar ** plain)
 {
@@ -768,6 +771,7 @@ gp_names_number (GPtrArray * elems, GPtrArray * objs, gchar ** plain)
   for (i = 0; i < elems->len; i++) {
     GstObject *o = g_ptr_array_index (objs, i);
     GstObject *parent;
+    GpElem *e;
 
     if (o == NULL || plain[i] == NULL || !GST_IS_BIN (o))
       continue;
@@ -776,12 +780,18 @@ gp_names_number (GPtrArray * elems, GPtrArray * objs, gchar ** plain)
       gst_object_unref (parent);
       continue;
     }
+    e = g_ptr_array_index (elems, i);
+    if (g_strcmp0 (e->top_name, plain[i]) != 0) {
+      e->top_n = 0;
+      g_free (e->top_name);
+      e->top_name = g_strdup (plain[i]);
+    }
     group = g_hash_table_lookup (groups, plain[i]);
     if (group == NULL) {
       group = g_ptr_array_new ();
       g_hash_table_insert (groups, plain[i], group);
     }
-    g_ptr_array_add (group, g_ptr_array_index (elems, i));
+    g_ptr_array_add (group, e);
   }
   g_hash_table_iter_init (&it, groups);
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) & group)) {

@@ -1001,10 +1001,13 @@ gp_records_wrap_two (const gchar * dir, const gchar * variant,
   GpSession *s;
   GpTestRun r;
 
-  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", out, "--",
-      g_getenv ("GP_RECORDS_SELF"), "--two-pipelines-child", variant, NULL);
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--window", "100ms", "--out", out,
+      "--", g_getenv ("GP_RECORDS_SELF"), "--two-pipelines-child", variant,
+      NULL);
   g_test_message ("two pipelines (%s): exit %d", variant ? variant : "apart",
       r.code);
+  if (strstr (r.out, slow_a) == NULL || strstr (r.out, slow_b) == NULL)
+    gp_test_message_text (r.out);
   g_assert_cmpint (r.code, <=, 1);
   g_assert_nonnull (strstr (r.out, slow_a));
   g_assert_nonnull (strstr (r.out, slow_b));
@@ -1244,10 +1247,10 @@ gp_records_kill_child (void)
   return 0;
 }
 
-/* A pipeline named @name: 40 buffers through queue0 and a @sleep_us
- * identity "slow". */
+/* A pipeline of 40 buffers through queue0 and a @sleep_us identity
+ * "slow", as gst_parse_launch names it ("pipelineN"). */
 static GstElement *
-gp_records_named_pipeline (const gchar * name, guint sleep_us)
+gp_records_slow_pipeline (guint sleep_us)
 {
   gchar *launch = g_strdup_printf ("videotestsrc num-buffers=40 ! "
       "video/x-raw,width=160,height=120 ! queue name=queue0 ! "
@@ -1255,8 +1258,6 @@ gp_records_named_pipeline (const gchar * name, guint sleep_us)
   GstElement *p = gst_parse_launch (launch, NULL);
 
   g_free (launch);
-  if (p != NULL)
-    gst_object_set_name (GST_OBJECT (p), name);
   return p;
 }
 
@@ -1273,18 +1274,23 @@ gp_records_wait_eos (GstElement * p)
 }
 
 /* --two-pipelines-child [same]: two pipelines at once, the same names
- * inside, "first" and "second" (with "same": both "player"); the first
- * let go a window before the second. */
+ * inside, "first" and "second" (with "same": both "player"), each given
+ * its name a few windows (of 100 ms) after it was made, as a program
+ * names what gst_parse_launch returned; the first let go a window before
+ * the second. */
 static gint
 gp_records_two_pipelines_child (gboolean same)
 {
   GstElement *a, *b;
 
   gst_init (NULL, NULL);
-  a = gp_records_named_pipeline (same ? "player" : "first", 3000);
-  b = gp_records_named_pipeline (same ? "player" : "second", 6000);
+  a = gp_records_slow_pipeline (3000);
+  b = gp_records_slow_pipeline (6000);
   if (a == NULL || b == NULL)
     return 2;
+  g_usleep (300 * 1000);
+  gst_object_set_name (GST_OBJECT (a), same ? "player" : "first");
+  gst_object_set_name (GST_OBJECT (b), same ? "player" : "second");
   gst_element_set_state (a, GST_STATE_PLAYING);
   gst_element_set_state (b, GST_STATE_PLAYING);
   gp_records_wait_eos (a);
