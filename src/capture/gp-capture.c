@@ -361,9 +361,7 @@ gp_capture_clock_probe_free (gpointer data, GClosure * closure)
   g_free (probe);
 }
 
-/* session.gstreamer: the running release as "1.22.0" (the verdict says
- * "GStreamer 1.22.0"; gst_version_string () has the word already). */
-static gchar *
+gchar *
 gp_capture_gst_version (void)
 {
   guint major, minor, micro, nano;

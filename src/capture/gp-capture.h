@@ -122,6 +122,10 @@ typedef enum
 
 void gp_capture_options_init (GpCaptureOptions * opts);
 
+/* session.gstreamer: the running release as "1.22.0" (the verdict says
+ * "GStreamer 1.22.0"; gst_version_string () has the word already). */
+gchar *gp_capture_gst_version (void);
+
 /* The environment of a child process whose GStreamer loads the tracer:
  * @envp (NULL: this process's) with the tracer's folder first in
  * GST_PLUGIN_PATH (or GST_PLUGIN_PATH_1_0 where that is set) and gstprof

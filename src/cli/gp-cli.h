@@ -139,6 +139,8 @@ gint gp_cmd_analyze (gint argc, gchar ** argv);
 gint gp_cmd_check (gint argc, gchar ** argv);
 gint gp_cmd_fix (gint argc, gchar ** argv);
 gint gp_cmd_compare (gint argc, gchar ** argv);
+gint gp_cmd_gate (gint argc, gchar ** argv);
+gint gp_cmd_density (gint argc, gchar ** argv);
 gint gp_cmd_wrap (gint argc, gchar ** argv);
 gint gp_cmd_export (gint argc, gchar ** argv);
 gint gp_cmd_plot (gint argc, gchar ** argv);

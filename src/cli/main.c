@@ -45,6 +45,11 @@ static const GpMainCommand gp_main_commands[] = {
       "the findings' fixes applied to the launch string, as a\n"
         "diff; --apply runs it and compares before and after"},
   {"compare", gp_cmd_compare, "A B", "two saved sessions side by side"},
+  {"gate", gp_cmd_gate, "--baseline BASE.json \"LAUNCH\"",
+      "a performance gate for CI: the pipeline run N times\n"
+        "against a recorded baseline's runs; fails on a\n"
+        "regression beyond threshold and noise (--record writes\n"
+        "the baseline)"},
   {"export", gp_cmd_export, "SESSION --dot FILE --svg FILE --csv DIR "
         "--perfetto FILE",
       "a saved session for other tools: the pipeline graph\n"

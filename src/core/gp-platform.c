@@ -158,3 +158,51 @@ gp_platform_detect (gchar ** detail)
   g_free (smi);
   return g_strdup ("generic");
 }
+
+/* The value of the first "@key : value" line of @text, or NULL. */
+static gchar *
+gp_platform_cpuinfo_value (const gchar * text, const gchar * key)
+{
+  gchar **lines = g_strsplit (text, "\n", -1), *value = NULL;
+  guint i;
+
+  for (i = 0; lines[i] && value == NULL; i++) {
+    gchar *colon = strchr (lines[i], ':');
+
+    if (colon == NULL)
+      continue;
+    *colon = '\0';
+    if (strcmp (g_strstrip (lines[i]), key) == 0 && *g_strstrip (colon + 1))
+      value = g_strdup (colon + 1);
+  }
+  g_strfreev (lines);
+  return value;
+}
+
+gchar *
+gp_platform_cpu (void)
+{
+  gchar *info = NULL, *model = NULL, *out;
+
+  g_file_get_contents ("/proc/cpuinfo", &info, NULL, NULL);
+  if (info)
+    model = gp_platform_cpuinfo_value (info, "model name");
+  if (model == NULL && g_file_get_contents ("/proc/device-tree/model", &model,
+          NULL, NULL))
+    g_strstrip (model);
+  if ((model == NULL || *model == '\0') && info) {
+    gchar *impl = gp_platform_cpuinfo_value (info, "CPU implementer");
+    gchar *part = gp_platform_cpuinfo_value (info, "CPU part");
+
+    g_free (model);
+    model = impl && part ? g_strdup_printf ("CPU implementer %s part %s",
+        impl, part) : NULL;
+    g_free (impl);
+    g_free (part);
+  }
+  out = g_strdup_printf ("%s, %d CPUs", model && *model ? model :
+      "unknown CPU", g_get_num_processors ());
+  g_free (model);
+  g_free (info);
+  return out;
+}

@@ -18,6 +18,12 @@ G_BEGIN_DECLS
  * nvidia-smi but no GPU it can list is generic. */
 gchar *gp_platform_detect (gchar ** detail);
 
+/* The CPU as /proc/cpuinfo names it ("model name" on x86; on arm64 the
+ * device tree's model, else the first core's implementer and part), and
+ * how many CPUs this process may run on: "Intel(R) Xeon(R) ..., 2 CPUs".
+ * A new string; "unknown CPU, N CPUs" when nothing names it. */
+gchar *gp_platform_cpu (void);
+
 /* Runs @argv for at most 5 s; TRUE when it exited 0. @out (may be NULL)
  * receives its stdout. */
 gboolean gp_platform_run (const gchar * const *argv, gchar ** out);

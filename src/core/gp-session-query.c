@@ -369,6 +369,21 @@ gp_session_video_fps (const GpSession * s)
 }
 
 gdouble
+gp_session_sinks_fps (const GpSession * s)
+{
+  gdouble sum = 0;
+  guint i;
+
+  for (i = 0; i < s->sinks->len; i++) {
+    const GpSinkSummary *k = g_ptr_array_index (s->sinks, i);
+
+    if (k->fps > 0)
+      sum += k->fps;
+  }
+  return sum;
+}
+
+gdouble
 gp_session_sink_target_media_rate (GpSession * s, const gchar * sink)
 {
   GpSinkSummary *sk = gp_session_find_sink (s, sink);

@@ -122,6 +122,8 @@ gdouble gp_session_sink_target_fps (GpSession * s, const gchar * sink);
 /* The measured frame rate of the session's first video sink; NAN
  * without one. */
 gdouble gp_session_video_fps (const GpSession * s);
+/* The sinks' steady buffers/s, summed; 0 when none has a rate. */
+gdouble gp_session_sinks_fps (const GpSession * s);
 
 /* One element on a latency path and the time from its input to the next
  * element's input, from the mean latencies of summary.interlatency: its

@@ -14,6 +14,7 @@
  * that was really seen.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gp-stats.h"
@@ -367,4 +368,76 @@ gp_trend_slope (const GpTrend * t)
   if (d <= 1e-12 * MAX (1.0, t->sxx))
     return NAN;
   return (t->n * t->sxy - t->sx * t->sy) / d;
+}
+
+static gint
+gp_rank_cmp (gconstpointer x, gconstpointer y)
+{
+  gdouble a = *(const gdouble *) x, b = *(const gdouble *) y;
+
+  return a < b ? -1 : a > b;
+}
+
+/**
+ * gp_rank_test_greater:
+ * The exact one-sided rank test of @b above @a (gp-stats.h). Ranks are
+ * doubled so that a tie's mean rank is a whole number; the count of the
+ * ways to pick nb of the pooled ranks with each sum is built one value at
+ * a time (ways[k][sum]), in doubles: C(128, 64) is about 2.4e37.
+ */
+gdouble
+gp_rank_test_greater (const gdouble * a, guint na, const gdouble * b,
+    guint nb)
+{
+  guint n = na + nb, i, j, k, smax, seen = 0;
+  gdouble *pool, *ways, total = 0, at_least = 0;
+  guint *rank2;
+
+  if (na == 0 || nb == 0 || na > GP_RANK_TEST_MAX || nb > GP_RANK_TEST_MAX)
+    return NAN;
+  pool = g_new (gdouble, n);
+  memcpy (pool, a, na * sizeof (gdouble));
+  memcpy (pool + na, b, nb * sizeof (gdouble));
+  qsort (pool, n, sizeof (gdouble), gp_rank_cmp);
+  /* doubled mean ranks of the sorted pool: a run of ties i..j-1 shares
+   * (i + 1) + j, twice the mean of ranks i + 1 .. j */
+  rank2 = g_new (guint, n);
+  for (i = 0; i < n; i = j) {
+    for (j = i + 1; j < n && pool[j] == pool[i]; j++);
+    for (k = i; k < j; k++)
+      rank2[k] = i + 1 + j;
+  }
+  for (i = 0; i < nb; i++) {
+    /* b[i]'s rank: that of its value in the pool */
+    for (k = 0; k < n && pool[k] != b[i]; k++);
+    seen += k < n ? rank2[k] : 0;
+  }
+  smax = n * (n + 1);
+  ways = g_new0 (gdouble, (nb + 1) * (smax + 1));
+  ways[0] = 1;
+  for (i = 0; i < n; i++)
+    for (k = MIN (i + 1, nb); k >= 1; k--)
+      for (j = rank2[i]; j <= smax; j++)
+        ways[k * (smax + 1) + j] += ways[(k - 1) * (smax + 1) + j - rank2[i]];
+  for (j = 0; j <= smax; j++) {
+    total += ways[nb * (smax + 1) + j];
+    if (j >= seen)
+      at_least += ways[nb * (smax + 1) + j];
+  }
+  g_free (ways);
+  g_free (rank2);
+  g_free (pool);
+  return total > 0 ? at_least / total : NAN;
+}
+
+gdouble
+gp_rank_test_min_p (guint na, guint nb)
+{
+  gdouble c = 1;
+  guint i;
+
+  /* C(na + nb, nb), built so that each step stays whole */
+  for (i = 1; i <= nb; i++)
+    c = c * (na + i) / i;
+  return 1.0 / c;
 }

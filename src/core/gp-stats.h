@@ -90,6 +90,19 @@ void gp_trend_add (GpTrend * t, gdouble x, gdouble y);
 /* Its slope (y per x); NAN with fewer than two distinct x. */
 gdouble gp_trend_slope (const GpTrend * t);
 
+/* The one-sided Wilcoxon-Mann-Whitney rank test, exact: the chance, were
+ * @a and @b drawn alike, that @b's rank sum among the pooled values is at
+ * least what was seen (@b tends larger). Ties take their mean rank, and
+ * the exact distribution is that of those ranks (a permutation test on
+ * them), so it holds for any number of ties. At most GP_RANK_TEST_MAX
+ * values a side; NAN when a side is empty or larger. */
+#define GP_RANK_TEST_MAX 64
+gdouble gp_rank_test_greater (const gdouble * a, guint na, const gdouble * b,
+    guint nb);
+/* The smallest p the test can give with @na and @nb values: every @b above
+ * every @a, one arrangement of C(na + nb, nb). */
+gdouble gp_rank_test_min_p (guint na, guint nb);
+
 G_END_DECLS
 
 #endif /* __GP_STATS_H__ */

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/gp-capture.h"
+#include "capture/gp-step.h"
+#include "core/gp-session-query.h"
 
 /* nvstreammux's own bound on batch-size is 1024; four times that leaves
  * room for any other batching element and still refuses a typo */
@@ -119,38 +120,6 @@ gp_ds_sweep_plateau (const GpDsSweepRow * rows, guint n, gdouble gain)
   return -1;
 }
 
-/* The frames/s through the session's sinks: each sink's steady buffers/s
- * (a batched buffer carries @batch frames), summed. */
-static gdouble
-gp_ds_sweep_sink_fps (const GpSession * s)
-{
-  gdouble sum = 0;
-  guint i;
-
-  for (i = 0; i < s->sinks->len; i++) {
-    const GpSinkSummary *k = g_ptr_array_index (s->sinks, i);
-
-    if (k->fps > 0)
-      sum += k->fps;
-  }
-  return sum;
-}
-
-/* The first error's text, else NULL. */
-static const gchar *
-gp_ds_sweep_error_text (const GpSession * s)
-{
-  guint i;
-
-  for (i = 0; i < s->events->len; i++) {
-    const GpEvent *e = g_ptr_array_index (s->events, i);
-
-    if (g_strcmp0 (e->type, "error") == 0)
-      return e->text;
-  }
-  return NULL;
-}
-
 /* The most GPU memory the run's machine series say was used, on any
  * GPU, and that GPU's total. */
 static void
@@ -175,53 +144,28 @@ gp_ds_sweep_gpu_memory (GpSession * s, GpDsSweepRow * row)
   g_ptr_array_unref (all);
 }
 
-/* One batch: a row, or FALSE with @error when nothing could be run: the
- * tracer, or the launch string of the @first batch (later, one that an
- * earlier batch's parsed has a batch size its elements refuse: a row). */
+/* One batch: a row (gp_step_run), or FALSE with @error when nothing could
+ * be run: the tracer, or the launch string of the @first batch. */
 static gboolean
 gp_ds_sweep_one (const gchar * launch, guint batch, guint streams,
     gdouble duration_s, gboolean first, GpDsSweepRow * row, GError ** error)
 {
-  GpCaptureOptions opts;
-  GpCaptureEnd end = GP_CAPTURE_END_EOS;
-  GError *err = NULL;
-  GpSession *s;
-  gdouble fps;
+  GpStep step;
 
-  gp_capture_options_init (&opts);
-  opts.launch = launch;
-  opts.duration_s = duration_s;
-  opts.machine = TRUE;
-  s = gp_capture_run (&opts, &end, &err);
-  if (s == NULL) {
-    if (err->domain == GP_CAPTURE_ERROR &&
-        (err->code == GP_CAPTURE_ERROR_STATE ||
-            (err->code == GP_CAPTURE_ERROR_LAUNCH && !first))) {
-      row->state = GP_DS_SWEEP_FAILED;
-      row->why = g_strdup (err->message);
-      g_error_free (err);
-      return TRUE;
-    }
-    g_propagate_error (error, err);
+  if (!gp_step_run (launch, duration_s, first, &step, error))
     return FALSE;
-  }
-  fps = gp_ds_sweep_sink_fps (s);
-  if (end == GP_CAPTURE_END_ERROR) {
-    const gchar *text = gp_ds_sweep_error_text (s);
-
+  if (!step.ran) {
     row->state = GP_DS_SWEEP_FAILED;
-    row->why = g_strdup (text ? text : "the pipeline failed");
-  } else if (!(fps > 0)) {
-    row->state = GP_DS_SWEEP_FAILED;
-    row->why = g_strdup ("no steady rate at a sink (too short a run, or "
-        "nothing reached one)");
+    row->why = g_steal_pointer (&step.why);
   } else {
     row->state = GP_DS_SWEEP_RAN;
-    row->aggregate_fps = fps * batch;
+    /* a batched buffer carries @batch frames */
+    row->aggregate_fps = gp_session_sinks_fps (step.session) * batch;
     row->per_stream_fps = row->aggregate_fps / MAX (streams, 1);
   }
-  gp_ds_sweep_gpu_memory (s, row);
-  gp_session_free (s);
+  if (step.session)
+    gp_ds_sweep_gpu_memory (step.session, row);
+  gp_step_clear (&step);
   return TRUE;
 }
 

@@ -363,6 +363,38 @@ test_octaves (void)
   g_free (h);
 }
 
+/* The exact rank test against counts made by hand: of the 20 ways to
+ * pick 3 of ranks 1..6, {4,5,6} and {3,5,6} reach a rank sum of 14 or
+ * more; every b above every a of 5 and 5 is one arrangement of 252; all
+ * tied is no evidence at all. */
+static void
+test_rank_test (void)
+{
+  const gdouble a1[] = { 1, 2, 4 }, b1[] = { 3, 5, 6 };
+  const gdouble a2[] = { 1, 2, 3, 4, 5 }, b2[] = { 6, 7, 8, 9, 10 };
+  const gdouble same[] = { 7, 7, 7 };
+  /* ties across the sides: the four 2s share rank 3.5, so b's ranks are
+   * 3.5, 3.5 and 6 (sum 13); of the 20 picks of 3 of 1, 3.5 x4, 6, the
+   * 6 with the 6 and two 3.5s reach it */
+  const gdouble a3[] = { 1, 2, 2 }, b3[] = { 2, 2, 3 };
+
+  g_assert_cmpfloat_with_epsilon (gp_rank_test_greater (a1, 3, b1, 3),
+      2.0 / 20, 1e-12);
+  g_assert_cmpfloat_with_epsilon (gp_rank_test_greater (b1, 3, a1, 3),
+      19.0 / 20, 1e-12);
+  g_assert_cmpfloat_with_epsilon (gp_rank_test_greater (a2, 5, b2, 5),
+      1.0 / 252, 1e-12);
+  g_assert_cmpfloat_with_epsilon (gp_rank_test_min_p (5, 5), 1.0 / 252,
+      1e-12);
+  g_assert_cmpfloat_with_epsilon (gp_rank_test_greater (same, 3, same, 3),
+      1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (gp_rank_test_greater (a3, 3, b3, 3),
+      6.0 / 20, 1e-12);
+  g_assert_true (isnan (gp_rank_test_greater (a1, 0, b1, 3)));
+  g_assert_true (isnan (gp_rank_test_greater (a1, 3, b1,
+              GP_RANK_TEST_MAX + 1)));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -377,5 +409,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stats/clamped-to-max", test_clamped_to_max);
   g_test_add_func ("/core/stats/mixture", test_mixture);
   g_test_add_func ("/core/stats/octaves", test_octaves);
+  g_test_add_func ("/core/stats/rank-test", test_rank_test);
   return g_test_run ();
 }

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* tests of gp-gate: the judgement on runs made by hand (a regression needs
+ * both its threshold and the rank test; the floor; too few runs; findings
+ * new and cleared; a metric in one side only), the thresholds' option,
+ * the baseline file written and read back and refused, the pipeline and
+ * machine checks, and the JUnit and Markdown outputs read back by GLib's
+ * XML parser and by their escapes. The real runs: tests/cli/test-gate.c.
+ */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/gp-session.h"
+#include "report/gp-gate.h"
+
+static gchar *gp_tmp;
+
+/* A run holding @key = @v (and nothing else). */
+static GpGateRun *
+gp_test_gate_run (const gchar * key, gdouble v)
+{
+  GpGateRun *run = g_new0 (GpGateRun, 1);
+  gdouble *box = g_new (gdouble, 1);
+
+  run->metrics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
+  run->findings = g_ptr_array_new_with_free_func (g_free);
+  *box = v;
+  g_hash_table_insert (run->metrics, g_strdup (key), box);
+  return run;
+}
+
+/* A baseline of @n runs of @key, the values @v. */
+static GpGateBaseline *
+gp_test_gate_base (const gchar * key, const gdouble * v, guint n)
+{
+  GpGateBaseline *b = g_new0 (GpGateBaseline, 1);
+  guint i;
+
+  b->what = g_strdup ("launch");
+  b->pipeline = g_strdup ("videotestsrc ! identity ! fakesink");
+  b->elements = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (b->elements, g_strdup ("fakesink"));
+  g_ptr_array_add (b->elements, g_strdup ("videotestsrc"));
+  b->machine = g_strdup ("a CPU, 2 CPUs; generic");
+  b->gstreamer = g_strdup ("1.22.0");
+  b->recorded = g_strdup ("2026-12-06T07:00:00Z");
+  b->runs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gp_gate_run_free);
+  for (i = 0; i < n; i++)
+    g_ptr_array_add (b->runs, gp_test_gate_run (key, v[i]));
+  return b;
+}
+
+/* The verdict of the only metric row of @a against @b. */
+static GpGateRow
+gp_test_gate_one (const gchar * key, const gdouble * a, guint na,
+    const gdouble * b, guint nb, GpGateResult ** result)
+{
+  GpGateBaseline *base = gp_test_gate_base (key, a, na);
+  GpGateBaseline *now = gp_test_gate_base (key, b, nb);
+  GpGateThresholds t;
+  GpGateResult *r;
+  GpGateRow row;
+
+  gp_gate_thresholds_init (&t);
+  r = gp_gate_judge (base, now, &t);
+  g_assert_cmpuint (r->rows->len, ==, 1);
+  row = g_array_index (r->rows, GpGateRow, 0);
+  row.metric = g_strdup (row.metric);
+  if (result)
+    *result = r;
+  else
+    gp_gate_result_free (r);
+  gp_gate_baseline_free (base);
+  gp_gate_baseline_free (now);
+  return row;
+}
+
+static const gdouble gp_rate_base[] = { 100, 101, 99, 100, 102 };
+
+/* 20 % fewer frames in every run: a regression, p = 1/252; 5 % fewer in
+ * every run: under the 10 % threshold, so no regression however sure the
+ * test is; 20 % fewer at the median with runs all over: noise. */
+static void
+test_gate_threshold_and_noise (void)
+{
+  const gdouble slower[] = { 80, 81, 79, 80, 82 };
+  const gdouble bit[] = { 95, 96, 94, 95, 97 };
+  const gdouble spread[] = { 80, 120, 79, 101, 60 };
+  GpGateResult *r;
+  GpGateRow row;
+
+  row = gp_test_gate_one ("rate fakesink", gp_rate_base, 5, slower, 5, &r);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_REGRESSION);
+  g_assert_cmpint (row.kind, ==, GP_GATE_RATE);
+  g_assert_cmpfloat_with_epsilon (row.base, 100, 1e-9);
+  g_assert_cmpfloat_with_epsilon (row.now, 80, 1e-9);
+  g_assert_cmpfloat_with_epsilon (row.change, -0.2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (row.p, 1.0 / 252, 1e-12);
+  g_assert_cmpuint (r->regressions, ==, 1);
+  g_assert_true (r->testable);
+  gp_gate_result_free (r);
+  g_free (row.metric);
+
+  row = gp_test_gate_one ("rate fakesink", gp_rate_base, 5, bit, 5, NULL);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_SAME);
+  g_assert_cmpfloat (row.p, <, 0.01);
+  g_free (row.metric);
+
+  row = gp_test_gate_one ("rate fakesink", gp_rate_base, 5, spread, 5, NULL);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_NOISE);
+  g_assert_cmpfloat (row.p, >=, 0.01);
+  g_free (row.metric);
+}
+
+/* Faster is an improvement; for a latency (lower is better) higher is the
+ * regression; a latency that moved 60 % but by 0.03 ms stays under the
+ * 0.1 ms floor. */
+static void
+test_gate_directions_and_floor (void)
+{
+  const gdouble faster[] = { 130, 131, 129, 130, 132 };
+  const gdouble lat[] = { 2.0, 2.1, 1.9, 2.0, 2.05 };
+  const gdouble lat_up[] = { 3.0, 3.1, 2.9, 3.0, 3.05 };
+  const gdouble tiny[] = { 0.05, 0.05, 0.05, 0.05, 0.05 };
+  const gdouble tiny_up[] = { 0.08, 0.08, 0.08, 0.08, 0.08 };
+  GpGateResult *r;
+  GpGateRow row;
+
+  row = gp_test_gate_one ("rate fakesink", gp_rate_base, 5, faster, 5, &r);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_IMPROVED);
+  g_assert_cmpuint (r->improvements, ==, 1);
+  g_assert_cmpuint (r->regressions, ==, 0);
+  gp_gate_result_free (r);
+  g_free (row.metric);
+
+  row = gp_test_gate_one ("latency a.src>fakesink", lat, 5, lat_up, 5, NULL);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_REGRESSION);
+  g_assert_cmpint (row.kind, ==, GP_GATE_LATENCY);
+  g_free (row.metric);
+  row = gp_test_gate_one ("latency a.src>fakesink", lat_up, 5, lat, 5, NULL);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_IMPROVED);
+  g_free (row.metric);
+
+  row = gp_test_gate_one ("latency a.src>fakesink", tiny, 5, tiny_up, 5,
+      NULL);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_SAME);
+  g_assert_cmpfloat_with_epsilon (row.change, 0.6, 1e-9);
+  g_free (row.metric);
+}
+
+/* Three runs a side cannot reach p < 0.01 (1/20 at best): the threshold
+ * alone judges, no p is claimed, and the method line says so. */
+static void
+test_gate_too_few_runs (void)
+{
+  const gdouble slower[] = { 80, 81, 79 };
+  GpGateResult *r;
+  GpGateRow row = gp_test_gate_one ("rate fakesink", gp_rate_base, 3,
+      slower, 3, &r);
+  gchar *text;
+
+  g_assert_false (r->testable);
+  g_assert_cmpint (row.verdict, ==, GP_GATE_REGRESSION);
+  g_assert_true (isnan (row.p));
+  text = gp_gate_format (r, "base.json");
+  g_assert_nonnull (strstr (text, "judged on the thresholds alone"));
+  g_assert_nonnull (strstr (text, "FAIL: 1 regression"));
+  g_free (text);
+  gp_gate_result_free (r);
+  g_free (row.metric);
+}
+
+/* A finding in 3 of 5 new runs and in no baseline run is new; in 2 of 5
+ * it is not (it comes and goes); one in every baseline run and in no new
+ * one is cleared. A metric in the new runs only is said, never judged. */
+static void
+test_gate_findings_and_unmatched (void)
+{
+  GpGateBaseline *base = gp_test_gate_base ("rate fakesink", gp_rate_base,
+      5);
+  GpGateBaseline *now = gp_test_gate_base ("rate fakesink", gp_rate_base,
+      5);
+  GpGateThresholds t;
+  GpGateResult *r;
+  guint i, seen = 0;
+
+  for (i = 0; i < 5; i++) {
+    GpGateRun *b = g_ptr_array_index (base->runs, i);
+    GpGateRun *n = g_ptr_array_index (now->runs, i);
+    gdouble *box = g_new (gdouble, 1);
+
+    g_ptr_array_add (b->findings, g_strdup ("SYNC medium: fakesink"));
+    if (i < 3)
+      g_ptr_array_add (n->findings, g_strdup ("QUEUE medium: queue"));
+    if (i < 2)
+      g_ptr_array_add (n->findings, g_strdup ("HOT high: identity"));
+    *box = 1.5;
+    g_hash_table_insert (n->metrics, g_strdup ("self identity"), box);
+  }
+  gp_gate_thresholds_init (&t);
+  r = gp_gate_judge (base, now, &t);
+  for (i = 0; i < r->rows->len; i++) {
+    GpGateRow *row = &g_array_index (r->rows, GpGateRow, i);
+
+    if (strcmp (row->metric, "finding QUEUE medium: queue") == 0) {
+      g_assert_cmpint (row->verdict, ==, GP_GATE_REGRESSION);
+      g_assert_cmpuint (row->now_runs, ==, 3);
+      seen |= 1;
+    } else if (strcmp (row->metric, "finding HOT high: identity") == 0) {
+      g_assert_cmpint (row->verdict, ==, GP_GATE_SAME);
+      seen |= 2;
+    } else if (strcmp (row->metric, "finding SYNC medium: fakesink") == 0) {
+      g_assert_cmpint (row->verdict, ==, GP_GATE_IMPROVED);
+      seen |= 4;
+    } else if (strcmp (row->metric, "self identity") == 0) {
+      g_assert_cmpint (row->verdict, ==, GP_GATE_UNMATCHED);
+      g_assert_cmpuint (row->base_runs, ==, 0);
+      seen |= 8;
+    } else
+      g_assert_cmpstr (row->metric, ==, "rate fakesink");
+  }
+  g_assert_cmpuint (seen, ==, 15);
+  g_assert_cmpuint (r->regressions, ==, 1);
+  gp_gate_result_free (r);
+  gp_gate_baseline_free (base);
+  gp_gate_baseline_free (now);
+}
+
+static void
+test_gate_thresholds (void)
+{
+  GpGateThresholds t;
+  GError *err = NULL;
+
+  gp_gate_thresholds_init (&t);
+  g_assert_cmpfloat_with_epsilon (t.max_regress[GP_GATE_RATE], 0.10, 1e-12);
+  g_assert_true (gp_gate_thresholds_parse (&t, "cpu=10%, rate=2.5%", &err));
+  g_assert_no_error (err);
+  g_assert_cmpfloat_with_epsilon (t.max_regress[GP_GATE_CPU], 0.10, 1e-12);
+  g_assert_cmpfloat_with_epsilon (t.max_regress[GP_GATE_RATE], 0.025,
+      1e-12);
+  g_assert_false (gp_gate_thresholds_parse (&t, "cpu=10", &err));
+  g_assert_nonnull (strstr (err->message, "'10' for cpu"));
+  g_clear_error (&err);
+  g_assert_false (gp_gate_thresholds_parse (&t, "fps=10%", &err));
+  g_assert_nonnull (strstr (err->message, "'fps' is not a metric"));
+  g_clear_error (&err);
+  g_assert_false (gp_gate_thresholds_parse (&t, "rate", &err));
+  g_assert_null (strchr (err->message, '\n'));
+  g_clear_error (&err);
+}
+
+/* Written, read back whole; bad files refused in one line naming them. */
+static void
+test_gate_baseline_file (void)
+{
+  const gdouble lat[] = { 2.0, 2.1, 1.9 };
+  GpGateBaseline *b = gp_test_gate_base ("latency a.src>fakesink", lat, 3);
+  gchar *path = g_build_filename (gp_tmp, "base.json", NULL);
+  const gchar *bad[][2] = {
+    {"not json", "base.json"},
+    {"{\"gstprof_gate\": 2}", "format 1"},
+    {"{\"gstprof_gate\": 1, \"what\": \"launch\", \"machine\": \"m\", "
+          "\"gstreamer\": \"1\", \"runs\": [{\"metrics\": {\"speed x\": 1}}]}",
+        "'speed x' is not a gate metric"},
+    {"{\"gstprof_gate\": 1, \"what\": \"launch\", \"machine\": \"m\", "
+          "\"gstreamer\": \"1\", \"runs\": [{\"metrics\": {\"rate x\": -1}}]}",
+        "0 or more"},
+    {"{\"gstprof_gate\": 1, \"what\": \"launch\", \"machine\": \"m\", "
+          "\"gstreamer\": \"1\", \"runs\": []}", "1 to 64 runs"},
+    {"{\"gstprof_gate\": 1, \"what\": \"elsewhere\", \"machine\": \"m\", "
+          "\"gstreamer\": \"1\", \"runs\": [{}]}", "launch, program"},
+  };
+  GpGateBaseline *back;
+  GpGateRun *run;
+  GError *err = NULL;
+  guint i;
+
+  g_ptr_array_add (((GpGateRun *) g_ptr_array_index (b->runs, 0))->findings,
+      g_strdup ("HOT high: identity"));
+  g_assert_true (gp_gate_baseline_save (b, path, &err));
+  g_assert_no_error (err);
+  back = gp_gate_baseline_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (back->pipeline, ==, b->pipeline);
+  g_assert_cmpstr (back->machine, ==, b->machine);
+  g_assert_cmpstr (back->gstreamer, ==, "1.22.0");
+  g_assert_cmpuint (back->elements->len, ==, 2);
+  g_assert_cmpuint (back->runs->len, ==, 3);
+  run = g_ptr_array_index (back->runs, 1);
+  g_assert_cmpfloat_with_epsilon (*(gdouble *) g_hash_table_lookup
+      (run->metrics, "latency a.src>fakesink"), 2.1, 1e-12);
+  run = g_ptr_array_index (back->runs, 0);
+  g_assert_cmpstr (g_ptr_array_index (run->findings, 0), ==,
+      "HOT high: identity");
+  gp_gate_baseline_free (back);
+
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_assert_true (g_file_set_contents (path, bad[i][0], -1, NULL));
+    back = gp_gate_baseline_load (path, &err);
+    g_assert_null (back);
+    g_test_message ("%s", err->message);
+    g_assert_nonnull (strstr (err->message, "base.json"));
+    g_assert_nonnull (strstr (err->message, bad[i][1]));
+    g_assert_null (strchr (err->message, '\n'));
+    g_clear_error (&err);
+  }
+  gp_gate_baseline_free (b);
+  g_free (path);
+}
+
+/* Another pipeline (other elements), machine or version: refused with the
+ * reason; --allow-other-machine takes the other machine. */
+static void
+test_gate_refusals (void)
+{
+  GpGateBaseline *b = gp_test_gate_base ("rate fakesink", gp_rate_base, 5);
+  GPtrArray *other = g_ptr_array_new ();
+  gchar *why = NULL;
+
+  g_assert_true (gp_gate_same_pipeline (b, b->elements, &why));
+  g_ptr_array_add (other, (gpointer) "fakesink");
+  g_ptr_array_add (other, (gpointer) "videoconvert(videotestsrc>fakesink)");
+  g_ptr_array_add (other, (gpointer) "videotestsrc");
+  g_assert_false (gp_gate_same_pipeline (b, other, &why));
+  g_assert_nonnull (strstr (why, "another pipeline"));
+  g_assert_nonnull (strstr (why, "videoconvert"));
+  g_clear_pointer (&why, g_free);
+  g_assert_true (gp_gate_same_machine (b, b->machine, "1.22.0", FALSE,
+          &why));
+  g_assert_false (gp_gate_same_machine (b, "another CPU", "1.22.0", FALSE,
+          &why));
+  g_assert_nonnull (strstr (why, "another machine"));
+  g_assert_nonnull (strstr (why, "--allow-other-machine"));
+  g_clear_pointer (&why, g_free);
+  g_assert_false (gp_gate_same_machine (b, b->machine, "1.26.0", FALSE,
+          &why));
+  g_assert_nonnull (strstr (why, "another GStreamer (1.22.0"));
+  g_clear_pointer (&why, g_free);
+  g_assert_true (gp_gate_same_machine (b, "another CPU", "1.26.0", TRUE,
+          &why));
+  g_ptr_array_unref (other);
+  gp_gate_baseline_free (b);
+}
+
+typedef struct
+{
+  guint testcases, failures, errors;
+} GpJunitCount;
+
+static void
+gp_test_junit_start (GMarkupParseContext * ctx, const gchar * name,
+    const gchar ** attrs, const gchar ** values, gpointer data,
+    GError ** error)
+{
+  GpJunitCount *c = data;
+
+  c->testcases += strcmp (name, "testcase") == 0;
+  c->failures += strcmp (name, "failure") == 0;
+  c->errors += strcmp (name, "error") == 0;
+}
+
+/* @xml well-formed (GLib's parser), its elements counted */
+static GpJunitCount
+gp_test_junit_parse (const gchar * xml)
+{
+  GMarkupParser parser = { gp_test_junit_start, NULL, NULL, NULL, NULL };
+  GpJunitCount c = { 0 };
+  GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, &c,
+      NULL);
+  GError *err = NULL;
+
+  g_assert_true (g_markup_parse_context_parse (ctx, xml, -1, &err));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &err));
+  g_assert_no_error (err);
+  g_markup_parse_context_free (ctx);
+  return c;
+}
+
+/* A regression is a <failure> in its <testcase>; a pipeline that failed is
+ * one <error>; names with markup in them stay text; Markdown escapes the
+ * table's pipes. */
+static void
+test_gate_outputs (void)
+{
+  const gdouble slower[] = { 80, 81, 79, 80, 82 };
+  const gchar *key = "rate a<b>&\"c|d";
+  GpGateBaseline *base = gp_test_gate_base (key, gp_rate_base, 5);
+  GpGateBaseline *now = gp_test_gate_base (key, slower, 5);
+  GpGateThresholds t;
+  GpGateResult *r;
+  GpJunitCount c;
+  gchar *xml, *md;
+
+  gp_gate_thresholds_init (&t);
+  r = gp_gate_judge (base, now, &t);
+  xml = gp_gate_junit (r, NULL);
+  c = gp_test_junit_parse (xml);
+  g_assert_cmpuint (c.testcases, ==, 1);
+  g_assert_cmpuint (c.failures, ==, 1);
+  g_assert_nonnull (strstr (xml, "a&lt;b&gt;&amp;&quot;c|d"));
+  g_free (xml);
+  xml = gp_gate_junit (NULL, "run 2 of 5: no element \"x<y\"");
+  c = gp_test_junit_parse (xml);
+  g_assert_cmpuint (c.errors, ==, 1);
+  g_assert_cmpuint (c.failures, ==, 0);
+  g_free (xml);
+  md = gp_gate_markdown (r, "base.json", NULL);
+  g_assert_true (g_str_has_prefix (md, "### gstprof gate: FAIL"));
+  g_assert_nonnull (strstr (md, "c\\|d"));
+  g_assert_nonnull (strstr (md, "**REGRESSION**"));
+  g_free (md);
+  gp_gate_result_free (r);
+  gp_gate_baseline_free (base);
+  gp_gate_baseline_free (now);
+}
+
+int
+main (int argc, char **argv)
+{
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
+  gp_tmp = g_dir_make_tmp ("gstprof-test-gate-XXXXXX", NULL);
+  g_test_add_func ("/report/gate/threshold-and-noise",
+      test_gate_threshold_and_noise);
+  g_test_add_func ("/report/gate/directions-and-floor",
+      test_gate_directions_and_floor);
+  g_test_add_func ("/report/gate/too-few-runs", test_gate_too_few_runs);
+  g_test_add_func ("/report/gate/findings-and-unmatched",
+      test_gate_findings_and_unmatched);
+  g_test_add_func ("/report/gate/thresholds", test_gate_thresholds);
+  g_test_add_func ("/report/gate/baseline-file", test_gate_baseline_file);
+  g_test_add_func ("/report/gate/refusals", test_gate_refusals);
+  g_test_add_func ("/report/gate/outputs", test_gate_outputs);
+  ret = g_test_run ();
+  {
+    gchar *path = g_build_filename (gp_tmp, "base.json", NULL);
+
+    g_unlink (path);
+    g_free (path);
+  }
+  g_rmdir (gp_tmp);
+  g_free (gp_tmp);
+  return ret;
+}
