@@ -63,6 +63,14 @@ pairs: build
 test-asan: deps
 	@sh tools/run-asan.sh build-asan
 
+# gstprof gate held against its own baseline 20 times on real runs
+# (tests/cli/test-gate.c with GP_GATE_SELF_RUNS=20: about 3 minutes);
+# make test asks 3. Not part of test.
+.PHONY: gate-noise
+gate-noise: build
+	@cd $(BUILD) && GP_GATE_SELF_RUNS=20 meson test --timeout-multiplier 4 \
+	  --print-errorlogs cli-gate
+
 # An hour of 30 fps frames through the tracer, sped up (tools/soak.sh):
 # memory flat, the last window like the first; not part of test.
 .PHONY: soak

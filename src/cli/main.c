@@ -50,6 +50,10 @@ static const GpMainCommand gp_main_commands[] = {
         "against a recorded baseline's runs; fails on a\n"
         "regression beyond threshold and noise (--record writes\n"
         "the baseline)"},
+  {"density", gp_cmd_density, "\"TEMPLATE with {n}\" | --pipeline \"ONE\"",
+      "how many streams this machine holds: 1, 2, 4, ...\n"
+        "streams until one falls below the floor, then bisected;\n"
+        "what hit the wall at the first that did not hold"},
   {"export", gp_cmd_export, "SESSION --dot FILE --svg FILE --csv DIR "
         "--perfetto FILE",
       "a saved session for other tools: the pipeline graph\n"
