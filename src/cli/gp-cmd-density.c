@@ -24,6 +24,8 @@
 /* Far above what one machine runs in one process, small enough that a
  * typo does not start a thousand pipelines. */
 #define GP_DENSITY_STREAMS_MAX_LIMIT 256
+/* Ctrl-C: as a shell reports a command SIGINT ended (128 + 2) */
+#define GP_DENSITY_EXIT_INTERRUPTED 130
 
 static const gchar gp_density_description[] =
     "Runs the pipeline with 1, 2, 4, ... streams until a stream falls "
@@ -62,12 +64,15 @@ static const gchar gp_density_description[] =
     "  2  the pipeline failed with one stream\n"
     "  3  bad usage or input: options, a launch string that does not "
     "parse,\n"
-    "     streams that cannot be told apart, no frame rate for a floor\n";
+    "     streams that cannot be told apart, no frame rate for a floor\n"
+    "  130  interrupted (Ctrl-C): the steps run so far and the most that "
+    "held\n";
 
 typedef struct
 {
   guint n;
   gboolean ran, held;
+  gboolean interrupted;         /* Ctrl-C: the step not judged */
   gchar *why;                   /* not run through: one line */
   gdouble fps_min, fps_median;
   gdouble cpu_pct;              /* the process's, % of one core */
@@ -101,6 +106,7 @@ gp_density_step (const gchar * template_, guint n, gdouble duration,
 
   row->n = n;
   row->fps_min = row->fps_median = row->cpu_pct = NAN;
+  row->interrupted = FALSE;
   if (launch == NULL || !gp_step_run (launch, duration, first, &step,
           &err)) {
     *code = gp_cli_fail ("density", "%s", err->message);
@@ -109,6 +115,11 @@ gp_density_step (const gchar * template_, guint n, gdouble duration,
     return FALSE;
   }
   g_free (launch);
+  if (step.end == GP_CAPTURE_END_INTERRUPTED) {
+    row->interrupted = TRUE;
+    gp_step_clear (&step);
+    return TRUE;
+  }
   if (!step.ran) {
     row->why = g_strdup (step.why);
     gp_step_clear (&step);
@@ -277,6 +288,7 @@ gp_cmd_density (gint argc, gchar ** argv)
   GError *err = NULL;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (GpDensityRow));
   gint *held = NULL, code = GP_EXIT_USAGE;
+  gboolean interrupted = FALSE;
   const gchar *template_;
   guint n, answer;
 
@@ -341,6 +353,12 @@ gp_cmd_density (gint argc, gchar ** argv)
       g_free (row.why);
       goto out;
     }
+    if (row.interrupted) {
+      /* what was measured so far is said, with the search cut short */
+      fprintf (stderr, "gstprof density: interrupted at %u streams\n", n);
+      interrupted = TRUE;
+      break;
+    }
     held[n] = row.held ? 1 : -1;
     if (row.ran)
       fprintf (stderr, "gstprof density: %u stream%s: slowest %.1f fps, "
@@ -355,7 +373,10 @@ gp_cmd_density (gint argc, gchar ** argv)
   g_array_sort (rows, gp_density_row_cmp);
   answer = gp_step_density_answer (held, (guint) max);
   gp_density_print (rows, answer, (guint) max, floor);
-  code = GP_EXIT_CLEAN;
+  if (interrupted)
+    printf ("interrupted: the search was cut short, so the answer is the "
+        "most that held so far\n");
+  code = interrupted ? GP_DENSITY_EXIT_INTERRUPTED : GP_EXIT_CLEAN;
   if (out) {
     if (!gp_density_chart (rows, answer, floor, out, &err))
       code = gp_cli_fail ("density", "-o: %s", err->message);

@@ -20,6 +20,9 @@
 #include "rules/gp-rules.h"
 
 #define GP_GATE_DEFAULT_DURATION_S 10.0
+/* Ctrl-C: as a shell reports a command SIGINT ended (128 + 2); a gate cut
+ * short neither passed nor failed. */
+#define GP_GATE_EXIT_INTERRUPTED 130
 
 static const gchar gp_gate_description[] =
     "Records a baseline (--record), or runs the pipeline again and holds "
@@ -65,7 +68,8 @@ static const gchar gp_gate_description[] =
     "  3  bad usage or input: options, a baseline that cannot be read or is "
     "of\n"
     "     another pipeline, machine or version, a launch string that does "
-    "not parse\n";
+    "not parse\n"
+    "  130  interrupted (Ctrl-C): nothing recorded or judged\n";
 
 typedef struct
 {
@@ -255,6 +259,17 @@ gp_gate_load_sessions (const GpGateArgs * a, const GpGateBaseline * base,
   return TRUE;
 }
 
+/* Ctrl-C during run @i: nothing recorded or judged; FALSE, the exit code
+ * (GP_GATE_EXIT_INTERRUPTED) in @code. */
+static gboolean
+gp_gate_interrupted (const GpGateArgs * a, gint i, gint * code)
+{
+  g_printerr ("gstprof gate: interrupted in run %d of %d: nothing %s\n",
+      i + 1, a->runs, a->record ? "recorded" : "judged");
+  *code = GP_GATE_EXIT_INTERRUPTED;
+  return FALSE;
+}
+
 /* --runs runs of @launch in this process into @sessions; FALSE with the
  * exit code in @code and, when the pipeline failed, why in @failed. */
 static gboolean
@@ -287,6 +302,10 @@ gp_gate_run_launch (const GpGateArgs * a, const GpGateBaseline * base,
       gp_step_clear (&step);
       *code = GP_EXIT_PIPELINE;
       return FALSE;
+    }
+    if (step.end == GP_CAPTURE_END_INTERRUPTED) {
+      gp_step_clear (&step);
+      return gp_gate_interrupted (a, i, code);
     }
     gp_rules_run (step.session);
     fprintf (stderr, "gstprof gate: run %d of %d: %.1f fps at the sinks\n",
@@ -332,6 +351,10 @@ gp_gate_run_program (const GpGateArgs * a, const GpGateBaseline * base,
       gp_wrap_result_clear (&r);
       *code = GP_EXIT_PIPELINE;
       return FALSE;
+    }
+    if (gp_session_find_event (r.session, "interrupt") != NULL) {
+      gp_wrap_result_clear (&r);
+      return gp_gate_interrupted (a, i, code);
     }
     gp_rules_run (r.session);
     fprintf (stderr, "gstprof gate: run %d of %d: %.1f fps at the sinks\n",

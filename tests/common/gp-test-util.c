@@ -319,6 +319,28 @@ gp_test_exit_code (gint status)
 }
 
 void
+gp_test_expect_usage (const gchar * cwd, const gchar * cmd,
+    const gchar * const *args, const gchar * said)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  const gchar *nl;
+  GpTestRun r;
+
+  g_ptr_array_add (argv, (gpointer) cmd);
+  for (; *args; args++)
+    g_ptr_array_add (argv, (gpointer) * args);
+  g_ptr_array_add (argv, NULL);
+  gp_test_run_gstprof_argv (&r, cwd, (const gchar * const *) argv->pdata);
+  g_test_message ("%s ...: exit %d: %s", cmd, r.code, r.err);
+  g_assert_cmpint (r.code, ==, 3);
+  g_assert_nonnull (strstr (r.err, said));
+  nl = strchr (r.err, '\n');
+  g_assert_true (nl == NULL || nl[1] == '\0');
+  gp_test_run_clear (&r);
+  g_ptr_array_unref (argv);
+}
+
+void
 gp_test_run_gstprof_argv (GpTestRun * r, const gchar * cwd,
     const gchar * const *args)
 {

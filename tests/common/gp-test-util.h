@@ -117,6 +117,10 @@ void gp_test_run_gstprof (GpTestRun * r, const gchar * cwd,
 void gp_test_run_gstprof_argv (GpTestRun * r, const gchar * cwd,
     const gchar * const *args);
 void gp_test_run_clear (GpTestRun * r);
+/* `gstprof @cmd @args...` (NULL-terminated) refused as bad input: exit 3,
+ * one line on stderr that says @said. */
+void gp_test_expect_usage (const gchar * cwd, const gchar * cmd,
+    const gchar * const *args, const gchar * said);
 /* `gstprof run --quiet --out @tmp/run LAUNCH`, run once per process (0 or
  * 1: a planted cost may well be a finding): the session's folder. */
 const gchar *gp_test_run_once (const gchar * tmp, const gchar * launch);

@@ -44,6 +44,8 @@
 #   serve       requests to the live panel's server, a real one on
 #               loopback with the sessions' state (tests/fuzz/fuzz-serve.c;
 #               built where libsoup 3 is found)
+#   gate        gstprof gate's baseline file, saved and read back, judged
+#               against itself (tests/fuzz/fuzz-gate.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -148,7 +150,7 @@ INC="-I$ROOT/src -I$OUT/config"
 # shellcheck disable=SC2086
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-ds-files, fuzz-nsys-sqlite, fuzz-wrap-socket and, with libsoup 3, fuzz-serve in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-ds-files, fuzz-nsys-sqlite, fuzz-wrap-socket, fuzz-gate and, with libsoup 3, fuzz-serve in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -243,6 +245,14 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   "$ROOT/src/deepstream/gp-nsys-metrics.c" "$ROOT/src/deepstream/gp-nsys.c" \
   $CORE \
   $(pkg-config --libs $PKG sqlite3) -lm
+# the gate's baseline (its figures keyed by the session's questions, its
+# findings by the rules' severities)
+# shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC -I"$ROOT/tests/fuzz" \
+  $(pkg-config --cflags $PKG $GIO gstreamer-1.0) \
+  -o "$OUT/fuzz-gate" "$ROOT/tests/fuzz/fuzz-gate.c" \
+  "$ROOT/src/report/gp-gate.c" "$ROOT/src/core/gp-platform.c" $VERDICT $CORE \
+  $(pkg-config --libs $PKG $GIO gstreamer-1.0) -lm
 # the panel's server: libsoup 3 where it is found (not on Debian 11); its
 # page's assets compiled as meson compiles them
 SERVE=""
@@ -272,7 +282,7 @@ fi
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
   nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig ds-files \
-  nsys-sqlite wrap-socket serve; do
+  nsys-sqlite wrap-socket serve gate; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -454,6 +464,8 @@ printf 'CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);\n'
 # placeholders for the token and the port); the sessions' state comes from
 # the saved ones, a real capture's among them
 cp "$ROOT"/tests/fuzz/serve-seeds/* "$OUT/serve/seeds/"
+# gate: a baseline gstprof gate --record wrote (two of its runs kept)
+cp "$ROOT"/tests/fuzz/gate-seeds/* "$OUT/gate/seeds/"
 export GP_FUZZ_SESSIONS="$OUT/session/seeds"
 
 # ---- run -----------------------------------------------------------------
@@ -522,6 +534,7 @@ run_target nsys 16384 ""
 run_target dsconfig 16384 ""
 run_target ds-files 16384 ""
 run_target nsys-sqlite 16384 "$ROOT/tests/fuzz/nsys-sqlite.dict"
+run_target gate 65536 "$ROOT/tests/fuzz/session.dict"
 if [ -n "$SERVE" ]; then run_target serve 32768 "$ROOT/tests/fuzz/serve.dict"; fi
 
 echo "run-fuzz.sh: ${SECS}s per target"
