@@ -9,6 +9,21 @@
 
 #include "core/gp-session-query.h"
 
+/* The text of the session's first error event, else NULL. */
+static const gchar *
+gp_step_error_text (const GpSession * s)
+{
+  guint i;
+
+  for (i = 0; i < s->events->len; i++) {
+    const GpEvent *e = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (e->type, "error") == 0)
+      return e->text;
+  }
+  return NULL;
+}
+
 gboolean
 gp_step_run (const gchar * launch, gdouble duration_s, gboolean first,
     GpStep * step, GError ** error)
@@ -56,20 +71,6 @@ gp_step_clear (GpStep * step)
     gp_session_free (step->session);
   g_free (step->why);
   memset (step, 0, sizeof *step);
-}
-
-const gchar *
-gp_step_error_text (const GpSession * s)
-{
-  guint i;
-
-  for (i = 0; i < s->events->len; i++) {
-    const GpEvent *e = g_ptr_array_index (s->events, i);
-
-    if (g_strcmp0 (e->type, "error") == 0)
-      return e->text;
-  }
-  return NULL;
 }
 
 /* The smallest count tried that failed, or @max + 1; and the largest below

@@ -19,7 +19,7 @@
 #ifndef __GP_STEP_H__
 #define __GP_STEP_H__
 
-#include "capture/gp-capture.h"
+#include "gp-capture.h"
 
 G_BEGIN_DECLS
 
@@ -41,9 +41,6 @@ typedef struct
 gboolean gp_step_run (const gchar * launch, gdouble duration_s,
     gboolean first, GpStep * step, GError ** error);
 void gp_step_clear (GpStep * step);
-
-/* The text of the session's first error event, else NULL. */
-const gchar *gp_step_error_text (const GpSession * s);
 
 /* The density search. @held[k] for k = 1..@max: 1 held the floor, -1 did
  * not, 0 not tried. The next count to try, or 0 when the search is done:
