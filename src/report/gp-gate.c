@@ -225,6 +225,10 @@ gp_gate_elements (GpSession * s, GpGateRun * run)
   }
   if (leaky)
     gp_gate_put (run, GP_GATE_DROPPED, "queues", (gdouble) dropped);
+  /* frames the sinks dropped late (and decoders skipped on QoS), where
+   * any element posted QoS */
+  gp_gate_put (run, GP_GATE_DROPPED, "late", (gdouble)
+      gp_rules_late_dropped (s));
 }
 
 static void

@@ -6,11 +6,11 @@
  * Each run of a pipeline (a session, the rules run) comes down to its
  * figures (GpGateRun): each sink's steady rate, each path's latency p50
  * and p95, the process's CPU per frame, the self time p50 of the heavy
- * elements, the buffers leaky queues dropped, each live sink's lateness
- * p95, and the findings at medium or above. Every figure is keyed by what
- * names its element the same in any run of the same pipeline
- * (gp_session_element_identity: GStreamer's numbers, identity0 in one run
- * and identity1 in the next, play no part).
+ * elements, the buffers leaky queues dropped and the frames QoS dropped
+ * late, each live sink's lateness p95, and the findings at medium or
+ * above. Every figure is keyed by what names its element the same in any
+ * run of the same pipeline (gp_session_element_identity: GStreamer's
+ * numbers, identity0 in one run and identity1 in the next, play no part).
  *
  * A baseline (GpGateBaseline, a JSON file) holds the figures of N runs,
  * what ran (the launch string or the program, and its elements), the
@@ -54,7 +54,8 @@ typedef enum
   GP_GATE_LATENCY_P95,          /* a path's latency p95, ms */
   GP_GATE_CPU,                  /* the process's CPU per frame, ms */
   GP_GATE_SELF,                 /* a heavy element's self time p50, ms */
-  GP_GATE_DROPPED,              /* buffers the leaky queues dropped */
+  GP_GATE_DROPPED,              /* buffers the leaky queues dropped, and
+                                 * frames dropped late on QoS */
   GP_GATE_LATE,                 /* a live sink's lateness p95, ms */
   GP_GATE_N_KINDS
 } GpGateKind;

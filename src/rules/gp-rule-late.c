@@ -57,8 +57,10 @@ gp_late_counts (const GpEvent * ev, guint64 * processed, guint64 * dropped)
   return TRUE;
 }
 
-void
-gp_rule_late (GpSession * s, const GpRule * rule)
+/* Each QoS poster's counts over the PLAYING span (GpLateCount*, in the
+ * order they first posted). */
+static GPtrArray *
+gp_late_collect (GpSession * s)
 {
   GHashTable *by_source = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *counts = g_ptr_array_new_with_free_func (gp_late_count_free);
@@ -99,6 +101,36 @@ gp_rule_late (GpSession * s, const GpRule * rule)
     c->first_t = MIN (c->first_t, ev->t);
     c->last_t = MAX (c->last_t, ev->t);
   }
+  g_hash_table_unref (by_source);
+  return counts;
+}
+
+/* The late frames @c dropped while playing. */
+static guint64
+gp_late_dropped (const GpLateCount * c)
+{
+  return c->messages == 0 || c->dropped <= c->base_dropped ? 0 :
+      c->dropped - c->base_dropped;
+}
+
+gint64
+gp_rules_late_dropped (GpSession * s)
+{
+  GPtrArray *counts = gp_late_collect (s);
+  gint64 sum = counts->len ? 0 : -1;
+  guint i;
+
+  for (i = 0; i < counts->len; i++)
+    sum += (gint64) gp_late_dropped (g_ptr_array_index (counts, i));
+  g_ptr_array_unref (counts);
+  return sum;
+}
+
+void
+gp_rule_late (GpSession * s, const GpRule * rule)
+{
+  GPtrArray *counts = gp_late_collect (s);
+  guint i;
 
   for (i = 0; i < counts->len; i++) {
     GpLateCount *c = g_ptr_array_index (counts, i);
@@ -115,7 +147,7 @@ gp_rule_late (GpSession * s, const GpRule * rule)
 
     if (c->messages == 0)
       continue;
-    dropped = c->dropped > c->base_dropped ? c->dropped - c->base_dropped : 0;
+    dropped = gp_late_dropped (c);
     processed = c->processed > c->base_processed ?
         c->processed - c->base_processed : 0;
     handled = processed + dropped;
@@ -191,5 +223,4 @@ gp_rule_late (GpSession * s, const GpRule * rule)
   }
 
   g_ptr_array_unref (counts);
-  g_hash_table_unref (by_source);
 }

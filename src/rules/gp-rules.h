@@ -83,6 +83,11 @@ void gp_rules_rank (GpSession * s);
 /* 1 when any finding is high or medium, else 0 (the CLI's exit code). */
 gint gp_rules_exit_code (GpSession * s);
 
+/* The frames QoS dropped late while the pipeline played, over every
+ * element that posted QoS (LATE's count, gp-rule-late.c); -1 when none
+ * posted any. */
+gint64 gp_rules_late_dropped (GpSession * s);
+
 /* 3 high, 2 medium, 1 info, 0 unknown. */
 gint gp_severity_weight (const gchar * severity);
 

@@ -259,6 +259,12 @@ test_late_not_before_playing (void)
   g_assert_cmpint (gp_test_evidence_int (f, "dropped"), ==, 3);
   g_assert_cmpint (gp_test_evidence_int (f, "processed"), ==, 97);
   g_assert_cmpint (gp_test_evidence_int (f, "qos_messages"), ==, 1);
+  /* the count the gate holds: the same 3, the header drops left out */
+  g_assert_cmpint (gp_rules_late_dropped (s), ==, 3);
+  gp_session_free (s);
+  /* no element posted QoS: not known, not 0 */
+  s = gp_session_new ();
+  g_assert_cmpint (gp_rules_late_dropped (s), ==, -1);
   gp_session_free (s);
 }
 
