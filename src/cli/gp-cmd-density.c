@@ -370,6 +370,12 @@ gp_cmd_density (gint argc, gchar ** argv)
           row.why);
     g_array_append_val (rows, row);
   }
+  if (rows->len == 0) {
+    /* Ctrl-C in the first step: nothing was judged */
+    printf ("interrupted before a step was judged: no answer\n");
+    code = GP_DENSITY_EXIT_INTERRUPTED;
+    goto out;
+  }
   g_array_sort (rows, gp_density_row_cmp);
   answer = gp_step_density_answer (held, (guint) max);
   gp_density_print (rows, answer, (guint) max, floor);

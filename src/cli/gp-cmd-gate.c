@@ -31,7 +31,7 @@ static const gchar gp_gate_description[] =
     "rate, each\n"
     "path's latency p50 and p95, the process's CPU per frame, the self time "
     "of the\n"
-    "heavy elements (10 % of the self time or more), what leaky queues and "
+    "elements that work (1 % of the self time or more), what leaky queues and "
     "QoS\n"
     "dropped, a live sink's lateness p95, and the findings at medium or "
     "above.\n"
@@ -40,11 +40,11 @@ static const gchar gp_gate_description[] =
     "threshold AND the\n"
     "two sets of runs differ beyond their noise: the exact one-sided "
     "Wilcoxon-Mann-\n"
-    "Whitney rank test, p < 0.01 (5 runs a side can reach it; with fewer the "
-    "thresholds\n"
-    "alone judge, and the output says so). A finding fails when it is in "
-    "more than half\n"
-    "of the new runs and in none of the baseline's.\n"
+    "Whitney rank test, p < 0.01 (5 runs a side can reach it, 4 and 5 too; "
+    "with fewer\n"
+    "the thresholds alone judge, and the output says so). A finding fails "
+    "when it is in\n"
+    "more than half of the new runs and in none of the baseline's.\n"
     "\n"
     "Thresholds (--max-regress KIND=N%, comma-separated or repeated):\n"
     "  rate 10%  latency 20%  latency-p95 25%  cpu 20%  self 15%  dropped 10%  "
@@ -64,7 +64,7 @@ static const gchar gp_gate_description[] =
     "Exit codes:\n"
     "  0  pass (or the baseline was recorded)\n"
     "  1  a regression\n"
-    "  2  the pipeline failed in a run (an error, or no steady rate at a "
+    "  2  the pipeline failed in a run (an error, or no steady rate at any "
     "sink)\n"
     "  3  bad usage or input: options, a baseline that cannot be read or is "
     "of\n"
@@ -114,9 +114,9 @@ gp_gate_parse (gint argc, gchar ** argv, GpGateArgs * a, gint * code)
     {"allow-other-machine", 0, 0, G_OPTION_ARG_NONE, &a->other_machine,
         "compare with a baseline of another machine or GStreamer", NULL},
     {"junit", 0, 0, G_OPTION_ARG_FILENAME, &a->junit,
-        "the result as JUnit XML (CI test reports)", "FILE"},
+        "the judgement (or the pipeline's failure) as JUnit XML", "FILE"},
     {"markdown", 0, 0, G_OPTION_ARG_FILENAME, &a->markdown,
-        "the result as Markdown (a merge request's comment)", "FILE"},
+        "the same as Markdown (a merge request's comment)", "FILE"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->rest, NULL,
         NULL},
     {NULL}
@@ -190,11 +190,31 @@ gp_gate_are_sessions (gchar ** rest)
   return TRUE;
 }
 
-/* Whether @base's runs are of the pipeline whose first run is @s
+/* Whether runs here with @version may be held against @base
+ * (gp_gate_same_machine: this machine; @version NULL: the machine alone);
+ * FALSE with the exit code in @code. */
+static gboolean
+gp_gate_check_machine (const GpGateArgs * a, const GpGateBaseline * base,
+    const gchar * version, gint * code)
+{
+  gchar *machine = gp_gate_machine ();
+  gchar *why = NULL;
+  gboolean ok = gp_gate_same_machine (base, machine, version ? version :
+      base->gstreamer, a->other_machine, &why);
+
+  if (!ok)
+    *code = gp_cli_fail ("gate", "%s: %s", a->baseline, why);
+  g_free (why);
+  g_free (machine);
+  return ok;
+}
+
+/* Whether @base may judge the runs whose first is @s: this machine, @s's
+ * GStreamer (a program's own, a session's), @s's elements
  * (gp_gate_same_pipeline); FALSE with the exit code in @code. NULL @base:
  * nothing to check. */
 static gboolean
-gp_gate_check_pipeline (const GpGateArgs * a, const GpGateBaseline * base,
+gp_gate_check_first (const GpGateArgs * a, const GpGateBaseline * base,
     GpSession * s, gint * code)
 {
   GPtrArray *ids;
@@ -203,6 +223,8 @@ gp_gate_check_pipeline (const GpGateArgs * a, const GpGateBaseline * base,
 
   if (base == NULL)
     return TRUE;
+  if (!gp_gate_check_machine (a, base, s->gstreamer, code))
+    return FALSE;
   ids = gp_gate_elements_of (s);
   ok = gp_gate_same_pipeline (base, ids, &why);
   if (!ok)
@@ -220,9 +242,13 @@ gp_gate_load_sessions (const GpGateArgs * a, const GpGateBaseline * base,
 {
   gchar **files = a->rest;
   GError *err = NULL;
-  gchar *why = NULL;
   guint i;
 
+  if (g_strv_length (files) > GP_GATE_RUNS_MAX) {
+    *code = gp_cli_fail ("gate", "%u sessions: %d at most", g_strv_length
+        (files), GP_GATE_RUNS_MAX);
+    return FALSE;
+  }
   for (i = 0; files[i]; i++) {
     GpSession *s = gp_ingest_load_any (files[i], &err);
 
@@ -235,20 +261,13 @@ gp_gate_load_sessions (const GpGateArgs * a, const GpGateBaseline * base,
     g_ptr_array_add (sessions, s);
     /* sessions are taken as captured on this machine, with their own
      * GStreamer */
-    if (i == 0 && base) {
-      gchar *machine = gp_gate_machine ();
-      gboolean same = gp_gate_same_machine (base, machine, s->gstreamer,
-          a->other_machine, &why);
-
-      g_free (machine);
-      if (!same) {
-        *code = gp_cli_fail ("gate", "%s: %s", a->baseline, why);
-        g_free (why);
-        return FALSE;
-      }
-    }
-    if (i == 0 && !gp_gate_check_pipeline (a, base, s, code))
+    if (i == 0 && !gp_gate_check_first (a, base, s, code))
       return FALSE;
+    if (!(gp_session_sinks_fps (s) > 0)) {
+      *code = gp_cli_fail ("gate", "%s: no steady rate at any sink: "
+          "nothing to hold against a baseline", files[i]);
+      return FALSE;
+    }
     if (i == 0)
       *pipeline = g_strdup (s->launch);
     else if (g_strcmp0 (*pipeline, s->launch) != 0) {
@@ -297,6 +316,10 @@ gp_gate_run_launch (const GpGateArgs * a, const GpGateBaseline * base,
       g_clear_error (&err);
       return FALSE;
     }
+    if (step.end == GP_CAPTURE_END_INTERRUPTED) {
+      gp_step_clear (&step);
+      return gp_gate_interrupted (a, i, code);
+    }
     if (!step.ran) {
       *failed = g_strdup_printf ("run %d of %d: %s", i + 1, a->runs,
           step.why);
@@ -304,16 +327,12 @@ gp_gate_run_launch (const GpGateArgs * a, const GpGateBaseline * base,
       *code = GP_EXIT_PIPELINE;
       return FALSE;
     }
-    if (step.end == GP_CAPTURE_END_INTERRUPTED) {
-      gp_step_clear (&step);
-      return gp_gate_interrupted (a, i, code);
-    }
     gp_rules_run (step.session);
     fprintf (stderr, "gstprof gate: run %d of %d: %.1f fps at the sinks\n",
         i + 1, a->runs, gp_session_sinks_fps (step.session));
     g_ptr_array_add (sessions, g_steal_pointer (&step.session));
     gp_step_clear (&step);
-    if (i == 0 && !gp_gate_check_pipeline (a, base,
+    if (i == 0 && !gp_gate_check_first (a, base,
             g_ptr_array_index (sessions, 0), code))
       return FALSE;
   }
@@ -357,12 +376,19 @@ gp_gate_run_program (const GpGateArgs * a, const GpGateBaseline * base,
       gp_wrap_result_clear (&r);
       return gp_gate_interrupted (a, i, code);
     }
+    if (!(gp_session_sinks_fps (r.session) > 0)) {
+      *failed = g_strdup_printf ("run %d of %d: no steady rate at any sink",
+          i + 1, a->runs);
+      gp_wrap_result_clear (&r);
+      *code = GP_EXIT_PIPELINE;
+      return FALSE;
+    }
     gp_rules_run (r.session);
     fprintf (stderr, "gstprof gate: run %d of %d: %.1f fps at the sinks\n",
         i + 1, a->runs, gp_session_sinks_fps (r.session));
     g_ptr_array_add (sessions, g_steal_pointer (&r.session));
     gp_wrap_result_clear (&r);
-    if (i == 0 && !gp_gate_check_pipeline (a, base,
+    if (i == 0 && !gp_gate_check_first (a, base,
             g_ptr_array_index (sessions, 0), code))
       return FALSE;
   }
@@ -398,25 +424,6 @@ gp_gate_reports (const GpGateArgs * a, const GpGateResult * r,
   if (a->markdown)
     ok = gp_gate_write ("markdown", a->markdown, gp_gate_markdown (r,
             a->baseline ? a->baseline : a->record, failed)) && ok;
-  return ok;
-}
-
-/* Whether runs on this machine may be held against @base
- * (gp_gate_same_machine); FALSE with the exit code in @code. */
-static gboolean
-gp_gate_check_machine (const GpGateArgs * a, const GpGateBaseline * base,
-    gint * code)
-{
-  gchar *machine = gp_gate_machine (), *version = gp_capture_gst_version ();
-  gchar *why = NULL;
-  gboolean ok = gp_gate_same_machine (base, machine, version,
-      a->other_machine, &why);
-
-  if (!ok)
-    *code = gp_cli_fail ("gate", "%s: %s", a->baseline, why);
-  g_free (why);
-  g_free (machine);
-  g_free (version);
   return ok;
 }
 
@@ -479,17 +486,26 @@ gp_cmd_gate (gint argc, gchar ** argv)
   } else if (gp_gate_are_sessions (a.rest)) {
     what = "sessions";
   } else if (a.rest[1] != NULL) {
+    guint i;
+
+    for (i = 0; g_file_test (a.rest[i], G_FILE_TEST_EXISTS); i++);
     code = gp_cli_fail ("gate", "'%s' is not a file: give one launch "
-        "string (quoted), or sessions", a.rest[1]);
+        "string (quoted), or sessions", a.rest[i]);
     goto out;
   } else {
     what = "launch";
     pipeline = g_strdup (a.rest[0]);
   }
-  /* another machine or version: refused before any run (another
-   * pipeline after the first) */
-  if (base && pipeline && !gp_gate_check_machine (&a, base, &code))
-    goto out;
+  /* another machine (and, in this process, GStreamer): refused before
+   * any run; a program's GStreamer and another pipeline after the first */
+  if (base && pipeline) {
+    gchar *version = a.program ? NULL : gp_capture_gst_version ();
+
+    ok = gp_gate_check_machine (&a, base, version, &code);
+    g_free (version);
+    if (!ok)
+      goto out;
+  }
   if (a.program)
     ok = gp_gate_run_program (&a, base, sessions, &failed, &code);
   else if (pipeline == NULL)

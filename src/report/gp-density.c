@@ -53,6 +53,12 @@ gp_density_launch (const gchar * template_, guint n, GError ** error)
   }
   while ((open = strstr (at, "{each}")) != NULL) {
     close = strstr (open, "{/each}");
+    if (g_strstr_len (at, open - at, "{/each}") != NULL) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "a {/each} without its {each}");
+      g_string_free (out, TRUE);
+      return NULL;
+    }
     if (close == NULL || g_strstr_len (open + 6, close - open - 6,
             "{each}") != NULL) {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,

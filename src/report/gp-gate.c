@@ -119,7 +119,8 @@ gp_gate_put (GpGateRun * run, GpGateKind kind, const gchar * id, gdouble v)
 {
   gdouble *box;
 
-  if (!isfinite (v) || v < 0)
+  /* (a name may be empty in a session from anywhere: "rate " is no key) */
+  if (!isfinite (v) || v < 0 || id == NULL || *id == '\0')
     return;
   box = g_new (gdouble, 1);
   *box = v;
@@ -161,8 +162,8 @@ gp_gate_sinks (GpSession * s, GpGateRun * run)
     GpSinkSummary *k = g_ptr_array_index (s->sinks, i);
     gchar *id = gp_session_element_identity (s, k->name);
 
-    if (k->fps > 0)
-      gp_gate_put (run, GP_GATE_RATE, id, k->fps);
+    /* a sink that stopped is a rate of 0, not a metric gone */
+    gp_gate_put (run, GP_GATE_RATE, id, MAX (k->fps, 0));
     gp_gate_put (run, GP_GATE_LATE, id, k->late_ms.p95);
     g_free (id);
   }
@@ -228,7 +229,7 @@ gp_gate_elements (GpSession * s, GpGateRun * run)
   /* frames the sinks dropped late (and decoders skipped on QoS), where
    * any element posted QoS */
   gp_gate_put (run, GP_GATE_DROPPED, "late", (gdouble)
-      gp_rules_late_dropped (s));
+      MAX (gp_rules_late_dropped (s), 0));
 }
 
 static void
@@ -721,13 +722,29 @@ gp_gate_spread (const GArray * v, gdouble median)
   return (x[v->len - 1] - x[0]) / 2 / fabs (median);
 }
 
+/* The exact rank test of @hi's values above @lo's. */
+static gdouble
+gp_gate_above (const GArray * lo, const GArray * hi)
+{
+  return gp_rank_test_greater ((const gdouble *) lo->data, lo->len,
+      (const gdouble *) hi->data, hi->len);
+}
+
+/* Whether @na and @nb runs can reach GP_GATE_ALPHA at all. */
+static gboolean
+gp_gate_testable (guint na, guint nb)
+{
+  return na > 0 && nb > 0 && na <= GP_RANK_TEST_MAX &&
+      nb <= GP_RANK_TEST_MAX && gp_rank_test_min_p (na, nb) < GP_GATE_ALPHA;
+}
+
 static void
 gp_gate_judge_metric (const gchar * key, GArray * a, GArray * b,
-    const GpGateThresholds * t, gboolean testable, GpGateRow * row)
+    const GpGateThresholds * t, GpGateRow * row)
 {
   const GpGateKindInfo *k;
-  gdouble move, worse_p, better_p, sa, sb;
-  gboolean worse, beyond;
+  gdouble move, sa, sb;
+  gboolean worse, beyond, testable = gp_gate_testable (a->len, b->len);
 
   row->kind = gp_gate_kind_of_key (key);
   k = &gp_gate_kinds[row->kind];
@@ -742,16 +759,12 @@ gp_gate_judge_metric (const gchar * key, GArray * a, GArray * b,
   move = row->now - row->base;
   worse = k->higher_better ? move < 0 : move > 0;
   beyond = fabs (move) > MAX (row->threshold * fabs (row->base), k->floor);
-  /* the rank test in each direction: "now above baseline" and below */
-  worse_p = k->higher_better ?
-      gp_rank_test_greater ((gdouble *) b->data, b->len, (gdouble *) a->data,
-      a->len) : gp_rank_test_greater ((gdouble *) a->data, a->len,
-      (gdouble *) b->data, b->len);
-  better_p = k->higher_better ?
-      gp_rank_test_greater ((gdouble *) a->data, a->len, (gdouble *) b->data,
-      b->len) : gp_rank_test_greater ((gdouble *) b->data, b->len,
-      (gdouble *) a->data, a->len);
-  row->p = !testable ? NAN : worse ? worse_p : better_p;
+  /* the rank test in the direction the medians moved: now's runs above
+   * the baseline's when the median rose, below when it fell; only where
+   * it decides something and can reach the level (per metric: a figure
+   * some runs lack has fewer values) */
+  row->p = !beyond || !testable ? NAN : move > 0 ? gp_gate_above (a, b) :
+      gp_gate_above (b, a);
   if (!beyond)
     row->verdict = GP_GATE_SAME;
   else if (testable && !(row->p < GP_GATE_ALPHA))
@@ -838,8 +851,7 @@ gp_gate_judge (const GpGateBaseline * base, const GpGateBaseline * now,
   r->rows = g_array_new (FALSE, TRUE, sizeof (GpGateRow));
   r->base_n = base->runs->len;
   r->now_n = now->runs->len;
-  r->testable = r->base_n <= GP_RANK_TEST_MAX && r->now_n <= GP_RANK_TEST_MAX
-      && gp_rank_test_min_p (r->base_n, r->now_n) < GP_GATE_ALPHA;
+  r->testable = gp_gate_testable (r->base_n, r->now_n);
   gp_gate_collect (base->runs, keys, finds);
   gp_gate_collect (now->runs, keys, finds);
 
@@ -850,6 +862,11 @@ gp_gate_judge (const GpGateBaseline * base, const GpGateBaseline * now,
     GArray *b = gp_gate_values (now->runs, key);
     GpGateRow row = { 0 };
 
+    if (gp_gate_kind_of_key (key) == GP_GATE_N_KINDS) {
+      g_array_unref (a);
+      g_array_unref (b);
+      continue;
+    }
     row.metric = g_strdup (key);
     row.base_runs = a->len;
     row.now_runs = b->len;
@@ -863,7 +880,7 @@ gp_gate_judge (const GpGateBaseline * base, const GpGateBaseline * now,
       row.threshold = t->max_regress[row.kind];
       row.verdict = GP_GATE_UNMATCHED;
     } else
-      gp_gate_judge_metric (key, a, b, t, r->testable, &row);
+      gp_gate_judge_metric (key, a, b, t, &row);
     g_array_append_val (r->rows, row);
     g_array_unref (a);
     g_array_unref (b);
@@ -967,8 +984,11 @@ gp_gate_result_word (const GpGateResult * r)
   return r->regressions ? "FAIL" : "PASS";
 }
 
+static gchar *gp_gate_md_cell (const gchar * text);
+
+/* The result in a line; @md: the metrics' names escaped for Markdown. */
 static void
-gp_gate_summary_line (GString * out, const GpGateResult * r)
+gp_gate_summary_line (GString * out, const GpGateResult * r, gboolean md)
 {
   guint i, n = 0;
 
@@ -978,9 +998,13 @@ gp_gate_summary_line (GString * out, const GpGateResult * r)
   for (i = 0; i < r->rows->len; i++) {
     const GpGateRow *row = &g_array_index (r->rows, GpGateRow, i);
 
+    gchar *name;
+
     if (row->verdict != GP_GATE_REGRESSION)
       continue;
-    g_string_append_printf (out, "%s%s", n++ ? ", " : " (", row->metric);
+    name = md ? gp_gate_md_cell (row->metric) : g_strdup (row->metric);
+    g_string_append_printf (out, "%s%s", n++ ? ", " : " (", name);
+    g_free (name);
   }
   g_string_append (out, n ? ")\n" : "\n");
 }
@@ -1034,14 +1058,23 @@ gp_gate_format (const GpGateResult * r, const gchar * base_path)
     g_free (p);
   }
   g_string_append_c (out, '\n');
-  gp_gate_summary_line (out, r);
+  gp_gate_summary_line (out, r, FALSE);
   return g_string_free (out, FALSE);
 }
 
+/* @value as an XML 1.0 attribute: valid UTF-8, every control character
+ * (which XML 1.0 cannot carry, even as a reference) a space, then
+ * escaped. */
 static void
 gp_gate_xml_attr (GString * out, const gchar * name, const gchar * value)
 {
-  gchar *esc = g_markup_escape_text (value, -1);
+  gchar *valid = g_utf8_make_valid (value, -1), *c, *esc;
+
+  for (c = valid; *c; c++)
+    if ((guchar) * c < 0x20 || *c == 0x7f)
+      *c = ' ';
+  esc = g_markup_escape_text (valid, -1);
+  g_free (valid);
 
   g_string_append_printf (out, " %s=\"%s\"", name, esc);
   g_free (esc);
@@ -1109,7 +1142,7 @@ gp_gate_md_cell (const gchar * text)
     if (*c == '|' || *c == '`' || *c == '\\' || *c == '*' || *c == '_' ||
         *c == '<' || *c == '[')
       g_string_append_c (out, '\\');
-    g_string_append_c (out, *c == '\n' ? ' ' : *c);
+    g_string_append_c (out, *c == '\n' || *c == '\r' ? ' ' : *c);
   }
   return g_string_free (out, FALSE);
 }
@@ -1133,7 +1166,7 @@ gp_gate_markdown (const GpGateResult * r, const gchar * base_path,
   }
   method = gp_gate_method (r);
   g_string_append (out, "### gstprof gate: ");
-  gp_gate_summary_line (out, r);
+  gp_gate_summary_line (out, r, TRUE);
   g_string_append_printf (out, "\n%u runs against %u in %s; %s.\n\n"
       "| metric | baseline | now | change | noise | p | verdict |\n"
       "|---|---:|---:|---:|---:|---:|---|\n", r->now_n, r->base_n, path,

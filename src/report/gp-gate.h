@@ -4,9 +4,9 @@
  * gp-gate.h: `gstprof gate`, a performance gate for CI (docs/ci.md).
  *
  * Each run of a pipeline (a session, the rules run) comes down to its
- * figures (GpGateRun): each sink's steady rate, each path's latency p50
- * and p95, the process's CPU per frame, the self time p50 of the heavy
- * elements, the buffers leaky queues dropped and the frames QoS dropped
+ * figures (GpGateRun): each sink's steady rate (0 for one that stopped),
+ * each path's latency p50 and p95, the process's CPU per frame, the self
+ * time p50 of the elements that work, the buffers leaky queues dropped and the frames QoS dropped
  * late, each live sink's lateness p95, and the findings at medium or
  * above. Every figure is keyed by what names its element the same in any
  * run of the same pipeline (gp_session_element_identity: GStreamer's
@@ -21,8 +21,10 @@
  *   resolution: GpGateKind), and
  * - the two sets of runs differ beyond their noise: the exact one-sided
  *   Wilcoxon-Mann-Whitney rank test (core/gp-stats.h) gives p below
- *   GP_GATE_ALPHA. With too few runs for the test to reach that (it needs
- *   5 a side), the threshold alone judges, and the row says so.
+ *   GP_GATE_ALPHA. With too few runs for the test to reach that (every
+ *   arrangement, 1 / C(na + nb, nb), must be under it: 5 and 5 can, 4 and
+ *   5 too, 4 and 4 cannot), the threshold alone judges, and the output
+ *   says so; per metric, as a figure some runs lack has fewer values.
  * A finding at medium or above is a regression when it is in more than
  * half of the new runs and in none of the baseline's.
  */
@@ -38,14 +40,18 @@ G_BEGIN_DECLS
  * of an unchanged pipeline could pass it by chance, and the threshold
  * must be crossed as well. */
 #define GP_GATE_ALPHA 0.01
-/* The runs a side the rank test needs to reach GP_GATE_ALPHA: with 5 and
- * 5, every new run worse than every baseline run is p = 1/252. */
+/* The runs a side a gate makes by default: with 5 and 5 the rank test can
+ * reach GP_GATE_ALPHA (every new run worse than every baseline run is p =
+ * 1/252). */
 #define GP_GATE_RUNS_DEFAULT 5
 /* The runs a gate takes at most (the rank test's own bound). */
 #define GP_GATE_RUNS_MAX 64
 /* An element's self time is gated when it had this share of all the
- * elements' self time: below it, its time moves with the others' noise. */
-#define GP_GATE_SELF_SHARE_PCT 10.0
+ * elements' self time: every element that does work, whatever its share
+ * (one that grows from 8 % to 25 % is the regression), but not those the
+ * tracer sees only pass buffers on (their time is its own resolution;
+ * the self kind's floor keeps their moves from counting too). */
+#define GP_GATE_SELF_SHARE_PCT 1.0
 
 typedef enum
 {

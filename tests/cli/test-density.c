@@ -54,8 +54,11 @@ test_density_template (void)
       NULL);
   g_test_message ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out, r.err);
   g_assert_cmpint (r.code, ==, 0);
+  /* 4 cannot hold (the slowest is at most the mean, 25.5); a noisy step
+   * may take one stream off */
   answer = gp_density_answer (r.out);
-  g_assert_cmpint (abs (answer - 3), <=, 1);
+  g_assert_cmpint (answer, >=, 2);
+  g_assert_cmpint (answer, <=, 3);
   /* the floor: 95 % of the caps' 30 fps */
   g_assert_nonnull (strstr (r.out, "hold 28.5 fps or more"));
   g_assert_nonnull (strstr (r.out, "what hit the wall"));
@@ -70,6 +73,7 @@ test_density_template (void)
 static void
 test_density_copies_sleep (void)
 {
+  const gchar *at;
   GpTestRun r;
 
   gp_test_run_gstprof (&r, gp_tmp, "density", "--duration",
@@ -80,8 +84,12 @@ test_density_copies_sleep (void)
   g_assert_cmpint (r.code, ==, 0);
   g_assert_cmpint (gp_density_answer (r.out), ==, 4);
   g_assert_nonnull (strstr (r.out, "(the most asked for"));
-  /* 1, 2 and 4 copies, each of its own four streams at 30 */
-  g_assert_nonnull (strstr (r.err, "4 streams: slowest 30.0 fps"));
+  /* 1, 2 and 4 copies: with 4, each of the four streams at the floor or
+   * above */
+  at = strstr (r.err, "4 streams: slowest ");
+  g_assert_nonnull (at);
+  g_assert_cmpfloat (g_ascii_strtod (at + strlen ("4 streams: slowest "),
+          NULL), >=, 28.5);
   gp_test_run_clear (&r);
 }
 

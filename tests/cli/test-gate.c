@@ -286,7 +286,10 @@ test_gate_sessions (void)
       dirs[1], NULL);
   g_test_message ("%s%s", r.out, r.err);
   g_assert_cmpint (r.code, <=, 1);
-  g_assert_nonnull (strstr (r.out, "5 in "));
+  g_assert_null (strstr (r.err, "another pipeline"));
+  g_assert_nonnull (strstr (r.out, "2 runs against 5 in "));
+  g_assert_nonnull (strstr (r.out, "\n  rate fakesink "));
+  g_assert_nonnull (strstr (r.out, "\n  self identity(videotestsrc>fakesink) "));
   gp_test_run_clear (&r);
   for (i = 0; i < 2; i++)
     g_free (dirs[i]);

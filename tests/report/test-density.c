@@ -67,6 +67,10 @@ test_density_template (void)
   g_clear_error (&err);
   g_assert_null (gp_density_launch ("{n} b {/each}", 2, &err));
   g_clear_error (&err);
+  /* a stray {/each} before a whole pair */
+  g_assert_null (gp_density_launch ("a {/each} {each} b {/each}", 2, &err));
+  g_assert_nonnull (strstr (err->message, "without its {each}"));
+  g_clear_error (&err);
 }
 
 int
