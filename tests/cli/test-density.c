@@ -52,7 +52,8 @@ test_density_template (void)
       "{each} videotestsrc is-live=true ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! f.sink_{k} {/each}",
       NULL);
-  g_test_message ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out, r.err);
+  gp_test_message_lines ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out,
+      r.err);
   g_assert_cmpint (r.code, ==, 0);
   /* 4 cannot hold (the slowest is at most the mean, 25.5); a noisy step
    * may take one stream off */
@@ -80,7 +81,8 @@ test_density_copies_sleep (void)
       GP_DENSITY_TEST_STEP, "--streams-max", "4", "--pipeline",
       "videotestsrc is-live=true ! video/x-raw,width=64,height=48,"
       "framerate=30/1 ! identity sleep-time=20000 ! fakesink", NULL);
-  g_test_message ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out, r.err);
+  gp_test_message_lines ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out,
+      r.err);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_cmpint (gp_density_answer (r.out), ==, 4);
   g_assert_nonnull (strstr (r.out, "(the most asked for"));
@@ -93,13 +95,13 @@ test_density_copies_sleep (void)
   gp_test_run_clear (&r);
 }
 
-/* The CPU time a frame of @stream costs, by the kernel's count of a
- * gst-launch-1.0 child's time, in ms. */
+/* The CPU time a frame of videotestsrc's snow in @caps costs, by the
+ * kernel's count of a gst-launch-1.0 child's time, in ms. */
 static gdouble
-gp_density_cost_ms (const gchar * stream, guint frames)
+gp_density_cost_ms (const gchar * caps, guint frames)
 {
   gchar *cmd = g_strdup_printf ("gst-launch-1.0 -q videotestsrc "
-      "num-buffers=%u %s ! fakesink", frames, stream);
+      "num-buffers=%u pattern=snow ! %s ! fakesink", frames, caps);
   struct rusage before, after;
   gint status = -1;
   gdouble s;
@@ -155,14 +157,13 @@ gp_density_free_cores (guint cores)
 static void
 test_density_copies_cpu (void)
 {
-  const gchar *caps = "pattern=snow ! "
-      "video/x-raw,width=1280,height=720,framerate=30/1";
+  const gchar *caps = "video/x-raw,width=1280,height=720,framerate=30/1";
   gdouble cost = gp_density_cost_ms (caps, 150);
   gdouble floor = 28.5;
   guint cores = g_get_num_processors ();
   gint truth = (gint) (cores * 1000.0 / (floor * cost));
-  gchar *one = g_strdup_printf ("videotestsrc is-live=true %s ! fakesink "
-      "sync=false", caps);
+  gchar *one = g_strdup_printf ("videotestsrc is-live=true pattern=snow ! "
+      "%s ! fakesink sync=false", caps);
   GpTestRun r;
   gint answer;
 
@@ -183,7 +184,8 @@ test_density_copies_cpu (void)
       "at %.1f fps", cost, cores, truth, floor);
   gp_test_run_gstprof (&r, gp_tmp, "density", "--duration",
       GP_DENSITY_TEST_STEP, "--streams-max", "16", "--pipeline", one, NULL);
-  g_test_message ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out, r.err);
+  gp_test_message_lines ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out,
+      r.err);
   g_assert_cmpint (r.code, ==, 0);
   answer = gp_density_answer (r.out);
   g_assert_cmpint (abs (answer - truth), <=, 1);
@@ -224,13 +226,13 @@ test_density_unusable (void)
   gp_test_run_gstprof (&r, gp_tmp, "density", "--duration", "1.5s",
       "--fps-floor", "10", "videotestsrc is-live=true pattern={n} ! "
       "video/x-raw,width=64,height=48,framerate=30/1 ! fakesink", NULL);
-  g_test_message ("exit %d: %s", r.code, r.err);
+  gp_test_message_lines ("exit %d: %s", r.code, r.err);
   g_assert_cmpint (r.code, ==, 3);
   g_assert_nonnull (strstr (r.err, "cannot be told apart"));
   gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "density", "--pipeline",
       "filesrc location=/nonexistent/x.mp4 ! fakesink", NULL);
-  g_test_message ("exit %d: %s", r.code, r.err);
+  gp_test_message_lines ("exit %d: %s", r.code, r.err);
   g_assert_cmpint (r.code, ==, 2);
   g_assert_nonnull (strstr (r.err, "failed with one stream"));
   gp_test_run_clear (&r);

@@ -43,8 +43,8 @@ gp_gate_against (GpTestRun * r, guint sleep_us, const gchar * extra1,
   gp_test_run_gstprof (r, gp_tmp, "gate", "--baseline", gp_base,
       "--duration", GP_GATE_TEST_DURATION, launch, extra1, extra2, NULL);
   g_free (launch);
-  g_test_message ("gate (%u us): exit %d in %.1f s\n%s", sleep_us, r->code,
-      r->wall_s, r->out);
+  gp_test_message_lines ("gate (%u us): exit %d in %.1f s\n%s", sleep_us,
+      r->code, r->wall_s, r->out);
   return r->code;
 }
 
@@ -61,7 +61,8 @@ test_gate_record (void)
 
   gp_test_run_gstprof (&r, gp_tmp, "gate", "--record", gp_base,
       "--duration", GP_GATE_TEST_DURATION, launch, NULL);
-  g_test_message ("record: exit %d in %.1f s: %s", r.code, r.wall_s, r.err);
+  gp_test_message_lines ("record: exit %d in %.1f s: %s", r.code, r.wall_s,
+      r.err);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "recorded 5 runs"));
   gp_test_run_clear (&r);
@@ -187,7 +188,7 @@ test_gate_other_pipeline (void)
   gp_test_run_gstprof (&r, gp_tmp, "gate", "--baseline", gp_base,
       "--duration", GP_GATE_TEST_DURATION, "videotestsrc ! "
       "video/x-raw,width=160,height=120 ! videoconvert ! fakesink", NULL);
-  g_test_message ("%s", r.err);
+  gp_test_message_lines ("%s", r.err);
   g_assert_cmpint (r.code, ==, 3);
   g_assert_nonnull (strstr (r.err, "another pipeline"));
   g_assert_nonnull (strstr (r.err, "videoconvert"));
@@ -209,7 +210,7 @@ test_gate_pipeline_failed (void)
   gp_test_run_gstprof (&r, gp_tmp, "gate", "--record", never,
       "--junit", junit, "filesrc location=/nonexistent/x.mp4 ! fakesink",
       NULL);
-  g_test_message ("%s", r.err);
+  gp_test_message_lines ("%s", r.err);
   g_assert_cmpint (r.code, ==, 2);
   g_assert_nonnull (strstr (r.err, "the pipeline failed: run 1 of 5"));
   g_assert_false (g_file_test (never, G_FILE_TEST_EXISTS));
@@ -275,7 +276,7 @@ test_gate_sessions (void)
   gp_test_run_clear (&r);
   gp_test_run_gstprof (&r, gp_tmp, "gate", "--baseline", base, dirs[0],
       dirs[1], NULL);
-  g_test_message ("%s", r.out);
+  gp_test_message_lines ("%s", r.out);
   g_assert_cmpint (r.code, ==, 0);
   g_assert_nonnull (strstr (r.out, "judged on the thresholds alone"));
   g_assert_nonnull (strstr (r.out, "+0.0%"));
@@ -284,12 +285,13 @@ test_gate_sessions (void)
    * judged on the thresholds alone (2 runs) */
   gp_test_run_gstprof (&r, gp_tmp, "gate", "--baseline", gp_base, dirs[0],
       dirs[1], NULL);
-  g_test_message ("%s%s", r.out, r.err);
+  gp_test_message_lines ("%s%s", r.out, r.err);
   g_assert_cmpint (r.code, <=, 1);
   g_assert_null (strstr (r.err, "another pipeline"));
   g_assert_nonnull (strstr (r.out, "2 runs against 5 in "));
   g_assert_nonnull (strstr (r.out, "\n  rate fakesink "));
-  g_assert_nonnull (strstr (r.out, "\n  self identity(videotestsrc>fakesink) "));
+  g_assert_nonnull (strstr (r.out,
+          "\n  self identity(videotestsrc>fakesink) "));
   gp_test_run_clear (&r);
   for (i = 0; i < 2; i++)
     g_free (dirs[i]);
@@ -314,7 +316,7 @@ test_gate_program (void)
   if (!gp_test_have_tracer ())
     return;
   gp_test_run_gstprof_argv (&r, gp_tmp, args);
-  g_test_message ("program: exit %d: %s", r.code, r.err);
+  gp_test_message_lines ("program: exit %d: %s", r.code, r.err);
   g_assert_cmpint (r.code, ==, 0);
   gp_test_run_clear (&r);
   b = gp_gate_baseline_load (base, &err);
@@ -326,7 +328,7 @@ test_gate_program (void)
   gp_gate_baseline_free (b);
   args[1] = "--baseline";
   gp_test_run_gstprof_argv (&r, gp_tmp, args);
-  g_test_message ("%s", r.out);
+  gp_test_message_lines ("%s", r.out);
   g_assert_cmpint (r.code, ==, 0);
   gp_test_run_clear (&r);
   g_free (base);

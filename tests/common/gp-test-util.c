@@ -10,6 +10,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include <dlfcn.h>
 #include <sys/prctl.h>
@@ -90,6 +91,19 @@ gp_test_message_text (const gchar * text)
     if (**l || l[1])
       g_test_message ("%s", *l);
   g_strfreev (lines);
+}
+
+void
+gp_test_message_lines (const gchar * format, ...)
+{
+  va_list args;
+  gchar *text;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  gp_test_message_text (text);
+  g_free (text);
 }
 
 GpSession *
@@ -331,7 +345,7 @@ gp_test_expect_usage (const gchar * cwd, const gchar * cmd,
     g_ptr_array_add (argv, (gpointer) * args);
   g_ptr_array_add (argv, NULL);
   gp_test_run_gstprof_argv (&r, cwd, (const gchar * const *) argv->pdata);
-  g_test_message ("%s ...: exit %d: %s", cmd, r.code, r.err);
+  gp_test_message_lines ("%s ...: exit %d: %s", cmd, r.code, r.err);
   g_assert_cmpint (r.code, ==, 3);
   g_assert_nonnull (strstr (r.err, said));
   nl = strchr (r.err, '\n');

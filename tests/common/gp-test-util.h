@@ -38,6 +38,8 @@ GpSession *gp_test_load_fixture (const gchar * name);
  * before 2.68 prefixes only the first line of a g_test_message, and the
  * rest breaks the TAP stream). */
 void gp_test_message_text (const gchar * text);
+/* The same for a formatted text (a command's output in it). */
+void gp_test_message_lines (const gchar * format, ...) G_GNUC_PRINTF (1, 2);
 
 /* @dir/session.json, which must load. */
 GpSession *gp_test_load_session_dir (const gchar * dir);

@@ -373,8 +373,10 @@ collect_project_strings (const gchar * dir, GPtrArray * found)
       for (i = 0; i < lits->len; i++) {
         const gchar *s = g_ptr_array_index (lits, i);
 
-        /* a launch string, not a format or a message */
-        if (strstr (s, " ! ") != NULL && strchr (s, '%') == NULL)
+        /* a launch string, not a format or a message, nor a density
+         * template (its {each} ... {/each} is written n times first) */
+        if (strstr (s, " ! ") != NULL && strchr (s, '%') == NULL &&
+            strstr (s, "{each}") == NULL)
           g_ptr_array_add (found, g_strdup (s));
       }
       g_ptr_array_unref (lits);
