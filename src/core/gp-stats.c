@@ -319,7 +319,11 @@ void
 gp_summary_of (const GArray * values, GpSummary * out)
 {
   GArray *sorted;
-  long double sum = 0;          /* the sum of any finite doubles is finite */
+  /* the sum of any finite doubles is finite in a long double with a
+   * 15-bit exponent: x87's 80 bits on amd64, IEEE binary128 on arm64
+   * (added in software there, tens of ns a value; its 113-bit mantissa
+   * can round a mean's last bit apart from amd64's 64-bit one) */
+  long double sum = 0;
   guint i;
 
   out->n = values->len;

@@ -602,6 +602,9 @@ gp_pad_make_origin (GstProfTracer * self, GpPad * ps)
 
   if (!o) {
     o = g_new0 (GpOrigin, 1);
+    /* published by a sequentially consistent CAS (a release), read by
+     * g_atomic_pointer_get (an acquire): a thread that finds the pointer
+     * finds the zeroed table */
     if (!g_atomic_pointer_compare_and_exchange (&ps->origin, NULL, o)) {
       g_free (o);
     }
@@ -947,6 +950,9 @@ gp_pad_merge_tab (GpPad * p)
   if (!t) {
     t = g_new0 (GpMergeTab, 1);
     t->packs = p->elem && p->elem->is_muxer;
+    /* as the origin table: the CAS publishes (release) what was set
+     * above to whoever finds the pointer by g_atomic_pointer_get
+     * (acquire) */
     if (!g_atomic_pointer_compare_and_exchange (&p->merge, NULL, t)) {
       g_free (t);
       t = g_atomic_pointer_get (&p->merge);
@@ -1192,6 +1198,9 @@ gp_thread_add_elem (GstProfTracer * self, GpThread * t, GpElem * e)
     }
     if (s->elem == NULL) {
       gp_store (&s->win, win);
+      /* release: the slot's win and the element's state (made under
+       * gp_state_lock in another thread, seen here through the hot path)
+       * are visible to the timer's acquire load in gp_add_threads */
       __atomic_store_n (&s->elem, gp_elem_ref (e), __ATOMIC_RELEASE);
       return;
     }

@@ -177,7 +177,13 @@ typedef struct
 /* Copies @r's entries into @out: head first (acquire), the slots, then
  * head again; an entry the writer may have been overwriting meanwhile
  * (the one at the second head, whose slot held the entry a ring's length
- * before) goes. */
+ * before) goes.  Ordering (gp_pushes_record is the writer): the first
+ * acquire load of head pairs with the writer's release store of head, so
+ * the slots below it are whole; the acquire fence after the copy pairs
+ * with the release fence the writer puts before it rewrites a slot, so a
+ * copy that saw any store of entry h' (overwriting entry h' - slots) is
+ * followed by a second head load of at least h', and the entries from
+ * h' - slots on that the copy may hold torn are dropped. */
 static void
 gp_pushes_read_ring (GpTraceRing * r, GpPushesRead * out)
 {

@@ -173,7 +173,13 @@ gp_pts_hash (guint64 pts)
 }
 
 /* seqlock writer: one writer per table.  The same running time again
- * replaces its entry; otherwise the oldest way goes. */
+ * replaces its entry; otherwise the oldest way goes.
+ * Ordering (gp_time_find is the reader): the odd seq is stored, then a
+ * release fence, then the entry; a reader whose relaxed loads of rt/ts
+ * saw any of the new entry has its acquire fence synchronise with this
+ * release fence, so its second load of seq sees the odd value (or later)
+ * and drops the entry.  The final seq + 2 is a release store: a reader
+ * whose first load (acquire) sees it also sees the whole entry. */
 static inline void
 gp_time_record (GpTimeSlot * set, guint64 rt, guint64 ts)
 {
@@ -197,7 +203,12 @@ gp_time_record (GpTimeSlot * set, guint64 rt, guint64 ts)
   __atomic_store_n (&s->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-/* seqlock reader: a torn or foreign entry is a miss, never a guess */
+/* seqlock reader: a torn or foreign entry is a miss, never a guess.
+ * seq is loaded with acquire (pairs with the writer's release store of the
+ * even seq: the entry it closed is visible), rt/ts relaxed, then an acquire
+ * fence (pairs with the writer's release fence after the odd seq) keeps
+ * the second seq load after them: an entry being rewritten shows as a seq
+ * that moved. */
 static inline gboolean
 gp_time_find (const GpTimeSlot * set, guint64 rt, guint64 * ts)
 {
@@ -237,11 +248,28 @@ gp_origin_record (GpOrigin * o, guint64 pts, guint64 ts)
   if (head != gp_load (&o->run_base) && pts <= o->run_last) {
     if (pts + GP_ORIGIN_REWIND_NS >= o->run_last)
       return;                   /* reordered, or the same running time */
+    /* release: pairs with gp_origin_run_before's acquire load of run_base;
+     * every entry before @head is published already (run_head) */
     __atomic_store_n (&o->run_base, head, __ATOMIC_RELEASE);
   }
+  /* Ordering of the run, a ring the writer laps (its readers,
+   * gp_origin_run_read and gp_lat_lookup, check afterwards that it did
+   * not): this slot last held entry head - GP_ORIGIN_RUN.  The release
+   * fence orders the run_head stores made so far before the stores that
+   * overwrite the slot: a reader whose relaxed loads saw an overwriting
+   * store has its acquire fence synchronise with this fence, so its
+   * second load of run_head sees @head or later and drops the entry.  A
+   * release *store* of run_head orders only what came before it, so
+   * without this fence arm64 may make the new rt/ts visible before the
+   * run_head that says the slot is being reused (x86 never reorders two
+   * stores: there the fence costs nothing; on arm64 one barrier a
+   * buffer, as in gp_time_record). */
+  __atomic_thread_fence (__ATOMIC_RELEASE);
   gp_store (&o->run[head % GP_ORIGIN_RUN].rt, pts);
   gp_store (&o->run[head % GP_ORIGIN_RUN].ts, ts);
   o->run_last = pts;
+  /* release: the entry is whole before a reader's acquire load of
+   * run_head (gp_lat_lookup) counts it */
   __atomic_store_n (&o->run_head, head + 1, __ATOMIC_RELEASE);
 }
 
@@ -289,7 +317,13 @@ gp_lat_add (GpLat * l, guint64 t0, guint64 ts, gboolean exact)
   gp_atomic_max (&l->max_ns, lat);
 }
 
-/* The run entry at @i, read under the writer's progress check. */
+/* The run entry at @i, read under the writer's progress check: relaxed
+ * loads of the entry, then an acquire fence (pairs with the release fence
+ * gp_origin_record puts before it overwrites a slot) before run_head is
+ * read again.  Entry @i lies within GP_ORIGIN_RUN - GP_ORIGIN_RUN_MARGIN
+ * of @head (gp_origin_run_before), so its slot is rewritten only by entry
+ * @i + GP_ORIGIN_RUN >= @head + GP_ORIGIN_RUN_MARGIN: a run_head found
+ * less than the margin past @head proves the entry read intact. */
 static inline gboolean
 gp_origin_run_read (GpOrigin * o, guint64 head, guint64 i, guint64 * rt,
     guint64 * ts)
@@ -361,6 +395,8 @@ gp_lat_lookup (GpLat * l, GpOrigin * o, guint64 rt, guint64 rt_end,
     gp_lat_add (l, t0, ts, TRUE);
     return;
   }
+  /* rt_i and run_ts passed gp_origin_run_read's check; the span's loads
+   * only choose whether the rule applies */
   if (i != G_MAXUINT64 && rt_i <= rt && (i + 1 < head ||
           (i > lo && rt - rt_i <= gp_origin_run_span (o, head, lo, i)))
       && __atomic_load_n (&o->run_head, __ATOMIC_ACQUIRE) - head
@@ -487,27 +523,32 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
   f->pad = pad;
   /* elem, start and kind are read by the timer (gp_thread_blocked) while
    * this thread may be rewriting the slot: atomic on both sides, so that
-   * neither reads a torn value; relaxed, since the release store of depth
-   * below orders them before the frame shows, and a slot reused under the
-   * read only gives a frame too young to count */
-  gp_store (&f->elem, elem);
+   * neither reads a torn value.  A new frame shows by the release store of
+   * depth below (paired with the timer's acquire load of depth).  A slot
+   * closed and reused under the timer's read: start and kind are stored
+   * before elem, elem with release, and the timer loads elem with acquire
+   * before start and kind, so an elem it sees comes with its own frame's
+   * start (or a newer one, a frame too young to count), never the start
+   * of the frame before (relaxed, arm64 could show the new elem with the
+   * old start, and even x86 could when the timer read elem first) */
+  gp_store (&f->start, ts);
+  gp_store (&f->kind, (guint8) kind);
+  __atomic_store_n (&f->elem, elem, __ATOMIC_RELEASE);
   f->drv = drv;
   f->link = NULL;
   f->slot = NULL;
   f->queue = NULL;
   f->caps = FALSE;
-  gp_store (&f->start, ts);
   f->child = 0;
   f->cpu_child = 0;
   f->n = n;
-  gp_store (&f->kind, (guint8) kind);
   f->cpu = measure;
   if (measure) {
     t->cpu_frames++;
     f->cpu_start = cpu_now ? *cpu_now : gp_thread_cpu_now ();
   }
   /* the timer reads the open frames (gp_thread_blocked): the frame is
-   * whole before it shows */
+   * whole before it shows (release; the timer's acquire load of depth) */
   __atomic_store_n (&t->depth, t->depth + 1, __ATOMIC_RELEASE);
   return f;
 }
@@ -522,10 +563,13 @@ gp_frame_top (GpThread * t)
 
 /* trace=SECONDS: the push that returns now goes into the thread's ring
  * (gstproftrace.c); the thread is its only writer.  A seqlock's order: the
- * head the last call published is visible before this slot changes (a
- * reader that sees any of it sees that head, and drops the entry this
- * slot held), and this slot before the head that publishes it.  On x86
- * both fences cost nothing; on ARM one barrier a push. */
+ * head the last call published is visible before this slot changes (the
+ * release fence below, paired with the acquire fence in
+ * gp_pushes_read_ring: a reader whose copy saw any of the new slot sees
+ * that head on its second load, and drops the entry this slot held), and
+ * this slot before the head that publishes it (the release store of head,
+ * paired with the reader's first, acquire, load of head).  On x86 both
+ * cost nothing; on arm64 one barrier a push. */
 static inline void
 gp_pushes_record (GpTraceRing * r, const GpFrame * f, guint64 ts,
     guint depth)
@@ -732,11 +776,16 @@ gp_ring_push (GpRing * r, gconstpointer buf, guint64 pts, guint64 ts,
   tail = __atomic_load_n (&r->tail, __ATOMIC_ACQUIRE);
   if (G_UNLIKELY (head - tail >= GP_RING_SLOTS))
     return NULL;                /* not recorded: its dequeue will not match */
+  /* the acquire load of tail above pairs with gp_queue_dequeue's release
+   * stores of tail: the consumer's reads of the slot we now reuse are done
+   * before our stores to it */
   s = &r->slots[head % GP_RING_SLOTS];
   s->buf = buf;
   s->pts = pts;
   gp_store (&s->ts, ts);
   s->size = size;
+  /* release: the slot is whole before the consumer's acquire load of head
+   * counts it (ts alone may change later, on both sides atomic) */
   __atomic_store_n (&r->head, head + 1, __ATOMIC_RELEASE);
   gp_bump (&r->bytes_in, size);
   return s;
@@ -762,6 +811,10 @@ gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
   if (!q)
     return;
 
+  /* tail: this thread's own.  head, acquire: pairs with gp_ring_push's
+   * release store, the slots below it are whole.  flushed_upto is relaxed:
+   * it only says how far to skip, clamped to that head, and the slots read
+   * are those the acquire made visible. */
   tail = gp_load (&r->tail);
   head = __atomic_load_n (&r->head, __ATOMIC_ACQUIRE);
   fl = gp_load (&r->flushed_upto);
@@ -773,6 +826,8 @@ gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
       flushed += r->slots[i % GP_RING_SLOTS].size;
     tail = fl;
     gp_bump (&r->bytes_out, flushed);
+    /* release: our reads of those slots are done before the producer
+     * (its acquire load of tail) may reuse them */
     __atomic_store_n (&r->tail, tail, __ATOMIC_RELEASE);
   }
   for (i = tail; i < head; i++) {
@@ -788,6 +843,7 @@ gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
       if (i > tail)
         gp_add (&q->dropped, i - tail);
       gp_bump (&r->bytes_out, bytes);
+      /* release, as above: slots up to @i are read */
       __atomic_store_n (&r->tail, i + 1, __ATOMIC_RELEASE);
       r->misses = 0;
       return;
@@ -865,6 +921,10 @@ gp_merge_learn (GpMergeTab * tab, guint64 rt)
               (GP_MERGE_SETS - 1)], r, &t)) {
     tab->cand_rt = rt + 1;
     if (++tab->hits >= GP_MERGE_SHIFT_HITS) {
+      /* shift first, then the flag: g_atomic_int_set is sequentially
+       * consistent (at least a release) and pairs with the
+       * g_atomic_int_get (at least an acquire) in gp_merge_shifted, so a
+       * reader that sees the flag sees the shift */
       gp_store (&tab->shift, tab->cand);
       g_atomic_int_set (&tab->shift_known, 1);
     }

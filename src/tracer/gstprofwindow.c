@@ -799,6 +799,8 @@ gp_add_process (GstProfTracer * self, GstStructure * w)
 static GpElem *
 gp_thread_blocked (GstProfTracer * self, GpThread * t, guint64 * since)
 {
+  /* acquire: pairs with gp_frame_open's release store of depth, the
+   * frames below it are whole */
   guint depth = __atomic_load_n (&t->depth, __ATOMIC_ACQUIRE);
   guint i;
 
@@ -806,7 +808,10 @@ gp_thread_blocked (GstProfTracer * self, GpThread * t, guint64 * since)
     return NULL;
   for (i = depth; i > 0; i--) {
     GpFrame *f = &t->stack[i - 1];
-    GpElem *e = gp_load (&f->elem);
+    /* acquire: pairs with gp_frame_open's release store of elem, which
+     * follows its stores of start and kind: the start read below is this
+     * elem's frame's or newer (too young, skipped) */
+    GpElem *e = __atomic_load_n (&f->elem, __ATOMIC_ACQUIRE);
     guint64 start = gp_load (&f->start);
 
     if (start >= self->win_start)
@@ -847,6 +852,8 @@ gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
         cpu = t->cpu_last;
     }
     for (j = 0; j < GP_THREAD_ELEMS; j++) {
+      /* acquire: pairs with gp_thread_add_elem's release store, the
+       * element's state (its name) is visible */
       GpElem *e = __atomic_load_n (&t->elems[j].elem, __ATOMIC_ACQUIRE);
 
       if (e && gp_load (&t->elems[j].win) == index && e->name)

@@ -24,6 +24,18 @@ gint gp_test_cmp_double (gconstpointer a, gconstpointer b);
  * widens that bound only, saying why. */
 gboolean gp_test_sanitized (void);
 
+/* Under emulation: this program was built for another architecture than
+ * the kernel's and runs through qemu-user (a foreign root run by
+ * binfmt_misc, as ../shared/tools/fresh-machine-check ARCH=arm64 does).
+ * qemu-user answers uname () with the guest's machine, but not
+ * /proc/sys/kernel/arch (Linux 6.1 and later), which is the kernel's own;
+ * GP_EMULATED=1 (or 0) says it where that file is missing.  Every
+ * instruction is translated there, floating point through software
+ * helpers, and timers fire late: a test that holds a time or a rate
+ * against a bound widens that bound only, saying by how much it measured
+ * the emulation to cost. */
+gboolean gp_test_emulated (void);
+
 G_END_DECLS
 
 #endif /* __GP_TEST_CLOCK_H__ */

@@ -563,6 +563,22 @@ gp_test_chromium_dump_dom (const gchar * chromium, const gchar * dir,
   return out;
 }
 
+gboolean
+gp_test_chromium_skip_emulated (gint status, const gchar * err)
+{
+  gchar *msg;
+
+  if (!gp_test_emulated () || status == 0)
+    return FALSE;
+  msg = g_strdup_printf ("chromium does not run under qemu-user (wait "
+      "status %d%s%s)", status, err && strstr (err, "GPU process") ?
+      ": " : "", err && strstr (err, "GPU process") ? "its GPU process "
+      "failed to launch" : "");
+  g_test_skip (msg);
+  g_free (msg);
+  return TRUE;
+}
+
 /* swrast_dri.so in @dir, loaded for good: TRUE when it was. */
 static gboolean
 gp_test_keep_dri_in (const gchar * dir)

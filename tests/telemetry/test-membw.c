@@ -52,6 +52,20 @@ memcpy_rate (gsize bytes)
  * lower bound is a factor 8. */
 #define GP_MEMBW_SANITIZED_FACTOR 8.0
 
+/* A triad streams three arrays where a copy streams two: per byte counted
+ * the two are alike, so the triad keeps at least half the copy's rate
+ * (0.86 on this 2-core amd64 machine).  Under emulation (gp_test_emulated
+ * (): an arm64 root run by qemu-user) the triad's multiply and add go
+ * through qemu's software floating point, one helper call each, and it
+ * runs at qemu's arithmetic speed, not memory's: measured on that root,
+ * the probe's triad 2.1-2.3 GB/s against a copy of 4.5-4.8 GB/s (ratio
+ * 0.44 to 0.49 in 7 runs); a plain loop's double triad 2.45 GB/s on 64
+ * KiB arrays that sit in the cache (the integer triad of the same loop
+ * 7.4 GB/s), where natively the two triads are alike.  There only the
+ * lower bound goes to this. */
+#define GP_MEMBW_TRIAD_MIN 0.5
+#define GP_MEMBW_TRIAD_MIN_EMULATED 0.3
+
 static void
 test_probe_against_memcpy (void)
 {
@@ -75,8 +89,9 @@ test_probe_against_memcpy (void)
           GP_MEMBW_SANITIZED_FACTOR : 3.0));
   g_assert_cmpfloat (ratio, <, 3.0);
   /* a triad streams three arrays where a copy streams two: per byte
-   * counted the two are alike */
-  g_assert_cmpfloat (m->triad_1 / m->copy_1, >, 0.5);
+   * counted the two are alike (GP_MEMBW_TRIAD_MIN) */
+  g_assert_cmpfloat (m->triad_1 / m->copy_1, >, gp_test_emulated ()?
+      GP_MEMBW_TRIAD_MIN_EMULATED : GP_MEMBW_TRIAD_MIN);
   g_assert_cmpfloat (m->triad_1 / m->copy_1, <, 2.0);
   if (g_get_num_processors () > 1) {
     g_assert_cmpuint (m->threads, ==, g_get_num_processors ());
