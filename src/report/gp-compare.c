@@ -70,10 +70,8 @@ gp_compare_windows_spread (GArray * v)
   return sqrt (ss / (n - 1));
 }
 
-/* The median of the machine's reference work in @s (GP_MACHINE_CPU_REF),
- * in ns a round, or NAN when the session has none. */
-static gdouble
-gp_compare_reference_us (GpSession * s)
+gdouble
+gp_compare_machine_reference (GpSession * s)
 {
   GpMachineSeries *ms = s->machine ? gp_machine_find (s->machine,
       GP_MACHINE_CPU_REF, "xorshift") : NULL;
@@ -98,7 +96,8 @@ gp_compare_reference_us (GpSession * s)
 static gdouble
 gp_compare_drift (GpSession * a, GpSession * b)
 {
-  gdouble ra = gp_compare_reference_us (a), rb = gp_compare_reference_us (b);
+  gdouble ra = gp_compare_machine_reference (a), rb =
+      gp_compare_machine_reference (b);
 
   return ra > 0 && rb > 0 ? fabs (rb / ra - 1.0) : NAN;
 }
@@ -642,7 +641,8 @@ static void
 gp_compare_say_drift (GString * out, GpSession * a, GpSession * b,
     const gchar * la, const gchar * lb)
 {
-  gdouble ra = gp_compare_reference_us (a), rb = gp_compare_reference_us (b);
+  gdouble ra = gp_compare_machine_reference (a), rb =
+      gp_compare_machine_reference (b);
 
   if (ra > 0 && rb > 0)
     g_string_append_printf (out, "So is the machine's drift between the "

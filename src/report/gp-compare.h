@@ -38,6 +38,13 @@ typedef struct
 gboolean gp_compare_sink_fps (GpSession * a, GpSession * b,
     const gchar * sink, GpCompareValue * v);
 
+/* The median time of the machine's fixed reference work in @s
+ * (GP_MACHINE_CPU_REF "xorshift", sampled each tick), in ns a round: how
+ * fast the machine was for a thread during the run; NAN when the session
+ * has none (an older gstprof, --no-machine). Two runs' ratio is the
+ * machine's drift between them. */
+gdouble gp_compare_machine_reference (GpSession * s);
+
 /* The side-by-side table, plain text, @label_a / @label_b heading the
  * columns ("before", "after"). Findings must be ranked already (the rules
  * run); they are matched by rule and targets. */

@@ -16,6 +16,7 @@
 #include "core/gp-platform.h"
 #include "core/gp-session-query.h"
 #include "core/gp-stats.h"
+#include "gp-compare.h"
 #include "rules/gp-rules.h"
 
 /* The baseline file's format, and the most it may weigh: 64 runs of a few
@@ -32,26 +33,34 @@ typedef struct
   gboolean higher_better;
   gdouble max_regress;          /* share of the baseline's median */
   gdouble floor;                /* the smallest move that counts, in @unit */
+  gboolean drifts;              /* moved by the machine's speed */
 } GpGateKindInfo;
 
 static const GpGateKindInfo gp_gate_kinds[GP_GATE_N_KINDS] = {
   /* a live pipeline's rate is its source's, so any loss is frames lost;
    * a file's throughput moves a few % with the machine's load */
-  {"rate", "fps", TRUE, 0.10, 0.5},
+  {"rate", "fps", TRUE, 0.10, 0.5, TRUE},
   /* a path's median through queues moves with scheduling: 20 %, and
    * never under a tenth of a millisecond (the tracer's resolution is
    * finer, the scheduler's is not) */
-  {"latency", "ms", FALSE, 0.20, 0.1},
-  {"latency-p95", "ms", FALSE, 0.25, 0.2},
-  /* CPU per frame from /proc's ticks: 20 %, and 50 us a frame (a tick
-   * is 10 ms: over a 10 s run at 30 fps, 0.03 ms a frame) */
-  {"cpu", "ms", FALSE, 0.20, 0.05},
-  /* an element's own work: 15 %, and 20 us */
-  {"self", "ms", FALSE, 0.15, 0.02},
+  {"latency", "ms", FALSE, 0.20, 0.1, TRUE},
+  {"latency-p95", "ms", FALSE, 0.25, 0.2, TRUE},
+  /* CPU per frame from /proc's ticks: 20 %, and 0.1 ms a frame (a tick
+   * is 10 ms: over a 10 s run at 30 fps, 0.03 ms a frame; and a small
+   * pipeline's frames cost 0.05 ms more or less with the machine's
+   * memory: below) */
+  {"cpu", "ms", FALSE, 0.20, 0.1, TRUE},
+  /* an element's own work: 15 %, and 0.1 ms: a small element's time moves
+   * by half that with the machine's memory, not its CPU (measured: a
+   * 160x120 videotestsrc at 0.063 ms a frame in one gate's runs, 0.112 to
+   * 0.122 in every run of 6 gates of 20 after it, the process's CPU per
+   * frame 0.05 to 0.066 ms up with it; CPU-bound fixed work moves under
+   * 2 % between gates) */
+  {"self", "ms", FALSE, 0.15, 0.1, TRUE},
   /* frames a leaky queue dropped: any more than 10 % and 5 frames */
-  {"dropped", "buffers", FALSE, 0.10, 5},
+  {"dropped", "buffers", FALSE, 0.10, 5, FALSE},
   /* a live sink's lateness p95: 25 %, and 2 ms (a clock tick's jitter) */
-  {"late", "ms", FALSE, 0.25, 2},
+  {"late", "ms", FALSE, 0.25, 2, TRUE},
 };
 
 const gchar *
@@ -136,6 +145,7 @@ gp_gate_run_new (void)
   run->metrics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       g_free);
   run->findings = g_ptr_array_new_with_free_func (g_free);
+  run->reference_ns = NAN;
   return run;
 }
 
@@ -267,6 +277,7 @@ gp_gate_run_of_session (GpSession * s)
   gp_gate_cpu (s, run);
   gp_gate_elements (s, run);
   gp_gate_findings (s, run);
+  run->reference_ns = gp_compare_machine_reference (s);
   return run;
 }
 
@@ -420,6 +431,10 @@ gp_gate_add_run (JsonBuilder * jb, const GpGateRun * run)
   }
   json_builder_end_object (jb);
   gp_gate_add_strings (jb, "findings", run->findings);
+  if (run->reference_ns > 0) {
+    json_builder_set_member_name (jb, "reference_ns");
+    json_builder_add_double_value (jb, run->reference_ns);
+  }
   json_builder_end_object (jb);
   g_ptr_array_unref (keys);
 }
@@ -496,7 +511,12 @@ gp_gate_read_run (GpJsonReader * r, JsonObject * o, const gchar * path,
   gboolean ok;
 
   ok = gp_json_read_object (r, o, path, "metrics", &metrics) &&
-      gp_json_read_string_array (r, o, path, "findings", run->findings);
+      gp_json_read_string_array (r, o, path, "findings", run->findings) &&
+      gp_json_read_number (r, o, path, "reference_ns", GP_JSON_MAX_MAGNITUDE,
+      &run->reference_ns);
+  if (ok && !isnan (run->reference_ns) && !(run->reference_ns > 0))
+    ok = gp_json_reader_fail (r, path, "reference_ns: expected a time "
+        "above 0");
   if (!ok || metrics == NULL)
     return ok;
   members = json_object_get_members (metrics);
@@ -738,9 +758,31 @@ gp_gate_testable (guint na, guint nb)
       nb <= GP_RANK_TEST_MAX && gp_rank_test_min_p (na, nb) < GP_GATE_ALPHA;
 }
 
+/* The median of @runs' references, NAN when none has one. */
+static gdouble
+gp_gate_reference (GPtrArray * runs)
+{
+  GArray *v = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  gdouble median = NAN;
+  guint i;
+
+  for (i = 0; i < runs->len; i++) {
+    GpGateRun *run = g_ptr_array_index (runs, i);
+
+    if (run->reference_ns > 0)
+      g_array_append_val (v, run->reference_ns);
+  }
+  if (v->len) {
+    g_array_sort (v, gp_gate_dcmp);
+    median = gp_gate_median (v);
+  }
+  g_array_unref (v);
+  return median;
+}
+
 static void
 gp_gate_judge_metric (const gchar * key, GArray * a, GArray * b,
-    const GpGateThresholds * t, GpGateRow * row)
+    const GpGateThresholds * t, gdouble drift, GpGateRow * row)
 {
   const GpGateKindInfo *k;
   gdouble move, sa, sb;
@@ -751,6 +793,10 @@ gp_gate_judge_metric (const gchar * key, GArray * a, GArray * b,
   row->base = gp_gate_median (a);
   row->now = gp_gate_median (b);
   row->threshold = t->max_regress[row->kind];
+  /* the machine slower or faster by more than the threshold: no move
+   * within that is the pipeline's */
+  if (k->drifts && !isnan (drift))
+    row->threshold = MAX (row->threshold, fabs (drift));
   row->change = row->base != 0 ? (row->now - row->base) / fabs (row->base) :
       row->now == 0 ? 0 : NAN;
   sa = gp_gate_spread (a, row->base);
@@ -852,6 +898,12 @@ gp_gate_judge (const GpGateBaseline * base, const GpGateBaseline * now,
   r->base_n = base->runs->len;
   r->now_n = now->runs->len;
   r->testable = gp_gate_testable (r->base_n, r->now_n);
+  {
+    gdouble ra = gp_gate_reference (base->runs);
+    gdouble rb = gp_gate_reference (now->runs);
+
+    r->drift = ra > 0 && rb > 0 ? rb / ra - 1 : NAN;
+  }
   gp_gate_collect (base->runs, keys, finds);
   gp_gate_collect (now->runs, keys, finds);
 
@@ -880,7 +932,7 @@ gp_gate_judge (const GpGateBaseline * base, const GpGateBaseline * now,
       row.threshold = t->max_regress[row.kind];
       row.verdict = GP_GATE_UNMATCHED;
     } else
-      gp_gate_judge_metric (key, a, b, t, &row);
+      gp_gate_judge_metric (key, a, b, t, r->drift, &row);
     g_array_append_val (r->rows, row);
     g_array_unref (a);
     g_array_unref (b);
@@ -1021,6 +1073,19 @@ gp_gate_method (const GpGateResult * r)
       GP_GATE_ALPHA, r->base_n, r->now_n, GP_GATE_RUNS_DEFAULT);
 }
 
+/* The machine's drift between the two sets, by its fixed work. */
+static void
+gp_gate_say_drift (GString * out, const GpGateResult * r)
+{
+  if (isnan (r->drift))
+    g_string_append (out, "machine: its drift between the runs is not "
+        "known (a side without the sampler's fixed work)\n");
+  else
+    g_string_append_printf (out, "machine: %.1f%% %s for the new runs by "
+        "its fixed work; every threshold but dropped's at least that\n",
+        100 * fabs (r->drift), r->drift >= 0 ? "slower" : "faster");
+}
+
 gchar *
 gp_gate_format (const GpGateResult * r, const gchar * base_path)
 {
@@ -1031,8 +1096,10 @@ gp_gate_format (const GpGateResult * r, const gchar * base_path)
 
   g_string_append_printf (out, "gstprof gate: %u run%s against %u in %s\n",
       r->now_n, r->now_n == 1 ? "" : "s", r->base_n, base_path);
-  g_string_append_printf (out, "method: %s\n\n", method);
+  g_string_append_printf (out, "method: %s\n", method);
   g_free (method);
+  gp_gate_say_drift (out, r);
+  g_string_append_c (out, '\n');
   for (i = 0; i < r->rows->len; i++)
     w = MAX (w, (gint) MIN (strlen (g_array_index (r->rows, GpGateRow,
                     i).metric), 64));
@@ -1167,6 +1234,7 @@ gp_gate_markdown (const GpGateResult * r, const gchar * base_path,
   method = gp_gate_method (r);
   g_string_append (out, "### gstprof gate: ");
   gp_gate_summary_line (out, r, TRUE);
+  gp_gate_say_drift (out, r);
   g_string_append_printf (out, "\n%u runs against %u in %s; %s.\n\n"
       "| metric | baseline | now | change | noise | p | verdict |\n"
       "|---|---:|---:|---:|---:|---:|---|\n", r->now_n, r->base_n, path,

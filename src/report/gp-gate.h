@@ -18,7 +18,9 @@
  * metric is a regression only when both hold:
  * - its median moved the wrong way by more than its threshold (a share of
  *   the baseline's median, and never less than the measurement's
- *   resolution: GpGateKind), and
+ *   resolution: GpGateKind; nor than the machine's own drift between the
+ *   two sets, by the fixed work the sampler times each tick, as compare
+ *   widens its bands), and
  * - the two sets of runs differ beyond their noise: the exact one-sided
  *   Wilcoxon-Mann-Whitney rank test (core/gp-stats.h) gives p below
  *   GP_GATE_ALPHA. With too few runs for the test to reach that (every
@@ -87,6 +89,9 @@ typedef struct
 {
   GHashTable *metrics;          /* "KIND IDENTITY" -> gdouble* */
   GPtrArray *findings;          /* gchar*: "RULE severity: targets" */
+  gdouble reference_ns;         /* the machine's fixed work, ns a round
+                                 * (gp_compare_machine_reference); NAN
+                                 * unknown */
 } GpGateRun;
 
 /* @s's figures (its rules run already). */
@@ -172,6 +177,11 @@ typedef struct
 typedef struct
 {
   GArray *rows;                 /* GpGateRow, in the metrics' order */
+  /* how much slower (> 0) or faster the machine was for the new runs:
+   * their reference work's median over the baseline's, less 1; NAN
+   * unknown. A kind the machine's speed moves (all but dropped) has its
+   * threshold at least this wide. */
+  gdouble drift;
   guint regressions, improvements;
   guint base_n, now_n;          /* runs a side */
   gboolean testable;            /* the rank test can reach GP_GATE_ALPHA */

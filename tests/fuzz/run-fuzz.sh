@@ -251,7 +251,8 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC -I"$ROOT/tests/fuzz" \
   $(pkg-config --cflags $PKG $GIO gstreamer-1.0) \
   -o "$OUT/fuzz-gate" "$ROOT/tests/fuzz/fuzz-gate.c" \
-  "$ROOT/src/report/gp-gate.c" "$ROOT/src/core/gp-platform.c" $VERDICT $CORE \
+  "$ROOT/src/report/gp-gate.c" "$ROOT/src/report/gp-compare.c" \
+  "$ROOT/src/core/gp-platform.c" $VERDICT $CORE \
   $(pkg-config --libs $PKG $GIO gstreamer-1.0) -lm
 # the panel's server: libsoup 3 where it is found (not on Debian 11); its
 # page's assets compiled as meson compiles them

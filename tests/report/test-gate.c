@@ -151,6 +151,51 @@ test_gate_directions_and_floor (void)
   g_free (row.metric);
 }
 
+/* The machine 80 % slower for the new runs by its fixed work: an
+ * element's self time 50 % longer in every run is the machine's, not a
+ * regression; the same runs without the reference are one. A drift under
+ * the threshold leaves it as it is. */
+static void
+test_gate_drift (void)
+{
+  const gdouble self[] = { 1.0, 1.01, 0.99, 1.0, 1.02 };
+  const gdouble longer[] = { 1.5, 1.51, 1.49, 1.5, 1.52 };
+  GpGateBaseline *base = gp_test_gate_base ("self identity", self, 5);
+  GpGateBaseline *now = gp_test_gate_base ("self identity", longer, 5);
+  GpGateThresholds t;
+  GpGateResult *r;
+  gchar *text;
+  guint i;
+
+  gp_gate_thresholds_init (&t);
+  r = gp_gate_judge (base, now, &t);
+  g_assert_true (isnan (r->drift));
+  g_assert_cmpuint (r->regressions, ==, 1);
+  gp_gate_result_free (r);
+  for (i = 0; i < 5; i++) {
+    ((GpGateRun *) g_ptr_array_index (base->runs, i))->reference_ns = 100;
+    ((GpGateRun *) g_ptr_array_index (now->runs, i))->reference_ns = 180;
+  }
+  r = gp_gate_judge (base, now, &t);
+  g_assert_cmpfloat_with_epsilon (r->drift, 0.8, 1e-9);
+  g_assert_cmpuint (r->regressions, ==, 0);
+  g_assert_cmpint (g_array_index (r->rows, GpGateRow, 0).verdict, ==,
+      GP_GATE_SAME);
+  text = gp_gate_format (r, "base.json");
+  g_assert_nonnull (strstr (text, "machine: 80.0% slower"));
+  g_free (text);
+  gp_gate_result_free (r);
+  for (i = 0; i < 5; i++)
+    ((GpGateRun *) g_ptr_array_index (now->runs, i))->reference_ns = 105;
+  r = gp_gate_judge (base, now, &t);
+  g_assert_cmpuint (r->regressions, ==, 1);
+  g_assert_cmpfloat_with_epsilon (g_array_index (r->rows, GpGateRow,
+          0).threshold, 0.15, 1e-9);
+  gp_gate_result_free (r);
+  gp_gate_baseline_free (base);
+  gp_gate_baseline_free (now);
+}
+
 /* Three runs a side cannot reach p < 0.01 (1/20 at best): the threshold
  * alone judges, no p is claimed, and the method line says so. */
 static void
@@ -281,6 +326,7 @@ test_gate_baseline_file (void)
 
   g_ptr_array_add (((GpGateRun *) g_ptr_array_index (b->runs, 0))->findings,
       g_strdup ("HOT high: identity"));
+  ((GpGateRun *) g_ptr_array_index (b->runs, 0))->reference_ns = 1234.5;
   g_assert_true (gp_gate_baseline_save (b, path, &err));
   g_assert_no_error (err);
   back = gp_gate_baseline_load (path, &err);
@@ -296,6 +342,9 @@ test_gate_baseline_file (void)
   run = g_ptr_array_index (back->runs, 0);
   g_assert_cmpstr (g_ptr_array_index (run->findings, 0), ==,
       "HOT high: identity");
+  g_assert_cmpfloat_with_epsilon (run->reference_ns, 1234.5, 1e-9);
+  g_assert_true (isnan (((GpGateRun *) g_ptr_array_index (back->runs,
+                  1))->reference_ns));
   gp_gate_baseline_free (back);
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
@@ -483,6 +532,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/gate/directions-and-floor",
       test_gate_directions_and_floor);
   g_test_add_func ("/report/gate/too-few-runs", test_gate_too_few_runs);
+  g_test_add_func ("/report/gate/drift", test_gate_drift);
   g_test_add_func ("/report/gate/findings-and-unmatched",
       test_gate_findings_and_unmatched);
   g_test_add_func ("/report/gate/thresholds", test_gate_thresholds);
