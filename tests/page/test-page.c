@@ -380,16 +380,8 @@ test_chromium (void)
   url = g_strconcat ("file://", path, NULL);
   dom = gp_test_chromium_dump_dom (chromium, gp_tmp, url, &err, &status);
   if (strstr (dom, "id=\"gp-tables\"") == NULL
-      && gp_test_chromium_skip_emulated (status, err)) {
-    g_free (dom);
-    g_free (err);
-    g_free (url);
-    g_free (path);
-    g_free (html);
-    g_free (chromium);
-    gp_session_free (s);
-    return;
-  }
+      && gp_test_chromium_skip_emulated (status, err))
+    goto out;
   if (strstr (dom, "id=\"gp-tables\"") == NULL)
     g_error ("chromium showed no report (status %d): %s", status, err);
   /* the same figure, the name as text, no element made of it */
@@ -406,6 +398,7 @@ test_chromium (void)
   g_test_message ("chromium's DOM: %zu bytes, the self time %.3f ms",
       strlen (dom), es->self_ms.p50);
   g_free (p50);
+out:
   g_free (dom);
   g_free (err);
   g_free (url);
