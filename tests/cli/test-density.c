@@ -158,17 +158,34 @@ static void
 test_density_copies_cpu (void)
 {
   const gchar *caps = "video/x-raw,width=1280,height=720,framerate=30/1";
-  gdouble cost = gp_density_cost_ms (caps, 150);
-  gdouble floor = 28.5;
-  guint cores = g_get_num_processors ();
-  gint truth = (gint) (cores * 1000.0 / (floor * cost));
+  gdouble cost, lo, hi, free, floor = 28.5;
+  guint cores = g_get_num_processors (), i;
   gchar *one = g_strdup_printf ("videotestsrc is-live=true pattern=snow ! "
       "%s ! fakesink sync=false", caps);
   GpTestRun r;
-  gint answer;
+  gint answer, truth_lo, truth_hi;
 
-  gdouble free = gp_density_free_cores (cores);
-
+  /* tools/run-asan.sh preloads the sanitizer's runtime into
+   * gst-launch-1.0, whose every allocation it then intercepts: the truth's
+   * frame cost there is not the plain one (measured: 9.55 ms a frame
+   * against 6.98 plain, while gstprof's own process, whose videotestsrc
+   * is not instrumented, held 9 streams, as in a plain build) */
+  if (gp_test_sanitized ()) {
+    g_test_skip ("under a sanitizer the kernel's count of gst-launch-1.0 "
+        "is not a plain frame's cost");
+    g_free (one);
+    return;
+  }
+  /* the cost's own spread on this machine: measured three times, the
+   * truth is the range they give (6.98 and 8.47 ms a frame were measured
+   * minutes apart here) */
+  cost = lo = hi = gp_density_cost_ms (caps, 150);
+  for (i = 0; i < 2; i++) {
+    cost = gp_density_cost_ms (caps, 150);
+    lo = MIN (lo, cost);
+    hi = MAX (hi, cost);
+  }
+  free = gp_density_free_cores (cores);
   g_test_message ("free cores: %.2f of %u", free, cores);
   if (free < 0.9 * cores) {
     gchar *why = g_strdup_printf ("the cores are busy elsewhere (%.2f of "
@@ -179,16 +196,18 @@ test_density_copies_cpu (void)
     g_free (one);
     return;
   }
-  truth = MIN (truth, 16);
-  g_test_message ("a frame costs %.2f ms of CPU: %u cores hold %d streams "
-      "at %.1f fps", cost, cores, truth, floor);
+  truth_lo = MIN ((gint) (cores * 1000.0 / (floor * hi)), 16);
+  truth_hi = MIN ((gint) (cores * 1000.0 / (floor * lo)), 16);
+  g_test_message ("a frame costs %.2f to %.2f ms of CPU: %u cores hold %d "
+      "to %d streams at %.1f fps", lo, hi, cores, truth_lo, truth_hi, floor);
   gp_test_run_gstprof (&r, gp_tmp, "density", "--duration",
       GP_DENSITY_TEST_STEP, "--streams-max", "16", "--pipeline", one, NULL);
   gp_test_message_lines ("exit %d in %.1f s\n%s%s", r.code, r.wall_s, r.out,
       r.err);
   g_assert_cmpint (r.code, ==, 0);
   answer = gp_density_answer (r.out);
-  g_assert_cmpint (abs (answer - truth), <=, 1);
+  g_assert_cmpint (answer, >=, truth_lo - 1);
+  g_assert_cmpint (answer, <=, truth_hi + 1);
   gp_test_run_clear (&r);
   g_free (one);
 }
