@@ -263,6 +263,7 @@ struct _GpAggregator
   gboolean have_data;
   guint64 first_data_start, first_data_end;
   guint64 last_data_start, last_data_end;
+  guint64 last_data_push;       /* the last push of that window, 0 unknown */
 
   GPtrArray *series;            /* GpAggSeriesEntry*, oldest first */
   guint64 last_window_span;     /* the last window's own span, as it came;

@@ -433,11 +433,13 @@ gp_agg_link_add_late (GpAggregator * agg, GpAggLink * l, GpAggSeriesLink * sl,
 /* Returns whether any link carried a buffer in this window. */
 static gboolean
 gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
-    guint64 end, GpAggSeriesEntry * entry)
+    guint64 end, GpAggSeriesEntry * entry, guint64 * last_push)
 {
   const GValue *list = gst_structure_get_value (w, GP_W_LINKS);
   guint i, n = gp_agg_list_size (list);
   gboolean any = FALSE;
+
+  *last_push = 0;
 
   for (i = 0; i < n; i++) {
     const GstStructure *ls = gp_agg_list_struct (list, i);
@@ -477,6 +479,8 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     } else if (b > 0) {
       any = TRUE;
     }
+    if (b > 0)
+      *last_push = MAX (*last_push, gp_agg_get_u64 (ls, GP_L_LAST_TS));
 
     sl = gp_agg_series_item (entry->links, l->id, sizeof (GpAggSeriesLink));
     sl->buffers += b;
@@ -729,7 +733,7 @@ gp_agg_add_events (GpAggregator * agg, const GstStructure * w)
 void
 gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
 {
-  guint64 start, end;
+  guint64 start, end, last_push;
   GpAggSeriesEntry *entry;
 
   g_return_if_fail (agg != NULL);
@@ -744,7 +748,7 @@ gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
   entry = gp_agg_series_entry_new (start, end);
   /* elements before threads: the thread records name elements */
   gp_agg_add_elements (agg, w, entry);
-  if (gp_agg_add_links (agg, w, start, end, entry)) {
+  if (gp_agg_add_links (agg, w, start, end, entry, &last_push)) {
     if (!agg->have_data || start < agg->first_data_start) {
       agg->first_data_start = start;
       agg->first_data_end = end;
@@ -752,6 +756,7 @@ gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
     if (!agg->have_data || start >= agg->last_data_start) {
       agg->last_data_start = start;
       agg->last_data_end = end;
+      agg->last_data_push = last_push;
     }
     agg->have_data = TRUE;
   }

@@ -421,6 +421,9 @@ struct _GpPad
   guint64 last_bytes;
   guint64 last_duration;
   guint64 last_timed;
+  gchar *link_sink;             /* the real pad it fed when last reported
+                                 * ("element.pad"): where the counts of a
+                                 * pad that died or was unlinked since go */
   gint dead;
   gboolean reported_dead;
 };

@@ -359,6 +359,7 @@ gp_pad_unref (GpPad * p)
   g_free (p->ring);
   g_free (p->q);
   g_free (p->name);
+  g_free (p->link_sink);
   g_free (p);
 }
 

@@ -354,6 +354,37 @@ gp_take_link_late (GstStructure * s, GpPad * p)
   gp_take_hist (s, GP_L_LATE_HIST, p->late_hist);
 }
 
+/* Where @p's buffers went: the real pad downstream, remembered as the
+ * pad's last link; a pad that died or was unlinked since the last window
+ * keeps its last link for the buffers it pushed before (a pipeline torn
+ * down before the timer closed the window: gst-launch-1.0 at EOS, a
+ * program's last seconds).  NULL when there is no link to report. */
+static gchar *
+gp_link_sink_name (GstProfTracer * self, GpPad * p, GstPad * pad,
+    guint64 buffers)
+{
+  GstPad *sink = pad ? gp_pad_downstream_real (pad) : NULL;
+
+  if (sink) {
+    g_free (p->link_sink);
+    p->link_sink = gp_pad_full_name (self, sink);
+    gst_object_unref (sink);
+    return g_strdup (p->link_sink);
+  }
+  if (buffers == 0)
+    return NULL;
+  /* pushed, then gone before any window reported the link: its peer's
+   * state, which the last push left (a proxy peer has none); the lock
+   * keeps a pusher's gp_pad_refresh_peer off it meanwhile */
+  if (p->link_sink == NULL) {
+    g_mutex_lock (&self->state_lock);
+    if (p->peer_state != NULL)
+      p->link_sink = gp_pad_dup_name (p->peer_state);
+    g_mutex_unlock (&self->state_lock);
+  }
+  return g_strdup (p->link_sink);
+}
+
 static void
 gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
 {
@@ -363,21 +394,13 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
   g_value_init (&list, GST_TYPE_LIST);
   for (i = 0; i < pads->len; i++) {
     GpPad *p = g_ptr_array_index (pads, i);
-    GstPad *pad, *sink;
+    GstPad *pad;
     guint64 b, by, du, ti, last_ts;
     gchar *caps = NULL, *mem = NULL, *sink_name, *src_name;
     GstStructure *s;
 
-    if (!p->is_src || p->is_proxy || g_atomic_int_get (&p->dead))
+    if (!p->is_src || p->is_proxy || p->reported_dead)
       continue;
-    pad = g_weak_ref_get (&p->obj);
-    if (!pad)
-      continue;
-    sink = gp_pad_downstream_real (pad);
-    if (!sink) {
-      gst_object_unref (pad);
-      continue;
-    }
     /* a push racing the close may be counted here and timed in the next
      * window: one buffer's interval off, once (the pusher stores it after
      * its count) */
@@ -387,12 +410,22 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     du = gp_load (&p->duration);
     ti = gp_load (&p->timed);
 
+    /* a dead pad is reported once more, with what it pushed since the
+     * last window (gp_retire lets it go after this one) */
+    pad = g_atomic_int_get (&p->dead) ? NULL : g_weak_ref_get (&p->obj);
+    sink_name = gp_link_sink_name (self, p, pad, b - p->last_buffers);
+    if (!sink_name) {
+      if (pad)
+        gst_object_unref (pad);
+      continue;
+    }
+
     g_mutex_lock (&p->lock);
     caps = g_strdup (p->caps);
     mem = g_strdup (p->memory);
     src_name = g_strdup (p->name ? p->name : "");
     g_mutex_unlock (&p->lock);
-    if (!caps) {
+    if (!caps && pad) {
       /* caps resent as sticky events with a buffer (a pad linked after its
        * caps were pushed) pass no push-event hook before GStreamer 1.24 */
       GstCaps *c = gst_pad_get_current_caps (pad);
@@ -404,7 +437,6 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
       }
     }
 
-    sink_name = gp_pad_full_name (self, sink);
     s = gst_structure_new (GP_RECORD_LINK,
         GP_L_SRC, G_TYPE_STRING, src_name,
         GP_L_SINK, G_TYPE_STRING, sink_name,
@@ -429,8 +461,8 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     g_free (src_name);
     g_free (caps);
     g_free (mem);
-    gst_object_unref (sink);
-    gst_object_unref (pad);
+    if (pad)
+      gst_object_unref (pad);
   }
   gst_structure_take_value (w, GP_W_LINKS, &list);
 }

@@ -42,7 +42,9 @@
 
 #include "capture/gp-records.h"
 #include "core/gp-session.h"
+#include "core/gp-session-query.h"
 #include "gp-config.h"
+#include "ingest/gp-ingest.h"
 #include "gp-test-util.h"
 
 static gchar *gp_tmp;
@@ -54,6 +56,15 @@ static gchar *gp_tmp;
 #define GP_EXIT_CHILD_LAUNCH "videotestsrc num-buffers=60 ! " \
   "video/x-raw,width=160,height=120 ! identity name=slow sleep-time=4000 ! " \
   "fakesink"
+
+/* The pipeline of the shares test: its one streaming thread never waits
+ * (no live source, no sink that syncs), and a planted 3 ms is most of each
+ * buffer's time; the sink is named for the child's probe. */
+#define GP_SHARES_BUFFERS 90
+#define GP_SHARES_SLEEP_MS 3.0
+#define GP_SHARES_LAUNCH "videotestsrc num-buffers=90 ! " \
+  "video/x-raw,width=160,height=120 ! identity name=slow sleep-time=3000 ! " \
+  "fakesink name=out"
 
 static gchar **
 gp_records_env (const gchar * dir)
@@ -1194,6 +1205,156 @@ test_wrap_garbage (void)
   g_free (out);
 }
 
+/* The truth of a --shares-child run in @file: the share of the flow that
+ * identity's planted sleep took, the flow timed by the child's own probe
+ * at the sink (first to last buffer, and one buffer's interval for the
+ * first one's way there) and the sleep as this machine gives it now. */
+static gdouble
+gp_records_shares_truth (const gchar * file)
+{
+  gchar *text = NULL;
+  gdouble first_us, last_us, n, flow_s, slept_ms;
+
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  g_assert_cmpint (sscanf (text, "%lf %lf %lf", &first_us, &last_us, &n), ==,
+      3);
+  g_free (text);
+  g_assert_cmpfloat (n, ==, GP_SHARES_BUFFERS);
+  flow_s = (last_us - first_us) / 1e6 * n / (n - 1);
+  slept_ms = GP_SHARES_SLEEP_MS + gp_test_oversleep_ms (GP_SHARES_SLEEP_MS);
+  g_test_message ("%s: %.0f buffers over %.3f s (probe), %.3f ms slept a "
+      "buffer", file, n, flow_s, slept_ms);
+  return 100.0 * n * slept_ms / 1e3 / flow_s;
+}
+
+/* The planted element's busy share within 10 points of @truth, the thread
+ * it runs on busier than it, and every share of @s at most 100 %. */
+static void
+gp_records_assert_shares (GpSession * s, const gchar * what, gdouble truth)
+{
+  GpElementSummary *es = gp_session_find_elem_summary (s, "slow");
+  guint i, seen = 0;
+
+  gp_test_assert_shares (s, what);
+  g_assert_nonnull (es);
+  g_test_message ("%s: slow busy %.1f %%, truth %.1f %%", what, es->busy_pct,
+      truth);
+  g_assert_cmpfloat (fabs (es->busy_pct - truth), <, 10.0);
+  for (i = 0; i < s->threads->len; i++) {
+    const GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    if (g_strcmp0 (t->name, g_ptr_array_index (es->threads, 0)) == 0) {
+      g_assert_cmpfloat (gp_session_thread_busy_pct (s, t), >=,
+          es->busy_pct);
+      seen++;
+    }
+  }
+  g_assert_cmpuint (seen, ==, 1);
+}
+
+/* Busy shares over the time the data flowed, whatever the input: the
+ * tracer on its own (out=DIR: its first window opens at gst_init, its
+ * last links are those of a pipeline already torn down), wrap, run, and a
+ * log of GStreamer's own tracers; none passes 100 %. A 0.3 s run read
+ * "busy 36 %" from its records (the span from gst_init) where run read
+ * 98 %, and "127 %" where the last window lost its links. */
+static void
+test_shares (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "shares", NULL);
+  gchar *rec = g_build_filename (dir, "records", NULL);
+  gchar *wrapped = g_build_filename (dir, "wrapped", NULL);
+  gchar *ran = g_build_filename (dir, "ran", NULL);
+  gchar *truth_rec = g_build_filename (dir, "truth-records", NULL);
+  gchar *truth_wrap = g_build_filename (dir, "truth-wrap", NULL);
+  gchar *log = g_build_filename (dir, "tracers.log", NULL);
+  gchar *argv[] = { (gchar *) g_getenv ("GP_RECORDS_SELF"),
+    (gchar *) "--shares-child", truth_rec, NULL
+  };
+  gchar *path;
+  gdouble truth_records, truth_wrapped;
+  GError *err = NULL;
+  GpSession *s;
+  GpTestRun r;
+  gint status;
+
+  if (!gp_test_have_tracer ())
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+
+  status = gp_records_spawn (argv, rec, 0);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  truth_records = gp_records_shares_truth (truth_rec);
+  s = gp_records_load_ok (rec);
+  /* every buffer counted, those of the last window too */
+  g_assert_cmpuint (gp_session_find_link_summary (s,
+          "slow.src->out.sink")->buffers, ==, GP_SHARES_BUFFERS);
+  gp_records_assert_shares (s, "records", truth_records);
+  gp_session_free (s);
+
+  gp_test_run_gstprof (&r, gp_tmp, "wrap", "--out", wrapped, "--",
+      argv[0], "--shares-child", truth_wrap, NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  truth_wrapped = gp_records_shares_truth (truth_wrap);
+  path = g_build_filename (wrapped, "session.json", NULL);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_shares (s, "wrap", truth_wrapped);
+  gp_session_free (s);
+  g_free (path);
+
+  /* run has no probe of its own: the same pipeline's truth, from the two
+   * runs above */
+  gp_test_run_gstprof (&r, gp_tmp, "run", "--out", ran, GP_SHARES_LAUNCH,
+      NULL);
+  g_assert_cmpint (r.code, <=, 1);
+  gp_test_run_clear (&r);
+  path = g_build_filename (ran, "session.json", NULL);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  gp_records_assert_shares (s, "run", (truth_records + truth_wrapped) / 2);
+  gp_session_free (s);
+  g_free (path);
+
+  /* GStreamer's own tracers: their log says no span, only shares that can
+   * be */
+  {
+    gchar **env = g_get_environ ();
+    gchar *cmd[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
+      (gchar *) "videotestsrc", (gchar *) "num-buffers=90", (gchar *) "!",
+      (gchar *) "video/x-raw,width=160,height=120", (gchar *) "!",
+      (gchar *) "identity", (gchar *) "name=slow",
+      (gchar *) "sleep-time=3000", (gchar *) "!", (gchar *) "fakesink",
+      NULL
+    };
+
+    env = g_environ_setenv (env, "GST_DEBUG", "GST_TRACER:7", TRUE);
+    env = g_environ_setenv (env, "GST_DEBUG_NO_COLOR", "1", TRUE);
+    env = g_environ_setenv (env, "GST_DEBUG_FILE", log, TRUE);
+    env = g_environ_setenv (env, "GST_TRACERS",
+        "latency(flags=pipeline+element);stats;rusage", TRUE);
+    g_assert_true (g_spawn_sync (NULL, cmd, env, G_SPAWN_SEARCH_PATH |
+            G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+            NULL, NULL, NULL, NULL, &status, &err));
+    g_assert_no_error (err);
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    g_strfreev (env);
+  }
+  s = gp_ingest_load_any (log, &err);
+  g_assert_no_error (err);
+  gp_test_assert_shares (s, "tracer log");
+  gp_session_free (s);
+
+  g_free (log);
+  g_free (truth_wrap);
+  g_free (truth_rec);
+  g_free (ran);
+  g_free (wrapped);
+  g_free (rec);
+  g_free (dir);
+}
+
 static gboolean
 gp_records_on_bus (GstBus * bus, GstMessage * m, gpointer loop)
 {
@@ -1474,6 +1635,59 @@ gp_records_exit_child (void)
   exit (0);
 }
 
+/* --shares-child FILE: the pipeline of test_shares, torn down as
+ * gst-launch-1.0 does (NULL, unref, gst_deinit); writes its probe's first
+ * and last buffer times at the sink (µs) and their count into FILE. */
+static GstPadProbeReturn
+gp_records_shares_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  gint64 *t = data;
+
+  if (t[2]++ == 0)
+    t[0] = g_get_monotonic_time ();
+  t[1] = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static gint
+gp_records_shares_child (const gchar * file)
+{
+  gint64 t[3] = { 0, 0, 0 };
+  GstElement *p, *out;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *m;
+  gchar *text;
+  gboolean ok;
+
+  gst_init (NULL, NULL);
+  p = gst_parse_launch (GP_SHARES_LAUNCH, NULL);
+  if (p == NULL)
+    return 2;
+  out = gst_bin_get_by_name (GST_BIN (p), "out");
+  pad = gst_element_get_static_pad (out, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, gp_records_shares_probe,
+      t, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (out);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  m = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ok = m != NULL && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS;
+  if (m != NULL)
+    gst_message_unref (m);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  text = g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %"
+      G_GINT64_FORMAT "\n", t[0], t[1], t[2]);
+  ok = ok && g_file_set_contents (file, text, -1, NULL);
+  g_free (text);
+  gst_deinit ();
+  return ok ? 0 : 1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1482,6 +1696,8 @@ main (int argc, char **argv)
 
   if (argc > 1 && strcmp (argv[1], "--exit-child") == 0)
     return gp_records_exit_child ();
+  if (argc > 2 && strcmp (argv[1], "--shares-child") == 0)
+    return gp_records_shares_child (argv[2]);
   if (argc > 1 && strcmp (argv[1], "--kill-child") == 0)
     return gp_records_kill_child ();
   if (argc > 1 && strcmp (argv[1], "--main-loop-child") == 0)
@@ -1513,6 +1729,7 @@ main (int argc, char **argv)
   g_test_add_func ("/records/stalled-reader", test_stalled_reader);
   g_test_add_func ("/records/stalled-reader-end", test_stalled_reader_end);
   g_test_add_func ("/records/reader-long-line", test_reader_long_line);
+  g_test_add_func ("/records/shares", test_shares);
   g_test_add_func ("/wrap/gst-launch", test_wrap_gst_launch);
   g_test_add_func ("/wrap/duration", test_wrap_duration);
   g_test_add_func ("/wrap/ctrl-c", test_wrap_ctrl_c);

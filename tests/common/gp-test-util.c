@@ -2,6 +2,7 @@
 /* gstprof tests: gp-test-util.c, see gp-test-util.h */
 #include "gp-test-util.h"
 #include "core/gp-launch.h"
+#include "core/gp-session-query.h"
 #include "gp-config.h"
 #include "ingest/gp-ingest.h"
 
@@ -510,6 +511,28 @@ gp_test_assert_planted (GpSession * s, const gchar * name, guint64 buffers,
   g_test_message ("%s: %.1f ms asked, %.3f ms slept here", name, sleep_ms,
       slept);
   g_assert_cmpfloat (fabs (es->self_ms.p50 - slept), <, 0.5);
+}
+
+void
+gp_test_assert_shares (GpSession * s, const gchar * what)
+{
+  guint i;
+
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    g_test_message ("%s: %s busy %.1f %%, share %.1f %%", what, es->name,
+        es->busy_pct, es->share_pct);
+    g_assert_cmpfloat (es->busy_pct, <=, 100.0);
+    g_assert_cmpfloat (es->share_pct, <=, 100.0);
+  }
+  for (i = 0; i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    gdouble busy = gp_session_thread_busy_pct (s, t);
+
+    g_test_message ("%s: thread %s busy %.1f %%", what, t->name, busy);
+    g_assert_cmpfloat (busy, <=, 100.0);
+  }
 }
 
 /* Not inlined: GCC 12 then takes the text it returns for a pointer to

@@ -174,6 +174,11 @@ gchar *gp_test_read_file (const gchar * dir, const gchar * name);
 /* A warning from gstprof among @s's events holds @part. */
 gboolean gp_test_has_note (GpSession * s, const gchar * part);
 
+/* Every share @s gives is one that can be: each element's busy share and
+ * share of the work, and each thread's busy share (the verdict's "busy N %
+ * of the run"), at most 100 %; @what names the input in the messages. */
+void gp_test_assert_shares (GpSession * s, const gchar * what);
+
 /* The element @name of @s: @buffers buffers (at least that many unless
  * @exact), its self time p50 within 0.5 ms of the planted @sleep_ms as
  * this machine sleeps it (gp_test_oversleep_ms ()). */

@@ -16,6 +16,7 @@
 
 #include "ingest/gp-ingest.h"
 #include "../common/gp-test-series.h"
+#include "../common/gp-test-util.h"
 
 #define ORIGIN "bad.json"
 
@@ -125,6 +126,8 @@ test_all_fixtures_load (void)
     graph = json_object_get_object_member (root, "graph");
 
     g_assert_cmpstr (s->mode, ==, "analyze");
+    /* busy shares over the run's duration, as the log gives it */
+    gp_test_assert_shares (s, name);
     g_assert_cmpstr (s->import_schema, ==, GP_INGEST_SCHEMA_GSTPROFILE);
     g_assert_cmpstr (s->import_mode, ==, "run");
     g_assert_cmpuint (s->import_missing, ==, GP_INGEST_GSTPROFILE_MISSING);
