@@ -113,7 +113,14 @@ log_elements (GPtrArray * els)
 }
 
 /* videocrop copies every line of its input into a new frame: while it
- * runs it moves what a memcpy of the frame moves, at memcpy's rate. */
+ * runs it moves what a memcpy of the frame moves, at memcpy's rate.  That
+ * rate is the best this process gives, timed before the pipeline ran and
+ * after: after it alone, in memory the pipeline's 33 MB buffers churned,
+ * a fresh frame copied at 14.1-15.6 GB/s on Debian 11 (glibc 2.31, 9
+ * runs) where the same copy before the pipeline ran at 21.1-24.6 GB/s (6
+ * runs), and crop's own 19.2-25.0 GB/s read up to twice the truth (2.0047
+ * on one machine): one copy at the machine's rate, against a truth timed
+ * slow. */
 static void
 test_bound (void)
 {
@@ -122,10 +129,11 @@ test_bound (void)
   GpRoofline *r;
   GPtrArray *els = NULL;
   GpCpuElementBw *crop;
-  gdouble truth;
+  gdouble truth, before, after;
 
   if (!gp_test_have_tracer ())
     return;
+  before = memcpy_rate (frame);
   s = gp_test_capture (&base_opts, "videotestsrc name=src pattern=black ! "
       "video/x-raw,format=BGRx,width=3840,height=2160 ! "
       "videocrop name=crop top=2 bottom=2 ! fakesink name=sink", 2.0, NULL);
@@ -134,10 +142,12 @@ test_bound (void)
   assert_link_bytes (s, "src", frame);
   assert_link_bytes (s, "crop", 3840.0 * 2156 * 4);
   crop = element (els, "crop");
-  truth = memcpy_rate (frame);
+  after = memcpy_rate (frame);
+  truth = MAX (before, after);
   g_test_message ("crop: %.2f GB/s while busy (%.1f %% busy); memcpy of a "
-      "frame here %.2f GB/s; probe copy %.2f GB/s", crop->busy_bytes_per_s
-      / 1e9, crop->busy_pct, truth / 1e9, bw->copy_1 / 1e9);
+      "frame here %.2f GB/s (%.2f before the pipeline, %.2f after); probe "
+      "copy %.2f GB/s", crop->busy_bytes_per_s / 1e9, crop->busy_pct,
+      truth / 1e9, before / 1e9, after / 1e9, bw->copy_1 / 1e9);
   /* the truth: a frame's memcpy rate, within a factor 2 (line-by-line
    * copies, the tracer's own cost per push, a loaded machine) */
   g_assert_cmpfloat (crop->busy_bytes_per_s / truth, >, 0.5);

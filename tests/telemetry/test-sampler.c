@@ -431,7 +431,14 @@ samp_proc_kib (const gchar * path, const gchar * key)
 /* The reference work (cpu.ref/xorshift): a 64-bit xorshift round timed in
  * CPU time on the sampler's thread, each tick; against the same rounds
  * timed here, in this thread's CPU time, on the same machine: within a
- * factor of two either way (one thread's clock, another core maybe). */
+ * factor of two either way (one thread's clock, another core maybe).
+ * Under emulation (gp_test_emulated (): an arm64 root run by qemu-user)
+ * each loop is translated code of its own, whose speed depends on how it
+ * was translated, not on the machine: the sampler's 50,000 rounds read
+ * 2.11 ns a round against 5.21 ns for this loop's 5,000,000 (Debian 12
+ * arm64, fresh-machine-check), a factor of 2.5; there the bound is 4. */
+#define SAMP_REFERENCE_FACTOR 2.0
+#define SAMP_REFERENCE_FACTOR_EMULATED 4.0
 static void
 test_reference (void)
 {
@@ -442,7 +449,7 @@ test_reference (void)
   guint64 x = 88172645463325252ull;
   gint64 start_us;
   GpSampler *s;
-  gdouble here, there;
+  gdouble here, there, factor;
   guint i;
 
   s = samp_start (m, 100, 0, &start_us);
@@ -465,8 +472,10 @@ test_reference (void)
   here = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 5e6;
   g_test_message ("a round: %.3f ns on the sampler's thread, %.3f ns here",
       there, here);
-  g_assert_cmpfloat (there, >, here / 2);
-  g_assert_cmpfloat (there, <, here * 2);
+  factor = gp_test_emulated ()? SAMP_REFERENCE_FACTOR_EMULATED :
+      SAMP_REFERENCE_FACTOR;
+  g_assert_cmpfloat (there, >, here / factor);
+  g_assert_cmpfloat (there, <, here * factor);
   gp_machine_free (m);
 }
 
