@@ -88,11 +88,16 @@ gp_cli_serve_start (const gchar * cmd, GpCliServe * sv, GpCliServeAct stop,
     g_error_free (err);
     return FALSE;
   }
-  g_printerr ("gstprof %s: serving %s (the panel; /metrics for "
-      "Prometheus)\n", cmd, gp_server_url (sv->srv));
+  /* the token in the fragment: the browser keeps it, no server sees it;
+   * only this terminal's user has it */
+  g_printerr ("gstprof %s: serving %s%s%s (the panel; /metrics for "
+      "Prometheus)\n", cmd, gp_server_url (sv->srv),
+      gp_server_token (sv->srv) ? "#token=" : "",
+      gp_server_token (sv->srv) ? gp_server_token (sv->srv) : "");
   if (!gp_serve_host_is_loopback (sv->host))
     g_printerr ("gstprof %s: --host %s: anyone who can reach this port can "
-        "see the pipeline and stop it\n", cmd, sv->host);
+        "see the pipeline; Stop and Mark need the token, which plain HTTP "
+        "carries readable on the network\n", cmd, sv->host);
   return TRUE;
 }
 

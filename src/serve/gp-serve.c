@@ -15,6 +15,7 @@
 #include <malloc.h>
 #include <fcntl.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <libsoup/soup.h>
 
@@ -61,6 +62,27 @@ void gp_panel_register_resource (void);
 /* A comment line keeps an idle event stream open through proxies and
  * tells a closed connection apart, this often (seconds). */
 #define GP_SERVE_KEEPALIVE_S 15
+/* Connections served at once, at most: a panel and a scraper or two need
+ * a handful, a browser six per page. Never more than a quarter of the
+ * descriptors the process had free when the server started
+ * (GP_SERVE_FD_SHARE): the capture keeps the rest for its files, sockets
+ * and pipes (1,020 idle connections once took all 1,024, and the panel,
+ * /healthz and the checkpoints with them). Past the cap the oldest
+ * connection that is not in the middle of a request is closed to make
+ * room; when every one is, the newcomer gets 503. */
+#define GP_SERVE_MAX_CONNECTIONS 64
+/* Connections the kernel completes before the server accepts them. */
+#define GP_SERVE_LISTEN_BACKLOG 128
+#define GP_SERVE_FD_SHARE 4
+/* A connection with no request in progress is closed after this many
+ * seconds (a kept-alive browser connection reopens at once; an idle one
+ * held open by anyone else holds a descriptor for nothing). */
+#define GP_SERVE_IDLE_S 5
+/* A request's headers must be in this many seconds after it began
+ * (headers sent one byte a second were once held forever), and the whole
+ * request, but an event stream, answered within GP_SERVE_REQUEST_S. */
+#define GP_SERVE_HEADERS_S 5
+#define GP_SERVE_REQUEST_S 30
 
 typedef struct
 {
@@ -69,6 +91,21 @@ typedef struct
   gsize backlog;                /* bytes appended, not yet written */
   gboolean gone;
 } GpServeClient;
+
+/* One accepted connection, from accept to its stream's finalization. */
+typedef struct
+{
+  GpServer *srv;
+  GSocketConnection *conn;      /* weak: libsoup holds it while it serves */
+  GSocket *socket;
+  gchar *peer;                  /* the client's address:port, the key of
+                                 * srv->conns */
+  gint64 since_us;              /* accepted, or its last request ended */
+  gint64 request_us;            /* a request began; 0: none in progress */
+  gboolean headers;             /* that request's headers are in */
+  gboolean streaming;           /* it is an event stream: long by design */
+  gboolean closing;             /* shut down by the server, going */
+} GpServeConn;
 
 struct _GpServer
 {
@@ -80,6 +117,9 @@ struct _GpServer
   gchar *url;
   gchar *token;
   GResource *panel;
+  GHashTable *conns;            /* peer -> GpServeConn* */
+  guint max_conns;
+  guint sweep_id;
 
   GpSession *current;           /* the redacted copy, with findings */
   gchar *session_json;          /* current, as JSON */
@@ -112,6 +152,24 @@ struct _GpServer
   gchar *sent_findings;
   gchar *sent_graph;
 };
+
+/* The connection @msg came on, NULL when it is not one of the server's:
+ * by the client's address and port, which name one open connection
+ * (a connection accepted as a stream has no GSocket in libsoup). */
+static GpServeConn *
+gp_serve_conn_of (GpServer * srv, SoupServerMessage * msg)
+{
+  GSocketAddress *remote = soup_server_message_get_remote_address (msg);
+  gchar *peer;
+  GpServeConn *c;
+
+  if (remote == NULL)
+    return NULL;
+  peer = g_socket_connectable_to_string (G_SOCKET_CONNECTABLE (remote));
+  c = g_hash_table_lookup (srv->conns, peer);
+  g_free (peer);
+  return c;
+}
 
 /* ---- the state ---------------------------------------------------------- */
 
@@ -174,10 +232,11 @@ gp_serve_state_event (GpServer * srv)
     return srv->state_event;
   roofline = gp_serve_roofline_json (srv);
   ev = g_string_new (GP_SERVE_STATE_HEAD);
+  /* never the token: anyone who can connect may read the state */
   g_string_append_printf (ev, "{\"live\":%s,\"ended\":%s,"
-      "\"token\":\"%s\",\"roofline\":%s,\"session\":",
+      "\"roofline\":%s,\"session\":",
       srv->opts.live ? "true" : "false", srv->ended ? "true" : "false",
-      srv->opts.live ? srv->token : "", roofline);
+      roofline);
   g_string_append (ev, srv->session_json ? srv->session_json : "null");
   g_string_append (ev, "}" GP_SERVE_STATE_TAIL);
   g_free (roofline);
@@ -417,7 +476,10 @@ gp_serve_open_events (GpServer * srv, SoupServerMessage * msg)
 {
   SoupMessageHeaders *h = soup_server_message_get_response_headers (msg);
   GpServeClient *c = g_new0 (GpServeClient, 1);
+  GpServeConn *conn = gp_serve_conn_of (srv, msg);
 
+  if (conn)
+    conn->streaming = TRUE;
   c->srv = srv;
   c->msg = msg;
   soup_message_headers_set_content_type (h, "text/event-stream", NULL);
@@ -519,9 +581,12 @@ gp_serve_same_secret (const gchar * a, const gchar * b)
   return d == 0;
 }
 
-/* POSTs change the run: only the page this server gave the token to, from
- * this server's own origin: the scheme and the Host the request names (the
- * Host check let only this server's names through on loopback). */
+/* POSTs change the run: only whoever has the token, which the server
+ * gives to nobody (gp_server_token: the URL printed on the terminal of
+ * the user who started the run, its fragment never sent to a server),
+ * and from this server's own origin: the scheme and the Host the request
+ * names (the Host check let only this server's names through on
+ * loopback). */
 static gboolean
 gp_serve_post_allowed (GpServer * srv, SoupServerMessage * msg)
 {
@@ -735,12 +800,182 @@ gp_serve_on_got_headers (SoupServerMessage * msg, gpointer data)
         "request body too large\n");
 }
 
+/* ---- connections -------------------------------------------------------- */
+
+/* Ends @c: both directions shut, so libsoup reads the end, lets the
+ * connection go, and its descriptor closes with it. */
+static void
+gp_serve_conn_close (GpServeConn * c)
+{
+  if (c->closing)
+    return;
+  c->closing = TRUE;
+  g_socket_shutdown (c->socket, TRUE, TRUE, NULL);
+}
+
+/* The connection's stream was finalized: libsoup is done with it. */
+static void
+gp_serve_conn_gone (gpointer data, GObject * where_the_object_was)
+{
+  GpServeConn *c = data;
+
+  g_hash_table_remove (c->srv->conns, c->peer);
+}
+
+static void
+gp_serve_conn_free (gpointer data)
+{
+  GpServeConn *c = data;
+
+  g_free (c->peer);
+  g_free (c);
+}
+
+static guint
+gp_serve_conns_open (GpServer * srv)
+{
+  GHashTableIter it;
+  gpointer v;
+  guint n = 0;
+
+  g_hash_table_iter_init (&it, srv->conns);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    n += !((GpServeConn *) v)->closing;
+  return n;
+}
+
+/* Makes room by closing the connection that waited longest without a
+ * request under way (idle, or its headers still coming); FALSE when every
+ * connection is serving one. */
+static gboolean
+gp_serve_evict (GpServer * srv)
+{
+  GpServeConn *oldest = NULL;
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, srv->conns);
+  while (g_hash_table_iter_next (&it, NULL, &v)) {
+    GpServeConn *c = v;
+    gint64 t = c->request_us ? c->request_us : c->since_us;
+
+    if (c->closing || (c->request_us && c->headers))
+      continue;
+    if (oldest == NULL || t < (oldest->request_us ? oldest->request_us :
+            oldest->since_us))
+      oldest = c;
+  }
+  if (oldest == NULL)
+    return FALSE;
+  gp_serve_conn_close (oldest);
+  return TRUE;
+}
+
+/* Full: a 503 the client can read, then the connection closed.  Its
+ * request is read first when it came with the connection: a close with
+ * unread bytes resets the connection, and the answer with it. */
+static void
+gp_serve_refuse (GSocketConnection * conn)
+{
+  static const gchar body[] = "too many connections: try again\n";
+  GSocket *sock = g_socket_connection_get_socket (conn);
+  gchar *reply = g_strdup_printf ("HTTP/1.1 503 Service Unavailable\r\n"
+      "Content-Type: text/plain; charset=utf-8\r\n"
+      "Content-Length: %zu\r\nRetry-After: 5\r\nConnection: close\r\n"
+      "\r\n%s", strlen (body), body);
+  gchar drain[4096];
+  guint i;
+
+  g_socket_set_blocking (sock, FALSE);
+  for (i = 0; i < 16 && g_socket_receive (sock, drain, sizeof (drain), NULL,
+          NULL) > 0; i++);
+  g_socket_send (sock, reply, strlen (reply), NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
+  g_free (reply);
+}
+
+/* Once a second: connections idle past GP_SERVE_IDLE_S, headers slower
+ * than GP_SERVE_HEADERS_S, requests (not event streams) longer than
+ * GP_SERVE_REQUEST_S are closed. */
+static gboolean
+gp_serve_on_sweep (gpointer data)
+{
+  GpServer *srv = data;
+  gint64 now = g_get_monotonic_time ();
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, srv->conns);
+  while (g_hash_table_iter_next (&it, NULL, &v)) {
+    GpServeConn *c = v;
+
+    if (c->request_us == 0 ? now - c->since_us > GP_SERVE_IDLE_S *
+        G_USEC_PER_SEC : !c->headers ? now - c->request_us >
+        GP_SERVE_HEADERS_S * G_USEC_PER_SEC : !c->streaming &&
+        now - c->request_us > GP_SERVE_REQUEST_S * G_USEC_PER_SEC)
+      gp_serve_conn_close (c);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+/* At most a quarter of the descriptors free now, at most
+ * GP_SERVE_MAX_CONNECTIONS, at least one. */
+static guint
+gp_serve_max_connections (void)
+{
+  struct rlimit rl;
+  GDir *dir;
+  guint open = 0;
+  rlim_t free_fds;
+
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return GP_SERVE_MAX_CONNECTIONS;
+  if ((dir = g_dir_open ("/proc/self/fd", 0, NULL)) != NULL) {
+    while (g_dir_read_name (dir))
+      open++;
+    g_dir_close (dir);
+  }
+  free_fds = rl.rlim_cur > open ? rl.rlim_cur - open : 0;
+  return CLAMP (free_fds / GP_SERVE_FD_SHARE, 1, GP_SERVE_MAX_CONNECTIONS);
+}
+
+static void
+gp_serve_on_got_request_headers (SoupServerMessage * msg, gpointer data)
+{
+  GpServeConn *c = gp_serve_conn_of (data, msg);
+
+  if (c)
+    c->headers = TRUE;
+}
+
+static void
+gp_serve_on_request_finished (SoupServerMessage * msg, gpointer data)
+{
+  GpServeConn *c = gp_serve_conn_of (data, msg);
+
+  if (c) {
+    c->request_us = 0;
+    c->headers = c->streaming = FALSE;
+    c->since_us = g_get_monotonic_time ();
+  }
+}
+
 static void
 gp_serve_on_request_started (SoupServer * soup, SoupServerMessage * msg,
     gpointer data)
 {
+  GpServeConn *c = gp_serve_conn_of (data, msg);
+
+  if (c) {
+    c->request_us = g_get_monotonic_time ();
+    c->headers = c->streaming = FALSE;
+  }
   g_signal_connect (msg, "got-headers", G_CALLBACK (gp_serve_on_got_headers),
       data);
+  g_signal_connect (msg, "got-headers",
+      G_CALLBACK (gp_serve_on_got_request_headers), data);
+  g_signal_connect (msg, "finished",
+      G_CALLBACK (gp_serve_on_request_finished), data);
 }
 
 /* ---- the server --------------------------------------------------------- */
@@ -756,13 +991,34 @@ gp_serve_on_incoming (GSocketService * service, GSocketConnection * conn,
     GObject * source, gpointer data)
 {
   GpServer *srv = data;
-  GSocketAddress *local = g_socket_connection_get_local_address (conn, NULL);
-  GSocketAddress *remote = g_socket_connection_get_remote_address (conn,
-      NULL);
+  GSocketAddress *local, *remote;
+  GpServeConn *c, *old;
 
-  if (local && remote)
+  /* closed ones still going count too, up to twice the cap */
+  if (g_hash_table_size (srv->conns) >= 2 * srv->max_conns ||
+      (gp_serve_conns_open (srv) >= srv->max_conns && !gp_serve_evict (srv))) {
+    gp_serve_refuse (conn);
+    return TRUE;
+  }
+  local = g_socket_connection_get_local_address (conn, NULL);
+  remote = g_socket_connection_get_remote_address (conn, NULL);
+  if (local && remote) {
+    c = g_new0 (GpServeConn, 1);
+    c->srv = srv;
+    c->conn = conn;
+    c->socket = g_socket_connection_get_socket (conn);
+    c->since_us = g_get_monotonic_time ();
+    c->peer = g_socket_connectable_to_string (G_SOCKET_CONNECTABLE (remote));
+    old = g_hash_table_lookup (srv->conns, c->peer);
+    /* the client's port again while its last connection is still going:
+     * that one is forgotten */
+    if (old)
+      g_object_weak_unref (G_OBJECT (old->conn), gp_serve_conn_gone, old);
+    g_hash_table_replace (srv->conns, c->peer, c);
+    g_object_weak_ref (G_OBJECT (conn), gp_serve_conn_gone, c);
     soup_server_accept_iostream (srv->soup, G_IO_STREAM (conn), local,
         remote, NULL);
+  }
   g_clear_object (&local);
   g_clear_object (&remote);
   return TRUE;
@@ -817,6 +1073,9 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
     return NULL;
   }
   srv->panel = gp_serve_panel ();
+  srv->conns = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      gp_serve_conn_free);
+  srv->max_conns = gp_serve_max_connections ();
   srv->sent_machine = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, g_free);
   srv->sent_series_t1 = -1;
@@ -838,6 +1097,10 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
   g_signal_connect (srv->soup, "request-started",
       G_CALLBACK (gp_serve_on_request_started), srv);
   srv->service = g_socket_service_new ();
+  /* GLib's 10 drops the SYN of the 12th client that connects before the
+   * main loop next accepts: it waits a second to try again */
+  g_socket_listener_set_backlog (G_SOCKET_LISTENER (srv->service),
+      GP_SERVE_LISTEN_BACKLOG);
   if (!g_socket_listener_add_address (G_SOCKET_LISTENER (srv->service), addr,
           G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL, &local, &err)) {
     g_set_error (error, GP_SERVE_ERROR, GP_SERVE_ERROR_LISTEN,
@@ -859,6 +1122,7 @@ gp_server_new (const GpServeOptions * opts, GError ** error)
       "http://%s:%u/", srv->host, srv->port);
   srv->keepalive_id = g_timeout_add_seconds (GP_SERVE_KEEPALIVE_S,
       gp_serve_on_keepalive, srv);
+  srv->sweep_id = g_timeout_add_seconds (1, gp_serve_on_sweep, srv);
   return srv;
 }
 
@@ -866,6 +1130,12 @@ const gchar *
 gp_server_url (GpServer * srv)
 {
   return srv->url;
+}
+
+const gchar *
+gp_server_token (GpServer * srv)
+{
+  return srv->opts.live ? srv->token : NULL;
 }
 
 guint
@@ -1021,6 +1291,19 @@ gp_server_free (GpServer * srv)
     return;
   if (srv->keepalive_id)
     g_source_remove (srv->keepalive_id);
+  if (srv->sweep_id)
+    g_source_remove (srv->sweep_id);
+  if (srv->conns) {
+    GHashTableIter it;
+    gpointer v;
+
+    /* the connections outlive the server's bookkeeping */
+    g_hash_table_iter_init (&it, srv->conns);
+    while (g_hash_table_iter_next (&it, NULL, &v))
+      g_object_weak_unref (G_OBJECT (((GpServeConn *) v)->conn),
+          gp_serve_conn_gone, v);
+    g_hash_table_unref (srv->conns);
+  }
   while (srv->clients) {
     GpServeClient *c = srv->clients->data;
 

@@ -7,7 +7,7 @@
  * each window, or a saved one to replay) and answers:
  * - GET /            the panel (the page's assets, a GResource: nothing is
  *                    fetched from the network);
- * - GET /api/state   the state so far: {"live", "ended", "token",
+ * - GET /api/state   the state so far: {"live", "ended", "roofline",
  *                    "session"} (the session redacted unless told not to);
  * - GET /api/events  server-sent events: a late client first gets "state",
  *                    then one "window" per update (the entries new since
@@ -21,12 +21,17 @@
  * - GET /metrics     Prometheus (gp-metrics.h); /healthz (up), /readyz
  *                    (a live capture: PLAYING and windows arriving; a
  *                    replay: loaded);
- * - POST /api/stop, /api/mark  with the per-run token the page got in
- *                    /api/state (header X-Gstprof-Token), refused from
- *                    another origin.
+ * - POST /api/stop, /api/mark  with the per-run token (header
+ *                    X-Gstprof-Token), which no route gives out: the page
+ *                    reads it from the fragment of the URL printed on the
+ *                    user's terminal (#token=...); refused from another
+ *                    origin.
  * GETs only elsewhere; unknown paths 404; request bodies and headers
  * bounded. A client that stops reading is dropped once its backlog passes
  * GP_SERVE_MAX_BACKLOG, so it never stalls the capture or grows memory.
+ * Connections are capped (GP_SERVE_MAX_CONNECTIONS, a share of the free
+ * descriptors) and timed out when idle or slow; past the cap the oldest
+ * idle one makes room, else 503.
  *
  * The room, src/serve: libgpserve (gp-metrics.c always; gp-serve.c and the
  * panel's assets where libsoup 3 is found: GP_HAVE_SERVE).
@@ -82,6 +87,9 @@ gboolean gp_serve_host_is_loopback (const gchar * host);
 GpServer *gp_server_new (const GpServeOptions * opts, GError ** error);
 /* http://HOST:PORT/ */
 const gchar *gp_server_url (GpServer * srv);
+/* The token Stop and Mark need, for whoever started the run only (the
+ * panel's URL on its terminal: URL#token=TOKEN); NULL for a replay. */
+const gchar *gp_server_token (GpServer * srv);
 guint gp_server_port (GpServer * srv);
 
 /* A window closed: @s is the session so far (not kept: what the server

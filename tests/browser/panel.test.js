@@ -51,7 +51,7 @@ const DEADLINE_MS = 55000 * SLOW;
 const STEP_MS = 10000 * SLOW;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
-const N_TESTS = 16;
+const N_TESTS = 18;
 let n = 0;
 let failed = 0;
 const children = [];
@@ -88,7 +88,9 @@ function startServer(args) {
   });
   proc.url = new Promise((resolve, reject) => {
     child.stderr.on("data", (d) => {
-      const m = /serving (http:\/\/\S+\/)/.exec(proc.err += d);
+      /* a live run's address carries its token in the fragment */
+      const m = /serving (http:\/\/\S+\/(?:#token=[0-9a-f]+)?) /.exec(
+        proc.err += d);
 
       if (m)
         resolve(m[1]);
@@ -158,6 +160,16 @@ async function main() {
     null, { timeout: 15000 * SLOW });
     ok(true, "the panel loads during a live run",
       `${url}: ${await text(page, "#status")}`);
+    /* the token came in the printed address only; the page keeps it and
+     * takes it out of the address bar, and the state does not carry it */
+    const stateKeys = await page.evaluate(async () =>
+      Object.keys(await (await fetch("api/state")).json()));
+    ok(/#token=[0-9a-f]{32}$/.test(url) && !page.url().includes("token") &&
+      !stateKeys.includes("token") &&
+      !(await page.$eval("#live-controls", (e) => e.hidden)),
+    "the token is the printed address's, and only there",
+    `printed ${url}; address bar ${page.url()}; state's keys ` +
+      `${JSON.stringify(stateKeys)}`);
 
     /* numbers change between two reads */
     const read = async () => ({
@@ -189,13 +201,17 @@ async function main() {
       `missing ${JSON.stringify(missing)}`);
     /* a second client joins: the server sends the entries after its
      * state to every client again, and the first keeps each once */
-    const page2 = await ctx.newPage();
+    const page2 = await (await browser.newContext()).newPage();
     page2.setDefaultTimeout(STEP_MS);
-    await page2.goto(url);
+    /* whoever knows the address but not the token: no Stop, no Mark */
+    await page2.goto(url.replace(/#.*/, ""));
     await page2.waitForFunction(() =>
       document.getElementById("st-mode").textContent === "live");
+    ok(await page2.$eval("#live-controls", (e) => e.hidden),
+      "without the token the panel offers no Stop",
+      `opened ${url.replace(/#.*/, "")}`);
     await page.waitForTimeout(2500);
-    await page2.close();
+    await page2.context().close();
     await showView(page, "timeline");
     let xs = null;
     let nwin = 0;

@@ -18,8 +18,11 @@
 #include <math.h>
 #include <unistd.h>
 #include <glib-unix.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "gp-config.h"
 #include "serve/gp-serve.h"
@@ -40,6 +43,7 @@ typedef struct
   GPid pid;
   gint err_fd;
   gchar *url;                   /* http://127.0.0.1:PORT/ */
+  gchar *token;                 /* from the printed #token=, or NULL */
   guint port;
   GString *err;                 /* what it printed on stderr so far */
 } Server;
@@ -67,8 +71,11 @@ server_wait_url (Server * sv)
     if ((at = strstr (sv->err->str, "serving http://")) && strchr (at, '\n')) {
       const gchar *u = at + strlen ("serving ");
       const gchar *sp = strchr (u, ' ');
+      const gchar *frag = memchr (u, '#', sp - u);
 
-      sv->url = g_strndup (u, sp - u);
+      sv->url = g_strndup (u, (frag ? frag : sp) - u);
+      if (frag && g_str_has_prefix (frag, "#token="))
+        sv->token = g_strndup (frag + 7, sp - frag - 7);
       sv->port = (guint) atoi (strrchr (sv->url, ':') + 1);
       return;
     }
@@ -76,30 +83,64 @@ server_wait_url (Server * sv)
   g_error ("no address printed; stderr: %s", sv->err->str);
 }
 
+/* The child's setup: it dies with the test, and with a descriptor limit
+ * when @data points at one other than 0. */
 static void
-server_start (Server * sv, const gchar * first, ...)
+server_child_setup (gpointer data)
+{
+  rlim_t limit = data ? *(rlim_t *) data : 0;
+
+  gp_test_child_dies_with_us (NULL);
+  if (limit > 0) {
+    struct rlimit rl = { limit, limit };
+
+    setrlimit (RLIMIT_NOFILE, &rl);
+  }
+}
+
+static void
+server_start_v (Server * sv, rlim_t fd_limit, const gchar * first,
+    va_list ap)
 {
   GPtrArray *args = g_ptr_array_new ();
   GError *err = NULL;
-  va_list ap;
   const gchar *a;
 
   memset (sv, 0, sizeof (*sv));
   sv->err = g_string_new (NULL);
   g_ptr_array_add (args, (gpointer) g_getenv ("GSTPROF_BIN"));
-  va_start (ap, first);
   for (a = first; a; a = va_arg (ap, const gchar *))
     g_ptr_array_add (args, (gpointer) a);
-  va_end (ap);
   g_ptr_array_add (args, NULL);
   g_assert_true (g_spawn_async_with_pipes (tmp, (gchar **) args->pdata, NULL,
           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-          gp_test_child_dies_with_us, NULL, &sv->pid, NULL, NULL,
+          server_child_setup, &fd_limit, &sv->pid, NULL, NULL,
           &sv->err_fd, &err));
   g_assert_no_error (err);
   g_ptr_array_free (args, TRUE);
   g_unix_set_fd_nonblocking (sv->err_fd, TRUE, NULL);
   server_wait_url (sv);
+}
+
+static void
+server_start (Server * sv, const gchar * first, ...)
+{
+  va_list ap;
+
+  va_start (ap, first);
+  server_start_v (sv, 0, first, ap);
+  va_end (ap);
+}
+
+/* The same with at most @fd_limit descriptors for the server's process. */
+static void
+server_start_limited (Server * sv, rlim_t fd_limit, const gchar * first, ...)
+{
+  va_list ap;
+
+  va_start (ap, first);
+  server_start_v (sv, fd_limit, first, ap);
+  va_end (ap);
 }
 
 /* Waits up to @timeout_s for the child to exit: its exit code, -1 when it
@@ -133,6 +174,7 @@ server_clear (Server * sv)
   if (sv->err_fd > 0)
     close (sv->err_fd);
   g_free (sv->url);
+  g_free (sv->token);
   g_string_free (sv->err, TRUE);
 }
 
@@ -295,6 +337,261 @@ poll_ready (guint port, gdouble timeout_s)
   return FALSE;
 }
 
+/* Another account on the machine (nobody, when the test runs as root):
+ * it can read the state, which holds no token, and cannot Stop or Mark
+ * without one.  The reads and posts run in a child that gave up root;
+ * its exit status says which step failed (0: none). */
+static void
+assert_other_account_cannot_stop (guint port)
+{
+  pid_t pid;
+  gint status;
+
+  if (getuid () != 0) {
+    g_test_message ("not root: the other account's steps run as this one");
+  }
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0) {
+    Reply r;
+
+    if (getuid () == 0 && (setgid (65534) != 0 || setuid (65534) != 0))
+      _exit (10);
+    http (port, "GET", "/api/state", "", NULL, &r);
+    if (r.status != 200)
+      _exit (11);
+    if (strstr (r.body, "\"token\"") != NULL)
+      _exit (12);
+    reply_clear (&r);
+    http (port, "POST", "/api/mark", "", "from another account", &r);
+    if (r.status != 403)
+      _exit (13);
+    reply_clear (&r);
+    http (port, "POST", "/api/stop", "", "", &r);
+    if (r.status != 403)
+      _exit (14);
+    reply_clear (&r);
+    _exit (0);
+  }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
+/* A plain TCP connection to 127.0.0.1:@port, its descriptor; @send
+ * (NULL: nothing) written on it. */
+static gint
+tcp_open (guint port, const gchar * send)
+{
+  struct sockaddr_in a = { 0 };
+  gint fd = socket (AF_INET, SOCK_STREAM, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  a.sin_family = AF_INET;
+  a.sin_port = htons (port);
+  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  if (connect (fd, (struct sockaddr *) &a, sizeof (a)) != 0)
+    g_error ("connect to port %u: %s", port, g_strerror (errno));
+  if (send)
+    g_assert_cmpint (write (fd, send, strlen (send)), ==, strlen (send));
+  return fd;
+}
+
+/* Whether the server closed @fd (an end or a reset, not "nothing yet");
+ * what it sent before is read and dropped. */
+static gboolean
+tcp_closed (gint fd)
+{
+  gchar buf[4096];
+  gssize n;
+
+  while ((n = recv (fd, buf, sizeof (buf), MSG_DONTWAIT)) > 0);
+  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* CPU seconds the process @pid has used (user + system). */
+static gdouble
+proc_cpu_s (GPid pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%d/stat", pid), *text = NULL;
+  gulong ut = 0, st = 0;
+  const gchar *close_paren;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  close_paren = strrchr (text, ')');
+  g_assert_cmpint (sscanf (close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u "
+          "%*u %*u %*u %*u %lu %lu", &ut, &st), ==, 2);
+  g_free (text);
+  g_free (path);
+  return (ut + st) / (gdouble) sysconf (_SC_CLK_TCK);
+}
+
+static guint
+proc_fds (GPid pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%d/fd", pid);
+  GDir *dir = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir))
+    n++;
+  g_dir_close (dir);
+  g_free (path);
+  return n;
+}
+
+static gint64
+file_mtime_us (const gchar * path)
+{
+  struct stat st;
+
+  if (g_stat (path, &st) != 0)
+    return 0;
+  return st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
+}
+
+#define FLOOD_FD_LIMIT 64
+#define FLOOD_IDLE 300
+#define FLOOD_SLOW 20
+
+/* Clients that hold connections: a live run whose process may open 64
+ * descriptors, 300 idle connections and 20 that send their headers a
+ * byte at a time.  The server keeps to its share of the descriptors,
+ * answers /healthz at once, burns no CPU on them, closes them all within
+ * its timeouts, and the capture's windows and checkpoints go on; event
+ * streams past its cap get a 503 that says so.  Before the cap, 1,020
+ * idle connections at 1,024 descriptors took them all: nothing answered,
+ * GLib logged "Too many open files" in a loop at 0.6-0.9 CPU-seconds a
+ * second, and no checkpoint came for 27 s. */
+static void
+test_connections (void)
+{
+  gchar *out = g_build_filename (tmp, "flood", NULL);
+  gchar *session = g_build_filename (out, "session.json", NULL);
+  gint idle[FLOOD_IDLE], slow[FLOOD_SLOW], streams[FLOOD_FD_LIMIT];
+  guint i, n_streams = 0, open_left, refused = 0;
+  gint panel;
+  gint64 ckpt0, ckpt1;
+  gdouble cpu0, cpu1, flood_s;
+  Server sv;
+  Reply r;
+
+  server_start_limited (&sv, FLOOD_FD_LIMIT, "run", "--serve", "--port",
+      "0", "--quiet", "--duration", "14s", "--out", out, LIVE_LAUNCH, NULL);
+  g_assert_true (poll_ready (sv.port, 10));
+  for (i = 0; i < 50 && file_mtime_us (session) == 0; i++)
+    g_usleep (100000);
+  g_test_message ("server: %u descriptors before the flood",
+      proc_fds (sv.pid));
+  /* a panel's event stream, open through it all */
+  {
+    gchar *req = g_strdup_printf ("GET /api/events HTTP/1.1\r\n"
+        "Host: 127.0.0.1:%u\r\n\r\n", sv.port);
+
+    panel = tcp_open (sv.port, req);
+    g_free (req);
+  }
+
+  for (i = 0; i < FLOOD_IDLE; i++)
+    idle[i] = tcp_open (sv.port, NULL);
+  for (i = 0; i < FLOOD_SLOW; i++)
+    slow[i] = tcp_open (sv.port, "G");
+  cpu0 = proc_cpu_s (sv.pid);
+  ckpt0 = file_mtime_us (session);
+  /* a request beside them is answered at once */
+  {
+    gint64 t0 = g_get_monotonic_time ();
+
+    http (sv.port, "GET", "/healthz", "", NULL, &r);
+    g_assert_cmpuint (r.status, ==, 200);
+    reply_clear (&r);
+    g_test_message ("/healthz beside %u held connections: %.1f ms",
+        FLOOD_IDLE + FLOOD_SLOW, (g_get_monotonic_time () - t0) / 1e3);
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+  }
+  g_test_message ("server: %u descriptors in the flood", proc_fds (sv.pid));
+  g_assert_cmpuint (proc_fds (sv.pid), <=, FLOOD_FD_LIMIT * 3 / 4);
+  /* the slow ones go on, a byte a second, past the headers' timeout */
+  for (i = 0; i < 7; i++) {
+    guint k;
+
+    g_usleep (G_USEC_PER_SEC);
+    for (k = 0; k < FLOOD_SLOW; k++)
+      if (send (slow[k], "E", 1, MSG_NOSIGNAL) < 0) {
+        /* closed by the server: that is the point */
+      }
+  }
+  flood_s = 7.0;
+  cpu1 = proc_cpu_s (sv.pid);
+  ckpt1 = file_mtime_us (session);
+  g_test_message ("server: %.2f CPU-seconds over %.0f s of flood (the run "
+      "included); checkpoint %.1f s later", cpu1 - cpu0, flood_s,
+      (ckpt1 - ckpt0) / 1e6);
+  g_assert_cmpfloat ((cpu1 - cpu0) / flood_s, <, 0.3);
+  g_assert_cmpint (ckpt1, >, ckpt0);
+  open_left = 0;
+  for (i = 0; i < FLOOD_IDLE; i++)
+    open_left += !tcp_closed (idle[i]);
+  for (i = 0; i < FLOOD_SLOW; i++)
+    open_left += !tcp_closed (slow[i]);
+  g_test_message ("%u of %u held connections still open after %.0f s",
+      open_left, FLOOD_IDLE + FLOOD_SLOW, flood_s);
+  g_assert_cmpuint (open_left, ==, 0);
+  /* the panel's stream is not idle: windows still come on it */
+  {
+    gchar buf[65536];
+    gssize n;
+
+    while (recv (panel, buf, sizeof (buf), MSG_DONTWAIT) > 0);
+    g_usleep (600000);
+    n = recv (panel, buf, sizeof (buf) - 1, MSG_DONTWAIT);
+    g_assert_cmpint (n, >, 0);
+    buf[n] = '\0';
+    gp_test_assert_has (buf, "event: window");
+  }
+
+  /* event streams, long by design, fill the cap: the next is refused */
+  for (i = 0; i < G_N_ELEMENTS (streams) && refused == 0; i++) {
+    gchar *req = g_strdup_printf ("GET /api/events HTTP/1.1\r\n"
+        "Host: 127.0.0.1:%u\r\n\r\n", sv.port);
+    gchar head[256] = "";
+    gssize n;
+
+    streams[n_streams++] = tcp_open (sv.port, req);
+    g_free (req);
+    n = recv (streams[n_streams - 1], head, sizeof (head) - 1, 0);
+    if (n > 0 && strstr (head, " 503 ")) {
+      gp_test_assert_has (head, "too many connections");
+      refused++;
+    }
+  }
+  g_test_message ("%u event streams, the last refused: %u", n_streams,
+      refused);
+  g_assert_cmpuint (refused, ==, 1);
+  g_assert_cmpuint (n_streams, <, G_N_ELEMENTS (streams));
+  for (i = 0; i < n_streams; i++)
+    close (streams[i]);
+  close (panel);
+  for (i = 0; i < FLOOD_IDLE; i++)
+    close (idle[i]);
+  for (i = 0; i < FLOOD_SLOW; i++)
+    close (slow[i]);
+  /* once they are gone, served again */
+  for (i = 0; i < 20; i++) {
+    http (sv.port, "GET", "/healthz", "", NULL, &r);
+    reply_clear (&r);
+    if (r.status == 200)
+      break;
+    g_usleep (100000);
+  }
+  g_assert_cmpuint (r.status, ==, 200);
+  g_assert_cmpint (server_wait_exit (&sv, 20), >=, 0);
+  server_clear (&sv);
+  g_free (session);
+  g_free (out);
+}
+
 /* ---- the tests ---------------------------------------------------------- */
 
 /* A live run: the state and the windows carry the planted element's self
@@ -327,12 +624,15 @@ test_live (void)
   gp_test_assert_has (r.head, "Content-Security-Policy: default-src 'self'");
   o = reply_json (&r, &p);
   g_assert_true (json_object_get_boolean_member (o, "live"));
-  g_assert_cmpuint (strlen (json_object_get_string_member (o, "token")), ==,
-      32);
-  headers = g_strdup_printf ("X-Gstprof-Token: %s\r\n",
-      json_object_get_string_member (o, "token"));
+  /* the token is the printed address's only */
+  g_assert_false (json_object_has_member (o, "token"));
+  g_assert_nonnull (sv.token);
+  g_assert_cmpuint (strlen (sv.token), ==, 32);
+  g_assert_null (strstr (r.body, sv.token));
+  headers = g_strdup_printf ("X-Gstprof-Token: %s\r\n", sv.token);
   g_object_unref (p);
   reply_clear (&r);
+  assert_other_account_cannot_stop (sv.port);
 
   /* a client that opens the event stream and never reads it: the others
    * still get their windows, and the run stops when told */
@@ -457,8 +757,9 @@ test_wrap (void)
   g_test_message ("wrapped slow: self p50 %.2f ms live (slept %.2f ms)", p50,
       truth);
   g_assert_cmpfloat (fabs (p50 - truth), <=, 0.1 * truth);
-  headers = g_strdup_printf ("X-Gstprof-Token: %s\r\n",
-      json_object_get_string_member (o, "token"));
+  g_assert_false (json_object_has_member (o, "token"));
+  g_assert_nonnull (sv.token);
+  headers = g_strdup_printf ("X-Gstprof-Token: %s\r\n", sv.token);
   g_object_unref (p);
   reply_clear (&r);
   http (sv.port, "POST", "/api/mark", headers, "wrapped mark", &r);
@@ -591,7 +892,8 @@ test_replay (void)
   http (sv.port, "GET", "/api/state", "", NULL, &r);
   o = reply_json (&r, &p);
   g_assert_false (json_object_get_boolean_member (o, "live"));
-  g_assert_cmpstr (json_object_get_string_member (o, "token"), ==, "");
+  g_assert_false (json_object_has_member (o, "token"));
+  g_assert_null (sv.token);
   s = json_object_get_object_member (o, "session");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (s,
               "findings")), >, 0);
@@ -820,7 +1122,8 @@ events_open (guint port, gint rcvbuf)
   if (rcvbuf > 0)
     g_assert_cmpint (setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
             sizeof (rcvbuf)), ==, 0);
-  g_assert_cmpint (connect (fd, (struct sockaddr *) &a, sizeof (a)), ==, 0);
+  if (connect (fd, (struct sockaddr *) &a, sizeof (a)) != 0)
+    g_error ("connect to port %u: %s", port, g_strerror (errno));
   g_assert_cmpint (send (fd, req, strlen (req), MSG_NOSIGNAL), ==,
       (gssize) strlen (req));
   g_unix_set_fd_nonblocking (fd, TRUE, NULL);
@@ -941,6 +1244,7 @@ main (int argc, char **argv)
     g_test_add_func ("/serve/live", test_live);
     g_test_add_func ("/serve/wrap", test_wrap);
     g_test_add_func ("/serve/bounds", test_bounds);
+    g_test_add_func ("/serve/connections", test_connections);
     g_test_add_func ("/serve/replay", test_replay);
     g_test_add_func ("/serve/replay-log", test_replay_log);
     g_test_add_func ("/serve/garbage", test_garbage);

@@ -37,7 +37,7 @@
   var RENDER_MIN_MS = 200;
 
   var S = {
-    live: false, ended: false, token: "", connected: false,
+    live: false, ended: false, token: pageToken(), connected: false,
     session: null,
     cursor: -1,             /* index in series; -1: none yet */
     follow: true,           /* the cursor follows the newest window */
@@ -53,6 +53,26 @@
     eventKeys: new Set(),
     lastRender: 0, renderTimer: 0
   };
+
+  /* The token Stop and Mark need: only in the URL printed on the
+   * terminal of whoever started the run (#token=..., a fragment no server
+   * sees), never from the server; kept for this tab (sessionStorage is
+   * this origin's, port included) and taken out of the address bar. */
+  function pageToken() {
+    var m = /(?:^#|&)token=([0-9a-f]+)/.exec(location.hash);
+    var t = "";
+
+    try {
+      if (m)
+        sessionStorage.setItem("gstprof-token", m[1]);
+      t = sessionStorage.getItem("gstprof-token") || "";
+    } catch (e) {
+      t = m ? m[1] : "";
+    }
+    if (m && history.replaceState)
+      history.replaceState(null, "", location.pathname + location.search);
+    return t;
+  }
 
   /* ---- small helpers ---------------------------------------------------- */
 
@@ -205,7 +225,6 @@
   function applyState(st) {
     S.live = !!st.live;
     S.ended = !!st.ended;
-    S.token = typeof st.token === "string" ? st.token : "";
     S.session = normalize(st.session);
     S.eventKeys = new Set(S.session.events.map(eventKey));
     setRoofline(st.roofline);
@@ -454,7 +473,8 @@
     $("st-note").textContent = info.end ? "(ended: " + info.end + ")" : "";
     $("launch").textContent = info.launch ? info.launch :
         (info.mode ? info.mode + " session" : "");
-    $("live-controls").hidden = !S.live;
+    /* without the token the server refuses them: not shown */
+    $("live-controls").hidden = !S.live || !S.token;
     /* a second Stop would stop at once, without EOS's drain */
     $("btn-stop").disabled = S.ended || S.stopping;
     $("btn-mark").disabled = S.ended;
