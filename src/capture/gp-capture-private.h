@@ -14,10 +14,12 @@
 G_BEGIN_DECLS
 
 /* A checkpoint: @s (exit_code set to -1: no findings yet) saved to @path
- * atomically, its folder made first. A failure is tried again next time
- * and not said: the session's own save at the end says in one line why
- * it could not be written. */
-void gp_capture_checkpoint_save (GpSession * s, const gchar * path);
+ * atomically, its folder made first. A failure is said once on stderr
+ * (*@said set; an open progress line, *@progress_open, ended first) and
+ * tried again next time; the session's own save at the end says again
+ * why, if it still cannot be written. */
+void gp_capture_checkpoint_save (GpSession * s, const gchar * path,
+    gboolean * said, gboolean * progress_open);
 
 /* The live progress line on stderr, @t_s seconds into the run: on a
  * terminal (@tty) one line rewritten in place (TRUE: it is left open,

@@ -428,6 +428,7 @@ struct _GpCaptureRun
   guint eos_timeout_id;
   guint progress_id;
   guint checkpoint_id;
+  gboolean checkpoint_said;     /* a failed checkpoint was said */
   GpSession *session;
   GDateTime *started;
   guint sigint_id;
@@ -990,18 +991,34 @@ gp_capture_on_checkpoint (gpointer data)
   GpCaptureRun *r = data;
 
   gp_capture_so_far (r);
-  gp_capture_checkpoint_save (r->session, r->opts->checkpoint_path);
+  gp_capture_checkpoint_save (r->session, r->opts->checkpoint_path,
+      &r->checkpoint_said, &r->progress_open);
   return G_SOURCE_CONTINUE;
 }
 
 void
-gp_capture_checkpoint_save (GpSession * s, const gchar * path)
+gp_capture_checkpoint_save (GpSession * s, const gchar * path,
+    gboolean * said, gboolean * progress_open)
 {
   gchar *dir = g_path_get_dirname (path);
+  GError *err = NULL;
 
   s->exit_code = -1;
-  if (g_mkdir_with_parents (dir, 0755) == 0)
-    gp_session_save (s, path, NULL);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    g_set_error (&err, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot make '%s': %s", dir, g_strerror (errno));
+  else
+    gp_session_save (s, path, &err);
+  if (err != NULL && !*said) {
+    if (*progress_open) {
+      fputs ("\n", stderr);
+      *progress_open = FALSE;
+    }
+    g_printerr ("gstprof: checkpoint not written (tried again every few "
+        "seconds, and at the end): %s\n", err->message);
+    *said = TRUE;
+  }
+  g_clear_error (&err);
   g_free (dir);
 }
 

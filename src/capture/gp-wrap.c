@@ -99,6 +99,7 @@ struct _GpWrap
   guint drain_id;
   gboolean tty;                 /* progress: a line rewritten in place */
   gboolean progress_open;
+  gboolean checkpoint_said;     /* a failed checkpoint was said */
   GpSampler *sampler;           /* the machine's, from the spawn */
   GpMachine *machine;           /* the sampler's until it stops */
 };
@@ -477,7 +478,8 @@ gp_wrap_on_checkpoint (gpointer data)
   GpSession *s = r ? gp_records_reader_peek (r) : NULL;
 
   if (s != NULL)
-    gp_capture_checkpoint_save (s, w->opts->checkpoint_path);
+    gp_capture_checkpoint_save (s, w->opts->checkpoint_path,
+        &w->checkpoint_said, &w->progress_open);
   return G_SOURCE_CONTINUE;
 }
 

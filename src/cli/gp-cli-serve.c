@@ -10,6 +10,10 @@
 #include <signal.h>
 #include <stdio.h>
 
+/* Without --hold, how long the end may wait for event streams to be
+ * written out (a reader that does not read is not waited for longer). */
+#define GP_CLI_SERVE_DRAIN_S 2.0
+
 void
 gp_cli_serve_entries (GOptionContext * ctx, GpCliServe * sv, gboolean flag)
 {
@@ -121,8 +125,13 @@ gp_cli_serve_hold (const gchar * cmd, GpCliServe * sv, gboolean forever)
 {
   GMainLoop *loop;
 
-  if (sv->srv == NULL || (!forever && sv->hold_s <= 0))
+  if (sv->srv == NULL)
     return;
+  if (!forever && sv->hold_s <= 0) {
+    /* no hold: the readers still get the last window and "end" */
+    gp_server_drain (sv->srv, GP_CLI_SERVE_DRAIN_S);
+    return;
+  }
   loop = g_main_loop_new (NULL, FALSE);
   if (forever)
     g_printerr ("gstprof %s: Ctrl-C to stop serving\n", cmd);

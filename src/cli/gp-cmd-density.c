@@ -264,6 +264,7 @@ gint
 gp_cmd_density (gint argc, gchar ** argv)
 {
   gchar **args = NULL, *one = NULL, *duration_text = NULL, *out = NULL;
+  gchar *floor_text = NULL, *launch;
   gint max = GP_DENSITY_STREAMS_MAX_DEFAULT;
   gdouble floor = NAN, duration = GP_DENSITY_DURATION_S;
   GOptionEntry entries[] = {
@@ -271,7 +272,7 @@ gp_cmd_density (gint argc, gchar ** argv)
         "one stream, copied n times", "\"ONE STREAM\""},
     {"streams-max", 'n', 0, G_OPTION_ARG_INT, &max,
         "the most streams to try (default 16)", "N"},
-    {"fps-floor", 'f', 0, G_OPTION_ARG_DOUBLE, &floor,
+    {"fps-floor", 'f', 0, G_OPTION_ARG_STRING, &floor_text,
         "the rate each stream must hold (default 95 % of its caps' rate)",
         "FPS"},
     {"duration", 'd', 0, G_OPTION_ARG_STRING, &duration_text,
@@ -322,10 +323,20 @@ gp_cmd_density (gint argc, gchar ** argv)
         GP_DENSITY_STREAMS_MAX_LIMIT);
     goto out;
   }
-  if (!isnan (floor) && !(floor > 0 && floor < 1e6)) {
+  /* read as text: NAN means "not given", and "nan" must not mean that */
+  if (!gp_cli_positive_option ("density", "fps-floor", floor_text, &floor,
+          &code))
+    goto out;
+  if (floor_text && !(floor < 1e6)) {
     code = gp_cli_fail ("density", "--fps-floor: give a rate above 0");
     goto out;
   }
+  /* a template's mistakes are said before anything runs */
+  if ((launch = gp_density_launch (template_, 1, &err)) == NULL) {
+    code = gp_cli_fail ("density", "%s", err->message);
+    goto out;
+  }
+  g_free (launch);
   if (duration_text && (!gp_cli_parse_duration (duration_text, &duration,
               &err) || !(duration > 0))) {
     code = gp_cli_fail ("density", "--duration: %s", err ? err->message :
@@ -397,6 +408,7 @@ out:
   g_strfreev (args);
   g_free (one);
   g_free (duration_text);
+  g_free (floor_text);
   g_free (out);
   g_option_context_free (ctx);
   return code;

@@ -38,12 +38,56 @@ gp_density_put (GString * out, const gchar * text, gsize len, guint n,
   }
 }
 
+/* A placeholder density does not know: "{word}" in lower case (a caps
+ * list, "{ I420, NV12 }", is none), other than {n}, {each}, {/each} and
+ * {k}, which is only inside an {each}.  FALSE with @error naming it. */
+static gboolean
+gp_density_check_placeholders (const gchar * template_, GError ** error)
+{
+  const gchar *at = template_;
+  gboolean inside = FALSE;
+
+  while ((at = strchr (at, '{')) != NULL) {
+    const gchar *end = at + 1;
+    gchar *word;
+
+    while (g_ascii_islower (*end) || *end == '/' || *end == '_')
+      end++;
+    if (*end != '}' || end == at + 1) {
+      at++;
+      continue;
+    }
+    word = g_strndup (at, end + 1 - at);
+    if (strcmp (word, "{each}") == 0)
+      inside = TRUE;
+    else if (strcmp (word, "{/each}") == 0)
+      inside = FALSE;
+    else if (strcmp (word, "{n}") != 0 &&
+        (strcmp (word, "{k}") != 0 || !inside)) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "%s: %s", word, strcmp (word, "{k}") == 0 ?
+          "{k} is the copy's number, only inside {each}...{/each}" :
+          "not a placeholder (they are {n}, {each}...{/each} and {k} "
+          "inside it)");
+      g_free (word);
+      return FALSE;
+    }
+    g_free (word);
+    at = end + 1;
+  }
+  return TRUE;
+}
+
 gchar *
 gp_density_launch (const gchar * template_, guint n, GError ** error)
 {
-  GString *out = g_string_new (NULL);
+  GString *out;
   const gchar *at = template_, *open, *close;
   guint k;
+
+  if (!gp_density_check_placeholders (template_, error))
+    return NULL;
+  out = g_string_new (NULL);
 
   if (!gp_density_is_template (template_)) {
     for (k = 0; k < n; k++)

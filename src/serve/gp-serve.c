@@ -722,31 +722,60 @@ gp_serve_get (GpServer * srv, SoupServerMessage * msg, const gchar * path)
     gp_serve_reply_text (msg, SOUP_STATUS_NOT_FOUND, "not found\n");
 }
 
-/* The Host header names this server: a page on another site that made a
- * name resolve to 127.0.0.1 (DNS rebinding) sends its own name. Checked
- * when bound to a loopback address only: elsewhere the user said that
- * anyone who can reach the port may look. */
+/* Whether @name (a Host header's "host:port") is one of this server's
+ * own names on loopback. */
 static gboolean
-gp_serve_host_allowed (GpServer * srv, SoupServerMessage * msg)
+gp_serve_own_name (GpServer * srv, const gchar * name)
 {
-  const gchar *host = soup_message_headers_get_one
-      (soup_server_message_get_request_headers (msg), "Host");
-  gchar *a, *b, *c;
-  gboolean ok;
+  gchar *a = g_strdup_printf ("127.0.0.1:%u", srv->port);
+  gchar *b = g_strdup_printf ("localhost:%u", srv->port);
+  gchar *c = g_strdup_printf ("[::1]:%u", srv->port);
+  gboolean ok = g_str_equal (name, a) || g_str_equal (name, b) ||
+      g_str_equal (name, c);
 
-  if (!gp_serve_host_is_loopback (srv->host))
-    return TRUE;
-  if (host == NULL)
-    return TRUE;                /* HTTP/1.0: no browser */
-  a = g_strdup_printf ("127.0.0.1:%u", srv->port);
-  b = g_strdup_printf ("localhost:%u", srv->port);
-  c = g_strdup_printf ("[::1]:%u", srv->port);
-  ok = g_str_equal (host, a) || g_str_equal (host, b) || g_str_equal (host,
-      c);
   g_free (a);
   g_free (b);
   g_free (c);
   return ok;
+}
+
+/* The request names this server: a page on another site that made a
+ * name resolve to 127.0.0.1 (DNS rebinding) sends its own name, in the
+ * Host header or in an absolute request target (which HTTP/1.1 puts
+ * before Host); two Host headers are no request (libsoup reads the last:
+ * "Host: evil, Host: 127.0.0.1:PORT" would pass on the second).  Checked
+ * when bound to a loopback address only: elsewhere the user said that
+ * anyone who can reach the port may look.  0 when it may go on, else
+ * the status to refuse it with. */
+static guint
+gp_serve_host_refused (GpServer * srv, SoupServerMessage * msg)
+{
+  SoupMessageHeaders *h = soup_server_message_get_request_headers (msg);
+  const gchar *host = soup_message_headers_get_list (h, "Host");
+  GUri *uri = soup_server_message_get_uri (msg);
+  const gchar *uhost;
+  gchar *authority;
+  gboolean ok;
+
+  if (host != NULL && strchr (host, ',') != NULL)
+    return SOUP_STATUS_BAD_REQUEST;
+  if (!gp_serve_host_is_loopback (srv->host))
+    return 0;
+  if (host != NULL && !gp_serve_own_name (srv, host))
+    return SOUP_STATUS_MISDIRECTED_REQUEST;
+  /* the target's authority: Host's for an origin-form target, its own
+   * for an absolute one; HTTP/1.0 without Host: the address it came to */
+  /* GUri is GLib 2.66's; libsoup 3 needs 2.69, so wherever this file
+   * builds it is there */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
+  if (uri == NULL || (uhost = g_uri_get_host (uri)) == NULL)
+    return 0;
+  authority = g_strdup_printf (strchr (uhost, ':') ? "[%s]:%d" : "%s:%d",
+      uhost, g_uri_get_port (uri) > 0 ? g_uri_get_port (uri) : 80);
+  G_GNUC_END_IGNORE_DEPRECATIONS;
+  ok = gp_serve_own_name (srv, authority);
+  g_free (authority);
+  return ok ? 0 : SOUP_STATUS_MISDIRECTED_REQUEST;
 }
 
 static void
@@ -756,15 +785,16 @@ gp_serve_on_request (SoupServer * soup, SoupServerMessage * msg,
   GpServer *srv = data;
   const gchar *method = soup_server_message_get_method (msg);
   SoupMessageHeaders *h = soup_server_message_get_response_headers (msg);
+  guint refused;
 
   soup_message_headers_replace (h, "X-Content-Type-Options", "nosniff");
   soup_message_headers_replace (h, "Cache-Control", "no-store");
   soup_message_headers_replace (h, "Content-Security-Policy",
       "default-src 'self'; style-src 'self' 'unsafe-inline'; "
       "img-src 'self' data:; frame-ancestors 'none'");
-  if (!gp_serve_host_allowed (srv, msg)) {
-    gp_serve_reply_text (msg, SOUP_STATUS_MISDIRECTED_REQUEST,
-        "not this server's name\n");
+  if ((refused = gp_serve_host_refused (srv, msg)) != 0) {
+    gp_serve_reply_text (msg, refused, refused == SOUP_STATUS_BAD_REQUEST ?
+        "more than one Host\n" : "not this server's name\n");
     return;
   }
   if (method == SOUP_METHOD_GET || method == SOUP_METHOD_HEAD)
@@ -1282,6 +1312,46 @@ gp_server_end (GpServer * srv, GpSession * s)
     soup_server_message_unpause (c->msg);
     gp_serve_client_drop (c);
   }
+}
+
+/* Whether an event stream's last bytes are still on their way. */
+static gboolean
+gp_serve_streaming (GpServer * srv)
+{
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, srv->conns);
+  while (g_hash_table_iter_next (&it, NULL, &v)) {
+    GpServeConn *c = v;
+
+    if (!c->closing && c->streaming && c->request_us)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static gboolean
+gp_serve_on_drain_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+gp_server_drain (GpServer * srv, gdouble timeout_s)
+{
+  gboolean timed_out = FALSE;
+  guint id;
+
+  if (srv == NULL)
+    return;
+  id = g_timeout_add ((guint) (timeout_s * 1000), gp_serve_on_drain_timeout,
+      &timed_out);
+  while (!timed_out && gp_serve_streaming (srv))
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
 }
 
 void

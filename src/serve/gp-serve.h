@@ -99,6 +99,12 @@ void gp_server_update (GpServer * srv, GpSession * s);
  * its findings; clients get "end" (a replay: its state on connect). */
 void gp_server_end (GpServer * srv, GpSession * s);
 
+/* After gp_server_end: runs the thread-default main context until every
+ * event stream has been written to its end ("end" included), at most
+ * @timeout_s, so that a run that stops serving at once still tells its
+ * readers it ended. */
+void gp_server_drain (GpServer * srv, gdouble timeout_s);
+
 void gp_server_free (GpServer * srv);
 
 G_END_DECLS

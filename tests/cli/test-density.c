@@ -223,10 +223,20 @@ test_density_bad_input (void)
     {"--streams-max", "0", "--pipeline", "videotestsrc ! fakesink", NULL},
     {"--fps-floor", "-3", "--pipeline", "videotestsrc ! fakesink", NULL},
     {"--pipeline", "videotestsrc ! nosuchelement ! fakesink", NULL},
+    /* "nan" once read as no floor given, and the default floor used */
+    {"--fps-floor", "nan", "--pipeline", "videotestsrc ! fakesink", NULL},
+    {"--fps-floor", "inf", "--pipeline", "videotestsrc ! fakesink", NULL},
+    /* an unknown placeholder once ran as text and "1 stream holds" */
+    {"funnel name=f ! fakesink {each} videotestsrc name=v{q} ! f. {/each}",
+        NULL},
+    {"funnel name=f ! fakesink name=s{k} {each} videotestsrc ! f. {/each}",
+        NULL},
   };
   const gchar *said[] = {
     "no {n} or {each}", "give one template", "goes without it", "{/each}",
-    "--streams-max", "--fps-floor", "nosuchelement",
+    "--streams-max", "--fps-floor", "nosuchelement", "'nan' is not a number",
+    "'inf' is not a number", "{q}: not a placeholder",
+    "{k} is the copy's number",
   };
   guint i;
 

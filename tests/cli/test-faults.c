@@ -501,6 +501,32 @@ test_disk_full_rlimit (void)
   g_free (dir);
 }
 
+/* Checkpoints that cannot be written (files past 4 KiB fail): said once,
+ * however many fail (two in 5 s), then the end's own line; the run goes
+ * on to its end. They were once dropped in silence. */
+static void
+test_checkpoint_fails (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "checkpoint-fails", NULL);
+  GpFaultChild c;
+  GpFaultRun f;
+
+  if (!gp_test_have_tracer ())
+    return;
+  gp_fault_run_start (&c, dir, "5s", "videotestsrc is-live=true ! "
+      "video/x-raw,width=64,height=48 ! fakesink", gp_fault_small_file_limit,
+      NULL);
+  gp_fault_wait (&c, "checkpoints fail", &f);
+  g_assert_cmpint (f.code, ==, 3);
+  gp_test_assert_has (f.out, "gstprof verdict");
+  gp_test_assert_has (f.out, "--duration reached at 5.0 s");
+  gp_fault_assert_one_line_with (f.err, "checkpoint not written");
+  gp_test_assert_has (f.err, g_strerror (EFBIG));
+  gp_fault_assert_one_line_with (f.err, "the session was not written");
+  gp_fault_run_clear (&f);
+  g_free (dir);
+}
+
 /* The disk fills: a tmpfs of two pages mounted on the output folder,
  * where this test may mount (root); the earlier session takes one, the
  * run's needs more: ENOSPC. */
@@ -1030,6 +1056,7 @@ main (int argc, char **argv)
   g_test_add_func ("/faults/run/sigterm-healthy", test_sigterm_healthy);
   g_test_add_func ("/faults/run/disk-full-rlimit", test_disk_full_rlimit);
   g_test_add_func ("/faults/run/disk-full-tmpfs", test_disk_full_tmpfs);
+  g_test_add_func ("/faults/run/checkpoint-fails", test_checkpoint_fails);
   g_test_add_func ("/faults/run/unwritable", test_unwritable);
   g_test_add_func ("/faults/wrap/program-killed", test_wrap_program_killed);
   g_test_add_func ("/faults/wrap/program-aborts", test_wrap_program_aborts);

@@ -592,6 +592,39 @@ test_connections (void)
   g_free (out);
 }
 
+/* A run that serves without --hold: a reader of its event stream still
+ * gets the last window and "end", and the stream's own end (the server
+ * once went away first: curl exited 18, a transfer cut short). */
+static void
+test_end_without_hold (void)
+{
+  gchar *out = g_build_filename (tmp, "no-hold", NULL);
+  gchar *req, buf[8192];
+  GString *all = g_string_new (NULL);
+  Server sv;
+  gssize n;
+  gint fd;
+
+  server_start (&sv, "run", "--serve", "--port", "0", "--quiet",
+      "--duration", "2s", "--out", out, LIVE_LAUNCH, NULL);
+  g_assert_true (poll_ready (sv.port, 10));
+  req = g_strdup_printf ("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:%u"
+      "\r\n\r\n", sv.port);
+  fd = tcp_open (sv.port, req);
+  while ((n = recv (fd, buf, sizeof (buf), 0)) > 0)
+    g_string_append_len (all, buf, n);
+  close (fd);
+  /* chunked: the last chunk, then the close */
+  gp_test_assert_has (all->str, "event: window");
+  gp_test_assert_has (all->str, "event: end");
+  g_assert_true (g_str_has_suffix (all->str, "0\r\n\r\n"));
+  g_assert_cmpint (server_wait_exit (&sv, 10), >=, 0);
+  g_string_free (all, TRUE);
+  g_free (req);
+  server_clear (&sv);
+  g_free (out);
+}
+
 /* ---- the tests ---------------------------------------------------------- */
 
 /* A live run: the state and the windows carry the planted element's self
@@ -808,6 +841,27 @@ test_bounds (void)
       "\r\nConnection: close\r\n\r\n", sv.port);
   http_raw (sv.port, req, strlen (req), &r);
   g_assert_cmpuint (r.status, ==, 421);
+  reply_clear (&r);
+  g_free (req);
+  /* another name in a second Host (libsoup reads the last one), or in
+   * an absolute target (which comes before Host) */
+  req = g_strdup_printf ("GET /api/state HTTP/1.1\r\nHost: evil.example\r\n"
+      "Host: 127.0.0.1:%u\r\nConnection: close\r\n\r\n", sv.port);
+  http_raw (sv.port, req, strlen (req), &r);
+  g_assert_cmpuint (r.status, ==, 400);
+  reply_clear (&r);
+  g_free (req);
+  req = g_strdup_printf ("GET http://evil.example/api/state HTTP/1.1\r\n"
+      "Host: 127.0.0.1:%u\r\nConnection: close\r\n\r\n", sv.port);
+  http_raw (sv.port, req, strlen (req), &r);
+  g_assert_cmpuint (r.status, ==, 421);
+  reply_clear (&r);
+  g_free (req);
+  req = g_strdup_printf ("GET http://localhost:%u/api/state HTTP/1.1\r\n"
+      "Host: localhost:%u\r\nConnection: close\r\n\r\n", sv.port,
+      sv.port);
+  http_raw (sv.port, req, strlen (req), &r);
+  g_assert_cmpuint (r.status, ==, 200);
   reply_clear (&r);
   g_free (req);
 
@@ -1245,6 +1299,7 @@ main (int argc, char **argv)
     g_test_add_func ("/serve/wrap", test_wrap);
     g_test_add_func ("/serve/bounds", test_bounds);
     g_test_add_func ("/serve/connections", test_connections);
+    g_test_add_func ("/serve/end-without-hold", test_end_without_hold);
     g_test_add_func ("/serve/replay", test_replay);
     g_test_add_func ("/serve/replay-log", test_replay_log);
     g_test_add_func ("/serve/garbage", test_garbage);
