@@ -31,13 +31,19 @@ static void gp_redact_ops (const GpRedact * r, GPtrArray * patch);
 
 /* a property name's last word that makes it a credential */
 static const gchar *const gp_redact_secret_words[] = {
-  "key", "pw", "pass", "token", NULL
+  "key", "pw", "pwd", "pass", "token", "sig", "auth", "headers", "hdnts",
+  "hdnea", NULL
 };
 
 /* a part of a property name that makes it a credential wherever it
- * stands */
+ * stands: souphttpsrc's cookies and extra-headers carry sessions and
+ * "Authorization: Bearer"; signed URLs' signature and credential
+ * (X-Amz-Signature, X-Goog-Credential); SRT's streamid is its stream
+ * key */
 static const gchar *const gp_redact_secret_parts[] = {
-  "password", "passwd", "passphrase", "secret", "token", NULL
+  "password", "passwd", "passphrase", "secret", "token", "cookie",
+  "authorization", "credential", "signature", "apikey", "streamid",
+  "tokenhash", NULL
 };
 
 gboolean
@@ -52,10 +58,9 @@ gp_redact_is_secret_name (const gchar * name)
   lower = g_ascii_strdown (name, -1);
   for (i = 0; !secret && gp_redact_secret_parts[i]; i++)
     secret = strstr (lower, gp_redact_secret_parts[i]) != NULL;
-  last = strrchr (lower, '-');
-  if (last == NULL || strrchr (lower, '_') > last)
-    last = strrchr (lower, '_');
-  last = last ? last + 1 : lower;
+  last = lower + strlen (lower);
+  while (last > lower && last[-1] != '-' && last[-1] != '_')
+    last--;
   for (i = 0; !secret && gp_redact_secret_words[i]; i++)
     secret = strcmp (last, gp_redact_secret_words[i]) == 0;
   g_free (lower);
@@ -79,26 +84,257 @@ gp_redact_is_location_name (const gchar * name)
 
 /* characters that end a URI's authority or a path in running text */
 #define GP_REDACT_STOPS " \t\r\n\"'<>,;()[]{}|"
+#define GP_REDACT_STOPS_SRT " \t\r\n\"'<>;()[]{}|"
 
-/* Every "scheme://userinfo@" in @text made "scheme://" the mask "@". */
+/* Whether the URI authority [@auth, @at) is a user-info: no path before
+ * the '@' ("user@host"), or a ':' before the path that is no port
+ * ("user:pa/ss@host", a password with a '/'; not "host:8080/a/@b"). */
+static gboolean
+gp_redact_is_userinfo (const gchar * auth, const gchar * at)
+{
+  const gchar *slash = memchr (auth, '/', at - auth);
+  const gchar *colon = memchr (auth, ':', (slash ? slash : at) - auth);
+  const gchar *c;
+
+  if (slash == NULL)
+    return TRUE;
+  if (colon == NULL)
+    return FALSE;
+  for (c = colon + 1; c < slash; c++)
+    if (!g_ascii_isdigit (*c))
+      return TRUE;
+  return FALSE;
+}
+
+/* A query or fragment value that looks like a secret whatever its name:
+ * long, of the characters of tokens, letters and digits both (a JWT, a
+ * signature, an HMAC); not a number, a word or a path. */
+#define GP_REDACT_SHAPE_MIN 24
+static gboolean
+gp_redact_looks_secret (const gchar * v, gsize n)
+{
+  gboolean alpha = FALSE, digit = FALSE;
+  gsize i;
+
+  if (n < GP_REDACT_SHAPE_MIN)
+    return FALSE;
+  for (i = 0; i < n; i++) {
+    if (g_ascii_isalpha (v[i]))
+      alpha = TRUE;
+    else if (g_ascii_isdigit (v[i]))
+      digit = TRUE;
+    else if (!strchr ("-_.~+/=%", v[i]))
+      return FALSE;
+  }
+  return alpha && digit;
+}
+
+/* @n bytes of @q, a URI's query or fragment ("a=1&token=x"), into @out
+ * with each secret value masked: by its name, or by its shape. */
+static void
+gp_redact_query (GString * out, const gchar * q, gsize n)
+{
+  const gchar *end = q + n;
+
+  while (q < end) {
+    const gchar *amp = memchr (q, '&', end - q);
+    const gchar *stop = amp ? amp : end;
+    const gchar *eq = memchr (q, '=', stop - q);
+
+    if (eq != NULL) {
+      gchar *name = g_strndup (q, eq - q);
+      gboolean secret = gp_redact_is_secret_name (name) ||
+          gp_redact_looks_secret (eq + 1, stop - eq - 1);
+
+      g_string_append_len (out, q, eq + 1 - q);
+      if (secret && stop > eq + 1)
+        g_string_append (out, GP_REDACT_MASK);
+      else
+        g_string_append_len (out, eq + 1, stop - eq - 1);
+      g_free (name);
+    } else
+      g_string_append_len (out, q, stop - q);
+    if (amp)
+      g_string_append_c (out, '&');
+    q = amp ? amp + 1 : end;
+  }
+}
+
+/* The schemes whose last path segment is a stream key: an RTMP server's
+ * application, then the key (rtmp://a.rtmp.youtube.com/live2/KEY). */
+static gboolean
+gp_redact_keyed_scheme (const gchar * scheme, gsize n)
+{
+  return (n == 4 && g_ascii_strncasecmp (scheme, "rtmp", 4) == 0) ||
+      (n == 5 && (g_ascii_strncasecmp (scheme, "rtmps", 5) == 0 ||
+          g_ascii_strncasecmp (scheme, "rtmpt", 5) == 0));
+}
+
+/* One URI of running text, [@uri, @end) with its scheme's length
+ * @scheme_n, into @out masked: its user-info up to the last '@' before
+ * the query (a password may hold '/' or '#'), its query's and fragment's
+ * secret values, an RTMP URL's stream key.  An SRT URL has no fragment:
+ * its streamid's "#!::" is part of the query. */
+static void
+gp_redact_uri (GString * out, const gchar * uri, gsize scheme_n,
+    const gchar * end)
+{
+  gboolean srt = scheme_n == 3 && g_ascii_strncasecmp (uri, "srt", 3) == 0;
+  const gchar *auth = uri + scheme_n + 3;
+  const gchar *query = memchr (auth, '?', end - auth);
+  const gchar *at, *frag, *path_end, *path, *last;
+
+  at = g_strrstr_len (auth, (query ? query : end) - auth, "@");
+  g_string_append_len (out, uri, auth - uri);
+  if (at != NULL && at > auth && gp_redact_is_userinfo (auth, at)) {
+    g_string_append (out, GP_REDACT_MASK);
+    auth = at;
+  }
+  frag = srt ? NULL : memchr (auth, '#', end - auth);
+  if (frag && query && frag < query)
+    query = NULL;               /* a '?' in the fragment */
+  path_end = query ? query : frag ? frag : end;
+  path = memchr (auth, '/', path_end - auth);
+  last = path ? g_strrstr_len (path, path_end - path, "/") : NULL;
+  if (gp_redact_keyed_scheme (uri, scheme_n) && last != NULL && last > path
+      && last + 1 < path_end) {
+    g_string_append_len (out, auth, last + 1 - auth);
+    g_string_append (out, GP_REDACT_MASK);
+  } else
+    g_string_append_len (out, auth, path_end - auth);
+  if (query) {
+    const gchar *qend = frag && frag > query ? frag : end;
+
+    g_string_append_c (out, '?');
+    gp_redact_query (out, query + 1, qend - query - 1);
+  }
+  if (frag && (query == NULL || frag > query)) {
+    g_string_append_c (out, '#');
+    gp_redact_query (out, frag + 1, end - frag - 1);
+  }
+}
+
+/* Every "scheme://..." in @text masked (gp_redact_uri). */
 static gchar *
-gp_redact_uri_credentials (const gchar * text)
+gp_redact_uris (const gchar * text)
 {
   GString *out = g_string_new (NULL);
   const gchar *p = text, *sep;
 
   while ((sep = strstr (p, "://")) != NULL) {
-    const gchar *auth = sep + 3;
-    gsize n = strcspn (auth, GP_REDACT_STOPS "/?#");
-    const gchar *at = g_strrstr_len (auth, n, "@");
+    const gchar *scheme = sep;
+    const gchar *end;
 
-    g_string_append_len (out, p, auth - p);
-    if (at != NULL && at > auth && sep > text
-        && g_ascii_isalnum (sep[-1])) {
+    while (scheme > p && (g_ascii_isalnum (scheme[-1]) || scheme[-1] == '+'
+            || scheme[-1] == '-' || scheme[-1] == '.'))
+      scheme--;
+    /* an SRT streamid's fields are split by commas */
+    end = sep + 3 + strcspn (sep + 3, sep - scheme == 3 &&
+        g_ascii_strncasecmp (scheme, "srt", 3) == 0 ?
+        GP_REDACT_STOPS_SRT : GP_REDACT_STOPS);
+    if (scheme == sep) {
+      g_string_append_len (out, p, sep + 3 - p);
+      p = sep + 3;
+      continue;
+    }
+    g_string_append_len (out, p, scheme - p);
+    gp_redact_uri (out, scheme, sep - scheme, end);
+    p = end;
+  }
+  g_string_append (out, p);
+  return g_string_free (out, FALSE);
+}
+
+/* HTTP's authorization schemes: the scheme stays, its credentials go */
+static const gchar *const gp_redact_auth_schemes[] = {
+  "Bearer", "Basic", "Digest", "Token", "Negotiate", "NTLM",
+  "AWS4-HMAC-SHA256", NULL
+};
+
+/* The length of the authorization scheme @v starts with and the space
+ * after it, 0 when none. */
+static gsize
+gp_redact_auth_scheme (const gchar * v)
+{
+  guint i;
+
+  for (i = 0; gp_redact_auth_schemes[i]; i++) {
+    gsize n = strlen (gp_redact_auth_schemes[i]);
+
+    if (g_ascii_strncasecmp (v, gp_redact_auth_schemes[i], n) == 0 &&
+        v[n] == ' ')
+      return n + 1;
+  }
+  return 0;
+}
+
+/* characters of a name in "name=value" or "name: value" */
+#define GP_REDACT_IS_NAME_CHAR(c) (g_ascii_isalnum (c) || (c) == '_' || \
+    (c) == '-')
+/* what ends a value in running text */
+#define GP_REDACT_VALUE_STOPS " \t\r\n\"'<>,;)\\"
+
+/* Every "NAME=VALUE", "NAME: VALUE" or "NAME=(type)VALUE" in @text
+ * whose NAME says it is a credential (gp_redact_is_secret_name:
+ * "password=", "AWS_SECRET_ACCESS_KEY=", "Authorization: Bearer ...",
+ * a structure's "Authorization=(string)...") with its VALUE masked; an
+ * authorization keeps its scheme; a bare "Bearer TOKEN" too. */
+static gchar *
+gp_redact_pairs (const gchar * text)
+{
+  GString *out = g_string_new (NULL);
+  const gchar *p = text, *c;
+
+  for (c = text; *c; c++) {
+    const gchar *name, *v;
+    gchar *key;
+    gboolean secret;
+    gsize scheme;
+
+    if (*c != '=' && *c != ':' && *c != ' ')
+      continue;
+    name = c;
+    while (name > p && GP_REDACT_IS_NAME_CHAR (name[-1]))
+      name--;
+    if (name == c)
+      continue;
+    key = g_strndup (name, c - name);
+    v = c + 1;
+    if (*c == ' ') {
+      /* a bare bearer token: "Bearer TOKEN", as written */
+      secret = c - name == 6 && strncmp (name, "Bearer", 6) == 0;
+      v = c + 1;
+    } else {
+      secret = gp_redact_is_secret_name (key);
+      if (*c == ':' && v[0] == '/' && v[1] == '/')
+        secret = FALSE;         /* a URI's scheme */
+      while (*v == ' ' || *v == '"' || *v == '\\')
+        v++;
+      if (*v == '(' && strchr (v, ')') && strchr (v, ')') - v < 16)
+        v = strchr (v, ')') + 1;        /* a structure's "(string)" */
+      /* quotes, and a string array's "<" ("cookies=<a=b>") */
+      while (*v == '"' || *v == '\\' || *v == '<' || *v == '{')
+        v++;
+    }
+    g_free (key);
+    /* masked already (a URI's query value): the next pair is its own */
+    if (!secret || g_str_has_prefix (v, GP_REDACT_MASK))
+      continue;
+    if ((scheme = gp_redact_auth_scheme (v)) > 0) {
+      /* the scheme stays; what follows it to the line's end goes */
+      g_string_append_len (out, p, v + scheme - p);
       g_string_append (out, GP_REDACT_MASK);
-      p = at;
-    } else
-      p = auth;
+      p = v + scheme + strcspn (v + scheme, "\r\n\"'\\;");
+    } else {
+      gsize n = strcspn (v, GP_REDACT_VALUE_STOPS);
+
+      if (n == 0)
+        continue;
+      g_string_append_len (out, p, v - p);
+      g_string_append (out, GP_REDACT_MASK);
+      p = v + n;
+    }
+    c = p - 1;
   }
   g_string_append (out, p);
   return g_string_free (out, FALSE);
@@ -177,7 +413,7 @@ gp_redact_location (const gchar * value)
     g_free (path);
     return out;
   }
-  return gp_redact_uri_credentials (value);
+  return gp_redact_uris (value);
 }
 
 static gint
@@ -214,16 +450,18 @@ gp_redact_literals (const GpRedact * r, const gchar * text)
 gchar *
 gp_redact_text (const GpRedact * r, const gchar * text)
 {
-  gchar *a, *b, *c;
+  gchar *a, *b, *c, *d;
 
   if (text == NULL)
     return NULL;
   a = gp_redact_literals (r, text);
-  b = gp_redact_uri_credentials (a);
-  c = gp_redact_home_paths (b);
+  b = gp_redact_uris (a);
+  c = gp_redact_pairs (b);
+  d = gp_redact_home_paths (c);
   g_free (a);
   g_free (b);
-  return c;
+  g_free (c);
+  return d;
 }
 
 /* ------------------------------------------------------------------ */

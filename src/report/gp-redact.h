@@ -7,13 +7,26 @@
  * session for others next: the panel's Save) calls gp_redact_session () on
  * the session it loaded; the session on disk stays exact.
  *
- * What is masked:
- * - the user and password of every URI ("rtsp://user:pass@host/x" becomes
- *   "rtsp://" then the mask then "@host/x"), wherever it stands;
+ * What is masked (tests/fixtures/redact/secrets.tsv holds the forms, from
+ * cameras, ingest services, signed URLs, headers and error texts):
+ * - in every URI, wherever it stands: its user-info up to the last '@'
+ *   before the query ("rtsp://user:pa/ss@host/x" becomes "rtsp://" then
+ *   the mask then "@host/x"; not "http://host:8080/users/@alice"); each
+ *   query or fragment value whose name says it is a credential (below:
+ *   token=, X-Amz-Signature=, sig=, passphrase=, streamid=, hdnts=) or
+ *   that looks like one (GP_REDACT_SHAPE_MIN characters or more of a
+ *   token's alphabet, letters and digits both: a JWT, an HMAC); an RTMP
+ *   URL's stream key, its last path segment (rtmp://host/app/KEY);
  * - the value of every property whose name says it is a credential: its
- *   last word (words split at '-' and '_') is key, pw, pass or token, or
- *   the name holds password, passwd, passphrase, secret or token
- *   ("user-pw", "stream-key", "api_token"; not "key-int-max");
+ *   last word (words split at '-' and '_') is key, pw, pwd, pass, token,
+ *   sig, auth, headers, hdnts or hdnea, or the name holds password,
+ *   passwd, passphrase, secret, token, cookie, authorization, credential,
+ *   signature, apikey, streamid or tokenhash ("user-pw", "stream-key",
+ *   "extra-headers", "cookies"; not "key-int-max");
+ * - in any text, the value of "NAME=VALUE", "NAME: VALUE" and a
+ *   structure's "NAME=(string)VALUE" whose NAME is such a name
+ *   ("password=", "AWS_SECRET_ACCESS_KEY=", "Authorization: Bearer ..."
+ *   keeps its scheme), and a bare "Bearer TOKEN";
  * - the folders of every file location: a location or uri property (also
  *   "*-location", "*-uri"), a file:// URI, and any path under a home
  *   folder (/home/NAME, /root, /Users/NAME) in any text keep their last

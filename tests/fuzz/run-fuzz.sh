@@ -46,6 +46,9 @@
 #               built where libsoup 3 is found)
 #   gate        gstprof gate's baseline file, saved and read back, judged
 #               against itself (tests/fuzz/fuzz-gate.c)
+#   redact      the redactor against tests/fixtures/redact/secrets.tsv: each
+#               case among fuzzed text, no secret survives
+#               (tests/fuzz/fuzz-redact.c)
 #
 # Builds with plain clang command lines (pkg-config flags, the sources each
 # target needs), so it touches no meson build directory. When clang or its
@@ -150,7 +153,7 @@ INC="-I$ROOT/src -I$OUT/config"
 # shellcheck disable=SC2086
 EXPORT="$(echo $ROOT/src/export/gp-export*.c) $ROOT/src/core/gp-version.c"
 
-echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-ds-files, fuzz-nsys-sqlite, fuzz-wrap-socket, fuzz-gate and, with libsoup 3, fuzz-serve in $OUT with $CC"
+echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-records, fuzz-tracerlog, fuzz-trace, fuzz-export, fuzz-queuelevels, fuzz-nvsmi, fuzz-tegrastats, fuzz-procfs, fuzz-telemetry, fuzz-peaks, fuzz-ds-perf, fuzz-nsys, fuzz-dsconfig, fuzz-ds-files, fuzz-nsys-sqlite, fuzz-wrap-socket, fuzz-gate, fuzz-redact and, with libsoup 3, fuzz-serve in $OUT with $CC"
 # shellcheck disable=SC2086
 "$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC $CFLAGS_PKG \
   -o "$OUT/fuzz-session" "$ROOT/tests/fuzz/fuzz-session.c" $CORE $LIBS_PKG -lm
@@ -254,6 +257,12 @@ echo "run-fuzz.sh: building fuzz-session, fuzz-gstprofile, fuzz-launch, fuzz-rec
   "$ROOT/src/report/gp-gate.c" "$ROOT/src/report/gp-compare.c" \
   "$ROOT/src/core/gp-platform.c" $VERDICT $CORE \
   $(pkg-config --libs $PKG $GIO gstreamer-1.0) -lm
+# shellcheck disable=SC2086
+"$CC" -std=gnu11 -g -O1 $SAN -fsanitize=fuzzer $INC \
+  $(pkg-config --cflags $PKG $GIO gstreamer-1.0) \
+  -o "$OUT/fuzz-redact" "$ROOT/tests/fuzz/fuzz-redact.c" \
+  "$ROOT/src/report/gp-redact.c" $CORE \
+  $(pkg-config --libs $PKG $GIO gstreamer-1.0) -lm
 # the panel's server: libsoup 3 where it is found (not on Debian 11); its
 # page's assets compiled as meson compiles them
 SERVE=""
@@ -283,7 +292,7 @@ fi
 # ---- seeds ---------------------------------------------------------------
 for t in session gstprofile launch records tracerlog trace export queuelevels \
   nvsmi tegrastats procfs telemetry peaks ds-perf nsys dsconfig ds-files \
-  nsys-sqlite wrap-socket serve gate; do
+  nsys-sqlite wrap-socket serve gate redact; do
   rm -rf "${OUT:?}/$t/seeds"
   mkdir -p "$OUT/$t/seeds" "$OUT/$t/corpus"
 done
@@ -536,6 +545,14 @@ run_target dsconfig 16384 ""
 run_target ds-files 16384 ""
 run_target nsys-sqlite 16384 "$ROOT/tests/fuzz/nsys-sqlite.dict"
 run_target gate 65536 "$ROOT/tests/fuzz/session.dict"
+# the corpus's texts as seeds, each after the byte that picks its case
+export GP_FUZZ_REDACT="$ROOT/tests/fixtures/redact/secrets.tsv"
+i=0
+grep -v -e '^#' -e '^$' "$GP_FUZZ_REDACT" | cut -f 3 | while IFS= read -r line; do
+  { printf "\\$(printf '%03o' $((i % 256)))"; printf '%s' "$line"; } > "$OUT/redact/seeds/case-$i"
+  i=$((i + 1))
+done
+run_target redact 4096 ""
 if [ -n "$SERVE" ]; then run_target serve 32768 "$ROOT/tests/fuzz/serve.dict"; fi
 
 echo "run-fuzz.sh: ${SECS}s per target"
