@@ -14,9 +14,6 @@
 #include "deepstream/gp-ds-config.h"
 #include "deepstream/gp-ds-coverage.h"
 
-/* The largest `nsys stats` text read (docs/commands.md): its tables are a
- * row per range or kernel name, a few MB for the largest programs. */
-#define GP_CMD_DS_COVERAGE_MAX_NSYS_BYTES (64 * 1024 * 1024)
 
 gint
 gp_cmd_ds_coverage (gint argc, gchar ** argv)
@@ -77,7 +74,7 @@ gp_cmd_ds_coverage (gint argc, gchar ** argv)
   if (nsys) {
     const GpNsysTable *t;
 
-    text = gp_file_read_capped (nsys, GP_CMD_DS_COVERAGE_MAX_NSYS_BYTES,
+    text = gp_file_read_capped (nsys, GP_NSYS_STATS_MAX_BYTES,
         "an nsys stats report", &len, &err);
     if (text == NULL) {
       code = gp_cli_fail ("ds coverage", "--nsys-report: %s", err->message);

@@ -17,6 +17,7 @@
 #include "gp-ds-coverage.h"
 #include "gp-ds-hw.h"
 #include "gp-nsys-sqlite.h"
+#include "core/gp-file.h"
 
 /* what nsys says when it may not read the GPU's counters: the capture is
  * taken again without GPU metrics */
@@ -51,7 +52,9 @@ gp_ds_profile_capture_read (GpNsysStats ** all, const gchar * path,
   gsize len;
   GpNsysStats *s;
 
-  if (!g_file_get_contents (path, &text, &len, error))
+  text = gp_file_read_capped (path, GP_NSYS_STATS_MAX_BYTES,
+      "an nsys stats report", &len, error);
+  if (text == NULL)
     return FALSE;
   s = gp_nsys_parse (text, len, hint, path, error);
   g_free (text);

@@ -86,6 +86,12 @@ gchar *gp_nsys_memop_canonical (const gchar * name);
  * one was skipped. */
 GpNsysStats *gp_nsys_parse (const gchar * data, gsize len,
     const gchar * report_hint, const gchar * origin, GError ** error);
+
+/* The largest `nsys stats` file read (ds profile --from-stats, ds
+ * coverage --nsys): its tables are a row per range or kernel name, a few
+ * MB for the largest programs; past it a file is refused at once
+ * (gp_file_read_capped), never read whole (a 2 GiB CSV took 4.2 GB). */
+#define GP_NSYS_STATS_MAX_BYTES (64 * 1024 * 1024)
 void gp_nsys_stats_free (GpNsysStats * stats);
 /* Adds the tables of @more to @stats (takes them). */
 void gp_nsys_stats_merge (GpNsysStats * stats, GpNsysStats * more);

@@ -416,6 +416,25 @@ test_bad_files (void)
   g_assert_cmpint (r.code, ==, 3);
   gp_test_assert_one_line (r.err, "big.log: larger than 64 MiB");
   gp_test_run_clear (&r);
+  /* ds profile's folder of reports: a 2 GiB one refused unread (it was
+   * read whole: 4.2 GB, 10-15 s) */
+  {
+    gchar *stats = g_build_filename (gp_tmp, "big-stats", NULL);
+    gchar *big;
+
+    g_assert_cmpint (g_mkdir_with_parents (stats, 0755), ==, 0);
+    big = write_sparse ("big-stats/cuda_gpu_kern_sum.csv",
+        G_GINT64_CONSTANT (2) * 1024 * 1024 * 1024);
+    gp_test_run_gstprof (&r, gp_tmp, "ds", "profile", "--from-stats", stats,
+        NULL);
+    g_assert_cmpint (r.code, ==, 3);
+    gp_test_assert_one_line (r.err,
+        "cuda_gpu_kern_sum.csv: larger than 64 MiB");
+    g_assert_cmpfloat (r.wall_s, <, 2.0);
+    gp_test_run_clear (&r);
+    g_free (big);
+    g_free (stats);
+  }
   g_free (nul);
   g_free (empty);
   g_free (comments);
