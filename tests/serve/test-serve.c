@@ -426,17 +426,18 @@ proc_cpu_s (GPid pid)
   return (ut + st) / (gdouble) sysconf (_SC_CLK_TCK);
 }
 
+/* The descriptors process @pid holds (/proc/PID/fd). */
 static guint
-proc_fds (GPid pid)
+count_fds (GPid pid)
 {
-  gchar *path = g_strdup_printf ("/proc/%d/fd", pid);
-  GDir *dir = g_dir_open (path, 0, NULL);
+  gchar *path = g_strdup_printf ("/proc/%d/fd", (gint) pid);
+  GDir *d = g_dir_open (path, 0, NULL);
   guint n = 0;
 
-  g_assert_nonnull (dir);
-  while (g_dir_read_name (dir))
+  g_assert_nonnull (d);
+  while (g_dir_read_name (d))
     n++;
-  g_dir_close (dir);
+  g_dir_close (d);
   g_free (path);
   return n;
 }
@@ -483,7 +484,7 @@ test_connections (void)
   for (i = 0; i < 50 && file_mtime_us (session) == 0; i++)
     g_usleep (100000);
   g_test_message ("server: %u descriptors before the flood",
-      proc_fds (sv.pid));
+      count_fds (sv.pid));
   /* a panel's event stream, open through it all */
   {
     gchar *req = g_strdup_printf ("GET /api/events HTTP/1.1\r\n"
@@ -510,8 +511,8 @@ test_connections (void)
         FLOOD_IDLE + FLOOD_SLOW, (g_get_monotonic_time () - t0) / 1e3);
     g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
   }
-  g_test_message ("server: %u descriptors in the flood", proc_fds (sv.pid));
-  g_assert_cmpuint (proc_fds (sv.pid), <=, FLOOD_FD_LIMIT * 3 / 4);
+  g_test_message ("server: %u descriptors in the flood", count_fds (sv.pid));
+  g_assert_cmpuint (count_fds (sv.pid), <=, FLOOD_FD_LIMIT * 3 / 4);
   /* the slow ones go on, a byte a second, past the headers' timeout */
   for (i = 0; i < 7; i++) {
     guint k;
@@ -1034,21 +1035,6 @@ test_replay_log (void)
   g_free (log);
 }
 
-/* The descriptors process @pid holds (/proc/PID/fd). */
-static guint
-count_fds (GPid pid)
-{
-  gchar *path = g_strdup_printf ("/proc/%d/fd", (gint) pid);
-  GDir *d = g_dir_open (path, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (d);
-  while (g_dir_read_name (d))
-    n++;
-  g_dir_close (d);
-  g_free (path);
-  return n;
-}
 
 /* 200 requests on connections kept alive that the client closes once
  * answered, as a scraper or a probe does: the server's descriptors stay
