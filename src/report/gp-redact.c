@@ -252,20 +252,24 @@ static const gchar *const gp_redact_auth_schemes[] = {
 };
 
 /* The length of the authorization scheme @v starts with and the space
- * after it, 0 when none. */
+ * after it, 0 when none: one of HTTP's, or with @any any word (an
+ * Authorization header's value is always "scheme credentials"). */
 static gsize
-gp_redact_auth_scheme (const gchar * v)
+gp_redact_auth_scheme (const gchar * v, gboolean any)
 {
+  gsize n = 0;
   guint i;
 
   for (i = 0; gp_redact_auth_schemes[i]; i++) {
-    gsize n = strlen (gp_redact_auth_schemes[i]);
-
+    n = strlen (gp_redact_auth_schemes[i]);
     if (g_ascii_strncasecmp (v, gp_redact_auth_schemes[i], n) == 0 &&
         v[n] == ' ')
       return n + 1;
   }
-  return 0;
+  if (!any)
+    return 0;
+  for (n = 0; g_ascii_isalnum (v[n]) || v[n] == '-'; n++);
+  return n > 0 && v[n] == ' ' ? n + 1 : 0;
 }
 
 /* characters of a name in "name=value" or "name: value" */
@@ -288,7 +292,7 @@ gp_redact_pairs (const gchar * text)
   for (c = text; *c; c++) {
     const gchar *name, *v;
     gchar *key;
-    gboolean secret;
+    gboolean secret, authorization = FALSE;
     gsize scheme;
 
     if (*c != '=' && *c != ':' && *c != ' ')
@@ -306,6 +310,9 @@ gp_redact_pairs (const gchar * text)
       v = c + 1;
     } else {
       secret = gp_redact_is_secret_name (key);
+      /* "Authorization", "Proxy-Authorization": a header's value */
+      authorization = strlen (key) >= 13 && g_ascii_strcasecmp (key +
+          strlen (key) - 13, "authorization") == 0;
       if (*c == ':' && v[0] == '/' && v[1] == '/')
         secret = FALSE;         /* a URI's scheme */
       while (*v == ' ' || *v == '"' || *v == '\\')
@@ -320,7 +327,7 @@ gp_redact_pairs (const gchar * text)
     /* masked already (a URI's query value): the next pair is its own */
     if (!secret || g_str_has_prefix (v, GP_REDACT_MASK))
       continue;
-    if ((scheme = gp_redact_auth_scheme (v)) > 0) {
+    if ((scheme = gp_redact_auth_scheme (v, authorization)) > 0) {
       /* the scheme stays; what follows it to the line's end goes */
       g_string_append_len (out, p, v + scheme - p);
       g_string_append (out, GP_REDACT_MASK);

@@ -874,6 +874,11 @@ gp_serve_conns_open (GpServer * srv)
   return n;
 }
 
+/* When a connection with no request under way, or one whose headers are
+ * still coming, began to wait. */
+#define GP_SERVE_CONN_WAITING_SINCE(c) ((c)->request_us ? (c)->request_us : \
+    (c)->since_us)
+
 /* Makes room by closing the connection that waited longest without a
  * request under way (idle, or its headers still coming); FALSE when every
  * connection is serving one. */
@@ -887,12 +892,11 @@ gp_serve_evict (GpServer * srv)
   g_hash_table_iter_init (&it, srv->conns);
   while (g_hash_table_iter_next (&it, NULL, &v)) {
     GpServeConn *c = v;
-    gint64 t = c->request_us ? c->request_us : c->since_us;
 
     if (c->closing || (c->request_us && c->headers))
       continue;
-    if (oldest == NULL || t < (oldest->request_us ? oldest->request_us :
-            oldest->since_us))
+    if (oldest == NULL || GP_SERVE_CONN_WAITING_SINCE (c) <
+        GP_SERVE_CONN_WAITING_SINCE (oldest))
       oldest = c;
   }
   if (oldest == NULL)
