@@ -363,7 +363,7 @@ gp_redact_home_paths (const gchar * text)
     const gchar *home = NULL;
     guint i;
 
-    for (i = 0; gp_redact_homes[i] && home == NULL; i++) {
+    for (i = 0; gp_redact_homes[i]; i++) {
       const gchar *h = strstr (p, gp_redact_homes[i]);
 
       /* at the start of a path: not /data/home/ */
