@@ -4,8 +4,9 @@
  * gp-redact.c: credentials and private locations masked in a session
  * before it is shown to others (gp-redact.h says what). The values known
  * to be private (a credential property's, a location's) are gathered once
- * per session; every text is then passed through the same three masks:
- * those values, URI credentials, home-folder paths.
+ * per session; every text is then passed through the same four masks, in
+ * this order: URIs (user-info, secret query values, stream keys),
+ * NAME=VALUE pairs, home-folder paths, and those values.
  */
 #include "gp-redact.h"
 #include "core/gp-launch.h"
@@ -461,10 +462,12 @@ gp_redact_text (const GpRedact * r, const gchar * text)
 
   if (text == NULL)
     return NULL;
-  a = gp_redact_literals (r, text);
-  b = gp_redact_uris (a);
-  c = gp_redact_pairs (b);
-  d = gp_redact_home_paths (c);
+  /* the known values last: one that is part of a URI ("http:", a
+   * location's folder) masked first would hide the URI from its mask */
+  a = gp_redact_uris (text);
+  b = gp_redact_pairs (a);
+  c = gp_redact_home_paths (b);
+  d = gp_redact_literals (r, c);
   g_free (a);
   g_free (b);
   g_free (c);

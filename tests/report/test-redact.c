@@ -204,6 +204,15 @@ test_launch (void)
   g_free (out);
   gp_redact_free (r);
   gp_session_free (s);
+
+  /* a location's folder that is part of a URI ("http:") masked before
+   * the URI hid its user-info from the URI's mask (found by fuzz-redact) */
+  s = gp_session_new ();
+  s->launch = g_strdup ("filesrc location=http:/a.mp4 ! fakesink "
+      "souphttpsrc location=http://user:Secr3tPw@host/b ! fakesink");
+  gp_redact_session (s);
+  g_assert_null (strstr (s->launch, "Secr3tPw"));
+  gp_session_free (s);
 }
 
 /* A session as `gstprof run` keeps it: everything private masked where
