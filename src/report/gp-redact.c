@@ -278,6 +278,8 @@ gp_redact_auth_scheme (const gchar * v, gboolean any)
     (c) == '-')
 /* what ends a value in running text */
 #define GP_REDACT_VALUE_STOPS " \t\r\n\"'<>,;)\\"
+/* what ends a header's value */
+#define GP_REDACT_LINE_STOPS "\r\n\"'\\"
 
 /* Every "NAME=VALUE", "NAME: VALUE" or "NAME=(type)VALUE" in @text
  * whose NAME says it is a credential (gp_redact_is_secret_name:
@@ -332,9 +334,12 @@ gp_redact_pairs (const gchar * text)
       /* the scheme stays; what follows it to the line's end goes */
       g_string_append_len (out, p, v + scheme - p);
       g_string_append (out, GP_REDACT_MASK);
-      p = v + scheme + strcspn (v + scheme, "\r\n\"'\\;");
+      p = v + scheme + strcspn (v + scheme, GP_REDACT_LINE_STOPS ";");
     } else {
-      gsize n = strcspn (v, GP_REDACT_VALUE_STOPS);
+      /* a header's value ("Cookie: ...") runs to the line's end: a
+       * "NAME: " inside it is no header of its own */
+      gsize n = strcspn (v, *c == ':' ? GP_REDACT_LINE_STOPS :
+          GP_REDACT_VALUE_STOPS);
 
       if (n == 0)
         continue;

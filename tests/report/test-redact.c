@@ -131,6 +131,10 @@ test_text (void)
      * /Users/ one once left the first as it was (found by fuzz-redact) */
     {"file:///Users/bob/a.mov, then /root/private/b.mkv",
         "file://***/a.mov, then ***/b.mkv"},
+    /* a header's value runs to the line's end: the "NAME: " in it hid
+     * the authorization behind from its mask (found by fuzz-redact) */
+    {"Cookie: Proxy-Authorization: Custom-Scheme abc123def",
+        "Cookie: ***"},
     {"videotestsrc ! fakesink", "videotestsrc ! fakesink"},
     /* no secret: nothing masked */
     {"x264enc key-int-max=60 tune=zerolatency ! fakesink",
