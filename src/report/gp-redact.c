@@ -278,7 +278,7 @@ gp_redact_auth_scheme (const gchar * v, gboolean any)
     (c) == '-')
 /* what ends a value in running text */
 #define GP_REDACT_VALUE_STOPS " \t\r\n\"'<>,;)\\"
-/* what ends a header's value */
+/* what ends a structure's authorization value ("Bearer X\";") */
 #define GP_REDACT_LINE_STOPS "\r\n\"'\\"
 
 /* Every "NAME=VALUE", "NAME: VALUE" or "NAME=(type)VALUE" in @text
@@ -334,12 +334,14 @@ gp_redact_pairs (const gchar * text)
       /* the scheme stays; what follows it to the line's end goes */
       g_string_append_len (out, p, v + scheme - p);
       g_string_append (out, GP_REDACT_MASK);
-      p = v + scheme + strcspn (v + scheme, GP_REDACT_LINE_STOPS ";");
+      p = v + scheme + strcspn (v + scheme, *c == ':' ? "\r\n" :
+          GP_REDACT_LINE_STOPS ";");
     } else {
-      /* a header's value ("Cookie: ...") runs to the line's end: a
-       * "NAME: " inside it is no header of its own */
-      gsize n = strcspn (v, *c == ':' ? GP_REDACT_LINE_STOPS :
-          GP_REDACT_VALUE_STOPS);
+      /* a header's value ("Cookie: ...") runs to the line's end, quotes
+       * and all: a "NAME: " or "NAME=" inside it is no pair of its own,
+       * and a mask that stopped at a quote would leave a value whose
+       * name it hid */
+      gsize n = strcspn (v, *c == ':' ? "\r\n" : GP_REDACT_VALUE_STOPS);
 
       if (n == 0)
         continue;

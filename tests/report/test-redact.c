@@ -135,6 +135,10 @@ test_text (void)
      * the authorization behind from its mask (found by fuzz-redact) */
     {"Cookie: Proxy-Authorization: Custom-Scheme abc123def",
         "Cookie: ***"},
+    /* ... quotes and all: a mask that stopped at the quote left the
+     * cookie's value, its name hidden (found by fuzz-redact) */
+    {"had header Authorization: x cookies=\"<SESSIONID=abc123def456>\"",
+        "had header Authorization: x ***"},
     {"videotestsrc ! fakesink", "videotestsrc ! fakesink"},
     /* no secret: nothing masked */
     {"x264enc key-int-max=60 tune=zerolatency ! fakesink",
