@@ -650,14 +650,21 @@ gp_redact_launch (const GpRedact * r, const gchar * launch)
 {
   GpLaunch *l;
   GString *out;
-  gchar *text;
+  gchar *text, *uris;
   guint i;
 
   if (launch == NULL)
     return NULL;
-  l = gp_launch_parse (launch, NULL);
-  if (l == NULL)
-    return gp_redact_text (r, launch);
+  /* its URIs first, wherever the parse puts them: a known value masked
+   * inside one (a location's folder "/rtmp" in a property the parse made
+   * of a URI's tail) would hide it from the URI's mask */
+  uris = gp_redact_uris (launch);
+  l = gp_launch_parse (uris, NULL);
+  if (l == NULL) {
+    text = gp_redact_text (r, uris);
+    g_free (uris);
+    return text;
+  }
   out = g_string_new (NULL);
   for (i = 0; i < gp_launch_get_n_segments (l); i++) {
     const GpLaunchSegment *seg = gp_launch_get_segment (l, i);
@@ -671,6 +678,7 @@ gp_redact_launch (const GpRedact * r, const gchar * launch)
     g_free (part);
   }
   gp_launch_free (l);
+  g_free (uris);
   text = gp_redact_text (r, out->str);
   g_string_free (out, TRUE);
   return text;

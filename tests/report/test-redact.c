@@ -221,6 +221,21 @@ test_launch (void)
   gp_redact_session (s);
   g_assert_null (strstr (s->launch, "Secr3tPw"));
   gp_session_free (s);
+
+  /* the same inside a property the parse made of a URI's tail: the
+   * launch string's URIs are masked before it is parsed (an input of
+   * fuzz-redact, as it came) */
+  s = gp_session_new ();
+  s->launch = g_strdup (
+      "whipsink whip-endpoint=https://whip.exa00000000ample.cvm:ux "
+      "! rtmp/s3cr3tkey\"000000000000000000 00000000000000000000000"
+      "00000000ion}\"rtmp://ingest.exsink loc locat0000000000000tmp"
+      "/s3cr3tkey\"000000000000000000 0e.com:uxmpdpoint auth-token="
+      "w\003 rtmps://live-api-s.facebook.com:443/rtmp/FB-1234567890"
+      "123456-0-AbCdEfGhIjKlMnOp ");
+  gp_redact_session (s);
+  g_assert_null (strstr (s->launch, "FB-1234567890123456-0-AbCdEfGhIjKlMnOp"));
+  gp_session_free (s);
 }
 
 /* A session as `gstprof run` keeps it: everything private masked where
