@@ -320,8 +320,15 @@ gp_redact_pairs (const gchar * text)
         secret = FALSE;         /* a URI's scheme */
       while (*v == ' ' || *v == '"' || *v == '\\')
         v++;
-      if (*v == '(' && strchr (v, ')') && strchr (v, ')') - v < 16)
-        v = strchr (v, ')') + 1;        /* a structure's "(string)" */
+      if (*c == '=' && *v == '(') {
+        /* a structure's "(string)": a type's name, nothing else */
+        const gchar *t = v + 1;
+
+        while (g_ascii_isalnum (*t) || *t == '_')
+          t++;
+        if (*t == ')' && t > v + 1)
+          v = t + 1;
+      }
       /* quotes, and a string array's "<" ("cookies=<a=b>") */
       while (*v == '"' || *v == '\\' || *v == '<' || *v == '{')
         v++;

@@ -139,6 +139,10 @@ test_text (void)
      * cookie's value, its name hidden (found by fuzz-redact) */
     {"had header Authorization: x cookies=\"<SESSIONID=abc123def456>\"",
         "had header Authorization: x ***"},
+    /* "(type)" is a structure's, after '=' and a type's name only: a
+     * parenthesis after a header's ':' once passed for one, and a second
+     * redaction masked again (found by fuzz-redact) */
+    {"header 'Authorization:(Bearer 4) tok'", "header 'Authorization:***"},
     {"videotestsrc ! fakesink", "videotestsrc ! fakesink"},
     /* no secret: nothing masked */
     {"x264enc key-int-max=60 tune=zerolatency ! fakesink",
