@@ -26,7 +26,11 @@
 #   SOAK_READERS event streams read to the end, one opened and closed again
 #   and again, /metrics and /api/state scraped each second: every reader
 #   gets windows until the end, every scrape answers, and gstprof's memory
-#   above is measured with them.
+#   above is measured with them; beside them SOAK_IDLE connections held
+#   open doing nothing and SOAK_SLOW sending a request a byte a second,
+#   each opened again when the server closes it (at most SOAK_REOPEN a
+#   second): the readers and scrapes as before, gstprof's descriptors
+#   bounded, and run's checkpoints every 2 s all along (the largest gap).
 # Prints the figures; exits 1 when a check fails, 3 on bad usage.
 #
 # Usage: tools/soak.sh [BUILD_DIR]   (SOAK_BUFFERS=N for another length;
@@ -40,7 +44,7 @@ fi
 command -v gst-launch-1.0 >/dev/null || { echo "soak: no gst-launch-1.0" >&2; exit 3; }
 export GST_PLUGIN_PATH="$BUILD/src/tracer${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 exec python3 - "$GSTPROF" <<'PY'
-import json, os, shutil, socket, subprocess, sys, tempfile, threading, time
+import json, os, resource, shutil, socket, subprocess, sys, tempfile, threading, time
 
 GSTPROF = os.path.abspath(sys.argv[1])
 # an hour at 30 fps
@@ -86,6 +90,18 @@ PIPE = ("videotestsrc num-buffers=%d ! video/x-raw,width=64,height=48,"
 POLL_S = 0.1
 # event streams read all along, beside the one that comes and goes
 READERS = int(os.environ.get("SOAK_READERS", 3))
+# connections held idle, and sending their request a byte a second, beside
+# the readers; those the server closes are opened again, at most this many
+# a second (a flood of new connections is another test: /serve/connections)
+IDLE = int(os.environ.get("SOAK_IDLE", 1000))
+SLOW = int(os.environ.get("SOAK_SLOW", 50))
+REOPEN = int(os.environ.get("SOAK_REOPEN", 100))
+# run's checkpoints come every 2 s (GpCaptureOptions.checkpoint_s): the
+# largest gap between two allowed, on a shared machine
+CHECKPOINT_GAP_S = 5.0
+# the holders open at most REOPEN a second: warm once they have had this
+# long to bring the server's connections to its cap
+HOLD_WARM_S = 20.0
 
 failures = []
 
@@ -178,7 +194,13 @@ class Clients:
         self.threads = [threading.Thread(target=self.reader, args=(i,))
                         for i in range(READERS)]
         self.threads += [threading.Thread(target=self.churner),
-                         threading.Thread(target=self.scraper)]
+                         threading.Thread(target=self.scraper),
+                         threading.Thread(target=self.holder,
+                                          args=(IDLE, False)),
+                         threading.Thread(target=self.holder,
+                                          args=(SLOW, True))]
+        self.held = {False: 0, True: 0}  # connections opened by holders
+        self.fds_max = 0                 # gstprof's descriptors, sampled
 
     def connect(self):
         while not self.done.is_set():
@@ -233,6 +255,44 @@ class Clients:
             sk.close()
             time.sleep(0.05)
 
+    def holder(self, n, slow):
+        """@n connections held open: idle, or (@slow) sending a request a
+        byte a second; those the server closed are opened again."""
+        socks = []
+        request = ("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
+                   % self.port).encode()
+        while not self.done.is_set():
+            alive = []
+            for sk, sent in socks:
+                try:
+                    if sk.recv(4096, socket.MSG_DONTWAIT) == b"":
+                        sk.close()
+                        continue
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    sk.close()
+                    continue
+                if slow and sent < len(request):
+                    try:
+                        sk.send(request[sent:sent + 1], socket.MSG_NOSIGNAL)
+                        sent += 1
+                    except OSError:
+                        sk.close()
+                        continue
+                alive.append((sk, sent))
+            socks = alive
+            for _ in range(min(n - len(socks), REOPEN)):
+                try:
+                    sk = socket.create_connection(("127.0.0.1", self.port), 1)
+                except OSError:
+                    break
+                socks.append((sk, 0))
+                self.held[slow] += 1
+            self.done.wait(1.0)
+        for sk, _ in socks:
+            sk.close()
+
     def scraper(self):
         while not self.done.wait(1.0):
             for path in ("/metrics", "/api/state"):
@@ -271,6 +331,11 @@ class Clients:
                   str(n) for n in self.windows)))
         check("event streams opened and closed", self.reopened > 0,
               "%d" % self.reopened)
+        print("  %-34s %d idle, %d slow: %d and %d opened in all"
+              % ("connections held beside them", IDLE, SLOW,
+                 self.held[False], self.held[True]))
+        check("gstprof's descriptors", 0 < self.fds_max < 256,
+              "at most %d while held" % self.fds_max)
         # (a scrape in flight as gstprof exits gets no answer: not counted)
         failed = [t for t in self.failed_at
                   if self.ended_at is None or t < self.ended_at - 1.0]
@@ -296,6 +361,12 @@ def check(what, ok, text):
 def soak(kind, argv, session_path, checkpoints):
     settled = (max(MAX_SERIES, STATE_MACHINE_MAX if SERVE else 0)
                * WINDOW[kind] + SETTLE_S + (2 * STATE_TAKE_S if SERVE else 0))
+    # the held connections at their pressure: the server's connections
+    # at its cap, their buffers allocated (a working set bounded by the
+    # cap, not a leak: 8,000 connections opened and closed leave the
+    # server within 50 KiB)
+    if SERVE and IDLE + SLOW > 0:
+        settled = max(settled, HOLD_WARM_S)
     """Runs @argv, samples memory of gstprof and the traced process, and
     checks the session at @session_path."""
     print("%s: %d buffers, gstprof %s" % (kind, BUFFERS, argv[1]))
@@ -315,7 +386,25 @@ def soak(kind, argv, session_path, checkpoints):
     running_t = None              # the pipeline last seen running
     last_n = 0
     next_look = 0
+    last_mtime = None
+    gap_max = 0.0
     while p.poll() is None:
+        if clients:
+            try:
+                clients.fds_max = max(clients.fds_max,
+                                      len(os.listdir("/proc/%d/fd" % p.pid)))
+            except OSError:
+                pass
+        if checkpoints:
+            try:
+                mtime = os.stat(session_path).st_mtime
+            except OSError:
+                mtime = None
+            t = time.monotonic()
+            if mtime is not None and mtime != (last_mtime or (None,))[0]:
+                if last_mtime is not None:
+                    gap_max = max(gap_max, t - last_mtime[1])
+                last_mtime = (mtime, t)
         if kind == "wrap" and "traced" not in procs:
             for kid in children(p.pid):
                 try:
@@ -354,6 +443,10 @@ def soak(kind, argv, session_path, checkpoints):
         clients.stop()
         clients.report()
     print("  %-34s %.1f s, exit %d" % ("wall time", wall, p.returncode))
+    if checkpoints:
+        check("checkpoints every 2 s", 0 < gap_max <= CHECKPOINT_GAP_S,
+              "largest gap %.1f s (bound %.0f s)" % (gap_max,
+                                                     CHECKPOINT_GAP_S))
     if p.returncode not in (0, 1):
         check("exit code", False, "%d: %s" % (p.returncode, err.strip()[-300:]))
         return
@@ -441,6 +534,11 @@ SERVE = has_serve()
 
 
 def main():
+    # the held connections' descriptors, and the readers'
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = IDLE + SLOW + READERS + 256
+    if soft < want and (hard == resource.RLIM_INFINITY or hard >= want):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     if not SERVE:
         print("soak: this build has no server (libsoup 3): no panel clients")
     tmp = tempfile.mkdtemp(prefix="gstprof-soak-")
