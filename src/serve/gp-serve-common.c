@@ -39,6 +39,12 @@ gp_server_url (GpServer * srv)
   return NULL;
 }
 
+const gchar *
+gp_server_token (GpServer * srv)
+{
+  return NULL;
+}
+
 guint
 gp_server_port (GpServer * srv)
 {
@@ -52,6 +58,11 @@ gp_server_update (GpServer * srv, GpSession * s)
 
 void
 gp_server_end (GpServer * srv, GpSession * s)
+{
+}
+
+void
+gp_server_drain (GpServer * srv, gdouble timeout_s)
 {
 }
 
