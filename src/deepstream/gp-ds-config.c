@@ -3,9 +3,12 @@
  *
  * gp-ds-config.c: the line-preserving editor of DeepStream's INI and YAML
  * (gp-ds-config.h). The text is kept whole; every edit replaces or
- * inserts bytes, then the whole text is parsed again and the key read
- * back, so an edit that would leave a file this editor (or DeepStream)
- * reads differently is undone and refused rather than written.
+ * inserts bytes, then the lines it touched are parsed again and the key
+ * read back, so an edit that would leave a file this editor (or DeepStream)
+ * reads differently is undone and refused rather than written. The text
+ * and its lines are gap buffers (GpDsGap): a run of edits down a file of
+ * 10,000 groups moves each byte about once, not the whole tail at each
+ * edit.
  */
 #include "gp-ds-config.h"
 
@@ -23,6 +26,99 @@ G_DEFINE_QUARK (gp-ds-config-error-quark, gp_ds_config_error);
  * and one with 4,000 sources is 200 kB; past this it is not a config, and
  * its lines would cost memory in proportion. */
 #define GP_DS_CONFIG_MAX_BYTES (16 * 1024 * 1024)
+
+/* ------------------------------------------------------------------------ */
+/* gap buffers                                                               */
+
+/* @len elements of @size bytes with a hole of @hole elements at @gap:
+ * an edit at the hole costs its own size, and moving the hole costs the
+ * distance moved, so edits that go down a file cost the file once. */
+typedef struct
+{
+  guint8 *buf;
+  gsize size;                   /* bytes per element */
+  gsize len;                    /* elements held */
+  gsize gap;                    /* where the hole starts */
+  gsize hole;                   /* its length, in elements */
+} GpDsGap;
+
+/* Element @i's address. */
+#define GAP_AT(g, i) \
+  ((g)->buf + ((gsize) (i) < (g)->gap ? (gsize) (i) : \
+          (gsize) (i) + (g)->hole) * (g)->size)
+
+/* Takes @n elements of @size bytes at @data (g_malloc'ed), the hole at
+ * their end. */
+static void
+gp_ds_gap_init (GpDsGap * g, gpointer data, gsize n, gsize size)
+{
+  g->buf = data;
+  g->size = size;
+  g->len = g->gap = n;
+  g->hole = 0;
+}
+
+static void
+gp_ds_gap_move (GpDsGap * g, gsize to)
+{
+  gsize sz = g->size;
+
+  if (to < g->gap)
+    memmove (g->buf + (to + g->hole) * sz, g->buf + to * sz,
+        (g->gap - to) * sz);
+  else if (to > g->gap)
+    memmove (g->buf + g->gap * sz, g->buf + (g->gap + g->hole) * sz,
+        (to - g->gap) * sz);
+  g->gap = to;
+}
+
+/* A hole of at least @n elements, one more kept spare (a NUL after the
+ * text). Grown by half the length, so growth is amortized too. */
+static void
+gp_ds_gap_reserve (GpDsGap * g, gsize n)
+{
+  gsize hole, tail = g->len - g->gap;
+
+  if (g->hole >= n + 1)
+    return;
+  hole = n + 1 + g->len / 2 + 64;
+  g->buf = g_realloc (g->buf, (g->len + hole) * g->size);
+  memmove (g->buf + (g->gap + hole) * g->size,
+      g->buf + (g->gap + g->hole) * g->size, tail * g->size);
+  g->hole = hole;
+}
+
+/* Replaces the @n_del elements at @at with the @n_ins at @ins; the hole
+ * ends right after them. */
+static void
+gp_ds_gap_splice (GpDsGap * g, gsize at, gsize n_del, gconstpointer ins,
+    gsize n_ins)
+{
+  gp_ds_gap_move (g, at + n_del);
+  g->gap = at;
+  g->hole += n_del;
+  g->len -= n_del;
+  gp_ds_gap_reserve (g, n_ins);
+  if (n_ins > 0)
+    memcpy (g->buf + at * g->size, ins, n_ins * g->size);
+  g->gap += n_ins;
+  g->hole -= n_ins;
+  g->len += n_ins;
+}
+
+/* The elements in one piece (the hole moved to the end), followed by a
+ * zeroed element. */
+static gpointer
+gp_ds_gap_flat (GpDsGap * g)
+{
+  gp_ds_gap_move (g, g->len);
+  gp_ds_gap_reserve (g, 0);
+  memset (g->buf + g->len * g->size, 0, g->size);
+  return g->buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the config                                                                */
 
 typedef enum
 {
@@ -53,10 +149,10 @@ struct _GpDsConfig
 {
   gchar *origin;
   GpDsConfigFormat format;
-  GString *text;
+  GpDsGap text;                 /* bytes; the gap only at a line's start */
   gchar *loaded;                /* the text as loaded or last saved */
   gsize loaded_len;
-  GPtrArray *lines;             /* GpDsLine*, in the text's order */
+  GpDsGap lines;                /* GpDsLine*, in the text's order */
   /* INI only, kept with every edit (gp_ds_config_index ()): */
   GHashTable *keys;             /* "group\x1fkey" -> its last GpDsLine */
   GHashTable *key_lines;        /* "group\x1fkey" -> its lines' count */
@@ -90,9 +186,53 @@ gp_ds_lines_new (void)
   return g_ptr_array_new_with_free_func (gp_ds_line_free);
 }
 
-#define LINE(a, i) ((GpDsLine *) g_ptr_array_index ((a), (i)))
+/* a line of a parse's array */
+#define PARSED(a, i) ((GpDsLine *) g_ptr_array_index ((a), (i)))
+/* line @i of config @c */
+#define LINE(c, i) (*(GpDsLine **) GAP_AT (&(c)->lines, (i)))
+/* the text of config @c from byte @pos (to the end of its line at least) */
+#define TEXT(c, pos) ((const gchar *) GAP_AT (&(c)->text, (pos)))
 
 static void gp_ds_config_index (GpDsConfig * c);
+
+/* The lines of a parse become @c's, settled. */
+static void
+gp_ds_config_take_lines (GpDsConfig * c, GPtrArray * lines)
+{
+  guint n = lines->len;
+
+  g_ptr_array_set_free_func (lines, NULL);
+  gp_ds_gap_init (&c->lines, g_ptr_array_free (lines, FALSE), n,
+      sizeof (gpointer));
+  c->settled = n;
+  c->pend_bytes = c->pend_lines = 0;
+}
+
+static void
+gp_ds_config_drop_lines (GpDsConfig * c)
+{
+  gsize i;
+
+  for (i = 0; i < c->lines.len; i++)
+    gp_ds_line_free (LINE (c, i));
+  g_clear_pointer (&c->lines.buf, g_free);
+}
+
+/* Replaces the text's bytes [@from, @to) with @n bytes at @with, and puts
+ * the hole at the start of the line after them, so that every line, and
+ * the lines an edit touched, read in one piece (TEXT ()). */
+static void
+gp_ds_config_replace (GpDsConfig * c, gsize from, gsize to,
+    const gchar * with, gsize n)
+{
+  GpDsGap *t = &c->text;
+  const guint8 *after, *nl;
+
+  gp_ds_gap_splice (t, from, to - from, with, n);
+  after = t->buf + t->gap + t->hole;
+  nl = memchr (after, '\n', t->len - t->gap);
+  gp_ds_gap_move (t, nl != NULL ? t->gap + (gsize) (nl - after) + 1 : t->len);
+}
 
 static gboolean
 gp_ds_is_space (gchar c)
@@ -399,7 +539,7 @@ gp_ds_yaml_adopt (GpDsYamlLevel * lv, GPtrArray * lines, gint children,
   lv->children = children;
   lv->child_indent = col;
   if (lv->line != G_MAXUINT)
-    LINE (lines, lv->line)->container = TRUE;
+    PARSED (lines, lv->line)->container = TRUE;
   return TRUE;
 }
 
@@ -414,7 +554,7 @@ static gboolean
 gp_ds_yaml_line (const gchar * t, GPtrArray * lines, guint index,
     GpDsYamlState * st, const gchar ** why)
 {
-  GpDsLine *l = LINE (lines, index);
+  GpDsLine *l = PARSED (lines, index);
   gsize p = l->start, e = l->end;
   GpDsYamlLevel *top;
   gboolean dash, empty = FALSE;
@@ -583,7 +723,7 @@ gp_ds_config_parse_lines (const gchar * origin, const gchar * t, gsize len,
       g_ptr_array_add (lines, copy);
     }
     if (format == GP_DS_CONFIG_INI) {
-      ok = gp_ds_ini_line (t, LINE (lines, lines->len - 1), &group, origin,
+      ok = gp_ds_ini_line (t, PARSED (lines, lines->len - 1), &group, origin,
           error);
     } else {
       ok = gp_ds_yaml_line (t, lines, lines->len - 1, &st, &why);
@@ -624,11 +764,10 @@ gp_ds_config_parse (const gchar * origin, const gchar * text, gsize len,
   c = g_new0 (GpDsConfig, 1);
   c->origin = g_strdup (origin);
   c->format = format;
-  c->text = g_string_new_len (text, len);
+  gp_ds_gap_init (&c->text, gp_ds_dup (text, len), len, 1);
   c->loaded = gp_ds_dup (text, len);
   c->loaded_len = len;
-  c->lines = lines;
-  c->settled = lines->len;
+  gp_ds_config_take_lines (c, lines);
   gp_ds_config_index (c);
   return c;
 }
@@ -661,9 +800,9 @@ gp_ds_config_free (GpDsConfig * c)
   if (c == NULL)
     return;
   g_free (c->origin);
-  g_string_free (c->text, TRUE);
+  g_free (c->text.buf);
   g_free (c->loaded);
-  g_ptr_array_unref (c->lines);
+  gp_ds_config_drop_lines (c);
   g_clear_pointer (&c->keys, g_hash_table_unref);
   g_clear_pointer (&c->key_lines, g_hash_table_unref);
   g_clear_pointer (&c->groups, g_hash_table_unref);
@@ -685,16 +824,23 @@ gp_ds_config_get_format (const GpDsConfig * c)
 const gchar *
 gp_ds_config_text (const GpDsConfig * c, gsize * len)
 {
+  /* logically const: the text is the same, only its hole moves */
+  GpDsGap *text = (GpDsGap *) & c->text;
+
   if (len != NULL)
-    *len = c->text->len;
-  return c->text->str;
+    *len = text->len;
+  return gp_ds_gap_flat (text);
 }
 
 gboolean
 gp_ds_config_changed (const GpDsConfig * c)
 {
-  return c->text->len != c->loaded_len ||
-      memcmp (c->text->str, c->loaded, c->loaded_len) != 0;
+  const GpDsGap *t = &c->text;
+
+  return t->len != c->loaded_len ||
+      memcmp (t->buf, c->loaded, t->gap) != 0 ||
+      memcmp (t->buf + t->gap + t->hole, c->loaded + t->gap,
+      t->len - t->gap) != 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -721,10 +867,10 @@ gp_ds_line_move (GpDsLine * l, gssize bytes, guint number)
 static void
 gp_ds_config_settle (GpDsConfig * c, guint i)
 {
-  for (; c->settled <= i && c->settled < c->lines->len; c->settled++)
-    gp_ds_line_move (LINE (c->lines, c->settled), c->pend_bytes,
+  for (; c->settled <= i && c->settled < c->lines.len; c->settled++)
+    gp_ds_line_move (LINE (c, c->settled), c->pend_bytes,
         c->settled + 1);
-  if (c->settled >= c->lines->len)
+  if (c->settled >= c->lines.len)
     c->pend_bytes = c->pend_lines = 0;
 }
 
@@ -734,7 +880,7 @@ gp_ds_config_settle (GpDsConfig * c, guint i)
 static GpDsLine
 gp_ds_config_peek (const GpDsConfig * c, guint i)
 {
-  GpDsLine l = *LINE (c->lines, i);
+  GpDsLine l = *LINE (c, i);
 
   if (i >= c->settled)
     gp_ds_line_move (&l, c->pend_bytes, i + 1);
@@ -751,7 +897,7 @@ gp_ds_config_unsettle (GpDsConfig * c, guint i)
     return;
   }
   for (; c->settled > i; c->settled--)
-    gp_ds_line_move (LINE (c->lines, c->settled - 1), -c->pend_bytes,
+    gp_ds_line_move (LINE (c, c->settled - 1), -c->pend_bytes,
         (guint) ((gssize) c->settled - c->pend_lines));
 }
 
@@ -762,7 +908,7 @@ gp_ds_config_index_of (const GpDsConfig * c, const GpDsLine * l)
 {
   guint i = l->number - 1;
 
-  if (i < c->settled && LINE (c->lines, i) == l)
+  if (i < c->settled && LINE (c, i) == l)
     return i;
   return (guint) ((gssize) i + c->pend_lines);
 }
@@ -838,8 +984,8 @@ gp_ds_config_index (GpDsConfig * c)
       NULL);
   c->groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       g_free);
-  for (i = 0; i < c->lines->len; i++)
-    gp_ds_config_index_line (c, LINE (c->lines, i), i);
+  for (i = 0; i < c->lines.len; i++)
+    gp_ds_config_index_line (c, LINE (c, i), i);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -859,8 +1005,8 @@ gp_ds_config_find (const GpDsConfig * c, const gchar * group,
     g_free (id);
     return l ? (gint) gp_ds_config_index_of (c, l) : -1;
   }
-  for (i = 0; i < (gint) c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
+  for (i = 0; i < (gint) c->lines.len; i++) {
+    GpDsLine *l = LINE (c, i);
 
     if (l->kind == GP_DS_LINE_KEY && strcmp (l->group, group) == 0 &&
         strcmp (l->key, key) == 0)
@@ -881,8 +1027,8 @@ gp_ds_config_has_group (const GpDsConfig * c, const gchar * group)
 
     return g != NULL && g->header != NULL;
   }
-  for (i = 0; i < c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
+  for (i = 0; i < c->lines.len; i++) {
+    GpDsLine *l = LINE (c, i);
 
     if (c->format == GP_DS_CONFIG_INI) {
       if (l->kind == GP_DS_LINE_GROUP && strcmp (l->group, group) == 0)
@@ -947,8 +1093,8 @@ gp_ds_config_groups (const GpDsConfig * c)
   GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
   guint i;
 
-  for (i = 0; i < c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
+  for (i = 0; i < c->lines.len; i++) {
+    GpDsLine *l = LINE (c, i);
     const gchar *name = NULL;
 
     if (c->format == GP_DS_CONFIG_INI && l->kind == GP_DS_LINE_GROUP)
@@ -970,8 +1116,8 @@ gp_ds_config_keys (const GpDsConfig * c, const gchar * group)
   GPtrArray *out = g_ptr_array_new ();
   guint i, j;
 
-  for (i = 0; i < c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
+  for (i = 0; i < c->lines.len; i++) {
+    GpDsLine *l = LINE (c, i);
 
     if (l->kind != GP_DS_LINE_KEY || strcmp (l->group, group) != 0)
       continue;
@@ -990,10 +1136,10 @@ gp_ds_config_line_text (const GpDsConfig * c, guint number)
 {
   GpDsLine l;
 
-  if (number == 0 || number > c->lines->len)
+  if (number == 0 || number > c->lines.len)
     return NULL;
   l = gp_ds_config_peek (c, number - 1);
-  return g_strndup (c->text->str + l.start, l.end - l.start);
+  return g_strndup (TEXT (c, l.start), l.end - l.start);
 }
 
 static gchar *
@@ -1031,9 +1177,9 @@ gp_ds_config_get (const GpDsConfig * c, const gchar * group,
   if (l.container)
     return NULL;
   if (c->format == GP_DS_CONFIG_YAML)
-    return gp_ds_yaml_unquote (c->text->str + l.val_start,
+    return gp_ds_yaml_unquote (TEXT (c, l.val_start),
         l.val_end - l.val_start);
-  return g_strndup (c->text->str + l.val_start, l.val_end - l.val_start);
+  return g_strndup (TEXT (c, l.val_start), l.val_end - l.val_start);
 }
 
 guint
@@ -1100,15 +1246,15 @@ gp_ds_config_line_at (GpDsConfig * c, gsize pos)
   guint lo = 0, hi;
 
   /* past the settled lines' end: the lines up to @pos settled first */
-  while (c->settled < c->lines->len && (c->settled == 0 ||
-          pos >= LINE (c->lines, c->settled - 1)->next))
+  while (c->settled < c->lines.len && (c->settled == 0 ||
+          pos >= LINE (c, c->settled - 1)->next))
     gp_ds_config_settle (c, c->settled);
   hi = c->settled;
 
   while (hi - lo > 1) {
     guint mid = lo + (hi - lo) / 2;
 
-    if (LINE (c->lines, mid)->start <= pos)
+    if (LINE (c, mid)->start <= pos)
       lo = mid;
     else
       hi = mid;
@@ -1121,8 +1267,8 @@ static const gchar *
 gp_ds_ini_group_after (const GpDsConfig * c, gint i)
 {
   for (; i >= 0; i--)
-    if (LINE (c->lines, i)->group != NULL)
-      return LINE (c->lines, i)->group;
+    if (LINE (c, i)->group != NULL)
+      return LINE (c, i)->group;
   return NULL;
 }
 
@@ -1188,7 +1334,9 @@ static gboolean
 gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
     gsize new_len, GError ** error)
 {
-  const gchar *t = c->text->str;
+  /* the lines it reads end where the hole is (gp_ds_config_replace ()),
+   * and before the hole, a byte's place is its offset */
+  const gchar *t = (const gchar *) c->text.buf;
   gssize delta = (gssize) new_len - (gssize) (old_to - from);
   guint a, b, i, number, n_new, n_old;
   gsize p, end;
@@ -1196,14 +1344,16 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
   GPtrArray *fresh, *held;
   gboolean ok = TRUE;
 
-  if (c->lines->len == 0)
+  if (c->lines.len == 0)
     return FALSE;
   a = gp_ds_config_line_at (c, from);
   b = MAX (a, gp_ds_config_line_at (c, old_to));
   gp_ds_config_settle (c, b);
-  p = LINE (c->lines, a)->start;
-  end = LINE (c->lines, b)->next + delta;
-  number = LINE (c->lines, a)->number;
+  p = LINE (c, a)->start;
+  end = LINE (c, b)->next + delta;
+  if (end > c->text.gap)
+    return FALSE;
+  number = LINE (c, a)->number;
   group = g_strdup (gp_ds_ini_group_after (c, (gint) a - 1));
   if (memchr (t + p, '\0', end - p) != NULL ||
       !g_utf8_validate (t + p, end - p, NULL)) {
@@ -1239,24 +1389,19 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
   n_new = fresh->len;
   held = g_ptr_array_new_with_free_func (g_free);
   for (i = a; i <= b; i++)
-    gp_ds_config_unindex_line (c, LINE (c->lines, i), held);
+    gp_ds_config_unindex_line (c, LINE (c, i), held);
   /* the lines below move by delta bytes and n_new - n_old lines, with
    * those already pending: left pending together */
   gp_ds_config_unsettle (c, b + 1);
-  for (i = 0; i < MIN (n_old, n_new); i++) {
-    gp_ds_line_free (c->lines->pdata[a + i]);
-    c->lines->pdata[a + i] = fresh->pdata[i];
-  }
-  if (n_old > n_new)
-    g_ptr_array_remove_range (c->lines, a + n_new, n_old - n_new);
-  for (i = n_old; i < n_new; i++)
-    g_ptr_array_insert (c->lines, (gint) (a + i), fresh->pdata[i]);
+  for (i = a; i <= b; i++)
+    gp_ds_line_free (LINE (c, i));
+  gp_ds_gap_splice (&c->lines, a, n_old, fresh->pdata, n_new);
   g_ptr_array_unref (fresh);
   c->settled = a + n_new;
   c->pend_bytes += delta;
   c->pend_lines += (gssize) n_new - (gssize) n_old;
   for (i = a; i < a + n_new; i++)
-    gp_ds_config_index_line (c, LINE (c->lines, i), i);
+    gp_ds_config_index_line (c, LINE (c, i), i);
   /* a place the lines taken away held and the new ones did not fill (a
    * key line removed, the one above it now the last): all of it again */
   if (!gp_ds_config_refilled (c, held))
@@ -1270,15 +1415,13 @@ gp_ds_ini_reparse_around (GpDsConfig * c, gsize from, gsize old_to,
 static gboolean
 gp_ds_config_reparse (GpDsConfig * c, GError ** error)
 {
-  GPtrArray *lines = gp_ds_config_parse_lines (c->origin, c->text->str,
-      c->text->len, c->format, error);
+  GPtrArray *lines = gp_ds_config_parse_lines (c->origin,
+      gp_ds_gap_flat (&c->text), c->text.len, c->format, error);
 
   if (lines == NULL)
     return FALSE;
-  g_ptr_array_unref (c->lines);
-  c->lines = lines;
-  c->settled = lines->len;
-  c->pend_bytes = c->pend_lines = 0;
+  gp_ds_config_drop_lines (c);
+  gp_ds_config_take_lines (c, lines);
   gp_ds_config_index (c);
   return TRUE;
 }
@@ -1290,14 +1433,13 @@ gp_ds_config_splice (GpDsConfig * c, gsize from, gsize to,
     const gchar * with, const gchar * group, const gchar * key,
     const gchar * value, GError ** error)
 {
-  gchar *was = g_strndup (c->text->str + from, to - from);
+  gchar *was = g_strndup (TEXT (c, from), to - from);
   gsize with_len = strlen (with);
   GError *err = NULL;
   gboolean parsed;
   gchar *back = NULL;
 
-  g_string_erase (c->text, from, to - from);
-  g_string_insert (c->text, from, with);
+  gp_ds_config_replace (c, from, to, with, with_len);
   parsed = c->format == GP_DS_CONFIG_INI &&
       gp_ds_ini_reparse_around (c, from, to, with_len, &err);
   if (!parsed && err == NULL)
@@ -1312,8 +1454,7 @@ gp_ds_config_splice (GpDsConfig * c, gsize from, gsize to,
   }
   g_free (back);
   /* undone: the text as it was, and its lines */
-  g_string_erase (c->text, from, with_len);
-  g_string_insert (c->text, from, was);
+  gp_ds_config_replace (c, from, from + with_len, was, to - from);
   g_free (was);
   if (parsed) {
     GError *again = NULL;
@@ -1330,9 +1471,18 @@ gp_ds_config_splice (GpDsConfig * c, gsize from, gsize to,
 static const gchar *
 gp_ds_config_eol (const GpDsConfig * c)
 {
-  const gchar *nl = strchr (c->text->str, '\n');
+  const GpDsGap *t = &c->text;
+  const guint8 *nl = memchr (t->buf, '\n', t->gap);
+  gsize at;
 
-  return nl != NULL && nl > c->text->str && nl[-1] == '\r' ? "\r\n" : "\n";
+  if (nl != NULL)
+    at = (gsize) (nl - t->buf);
+  else if ((nl = memchr (t->buf + t->gap + t->hole, '\n',
+              t->len - t->gap)) != NULL)
+    at = t->gap + (gsize) (nl - (t->buf + t->gap + t->hole));
+  else
+    return "\n";
+  return at > 0 && *TEXT (c, at - 1) == '\r' ? "\r\n" : "\n";
 }
 
 /* where a line inserted after line @i starts, and the break it needs
@@ -1340,7 +1490,7 @@ gp_ds_config_eol (const GpDsConfig * c)
 static gsize
 gp_ds_config_after (const GpDsConfig * c, guint i, GString * prefix)
 {
-  GpDsLine *l = LINE (c->lines, i);
+  GpDsLine *l = LINE (c, i);
 
   if (l->next == l->end)
     g_string_append (prefix, gp_ds_config_eol (c));
@@ -1372,8 +1522,8 @@ gp_ds_ini_add (GpDsConfig * c, const gchar * group, const gchar * key,
       gp_ds_config_settle (c, at);
   }
   if (at < 0) {
-    pos = c->text->len;
-    if (pos > 0 && c->text->str[pos - 1] != '\n')
+    pos = c->text.len;
+    if (pos > 0 && *TEXT (c, pos - 1) != '\n')
       g_string_append (add, eol);
     if (pos > 0)
       g_string_append (add, eol);
@@ -1383,9 +1533,9 @@ gp_ds_ini_add (GpDsConfig * c, const gchar * group, const gchar * key,
   }
   g_string_append (add, key);
   if (like >= 0) {
-    GpDsLine *l = LINE (c->lines, like);
+    GpDsLine *l = LINE (c, like);
 
-    g_string_append_len (add, c->text->str + l->key_end,
+    g_string_append_len (add, TEXT (c, l->key_end),
         l->val_start - l->key_end);
   } else {
     g_string_append_c (add, '=');
@@ -1405,8 +1555,8 @@ gp_ds_yaml_mapping (const GpDsConfig * c, const gchar * path)
 
   if (*path == '\0')
     return -1;
-  for (i = 0; i < c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
+  for (i = 0; i < c->lines.len; i++) {
+    GpDsLine *l = LINE (c, i);
     gchar *p;
     gboolean same;
 
@@ -1458,7 +1608,7 @@ gp_ds_yaml_add (GpDsConfig * c, const gchar * group, const gchar * key,
     n_have = k + 1;
   }
   if (head >= 0) {
-    GpDsLine *h = LINE (c->lines, head);
+    GpDsLine *h = LINE (c, head);
 
     if (!h->container && h->val_end > h->val_start) {
       g_strfreev (parts);
@@ -1469,8 +1619,8 @@ gp_ds_yaml_add (GpDsConfig * c, const gchar * group, const gchar * key,
     indent = h->indent + 2;
     last = head;
   }
-  for (i = 0; i < c->lines->len; i++) {
-    GpDsLine *l = LINE (c->lines, i);
+  for (i = 0; i < c->lines.len; i++) {
+    GpDsLine *l = LINE (c, i);
 
     if ((l->kind != GP_DS_LINE_KEY && l->kind != GP_DS_LINE_ITEM) ||
         !gp_ds_yaml_under (l->group, have))
@@ -1489,8 +1639,8 @@ gp_ds_yaml_add (GpDsConfig * c, const gchar * group, const gchar * key,
   if (child >= 0)
     indent = child;
   if (last < 0) {
-    pos = c->text->len;
-    if (pos > 0 && c->text->str[pos - 1] != '\n')
+    pos = c->text.len;
+    if (pos > 0 && *TEXT (c, pos - 1) != '\n')
       g_string_append (add, eol);
   } else {
     pos = gp_ds_config_after (c, last, add);
@@ -1549,7 +1699,7 @@ gp_ds_config_set (GpDsConfig * c, const gchar * group, const gchar * key,
       *changed = TRUE;
     return TRUE;
   }
-  if (LINE (c->lines, i)->container)
+  if (LINE (c, i)->container)
     return gp_ds_edit_fail (error, c, "key", key, "it is a mapping or list");
   now = gp_ds_config_get (c, group, key);
   if (strcmp (now, value) == 0) {
@@ -1569,7 +1719,7 @@ gp_ds_config_set (GpDsConfig * c, const gchar * group, const gchar * key,
     g_free (id);
   }
   for (; i > stop; i--) {
-    GpDsLine *l = LINE (c->lines, i);
+    GpDsLine *l = LINE (c, i);
     gchar *with;
     gboolean ok;
 
@@ -1640,12 +1790,12 @@ gp_ds_config_save (GpDsConfig * c, gboolean * wrote, GError ** error)
   }
   g_free (disk);
   g_free (bak);
-  if (!gp_ds_config_write (c->origin, c->text->str, c->text->len, mode,
-          error))
+  if (!gp_ds_config_write (c->origin, gp_ds_gap_flat (&c->text),
+          c->text.len, mode, error))
     return FALSE;
   g_free (c->loaded);
-  c->loaded = gp_ds_dup (c->text->str, c->text->len);
-  c->loaded_len = c->text->len;
+  c->loaded = gp_ds_dup ((const gchar *) c->text.buf, c->text.len);
+  c->loaded_len = c->text.len;
   if (wrote != NULL)
     *wrote = TRUE;
   return TRUE;
@@ -1654,5 +1804,6 @@ gp_ds_config_save (GpDsConfig * c, gboolean * wrote, GError ** error)
 gboolean
 gp_ds_config_save_as (GpDsConfig * c, const gchar * path, GError ** error)
 {
-  return gp_ds_config_write (path, c->text->str, c->text->len, -1, error);
+  return gp_ds_config_write (path, gp_ds_gap_flat (&c->text), c->text.len,
+      -1, error);
 }

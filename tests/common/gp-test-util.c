@@ -7,9 +7,11 @@
 #include "ingest/gp-ingest.h"
 
 #include <glib/gstdio.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
@@ -364,6 +366,10 @@ gp_test_run_gstprof_argv (GpTestRun * r, const gchar * cwd,
   GError *err = NULL;
   gint64 t0;
   gint status = 0;
+  struct rusage ru;
+  gchar *out_path = NULL, *err_path = NULL;
+  gint out_fd, err_fd;
+  GPid pid;
 
   g_assert_nonnull (bin);
   memset (r, 0, sizeof (*r));
@@ -372,11 +378,30 @@ gp_test_run_gstprof_argv (GpTestRun * r, const gchar * cwd,
     g_ptr_array_add (argv, (gpointer) * args);
   g_ptr_array_add (argv, NULL);
 
-  t0 = g_get_monotonic_time ();
-  g_spawn_sync (cwd, (gchar **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
-      NULL, &r->out, &r->err, &status, &err);
+  /* its output into files and the child reaped by wait4 (), which gives
+   * this child's own CPU and peak memory */
+  out_fd = g_file_open_tmp ("gp-test-out-XXXXXX", &out_path, &err);
   g_assert_no_error (err);
+  err_fd = g_file_open_tmp ("gp-test-err-XXXXXX", &err_path, &err);
+  g_assert_no_error (err);
+  t0 = g_get_monotonic_time ();
+  g_spawn_async_with_fds (cwd, (gchar **) argv->pdata, NULL,
+      G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, -1, out_fd, err_fd, &err);
+  g_assert_no_error (err);
+  while (wait4 (pid, &status, 0, &ru) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
   r->wall_s = (g_get_monotonic_time () - t0) / 1e6;
+  r->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  r->maxrss_kib = ru.ru_maxrss;
+  g_assert_true (g_file_get_contents (out_path, &r->out, NULL, NULL));
+  g_assert_true (g_file_get_contents (err_path, &r->err, NULL, NULL));
+  close (out_fd);
+  close (err_fd);
+  g_unlink (out_path);
+  g_unlink (err_path);
+  g_free (out_path);
+  g_free (err_path);
   r->code = gp_test_exit_code (status);
   if (g_test_verbose ())
     g_printerr ("exit %d after %.2f s\n--- stdout\n%s--- stderr\n%s---\n",

@@ -112,13 +112,17 @@ gchar *gp_test_chromium_dump_dom (const gchar * chromium, const gchar * dir,
 gboolean gp_test_chromium_skip_emulated (gint status, const gchar * err);
 
 /* The gstprof binary ($GSTPROF_BIN) run once: its exit code (128 + the
- * signal when one killed it), what it printed, how long it took. */
+ * signal when one killed it), what it printed, how long it took, and as
+ * the kernel counted them (wait4 ()), the CPU it used (user and system)
+ * and its largest resident set. */
 typedef struct
 {
   gint code;
   gchar *out;
   gchar *err;
   gdouble wall_s;
+  gdouble cpu_s;
+  glong maxrss_kib;
 } GpTestRun;
 
 /* Runs $GSTPROF_BIN with the NULL-terminated arguments in folder @cwd. */

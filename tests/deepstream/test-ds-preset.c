@@ -383,6 +383,93 @@ test_bad (void)
   g_free (tmp);
 }
 
+/* The app fixture with its [source0] group repeated until it has @n
+ * source groups, written to @dir as app-N.txt. */
+static gchar *
+many_sources (const gchar * dir, guint n)
+{
+  gchar *src = copy_fixture
+      ("deepstream_app_config_ds9_test5_dec_infer_tracker_sgie.txt", dir,
+      "base.txt"), *text, *to, *name;
+  const gchar *g0, *g1;
+  GString *out;
+  guint i;
+
+  if (src == NULL)
+    return NULL;
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  g0 = strstr (text, "[source0]\n");
+  g_assert_nonnull (g0);
+  g1 = strstr (g0 + 1, "\n[");
+  g_assert_nonnull (g1);
+  g1++;
+  out = g_string_new_len (text, g1 - text);
+  for (i = 2; i < n; i++) {
+    g_string_append_printf (out, "[source%u]", i);
+    g_string_append_len (out, g0 + strlen ("[source0]"),
+        g1 - g0 - strlen ("[source0]"));
+  }
+  g_string_append (out, g1);
+  name = g_strdup_printf ("app-%u.txt", n);
+  to = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (to, out->str, out->len, NULL));
+  g_string_free (out, TRUE);
+  g_free (name);
+  g_free (text);
+  g_free (src);
+  return to;
+}
+
+/* Each edit used to move the whole text below it and the index of every
+ * line below it: 4 times the groups took 15.5 times the CPU (16,000
+ * groups: 8.5 s). Now the edits' cost is their own size and how far
+ * apart they are: 4 times the groups take about 4 times the CPU. The
+ * ratio of CPU times, not a wall time: a busy machine slows both runs. */
+#define SCALE_GROUPS 3000
+#define SCALE_BY 4
+#define SCALE_MOST 7.0          /* linear is 4, quadratic 16 */
+
+static void
+test_scaling (void)
+{
+  gchar *tmp = g_dir_make_tmp ("gp-dsp-XXXXXX", NULL), *small, *big;
+  GpTestRun r;
+  gdouble cpu[2];
+  guint k;
+
+  small = many_sources (tmp, SCALE_GROUPS);
+  big = many_sources (tmp, SCALE_GROUPS * SCALE_BY);
+  if (small == NULL) {
+    g_test_skip ("no fixtures");
+    g_free (tmp);
+    return;
+  }
+  for (k = 0; k < 2; k++) {
+    gdouble best = G_MAXDOUBLE;
+    guint rep;
+
+    /* the least of three: what the work costs, less what the machine
+     * added */
+    for (rep = 0; rep < 3; rep++) {
+      gp_test_run_gstprof (&r, tmp, "ds", "preset", k ? big : small, NULL);
+      g_assert_cmpint (r.code, ==, 0);
+      gp_test_assert_has (r.out, k ? "[source11999] num-extra-surfaces" :
+          "[source2999] num-extra-surfaces");
+      best = MIN (best, r.cpu_s);
+      gp_test_run_clear (&r);
+    }
+    cpu[k] = best;
+  }
+  gp_test_message_lines ("%u groups: %.3f s of CPU; %u: %.3f s (x%.1f)",
+      SCALE_GROUPS, cpu[0], SCALE_GROUPS * SCALE_BY, cpu[1],
+      cpu[1] / MAX (cpu[0], 1e-3));
+  g_assert_cmpfloat (cpu[1], <=, SCALE_MOST * MAX (cpu[0], 0.01));
+  gp_test_remove_tree (tmp);
+  g_free (small);
+  g_free (big);
+  g_free (tmp);
+}
+
 gint
 main (gint argc, gchar ** argv)
 {
@@ -392,5 +479,6 @@ main (gint argc, gchar ** argv)
   g_test_add_func ("/ds-preset/yaml-apps", test_yaml_apps);
   g_test_add_func ("/ds-preset/launch", test_launch);
   g_test_add_func ("/ds-preset/bad", test_bad);
+  g_test_add_func ("/ds-preset/scaling", test_scaling);
   return g_test_run ();
 }
