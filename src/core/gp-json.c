@@ -100,16 +100,26 @@ gp_json_unicode_escape_problem (const gchar * data, gsize len, gsize * i)
   return NULL;
 }
 
+/* Refuses what json-glib would get wrong (see gp-json.h); counts in
+ * @values the values the text holds: one, and one more for each '[', '{'
+ * and ',' outside strings (a bound, not an exact count: "[]" counts two). */
 static gboolean
 gp_json_precheck (const gchar * data, gsize len, const gchar * origin,
-    GError ** error)
+    guint64 * values, GError ** error)
 {
   const gchar *bad = NULL, *problem = NULL;
+  guint64 n_values = 1;
   guint line = 1, depth = 0;
   gsize i, line_start = 0;
   gboolean in_string = FALSE, escaped = FALSE;
   gboolean top_done = FALSE;    /* one whole top-level value seen */
   gboolean top_word = FALSE;    /* inside a top-level number or word */
+
+  if (len == 0) {
+    gp_json_error_line (error, GP_SESSION_ERROR_PARSE,
+        "%s: empty file, not a session", origin);
+    return FALSE;
+  }
 
   /* g_utf8_validate sets @bad to the end on success too. */
   if (g_utf8_validate (data, (gssize) len, &bad))
@@ -146,7 +156,10 @@ gp_json_precheck (const gchar * data, gsize len, const gchar * origin,
       problem = "more data after the end of the JSON value";
     } else if (c == '"') {
       in_string = TRUE;
+    } else if (c == ',') {
+      n_values++;
     } else if (c == '[' || c == '{') {
+      n_values++;
       if (++depth > GP_JSON_MAX_DEPTH)
         problem = "nested deeper than " G_STRINGIFY (GP_JSON_MAX_DEPTH)
             " levels";
@@ -177,34 +190,45 @@ gp_json_precheck (const gchar * data, gsize len, const gchar * origin,
             (gssize) (len - line_start)) + 1, (guint) (guchar) * bad);
     return FALSE;
   }
+  *values = n_values;
   return TRUE;
 }
 
-JsonNode *
-gp_json_parse_strict (const gchar * data, gsize len, const gchar * origin,
-    GError ** error)
+static gboolean
+gp_json_within_budget (guint64 values, const gchar * origin, GError ** error)
 {
-  JsonParser *parser;
+  if (values <= GP_JSON_MAX_VALUES)
+    return TRUE;
+  gp_json_error_line (error, GP_SESSION_ERROR_PARSE,
+      "%s: %" G_GUINT64_FORMAT " values, more than the %d gstprof reads "
+      "(its machine series aside): not a session it wrote", origin, values,
+      GP_JSON_MAX_VALUES);
+  return FALSE;
+}
+
+/* json-glib's parse of text gp_json_precheck () passed; @line and @col
+ * (1-based) are where @data stands in the text @origin names, for the
+ * position of an error. */
+static JsonNode *
+gp_json_parse_checked (const gchar * data, gsize len, const gchar * origin,
+    guint line, guint col, GError ** error)
+{
+  JsonParser *parser = json_parser_new ();
   JsonNode *root;
   GError *perr = NULL;
 
-  g_return_val_if_fail (data != NULL || len == 0, NULL);
-
-  if (origin == NULL)
-    origin = "<data>";
-  if (len == 0) {
-    gp_json_error_line (error, GP_SESSION_ERROR_PARSE,
-        "%s: empty file, not a session", origin);
-    return NULL;
-  }
-  if (!gp_json_precheck (data, len, origin, error))
-    return NULL;
-
-  parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, data, (gssize) len, &perr)) {
+    guint l, c;
+    gint end = 0;
+
     /* json-glib prefixes "<data>:LINE:COL: " for text it did not read from
-     * a file; put the real name there. */
-    if (g_str_has_prefix (perr->message, "<data>:"))
+     * a file; put the real name there, and the place in the whole text. */
+    if (sscanf (perr->message, "<data>:%u:%u: %n", &l, &c, &end) == 2 &&
+        end > 0)
+      gp_json_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%u:%u: %s",
+          origin, line + l - 1, l == 1 ? col + c - 1 : c,
+          perr->message + end);
+    else if (g_str_has_prefix (perr->message, "<data>:"))
       gp_json_error_line (error, GP_SESSION_ERROR_PARSE, "%s:%s", origin,
           perr->message + strlen ("<data>:"));
     else
@@ -225,6 +249,318 @@ gp_json_parse_strict (const gchar * data, gsize len, const gchar * origin,
   root = json_node_ref (root);
   g_object_unref (parser);
   return root;
+}
+
+JsonNode *
+gp_json_parse_strict (const gchar * data, gsize len, const gchar * origin,
+    GError ** error)
+{
+  guint64 values;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  if (origin == NULL)
+    origin = "<data>";
+  if (!gp_json_precheck (data, len, origin, &values, error) ||
+      !gp_json_within_budget (values, origin, error))
+    return NULL;
+  return gp_json_parse_checked (data, len, origin, 1, 1, error);
+}
+
+/* ------------------------------------------------------------------ */
+/* machine series left out of the tree                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  gsize start, end;
+} GpJsonRange;
+
+struct _GpJsonLazy
+{
+  const gchar *data;            /* the whole text (borrowed) */
+  GpJsonRange array;            /* machine.series's bytes */
+  GArray *items;                /* GpJsonRange: its elements' */
+  guint64 values;               /* the values in them, as counted by
+                                 * gp_json_precheck () */
+};
+
+/* A cursor over text gp_json_precheck () passed (strings and escapes
+ * whole): enough of the grammar to find where a value ends. */
+typedef struct
+{
+  const gchar *t;
+  gsize len, i;
+} GpJsonScan;
+
+static void
+gp_json_scan_blanks (GpJsonScan * s)
+{
+  while (s->i < s->len && (s->t[s->i] == ' ' || s->t[s->i] == '\t' ||
+          s->t[s->i] == '\n' || s->t[s->i] == '\r'))
+    s->i++;
+}
+
+static gboolean
+gp_json_scan_char (GpJsonScan * s, gchar c)
+{
+  gp_json_scan_blanks (s);
+  if (s->i >= s->len || s->t[s->i] != c)
+    return FALSE;
+  s->i++;
+  return TRUE;
+}
+
+/* Past the string at the cursor; its text (no escapes in it) in @out. */
+static gboolean
+gp_json_scan_string (GpJsonScan * s, GpJsonRange * out, gboolean * escaped)
+{
+  gp_json_scan_blanks (s);
+  if (s->i >= s->len || s->t[s->i] != '"')
+    return FALSE;
+  out->start = ++s->i;
+  *escaped = FALSE;
+  for (; s->i < s->len; s->i++) {
+    if (s->t[s->i] == '\\') {
+      *escaped = TRUE;
+      s->i++;
+    } else if (s->t[s->i] == '"') {
+      out->end = s->i++;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+/* Past the value at the cursor, its bytes in @out. */
+static gboolean
+gp_json_scan_value (GpJsonScan * s, GpJsonRange * out)
+{
+  guint depth = 0;
+
+  gp_json_scan_blanks (s);
+  out->start = s->i;
+  while (s->i < s->len) {
+    gchar c = s->t[s->i];
+
+    if (c == '"') {
+      GpJsonRange str;
+      gboolean escaped;
+
+      if (!gp_json_scan_string (s, &str, &escaped))
+        return FALSE;
+      if (depth == 0)
+        break;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      depth++;
+    } else if (c == ']' || c == '}') {
+      if (depth == 0)
+        break;
+      if (--depth == 0) {
+        s->i++;
+        break;
+      }
+    } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' ||
+            c == '\n' || c == '\r')) {
+      break;
+    }
+    s->i++;
+  }
+  out->end = s->i;
+  return depth == 0 && out->end > out->start;
+}
+
+/* The value of the last member @key of the object at @obj (json-glib keeps
+ * the last of a repeated key); FALSE when the object does not scan, has a
+ * key with escapes (it could be @key written otherwise) or lacks @key. */
+static gboolean
+gp_json_scan_member (const gchar * t, gsize len, const GpJsonRange * obj,
+    const gchar * key, GpJsonRange * out)
+{
+  GpJsonScan s = { t, obj->end, obj->start };
+  gboolean found = FALSE;
+
+  if (!gp_json_scan_char (&s, '{'))
+    return FALSE;
+  if (gp_json_scan_char (&s, '}'))
+    return FALSE;
+  do {
+    GpJsonRange k, v;
+    gboolean escaped;
+
+    if (!gp_json_scan_string (&s, &k, &escaped) || escaped ||
+        !gp_json_scan_char (&s, ':') || !gp_json_scan_value (&s, &v))
+      return FALSE;
+    if (k.end - k.start == strlen (key) &&
+        memcmp (t + k.start, key, k.end - k.start) == 0) {
+      *out = v;
+      found = TRUE;
+    }
+  } while (gp_json_scan_char (&s, ','));
+  return gp_json_scan_char (&s, '}') && found;
+}
+
+/* The elements of the array @array in @t, each a range, into @items. */
+static gboolean
+gp_json_scan_elements (const gchar * t, const GpJsonRange * array,
+    GArray * items)
+{
+  GpJsonScan s = { t, array->end, array->start };
+
+  if (!gp_json_scan_char (&s, '['))
+    return FALSE;
+  if (gp_json_scan_char (&s, ']'))
+    return TRUE;
+  do {
+    GpJsonRange v;
+
+    if (!gp_json_scan_value (&s, &v))
+      return FALSE;
+    g_array_append_val (items, v);
+  } while (gp_json_scan_char (&s, ','));
+  return gp_json_scan_char (&s, ']');
+}
+
+static void
+gp_json_lazy_free (GpJsonLazy * lazy)
+{
+  if (lazy == NULL)
+    return;
+  g_array_unref (lazy->items);
+  g_free (lazy);
+}
+
+/* Where @data's "machine.series" array and its elements are, and how many
+ * values they hold; NULL when there is none, or the text around it does
+ * not scan. */
+static GpJsonLazy *
+gp_json_lazy_split (const gchar * data, gsize len)
+{
+  GpJsonRange top, machine, series;
+  GpJsonScan s = { data, len, 0 };
+  GpJsonLazy *lazy;
+
+  if (!gp_json_scan_value (&s, &top) ||
+      !gp_json_scan_member (data, len, &top, "machine", &machine) ||
+      !gp_json_scan_member (data, len, &machine, "series", &series))
+    return NULL;
+  lazy = g_new0 (GpJsonLazy, 1);
+  lazy->data = data;
+  lazy->array = series;
+  lazy->items = g_array_new (FALSE, FALSE, sizeof (GpJsonRange));
+  if (!gp_json_scan_elements (data, &series, lazy->items)) {
+    gp_json_lazy_free (lazy);
+    return NULL;
+  }
+  /* what the tree no longer holds, counted as gp_json_precheck () counts */
+  {
+    GpJsonScan in = { data, series.end, series.start };
+
+    while (in.i < in.len) {
+      GpJsonRange str;
+      gboolean escaped;
+      gchar c = data[in.i];
+
+      if (c == '"' && gp_json_scan_string (&in, &str, &escaped))
+        continue;
+      lazy->values += c == ',' || c == '[' || c == '{';
+      in.i++;
+    }
+  }
+  return lazy;
+}
+
+/* @data (@len bytes) with "[]" in place of @lazy's array, for json-glib:
+ * its line breaks kept, so that positions hold (the columns after it on
+ * its last line too, when it spans lines). */
+static gchar *
+gp_json_lazy_skeleton (const GpJsonLazy * lazy, gsize len, gsize * out_len)
+{
+  const GpJsonRange *a = &lazy->array;
+  GString *sk = g_string_sized_new (len - (a->end - a->start) + 2);
+  gsize i, last_nl = a->start;
+
+  g_string_append_len (sk, lazy->data, (gssize) a->start + 1);
+  for (i = a->start + 1; i + 1 < a->end; i++)
+    if (lazy->data[i] == '\n') {
+      g_string_append_c (sk, '\n');
+      last_nl = i;
+    }
+  if (last_nl > a->start)
+    for (i = last_nl + 1; i + 1 < a->end; i++)
+      g_string_append_c (sk, ' ');
+  g_string_append_len (sk, lazy->data + a->end - 1,
+      (gssize) (len - a->end + 1));
+  *out_len = sk->len;
+  return g_string_free (sk, FALSE);
+}
+
+guint
+gp_json_lazy_length (GpJsonReader * r, const gchar * path)
+{
+  if (r->lazy == NULL || g_strcmp0 (path, "machine.series") != 0)
+    return 0;
+  return r->lazy->items->len;
+}
+
+static gboolean
+gp_json_element_object (GpJsonReader * r, JsonNode * node, guint i,
+    const gchar * path, JsonObject ** out, gchar ** ipath)
+{
+  gchar *here;
+
+  *out = NULL;
+  if (ipath)
+    *ipath = NULL;
+  if (r->error)
+    return FALSE;
+  here = gp_json_index_path (path, i);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    gp_json_reader_fail (r, here, "expected an object");
+  else
+    *out = json_node_get_object (node);
+  if (ipath)
+    *ipath = here;
+  else
+    g_free (here);
+  return r->error == NULL;
+}
+
+gboolean
+gp_json_read_lazy_object (GpJsonReader * r, const gchar * path, guint i,
+    JsonNode ** node, JsonObject ** out, gchar ** ipath)
+{
+  const GpJsonRange *it;
+  guint line = 1, col = 1;
+  const gchar *p, *t;
+
+  *node = NULL;
+  *out = NULL;
+  if (ipath)
+    *ipath = NULL;
+  if (r->error)
+    return FALSE;
+  g_return_val_if_fail (i < gp_json_lazy_length (r, path), FALSE);
+  it = &g_array_index (r->lazy->items, GpJsonRange, i);
+  t = r->lazy->data;
+  /* where it stands, for an error's position: counted only then */
+  *node = gp_json_parse_checked (t + it->start, it->end - it->start,
+      r->origin, 1, 1, NULL);
+  if (*node == NULL) {
+    for (p = t; p < t + it->start; p++)
+      if (*p == '\n') {
+        line++;
+        col = 1;
+      } else {
+        col++;
+      }
+    gp_json_parse_checked (t + it->start, it->end - it->start, r->origin,
+        line, col, &r->error);
+    return FALSE;
+  }
+  return gp_json_element_object (r, *node, i, path, out, ipath);
 }
 
 gchar *
@@ -278,22 +614,51 @@ GpSession *
 gp_json_load_session_data (const gchar * data, gssize length,
     const gchar * origin, GpJsonSessionReader reader, GError ** error)
 {
+  return gp_json_load_session_data_split (data, length, origin, reader,
+      GP_JSON_MAX_VALUES, error);
+}
+
+GpSession *
+gp_json_load_session_data_split (const gchar * data, gssize length,
+    const gchar * origin, GpJsonSessionReader reader, guint64 split_above,
+    GError ** error)
+{
   JsonNode *root;
+  GpJsonLazy *lazy = NULL;
+  gchar *skeleton = NULL;
+  guint64 values;
   GpSession *s;
+  gsize len;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (reader != NULL, NULL);
 
   if (origin == NULL)
     origin = "<data>";
+  len = length < 0 ? strlen (data) : (gsize) length;
   /* refuse what json-glib would get wrong (deep nesting, a second value,
    * comments, bad UTF-8) before it parses */
-  root = gp_json_parse_strict (data, length < 0 ? strlen (data) :
-      (gsize) length, origin, error);
-  if (root == NULL)
+  if (!gp_json_precheck (data, len, origin, &values, error))
     return NULL;
-  s = reader (root, origin, error);
+  if (values > split_above)
+    lazy = gp_json_lazy_split (data, len);
+  if (!gp_json_within_budget (values - (lazy ? MIN (lazy->values,
+                  values - 1) : 0), origin, error)) {
+    gp_json_lazy_free (lazy);
+    return NULL;
+  }
+  if (lazy != NULL)
+    skeleton = gp_json_lazy_skeleton (lazy, len, &len);
+  root = gp_json_parse_checked (skeleton ? skeleton : data, len, origin, 1,
+      1, error);
+  g_free (skeleton);
+  if (root == NULL) {
+    gp_json_lazy_free (lazy);
+    return NULL;
+  }
+  s = reader (root, lazy, origin, error);
   json_node_unref (root);
+  gp_json_lazy_free (lazy);
   return s;
 }
 
@@ -361,6 +726,7 @@ gp_json_reader_init (GpJsonReader * r, const gchar * origin)
 {
   r->origin = origin ? origin : "<data>";
   r->error = NULL;
+  r->lazy = NULL;
 }
 
 gboolean
@@ -507,23 +873,8 @@ gboolean
 gp_json_read_element_object (GpJsonReader * r, JsonArray * a, guint i,
     const gchar * path, JsonObject ** out, gchar ** ipath)
 {
-  gchar *here;
-
-  *out = NULL;
-  if (ipath)
-    *ipath = NULL;
-  if (r->error)
-    return FALSE;
-  here = gp_json_index_path (path, i);
-  if (!JSON_NODE_HOLDS_OBJECT (json_array_get_element (a, i)))
-    gp_json_reader_fail (r, here, "expected an object");
-  else
-    *out = json_node_get_object (json_array_get_element (a, i));
-  if (ipath)
-    *ipath = here;
-  else
-    g_free (here);
-  return r->error == NULL;
+  return gp_json_element_object (r, json_array_get_element (a, i), i, path,
+      out, ipath);
 }
 
 gboolean

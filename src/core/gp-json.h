@@ -26,6 +26,15 @@ G_BEGIN_DECLS
  * than what overflows json-glib's recursive parser. */
 #define GP_JSON_MAX_DEPTH 256
 
+/* Most values (numbers, strings, arrays, objects...) a document may hold in
+ * json-glib's tree at once: a value there costs about 250 bytes, so at most
+ * about 500 MB. A session gstprof writes holds far fewer besides its
+ * machine series (240 windows of a 300-element pipeline and 4,096 events
+ * are under a million); its machine series (hundreds of threads times
+ * thousands of samples) are read one at a time (GpJsonLazy), so they do not
+ * count. */
+#define GP_JSON_MAX_VALUES 2000000
+
 /* Parses @len bytes of @data as one JSON document and returns its root
  * (a new reference; json_node_unref () it), or NULL with @error set to one
  * line in GP_SESSION_ERROR / GP_SESSION_ERROR_PARSE that starts with
@@ -36,6 +45,12 @@ G_BEGIN_DECLS
  * that it is the object they want. */
 JsonNode *gp_json_parse_strict (const gchar * data, gsize len,
     const gchar * origin, GError ** error);
+
+/* The elements of an array a document held that were left out of its tree
+ * and are parsed one at a time: a session's machine series when the whole
+ * would hold more than GP_JSON_MAX_VALUES values. Only the loader makes
+ * one; a reader is given it with the tree (GpJsonReader.lazy). */
+typedef struct _GpJsonLazy GpJsonLazy;
 
 /* Sets @error (GP_SESSION_ERROR, @code) to one line: the message is made
  * valid UTF-8, control characters become spaces and an overlong message is
@@ -52,17 +67,28 @@ void gp_json_error_line (GError ** error, gint code, const gchar * format,
  * sets @error (GP_SESSION_ERROR_IO) to one line naming the file. */
 gchar *gp_json_read_file (const gchar * path, gsize * len, GError ** error);
 
-/* Turns a parsed document into a session (gp_session_from_json, or an
- * importer); sets @error to one line naming @origin when it cannot. */
+/* Turns a parsed document into a session (gp_session_from_json_lazy, or
+ * an importer); sets @error to one line naming @origin when it cannot.
+ * @lazy (may be NULL) holds the elements of "machine.series" left out of
+ * @root, whose machine.series is then empty. */
 typedef GpSession *(*GpJsonSessionReader) (JsonNode * root,
-    const gchar * origin, GError ** error);
+    GpJsonLazy * lazy, const gchar * origin, GError ** error);
 
 /* The whole path from bytes to a session: strict parse, then @reader.
  * @length < 0: @data is NUL-terminated. @origin names the input in errors
- * (NULL: "<data>"). */
+ * (NULL: "<data>"). A document over GP_JSON_MAX_VALUES is read with its
+ * machine series left out of the tree (GpJsonLazy) when that brings it
+ * under; otherwise it is refused: "ORIGIN: N values, more than ...". */
 GpSession *gp_json_load_session_data (const gchar * data,
     gssize length, const gchar * origin, GpJsonSessionReader reader,
     GError ** error);
+/* The same, its machine series left out of the tree when it holds more
+ * than @split_above values (gp_json_load_session_data (): the budget, so
+ * only when it must; the fuzzer: 0, so that every session is read both
+ * ways). */
+GpSession *gp_json_load_session_data_split (const gchar * data,
+    gssize length, const gchar * origin, GpJsonSessionReader reader,
+    guint64 split_above, GError ** error);
 /* The same from a file (gp_json_read_file), naming @path in errors. */
 GpSession *gp_json_load_session_file (const gchar * path,
     GpJsonSessionReader reader, GError ** error);
@@ -98,6 +124,7 @@ typedef struct
 {
   const gchar *origin;          /* the input's name in errors */
   GError *error;                /* the first error (owned), NULL until then */
+  GpJsonLazy *lazy;             /* elements left out of the tree, or NULL */
 } GpJsonReader;
 
 /* Magnitudes no measurement reaches, so a file holding one was not written
@@ -139,6 +166,15 @@ gboolean gp_json_read_array (GpJsonReader * r, JsonObject * o,
  * new "PATH[i]" for the reads inside it. */
 gboolean gp_json_read_element_object (GpJsonReader * r, JsonArray * a,
     guint i, const gchar * path, JsonObject ** out, gchar ** ipath);
+/* How many elements of the array at @path (as "machine.series") the
+ * reader's GpJsonLazy holds: 0 without one. */
+guint gp_json_lazy_length (GpJsonReader * r, const gchar * path);
+/* Element @i of them, parsed now, which must be an object: as
+ * gp_json_read_element_object (), and @node gets the element's tree (a new
+ * reference: json_node_unref () it when done with @out). A parse error is
+ * the reader's error, with its line and column in the whole text. */
+gboolean gp_json_read_lazy_object (GpJsonReader * r, const gchar * path,
+    guint i, JsonNode ** node, JsonObject ** out, gchar ** ipath);
 /* Borrowed from the tree; NULL when absent. */
 gboolean gp_json_read_string (GpJsonReader * r, JsonObject * o,
     const gchar * path, const gchar * key, const gchar ** out);

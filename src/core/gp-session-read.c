@@ -839,6 +839,20 @@ gp_session_read_machine (GpJsonReader * r, GpSession * s, JsonObject * root)
         &ip) && gp_session_read_machine_series (r, m, so, ip);
     g_free (ip);
   }
+  /* or, in a large session, one at a time: each one's tree goes once it
+   * is read */
+  n = ok ? gp_json_lazy_length (r, "machine.series") : 0;
+  for (i = 0; i < n && ok; i++) {
+    JsonNode *node;
+    JsonObject *so;
+    gchar *ip;
+
+    ok = gp_json_read_lazy_object (r, "machine.series", i, &node, &so, &ip)
+        && gp_session_read_machine_series (r, m, so, ip);
+    if (node != NULL)
+      json_node_unref (node);
+    g_free (ip);
+  }
   return ok;
 }
 
@@ -1153,6 +1167,13 @@ gp_session_read_type_name (JsonNode * node)
 GpSession *
 gp_session_from_json (JsonNode * root, const gchar * origin, GError ** error)
 {
+  return gp_session_from_json_lazy (root, NULL, origin, error);
+}
+
+GpSession *
+gp_session_from_json_lazy (JsonNode * root, GpJsonLazy * lazy,
+    const gchar * origin, GError ** error)
+{
   GpJsonReader reader;
   GpJsonReader *r = &reader;
   JsonObject *o;
@@ -1160,6 +1181,7 @@ gp_session_from_json (JsonNode * root, const gchar * origin, GError ** error)
   GpSession *s;
 
   gp_json_reader_init (r, origin);
+  r->lazy = lazy;
   if (root == NULL) {
     gp_json_error_line (error, GP_SESSION_ERROR_SCHEMA,
         "%s: empty, not a gstprof session", r->origin);
@@ -1211,12 +1233,12 @@ GpSession *
 gp_session_load_data (const gchar * data, gssize length,
     const gchar * origin, GError ** error)
 {
-  return gp_json_load_session_data (data, length, origin, gp_session_from_json,
-      error);
+  return gp_json_load_session_data (data, length, origin,
+      gp_session_from_json_lazy, error);
 }
 
 GpSession *
 gp_session_load (const gchar * path, GError ** error)
 {
-  return gp_json_load_session_file (path, gp_session_from_json, error);
+  return gp_json_load_session_file (path, gp_session_from_json_lazy, error);
 }

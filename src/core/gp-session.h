@@ -581,6 +581,11 @@ JsonObject *gp_session_live_json (GpSession * s, gdouble series_after,
     GHashTable * machine_after);
 GpSession *gp_session_from_json (JsonNode * root, const gchar * origin,
     GError ** error);
+/* The same with the machine series @root left out in @lazy (may be NULL;
+ * gp-json.h, GpJsonSessionReader). */
+struct _GpJsonLazy;
+GpSession *gp_session_from_json_lazy (JsonNode * root,
+    struct _GpJsonLazy *lazy, const gchar * origin, GError ** error);
 /* A finding's fix_patch as session.json holds it: an array with one
  * object per op (the forms are in gp-launch-op.h). */
 JsonNode *gp_session_patch_to_json (GPtrArray * patch);

@@ -28,7 +28,8 @@
 
 /* Picks the reader from the top-level "schema". */
 static GpSession *
-gp_ingest_dispatch (JsonNode * root, const gchar * origin, GError ** error)
+gp_ingest_dispatch (JsonNode * root, GpJsonLazy * lazy, const gchar * origin,
+    GError ** error)
 {
   JsonObject *o;
   JsonNode *schema;
@@ -57,7 +58,7 @@ gp_ingest_dispatch (JsonNode * root, const gchar * origin, GError ** error)
   }
   name = json_node_get_string (schema);
   if (g_strcmp0 (name, GP_SESSION_SCHEMA) == 0)
-    return gp_session_from_json (root, origin, error);
+    return gp_session_from_json_lazy (root, lazy, origin, error);
   if (g_strcmp0 (name, GP_INGEST_SCHEMA_GSTPROFILE) == 0)
     return gp_ingest_gstprofile (root, origin, error);
 

@@ -16,6 +16,7 @@
 #include <gst/gst.h>
 
 #include "cli/gp-cli.h"
+#include "gp-test-big-session.h"
 #include "gp-test-util.h"
 #include "../common/gp-test-fixtures.h"
 #include "core/gp-session.h"
@@ -689,6 +690,54 @@ test_analyze_telemetry_made (void)
   g_free (damaged);
 }
 
+/* analyze of a large session holds it in memory a few times its size,
+ * not ten: 300 threads' CPU sampled 8,192 times each (a long DeepStream
+ * run's machine series) read one series at a time. Read whole, json-glib's
+ * tree of its 4.9 million values took 484 MB for this 36 MB file; a session
+ * of values elsewhere than its machine series, past what gstprof reads
+ * (GP_JSON_MAX_VALUES), is refused at once. The truth is the kernel's
+ * count of the child's peak resident set (wait4 ()). */
+#define BIG_SERIES 300
+#define BIG_SAMPLES 8192
+#define BIG_RSS_PER_FILE 3      /* the text, the samples as doubles, slack */
+#define BIG_RSS_BASE_KIB (64 * 1024)    /* GStreamer, GLib, the program */
+
+static void
+test_analyze_big (void)
+{
+  gchar *path = g_build_filename (gp_tmp, "big.json", NULL);
+  GString *text = gp_test_big_session (BIG_SERIES, BIG_SAMPLES, 240);
+  glong file_kib = (glong) (text->len / 1024);
+  GpTestRun r;
+
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", path, NULL);
+  gp_test_message_lines ("a %ld KiB session: exit %d, %.2f s of CPU, peak "
+      "%ld KiB", file_kib, r.code, r.cpu_s, r.maxrss_kib);
+  g_assert_cmpint (r.code, ==, 0);
+  g_assert_cmpint (r.maxrss_kib, <=,
+      BIG_RSS_PER_FILE * file_kib + BIG_RSS_BASE_KIB);
+  gp_test_run_clear (&r);
+  g_string_free (text, TRUE);
+
+  /* as many values, in windows: refused before json-glib builds them */
+  text = gp_test_big_session (0, 0, 2 * BIG_SERIES * BIG_SAMPLES / 100);
+  file_kib = (glong) (text->len / 1024);
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", path, NULL);
+  gp_test_message_lines ("a %ld KiB session of windows: exit %d, peak "
+      "%ld KiB", file_kib, r.code, r.maxrss_kib);
+  g_assert_cmpint (r.code, ==, 3);
+  gp_test_assert_one_line (r.err, "big.json: ");
+  gp_test_assert_has (r.err, "values, more than the 2000000 gstprof reads");
+  g_assert_cmpint (r.maxrss_kib, <=,
+      BIG_RSS_PER_FILE * file_kib + BIG_RSS_BASE_KIB);
+  gp_test_run_clear (&r);
+  g_string_free (text, TRUE);
+  g_unlink (path);
+  g_free (path);
+}
+
 /* A gst-profile file that is wrong is refused like a bad session: exit 3,
  * one line naming the file and what is wrong. */
 static void
@@ -1089,6 +1138,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/analyze-telemetry", test_analyze_telemetry);
   g_test_add_func ("/cli/analyze-telemetry-made",
       test_analyze_telemetry_made);
+  g_test_add_func ("/cli/analyze-big", test_analyze_big);
   g_test_add_func ("/cli/analyze-gstprofile-bad",
       test_analyze_gstprofile_bad);
   g_test_add_func ("/cli/check", test_check);

@@ -20,6 +20,8 @@
 
 #include <glib/gstdio.h>
 
+#include "../common/gp-test-big-session.h"
+#include "core/gp-json.h"
 #include "core/gp-session.h"
 #include "core/gp-session-query.h"
 
@@ -1469,6 +1471,65 @@ test_bad_syntax (void)
   g_free (dir);
 }
 
+/* Over GP_JSON_MAX_VALUES, a session's machine series are read one at a
+ * time and give back every sample; anything else over it is refused in
+ * one line; a parse error inside a series read alone names its line and
+ * column in the whole file. */
+static void
+test_value_budget (void)
+{
+  gchar *dir = make_tmp_dir ();
+  gchar *path = g_build_filename (dir, "big.json", NULL);
+  GString *text = gp_test_big_session (130, 8000, 4);
+  GError *err = NULL;
+  GpSession *s;
+  GpMachineSeries *ms;
+  gchar *bad, *at;
+  guint line;
+
+  /* 130 x 8,000 x 2 values: over the budget, machine series aside */
+  g_assert_cmpuint (130 * 8000 * 2, >, GP_JSON_MAX_VALUES);
+  write_file (path, text->str, (gssize) text->len);
+  s = gp_session_load (path, &err);
+  g_assert_no_error (err);
+  g_assert_nonnull (s->machine);
+  g_assert_cmpuint (s->machine->series->len, ==, 130);
+  g_assert_cmpuint (s->series->len, ==, 4);
+  ms = gp_machine_find (s->machine, "thread.cpu", "129 w");
+  g_assert_nonnull (ms);
+  g_assert_cmpuint (ms->v->len, ==, 8000);
+  g_assert_cmpfloat_with_epsilon (g_array_index (ms->t, gdouble, 7999),
+      799.9, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (ms->v, gdouble, 7999),
+      129 + 7.999, 1e-9);
+  gp_session_free (s);
+
+  /* a word that is not JSON in series 77's values: its line in the file */
+  at = strstr (text->str, "\"thread.cpu/77 w\"");
+  g_assert_nonnull (at);
+  at = strstr (at, "\"v\": [\n") + strlen ("\"v\": [\n");
+  memcpy (at, "nope", 4);
+  for (line = 1, bad = text->str; bad < at; bad++)
+    line += *bad == '\n';
+  bad = g_strdup_printf ("^@:%u:[0-9]+: .+", line);
+  write_file (path, text->str, (gssize) text->len);
+  expect_load_error (path, bad);
+  g_free (bad);
+  g_string_free (text, TRUE);
+
+  /* the same values in windows: refused, naming the count */
+  text = gp_test_big_session (0, 0, 2000000 / (20 * 5) + 1);
+  write_file (path, text->str, (gssize) text->len);
+  expect_load_error (path, "^@: [0-9]+ values, more than the 2000000 "
+      "gstprof reads \\(its machine series aside\\): not a session it "
+      "wrote$");
+  g_string_free (text, TRUE);
+
+  remove_tree (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 static void
 test_bad_schema (void)
 {
@@ -1844,6 +1905,7 @@ main (int argc, char **argv)
       test_save_readonly_subprocess);
   g_test_add_func ("/core/session/bad-syntax", test_bad_syntax);
   g_test_add_func ("/core/session/bad-schema", test_bad_schema);
+  g_test_add_func ("/core/session/value-budget", test_value_budget);
   g_test_add_func ("/core/session/bad-types", test_bad_types);
   g_test_add_func ("/core/session/bad-garbage", test_bad_garbage);
   g_test_add_func ("/core/session/parent-loops", test_parent_loops);

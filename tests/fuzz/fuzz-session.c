@@ -9,12 +9,16 @@
  * - whatever loads can be written, and what is written loads again to the
  *   same text (save (load (save (x))) == save (x)), so a session that
  *   gstprof accepted once can never become unreadable;
- * - the lookups and the sort work on whatever loaded.
+ * - the lookups and the sort work on whatever loaded;
+ * - read with its machine series left out of the tree and parsed one at a
+ *   time (GpJsonLazy, what a session over GP_JSON_MAX_VALUES gets), it
+ *   loads or is refused as read whole, and to the same session.
  * Build and run with tests/fuzz/run-fuzz.sh; not part of `meson test`.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gp-json.h"
 #include "core/gp-session.h"
 #include "gp-fuzz-checks.h"
 
@@ -52,20 +56,39 @@ int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 int
 LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 {
-  GError *err = NULL;
-  GpSession *s, *again;
+  GError *err = NULL, *split_err = NULL;
+  GpSession *s, *again, *split;
   gchar *text, *text2;
   gsize len;
 
   s = gp_session_load_data ((const gchar *) data, (gssize) size, ORIGIN,
       &err);
+  split = gp_json_load_session_data_split ((const gchar *) data,
+      (gssize) size, ORIGIN, gp_session_from_json_lazy, 0, &split_err);
+  if ((s == NULL) != (split == NULL)) {
+    g_printerr ("read whole: %s; machine series apart: %s\n",
+        s ? "loaded" : err->message, split ? "loaded" : split_err->message);
+    abort ();
+  }
   if (s == NULL) {
     gp_fuzz_check_error (err, ORIGIN, TRUE);
+    gp_fuzz_check_error (split_err, ORIGIN, TRUE);
     g_error_free (err);
+    g_error_free (split_err);
     return 0;
   }
-  if (err != NULL)
+  if (err != NULL || split_err != NULL)
     abort ();
+  text = gp_session_to_data (s, FALSE, &len);
+  text2 = gp_session_to_data (split, FALSE, NULL);
+  if (strcmp (text, text2) != 0) {
+    g_printerr ("read whole and machine series apart differ\n%s\n%s\n",
+        text, text2);
+    abort ();
+  }
+  g_free (text);
+  g_free (text2);
+  gp_session_free (split);
 
   exercise_model (s);
   text = gp_session_to_data (s, FALSE, &len);
