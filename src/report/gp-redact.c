@@ -310,7 +310,6 @@ gp_redact_pairs (const gchar * text)
     if (*c == ' ') {
       /* a bare bearer token: "Bearer TOKEN", as written */
       secret = c - name == 6 && strncmp (name, "Bearer", 6) == 0;
-      v = c + 1;
     } else {
       secret = gp_redact_is_secret_name (key);
       /* "Authorization", "Proxy-Authorization": a header's value */
