@@ -7,6 +7,7 @@
  * or dropped.
  */
 #include "gp-verdict-private.h"
+#include "core/gp-json.h"
 #include "core/gp-session-query.h"
 #include "core/gp-session-streams.h"
 
@@ -45,6 +46,22 @@ gp_verdict_rate_judge (GString * line, gdouble got, gdouble target)
     g_string_append (line, "  faster (not paced)");
   else
     g_string_append (line, "  ok");
+}
+
+/* A sink's line's verdict: its rate against its target, unless it
+ * stopped (STOPPED): then its rate is over the time it flowed, and what
+ * it lost is the gap. */
+static void
+gp_verdict_rate_sink_judge (GString * line, GpSession * s,
+    const gchar * sink, gdouble got, gdouble target)
+{
+  GpFinding *stop = gp_session_find_finding (s, "STOPPED", sink);
+
+  if (stop != NULL)
+    g_string_append_printf (line, "  while it flowed: stopped %.1f s "
+        "(STOPPED)", gp_json_get_double (stop->evidence, "gap_s", 0));
+  else
+    gp_verdict_rate_judge (line, got, target);
 }
 
 /* Under a muxed or RTP output, each elementary stream at its last link
@@ -229,7 +246,8 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
       else
         g_string_append_printf (line, "%7.1f buffers/s (audio, no "
             "durations)", sk->fps);
-      gp_verdict_rate_judge (line, sk->media_per_s, target);
+      gp_verdict_rate_sink_judge (line, s, sk->name, sk->media_per_s,
+          target);
     } else if (kind == GP_MEDIA_RTP || kind == GP_MEDIA_MUXED
         || kind == GP_MEDIA_OTHER) {
       g_string_append_printf (line, "%s, %.1f %s/s (%s)",
@@ -244,7 +262,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
         g_string_append (line, ", target not known (no framerate in caps)");
       else
         g_string_append_printf (line, " of %.1f fps (caps)", target);
-      gp_verdict_rate_judge (line, sk->fps, target);
+      gp_verdict_rate_sink_judge (line, s, sk->name, sk->fps, target);
     }
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);

@@ -403,7 +403,9 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
     GHashTable *up;
     gboolean live;
 
-    if (s->duration_s <= 0)
+    /* a stopped sink's rate is not a throughput: STOPPED says it */
+    if (s->duration_s <= 0 || gp_session_find_finding (s, "STOPPED",
+            sk->name) != NULL)
       continue;
     up = gp_session_upstream_of (s, sk->name);
     live = gp_rule_budget_any_live (s, up);

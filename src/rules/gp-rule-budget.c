@@ -94,6 +94,9 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
 
     if (target <= 0 || sk->fps < 0 || s->duration_s <= 0)
       continue;
+    /* a stopped sink's rate is not a throughput: STOPPED says it */
+    if (gp_session_find_finding (s, "STOPPED", sk->name) != NULL)
+      continue;
     if (target * s->duration_s < GP_BUDGET_MIN_FRAMES)
       continue;
     if (sk->fps >= target * (1.0 - GP_BUDGET_FPS_TOLERANCE))

@@ -10,6 +10,11 @@
  * caps out of an element a bin made for itself (rtspsrc's NAT probe sends
  * a few buffers and stops, by design). Thresholds and their reasons:
  * docs/rules.md.
+ *
+ * STOPPED is the symptom a user feels, at the sinks: one or more of them
+ * got nothing for a second or more while the pipeline played, said with
+ * where the flow stops when a streaming thread is held in a push, else
+ * the links STALL reports above them, else "cause not identified".
  */
 #include "gp-rules-private.h"
 #include "core/gp-caps.h"
@@ -355,21 +360,22 @@ gp_stall_full_queue_below (GpSession * s, const gchar * element,
   return NULL;
 }
 
-void
-gp_rule_stall (GpSession * s, const GpRule * rule)
+/* Every link of @s with its longest gap while PLAYING (@span) and whether
+ * that gap is a stall; NULL when there is nothing to judge: no windows, no
+ * PLAYING, or nothing flowed anywhere (the pipeline never ran, an error or
+ * a state change that failed: that is not one link's stall). */
+static GArray *
+gp_stall_links (GpSession * s, GpPlayingSpan * span)
 {
-  GpPlayingSpan span;
   GArray *all;
-  gdouble win;
   gboolean any_flow = FALSE;
   guint i;
 
   if (gp_session_n_windows (s) == 0 || s->links == NULL)
-    return;
-  gp_session_playing_span (s, &span);
-  if (span.t1 - span.t0 <= 0)
-    return;
-  win = s->window_s > 0 ? s->window_s : 0.25;
+    return NULL;
+  gp_session_playing_span (s, span);
+  if (span->t1 - span->t0 <= 0)
+    return NULL;
 
   all = g_array_new (FALSE, TRUE, sizeof (GpStallLink));
   g_array_set_clear_func (all, gp_stall_link_clear);
@@ -386,30 +392,41 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
     }
     min_s = MAX (GP_STALL_MIN_S, GP_STALL_MIN_PERIODS *
         gp_stall_period_ms (s, sl.link) / 1000.0);
-    sl.gap_s = gp_stall_longest_gap (s, &span, sl.link->id, &sl.g0, &sl.g1,
+    sl.gap_s = gp_stall_longest_gap (s, span, sl.link->id, &sl.g0, &sl.g1,
         &sl.flowed, &measured);
     any_flow |= sl.flowed;
     if (!measured) {
       /* no rate in any window: nothing to say about it */
       sl.gap_s = 0;
     } else if (!sl.flowed) {
-      sl.g0 = span.t0;
-      sl.g1 = gp_stall_first_eos (s, span.t1);
+      sl.g0 = span->t0;
+      sl.g1 = gp_stall_first_eos (s, span->t1);
       sl.gap_s = sl.g1 - sl.g0;
     }
     sl.gapped = sl.gap_s >= min_s;
     sl.stalled = sl.gapped &&
         !gp_stall_branch_ended (s, sl.src_el, sl.g0 + 0.05) &&
-        !gp_stall_data_ran_out (s, &span, &sl) &&
+        !gp_stall_data_ran_out (s, span, &sl) &&
         !gp_stall_holds_by_design (s, &sl, gp_stall_period_ms (s, sl.link));
     g_array_append_val (all, sl);
   }
-  /* Nothing flowed anywhere: the pipeline never ran (an error, a state
-   * change that failed); that is not one link's stall. */
   if (!any_flow) {
     g_array_unref (all);
-    return;
+    return NULL;
   }
+  return all;
+}
+
+void
+gp_rule_stall (GpSession * s, const GpRule * rule)
+{
+  GpPlayingSpan span;
+  GArray *all = gp_stall_links (s, &span);
+  gdouble win = s->window_s > 0 ? s->window_s : 0.25;
+  guint i;
+
+  if (all == NULL)
+    return;
 
   for (i = 0; i < all->len; i++) {
     GpStallLink *sl = &g_array_index (all, GpStallLink, i);
@@ -515,5 +532,234 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
           "(drop, active pad), pad probes the application installs, or a "
           "branch that waits on another.", sl->src_el);
   }
+  g_array_unref (all);
+}
+
+/* ------------------------------------------------------------------ */
+/* STOPPED: the symptom, at the sinks                                   */
+
+/* A sink that gets nothing for this long while PLAYING is a stream that
+ * stopped, whatever the cause: a frozen display, a hole in a recording
+ * (four of the default 250 ms windows) ... */
+#define GP_STOPPED_MIN_S 1.0
+/* ... and high when the gap is this share of PLAYING or more: the stream
+ * was dead for a good part of the run. */
+#define GP_STOPPED_HIGH_PCT 25.0
+
+/* Sinks whose input stopped over one span: the gap from the earliest
+ * start to the latest end of theirs. */
+typedef struct
+{
+  GPtrArray *sinks;             /* gchar* (borrowed from the graph) */
+  gdouble g0, g1;
+  gboolean never;               /* none of them ever got a buffer */
+} GpStoppedGroup;
+
+/* The element where the flow stops, when a streaming thread has been
+ * inside one push since before the gap began to its end (the gap lasts to
+ * the end of the run, where the session says where each thread is): the
+ * innermost of the blocked pushes, i.e. the one that is not a full queue
+ * waiting on what is below it. */
+static GpThreadSummary *
+gp_stopped_blocked (GpSession * s, const GpStoppedGroup * g)
+{
+  GpThreadSummary *best = NULL;
+  guint i;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    if (t->blocked_in == NULL || t->blocked_ms < 1000.0 * (g->g1 - g->g0))
+      continue;
+    if (best == NULL || (gp_session_is_queue (s, best->blocked_in) &&
+            !gp_session_is_queue (s, t->blocked_in)))
+      best = t;
+  }
+  return best;
+}
+
+/* What the group's sinks have in common upstream: the roots STALL reports
+ * (a stalled link whose input did not stop first) above any of them. */
+static GString *
+gp_stopped_stall_roots (GpSession * s, GArray * all, const GpStoppedGroup * g,
+    gdouble win)
+{
+  GString *out = g_string_new (NULL);
+  guint i, k;
+
+  for (i = 0; i < all->len; i++) {
+    GpStallLink *sl = &g_array_index (all, GpStallLink, i);
+    gboolean above = FALSE;
+
+    if (!sl->stalled || gp_stall_input_stalled (s, all, sl, win))
+      continue;
+    for (k = 0; k < g->sinks->len && !above; k++) {
+      GHashTable *up = gp_session_upstream_of (s,
+          g_ptr_array_index (g->sinks, k));
+
+      above = g_hash_table_contains (up, sl->src_el) ||
+          g_strcmp0 (sl->src_el, g_ptr_array_index (g->sinks, k)) == 0;
+      g_hash_table_unref (up);
+    }
+    if (above && strstr (out->str, sl->link->id) == NULL)
+      g_string_append_printf (out, "%s%s (from %.1f s)", out->len ? ", " :
+          "", sl->link->id, sl->g0);
+  }
+  return out;
+}
+
+void
+gp_rule_stopped (GpSession * s, const GpRule * rule)
+{
+  GpPlayingSpan span;
+  GArray *all = gp_stall_links (s, &span);
+  GPtrArray *groups;
+  gdouble win = s->window_s > 0 ? s->window_s : 0.25, playing;
+  guint i, k;
+
+  if (all == NULL)
+    return;
+  playing = gp_stall_first_eos (s, span.t1) - span.t0;
+  groups = g_ptr_array_new ();
+  for (i = 0; i < all->len; i++) {
+    GpStallLink *sl = &g_array_index (all, GpStallLink, i);
+    gchar *sink = gp_pad_element (sl->link->sink);
+    GpStoppedGroup *g = NULL;
+
+    if (!sl->stalled || sl->gap_s < GP_STOPPED_MIN_S ||
+        !gp_session_is_sink (s, sink)) {
+      g_free (sink);
+      continue;
+    }
+    /* one group per span: a gap that overlaps a group's by half of the
+     * shorter joins it */
+    for (k = 0; k < groups->len && g == NULL; k++) {
+      GpStoppedGroup *o = g_ptr_array_index (groups, k);
+      gdouble common = MIN (o->g1, sl->g1) - MAX (o->g0, sl->g0);
+
+      if (common >= 0.5 * MIN (o->g1 - o->g0, sl->g1 - sl->g0))
+        g = o;
+    }
+    if (g == NULL) {
+      g = g_new0 (GpStoppedGroup, 1);
+      g->sinks = g_ptr_array_new_with_free_func (g_free);
+      g->g0 = sl->g0;
+      g->g1 = sl->g1;
+      g->never = TRUE;
+      g_ptr_array_add (groups, g);
+    }
+    g->g0 = MIN (g->g0, sl->g0);
+    g->g1 = MAX (g->g1, sl->g1);
+    g->never &= !sl->flowed;
+    if (!g_ptr_array_find_with_equal_func (g->sinks, sink, g_str_equal, NULL))
+      g_ptr_array_add (g->sinks, sink);
+    else
+      g_free (sink);
+  }
+
+  for (k = 0; k < groups->len; k++) {
+    GpStoppedGroup *g = g_ptr_array_index (groups, k);
+    gdouble gap = g->g1 - g->g0, pct = MIN (100.0, 100.0 * gap / playing);
+    GString *joined = g_string_new (NULL);
+    gchar *names;
+    GpThreadSummary *blocked = g->g1 >= span.t1 - win ?
+        gp_stopped_blocked (s, g) : NULL;
+    GString *roots = gp_stopped_stall_roots (s, all, g, win);
+    GString *why = g_string_new (NULL);
+    GpElement *at = blocked ? gp_session_find_element (s,
+        blocked->blocked_in) : NULL;
+    gchar *title;
+    GpFinding *f;
+
+    for (i = 0; i < g->sinks->len; i++)
+      g_string_append_printf (joined, "%s%s", i ? ", " : "",
+          (const gchar *) g_ptr_array_index (g->sinks, i));
+    names = g_string_free (joined, FALSE);
+    if (g->never)
+      title = g_strdup_printf ("nothing reached %s in %.1f s of PLAYING",
+          names, gap);
+    else
+      title = g_strdup_printf ("the stream stopped: nothing reached %s from "
+          "%.1f s to %.1f s (%.1f s, %.0f%% of PLAYING)", names, g->g0,
+          g->g1, gap, pct);
+    f = gp_rule_add_finding (s, rule, pct >= GP_STOPPED_HIGH_PCT ?
+        GP_SEVERITY_HIGH : GP_SEVERITY_MEDIUM, title);
+    g_free (title);
+    for (i = 0; i < g->sinks->len; i++)
+      gp_finding_add_target (f, g_ptr_array_index (g->sinks, i));
+    f->rank_value = pct;
+    gp_finding_set_string (f, "sinks", names);
+    gp_finding_set_double (f, "gap_s", gap);
+    gp_finding_set_double (f, "gap_start_s", g->g0);
+    gp_finding_set_double (f, "gap_end_s", g->g1);
+    gp_finding_set_double (f, "playing_s", playing);
+    gp_finding_set_double (f, "gap_pct", pct);
+    if (blocked) {
+      gp_finding_set_string (f, "blocked_in", blocked->blocked_in);
+      gp_finding_set_string (f, "blocked_thread", blocked->name);
+      gp_finding_set_double (f, "blocked_s", blocked->blocked_ms / 1000.0);
+      gp_finding_add_target (f, blocked->blocked_in);
+    }
+    if (roots->len)
+      gp_finding_set_string (f, "stops_at", roots->str);
+
+    g_string_append_printf (why, "While the pipeline played, %s got no data "
+        "for %.1f s: what a user sees as a frozen picture, silence or a hole "
+        "in a recording. ", names, gap);
+    if (blocked && at && g_strcmp0 (at->factory, "appsink") == 0) {
+      gint64 max = 0;
+      gboolean drop = FALSE;
+
+      gp_element_get_prop_int (at, "max-buffers", &max);
+      gp_element_get_prop_bool (at, "drop", &drop);
+      g_string_append_printf (why, "Where it stops: %s; thread %s had been "
+          "inside its push for %.1f s when the run ended. An appsink keeps "
+          "at most max-buffers samples (%" G_GINT64_FORMAT " here; 0 is no "
+          "limit)%s and then blocks until the application pulls one. "
+          "Everything upstream that shares its flow waits with it: a full "
+          "queue, then a tee that blocks every branch.", at->name,
+          blocked->name, blocked->blocked_ms / 1000.0, max,
+          drop ? "" : ", drops none (drop=false)");
+    } else if (blocked) {
+      g_string_append_printf (why, "Where it stops: %s; thread %s had "
+          "been inside its push for %.1f s when the run ended: it stopped "
+          "taking data, and what shares its flow waits with it.",
+          blocked->blocked_in, blocked->name, blocked->blocked_ms / 1000.0);
+    } else if (roots->len) {
+      g_string_append_printf (why, "Where it stops: %s (STALL says how).",
+          roots->str);
+    } else {
+      g_string_append (why, "Cause not identified: no link above them "
+          "stopped first and no streaming thread was held in a push.");
+    }
+    g_free (f->why);
+    f->why = g_string_free (why, FALSE);
+    g_free (f->fix);
+    if (blocked && at && g_strcmp0 (at->factory, "appsink") == 0)
+      f->fix = g_strdup_printf ("Pull every sample from %s (its new-sample "
+          "callback or pull-sample), or let it drop what the application "
+          "does not take: drop=true with max-buffers set keeps the newest "
+          "and the other branches flowing.", at->name);
+    else if (blocked)
+      f->fix = g_strdup_printf ("Look at why %s stops taking data (a sink "
+          "waiting on a device, a network peer or the application).",
+          blocked->blocked_in);
+    else if (roots->len)
+      f->fix = g_strdup ("See the STALL findings for the link where the "
+          "data stops and what to look at there.");
+    else
+      f->fix = g_strdup ("Look at what feeds these sinks: a source that "
+          "paused, a pad probe or valve that drops, a branch that waits on "
+          "another.");
+    g_string_free (roots, TRUE);
+    g_free (names);
+  }
+  for (k = 0; k < groups->len; k++) {
+    GpStoppedGroup *g = g_ptr_array_index (groups, k);
+
+    g_ptr_array_unref (g->sinks);
+    g_free (g);
+  }
+  g_ptr_array_unref (groups);
   g_array_unref (all);
 }

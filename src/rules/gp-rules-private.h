@@ -49,6 +49,7 @@ gboolean gp_rule_budget_any_live (GpSession * s, GHashTable * elements);
 void gp_rule_queue (GpSession * s, const GpRule * rule);
 void gp_rule_cpu (GpSession * s, const GpRule * rule);
 void gp_rule_stall (GpSession * s, const GpRule * rule);
+void gp_rule_stopped (GpSession * s, const GpRule * rule);
 void gp_rule_qleak (GpSession * s, const GpRule * rule);
 void gp_rule_qfull (GpSession * s, const GpRule * rule);
 

@@ -28,6 +28,12 @@
 static const GpRule gp_rules_table[] = {
   {"PREROLL", "the pipeline never reached PLAYING: a sink never prerolled",
       gp_rule_preroll, NULL},
+  /* the symptoms first: the causes below rank under them, and may step
+   * aside for them (a stopped sink's rate is not a throughput) */
+  {"STOPPED", "a sink gets nothing for a second or more while PLAYING: "
+        "the stream stopped", gp_rule_stopped, NULL,
+      "tests/corpus/test-advice.c /advice/tee-appsink-full: the frames "
+        "the sinks can hold by their own limits"},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
@@ -111,9 +117,22 @@ gp_severity_weight (const gchar * severity)
   return 0;
 }
 
-/* The rule ranked before every other, whatever their severities: a live
- * pipeline that cannot keep up makes every other number moot. */
+/* The rule ranked before every other but the symptoms, whatever their
+ * severities: a live pipeline that cannot keep up makes every other number
+ * moot. */
 #define GP_RULES_HEADLINE "BEHIND"
+
+/* What the verdict says first: the symptoms (GpRule.measured_by), then
+ * the headline, then the rest. */
+static gint
+gp_rules_tier (const GpFinding * f)
+{
+  const GpRule *r = gp_rules_find (f->rule);
+
+  if (r != NULL && r->measured_by != NULL)
+    return 2;
+  return g_strcmp0 (f->rule, GP_RULES_HEADLINE) == 0 ? 1 : 0;
+}
 
 static gint
 gp_rules_compare (gconstpointer a, gconstpointer b)
@@ -122,13 +141,11 @@ gp_rules_compare (gconstpointer a, gconstpointer b)
   const GpFinding *fb = *(const GpFinding * const *) b;
   gint wa = gp_severity_weight (fa->severity);
   gint wb = gp_severity_weight (fb->severity);
+  gint ta = gp_rules_tier (fa), tb = gp_rules_tier (fb);
   gint c;
 
-  /* a live pipeline that falls behind is what the verdict says first */
-  if (g_strcmp0 (fa->rule, fb->rule) != 0 &&
-      (g_strcmp0 (fa->rule, GP_RULES_HEADLINE) == 0 ||
-          g_strcmp0 (fb->rule, GP_RULES_HEADLINE) == 0))
-    return g_strcmp0 (fa->rule, GP_RULES_HEADLINE) == 0 ? -1 : 1;
+  if (ta != tb)
+    return tb - ta;
   if (wa != wb)
     return wb - wa;
   if (fa->rank_value != fb->rank_value)
@@ -257,10 +274,11 @@ gp_rule_add_finding (GpSession * s, const GpRule * rule,
     const gchar * severity, const gchar * title)
 {
   GpFinding *f;
-  gboolean verified = rule->verified_on != NULL;
+  gboolean verified = rule->verified_on != NULL || rule->measured_by != NULL;
 
   /* An unverified rule cannot raise the exit code: its strength is capped
-   * at info, whatever the rule itself thinks. */
+   * at info, whatever the rule itself thinks. A symptom stands on its
+   * measurement (GpRule.measured_by). */
   if (!verified)
     severity = GP_SEVERITY_INFO;
 

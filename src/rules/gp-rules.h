@@ -21,8 +21,8 @@
  * - gp-rules.c: the registry, one table: id, title, function, the machine a
  *   bench pair verified it on;
  * - gp-rule-<id>.c, one file per rule family: PREROLL, HOT, BUDGET, ZC, SW,
- *   CAPS, FORMAT, WASTE+UNUSED, QUEUE, CPU, STALL, QLEAK+QFULL, SYNC, LATE,
- *   ENC, MEM; gp-rule-machine.c: HW, MEMBW, THERMAL, CPUIO, which wall the
+ *   CAPS, FORMAT, WASTE+UNUSED, QUEUE, CPU, STALL+STOPPED, QLEAK+QFULL,
+ *   SYNC, LATE, ENC, MEM; gp-rule-machine.c: HW, MEMBW, THERMAL, CPUIO, which wall the
  *   work hits, from the machine's series alone over gp_session_machine_span;
  * - the questions a rule asks about the session are core's
  *   (core/gp-session-query.h); compare's matching of findings by the
@@ -62,6 +62,12 @@ struct _GpRule
    * an unverified rule may only report "info" and its findings are marked
    * heuristic. */
   const gchar *verified_on;
+  /* A symptom rule (what a user feels: a stream that stops, falls behind,
+   * loses data): the test that holds its measurement to a truth that is
+   * not gstprof's. Its finding says what happened, not that a fix helps,
+   * so it may say high or medium without a bench pair. NULL for a rule
+   * that names a cause. */
+  const gchar *measured_by;
 };
 
 /* Severities, strongest first. */

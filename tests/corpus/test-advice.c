@@ -615,6 +615,63 @@ test_sync_live_sink (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* a stream that stops                                                 */
+
+/* A live camera teed to a view and to an appsink the application never
+ * pulls (issue 28's first symptom; appsink's max-buffers: "any more
+ * buffers will block upstream elements until a sample is pulled"; tee's
+ * documentation: "a blocked dataflow in one branch would stall the other
+ * branches"). By their own limits the sinks take at most 5 samples in the
+ * appsink, 10 in its queue, one in each push: the tee blocks within 17
+ * frames, and the view stops with it. STOPPED says so first, at high,
+ * naming the appsink where the flow stops; no rate rule reads the
+ * stopped sinks' rates as throughput. Its twin with drop=true keeps
+ * flowing: nothing to say. */
+#define TA_HELD_FRAMES 17
+
+static void
+test_tee_appsink_full (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! tee name=ta_t ! queue ! fakesink "
+      "name=ta_view sync=false ta_t. ! queue max-size-buffers=10 ! appsink "
+      "name=ta_app max-buffers=5";
+  GpSession *s = run (launch, 4.0), *t;
+  GpFinding *f;
+  gchar *twin;
+  guint i;
+
+  expect (s, (const gchar *[]) {
+      "STOPPED:high", NULL}, (const gchar *[]) {
+      "BEHIND", "BUDGET", NULL});
+  f = g_ptr_array_index (s->findings, 0);
+  g_assert_cmpstr (f->rule, ==, "STOPPED");
+  g_assert_true (gp_session_find_finding (s, "STOPPED", "ta_view") == f);
+  g_assert_true (gp_session_find_finding (s, "STOPPED", "ta_app") == f);
+  g_assert_cmpstr (gp_test_evidence_string (f, "blocked_in"), ==, "ta_app");
+  /* the flow stops within the frames the limits hold (and a window to see
+   * it), and stays stopped to the end */
+  g_assert_cmpfloat (gp_test_evidence_double (f, "gap_start_s"), <=,
+      TA_HELD_FRAMES / 30.0 + 2 * s->window_s);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "gap_end_s"), >=,
+      4.0 - 2 * s->window_s);
+  for (i = 0; i < s->link_summaries->len; i++) {
+    GpLinkSummary *into = g_ptr_array_index (s->link_summaries, i);
+
+    if (g_str_has_suffix (into->id, "->ta_view.sink"))
+      g_assert_cmpuint (into->buffers, <=, TA_HELD_FRAMES + 1);
+  }
+
+  twin = g_strconcat (launch, " drop=true", NULL);
+  t = run (twin, 4.0);
+  expect (t, NULL, (const gchar *[]) {
+      "STOPPED", "*:medium", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+}
+
+/* ------------------------------------------------------------------ */
 /* frames worked on and dropped                                        */
 
 /* 60 fps scaled, then videorate to 15: three scaled frames of four are
@@ -941,6 +998,7 @@ static const struct
   {"/advice/mux-late-branch", test_mux_late_branch},
   {"/advice/queue-split", test_queue_split},
   {"/advice/sync-live-sink", test_sync_live_sink},
+  {"/advice/tee-appsink-full", test_tee_appsink_full},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
