@@ -283,6 +283,8 @@ struct _GpJsonLazy
   GArray *items;                /* GpJsonRange: its elements' */
   guint64 values;               /* the values in them, as counted by
                                  * gp_json_precheck () */
+  guint64 most;                 /* ... in the largest of them, which is
+                                 * parsed whole: within the budget too */
 };
 
 /* A cursor over text gp_json_precheck () passed (strings and escapes
@@ -441,6 +443,7 @@ gp_json_lazy_split (const gchar * data, gsize len)
   GpJsonRange top, machine, series;
   GpJsonScan s = { data, len, 0 };
   GpJsonLazy *lazy;
+  guint i;
 
   if (!gp_json_scan_value (&s, &top) ||
       !gp_json_scan_member (data, len, &top, "machine", &machine) ||
@@ -454,9 +457,13 @@ gp_json_lazy_split (const gchar * data, gsize len)
     gp_json_lazy_free (lazy);
     return NULL;
   }
-  /* what the tree no longer holds, counted as gp_json_precheck () counts */
-  {
-    GpJsonScan in = { data, series.end, series.start };
+  /* what the tree no longer holds, counted as gp_json_precheck () counts
+   * (the array's own '[' and the commas between its elements too) */
+  lazy->values = lazy->items->len;
+  for (i = 0; i < lazy->items->len; i++) {
+    const GpJsonRange *it = &g_array_index (lazy->items, GpJsonRange, i);
+    GpJsonScan in = { data, it->end, it->start };
+    guint64 n = 1;
 
     while (in.i < in.len) {
       GpJsonRange str;
@@ -465,9 +472,11 @@ gp_json_lazy_split (const gchar * data, gsize len)
 
       if (c == '"' && gp_json_scan_string (&in, &str, &escaped))
         continue;
-      lazy->values += c == ',' || c == '[' || c == '{';
+      n += c == ',' || c == '[' || c == '{';
       in.i++;
     }
+    lazy->values += n;
+    lazy->most = MAX (lazy->most, n);
   }
   return lazy;
 }
@@ -643,7 +652,8 @@ gp_json_load_session_data_split (const gchar * data, gssize length,
   if (values > split_above)
     lazy = gp_json_lazy_split (data, len);
   if (!gp_json_within_budget (values - (lazy ? MIN (lazy->values,
-                  values - 1) : 0), origin, error)) {
+                  values - 1) : 0), origin, error) ||
+      (lazy && !gp_json_within_budget (lazy->most, origin, error))) {
     gp_json_lazy_free (lazy);
     return NULL;
   }

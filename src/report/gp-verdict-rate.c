@@ -49,8 +49,8 @@ gp_verdict_rate_judge (GString * line, gdouble got, gdouble target)
 }
 
 /* A sink's line's verdict: its rate against its target, unless it
- * stopped (STOPPED): then its rate is over the time it flowed, and what
- * it lost is the gap. */
+ * stopped (STOPPED): then what it lost is the gap, which its steady rate
+ * does not count where the gap lasts to the end. */
 static void
 gp_verdict_rate_sink_judge (GString * line, GpSession * s,
     const gchar * sink, gdouble got, gdouble target)
@@ -58,8 +58,8 @@ gp_verdict_rate_sink_judge (GString * line, GpSession * s,
   GpFinding *stop = gp_session_find_finding (s, "STOPPED", sink);
 
   if (stop != NULL)
-    g_string_append_printf (line, "  while it flowed: stopped %.1f s "
-        "(STOPPED)", gp_json_get_double (stop->evidence, "gap_s", 0));
+    g_string_append_printf (line, "  but stopped for %.1f s (STOPPED)",
+        gp_json_get_double (stop->evidence, "gap_s", 0));
   else
     gp_verdict_rate_judge (line, got, target);
 }

@@ -555,11 +555,32 @@ typedef struct
   gboolean never;               /* none of them ever got a buffer */
 } GpStoppedGroup;
 
-/* The element where the flow stops, when a streaming thread has been
- * inside one push since before the gap began to its end (the gap lasts to
- * the end of the run, where the session says where each thread is): the
- * innermost of the blocked pushes, i.e. the one that is not a full queue
- * waiting on what is below it. */
+/* Whether @a and @b share their flow: one is upstream of the other, or
+ * something is upstream of both (a source, a tee). */
+static gboolean
+gp_stopped_related (GpSession * s, const gchar * a, const gchar * b)
+{
+  GHashTable *ua = gp_session_upstream_of (s, a);
+  GHashTable *ub = gp_session_upstream_of (s, b);
+  GHashTableIter it;
+  gpointer k;
+  gboolean shared = g_strcmp0 (a, b) == 0 || g_hash_table_contains (ua, b)
+      || g_hash_table_contains (ub, a);
+
+  g_hash_table_iter_init (&it, ua);
+  while (!shared && g_hash_table_iter_next (&it, &k, NULL))
+    shared = g_hash_table_contains (ub, k);
+  g_hash_table_unref (ua);
+  g_hash_table_unref (ub);
+  return shared;
+}
+
+/* The element where the group's flow stops, when a streaming thread has
+ * been inside one push since before the gap began to its end (the gap
+ * lasts to the end of the run, where the session says where each thread
+ * is) and that element shares the flow of the group's sinks: the innermost
+ * of the blocked pushes, i.e. the one that is not a full queue waiting on
+ * what is below it. */
 static GpThreadSummary *
 gp_stopped_blocked (GpSession * s, const GpStoppedGroup * g)
 {
@@ -569,7 +590,9 @@ gp_stopped_blocked (GpSession * s, const GpStoppedGroup * g)
   for (i = 0; s->threads && i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
 
-    if (t->blocked_in == NULL || t->blocked_ms < 1000.0 * (g->g1 - g->g0))
+    if (t->blocked_in == NULL || t->blocked_ms < 1000.0 * (g->g1 - g->g0) ||
+        !gp_stopped_related (s, t->blocked_in,
+            g_ptr_array_index (g->sinks, 0)))
       continue;
     if (best == NULL || (gp_session_is_queue (s, best->blocked_in) &&
             !gp_session_is_queue (s, t->blocked_in)))
@@ -617,9 +640,12 @@ gp_rule_stopped (GpSession * s, const GpRule * rule)
   gdouble win = s->window_s > 0 ? s->window_s : 0.25, playing;
   guint i, k;
 
-  if (all == NULL)
+  /* the gaps are within the PLAYING span: their share is of it */
+  playing = span.t1 - span.t0;
+  if (all == NULL || playing <= 0) {
+    g_clear_pointer (&all, g_array_unref);
     return;
-  playing = gp_stall_first_eos (s, span.t1) - span.t0;
+  }
   groups = g_ptr_array_new ();
   for (i = 0; i < all->len; i++) {
     GpStallLink *sl = &g_array_index (all, GpStallLink, i);
@@ -631,13 +657,14 @@ gp_rule_stopped (GpSession * s, const GpRule * rule)
       g_free (sink);
       continue;
     }
-    /* one group per span: a gap that overlaps a group's by half of the
-     * shorter joins it */
+    /* one group per stop: a sink that shares the flow of a group's and
+     * whose gap overlaps the group's by half of the shorter joins it */
     for (k = 0; k < groups->len && g == NULL; k++) {
       GpStoppedGroup *o = g_ptr_array_index (groups, k);
       gdouble common = MIN (o->g1, sl->g1) - MAX (o->g0, sl->g0);
 
-      if (common >= 0.5 * MIN (o->g1 - o->g0, sl->g1 - sl->g0))
+      if (common >= 0.5 * MIN (o->g1 - o->g0, sl->g1 - sl->g0) &&
+          gp_stopped_related (s, sink, g_ptr_array_index (o->sinks, 0)))
         g = o;
     }
     if (g == NULL) {

@@ -1517,6 +1517,14 @@ test_value_budget (void)
   g_free (bad);
   g_string_free (text, TRUE);
 
+  /* one machine series over the budget alone: read apart, it would still
+   * be one tree that large; refused */
+  text = gp_test_big_session (1, GP_JSON_MAX_VALUES / 2 + 1, 0);
+  write_file (path, text->str, (gssize) text->len);
+  expect_load_error (path, "^@: [0-9]+ values, more than the 2000000 "
+      "gstprof reads");
+  g_string_free (text, TRUE);
+
   /* the same values in windows: refused, naming the count */
   text = gp_test_big_session (0, 0, 2000000 / (20 * 5) + 1);
   write_file (path, text->str, (gssize) text->len);
