@@ -415,3 +415,112 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
       gp_behind_sink (s, rule, sk);
   }
 }
+
+/* ------------------------------------------------------------------ */
+/* SLOW: the symptom without a live source                              */
+
+/* A sink that plays to the clock is slow when it gets less media time a
+ * second than this: 5 % is what a steady rate's windows can miss by. */
+#define GP_SLOW_MEDIA_RATE 0.95
+/* ... high below this: half speed, every second a second late. */
+#define GP_SLOW_HIGH_MEDIA_RATE 0.5
+/* Runs shorter than this say little about a steady pace. */
+#define GP_SLOW_MIN_S 2.0
+
+/* The media time @sk gets a second: its own where its buffers carry
+ * durations, else its rate over the caps' rate; < 0 unknown. */
+static gdouble
+gp_slow_media_rate (GpSession * s, GpSinkSummary * sk)
+{
+  gdouble target;
+
+  if (sk->media_per_s >= 0)
+    return sk->media_per_s;
+  target = gp_session_sink_target_fps (s, sk->name);
+  return target > 0 && sk->fps >= 0 ? sk->fps / target : -1;
+}
+
+void
+gp_rule_slow (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  if (s->duration_s < GP_SLOW_MIN_S)
+    return;
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    GHashTable *up;
+    GpRuleLimit lim;
+    gdouble rate = gp_slow_media_rate (s, sk), target;
+    GString *why;
+    gchar *title;
+    GpFinding *f;
+
+    /* what plays to the clock without a live source: playback. A live
+     * pipeline is BEHIND's; a sink that does not sync has no real time to
+     * keep; a stopped one is STOPPED's */
+    if (rate < 0 || rate >= GP_SLOW_MEDIA_RATE ||
+        !gp_session_sink_waits_on_clock (s, sk->name) ||
+        gp_session_find_finding (s, "STOPPED", sk->name) != NULL)
+      continue;
+    up = gp_session_upstream_of (s, sk->name);
+    if (gp_rule_budget_any_live (s, up)) {
+      g_hash_table_unref (up);
+      continue;
+    }
+    gp_rule_budget_limit (s, up, &lim);
+    g_hash_table_unref (up);
+    target = gp_session_sink_target_fps (s, sk->name);
+
+    title = g_strdup_printf ("%s plays %.2f s of media a second: playback "
+        "slower than real time", sk->name, rate);
+    f = gp_rule_add_finding (s, rule, rate < GP_SLOW_HIGH_MEDIA_RATE ?
+        GP_SEVERITY_HIGH : GP_SEVERITY_MEDIUM, title);
+    g_free (title);
+    gp_finding_add_target (f, sk->name);
+    if (lim.hot && lim.saturated)
+      gp_finding_add_target (f, lim.hot->name);
+    f->rank_value = (1.0 - rate) * 100.0;
+    gp_finding_set_string (f, "sink", sk->name);
+    gp_finding_set_double (f, "media_x", rate);
+    if (sk->fps >= 0 && target > 0) {
+      gp_finding_set_double (f, "stream_fps", sk->fps);
+      gp_finding_set_double (f, "target_fps", target);
+    }
+    if (lim.thread) {
+      gp_finding_set_string (f, "thread", lim.thread->name);
+      if (lim.busy_pct >= 0)
+        gp_finding_set_double (f, "thread_busy_pct", lim.busy_pct);
+    }
+    if (lim.hot) {
+      gp_finding_set_string (f, "limiting", lim.hot->name);
+      gp_finding_set_double (f, "limiting_share_pct", lim.hot_share_pct);
+    }
+
+    why = g_string_new (NULL);
+    g_string_append_printf (why, "%s waits on the clock to present each "
+        "buffer at its time, but gets only %.2f s of media each second: it "
+        "falls %.2f s further behind every second (what a viewer sees as "
+        "slow motion, stutter or dropped frames; a sink with qos drops what "
+        "comes too late).", sk->name, rate, 1.0 - rate);
+    if (lim.hot && lim.saturated)
+      g_string_append_printf (why, " Thread %s is busy %.0f%% of the run, "
+          "%.0f%% of the processing in %s: that is what holds it back.",
+          lim.thread ? lim.thread->name : "?", lim.busy_pct,
+          lim.hot_share_pct, lim.hot->name);
+    else
+      g_string_append (why, " Cause not identified: no thread that feeds "
+          "it is saturated (a source that reads slowly, a network, a wait "
+          "on another stream).");
+    g_free (f->why);
+    f->why = g_string_free (why, FALSE);
+    g_free (f->fix);
+    f->fix = lim.hot && lim.saturated ?
+        g_strdup_printf ("Make %s cheaper (its settings, a hardware "
+        "element for the same job, smaller frames before it) or give it a "
+        "thread of its own (a queue before it) if its thread does other "
+        "work.", lim.hot->name) :
+        g_strdup ("Look at what feeds the sink: the source's read rate, "
+        "the network, a queue that waits on another branch.");
+  }
+}

@@ -22,8 +22,10 @@ void gp_rule_preroll (GpSession * s, const GpRule * rule);
 void gp_rule_hot (GpSession * s, const GpRule * rule);
 /* gp-rule-budget.c: throughput and latency against the frame budget */
 void gp_rule_budget (GpSession * s, const GpRule * rule);
-/* gp-rule-behind.c: a live pipeline that falls behind real time */
+/* gp-rule-behind.c: a live pipeline that falls behind real time; playback
+ * that does (SLOW) */
 void gp_rule_behind (GpSession * s, const GpRule * rule);
+void gp_rule_slow (GpSession * s, const GpRule * rule);
 
 /* What limits the elements of @up (a set of names, gp_session_upstream_of):
  * the limiting thread among those running them, how busy it is, and its

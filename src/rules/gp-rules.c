@@ -34,6 +34,10 @@ static const GpRule gp_rules_table[] = {
         "the stream stopped", gp_rule_stopped, NULL,
       "tests/corpus/test-advice.c /advice/tee-appsink-full: the frames "
         "the sinks can hold by their own limits"},
+  {"SLOW", "a sink that plays to the clock without a live source gets its "
+        "media slower than real time", gp_rule_slow, NULL,
+      "tests/corpus/test-advice.c /advice/slow-playback: a planted sleep "
+        "a frame"},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},

@@ -671,6 +671,45 @@ test_tee_appsink_full (void)
   g_free (twin);
 }
 
+/* File playback through an element slower than the frame period (a
+ * decoder that cannot keep up, planted as identity sleep-time=50000 on a
+ * 30/1 stream): the sink plays to the clock and gets at most 33.3 / 50 of
+ * a second of media each second, falling further behind (issue 28's
+ * timeliness; it exited 0 with two infos). SLOW says so at medium, the
+ * rate within what the planted sleep allows, naming the slow element. Its
+ * twin sleeps 10 ms a frame and keeps real time: nothing to say. */
+static void
+test_slow_playback (void)
+{
+  const gchar *launch = "videotestsrc num-buffers=150 ! video/x-raw,"
+      "width=320,height=240,framerate=30/1 ! identity name=sp_slow "
+      "sleep-time=%u ! fakesink name=sp_sink sync=true";
+  gchar *slow = g_strdup_printf (launch, 50000), *fine;
+  GpSession *s = run (slow, 0), *t;
+  GpFinding *f;
+  gdouble most = (1000.0 / 30) / 50.0;
+
+  expect (s, (const gchar *[]) {
+      "SLOW:medium", NULL}, (const gchar *[]) {
+      "SLOW:high", NULL});
+  f = find (s, "SLOW", GP_SEVERITY_MEDIUM);
+  g_assert_true (g_ptr_array_index (s->findings, 0) == f);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "media_x"), <=,
+      most * 1.05);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "media_x"), >=,
+      most * 0.8);
+  g_assert_cmpstr (gp_test_evidence_string (f, "limiting"), ==, "sp_slow");
+
+  fine = g_strdup_printf (launch, 10000);
+  t = run (fine, 0);
+  expect (t, NULL, (const gchar *[]) {
+      "SLOW", "*:medium", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (fine);
+  g_free (slow);
+}
+
 /* ------------------------------------------------------------------ */
 /* frames worked on and dropped                                        */
 
@@ -999,6 +1038,7 @@ static const struct
   {"/advice/queue-split", test_queue_split},
   {"/advice/sync-live-sink", test_sync_live_sink},
   {"/advice/tee-appsink-full", test_tee_appsink_full},
+  {"/advice/slow-playback", test_slow_playback},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
