@@ -31,9 +31,14 @@
  * defaults to sync=false, appsink and the video sinks to sync=true). An
  * imported session that only holds non-default properties does not say, and
  * the rule does not guess. Thresholds and reasons: docs/rules.md.
+ *
+ * PACE is the other side, a symptom: an offline job (no live source, a
+ * sink that hands data on: a file, an application) that sync=true holds to
+ * real time, so it takes as long as its media lasts.
  */
 #include "gp-rules-private.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Sinks that must follow the clock to play correctly: sync=false would
@@ -116,6 +121,16 @@ gp_sync_live_source (GpSession * s, const gchar * sink)
   return found;
 }
 
+/* The edit that sets @sink's sync to false. */
+static GPtrArray *
+gp_sync_patch (const gchar * sink)
+{
+  GPtrArray *patch = gp_launch_patch_new ();
+
+  g_ptr_array_add (patch, gp_launch_op_set_bool (sink, "sync", FALSE));
+  return patch;
+}
+
 void
 gp_rule_sync (GpSession * s, const GpRule * rule)
 {
@@ -129,7 +144,6 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     gchar *live, *title;
     gdouble period, target;
     GpFinding *f;
-    GPtrArray *patch;
 
     if (e->is_bin || !gp_session_is_sink (s, e->name))
       continue;
@@ -203,11 +217,94 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
         "frames must be handed on at an even pace, or audio and video must "
         "stay in step).", e->name);
     /* the fix text of a display or a sender says keep it: no edit */
-    if (!display && !network) {
-      patch = gp_launch_patch_new ();
-      g_ptr_array_add (patch, gp_launch_op_set_bool (e->name, "sync", FALSE));
-      gp_rules_attach_patch (s, f, patch);
-    }
+    if (!display && !network)
+      gp_rules_attach_patch (s, f, gp_sync_patch (e->name));
     g_free (live);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* PACE: an offline job held to the clock                               */
+
+/* Sinks that hand data on rather than show or send it: nothing downstream
+ * needs them on time, so a job that ends in them may run as fast as it
+ * goes. fakesink is left out: it often stands in for a display. */
+static const gchar *const gp_pace_offline_sinks[] = {
+  "appsink", "filesink", "multifilesink", "fdsink", "giosink",
+  "giostreamsink", "splitmuxsink", NULL
+};
+
+/* A job is paced by the clock when its sink waits for it this share of
+ * PLAYING or more ... */
+#define GP_PACE_WAIT_PCT 50.0
+/* ... and gets its media at real time, within this: a pace the clock
+ * sets, not the application's or a slow element's. */
+#define GP_PACE_REAL_TIME_TOLERANCE 0.05
+/* Runs shorter than this cannot lose enough to matter. */
+#define GP_PACE_MIN_S 2.0
+
+void
+gp_rule_pace (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  if (s->duration_s < GP_PACE_MIN_S)
+    return;
+  for (i = 0; s->sinks && i < s->sinks->len; i++) {
+    GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
+    GpElement *e = gp_session_find_element (s, sk->name);
+    GpElementSummary *es = gp_session_find_elem_summary (s, sk->name);
+    GHashTable *up;
+    gboolean sync, live;
+    gdouble target, rate, wait_s, left_s;
+    gchar *title;
+    GpFinding *f;
+
+    if (e == NULL || es == NULL || e->factory == NULL ||
+        !g_strv_contains (gp_pace_offline_sinks, e->factory) ||
+        !gp_element_get_prop_bool (e, "sync", &sync) || !sync ||
+        es->wait_total_ms < 0)
+      continue;
+    up = gp_session_upstream_of (s, sk->name);
+    live = gp_rule_budget_any_live (s, up);
+    g_hash_table_unref (up);
+    if (live)
+      continue;
+    target = gp_session_sink_target_fps (s, sk->name);
+    rate = sk->media_per_s >= 0 ? sk->media_per_s : target > 0 &&
+        sk->fps >= 0 ? sk->fps / target : -1;
+    wait_s = es->wait_total_ms / 1000.0;
+    if (rate < 0 || fabs (rate - 1.0) > GP_PACE_REAL_TIME_TOLERANCE ||
+        wait_s < s->duration_s * GP_PACE_WAIT_PCT / 100.0)
+      continue;
+    left_s = MAX (s->duration_s - wait_s, 0.0);
+
+    title = g_strdup_printf ("%s holds an offline job to real time: it "
+        "waited on the clock %.1f s of %.1f s", sk->name, wait_s,
+        s->duration_s);
+    f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
+    g_free (title);
+    gp_finding_add_target (f, sk->name);
+    f->rank_value = MIN (100.0, 100.0 * wait_s / s->duration_s);
+    gp_finding_set_string (f, "factory", e->factory);
+    gp_finding_set_string (f, "sync", "true");
+    gp_finding_set_double (f, "media_x", rate);
+    gp_finding_set_double (f, "playing_s", s->duration_s);
+    gp_finding_set_double (f, "wait_s", wait_s);
+    gp_finding_set_double (f, "would_take_s", left_s);
+    g_free (f->why);
+    f->why = g_strdup_printf ("Nothing live feeds %s and nothing downstream "
+        "of it needs data on time, but with sync=true it holds every "
+        "buffer until the clock reaches its time: the job runs at real "
+        "time (%.2f s of media a second) and %s spent %.0f%% of the run "
+        "waiting. Without the wait it would take about %.1f s instead of "
+        "%.1f s (the work measured here; a machine with fewer free cores "
+        "takes longer).", sk->name, rate, sk->name,
+        100.0 * wait_s / s->duration_s, left_s, s->duration_s);
+    g_free (f->fix);
+    gp_rules_attach_patch (s, f, gp_sync_patch (e->name));
+    f->fix = g_strdup_printf ("Set sync=false on %s (keep sync=true if the "
+        "job must run at real time: a simulation of a live feed).",
+        e->name);
   }
 }

@@ -58,6 +58,7 @@ void gp_rule_qfull (GpSession * s, const GpRule * rule);
 /* gp-rule-sync.c, gp-rule-late.c, gp-rule-enc.c, gp-rule-mem.c: sink
  * properties, QoS drops, encoder settings, memory growth */
 void gp_rule_sync (GpSession * s, const GpRule * rule);
+void gp_rule_pace (GpSession * s, const GpRule * rule);
 void gp_rule_late (GpSession * s, const GpRule * rule);
 void gp_rule_enc (GpSession * s, const GpRule * rule);
 void gp_rule_mem (GpSession * s, const GpRule * rule);

@@ -38,6 +38,10 @@ static const GpRule gp_rules_table[] = {
         "media slower than real time", gp_rule_slow, NULL,
       "tests/corpus/test-advice.c /advice/slow-playback: a planted sleep "
         "a frame"},
+  {"PACE", "an offline job (no live source, a file or application sink) "
+        "held to real time by sync=true", gp_rule_pace, NULL,
+      "tests/corpus/test-advice.c /advice/offline-paced: the same job run "
+        "again with sync=false"},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
