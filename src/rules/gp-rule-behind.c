@@ -455,11 +455,14 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
     GString *why;
     gchar *title;
     GpFinding *f;
+    GpMediaKind kind = gp_media_kind_from_name (sk->media);
 
-    /* what plays to the clock without a live source: playback. A live
-     * pipeline is BEHIND's; a sink that does not sync has no real time to
-     * keep; a stopped one is STOPPED's */
-    if (rate < 0 || rate >= GP_SLOW_MEDIA_RATE ||
+    /* what plays to the clock without a live source: playback of video
+     * or audio (a subtitle or metadata stream comes when it has something
+     * to say). A live pipeline is BEHIND's; a sink that does not sync has
+     * no real time to keep; a stopped one is STOPPED's */
+    if ((kind != GP_MEDIA_VIDEO && kind != GP_MEDIA_AUDIO) ||
+        rate < 0 || rate >= GP_SLOW_MEDIA_RATE ||
         !gp_session_sink_waits_on_clock (s, sk->name) ||
         gp_session_find_finding (s, "STOPPED", sk->name) != NULL)
       continue;
