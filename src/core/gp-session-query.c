@@ -384,6 +384,17 @@ gp_session_sinks_fps (const GpSession * s)
 }
 
 gdouble
+gp_session_sink_media_x (GpSession * s, const GpSinkSummary * sk)
+{
+  gdouble target;
+
+  if (sk->media_per_s >= 0)
+    return sk->media_per_s;
+  target = gp_session_sink_target_fps (s, sk->name);
+  return target > 0 && sk->fps >= 0 ? sk->fps / target : -1;
+}
+
+gdouble
 gp_session_sink_target_media_rate (GpSession * s, const gchar * sink)
 {
   GpSinkSummary *sk = gp_session_find_sink (s, sink);

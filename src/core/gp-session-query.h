@@ -147,6 +147,9 @@ GPtrArray *gp_session_path_hops (GpSession * s, const GpPath * path);
  * it plays to the clock or a live source feeds it; < 0 otherwise (a file
  * decoded as fast as it goes has no target) and for other media. */
 gdouble gp_session_sink_target_media_rate (GpSession * s, const gchar * sink);
+/* The media time @sk gets a second: its own where its buffers carry
+ * durations, else its rate over its caps' rate; < 0 unknown. */
+gdouble gp_session_sink_media_x (GpSession * s, const GpSinkSummary * sk);
 
 /* The interlatency entry of (@source "element.pad", @element): latency
  * from the origin to @element's input; NULL when not measured. */

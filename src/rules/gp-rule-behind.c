@@ -427,19 +427,6 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
 /* Runs shorter than this say little about a steady pace. */
 #define GP_SLOW_MIN_S 2.0
 
-/* The media time @sk gets a second: its own where its buffers carry
- * durations, else its rate over the caps' rate; < 0 unknown. */
-static gdouble
-gp_slow_media_rate (GpSession * s, GpSinkSummary * sk)
-{
-  gdouble target;
-
-  if (sk->media_per_s >= 0)
-    return sk->media_per_s;
-  target = gp_session_sink_target_fps (s, sk->name);
-  return target > 0 && sk->fps >= 0 ? sk->fps / target : -1;
-}
-
 void
 gp_rule_slow (GpSession * s, const GpRule * rule)
 {
@@ -451,7 +438,7 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GHashTable *up;
     GpRuleLimit lim;
-    gdouble rate = gp_slow_media_rate (s, sk), target;
+    gdouble rate = gp_session_sink_media_x (s, sk), target;
     GString *why;
     gchar *title;
     GpFinding *f;

@@ -256,7 +256,7 @@ gp_rule_pace (GpSession * s, const GpRule * rule)
     GpElementSummary *es = gp_session_find_elem_summary (s, sk->name);
     GHashTable *up;
     gboolean sync, live;
-    gdouble target, rate, wait_s, left_s;
+    gdouble rate, wait_s, left_s;
     gchar *title;
     GpFinding *f;
 
@@ -270,9 +270,7 @@ gp_rule_pace (GpSession * s, const GpRule * rule)
     g_hash_table_unref (up);
     if (live)
       continue;
-    target = gp_session_sink_target_fps (s, sk->name);
-    rate = sk->media_per_s >= 0 ? sk->media_per_s : target > 0 &&
-        sk->fps >= 0 ? sk->fps / target : -1;
+    rate = gp_session_sink_media_x (s, sk);
     wait_s = es->wait_total_ms / 1000.0;
     if (rate < 0 || fabs (rate - 1.0) > GP_PACE_REAL_TIME_TOLERANCE ||
         wait_s < s->duration_s * GP_PACE_WAIT_PCT / 100.0)
