@@ -30,6 +30,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define GP_TRACER_LIB "libgstprof.so"
@@ -41,6 +42,18 @@
  * element blocked in a system call (a filesink writing into a FIFO nobody
  * reads) or stuck in its chain function never does. */
 #define GP_CAPTURE_TEARDOWN_MS 3000
+/* Past that, the process's CPU time says which: a stop that is working its
+ * way there (an encoder closing with frames still in its lookahead, a long
+ * frame finishing: x264enc veryslow beside two CPU hogs took over 3 s) burns
+ * at least this share of a core over each GP_CAPTURE_STOP_CHECK_MS, and is
+ * waited for; a blocked one (a system call, a lock, a sleep) burns none.
+ * gstprof's own threads while it waits (the sampler's tick, the panel's
+ * server) stay under 2 %. */
+#define GP_CAPTURE_STOP_WORKING_SHARE 0.10
+#define GP_CAPTURE_STOP_CHECK_MS 1000
+/* A working stop is waited for this long in all: a loop that never ends is
+ * left behind like a blocked call. */
+#define GP_CAPTURE_STOP_WORKING_MAX_MS 30000
 /* The same wait after a second Ctrl-C or a SIGTERM: the user asked for
  * the end at once; long enough for a healthy pipeline to stop. */
 #define GP_CAPTURE_HURRY_MS 250
@@ -422,6 +435,10 @@ struct _GpCaptureRun
   gboolean start_refused;       /* PLAYING refused, no error message */
   guint start_grace_id;
   guint stop_deadline_id;
+  gint64 stop_began_us;         /* monotonic, when the stop began */
+  gdouble stop_cpu_s;           /* the process's CPU time at the last check */
+  gdouble stop_cpu_at_begin_s;
+  gboolean stop_working;        /* it burnt CPU past GP_CAPTURE_TEARDOWN_MS */
 
   guint bus_watch_id;
   guint duration_id;
@@ -803,14 +820,71 @@ gp_capture_on_stopped (GpCaptureRun * r, GstStateChangeReturn ret)
   g_main_loop_quit (r->loop);
 }
 
+/* The CPU time of the whole process, in seconds (user + system). */
+static gdouble
+gp_capture_process_cpu_s (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The stop's wait is over: unless it is working its way to the end
+ * (GP_CAPTURE_STOP_WORKING_SHARE of a core since the last check), and not
+ * in a hurry, and not past GP_CAPTURE_STOP_WORKING_MAX_MS. */
 static gboolean
 gp_capture_on_stop_deadline (gpointer data)
 {
   GpCaptureRun *r = data;
+  gdouble cpu = gp_capture_process_cpu_s ();
+  gdouble waited_ms = (g_get_monotonic_time () - r->stop_began_us) / 1000.0;
+  gdouble since_ms = r->stop_working ? GP_CAPTURE_STOP_CHECK_MS :
+      GP_CAPTURE_TEARDOWN_MS;
+  gboolean working = (cpu - r->stop_cpu_s) * 1000.0 >=
+      GP_CAPTURE_STOP_WORKING_SHARE * since_ms;
 
   r->stop_deadline_id = 0;
+  r->stop_cpu_s = cpu;
+  if (!r->hurry && working && waited_ms + GP_CAPTURE_STOP_CHECK_MS <=
+      GP_CAPTURE_STOP_WORKING_MAX_MS) {
+    r->stop_working = TRUE;
+    r->stop_deadline_id = g_timeout_add (GP_CAPTURE_STOP_CHECK_MS,
+        gp_capture_on_stop_deadline, r);
+    return G_SOURCE_REMOVE;
+  }
   g_main_loop_quit (r->loop);
   return G_SOURCE_REMOVE;
+}
+
+/* What the session says of a stop that outlasted GP_CAPTURE_TEARDOWN_MS:
+ * a "slow-stop" event when it ended, the "stuck" one when it did not. */
+static void
+gp_capture_say_stop (GpCaptureRun * r, gboolean stopped)
+{
+  gdouble took_s = (g_get_monotonic_time () - r->stop_began_us) / 1e6;
+  gdouble cpu_s = gp_capture_process_cpu_s () - r->stop_cpu_at_begin_s;
+  gchar *text;
+
+  if (stopped && !r->stop_working)
+    return;
+  if (stopped)
+    text = g_strdup_printf ("the pipeline took %.1f s to stop, working all "
+        "along (%.1f s of CPU): an element finishing its work as it closes",
+        took_s, cpu_s);
+  else if (r->stop_working)
+    text = g_strdup_printf ("the pipeline was still stopping after %.1f s, "
+        "working all along (%.1f s of CPU; an element in a loop that does "
+        "not end): left running, the session holds what was measured up to "
+        "then", took_s, cpu_s);
+  else
+    text = g_strdup_printf ("the pipeline did not stop within %.2f s of "
+        "being told to (an element blocked, using no CPU): left running, the "
+        "session holds what was measured up to then", took_s);
+  gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
+      stopped ? GP_CAPTURE_SLOW_STOP_EVENT : GP_CAPTURE_STUCK_EVENT, "", text);
+  g_free (text);
 }
 
 /* The pipeline to NULL, waited for GP_CAPTURE_TEARDOWN_MS at most
@@ -831,6 +905,9 @@ gp_capture_stop_pipeline (GpCaptureRun * r)
   job->eos_thread = r->gp_capture_eos_thread;
   r->gp_capture_eos_thread = NULL;
   r->stopping = TRUE;
+  r->stop_began_us = g_get_monotonic_time ();
+  r->stop_cpu_s = r->stop_cpu_at_begin_s = gp_capture_process_cpu_s ();
+  r->stop_working = FALSE;
   r->stop_deadline_id = g_timeout_add (r->hurry ? GP_CAPTURE_HURRY_MS :
       GP_CAPTURE_TEARDOWN_MS, gp_capture_on_stop_deadline, r);
   gp_capture_job_go (job);
@@ -838,16 +915,7 @@ gp_capture_stop_pipeline (GpCaptureRun * r)
   gp_capture_remove_source (&r->stop_deadline_id);
   r->stopping = FALSE;
   stopped = gp_capture_job_finish (job);
-  if (!stopped) {
-    gchar *text = g_strdup_printf ("the pipeline did not stop within %.2f s "
-        "of being told to (an element blocked): left running, the session "
-        "holds what was measured up to then", (r->hurry ?
-            GP_CAPTURE_HURRY_MS : GP_CAPTURE_TEARDOWN_MS) / 1000.0);
-
-    gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
-        GP_CAPTURE_STUCK_EVENT, "", text);
-    g_free (text);
-  }
+  gp_capture_say_stop (r, stopped);
   return stopped;
 }
 

@@ -107,9 +107,13 @@ typedef enum
 } GpCaptureEnd;
 
 /* The event type of a run whose pipeline did not stop when told to (an
- * element blocked in a system call or stuck in its chain): the session
+ * element blocked in a system call or stuck in its chain, or working past
+ * GP_CAPTURE_STOP_WORKING_MAX_MS, gp-capture.c): the session
  * holds what was measured up to the stop, the pipeline was left running. */
 #define GP_CAPTURE_STUCK_EVENT "stuck"
+/* The event of a stop that outlasted the usual bound, working all along,
+ * and ended. */
+#define GP_CAPTURE_SLOW_STOP_EVENT "slow-stop"
 
 #define GP_CAPTURE_ERROR (gp_capture_error_quark ())
 GQuark gp_capture_error_quark (void);

@@ -232,6 +232,11 @@ gp_verdict_run_state (GpVerdictText * vt, GpSession * s)
 {
   GString *line = g_string_new (NULL);
   const GpEvent *stopped = gp_verdict_event (s, "stopped");
+  /* how the stop itself went, when it took long (capture's events) */
+  const GpEvent *closing = gp_verdict_event (s, "stuck");
+
+  if (closing == NULL)
+    closing = gp_verdict_event (s, "slow-stop");
 
   /* (an error says why itself) */
   if (gp_session_never_played (s) && g_strcmp0 (s->end, "error") != 0) {
@@ -276,6 +281,8 @@ gp_verdict_run_state (GpVerdictText * vt, GpSession * s)
       g_string_append_printf (line, "; EOS drained in %.2f s", s->drain_s);
     else if (stopped)
       g_string_append_printf (line, "; %s", stopped->text);
+    if (closing)
+      g_string_append_printf (line, "; %s", closing->text);
   }
   if (line->len > 0)
     gp_verdict_wrap (vt->out, "", "  ", line->str);

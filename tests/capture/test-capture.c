@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture/gp-capture.h"
@@ -297,6 +298,99 @@ test_interrupt (void)
   gp_session_free (s);
 }
 
+/* gpspin, an element of this test: its first buffer costs it
+ * GP_SPIN_MS of its thread's CPU time (a heavy encoder closing with
+ * frames in its lookahead, in small), then it passes buffers on. It notes
+ * on the monotonic clock when its work ended: the truth of when the stop
+ * could end. */
+#define GP_SPIN_MS 9000
+typedef GstElement GpSpin;
+typedef GstElementClass GpSpinClass;
+GType gp_spin_get_type (void);
+G_DEFINE_TYPE (GpSpin, gp_spin, GST_TYPE_ELEMENT);
+static GstStaticPadTemplate gp_spin_sink = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+static GstStaticPadTemplate gp_spin_src = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+static gint gp_spin_spun;
+static gint64 gp_spin_done_us;
+
+static gdouble
+gp_spin_thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static GstFlowReturn
+gp_spin_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
+{
+  if (g_atomic_int_compare_and_exchange (&gp_spin_spun, 0, 1)) {
+    gdouble until = gp_spin_thread_cpu_ms () + GP_SPIN_MS;
+
+    while (gp_spin_thread_cpu_ms () < until);
+    gp_spin_done_us = g_get_monotonic_time ();     /* read once stopped */
+  }
+  return gst_pad_push (GST_ELEMENT (parent)->srcpads->data, buf);
+}
+
+static void
+gp_spin_init (GpSpin * self)
+{
+  GstPad *sink = gst_pad_new_from_static_template (&gp_spin_sink, "sink");
+  GstPad *src = gst_pad_new_from_static_template (&gp_spin_src, "src");
+
+  gst_pad_set_chain_function (sink, gp_spin_chain);
+  GST_PAD_SET_PROXY_CAPS (sink);
+  GST_PAD_SET_PROXY_ALLOCATION (sink);
+  GST_PAD_SET_PROXY_CAPS (src);
+  gst_element_add_pad (self, sink);
+  gst_element_add_pad (self, src);
+}
+
+static void
+gp_spin_class_init (GpSpinClass * klass)
+{
+  gst_element_class_add_static_pad_template (klass, &gp_spin_sink);
+  gst_element_class_add_static_pad_template (klass, &gp_spin_src);
+  gst_element_class_set_static_metadata (klass, "gpspin", "Filter",
+      "burns CPU on its first buffer", "gstprof");
+}
+
+/* A stop that takes longer than the usual bound because an element is
+ * still working (its thread on the CPU all along) is waited for: the run
+ * is not called stuck, the session says how long the stop took, and it
+ * ended within a check's period of when the element's work did. */
+static void
+test_slow_stop (void)
+{
+  GpCaptureEnd end;
+  GpSession *s;
+  GpEvent *ev;
+  gint64 ended_us;
+
+  if (!gp_test_have_tracer ())
+    return;
+  g_assert_true (gst_element_register (NULL, "gpspin", GST_RANK_NONE,
+          gp_spin_get_type ()));
+  s = gp_test_capture (&base_opts, "videotestsrc name=ss_src is-live=true ! "
+      "video/x-raw,framerate=30/1,width=64,height=48 ! gpspin name=ss_spin ! "
+      "fakesink name=ss_sink", 1.0, &end);
+  ended_us = g_get_monotonic_time ();
+  g_assert_cmpint (gp_spin_done_us, >, 0);
+  g_test_message ("the run ended %.2f s after the element's work",
+      (ended_us - gp_spin_done_us) / 1e6);
+  g_assert_null (gp_session_find_event (s, "stuck"));
+  ev = gp_session_find_event (s, "slow-stop");
+  g_assert_nonnull (ev);
+  g_test_message ("%s", ev->text);
+  g_assert_nonnull (strstr (ev->text, "working all along"));
+  g_assert_cmpint (ended_us - gp_spin_done_us, <, 1500 * 1000);
+  gp_session_free (s);
+}
+
 /* x264enc with threads=2 encodes on its own threads, never seen in a
  * hook: the session keeps them as non-streaming threads with their CPU,
  * the process's CPU is more than all streaming threads' together, RSS and
@@ -459,6 +553,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture/queue-latency", test_queue_latency);
   g_test_add_func ("/capture/pipeline-error", test_pipeline_error);
   g_test_add_func ("/capture/interrupt", test_interrupt);
+  g_test_add_func ("/capture/slow-stop", test_slow_stop);
   g_test_add_func ("/capture/worker-threads", test_worker_threads);
   g_test_add_func ("/capture/error-session", test_error_session);
   return g_test_run ();
