@@ -665,6 +665,37 @@ gp_session_machine_span (GpSession * s, GpPlayingSpan * span)
     span->t1 = NAN;
 }
 
+gboolean
+gp_session_machine_cpu (GpSession * s, guint min_samples, GpMachineCpu * out)
+{
+  GpMachineSeries *all = s->machine ? gp_machine_find (s->machine,
+      GP_MACHINE_CPU_LOAD, "all") : NULL;
+  GPtrArray *cores;
+  GpPlayingSpan span;
+  guint i;
+
+  memset (out, 0, sizeof *out);
+  if (all == NULL || !s->process.measured || s->process.cpu_pct_mean < 0)
+    return FALSE;
+  gp_session_machine_span (s, &span);
+  if (gp_machine_series_count (all, span.t0, span.t1) < min_samples)
+    return FALSE;
+  cores = gp_machine_find_all (s->machine, GP_MACHINE_CPU_LOAD);
+  for (i = 0; i < cores->len; i++)
+    if (strcmp (gp_machine_series_instance (g_ptr_array_index (cores, i)),
+            "all") != 0)
+      out->n_cpus++;
+  g_ptr_array_unref (cores);
+  if (out->n_cpus == 0)
+    out->n_cpus = s->process.n_cpus > 0 ? (guint) s->process.n_cpus : 1;
+  out->busy_pct = CLAMP (gp_machine_series_mean (all, span.t0, span.t1),
+      0.0, 100.0);
+  out->own_pct = MIN (s->process.cpu_pct_mean / out->n_cpus, out->busy_pct);
+  out->others_pct = out->busy_pct - out->own_pct;
+  out->idle_pct = 100.0 - out->busy_pct;
+  return TRUE;
+}
+
 /* Sinks that write a recording: latency through the encoder does not
  * matter to anyone there. */
 static const gchar *const gp_session_query_file_sinks[] = {

@@ -173,6 +173,20 @@ void gp_session_playing_span (GpSession * s, GpPlayingSpan * span);
  * pipeline, else (a telemetry log alone) the whole log, NAN bounds. */
 void gp_session_machine_span (GpSession * s, GpPlayingSpan * span);
 
+/* The machine's CPUs over the machine span, each in % of all of them:
+ * how busy they were (cpu.load/all), the part this process took (its CPU
+ * over the windows), the part every other process took (the rest of the
+ * busy part) and what stayed idle. */
+typedef struct
+{
+  gdouble busy_pct, own_pct, others_pct, idle_pct;
+  guint n_cpus;                 /* the machine's: its cpu.load/N series */
+} GpMachineCpu;
+/* FALSE when the machine's load (at least @min_samples over the span) or
+ * the process's CPU was not measured. */
+gboolean gp_session_machine_cpu (GpSession * s, guint min_samples,
+    GpMachineCpu * out);
+
 /* ------------------------------------------------------------------------ */
 /* names: across runs, in the launch string                                  */
 

@@ -160,3 +160,80 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
     g_string_free (names, TRUE);
   }
 }
+
+/* CROWD: the machine's CPUs full, a good part of them taken by other
+ * processes. Busy at this share of all the CPUs (the machine's mean over
+ * the span) nothing is left for a burst: a thread that wakes waits for a
+ * core; */
+#define GP_CROWD_FULL_PCT 90.0
+/* and other processes held at least this share of all of them: a quarter
+ * of the machine (half a core of two) is more than a desktop's or a
+ * server's background ever takes, and as much as a thread of the pipeline
+ * could have had. */
+#define GP_CROWD_OTHERS_PCT 25.0
+
+/* The symptom a lack of CPU makes, as the rules before this one found it:
+ * a stream below its rate or real time. NULL when none. */
+static GpFinding *
+gp_crowd_short (GpSession * s)
+{
+  static const gchar *const felt[] = { "BEHIND", "SLOW", "BUDGET", NULL };
+  guint i;
+
+  for (i = 0; felt[i]; i++) {
+    GpFinding *f = gp_session_find_finding (s, felt[i], NULL);
+
+    if (f != NULL)
+      return f;
+  }
+  return NULL;
+}
+
+void
+gp_rule_crowd (GpSession * s, const GpRule * rule)
+{
+  GpMachineCpu mc;
+  GpFinding *f, *shortf;
+  const gchar *stream;
+  gchar *title;
+
+  if (!gp_session_machine_cpu (s, GP_RULES_MACHINE_MIN_SAMPLES, &mc) ||
+      mc.busy_pct < GP_CROWD_FULL_PCT || mc.others_pct < GP_CROWD_OTHERS_PCT)
+    return;
+  shortf = gp_crowd_short (s);
+  stream = shortf && shortf->targets && shortf->targets->len > 0 ?
+      g_ptr_array_index (shortf->targets, shortf->targets->len - 1) : NULL;
+  title = g_strdup_printf ("other processes took %.0f%% of the %u CPUs "
+      "(this pipeline %.0f%%, the machine %.0f%% busy)%s%s%s%s%s",
+      mc.others_pct, mc.n_cpus, mc.own_pct, mc.busy_pct,
+      shortf ? " while " : "", shortf ? (stream ? stream : "a stream") : "",
+      shortf ? " fell short (" : "", shortf ? shortf->rule : "",
+      shortf ? ")" : "");
+  f = gp_rule_add_finding (s, rule, shortf ? GP_SEVERITY_MEDIUM :
+      GP_SEVERITY_INFO, title);
+  g_free (title);
+  f->rank_value = mc.others_pct;
+  gp_finding_set_double (f, "machine_busy_pct", mc.busy_pct);
+  gp_finding_set_double (f, "process_pct", mc.own_pct);
+  gp_finding_set_double (f, "others_pct", mc.others_pct);
+  gp_finding_set_double (f, "idle_pct", mc.idle_pct);
+  gp_finding_set_int (f, "n_cpus", mc.n_cpus);
+  gp_finding_set_double (f, "process_cpu_pct", s->process.cpu_pct_mean);
+  if (shortf)
+    gp_finding_set_string (f, "falls_short", shortf->rule);
+  if (stream)
+    gp_finding_add_target (f, stream);
+
+  g_free (f->why);
+  f->why = g_strdup_printf ("Every thread of the pipeline waited for a "
+      "core while other processes ran: its elements' times include that "
+      "wait, and %s. What the pipeline itself needs cannot be read from a "
+      "run that did not get it.", shortf ? "the stream fell short of its "
+      "rate because of it, in part or in all" : "it kept up this time, with "
+      "no room left for a burst");
+  g_free (f->fix);
+  f->fix = g_strdup ("Give the pipeline the CPUs it needs: stop or renice "
+      "the other processes, keep them off its cores (taskset, a cpuset), or "
+      "run it on a machine with cores free; then measure again before "
+      "tuning an element, whose numbers here carry the wait.");
+}

@@ -31,11 +31,17 @@
 static gdouble
 gp_queue_cpu_gain_cap (GpSession * s)
 {
+  GpMachineCpu mc;
+  gdouble others = 0;
+
   if (!s->process.measured || s->process.cpu_pct_mean <= 0 ||
       s->process.n_cpus <= 0)
     return -1;
-  return MAX (0.0, (GP_QUEUE_CPU_USABLE * s->process.n_cpus * 100.0 /
-          s->process.cpu_pct_mean - 1.0) * 100.0);
+  /* what other processes held is not free either (% of one core) */
+  if (gp_session_machine_cpu (s, GP_RULES_MACHINE_MIN_SAMPLES, &mc))
+    others = mc.others_pct * mc.n_cpus;
+  return MAX (0.0, ((GP_QUEUE_CPU_USABLE * s->process.n_cpus * 100.0 -
+              others) / s->process.cpu_pct_mean - 1.0) * 100.0);
 }
 
 /* Elements whose real work runs on a thread of their own (a pad task, or a

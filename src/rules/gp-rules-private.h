@@ -50,6 +50,8 @@ gboolean gp_rule_budget_any_live (GpSession * s, GHashTable * elements);
  * threads and flow */
 void gp_rule_queue (GpSession * s, const GpRule * rule);
 void gp_rule_cpu (GpSession * s, const GpRule * rule);
+/* gp-rule-cpu.c: the machine's CPUs taken by other processes */
+void gp_rule_crowd (GpSession * s, const GpRule * rule);
 void gp_rule_stall (GpSession * s, const GpRule * rule);
 void gp_rule_stopped (GpSession * s, const GpRule * rule);
 void gp_rule_qleak (GpSession * s, const GpRule * rule);

@@ -49,6 +49,10 @@ static const GpRule gp_rules_table[] = {
         "source's rate before its muxer, payloader or sink, or a lag against "
         "the clock that grows", gp_rule_behind,
       GP_RULES_VERIFIED_ON_EPYC ("behind")},
+  {"CROWD", "the machine's CPUs full, other processes holding a quarter "
+        "of them or more", gp_rule_crowd, NULL,
+      "tests/corpus/test-advice.c /advice/crowded: the CPU time of the "
+        "processes the test starts, from /proc"},
   {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
       GP_RULES_VERIFIED_ON ("sync")},
   {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late,

@@ -18,7 +18,10 @@
 #include <gst/gst.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "capture/gp-capture.h"
 #include "core/gp-caps.h"
@@ -710,6 +713,101 @@ test_slow_playback (void)
   g_free (slow);
 }
 
+/* A process of the test's that spins on a CPU, and what it spent: its
+ * utime + stime from /proc (the truth of what others took). */
+static GPid
+hog_start (void)
+{
+  const gchar *argv[] = { "sh", "-c", "while :; do :; done", NULL };
+  GError *err = NULL;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, (gchar **) argv, NULL,
+          G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+          gp_test_child_dies_with_us, NULL, &pid, &err));
+  g_assert_no_error (err);
+  return pid;
+}
+
+static gdouble
+hog_cpu_s (GPid pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%d/stat", pid), *text = NULL;
+  gchar **f;
+  gdouble s;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  /* after the command's name, in parentheses: field 3 on, utime 14 */
+  f = g_strsplit (strrchr (text, ')') + 2, " ", -1);
+  s = (g_ascii_strtod (f[11], NULL) + g_ascii_strtod (f[12], NULL)) /
+      sysconf (_SC_CLK_TCK);
+  g_strfreev (f);
+  g_free (text);
+  g_free (path);
+  return s;
+}
+
+/* A machine whose CPUs other processes take: one spinning process a core
+ * and one more, started by the test, beside a live 1080p source whose
+ * frames cost about 25 ms of CPU each (snow: 75 % of a core at 30 fps,
+ * enough on a quiet core). CROWD says at medium that other processes took
+ * at least the share the spinners' own CPU time gives (their utime and
+ * stime from /proc over the run), while the stream fell short; a light
+ * pipeline beside the same spinners keeps up, and CROWD stays below
+ * medium. */
+static void
+test_crowded (void)
+{
+  guint n = (guint) sysconf (_SC_NPROCESSORS_ONLN), i;
+  GPid *hogs = g_new0 (GPid, n + 1);
+  gdouble *before = g_new0 (gdouble, n + 1), spent = 0, truth;
+  GpCaptureOptions o = base_opts;
+  GpSession *s, *t;
+  GpFinding *f;
+  gint64 t0;
+
+  o.machine = TRUE;
+  for (i = 0; i <= n; i++)
+    hogs[i] = hog_start ();
+  g_usleep (200 * 1000);
+  for (i = 0; i <= n; i++)
+    before[i] = hog_cpu_s (hogs[i]);
+  t0 = g_get_monotonic_time ();
+  s = gp_test_capture (&o, "videotestsrc is-live=true pattern=snow ! "
+      "video/x-raw,width=1920,height=1080,framerate=30/1 ! "
+      "fakesink name=cr_sink", 6.0, NULL);
+  for (i = 0; i <= n; i++)
+    spent += hog_cpu_s (hogs[i]) - before[i];
+  truth = spent / (n * ((g_get_monotonic_time () - t0) / 1e6)) * 100.0;
+  gp_rules_run (s);
+  t = gp_test_capture (&o, "videotestsrc is-live=true ! video/x-raw,"
+      "width=320,height=240,framerate=30/1 ! fakesink name=cr_light", 4.0,
+      NULL);
+  gp_rules_run (t);
+  for (i = 0; i <= n; i++) {
+    kill (hogs[i], SIGKILL);
+    waitpid (hogs[i], NULL, 0);
+  }
+
+  f = find (s, "CROWD", GP_SEVERITY_MEDIUM);
+  g_assert_nonnull (f);
+  g_test_message ("%s; the spinners took %.1f%% of the machine by /proc",
+      f->title, truth);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "others_pct"), >=,
+      truth - 10.0);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "others_pct") +
+      gp_test_evidence_double (f, "process_pct"), <=, 100.5);
+  g_assert_nonnull (gp_test_evidence_string (f, "falls_short"));
+  f = find (t, "CROWD", GP_SEVERITY_INFO);
+  if (f)
+    g_test_message ("light: %s [%s]", f->title, f->severity);
+  g_assert_null (find (t, "CROWD", GP_SEVERITY_MEDIUM));
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (before);
+  g_free (hogs);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -1084,6 +1182,7 @@ static const struct
   {"/advice/tee-appsink-full", test_tee_appsink_full},
   {"/advice/slow-playback", test_slow_playback},
   {"/advice/offline-paced", test_offline_paced},
+  {"/advice/crowded", test_crowded},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
