@@ -64,6 +64,21 @@ gp_session_is_queue (GpSession * s, const gchar * name)
 }
 
 gboolean
+gp_session_queue_unbounded (GpSession * s, const gchar * name)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  gint64 b, by, t;
+
+  if (e == NULL || (g_strcmp0 (e->factory, "queue") != 0 &&
+          g_strcmp0 (e->factory, "queue2") != 0))
+    return FALSE;
+  return gp_element_get_prop_int (e, "max-size-buffers", &b) &&
+      gp_element_get_prop_int (e, "max-size-bytes", &by) &&
+      gp_element_get_prop_int (e, "max-size-time", &t) &&
+      b == 0 && by == 0 && t == 0;
+}
+
+gboolean
 gp_session_is_sink (GpSession * s, const gchar * name)
 {
   GpElement *e = gp_session_find_element (s, name);

@@ -30,6 +30,10 @@ gboolean gp_session_is_capsfilter (GpSession * s, const gchar * name);
 GpElement *gp_session_neighbour (GpSession * s, const gchar * name,
     gboolean down);
 gboolean gp_session_is_queue (GpSession * s, const gchar * name);
+/* TRUE when @name is a queue or queue2 with no limit at all (its
+ * max-size-buffers, -bytes and -time recorded as 0): its level as a share
+ * of a limit means nothing, only its buffers do. */
+gboolean gp_session_queue_unbounded (GpSession * s, const gchar * name);
 gboolean gp_session_is_sink (GpSession * s, const gchar * name);
 
 /* TRUE when @name is a sink whose wall self time includes waiting for the

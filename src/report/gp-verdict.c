@@ -1061,8 +1061,12 @@ gp_verdict_queues (GpVerdictText * vt, GpSession * s)
     gp_verdict_name_cell (line, q->name, 20);
     gp_verdict_cell (line, gp_verdict_ms (b, q->residence_ms.p50), 10, TRUE);
     gp_verdict_cell (line, gp_verdict_ms (b, q->residence_ms.p95), 10, TRUE);
-    level = g_strdup_printf ("%s / %s", gp_verdict_pct (b, q->level_pct_mean),
-        gp_verdict_pct (b2, q->level_pct_max));
+    if (gp_session_queue_unbounded (s, q->name))
+      level = g_strdup_printf ("no limit, max %" G_GUINT64_FORMAT,
+          q->level_buffers_max);
+    else
+      level = g_strdup_printf ("%s / %s", gp_verdict_pct (b,
+              q->level_pct_mean), gp_verdict_pct (b2, q->level_pct_max));
     gp_verdict_cell (line, level, 17, TRUE);
     g_free (level);
     /* an import without drops counts none: unknown, not 0 */
@@ -1081,7 +1085,7 @@ gp_verdict_queues (GpVerdictText * vt, GpSession * s)
       vt->dash_used = TRUE;
   }
   g_string_append (vt->out, "  wait in ms; level as % of the queue's "
-      "limit\n");
+      "limit (none: the most buffers held)\n");
 }
 
 /* ------------------------------------------------------------------ */

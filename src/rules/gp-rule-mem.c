@@ -30,6 +30,17 @@
 #define GP_MEM_MIN_GROWTH_MIB 32.0
 /* ... and its last half still grows at this share of the slope. */
 #define GP_MEM_TAIL_SHARE 0.25
+/* Medium (a symptom, measured: tests/corpus/test-advice.c
+ * /advice/mem-unbounded) when the growth does not slow (the last half at
+ * this share of the slope or more) and it cannot be a warm-up: a queue
+ * without limits held at least GP_MEM_HOLDER_BUFFERS (where the memory
+ * goes, and it has no end), or the growth went on for GP_MEM_LONG_S. A
+ * shorter run without such a queue may be an encoder filling its
+ * lookahead (x264enc veryslow: 25 MiB/s for the first 8 s, 107 to 737
+ * MiB): info, and run longer. */
+#define GP_MEM_GROWING_SHARE 0.5
+#define GP_MEM_HOLDER_BUFFERS 30
+#define GP_MEM_LONG_S 60.0
 
 /* Least-squares slope of y over x for points [from, to). */
 static gdouble
@@ -53,8 +64,7 @@ gp_mem_slope (const gdouble * x, const gdouble * y, guint from, guint to)
   return sxx > 0 ? sxy / sxx : 0;
 }
 
-/* The queues that can hold buffers without bound: every max-size-* limit
- * recorded as 0. */
+/* The queues that can hold buffers without bound. */
 static GPtrArray *
 gp_mem_unbounded_queues (GpSession * s)
 {
@@ -63,18 +73,33 @@ gp_mem_unbounded_queues (GpSession * s)
 
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
-    gint64 b, by, t;
 
-    if (g_strcmp0 (e->factory, "queue") != 0 &&
-        g_strcmp0 (e->factory, "queue2") != 0)
-      continue;
-    if (gp_element_get_prop_int (e, "max-size-buffers", &b) &&
-        gp_element_get_prop_int (e, "max-size-bytes", &by) &&
-        gp_element_get_prop_int (e, "max-size-time", &t) &&
-        b == 0 && by == 0 && t == 0)
+    if (gp_session_queue_unbounded (s, e->name))
       g_ptr_array_add (out, e);
   }
   return out;
+}
+
+/* The queue of @queues (without limits) that held the most buffers, when
+ * it held at least GP_MEM_HOLDER_BUFFERS: where the growth sits. */
+static GpElement *
+gp_mem_holder (GpSession * s, GPtrArray * queues)
+{
+  GpElement *best = NULL;
+  guint64 most = 0;
+  guint i;
+
+  for (i = 0; i < queues->len; i++) {
+    GpElement *q = g_ptr_array_index (queues, i);
+    GpQueueSummary *qs = gp_session_find_queue_summary (s, q->name);
+
+    if (qs && qs->level_buffers_max >= GP_MEM_HOLDER_BUFFERS &&
+        qs->level_buffers_max > most) {
+      best = q;
+      most = qs->level_buffers_max;
+    }
+  }
+  return best;
 }
 
 /* The end of the part of the run in which a source still produced: the
@@ -115,6 +140,7 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   gdouble rss0, rss1;
   guint i, n, first, mid;
   GPtrArray *queues;
+  GpElement *holder;
   GpFinding *f;
   GString *fix;
   gchar *title;
@@ -166,9 +192,14 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   rss1 = s->process.measured && s->process.rss_mb_end > 0 ?
       s->process.rss_mb_end : y[n - 1];
 
+  queues = gp_mem_unbounded_queues (s);
+  holder = gp_mem_holder (s, queues);
   title = g_strdup_printf ("process memory grows %.1f MiB/s (%.0f MiB to "
-      "%.0f MiB over the run)", slope, rss0, rss1);
-  f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
+      "%.0f MiB over the run)%s%s", slope, rss0, rss1,
+      holder ? " and sits in " : "", holder ? holder->name : "");
+  f = gp_rule_add_finding (s, rule, tail_slope >= slope *
+      GP_MEM_GROWING_SHARE && (holder || span >= GP_MEM_LONG_S) ?
+      GP_SEVERITY_MEDIUM : GP_SEVERITY_INFO, title);
   g_free (title);
   /* As a share of what the process started with, capped: doubling is as
    * urgent as it gets. */
@@ -185,10 +216,9 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   gp_finding_set_double (f, "steady_s", span);
   gp_finding_set_int (f, "samples", n - first);
 
-  queues = gp_mem_unbounded_queues (s);
   fix = g_string_new (NULL);
   if (queues->len > 0) {
-    GpElement *q = g_ptr_array_index (queues, 0);
+    GpElement *q = holder ? holder : g_ptr_array_index (queues, 0);
     GPtrArray *patch = gp_launch_patch_new ();
     GpQueueSummary *qs = gp_session_find_queue_summary (s, q->name);
 

@@ -485,7 +485,9 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
      * reaches the sink (a valve or a dropping element after the queue
      * would starve the sink with the queue empty too, and the limit would
      * then be after it). */
+    /* (a queue without limits is at 0 % of none, whatever it holds) */
     if (q->level_pct_max >= 0 && q->level_pct_mean <= GP_QFULL_EMPTY_PCT &&
+        !gp_session_queue_unbounded (s, q->name) &&
         deficit > GP_QFULL_STARVED_DEFICIT_PCT && sink_summary &&
         out_fps > 0 && out_fps <= sink_summary->fps * 1.1 + 0.5) {
       GHashTable *up = gp_session_upstream_of (s, q->name);

@@ -59,7 +59,9 @@ static const GpRule gp_rules_table[] = {
       GP_RULES_VERIFIED_ON ("late")},
   {"ENC", "encoder settings hostile to a live or joined stream", gp_rule_enc,
       GP_RULES_VERIFIED_ON ("enc")},
-  {"MEM", "process memory growing through the run", gp_rule_mem, NULL},
+  {"MEM", "process memory growing through the run", gp_rule_mem, NULL,
+      "tests/corpus/test-advice.c /advice/mem-unbounded: the frames an "
+        "unbounded queue gains a second, times their size"},
   {"ZC", "a stretch in system memory between two links in device memory",
       gp_rule_zc, GP_RULES_VERIFIED_ON ("zc")},
   {"SW", "a software element where a registered hardware element does the "

@@ -808,6 +808,46 @@ test_crowded (void)
   g_free (hogs);
 }
 
+/* Memory that grows and does not stop: a live 640x480 I420 source at 30
+ * fps into a queue without limits before an element that takes 66.7 ms a
+ * frame (15 fps). The queue gains 15 frames of 460,800 bytes a second:
+ * 6.6 MiB/s, the truth MEM's slope is held to (the sleep's overshoot
+ * slows the output a little more). MEM says so at medium and names the
+ * queue; the same queue bounded and leaky keeps memory flat: MEM
+ * silent. */
+static void
+test_mem_unbounded (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,"
+      "format=I420,width=640,height=480,framerate=30/1 ! queue name=mu_q %s "
+      "! identity name=mu_slow sleep-time=66667 ! fakesink name=mu_sink";
+  gchar *grows = g_strdup_printf (launch, "max-size-buffers=0 "
+      "max-size-bytes=0 max-size-time=0");
+  gchar *bounded = g_strdup_printf (launch, "max-size-buffers=3 "
+      "leaky=downstream");
+  gdouble truth = (30.0 - 15.0) * 640 * 480 * 3 / 2 / (1024.0 * 1024.0);
+  GpSession *s = run (grows, 8.0), *t;
+  GpFinding *f;
+
+  f = find (s, "MEM", GP_SEVERITY_MEDIUM);
+  g_assert_nonnull (f);
+  g_test_message ("MEM %.2f MiB/s, the queue's gain %.2f MiB/s",
+      gp_test_evidence_double (f, "growth_rate_mib_per_sec"), truth);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
+      >=, truth * 0.8);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
+      <=, truth * 1.3);
+  g_assert_cmpstr (gp_test_evidence_string (f, "unbounded_queue"), ==,
+      "mu_q");
+  t = run (bounded, 6.0);
+  expect (t, NULL, (const gchar *[]) {
+      "MEM", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (bounded);
+  g_free (grows);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -1183,6 +1223,7 @@ static const struct
   {"/advice/slow-playback", test_slow_playback},
   {"/advice/offline-paced", test_offline_paced},
   {"/advice/crowded", test_crowded},
+  {"/advice/mem-unbounded", test_mem_unbounded},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
