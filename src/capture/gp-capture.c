@@ -880,8 +880,9 @@ gp_capture_say_stop (GpCaptureRun * r, gboolean stopped)
         "then", took_s, cpu_s);
   else
     text = g_strdup_printf ("the pipeline did not stop within %.2f s of "
-        "being told to (an element blocked, using no CPU): left running, the "
-        "session holds what was measured up to then", took_s);
+        "being told to (%s): left running, the session holds what was "
+        "measured up to then", took_s, r->hurry ? "the end was asked for at "
+        "once" : "an element blocked, using no CPU");
   gp_aggregator_add_bus_event (r->agg, gp_capture_run_now (r),
       stopped ? GP_CAPTURE_SLOW_STOP_EVENT : GP_CAPTURE_STUCK_EVENT, "", text);
   g_free (text);

@@ -250,7 +250,10 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
       "%.1f MiB every second and had not levelled off while the sources "
       "were producing: "
       "left running, the process ends in swapping or the OOM killer, and "
-      "any frames piling up behind the growth also add latency.", slope);
+      "any frames piling up behind the growth also add latency.%s", slope,
+      g_strcmp0 (f->severity, GP_SEVERITY_INFO) == 0 ? " Nothing here says "
+      "it has no end: a warm-up (an encoder filling its lookahead) can grow "
+      "this long; run longer to see whether it levels off." : "");
 
 out:
   g_array_unref (xs);

@@ -136,14 +136,18 @@ gp_severity_weight (const gchar * severity)
  * moot. */
 #define GP_RULES_HEADLINE "BEHIND"
 
-/* What the verdict says first: the symptoms (GpRule.measured_by), then
- * the headline, then the rest. */
+/* What the verdict says first: the symptoms (GpRule.measured_by) past
+ * their medium threshold, then the headline, then the rest (a symptom at
+ * info among them: memory that may still level off, CPUs crowded while
+ * every stream kept up). */
 static gint
 gp_rules_tier (const GpFinding * f)
 {
   const GpRule *r = gp_rules_find (f->rule);
 
-  if (r != NULL && r->measured_by != NULL)
+  if (r != NULL && r->measured_by != NULL &&
+      gp_severity_weight (f->severity) >=
+      gp_severity_weight (GP_SEVERITY_MEDIUM))
     return 2;
   return g_strcmp0 (f->rule, GP_RULES_HEADLINE) == 0 ? 1 : 0;
 }
