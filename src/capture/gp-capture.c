@@ -874,10 +874,10 @@ gp_capture_say_stop (GpCaptureRun * r, gboolean stopped)
         "along (%.1f s of CPU): an element finishing its work as it closes",
         took_s, cpu_s);
   else if (r->stop_working)
-    text = g_strdup_printf ("the pipeline was still stopping after %.1f s, "
-        "working all along (%.1f s of CPU; an element in a loop that does "
-        "not end): left running, the session holds what was measured up to "
-        "then", took_s, cpu_s);
+    text = g_strdup_printf ("the pipeline did not stop within %.1f s of "
+        "being told to, busy all along (%.1f s of CPU: an element in a loop "
+        "that does not end): left running, the session holds what was "
+        "measured up to then", took_s, cpu_s);
   else
     text = g_strdup_printf ("the pipeline did not stop within %.2f s of "
         "being told to (%s): left running, the session holds what was "

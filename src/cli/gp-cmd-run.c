@@ -131,8 +131,9 @@ static const gchar gp_run_description[] =
     "     unknown element (named), the tracer not found, DIR not writable\n"
     "     (a session that cannot be written at the end: the verdict is\n"
     "     printed first, then one line says why)\n"
-    "  4  the pipeline did not stop when told to (an element blocked): it\n"
-    "     was left behind; the session holds what was measured\n";
+    "  4  the pipeline did not stop when told to (an element blocked, or\n"
+    "     still busy 30 s later): it was left behind; the session holds what\n"
+    "     was measured\n";
 
 /* --serve: the panel's view of the run, and its buttons */
 static void
@@ -301,7 +302,8 @@ gp_cmd_run (gint argc, gchar ** argv)
   gchar *launch = NULL, *dir = NULL, *path = NULL, *reason = NULL;
   gchar *kept = NULL;
   gchar *verdict;
-  gboolean saved, stuck;
+  const GpEvent *stuck;
+  gboolean saved;
   gint code;
 
   ctx = g_option_context_new ("\"LAUNCH\"");
@@ -416,7 +418,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   }
 
   gp_rules_run (s);
-  stuck = gp_session_find_event (s, GP_CAPTURE_STUCK_EVENT) != NULL;
+  stuck = gp_session_find_event (s, GP_CAPTURE_STUCK_EVENT);
   code = end == GP_CAPTURE_END_ERROR || gp_session_never_played (s) ?
       GP_EXIT_PIPELINE : gp_rules_exit_code (s);
   if (stuck)
@@ -436,9 +438,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   fflush (stdout);
   g_free (verdict);
   if (stuck)
-    g_printerr ("gstprof run: the pipeline did not stop when told to (an "
-        "element blocked): left running; the session holds what was "
-        "measured\n");
+    g_printerr ("gstprof run: %s\n", stuck->text);
   if (saved)
     g_printerr ("session: %s\n", path);
   else

@@ -509,7 +509,10 @@ test_connections (void)
     reply_clear (&r);
     g_test_message ("/healthz beside %u held connections: %.1f ms",
         FLOOD_IDLE + FLOOD_SLOW, (g_get_monotonic_time () - t0) / 1e3);
-    g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+    /* answered, not starved: without the cap it never was (no descriptor
+     * left). On a fresh root still busy with its build it took 1.02 s once
+     * while the server accepted and refused the flood */
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, 2 * G_USEC_PER_SEC);
   }
   g_test_message ("server: %u descriptors in the flood", count_fds (sv.pid));
   g_assert_cmpuint (count_fds (sv.pid), <=, FLOOD_FD_LIMIT * 3 / 4);
