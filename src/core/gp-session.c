@@ -809,7 +809,7 @@ gp_session_find_event (GpSession * s, const gchar * type)
 {
   guint i;
 
-  for (i = 0; i < s->events->len; i++) {
+  for (i = 0; s->events && i < s->events->len; i++) {
     GpEvent *ev = g_ptr_array_index (s->events, i);
 
     if (g_strcmp0 (ev->type, type) == 0)

@@ -210,33 +210,18 @@ gp_verdict_negotiation (GpVerdictText * vt, const GpEvent * ev)
   g_free (a);
 }
 
-/* The first event of @type, or NULL. */
-static const GpEvent *
-gp_verdict_event (GpSession * s, const gchar * type)
-{
-  guint i;
-
-  for (i = 0; s->events && i < s->events->len; i++) {
-    GpEvent *ev = g_ptr_array_index (s->events, i);
-
-    if (g_strcmp0 (ev->type, type) == 0)
-      return ev;
-  }
-  return NULL;
-}
-
 /* Whether the pipeline played, and how the run ended: the facts every
  * number below depends on. */
 static void
 gp_verdict_run_state (GpVerdictText * vt, GpSession * s)
 {
   GString *line = g_string_new (NULL);
-  const GpEvent *stopped = gp_verdict_event (s, "stopped");
+  const GpEvent *stopped = gp_session_find_event (s, "stopped");
   /* how the stop itself went, when it took long (capture's events) */
-  const GpEvent *closing = gp_verdict_event (s, "stuck");
+  const GpEvent *closing = gp_session_find_event (s, "stuck");
 
   if (closing == NULL)
-    closing = gp_verdict_event (s, "slow-stop");
+    closing = gp_session_find_event (s, "slow-stop");
 
   /* (an error says why itself) */
   if (gp_session_never_played (s) && g_strcmp0 (s->end, "error") != 0) {
