@@ -120,6 +120,10 @@ typedef struct
    * it (0 unknown: records without GP_L_LAST_TS), so that the steady rate
    * is the buffers between two pushes, not buffers per window span */
   guint64 last_ts, prev_start, prev_last_ts;
+  /* RTP sequence numbers (gp-record.h GP_L_RTP_*), over the run; rtp:
+   * a window carried them */
+  gboolean rtp;
+  guint64 rtp_expected, rtp_received, rtp_restarts;
 } GpAggLink;
 
 typedef struct

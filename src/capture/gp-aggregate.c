@@ -430,6 +430,27 @@ gp_agg_link_add_late (GpAggregator * agg, GpAggLink * l, GpAggSeriesLink * sl,
   }
 }
 
+/* A window's RTP counts of @l (gp-record.h GP_L_RTP_*), when it carries
+ * them: more packets received than the link carried buffers (@b), or more
+ * expected than could be, are no measurement and left out. */
+static void
+gp_agg_link_add_rtp (GpAggLink * l, const GstStructure * ls, guint64 b,
+    guint64 start, guint64 end)
+{
+  guint64 expected = gp_agg_get_u64 (ls, GP_L_RTP_EXPECTED);
+  guint64 received = gp_agg_get_u64 (ls, GP_L_RTP_RECEIVED);
+  guint64 restarts = gp_agg_get_u64 (ls, GP_L_RTP_RESTARTS);
+
+  if (!gp_agg_has_number (ls, GP_L_RTP_EXPECTED) || received > b
+      || !gp_agg_rate_possible (expected, start, end)
+      || !gp_agg_rate_possible (restarts, start, end))
+    return;
+  l->rtp = TRUE;
+  l->rtp_expected += expected;
+  l->rtp_received += received;
+  l->rtp_restarts += restarts;
+}
+
 /* Returns whether any link carried a buffer in this window. */
 static gboolean
 gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
@@ -486,6 +507,7 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     sl->buffers += b;
     sl->bytes += bytes;
     gp_agg_link_add_late (agg, l, sl, ls, start, end);
+    gp_agg_link_add_rtp (l, ls, b, start, end);
   }
   return any;
 }

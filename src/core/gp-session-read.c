@@ -507,12 +507,26 @@ gp_session_read_link_summary (GpJsonReader * r, GpSession * s,
     JsonObject * o, const gchar * p)
 {
   GpLinkSummary *ls = gp_session_add_link_summary (s, name);
+  JsonObject *rtp;
+  gchar *rp;
+  gboolean ok;
 
-  return gp_session_read_maybe (r, o, p, "fps", &ls->fps) &&
-      gp_session_read_maybe (r, o, p, "bytes_per_s", &ls->bytes_per_s) &&
-      gp_session_read_maybe (r, o, p, "media_per_s", &ls->media_per_s) &&
-      gp_session_read_maybe (r, o, p, "first_s", &ls->first_s) &&
-      gp_json_read_count (r, o, p, "buffers", &ls->buffers);
+  if (!(gp_session_read_maybe (r, o, p, "fps", &ls->fps) &&
+          gp_session_read_maybe (r, o, p, "bytes_per_s", &ls->bytes_per_s) &&
+          gp_session_read_maybe (r, o, p, "media_per_s", &ls->media_per_s) &&
+          gp_session_read_maybe (r, o, p, "first_s", &ls->first_s) &&
+          gp_json_read_count (r, o, p, "buffers", &ls->buffers) &&
+          gp_json_read_object (r, o, p, "rtp", &rtp)))
+    return FALSE;
+  if (rtp == NULL)
+    return TRUE;
+  ls->rtp = TRUE;
+  rp = gp_json_key_path (p, "rtp");
+  ok = gp_json_read_count (r, rtp, rp, "expected", &ls->rtp_expected) &&
+      gp_json_read_count (r, rtp, rp, "received", &ls->rtp_received) &&
+      gp_json_read_count (r, rtp, rp, "restarts", &ls->rtp_restarts);
+  g_free (rp);
+  return ok;
 }
 
 static gboolean

@@ -503,6 +503,14 @@ gp_session_write_summary (GpSession * s)
     gp_session_write_set_maybe (lo, "media_per_s", ls->media_per_s);
     gp_session_write_set_maybe (lo, "first_s", ls->first_s);
     gp_session_write_set_count (lo, "buffers", ls->buffers);
+    if (ls->rtp) {
+      JsonObject *ro = json_object_new ();
+
+      gp_session_write_set_count (ro, "expected", ls->rtp_expected);
+      gp_session_write_set_count (ro, "received", ls->rtp_received);
+      gp_session_write_set_count (ro, "restarts", ls->rtp_restarts);
+      json_object_set_object_member (lo, "rtp", ro);
+    }
     gp_session_write_set_keyed (links, ls->id, lo);
   }
   for (i = 0; i < s->threads->len; i++) {

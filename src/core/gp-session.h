@@ -165,6 +165,12 @@ typedef struct
   gdouble first_s;              /* its first buffer,
       s from the start; < 0 none */
   guint64 buffers;
+  /* RTP packets over the whole run (gp-record.h GP_L_RTP_*): what the
+   * sequence numbers say was sent, what came, how often the numbering
+   * started anew; rtp FALSE: the link carried none (or the session does
+   * not say) */
+  gboolean rtp;
+  guint64 rtp_expected, rtp_received, rtp_restarts;
 } GpLinkSummary;
 
 /* summary.paths[] (to sinks) and summary.interlatency[] (to any element) */

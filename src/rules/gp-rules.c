@@ -42,6 +42,10 @@ static const GpRule gp_rules_table[] = {
         "held to real time by sync=true", gp_rule_pace, NULL,
       "tests/corpus/test-advice.c /advice/offline-paced: the same job run "
         "again with sync=false"},
+  {"LOSS", "data lost on the way: RTP packets that never came, buffers a "
+        "leaky queue threw away", gp_rule_loss, NULL,
+      "tests/corpus/test-advice.c /advice/rtp-loss: the packets the sender "
+        "left out; /advice/leaky-loss: the frames a file received"},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},

@@ -372,6 +372,23 @@ struct _GpPad
   gint late_gen;
   gboolean late_on;
 
+  /* RTP sequence numbers (gp-record.h GP_L_RTP_*) on a link whose caps are
+   * application/x-rtp: rtp is set by the pushing thread at a CAPS event or
+   * at its first push (rtp_checked); the rest (hot, 1 writer), the timer
+   * reads the counts */
+  gboolean rtp;
+  gboolean rtp_checked;
+  gboolean rtp_seen;            /* a packet was counted */
+  guint32 rtp_ssrc;
+  guint16 rtp_max_seq;          /* the highest sequence number so far */
+  guint64 rtp_mask;             /* bit i: rtp_max_seq - i was received */
+  guint32 rtp_probation;        /* the sequence number that confirms a
+                                 * restart (the last stray's + 1), or
+                                 * G_MAXUINT32 */
+  guint64 rtp_expected;
+  guint64 rtp_received;
+  guint64 rtp_restarts;
+
   /* caps from CAPS events, and the name; lock is a leaf lock */
   GMutex lock;
   gchar *caps;
@@ -421,6 +438,9 @@ struct _GpPad
   guint64 last_bytes;
   guint64 last_duration;
   guint64 last_timed;
+  guint64 last_rtp_expected;
+  guint64 last_rtp_received;
+  guint64 last_rtp_restarts;
   gchar *link_sink;             /* the real pad it fed when last reported
                                  * ("element.pad"): where the counts of a
                                  * pad that died or was unlinked since go */

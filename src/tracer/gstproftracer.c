@@ -1043,6 +1043,108 @@ gp_link_late (GpPad * ps, GstPad * pad, guint64 rt)
   gp_add (&ps->late_hist[gp_hist_bucket (late)], 1);
 }
 
+/* The bytes of an RTP header read per packet: version, sequence number,
+ * SSRC. */
+#define GP_RTP_HEADER_LEN 12
+/* RFC 3550 A.1's bounds: a sequence number at most this far ahead of the
+ * highest is packets lost on the way (farther, a stray or a restart) ... */
+#define GP_RTP_MAX_DROPOUT 3000
+/* ... and at most this far behind a late or duplicate packet. */
+#define GP_RTP_MAX_MISORDER 100
+#define GP_RTP_NO_PROBATION G_MAXUINT32
+
+/* Whether @caps are RTP's (application/x-rtp). */
+static gboolean
+gp_caps_are_rtp (const GstCaps * caps)
+{
+  return caps && gst_caps_get_size (caps) > 0
+      && gst_structure_has_name (gst_caps_get_structure (caps, 0),
+      "application/x-rtp");
+}
+
+/* One RTP packet pushed on @ps (gp-record.h GP_L_RTP_*): received
+ * unless it is a duplicate of one of the last 64, and the sequence
+ * numbers it moves the highest past expected. A late packet fills its
+ * hole; one far from the highest is a stray until the next packet follows
+ * it, when the numbering starts anew there (RFC 3550 A.1's probation). */
+static void
+gp_rtp_packet (GpPad * ps, GstBuffer * buf)
+{
+  guint8 h[GP_RTP_HEADER_LEN];
+  guint16 seq, ahead, behind;
+  guint32 ssrc;
+
+  if (gst_buffer_extract (buf, 0, h, sizeof h) != sizeof h || (h[0] >> 6) != 2)
+    return;
+  seq = GST_READ_UINT16_BE (h + 2);
+  ssrc = GST_READ_UINT32_BE (h + 8);
+  if (ps->rtp_seen && ssrc == ps->rtp_ssrc) {
+    ahead = (guint16) (seq - ps->rtp_max_seq);
+    behind = (guint16) (ps->rtp_max_seq - seq);
+    if (ahead == 0 || behind < GP_RTP_MAX_MISORDER) {
+      /* late, or a duplicate: the mask knows the last 64 */
+      if (behind < 64) {
+        if (ps->rtp_mask & (G_GUINT64_CONSTANT (1) << behind))
+          return;
+        ps->rtp_mask |= G_GUINT64_CONSTANT (1) << behind;
+      }
+      gp_bump (&ps->rtp_received, 1);
+      return;
+    }
+    gp_bump (&ps->rtp_received, 1);
+    if (ahead < GP_RTP_MAX_DROPOUT) {
+      gp_bump (&ps->rtp_expected, ahead);
+      ps->rtp_max_seq = seq;
+      ps->rtp_mask = ahead < 64 ? (ps->rtp_mask << ahead) | 1 : 1;
+      return;
+    }
+    if (seq != ps->rtp_probation) {
+      ps->rtp_probation = (guint16) (seq + 1);
+      return;
+    }
+    /* the stray and this one */
+    gp_bump (&ps->rtp_expected, 1);
+  } else {
+    gp_bump (&ps->rtp_received, 1);
+  }
+  if (ps->rtp_seen)
+    gp_bump (&ps->rtp_restarts, 1);
+  ps->rtp_ssrc = ssrc;
+  ps->rtp_max_seq = seq;
+  ps->rtp_mask = 1;
+  ps->rtp_probation = GP_RTP_NO_PROBATION;
+  gp_bump (&ps->rtp_expected, 1);
+  g_atomic_int_set (&ps->rtp_seen, TRUE);
+}
+
+/* The RTP packets of a push on @pad: its caps are looked at once, at the
+ * first push (a pad linked after its caps went by passes no CAPS event
+ * hook before GStreamer 1.24), and at each CAPS event after. */
+static inline void
+gp_rtp_count (GpPad * ps, GstPad * pad, GstBuffer * buf, GstBufferList * list,
+    guint n)
+{
+  guint i;
+
+  if (G_UNLIKELY (!ps->rtp_checked)) {
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+
+    ps->rtp_checked = TRUE;
+    ps->rtp = gp_caps_are_rtp (caps);
+    if (caps)
+      gst_caps_unref (caps);
+  }
+  if (G_LIKELY (!ps->rtp))
+    return;
+  if (list == NULL) {
+    if (buf)
+      gp_rtp_packet (ps, buf);
+    return;
+  }
+  for (i = 0; i < n; i++)
+    gp_rtp_packet (ps, gst_buffer_list_get (list, i));
+}
+
 /* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
  * first buffer (NULL for an empty list). */
 static inline void
@@ -1076,6 +1178,7 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       gp_bump (&ps->timed, n);
     }
     gp_store (&ps->last_push_ts, ts);
+    gp_rtp_count (ps, pad, buf, list, n);
 
     if (GST_CLOCK_TIME_IS_VALID (pts)) {
       GpOrigin *o = ps->origin;
@@ -1374,6 +1477,8 @@ do_push_event_pre (GstProfTracer * self, guint64 ts, GstPad * pad,
 
           gst_event_parse_caps (event, &caps);
           gp_caps_describe (caps, &str, &mem);
+          ps->rtp = gp_caps_are_rtp (caps);
+          ps->rtp_checked = TRUE;
           /* the timer reads these under the same leaf lock */
           g_mutex_lock (&ps->lock);
           old_str = ps->caps;

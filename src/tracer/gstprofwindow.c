@@ -354,6 +354,27 @@ gp_take_link_late (GstStructure * s, GpPad * p)
   gp_take_hist (s, GP_L_LATE_HIST, p->late_hist);
 }
 
+/* The link's RTP counts this window (gp-record.h GP_L_RTP_*), once it
+ * carried a packet. */
+static void
+gp_take_link_rtp (GstStructure * s, GpPad * p)
+{
+  guint64 e, r, x;
+
+  if (!g_atomic_int_get (&p->rtp_seen))
+    return;
+  e = gp_load (&p->rtp_expected);
+  r = gp_load (&p->rtp_received);
+  x = gp_load (&p->rtp_restarts);
+  gst_structure_set (s, GP_L_RTP_EXPECTED, G_TYPE_UINT64,
+      e - p->last_rtp_expected, GP_L_RTP_RECEIVED, G_TYPE_UINT64,
+      r - p->last_rtp_received, GP_L_RTP_RESTARTS, G_TYPE_UINT64,
+      x - p->last_rtp_restarts, NULL);
+  p->last_rtp_expected = e;
+  p->last_rtp_received = r;
+  p->last_rtp_restarts = x;
+}
+
 /* Where @p's buffers went: the real pad downstream, remembered as the
  * pad's last link; a pad that died or was unlinked since the last window
  * keeps its last link for the buffers it pushed before (a pipeline torn
@@ -451,6 +472,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     gst_structure_set (s, GP_L_MEMORY, G_TYPE_STRING, mem ? mem : "system",
         NULL);
     gp_take_link_late (s, p);
+    gp_take_link_rtp (s, p);
     p->last_buffers = b;
     p->last_bytes = by;
     p->last_duration = du;

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gstprof
+ *
+ * gp-rule-loss.c: LOSS, data lost on the way, a symptom: RTP packets that
+ * never came, and buffers a leaky queue threw away.
+ *
+ * RTP: the tracer follows the sequence numbers on every link whose caps are
+ * application/x-rtp (summary.links.<id>.rtp: expected, received, as RFC
+ * 3550 A.3 counts them for a receiver report). The packets missing at a
+ * link and not already missing at the links into its source element went
+ * missing there: before a source element that takes no RTP in (udpsrc: on
+ * the network or in the socket), else inside that element (a jitter
+ * buffer dropping packets that came after their deadline). Leaky queues:
+ * the buffers they dropped against those that entered (QLEAK, a cause,
+ * names what drains the queue too slowly). Frames dropped late on QoS are
+ * LATE's. Thresholds and reasons: docs/rules.md.
+ */
+#include "gp-rules-private.h"
+
+#include <string.h>
+
+/* RTP: medium from this many packets lost at a place ... */
+#define GP_LOSS_RTP_MIN_PACKETS 5
+/* ... that are at least this share (%) of those sent: each packet lost of
+ * a compressed video stream damages the picture until the next keyframe,
+ * and video sends several packets a frame, so one in a thousand is
+ * already a visible glitch every few seconds. Fewer: info. */
+#define GP_LOSS_RTP_MIN_PCT 0.1
+/* High from this share (%): a stream that breaks up all the time. */
+#define GP_LOSS_HIGH_PCT 5.0
+/* A link whose numbering started anew more often than this carries
+ * several senders interleaved (a socket two senders send to): its counts
+ * say nothing of loss, so a place below it is not located. */
+#define GP_LOSS_MAX_RESTARTS 3
+/* Leaky queues: QLEAK's thresholds (one or two drops while the sink
+ * prerolls are not a loss). */
+#define GP_LOSS_LEAKY_MIN_DROPPED 5
+#define GP_LOSS_LEAKY_MIN_PCT 1.0
+
+/* The packets lost before @ls: expected less received, 0 when duplicates
+ * or packets from before the first made up for the gaps. */
+static guint64
+gp_loss_rtp_lost (const GpLinkSummary * ls)
+{
+  return ls->rtp_expected > ls->rtp_received ?
+      ls->rtp_expected - ls->rtp_received : 0;
+}
+
+/* What the links into @element say of the packets lost before it: the
+ * most any of them lost (*@upstream), whether one of them carried RTP at
+ * all (returned), and whether one is unmeasurable (*@mixed). */
+static gboolean
+gp_loss_rtp_upstream (GpSession * s, const gchar * element,
+    guint64 * upstream, gboolean * mixed)
+{
+  gboolean any = FALSE;
+  guint i;
+
+  *upstream = 0;
+  *mixed = FALSE;
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLinkSummary *ls;
+    gchar *into = gp_pad_element (l->sink);
+    gboolean ours = g_strcmp0 (into, element) == 0;
+
+    g_free (into);
+    if (!ours || (ls = gp_session_find_link_summary (s, l->id)) == NULL
+        || !ls->rtp)
+      continue;
+    any = TRUE;
+    if (ls->rtp_restarts > GP_LOSS_MAX_RESTARTS)
+      *mixed = TRUE;
+    else
+      *upstream = MAX (*upstream, gp_loss_rtp_lost (ls));
+  }
+  return any;
+}
+
+static void
+gp_loss_rtp_link (GpSession * s, const GpRule * rule, GpLink * l,
+    GpLinkSummary * ls)
+{
+  gchar *from = gp_pad_element (l->src), *into = gp_pad_element (l->sink);
+  guint64 lost = gp_loss_rtp_lost (ls), upstream, here;
+  gboolean rtp_in, mixed;
+  gdouble pct;
+  const gchar *severity;
+  gchar *title;
+  GpFinding *f;
+
+  if (lost == 0 || ls->rtp_restarts > GP_LOSS_MAX_RESTARTS)
+    goto out;
+  rtp_in = gp_loss_rtp_upstream (s, from, &upstream, &mixed);
+  /* the loss the links above already show is theirs */
+  if (upstream >= lost)
+    goto out;
+  here = lost - upstream;
+  pct = ls->rtp_expected > 0 ? here * 100.0 / ls->rtp_expected : 0;
+  severity = here < GP_LOSS_RTP_MIN_PACKETS || pct < GP_LOSS_RTP_MIN_PCT ?
+      GP_SEVERITY_INFO : pct >= GP_LOSS_HIGH_PCT ? GP_SEVERITY_HIGH :
+      GP_SEVERITY_MEDIUM;
+
+  if (!rtp_in)
+    title = g_strdup_printf ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+        " RTP packets (%.2f%%) never reached %s: lost before %s received "
+        "them", here, ls->rtp_expected, pct, into, from);
+  else if (mixed)
+    title = g_strdup_printf ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+        " RTP packets (%.2f%%) never reached %s: lost in %s or before it",
+        here, ls->rtp_expected, pct, into, from);
+  else
+    title = g_strdup_printf ("%s passed on %" G_GUINT64_FORMAT " fewer RTP "
+        "packets than it got (%.2f%% of %" G_GUINT64_FORMAT ")", from, here,
+        pct, ls->rtp_expected);
+  f = gp_rule_add_finding (s, rule, severity, title);
+  g_free (title);
+  gp_finding_add_target (f, from);
+  f->rank_value = MIN (100.0, pct * 10.0);
+  gp_finding_set_string (f, "kind", "rtp");
+  gp_finding_set_string (f, "link", l->id);
+  gp_finding_set_int (f, "lost", (gint64) here);
+  gp_finding_set_int (f, "expected", (gint64) ls->rtp_expected);
+  gp_finding_set_int (f, "received", (gint64) ls->rtp_received);
+  gp_finding_set_double (f, "lost_pct", pct);
+  gp_finding_set_int (f, "lost_upstream", (gint64) upstream);
+  gp_finding_set_string (f, "where", !rtp_in ? "before" : mixed ?
+      "at-or-before" : "in");
+
+  g_free (f->why);
+  f->why = g_strdup ("Each RTP packet lost is a hole in what the receiver "
+      "plays: compressed video shows a damaged or frozen picture until the "
+      "next keyframe, audio a click or a gap. The sequence numbers say how "
+      "many the sender sent, whatever the cause.");
+  g_free (f->fix);
+  if (!rtp_in)
+    f->fix = g_strdup_printf ("The packets were missing when %s received "
+        "them: lost on the network or dropped by the kernel because the "
+        "socket's receive buffer overflowed. Raise the buffer (udpsrc "
+        "buffer-size, and net.core.rmem_max, which caps it) and, where the "
+        "sender can resend, turn on retransmission (rtpbin do-retransmission "
+        "with RTX) or use FEC; over a lossy network, a lower bitrate.",
+        from);
+  else if (mixed)
+    f->fix = g_strdup_printf ("The links into %s carry several senders "
+        "interleaved, so where the packets went missing above it is not "
+        "measured. Look at the socket's receive buffer and the network "
+        "first.", from);
+  else
+    f->fix = g_strdup_printf ("%s received these packets and did not pass "
+        "them on. A jitter buffer does this to packets that come after "
+        "their deadline: give it more latency (rtpjitterbuffer latency, "
+        "rtpbin latency) if the network's jitter is larger than it allows.",
+        from);
+out:
+  g_free (from);
+  g_free (into);
+}
+
+static void
+gp_loss_leaky (GpSession * s, const GpRule * rule, GpQueueSummary * qs)
+{
+  guint64 entered = 0;
+  gdouble pct;
+  GpFinding *f;
+  gchar *title;
+  guint i;
+
+  if (qs->dropped < GP_LOSS_LEAKY_MIN_DROPPED)
+    return;
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLinkSummary *ls;
+    gchar *into = gp_pad_element (l->sink);
+
+    if (g_strcmp0 (into, qs->name) == 0
+        && (ls = gp_session_find_link_summary (s, l->id)) != NULL)
+      entered += ls->buffers;
+    g_free (into);
+  }
+  if (entered == 0)
+    return;
+  pct = MIN (100.0, qs->dropped * 100.0 / entered);
+  if (pct < GP_LOSS_LEAKY_MIN_PCT)
+    return;
+  title = g_strdup_printf ("%s threw away %" G_GUINT64_FORMAT " of %"
+      G_GUINT64_FORMAT " buffers (%.1f%%): leaky=%s, full", qs->name,
+      qs->dropped, entered, pct, qs->leaky);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
+  g_free (title);
+  gp_finding_add_target (f, qs->name);
+  f->rank_value = pct;
+  gp_finding_set_string (f, "kind", "leaky");
+  gp_finding_set_int (f, "lost", (gint64) qs->dropped);
+  gp_finding_set_int (f, "entered", (gint64) entered);
+  gp_finding_set_double (f, "lost_pct", pct);
+  gp_finding_set_string (f, "leaky", qs->leaky);
+  g_free (f->why);
+  f->why = g_strdup ("A leaky queue drops when it is full, and it is full "
+      "because what drains it is slower than what fills it: the dropped "
+      "buffers never reach the output (fewer frames a second, holes in "
+      "audio). Meant when only the freshest frames matter; this says how "
+      "many it costs.");
+  g_free (f->fix);
+  f->fix = g_strdup_printf ("Make what drains %s keep up (QLEAK names the "
+      "element that limits it), or lower the rate before it; a larger "
+      "queue only delays the drops.", qs->name);
+}
+
+void
+gp_rule_loss (GpSession * s, const GpRule * rule)
+{
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+
+    if (ls && ls->rtp)
+      gp_loss_rtp_link (s, rule, l, ls);
+  }
+  for (i = 0; s->queue_summaries && i < s->queue_summaries->len; i++)
+    gp_loss_leaky (s, rule, g_ptr_array_index (s->queue_summaries, i));
+}
