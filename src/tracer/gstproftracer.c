@@ -1065,14 +1065,16 @@ gp_caps_are_rtp (const GstCaps * caps)
 /* One RTP packet pushed on @ps (gp-record.h GP_L_RTP_*): received
  * unless it is a duplicate of one of the last 64, and the sequence
  * numbers it moves the highest past expected. A late packet fills its
- * hole; one far from the highest is a stray until the next packet follows
- * it, when the numbering starts anew there (RFC 3550 A.1's probation). */
+ * hole; one far from the highest is a stray, counted nowhere, until the
+ * next packet follows it, when the numbering starts anew there (RFC 3550
+ * A.1's probation). */
 static void
 gp_rtp_packet (GpPad * ps, GstBuffer * buf)
 {
   guint8 h[GP_RTP_HEADER_LEN];
   guint16 seq, ahead, behind;
   guint32 ssrc;
+  guint64 mask = 1;
 
   if (gst_buffer_extract (buf, 0, h, sizeof h) != sizeof h || (h[0] >> 6) != 2)
     return;
@@ -1091,27 +1093,29 @@ gp_rtp_packet (GpPad * ps, GstBuffer * buf)
       gp_bump (&ps->rtp_received, 1);
       return;
     }
-    gp_bump (&ps->rtp_received, 1);
     if (ahead < GP_RTP_MAX_DROPOUT) {
+      gp_bump (&ps->rtp_received, 1);
       gp_bump (&ps->rtp_expected, ahead);
       ps->rtp_max_seq = seq;
       ps->rtp_mask = ahead < 64 ? (ps->rtp_mask << ahead) | 1 : 1;
       return;
     }
+    /* a stray counts nowhere until the next packet follows it */
     if (seq != ps->rtp_probation) {
       ps->rtp_probation = (guint16) (seq + 1);
       return;
     }
-    /* the stray and this one */
-    gp_bump (&ps->rtp_expected, 1);
-  } else {
+    /* it did: the stray and this one begin the new numbering */
     gp_bump (&ps->rtp_received, 1);
+    gp_bump (&ps->rtp_expected, 1);
+    mask = 3;
   }
+  gp_bump (&ps->rtp_received, 1);
   if (ps->rtp_seen)
     gp_bump (&ps->rtp_restarts, 1);
   ps->rtp_ssrc = ssrc;
   ps->rtp_max_seq = seq;
-  ps->rtp_mask = 1;
+  ps->rtp_mask = mask;
   ps->rtp_probation = GP_RTP_NO_PROBATION;
   gp_bump (&ps->rtp_expected, 1);
   g_atomic_int_set (&ps->rtp_seen, TRUE);
