@@ -489,6 +489,9 @@ gp_agg_finish_threads (GpAggregator * agg)
     ts->cpu_pct_mean = t->last_end > t->first_start ?
         100.0 * t->cpu_ns / (t->last_end - t->first_start) : 0.0;
     ts->cpu_pct_max = t->pct_max;
+    if (t->has_run_delay && t->last_end > t->first_start)
+      ts->run_delay_pct = MIN (100.0, 100.0 * t->run_delay_ns /
+          (t->last_end - t->first_start));
     ts->worker = !t->streaming;
     if (t->blocked_in) {
       ts->blocked_in = g_strdup (t->blocked_in);

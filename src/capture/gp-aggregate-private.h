@@ -155,6 +155,9 @@ typedef struct
   gchar *blocked_in;
   guint64 blocked_ns;
   guint64 latest_end;
+  /* its run-queue wait (gp-record.h GP_T_RUN_DELAY_NS), when recorded */
+  guint64 run_delay_ns;
+  gboolean has_run_delay;
 } GpAggThread;
 
 typedef struct

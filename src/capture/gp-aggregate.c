@@ -613,6 +613,18 @@ gp_agg_add_latency (GpAggregator * agg, const GstStructure * w,
   }
 }
 
+/* A thread record's run-queue wait (gp-record.h GP_T_RUN_DELAY_NS): FALSE
+ * when absent, or longer than the window could hold (the tracer reads it
+ * as the window closes: twice the span is slack enough). */
+static gboolean
+gp_agg_run_delay (const GstStructure * ts, guint64 start, guint64 end,
+    guint64 * ns)
+{
+  *ns = gp_agg_get_u64 (ts, GP_T_RUN_DELAY_NS);
+  return gp_agg_has_number (ts, GP_T_RUN_DELAY_NS) && end > start
+      && *ns <= 2 * (end - start);
+}
+
 static void
 gp_agg_add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
     guint64 end, GpAggSeriesEntry * entry)
@@ -625,7 +637,7 @@ gp_agg_add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
     const gchar *names;
     GpAggThread *t;
     GpAggSeriesThread *st;
-    guint64 cpu;
+    guint64 cpu, delay;
 
     if (ts == NULL || !gp_agg_has_number (ts, GP_T_TID))
       continue;
@@ -645,6 +657,10 @@ gp_agg_add_threads (GpAggregator * agg, const GstStructure * w, guint64 start,
     t->first_start = MIN (t->first_start, start);
     t->last_end = MAX (t->last_end, end);
     t->cpu_ns += cpu;
+    if (gp_agg_run_delay (ts, start, end, &delay)) {
+      t->has_run_delay = TRUE;
+      t->run_delay_ns += delay;
+    }
     if (end > start)
       t->pct_max = MAX (t->pct_max, 100.0 * cpu / (end - start));
 

@@ -260,7 +260,12 @@ typedef struct
   F (GP_T_BLOCKED_IN, "blocked_in", STRING, OPTIONAL, \
       "streaming threads: the element whose push it has been inside since " \
       "before the window began (a sink holding its preroll, a full queue)") \
-  F (GP_T_BLOCKED_NS, "blocked_ns", U64, OPTIONAL, "for how long, so far")
+  F (GP_T_BLOCKED_NS, "blocked_ns", U64, OPTIONAL, "for how long, so far") \
+  F (GP_T_RUN_DELAY_NS, "run_delay_ns", U64, OPTIONAL, \
+      "streaming threads: how long it was ready to run this window but " \
+      "waited for a CPU others had (the kernel's run-queue delay, the " \
+      "second field of /proc/self/task/TID/schedstat); absent where the " \
+      "kernel does not keep it")
 
 #define GP_RECORD_EVENT "event"
 

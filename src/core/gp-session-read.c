@@ -620,7 +620,9 @@ gp_session_read_threads (GpJsonReader * r, GpSession * s, JsonObject * summary)
             gp_session_read_maybe (r, cpu, cp, "max", &ts->cpu_pct_max);
         g_free (cp);
       }
-      ok = ok && gp_json_read_string_array (r, to, ip, "elements", ts->elements)
+      ok = ok && gp_session_read_maybe (r, to, ip, "run_delay_pct",
+          &ts->run_delay_pct)
+          && gp_json_read_string_array (r, to, ip, "elements", ts->elements)
           && gp_session_read_string (r, to, ip, "blocked_in", NULL,
               &ts->blocked_in)
           && gp_session_read_maybe (r, to, ip, "blocked_ms", &ts->blocked_ms);

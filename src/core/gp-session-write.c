@@ -522,6 +522,7 @@ gp_session_write_summary (GpSession * s)
     gp_session_write_set_maybe (cpu, "mean", ts->cpu_pct_mean);
     gp_session_write_set_maybe (cpu, "max", ts->cpu_pct_max);
     json_object_set_object_member (to, "cpu_pct", cpu);
+    gp_session_write_set_maybe (to, "run_delay_pct", ts->run_delay_pct);
     json_object_set_array_member (to, "elements",
         gp_session_write_string_array (ts->elements));
     json_object_set_boolean_member (to, "streaming", !ts->worker);

@@ -203,6 +203,7 @@ gp_thread_summary_new (guint64 tid, const gchar * name)
   ts->tid = tid;
   ts->name = gp_strdup_or_empty (name);
   ts->cpu_pct_mean = ts->cpu_pct_max = -1;
+  ts->run_delay_pct = -1;
   ts->blocked_ms = -1;
   ts->elements = g_ptr_array_new_with_free_func (g_free);
   return ts;

@@ -200,6 +200,9 @@ typedef struct
   gdouble blocked_ms;
   gdouble cpu_pct_mean;         /* % of one core, over the run */
   gdouble cpu_pct_max;          /* busiest window */
+  /* ready to run but waiting for a CPU others had (the kernel's run-queue
+   * wait), % of its life; < 0 unknown */
+  gdouble run_delay_pct;
   GPtrArray *elements;          /* gchar* */
   /* Never seen in a tracer hook: not a GStreamer streaming thread but an
    * element's own worker (x264's encoder threads), the application's, or

@@ -37,6 +37,10 @@
  * own worker threads); below the minimum its total is noise. */
 #define GP_VERDICT_OFF_CPU_FRACTION 0.5
 #define GP_VERDICT_OFF_CPU_MIN_MS 10.0
+/* A streaming thread that waited for a core this share of its life (the
+ * kernel's run-queue wait) is said to: every element's self time on it
+ * holds a part of that wait. Below it, scheduling noise. */
+#define GP_VERDICT_RUN_DELAY_PCT 10.0
 /* The process is CPU-bound at this share of all the cores it may use. */
 #define GP_VERDICT_CPU_BOUND_FRACTION 0.90
 #define GP_VERDICT_MAX_WORKER_GROUPS 3
@@ -836,6 +840,67 @@ gp_verdict_compare_work (gconstpointer a, gconstpointer b, gpointer user_data)
       (*(GpElementSummary **) b)->name);
 }
 
+/* The streaming thread of @es that waited for a core the longest share
+ * of its life, when one did for GP_VERDICT_RUN_DELAY_PCT or more. */
+static GpThreadSummary *
+gp_verdict_elem_run_delay (GpSession * s, const GpElementSummary * es)
+{
+  GpThreadSummary *worst = NULL;
+  guint i, j;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    for (j = 0; t->elements && j < t->elements->len; j++)
+      if (g_strcmp0 (g_ptr_array_index (t->elements, j), es->name) == 0 &&
+          t->run_delay_pct >= GP_VERDICT_RUN_DELAY_PCT &&
+          (worst == NULL || t->run_delay_pct > worst->run_delay_pct))
+        worst = t;
+  }
+  return worst;
+}
+
+/* Whether the elements' CPU time was measured (--cpu). */
+static gboolean
+gp_verdict_has_element_cpu (GpSession * s)
+{
+  guint i;
+
+  for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++)
+    if (((GpElementSummary *) g_ptr_array_index (s->elem_summaries,
+                i))->cpu_ms >= 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Streaming threads that waited for a core (the kernel's run-queue wait):
+ * the self times on them hold that wait wherever it fell. */
+static void
+gp_verdict_run_delay_notes (GpVerdictText * vt, GpSession * s)
+{
+  gboolean cpu = gp_verdict_has_element_cpu (s);
+  gchar b[32];
+  guint i;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    gchar *note;
+
+    if (t->worker || t->run_delay_pct < GP_VERDICT_RUN_DELAY_PCT ||
+        t->elements == NULL || t->elements->len == 0)
+      continue;
+    note = g_strdup_printf ("%s waited for a CPU %s of its time: ready to "
+        "run while other processes or threads had the cores (the kernel's "
+        "run queue). The self times of the elements on it hold that wait "
+        "wherever it fell, %s", t->name,
+        gp_verdict_pct (b, t->run_delay_pct), cpu ? "and their CPU time "
+        "(--cpu) leaves it out." : "and it is not their work: --cpu tells "
+        "their work apart.");
+    gp_verdict_wrap (vt->out, "  ", "  ", note);
+    g_free (note);
+  }
+}
+
 static void
 gp_verdict_where (GpVerdictText * vt, GpSession * s)
 {
@@ -924,12 +989,15 @@ gp_verdict_where (GpVerdictText * vt, GpSession * s)
         es->cpu_ms >= GP_VERDICT_OFF_CPU_FRACTION * es->self_total_ms)
       continue;
     note = g_strdup_printf ("%s was on the CPU for %s of its self time "
-        "(--cpu): the rest it spent off it, sleeping, on a lock, on I/O or "
-        "waiting for its own worker threads.", es->name,
-        gp_verdict_pct (b, es->cpu_ms / es->self_total_ms * 100.0));
+        "(--cpu): the rest it spent off it, sleeping, on a lock, on I/O, "
+        "waiting for its own worker threads%s.", es->name,
+        gp_verdict_pct (b, es->cpu_ms / es->self_total_ms * 100.0),
+        gp_verdict_elem_run_delay (s, es) != NULL ? " or for a core (its thread "
+        "waited on the run queue, below)" : "");
     gp_verdict_wrap (vt->out, "  ", "  ", note);
     g_free (note);
   }
+  gp_verdict_run_delay_notes (vt, s);
   for (i = 0; i < waiting->len; i++) {
     gchar *note = g_strdup_printf ("%s waits for the clock (sync): its wall "
         "time is mostly waiting, so only its CPU time, when measured "

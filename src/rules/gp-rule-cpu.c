@@ -189,13 +189,32 @@ gp_crowd_short (GpSession * s)
   return NULL;
 }
 
+/* The streaming thread that waited for a core the longest share of its
+ * life (the kernel's run-queue wait), or NULL when none is known. */
+static GpThreadSummary *
+gp_crowd_most_delayed (GpSession * s)
+{
+  GpThreadSummary *worst = NULL;
+  guint i;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+
+    if (!t->worker && t->run_delay_pct >= 0 &&
+        (worst == NULL || t->run_delay_pct > worst->run_delay_pct))
+      worst = t;
+  }
+  return worst;
+}
+
 void
 gp_rule_crowd (GpSession * s, const GpRule * rule)
 {
   GpMachineCpu mc;
   GpFinding *f, *shortf;
+  GpThreadSummary *delayed;
   const gchar *stream;
-  gchar *title;
+  gchar *title, *waited;
 
   if (!gp_session_machine_cpu (s, GP_RULES_MACHINE_MIN_SAMPLES, &mc) ||
       mc.busy_pct < GP_CROWD_FULL_PCT || mc.others_pct < GP_CROWD_OTHERS_PCT)
@@ -223,14 +242,25 @@ gp_rule_crowd (GpSession * s, const GpRule * rule)
     gp_finding_set_string (f, "falls_short", shortf->rule);
   if (stream)
     gp_finding_add_target (f, stream);
+  delayed = gp_crowd_most_delayed (s);
+  if (delayed) {
+    gp_finding_set_string (f, "most_delayed_thread", delayed->name);
+    gp_finding_set_double (f, "run_delay_pct", delayed->run_delay_pct);
+    waited = g_strdup_printf (" (%s was ready to run but waited for one "
+        "%.0f%% of its time, by the kernel's run queue)", delayed->name,
+        delayed->run_delay_pct);
+  } else {
+    waited = g_strdup ("");
+  }
 
   g_free (f->why);
   f->why = g_strdup_printf ("Every thread of the pipeline waited for a "
-      "core while other processes ran: its elements' times include that "
+      "core while other processes ran%s: its elements' times include that "
       "wait, and %s. What the pipeline itself needs cannot be read from a "
-      "run that did not get it.", shortf ? "the stream fell short of its "
-      "rate because of it, in part or in all" : "it kept up this time, with "
-      "no room left for a burst");
+      "run that did not get it.", waited, shortf ? "the stream fell short "
+      "of its rate because of it, in part or in all" : "it kept up this "
+      "time, with no room left for a burst");
+  g_free (waited);
   g_free (f->fix);
   f->fix = g_strdup ("Give the pipeline the CPUs it needs: stop or renice "
       "the other processes, keep them off its cores (taskset, a cpuset), or "

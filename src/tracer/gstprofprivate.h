@@ -506,6 +506,12 @@ struct _GpThread
   gint tid;
   gint exited;
   guint64 cpu_at_exit;
+  /* its run-queue wait (gp-record.h GP_T_RUN_DELAY_NS): when it met its
+   * first hook and when it exited (owner), the last window's (timer);
+   * run_delay_known FALSE where the kernel does not say */
+  gboolean run_delay_known;
+  guint64 run_delay_at_exit;
+  guint64 run_delay_last;
 
   /* owner thread only */
   guint depth;
@@ -678,6 +684,8 @@ guint64 gp_now (GstProfTracer * self);
 void gp_calibrate (GstProfTracer * self, guint64 ts);
 guint64 gp_thread_cpu_now (void);
 guint64 gp_tid_cpu (gint tid, gboolean * alive);
+gboolean gp_read_small (const gchar * path, gchar * buf, gsize size);
+gboolean gp_tid_run_delay (gint tid, guint64 * run_delay);
 void gp_topology_changed (GstProfTracer * self);
 
 /* gstprofwindow.c */

@@ -12,9 +12,12 @@
 
 #include "gstprofprivate.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #ifdef __linux__
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -76,6 +79,55 @@ gp_tid_cpu (gint tid, gboolean * alive)
 #endif
   *alive = FALSE;
   return 0;
+}
+
+#ifdef __linux__
+/* Reads a small /proc file into @buf (NUL-terminated) without allocating;
+ * FALSE when it cannot be read. */
+gboolean
+gp_read_small (const gchar * path, gchar * buf, gsize size)
+{
+  gssize n;
+  gint fd;
+
+  do
+    fd = open (path, O_RDONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return FALSE;
+  do
+    n = read (fd, buf, size - 1);
+  while (n < 0 && errno == EINTR);
+  close (fd);
+  if (n <= 0)
+    return FALSE;
+  buf[n] = '\0';
+  return TRUE;
+}
+#endif
+
+/* How long thread @tid of this process has waited on a run queue, ready
+ * to run while others had the CPU (the second field of its schedstat, ns);
+ * FALSE where the kernel does not say (no CONFIG_SCHED_INFO, the thread
+ * gone). @tid 0: the calling thread. */
+gboolean
+gp_tid_run_delay (gint tid, guint64 * run_delay)
+{
+#ifdef __linux__
+  gchar path[64], buf[96];
+  unsigned long long on_cpu, waited;
+
+  if (tid > 0)
+    g_snprintf (path, sizeof path, "/proc/self/task/%d/schedstat", tid);
+  else
+    g_strlcpy (path, "/proc/thread-self/schedstat", sizeof path);
+  if (gp_read_small (path, buf, sizeof buf)
+      && sscanf (buf, "%llu %llu", &on_cpu, &waited) == 2) {
+    *run_delay = waited;
+    return TRUE;
+  }
+#endif
+  return FALSE;
 }
 
 void
@@ -1127,6 +1179,7 @@ gp_thread_new (GstProfTracer * self)
   /* the timer's first delta starts from here, so CPU the thread spent
    * before it first met a hook is not charged to the first window */
   t->cpu_last = gp_thread_cpu_now ();
+  t->run_delay_known = gp_tid_run_delay (0, &t->run_delay_last);
   if (self->trace_s > 0)
     t->trace = gp_pushes_ring_new (self);
   g_private_set (&gp_thread_key, t);
@@ -1176,6 +1229,8 @@ gp_thread_exit_notify (gpointer data)
   GpThread *t = data;
 
   t->cpu_at_exit = gp_thread_cpu_now ();
+  if (t->run_delay_known && !gp_tid_run_delay (0, &t->run_delay_at_exit))
+    t->run_delay_at_exit = t->run_delay_last;
   g_atomic_int_set (&t->exited, 1);
   gp_thread_unref (t);
 }

@@ -644,30 +644,6 @@ typedef struct
  * application may have hundreds of threads. */
 #define GP_COMM_REREAD_SCANS 16
 
-#ifdef __linux__
-/* Reads a small /proc file into @buf (NUL-terminated) without allocating;
- * FALSE when it cannot be read. */
-static gboolean
-gp_read_small (const gchar * path, gchar * buf, gsize size)
-{
-  gssize n;
-  gint fd;
-
-  do
-    fd = open (path, O_RDONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return FALSE;
-  do
-    n = read (fd, buf, size - 1);
-  while (n < 0 && errno == EINTR);
-  close (fd);
-  if (n <= 0)
-    return FALSE;
-  buf[n] = '\0';
-  return TRUE;
-}
-#endif
 
 static guint64
 gp_process_cpu_now (gboolean * ok)
@@ -878,6 +854,24 @@ gp_thread_blocked (GstProfTracer * self, GpThread * t, guint64 * since)
   return NULL;
 }
 
+/* @t's run-queue wait this window (gp-record.h GP_T_RUN_DELAY_NS), when
+ * the kernel keeps it; an exited thread's up to its exit. */
+static void
+gp_take_run_delay (GstStructure * s, GpThread * t)
+{
+  guint64 now;
+
+  if (!t->run_delay_known)
+    return;
+  if (g_atomic_int_get (&t->exited))
+    now = t->run_delay_at_exit;
+  else if (!gp_tid_run_delay (t->tid, &now))
+    return;
+  gst_structure_set (s, GP_T_RUN_DELAY_NS, G_TYPE_UINT64,
+      now > t->run_delay_last ? now - t->run_delay_last : 0, NULL);
+  t->run_delay_last = MAX (now, t->run_delay_last);
+}
+
 static void
 gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
     guint64 index)
@@ -920,6 +914,7 @@ gp_add_threads (GstProfTracer * self, GstStructure * w, GPtrArray * threads,
         GP_T_CPU_NS, G_TYPE_UINT64, cpu > t->cpu_last ? cpu - t->cpu_last : 0,
         GP_T_ELEMENTS, G_TYPE_STRING, names->str,
         GP_T_STREAMING, G_TYPE_BOOLEAN, TRUE, NULL);
+    gp_take_run_delay (s, t);
     if (!g_atomic_int_get (&t->exited)) {
       guint64 since = 0, now = gp_now (self);
       GpElem *in = gp_thread_blocked (self, t, &since);

@@ -853,6 +853,63 @@ test_threads (void)
   gp_session_free (s);
 }
 
+/* The run-queue wait (GP_T_RUN_DELAY_NS) over a thread's life, a window
+ * claiming more than it could hold left out; a thread without it unknown.
+ * RTP counts (GP_L_RTP_*) summed per link over the run, a window claiming
+ * more packets received than the link carried left out; a link without
+ * them carries no rtp. */
+static void
+test_run_delay_and_rtp (void)
+{
+  GpSession *s = gp_session_new ();
+  GpAggregator *agg = gp_aggregator_new (s, T0);
+  GpLinkSummary *rtp, *plain;
+  GpThreadSummary *t;
+  guint i;
+
+  for (i = 0; i < 4; i++) {
+    GstStructure *w = window_new (i, T0 + i * WIN, T0 + (i + 1) * WIN);
+    const GValue *threads, *links;
+    GstStructure *ts, *ls;
+
+    add_element (w, "a", "source", 10, MS);
+    add_element (w, "b", "filter", 10, MS);
+    add_thread (w, 100, "src:src", WIN / 2, "a, b");
+    add_thread (w, 101, "other", WIN / 4, "");
+    add_link (w, "a.src", "b.sink", 10, 1000, "application/x-rtp");
+    add_link (w, "b.src", "c.sink", 10, 1000, "video/x-raw");
+    threads = gst_structure_get_value (w, "threads");
+    ts = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
+        (threads, 0));
+    /* the last window's is more than a window holds */
+    gst_structure_set (ts, "run_delay_ns", G_TYPE_UINT64, i == 3 ?
+        3 * WIN : WIN / 4, NULL);
+    links = gst_structure_get_value (w, "links");
+    ls = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
+        (links, 0));
+    /* the second window's claims 11 packets on a link of 10 buffers */
+    gst_structure_set (ls, "rtp_expected", G_TYPE_UINT64, (guint64) 12,
+        "rtp_received", G_TYPE_UINT64, (guint64) (i == 1 ? 11 : 10),
+        "rtp_restarts", G_TYPE_UINT64, (guint64) (i == 0), NULL);
+    feed (agg, w);
+  }
+  gp_aggregator_finish (agg);
+
+  t = gp_session_find_thread (s, 100);
+  assert_near (t->run_delay_pct, 3 * 25.0 / 4, 1e-9);
+  g_assert_cmpfloat (gp_session_find_thread (s, 101)->run_delay_pct, <, 0);
+  rtp = gp_session_find_link_summary (s, "a.src->b.sink");
+  plain = gp_session_find_link_summary (s, "b.src->c.sink");
+  g_assert_true (rtp->rtp);
+  g_assert_cmpuint (rtp->rtp_expected, ==, 36);
+  g_assert_cmpuint (rtp->rtp_received, ==, 30);
+  g_assert_cmpuint (rtp->rtp_restarts, ==, 1);
+  g_assert_false (plain->rtp);
+
+  gp_aggregator_free (agg);
+  gp_session_free (s);
+}
+
 /* The process: CPU over the windows that carried it (mean, and the max
  * of its windows, a short flush window left out of the max), RSS first /
  * max / last, n_cpus; threads no hook saw stay in summary.threads as
@@ -1386,6 +1443,7 @@ main (int argc, char **argv)
   g_test_add_func ("/aggregate/events", test_events);
   g_test_add_func ("/aggregate/threads", test_threads);
   g_test_add_func ("/aggregate/process", test_process);
+  g_test_add_func ("/aggregate/run-delay-and-rtp", test_run_delay_and_rtp);
   g_test_add_func ("/aggregate/latency", test_latency);
   g_test_add_func ("/aggregate/malformed", test_malformed);
   g_test_add_func ("/aggregate/concurrent", test_concurrent);

@@ -235,6 +235,10 @@ make_full_session (void)
   ls->media_per_s = 0.999;
   ls->first_s = 0.25;
   ls->buffers = 300;
+  ls->rtp = TRUE;
+  ls->rtp_expected = 310;
+  ls->rtp_received = 300;
+  ls->rtp_restarts = 1;
   ls = gp_session_add_link_summary (s, "q ü.src->fakesink0.sink");
   ls->fps = 0;
   ls->bytes_per_s = 0;
@@ -259,6 +263,7 @@ make_full_session (void)
   ts = gp_session_add_thread (s, 12345, "videotestsrc0:s");
   ts->cpu_pct_mean = 81.5;
   ts->cpu_pct_max = 99.75;
+  ts->run_delay_pct = 12.25;
   add_strings (ts->elements, "videotestsrc0", "identity0", NULL);
   ts = gp_session_add_thread (s, G_GUINT64_CONSTANT (4294967296), "q ü:src");
   ts->cpu_pct_mean = 2;
@@ -514,6 +519,10 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpfloat (x->media_per_s, ==, y->media_per_s);
     g_assert_cmpfloat (x->first_s, ==, y->first_s);
     g_assert_cmpuint (x->buffers, ==, y->buffers);
+    g_assert_cmpint (x->rtp, ==, y->rtp);
+    g_assert_cmpuint (x->rtp_expected, ==, y->rtp_expected);
+    g_assert_cmpuint (x->rtp_received, ==, y->rtp_received);
+    g_assert_cmpuint (x->rtp_restarts, ==, y->rtp_restarts);
   }
   assert_paths_equal (a->paths, b->paths);
   assert_paths_equal (a->interlatency, b->interlatency);
@@ -526,6 +535,7 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpstr (x->name, ==, y->name);
     g_assert_cmpfloat (x->cpu_pct_mean, ==, y->cpu_pct_mean);
     g_assert_cmpfloat (x->cpu_pct_max, ==, y->cpu_pct_max);
+    g_assert_cmpfloat (x->run_delay_pct, ==, y->run_delay_pct);
     assert_strings_equal (x->elements, y->elements);
     g_assert_cmpint (x->worker, ==, y->worker);
     g_assert_cmpstr (x->blocked_in, ==, y->blocked_in);
