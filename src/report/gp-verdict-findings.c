@@ -44,6 +44,8 @@ gp_verdict_evidence_item (const gchar * key, JsonNode * node)
     unit = "x";
   else if (gp_verdict_findings_strip_suffix (key, "_mhz", &label))
     unit = " MHz";
+  else if (gp_verdict_findings_strip_suffix (key, "_mbps", &label))
+    unit = " Mbit/s";
   else if (gp_verdict_findings_strip_suffix (key, "_c", &label))
     unit = " C";
   else if (gp_verdict_findings_strip_suffix (key, "_w", &label))
@@ -74,6 +76,8 @@ gp_verdict_evidence_item (const gchar * key, JsonNode * node)
         unit = "";
       } else if (g_str_equal (unit, " MHz"))
         value = g_strdup_printf ("%.0f", v);
+      else if (g_str_equal (unit, " Mbit/s"))
+        value = g_strdup_printf ("%.2f", v);
       else if (*unit)
         value = g_strdup_printf ("%.1f", v);
       else if (v == floor (v) && fabs (v) < 1e15)

@@ -427,6 +427,49 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
 /* Runs shorter than this say little about a steady pace. */
 #define GP_SLOW_MIN_S 2.0
 
+/* SLOW's supply: a source that is not live and waited for its data this
+ * share of the run or more (a network, a server, a slow disk) ... */
+#define GP_SLOW_SUPPLY_WAIT_PCT 50.0
+
+/* The source among @up (not live) that waited for its data the longest,
+ * when it waited GP_SLOW_SUPPLY_WAIT_PCT of the run or more, and the bytes
+ * a second its output carried (steady): what supplies the playback, and
+ * slower than the media needs. NULL when none. */
+static GpElementSummary *
+gp_slow_supplier (GpSession * s, GHashTable * up, gdouble * bytes_per_s,
+    gdouble * wait_pct)
+{
+  GpElementSummary *best = NULL;
+  GHashTableIter it;
+  gpointer key;
+
+  *bytes_per_s = *wait_pct = -1;
+  if (s->duration_s <= 0)
+    return NULL;
+  g_hash_table_iter_init (&it, up);
+  while (g_hash_table_iter_next (&it, &key, NULL)) {
+    GpElement *e = gp_session_find_element (s, key);
+    GpElementSummary *es = gp_session_find_elem_summary (s, key);
+    GpLink *out = gp_session_link_out_of (s, key);
+    GpLinkSummary *ls = out ? gp_session_find_link_summary (s, out->id) :
+        NULL;
+    gdouble pct;
+
+    if (e == NULL || es == NULL || ls == NULL ||
+        g_strcmp0 (e->kind, "source") != 0 ||
+        gp_session_is_live_source (s, key) || es->wait_total_ms < 0 ||
+        ls->bytes_per_s <= 0)
+      continue;
+    pct = es->wait_total_ms / (s->duration_s * 1000.0) * 100.0;
+    if (pct >= GP_SLOW_SUPPLY_WAIT_PCT && pct > *wait_pct) {
+      best = es;
+      *wait_pct = MIN (100.0, pct);
+      *bytes_per_s = ls->bytes_per_s;
+    }
+  }
+  return best;
+}
+
 void
 gp_rule_slow (GpSession * s, const GpRule * rule)
 {
@@ -438,7 +481,9 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GHashTable *up;
     GpRuleLimit lim;
-    gdouble rate = gp_session_sink_media_x (s, sk), target;
+    GpElementSummary *supplier = NULL;
+    gdouble rate = gp_session_sink_media_x (s, sk), target, supply = -1;
+    gdouble supply_wait = -1;
     GString *why;
     gchar *title;
     GpFinding *f;
@@ -459,6 +504,8 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
       continue;
     }
     gp_rule_budget_limit (s, up, &lim);
+    if (!(lim.hot && lim.saturated) && rate > 0)
+      supplier = gp_slow_supplier (s, up, &supply, &supply_wait);
     g_hash_table_unref (up);
     target = gp_session_sink_target_fps (s, sk->name);
 
@@ -470,6 +517,8 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
     gp_finding_add_target (f, sk->name);
     if (lim.hot && lim.saturated)
       gp_finding_add_target (f, lim.hot->name);
+    if (supplier)
+      gp_finding_add_target (f, supplier->name);
     f->rank_value = (1.0 - rate) * 100.0;
     gp_finding_set_string (f, "sink", sk->name);
     gp_finding_set_double (f, "media_x", rate);
@@ -482,9 +531,15 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
       if (lim.busy_pct >= 0)
         gp_finding_set_double (f, "thread_busy_pct", lim.busy_pct);
     }
-    if (lim.hot) {
+    if (lim.hot && lim.saturated) {
       gp_finding_set_string (f, "limiting", lim.hot->name);
       gp_finding_set_double (f, "limiting_share_pct", lim.hot_share_pct);
+    }
+    if (supplier) {
+      gp_finding_set_string (f, "supplier", supplier->name);
+      gp_finding_set_double (f, "supply_mbps", supply * 8 / 1e6);
+      gp_finding_set_double (f, "needed_mbps", supply * 8 / 1e6 / rate);
+      gp_finding_set_double (f, "supplier_wait_pct", supply_wait);
     }
 
     why = g_string_new (NULL);
@@ -498,6 +553,14 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
           "%.0f%% of the processing in %s: that is what holds it back.",
           lim.thread ? lim.thread->name : "?", lim.busy_pct,
           lim.hot_share_pct, lim.hot->name);
+    else if (supplier)
+      g_string_append_printf (why, " No thread that feeds it is saturated; "
+          "%s waited for its data %.0f%% of the run and delivered %.2f "
+          "Mbit/s, where playing this stream in real time takes %.2f Mbit/s "
+          "(what it delivered, over the %.2f s of media each second it "
+          "made): the supply is the limit, not the elements after it.",
+          supplier->name, supply_wait, supply * 8 / 1e6,
+          supply * 8 / 1e6 / rate, rate);
     else
       g_string_append (why, " Cause not identified: no thread that feeds "
           "it is saturated (a source that reads slowly, a network, a wait "
@@ -509,7 +572,13 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
         g_strdup_printf ("Make %s cheaper (its settings, a hardware "
         "element for the same job, smaller frames before it) or give it a "
         "thread of its own (a queue before it) if its thread does other "
-        "work.", lim.hot->name) :
+        "work.", lim.hot->name) : supplier ?
+        g_strdup_printf ("Feed %s faster: the server or the network it "
+        "reads from (a closer server, a faster link), or a stream of a "
+        "lower bitrate (another rendition); to play through a slow patch, "
+        "buffer before playing (playbin's buffer-duration, queue2 with "
+        "use-buffering), which only helps when the supply is fast enough "
+        "on average.", supplier->name) :
         g_strdup ("Look at what feeds the sink: the source's read rate, "
         "the network, a queue that waits on another branch.");
   }

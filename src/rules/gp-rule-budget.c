@@ -24,6 +24,11 @@
  * handlers (an encoder's start-up and EOS drain), which are not buffer
  * self time. */
 #define GP_BUDGET_DOMINANT_PCT 40.0
+/* ... on a thread busy at least this share of the run, or of unknown
+ * business (imports): an element that does most of the work of a thread
+ * idle most of the run limits nothing (a decoder 0.4 ms a frame on a
+ * thread 1 % busy, fed by a slow server). */
+#define GP_BUDGET_DOMINANT_MIN_BUSY_PCT 25.0
 
 gboolean
 gp_rule_budget_any_live (GpSession * s, GHashTable * elements)
@@ -55,7 +60,9 @@ gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out)
   if (out->hot && total > 0)
     out->hot_share_pct = gp_session_work_ms (s, out->hot) / total * 100.0;
   out->saturated = out->busy_pct >= GP_BUDGET_SATURATED_PCT ||
-      (out->hot && out->hot_share_pct >= GP_BUDGET_DOMINANT_PCT);
+      (out->hot && out->hot_share_pct >= GP_BUDGET_DOMINANT_PCT &&
+      (out->busy_pct < 0 ||
+          out->busy_pct >= GP_BUDGET_DOMINANT_MIN_BUSY_PCT));
 }
 
 /* Whether a queue before @hot, the hottest element on a saturated thread,

@@ -13,9 +13,10 @@
  * change.
  *
  * Evidence convention: a finding's evidence is a flat JsonObject whose member
- * names end in their unit (_ms, _pct, _fps, _s, _x for times real time, no suffix for counts and
- * names), in the order they should be read; the verdict prints it generically
- * ("self p50 24.1 ms, share 82%, ...").
+ * names end in their unit (the suffixes gp_verdict_evidence_item () knows,
+ * listed in docs/rules.md, "Evidence": _ms, _pct, _fps, _s, _x, ...; none
+ * for counts and names), in the order they should be read; the verdict
+ * prints it generically ("self p50 24.1 ms, share 82%, ...").
  *
  * The room, src/rules: findings (docs/rules.md).
  * - gp-rules.c: the registry, one table: id, title, function, the machine a
