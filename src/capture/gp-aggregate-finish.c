@@ -343,6 +343,12 @@ gp_agg_finish_elements (GpAggregator * agg, gdouble playing,
     es->buffers = e->buffers;
     es->self_total_ms = e->self_ns / 1e6;
     es->cpu_ms = e->has_cpu ? e->cpu_ns / 1e6 : -1.0;
+    if (e->has_level) {
+      es->queued_mb_max = e->level_max / (1024.0 * 1024.0);
+      es->queued_mb_end = e->level_end / (1024.0 * 1024.0);
+      es->queued_limit_bytes = e->level_limit;
+      es->queued_blocks = e->level_blocks;
+    }
     es->cpu_buffers = e->cpu_buffers;
     if (e->has_wait) {
       gp_hist_quantiles_ms (&e->wait, &es->wait_ms);

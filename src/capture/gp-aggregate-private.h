@@ -49,6 +49,11 @@ typedef struct
   GpHist wait;
   guint64 wait_ns;
   gboolean has_wait;
+  /* a queue of its own (gp-record.h GP_E_LEVEL_*): the most it held, what
+   * it held at the latest window's end (level_end), its limit */
+  gboolean has_level;
+  guint64 level_max, level_end, level_end_at, level_limit;
+  gboolean level_blocks;
   GPtrArray *threads;           /* gchar*: thread display names */
 } GpAggElement;
 

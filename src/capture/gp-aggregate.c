@@ -312,6 +312,27 @@ gp_agg_add_event_locked (GpAggregator * agg, guint64 ts, const gchar * type,
   g_ptr_array_add (agg->events, ev);
 }
 
+/* A window's level of an element with a queue of its own (gp-record.h
+ * GP_E_LEVEL_*), the window ending at @end: its largest, and the latest
+ * window's last (windows may come in either order). */
+static void
+gp_agg_element_add_level (GpAggElement * e, const GstStructure * es,
+    guint64 end)
+{
+  const GValue *blocks = gst_structure_get_value (es, GP_E_LEVEL_BLOCKS);
+
+  e->has_level = TRUE;
+  e->level_max = MAX (e->level_max, gp_agg_get_u64 (es,
+          GP_E_LEVEL_BYTES_MAX));
+  if (end >= e->level_end_at) {
+    e->level_end_at = end;
+    e->level_end = gp_agg_get_u64 (es, GP_E_LEVEL_BYTES);
+    e->level_limit = gp_agg_get_u64 (es, GP_E_LEVEL_LIMIT_BYTES);
+    e->level_blocks = blocks && G_VALUE_HOLDS_BOOLEAN (blocks) &&
+        g_value_get_boolean (blocks);
+  }
+}
+
 static void
 gp_agg_add_elements (GpAggregator * agg, const GstStructure * w,
     GpAggSeriesEntry * entry)
@@ -353,6 +374,8 @@ gp_agg_add_elements (GpAggregator * agg, const GstStructure * w,
     se->max_ns = MAX (se->max_ns, self_max);
     gp_agg_pairs_merge (se->pairs, agg->scratch_pairs);
 
+    if (gp_agg_has_number (es, GP_E_LEVEL_BYTES_MAX))
+      gp_agg_element_add_level (e, es, gp_agg_get_u64 (w, GP_W_END));
     if (gp_agg_has_number (es, GP_E_WAIT_NS)) {
       e->has_wait = TRUE;
       e->cpu_buffers += gp_agg_get_u64 (es, GP_E_CPU_BUFFERS);

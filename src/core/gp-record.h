@@ -154,7 +154,18 @@ typedef struct
   F (GP_E_CPU_NS, "cpu_ns", U64, OPTIONAL, \
       "only with cpu=true: thread CPU time spent in the element itself") \
   F (GP_E_EVENT_NS, "event_ns", U64, ALWAYS, \
-      "self time handling serialized events (caps, segment, EOS drain)")
+      "self time handling serialized events (caps, segment, EOS drain)") \
+  F (GP_E_LEVEL_BYTES_MAX, "level_bytes_max", U64, OPTIONAL, \
+      "an element with a queue of its own that is not a queue (appsrc: its " \
+      "current-level-bytes, sampled with the queues' levels): the most " \
+      "bytes it held this window; the level_* fields are absent on others") \
+  F (GP_E_LEVEL_BYTES, "level_bytes", U64, OPTIONAL, \
+      "what it held at the window's last sample") \
+  F (GP_E_LEVEL_LIMIT_BYTES, "level_limit_bytes", U64, OPTIONAL, \
+      "its max-bytes (0: none)") \
+  F (GP_E_LEVEL_BLOCKS, "level_blocks", BOOL, OPTIONAL, \
+      "whether a push waits when it holds max-bytes (appsrc block=true); " \
+      "FALSE: the limit only asks the application to stop (enough-data)")
 
 #define GP_RECORD_LINK "link"
 

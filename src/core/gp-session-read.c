@@ -461,18 +461,36 @@ gp_session_read_elem_summary (GpJsonReader * r, GpSession * s,
     JsonObject * o, const gchar * p)
 {
   GpElementSummary *es = gp_session_add_elem_summary (s, name);
+  JsonObject *queued;
+  gchar *qp;
+  gboolean ok;
 
-  return gp_session_read_quantiles (r, o, p, "self_ms", &es->self_ms) &&
-      gp_session_read_octaves (r, o, p, "self_octaves", &es->self_octaves) &&
-      gp_json_read_count (r, o, p, "buffers", &es->buffers) &&
-      gp_session_read_maybe (r, o, p, "self_total_ms", &es->self_total_ms) &&
-      gp_json_read_count (r, o, p, "cpu_buffers", &es->cpu_buffers) &&
-      gp_session_read_quantiles (r, o, p, "wait_ms", &es->wait_ms) &&
-      gp_session_read_maybe (r, o, p, "wait_total_ms", &es->wait_total_ms) &&
-      gp_session_read_maybe (r, o, p, "cpu_ms", &es->cpu_ms) &&
-      gp_json_read_string_array (r, o, p, "threads", es->threads) &&
-      gp_session_read_maybe (r, o, p, "busy_pct", &es->busy_pct) &&
-      gp_session_read_maybe (r, o, p, "share_pct", &es->share_pct);
+  if (!(gp_session_read_quantiles (r, o, p, "self_ms", &es->self_ms) &&
+          gp_session_read_octaves (r, o, p, "self_octaves",
+              &es->self_octaves) &&
+          gp_json_read_count (r, o, p, "buffers", &es->buffers) &&
+          gp_session_read_maybe (r, o, p, "self_total_ms",
+              &es->self_total_ms) &&
+          gp_json_read_count (r, o, p, "cpu_buffers", &es->cpu_buffers) &&
+          gp_session_read_quantiles (r, o, p, "wait_ms", &es->wait_ms) &&
+          gp_session_read_maybe (r, o, p, "wait_total_ms",
+              &es->wait_total_ms) &&
+          gp_session_read_maybe (r, o, p, "cpu_ms", &es->cpu_ms) &&
+          gp_json_read_string_array (r, o, p, "threads", es->threads) &&
+          gp_session_read_maybe (r, o, p, "busy_pct", &es->busy_pct) &&
+          gp_session_read_maybe (r, o, p, "share_pct", &es->share_pct) &&
+          gp_json_read_object (r, o, p, "queued", &queued)))
+    return FALSE;
+  if (queued == NULL)
+    return TRUE;
+  qp = gp_json_key_path (p, "queued");
+  ok = gp_session_read_maybe (r, queued, qp, "max_mb", &es->queued_mb_max) &&
+      gp_session_read_maybe (r, queued, qp, "end_mb", &es->queued_mb_end) &&
+      gp_json_read_count (r, queued, qp, "limit_bytes",
+      &es->queued_limit_bytes) &&
+      gp_json_read_bool (r, queued, qp, "blocks", &es->queued_blocks);
+  g_free (qp);
+  return ok;
 }
 
 static gboolean

@@ -473,6 +473,15 @@ gp_session_write_summary (GpSession * s)
         gp_session_write_quantiles (&es->wait_ms));
     gp_session_write_set_maybe (eo, "wait_total_ms", es->wait_total_ms);
     gp_session_write_set_maybe (eo, "cpu_ms", es->cpu_ms);
+    if (es->queued_mb_max >= 0) {
+      JsonObject *qo = json_object_new ();
+
+      gp_session_write_set_maybe (qo, "max_mb", es->queued_mb_max);
+      gp_session_write_set_maybe (qo, "end_mb", es->queued_mb_end);
+      gp_session_write_set_count (qo, "limit_bytes", es->queued_limit_bytes);
+      json_object_set_boolean_member (qo, "blocks", es->queued_blocks);
+      json_object_set_object_member (eo, "queued", qo);
+    }
     json_object_set_array_member (eo, "threads",
         gp_session_write_string_array (es->threads));
     gp_session_write_set_maybe (eo, "busy_pct", es->busy_pct);

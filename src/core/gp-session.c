@@ -117,6 +117,7 @@ gp_element_summary_new (const gchar * name)
   gp_quantiles_set_unknown (&es->wait_ms);
   es->wait_total_ms = -1;
   es->cpu_ms = -1;
+  es->queued_mb_max = es->queued_mb_end = -1;
   es->threads = g_ptr_array_new_with_free_func (g_free);
   return es;
 }

@@ -131,6 +131,13 @@ typedef struct
   GpQuantiles wait_ms;          /* the rest of those samples' wall time */
   gdouble wait_total_ms;        /* its sum, < 0 unknown */
   gdouble cpu_ms;               /* CPU self time, < 0 when not measured */
+  /* an element with a queue of its own that is not a queue (appsrc): the
+   * most it held and what it held at the end (MiB; < 0: it has none or
+   * it was not measured), its max-bytes (0 none), and whether a push waits
+   * at that limit (appsrc block=true) */
+  gdouble queued_mb_max, queued_mb_end;
+  guint64 queued_limit_bytes;
+  gboolean queued_blocks;
   gdouble busy_pct;             /* self_total over the PLAYING time and the
                                  * threads it ran on, % (never above 100) */
   gdouble share_pct;            /* of all elements' self time,

@@ -41,6 +41,11 @@
 #define GP_MEM_GROWING_SHARE 0.5
 #define GP_MEM_HOLDER_BUFFERS 30
 #define GP_MEM_LONG_S 60.0
+/* An element with a queue of its own (appsrc) holds the growth when it
+ * held at least this share of it at the end, and this many MiB: a few
+ * frames queued are how appsrc works. */
+#define GP_MEM_OWN_QUEUE_SHARE 0.25
+#define GP_MEM_OWN_QUEUE_MIN_MB 16.0
 
 /* Least-squares slope of y over x for points [from, to). */
 static gdouble
@@ -102,6 +107,27 @@ gp_mem_holder (GpSession * s, GPtrArray * queues)
   return best;
 }
 
+/* The element with a queue of its own (appsrc) that held the most at the
+ * end, when that is GP_MEM_OWN_QUEUE_SHARE of @growth_mb or more: where
+ * the growth sits when an application pushes faster than the pipeline
+ * takes. */
+static GpElementSummary *
+gp_mem_own_queue (GpSession * s, gdouble growth_mb)
+{
+  GpElementSummary *best = NULL;
+  guint i;
+
+  for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+
+    if (es->queued_mb_end >= GP_MEM_OWN_QUEUE_MIN_MB &&
+        es->queued_mb_end >= growth_mb * GP_MEM_OWN_QUEUE_SHARE &&
+        (best == NULL || es->queued_mb_end > best->queued_mb_end))
+      best = es;
+  }
+  return best;
+}
+
 /* The end of the part of the run in which a source still produced: the
  * end of the last window where a link out of a source element carried
  * buffers. After it comes the EOS drain, where memory stops growing because
@@ -141,6 +167,7 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   guint i, n, first, mid;
   GPtrArray *queues;
   GpElement *holder;
+  GpElementSummary *own;
   GpFinding *f;
   GString *fix;
   gchar *title;
@@ -194,11 +221,13 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
 
   queues = gp_mem_unbounded_queues (s);
   holder = gp_mem_holder (s, queues);
+  own = holder ? NULL : gp_mem_own_queue (s, rss1 - rss0);
   title = g_strdup_printf ("process memory grows %.1f MiB/s (%.0f MiB to "
       "%.0f MiB over the run)%s%s", slope, rss0, rss1,
-      holder ? " and sits in " : "", holder ? holder->name : "");
+      holder || own ? " and sits in " : "", holder ? holder->name : own ?
+      own->name : "");
   f = gp_rule_add_finding (s, rule, tail_slope >= slope *
-      GP_MEM_GROWING_SHARE && (holder || span >= GP_MEM_LONG_S) ?
+      GP_MEM_GROWING_SHARE && (holder || own || span >= GP_MEM_LONG_S) ?
       GP_SEVERITY_MEDIUM : GP_SEVERITY_INFO, title);
   g_free (title);
   /* As a share of what the process started with, capped: doubling is as
@@ -217,7 +246,21 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   gp_finding_set_int (f, "samples", n - first);
 
   fix = g_string_new (NULL);
-  if (queues->len > 0) {
+  if (own) {
+    gp_finding_add_target (f, own->name);
+    gp_finding_set_string (f, "own_queue", own->name);
+    gp_finding_set_double (f, "queued_end_mib", own->queued_mb_end);
+    gp_finding_set_int (f, "queued_limit_bytes", own->queued_limit_bytes);
+    g_string_append_printf (fix, "The application pushes into %s faster "
+        "than the pipeline takes its buffers: it held %.0f MiB at the end, "
+        "%s. Set block=true on it (a push then waits for room), or stop "
+        "pushing on enough-data and go on at need-data; then make what "
+        "drains it keep up.", own->name, own->queued_mb_end,
+        own->queued_blocks ? "though it blocks at max-bytes" :
+        own->queued_limit_bytes > 0 ? "past its max-bytes, which with "
+        "block=false only asks the application to stop (enough-data)" :
+        "with no max-bytes at all");
+  } else if (queues->len > 0) {
     GpElement *q = holder ? holder : g_ptr_array_index (queues, 0);
     GPtrArray *patch = gp_launch_patch_new ();
     GpQueueSummary *qs = gp_session_find_queue_summary (s, q->name);

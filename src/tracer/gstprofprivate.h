@@ -316,6 +316,15 @@ struct _GpElem
   /* queue and queue2 (allocated for them only) */
   GpQueueAcc *q;
   const gchar *leaky;           /* (timer) */
+  /* an element with a queue of its own that is not a queue (appsrc), its
+   * level sampled with the queues' (gp-record.h GP_E_LEVEL_*): own_level
+   * (create); the rest (timer) */
+  gboolean own_level;
+  guint level_n;
+  guint64 level_bytes_max;
+  guint64 level_bytes;
+  guint64 level_limit;
+  gboolean level_blocks;
 
   /* latency pairs, appended under lat_lock, read by the timer under it */
   GMutex lat_lock;

@@ -474,6 +474,12 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
   g_weak_ref_init (&e->obj, element);
   e->raw = element;
   e->kind = gp_kind_of (element, &e->qtype);
+  /* a queue of its own, told by its properties (appsrc) */
+  e->own_level = e->qtype == GP_QUEUE_NONE &&
+      g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+      "current-level-bytes") != NULL &&
+      g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+      "max-bytes") != NULL;
   e->is_bin = GST_IS_BIN (element);
   e->is_source = e->kind == GP_KIND_SOURCE;
   e->is_sink = e->kind == GP_KIND_SINK;

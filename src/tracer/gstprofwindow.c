@@ -235,12 +235,34 @@ gp_sample_queue (GstProfTracer * self, GpElem * e, GstElement * q)
   }
 }
 
+/* An element with a queue of its own (appsrc): its level. The properties
+ * are read under the element's own lock. */
+static void
+gp_sample_own_level (GpElem * e, GstElement * el)
+{
+  guint64 level = 0, limit = 0;
+  gboolean blocks = FALSE;
+  GParamSpec *spec;
+
+  g_object_get (el, "current-level-bytes", &level, "max-bytes", &limit,
+      NULL);
+  spec = g_object_class_find_property (G_OBJECT_GET_CLASS (el), "block");
+  if (spec && spec->value_type == G_TYPE_BOOLEAN)
+    g_object_get (el, "block", &blocks, NULL);
+  e->level_n++;
+  e->level_bytes_max = MAX (e->level_bytes_max, level);
+  e->level_bytes = level;
+  e->level_limit = limit;
+  e->level_blocks = blocks;
+}
+
 /* Whether a level sample is missing this window (a window shorter than
  * the sampling period still gets one). */
 static gboolean
 gp_queue_needs_level (GstProfTracer * self, GpElem * e)
 {
-  return (e->q && e->q->n_level == 0) || e->qtype == GP_QUEUE_MULTI;
+  return (e->q && e->q->n_level == 0) || e->qtype == GP_QUEUE_MULTI ||
+      (e->own_level && e->level_n == 0);
 }
 
 static void
@@ -254,12 +276,16 @@ gp_sample_levels (GstProfTracer * self, GPtrArray * elems)
     GpElem *e = g_ptr_array_index (a, i);
     GstElement *q;
 
-    if (e->qtype == GP_QUEUE_NONE || g_atomic_int_get (&e->dead))
+    if ((e->qtype == GP_QUEUE_NONE && !e->own_level)
+        || g_atomic_int_get (&e->dead))
       continue;
     q = g_weak_ref_get (&e->obj);
     if (!q)
       continue;
-    gp_sample_queue (self, e, q);
+    if (e->own_level)
+      gp_sample_own_level (e, q);
+    else
+      gp_sample_queue (self, e, q);
     gst_object_unref (q);
   }
   if (own)
@@ -333,6 +359,15 @@ gp_add_elements (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
       gst_structure_set (s, GP_E_CPU_NS, G_TYPE_UINT64,
           gp_xchg (&e->cpu_ns, 0), NULL);
     gst_structure_set (s, GP_E_EVENT_NS, G_TYPE_UINT64, event_ns, NULL);
+    if (e->own_level && e->level_n > 0) {
+      gst_structure_set (s, GP_E_LEVEL_BYTES_MAX, G_TYPE_UINT64,
+          e->level_bytes_max, GP_E_LEVEL_BYTES, G_TYPE_UINT64,
+          e->level_bytes, GP_E_LEVEL_LIMIT_BYTES, G_TYPE_UINT64,
+          e->level_limit, GP_E_LEVEL_BLOCKS, G_TYPE_BOOLEAN,
+          e->level_blocks, NULL);
+      e->level_n = 0;
+      e->level_bytes_max = 0;
+    }
     gp_list_take_structure (&list, s);
   }
   gst_structure_take_value (w, GP_W_ELEMENTS, &list);
@@ -1029,7 +1064,8 @@ gp_emit (GstProfTracer * self, guint64 now)
   for (i = 0; i < elems->len; i++) {
     GpElem *e = g_ptr_array_index (elems, i);
 
-    if (e->qtype != GP_QUEUE_NONE && gp_queue_needs_level (self, e)) {
+    if ((e->qtype != GP_QUEUE_NONE || e->own_level)
+        && gp_queue_needs_level (self, e)) {
       gp_sample_levels (self, elems);
       break;
     }

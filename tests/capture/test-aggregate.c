@@ -855,6 +855,8 @@ test_threads (void)
 
 /* The run-queue wait (GP_T_RUN_DELAY_NS) over a thread's life, a window
  * claiming more than it could hold left out; a thread without it unknown.
+ * An appsrc's level (GP_E_LEVEL_*): its largest, and the latest window's
+ * last, whatever order the windows come in; an element without unknown.
  * RTP counts (GP_L_RTP_*) summed per link over the run, a window claiming
  * more packets received than the link carried left out; a link without
  * them carries no rtp. */
@@ -865,15 +867,24 @@ test_run_delay_and_rtp (void)
   GpAggregator *agg = gp_aggregator_new (s, T0);
   GpLinkSummary *rtp, *plain;
   GpThreadSummary *t;
+  GpElementSummary *es;
   guint i;
 
-  for (i = 0; i < 4; i++) {
+  /* windows fed out of order: the latest window's level is the end */
+  for (i = 4; i-- > 0;) {
     GstStructure *w = window_new (i, T0 + i * WIN, T0 + (i + 1) * WIN);
     const GValue *threads, *links;
     GstStructure *ts, *ls;
 
     add_element (w, "a", "source", 10, MS);
     add_element (w, "b", "filter", 10, MS);
+    /* an appsrc's level: its largest in the second window, 1 MiB last */
+    gst_structure_set ((GstStructure *) gst_value_get_structure
+        (gst_value_list_get_value (gst_structure_get_value (w, "elements"),
+                0)), "level_bytes_max", G_TYPE_UINT64, (guint64) (i == 1 ?
+            3 : 2) * 1024 * 1024, "level_bytes", G_TYPE_UINT64, (guint64) (i
+            == 3 ? 1 : 2) * 1024 * 1024, "level_limit_bytes", G_TYPE_UINT64,
+        (guint64) 200000, "level_blocks", G_TYPE_BOOLEAN, FALSE, NULL);
     add_thread (w, 100, "src:src", WIN / 2, "a, b");
     add_thread (w, 101, "other", WIN / 4, "");
     add_link (w, "a.src", "b.sink", 10, 1000, "application/x-rtp");
@@ -897,6 +908,13 @@ test_run_delay_and_rtp (void)
 
   t = gp_session_find_thread (s, 100);
   assert_near (t->run_delay_pct, 3 * 25.0 / 4, 1e-9);
+  es = gp_session_find_elem_summary (s, "a");
+  assert_near (es->queued_mb_max, 3.0, 1e-9);
+  assert_near (es->queued_mb_end, 1.0, 1e-9);
+  g_assert_cmpuint (es->queued_limit_bytes, ==, 200000);
+  g_assert_false (es->queued_blocks);
+  g_assert_cmpfloat (gp_session_find_elem_summary (s, "b")->queued_mb_max, <,
+      0);
   g_assert_cmpfloat (gp_session_find_thread (s, 101)->run_delay_pct, <, 0);
   rtp = gp_session_find_link_summary (s, "a.src->b.sink");
   plain = gp_session_find_link_summary (s, "b.src->c.sink");

@@ -198,6 +198,10 @@ make_full_session (void)
   es->self_octaves.count = 200;
   es->self_total_ms = 1602.46;
   es->cpu_ms = 3.25;
+  es->queued_mb_max = 98.5;
+  es->queued_mb_end = 97.25;
+  es->queued_limit_bytes = 460800;
+  es->queued_blocks = TRUE;
   es->busy_pct = 73.1;
   es->share_pct = 72.9999;
   add_strings (es->threads, "videotestsrc0:src", NULL);
@@ -490,6 +494,10 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     assert_quantiles_equal (&x->wait_ms, &y->wait_ms);
     g_assert_cmpfloat (x->wait_total_ms, ==, y->wait_total_ms);
     g_assert_cmpfloat (x->cpu_ms, ==, y->cpu_ms);
+    g_assert_cmpfloat (x->queued_mb_max, ==, y->queued_mb_max);
+    g_assert_cmpfloat (x->queued_mb_end, ==, y->queued_mb_end);
+    g_assert_cmpuint (x->queued_limit_bytes, ==, y->queued_limit_bytes);
+    g_assert_cmpint (x->queued_blocks, ==, y->queued_blocks);
     g_assert_cmpfloat (x->busy_pct, ==, y->busy_pct);
     g_assert_cmpfloat (x->share_pct, ==, y->share_pct);
     assert_strings_equal (x->threads, y->threads);

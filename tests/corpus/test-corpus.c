@@ -1929,6 +1929,66 @@ out:
   g_free (prog);
 }
 
+/* A program flooding an appsrc (issue 28's memory: "a program flooding an
+ * appsrc reached 585 MiB ..., against 124 MiB with block=true: nothing
+ * said"): 640x480 frames pushed at 60 a second, deaf to enough-data, to a
+ * pipeline that takes 15. MEM says at medium that memory grows at what
+ * the program's own counts give (45 frames a second, 80-130 %) and that it
+ * sits in the appsrc, holding what the program's counts left queued at its
+ * last push (pushed less those its own probe saw reach the sink), within
+ * 15 %; with block=true the push waits for room: no MEM, and the appsrc
+ * never held more than its max-bytes (one frame) and a frame. */
+static void
+test_appsrc_flood (void)
+{
+  gchar *prog = app_program ("corpus", "gp-test-appsrc-flood");
+  gchar *out = g_build_filename (media_dir, "appsrc-flood.txt", NULL);
+  gchar *argv[] = { prog, (gchar *) "0", (gchar *) "5", out, NULL };
+  gdouble frame_mib = 640 * 480 * 3 / 2 / (1024.0 * 1024.0), queued_mib;
+  gchar *truth = NULL, **f;
+  GpElementSummary *es;
+  GpFinding *mem;
+  GpSession *s;
+
+  if (prog == NULL)
+    goto out;
+  s = wrap_app (argv);
+  gp_test_print_findings (s);
+  g_assert_true (g_file_get_contents (out, &truth, NULL, NULL));
+  f = g_strsplit (g_strstrip (truth), " ", 3);
+  g_assert_cmpuint (g_strv_length (f), ==, 3);
+  queued_mib = g_ascii_strtod (f[2], NULL) / (1024.0 * 1024.0);
+  g_strfreev (f);
+  mem = gp_session_find_finding (s, "MEM", NULL);
+  g_assert_nonnull (mem);
+  g_test_message ("the program: %s (%.1f MiB queued); MEM: %s", truth,
+      queued_mib, mem->title);
+  g_assert_cmpstr (mem->severity, ==, GP_SEVERITY_MEDIUM);
+  g_assert_cmpstr (gp_test_evidence_string (mem, "own_queue"), ==, "af_src");
+  assert_near (gp_test_evidence_double (mem, "queued_end_mib"), queued_mib,
+      0.15 * queued_mib, "af_src's queue against the program's counts");
+  g_assert_cmpfloat (gp_test_evidence_double (mem, "growth_rate_mib_per_sec"),
+      >=, 0.8 * 45 * frame_mib);
+  g_assert_cmpfloat (gp_test_evidence_double (mem, "growth_rate_mib_per_sec"),
+      <=, 1.3 * 45 * frame_mib);
+  gp_session_free (s);
+
+  argv[1] = (gchar *) "1";
+  s = wrap_app (argv);
+  gp_test_print_findings (s);
+  g_assert_null (gp_session_find_finding (s, "MEM", NULL));
+  es = gp_session_find_elem_summary (s, "af_src");
+  g_assert_nonnull (es);
+  g_assert_cmpfloat (es->queued_mb_max, >=, 0);
+  g_assert_cmpfloat (es->queued_mb_max, <=, 2 * frame_mib + 0.01);
+  g_assert_true (es->queued_blocks);
+  gp_session_free (s);
+out:
+  g_free (truth);
+  g_free (out);
+  g_free (prog);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1995,6 +2055,7 @@ main (int argc, char **argv)
   g_test_add_func ("/corpus/gl", test_gl);
   g_test_add_func ("/corpus/appsink-slow", test_appsink_slow);
   g_test_add_func ("/corpus/appsrc-push", test_appsrc_push);
+  g_test_add_func ("/corpus/appsrc-flood", test_appsrc_flood);
   ret = g_test_run ();
   gp_test_stop_display ();
   gp_test_remove_tree (media_dir);
