@@ -32,6 +32,21 @@
 
 static GpCaptureOptions base_opts;
 static gchar *media_dir;
+static const gchar *current_case;       /* the case this child runs */
+
+/* The silence audit (tests/corpus/README.md, "Silence audit"): each case's
+ * child appends a row per run to this file (GP_ADVICE_AUDIT, set by the
+ * parent: a child has a media_dir of its own); /advice/silence-audit, run
+ * last, reads them back. */
+#define AUDIT_ENV "GP_ADVICE_AUDIT"
+/* An element a finding names as the limit by its work (these evidence
+ * members) must have done some: busy at least this share of its
+ * threads' time. A decoder at 0.6 % named as what held back playback fed
+ * by a slow server was the defect this catches. */
+static const gchar *const audit_cause_keys[] = {
+  "limiting", "hottest", "limiter", "slowest", NULL
+};
+#define AUDIT_MIN_CAUSE_BUSY_PCT 5.0
 
 /* TRUE in a child process running only the calling test; in the parent,
  * runs that child and asserts it passed. */
@@ -43,6 +58,67 @@ in_fresh_process (void)
   g_test_trap_subprocess (NULL, 0, 0);
   g_test_trap_assert_passed ();
   return FALSE;
+}
+
+/* Never blame the innocent: no finding at medium or above names as the
+ * limit by its work an element that hardly worked. */
+static void
+audit_causes (GpSession * s)
+{
+  guint i, k;
+
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (gp_severity_weight (f->severity) < gp_severity_weight
+        (GP_SEVERITY_MEDIUM))
+      continue;
+    for (k = 0; audit_cause_keys[k]; k++) {
+      const gchar *name = json_object_has_member (f->evidence,
+          audit_cause_keys[k]) ? json_object_get_string_member (f->evidence,
+          audit_cause_keys[k]) : NULL;
+      GpElementSummary *es = name ? gp_session_find_elem_summary (s, name) :
+          NULL;
+
+      if (es && es->busy_pct >= 0 && es->busy_pct < AUDIT_MIN_CAUSE_BUSY_PCT)
+        g_error ("%s: %s names %s (%s) as the limit, busy %.1f%% of its "
+            "threads' time", s->launch, f->rule, name, audit_cause_keys[k],
+            es->busy_pct);
+    }
+  }
+}
+
+/* One row of the silence audit for @s: the case, the launch, what the
+ * case says it is (@kind: "planted:RULE", "healthy" or "twin"), the exit
+ * code the findings give and the rules said at medium or above. */
+static void
+audit_row (GpSession * s, const gchar * kind)
+{
+  const gchar *path = g_getenv (AUDIT_ENV);
+  GString *said = g_string_new (NULL);
+  gchar *row, *launch;
+  FILE *out;
+  guint i;
+
+  if (path == NULL)
+    return;
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    if (gp_severity_weight (f->severity) >= gp_severity_weight
+        (GP_SEVERITY_MEDIUM) && !strstr (said->str, f->rule))
+      g_string_append_printf (said, "%s%s", said->len ? "," : "", f->rule);
+  }
+  launch = g_strdelimit (g_strdup (s->launch ? s->launch : ""), "\t\n", ' ');
+  row = g_strdup_printf ("%s\t%s\t%s\t%d\t%s\n", current_case,
+      launch, kind, gp_rules_exit_code (s), said->len ? said->str : "-");
+  out = fopen (path, "a");
+  g_assert_nonnull (out);
+  fputs (row, out);
+  fclose (out);
+  g_free (row);
+  g_free (launch);
+  g_string_free (said, TRUE);
 }
 
 static GpSession *
@@ -59,6 +135,7 @@ run (const gchar * launch, gdouble duration_s)
 
     g_test_message ("  [%s] %s: %s", f->severity, f->rule, f->title);
   }
+  audit_causes (s);
   return s;
 }
 
@@ -85,7 +162,22 @@ static void
 expect (GpSession * s, const gchar * const *must,
     const gchar * const *must_not)
 {
+  gchar *kind = NULL;
   guint i;
+
+  /* what the case says this run is, for the audit: a planted problem (a
+   * finding it must have at medium or above), healthy (nothing at medium),
+   * or a twin that only must not have some finding */
+  for (i = 0; must && must[i] && kind == NULL; i++)
+    if (g_str_has_suffix (must[i], ":medium") ||
+        g_str_has_suffix (must[i], ":high"))
+      kind = g_strdup_printf ("planted:%.*s", (gint) (strchr (must[i], ':') -
+              must[i]), must[i]);
+  for (i = 0; must_not && must_not[i] && kind == NULL; i++)
+    if (g_str_equal (must_not[i], "*:medium"))
+      kind = g_strdup ("healthy");
+  audit_row (s, kind ? kind : "twin");
+  g_free (kind);
 
   for (i = 0; must && must[i]; i++) {
     gchar **p = g_strsplit (must[i], ":", 2);
@@ -917,8 +1009,9 @@ test_http_slow (void)
   GpSession *s = http_play (0.5, 6.0, &served, &needed), *t;
   GpFinding *f;
 
+  expect (s, (const gchar *[]) {
+      "SLOW:medium", NULL}, NULL);
   f = find (s, "SLOW", GP_SEVERITY_MEDIUM);
-  g_assert_nonnull (f);
   g_test_message ("server %.0f B/s, clip %.0f B/s; SLOW: supply %.3f Mbit/s, "
       "needed %.3f Mbit/s", served, needed, gp_test_evidence_double (f,
           "supply_mbps"), gp_test_evidence_double (f, "needed_mbps"));
@@ -959,8 +1052,9 @@ test_leaky_loss (void)
   g_assert_cmpint (g_stat (out, &st), ==, 0);
   g_assert_cmpint (st.st_size % (64 * 48), ==, 0);
   got = st.st_size / (64 * 48);
+  expect (s, (const gchar *[]) {
+      "LOSS:medium", NULL}, NULL);
   f = find (s, "LOSS", GP_SEVERITY_MEDIUM);
-  g_assert_nonnull (f);
   g_test_message ("LOSS: %" G_GINT64_FORMAT " lost of %" G_GINT64_FORMAT
       "; the file got %" G_GUINT64_FORMAT " of 90", gp_test_evidence_int (f,
           "lost"), gp_test_evidence_int (f, "entered"), got);
@@ -1057,8 +1151,9 @@ test_crowded (void)
     waitpid (hogs[i], NULL, 0);
   }
 
+  expect (s, (const gchar *[]) {
+      "CROWD:medium", NULL}, NULL);
   f = find (s, "CROWD", GP_SEVERITY_MEDIUM);
-  g_assert_nonnull (f);
   g_test_message ("%s; the spinners took %.1f%% of the machine by /proc",
       f->title, truth);
   g_assert_cmpfloat (gp_test_evidence_double (f, "others_pct"), >=,
@@ -1145,8 +1240,9 @@ test_mem_unbounded (void)
   GpSession *s = run (grows, 8.0), *t;
   GpFinding *f;
 
+  expect (s, (const gchar *[]) {
+      "MEM:medium", NULL}, NULL);
   f = find (s, "MEM", GP_SEVERITY_MEDIUM);
-  g_assert_nonnull (f);
   g_test_message ("MEM %.2f MiB/s, the queue's gain %.2f MiB/s",
       gp_test_evidence_double (f, "growth_rate_mib_per_sec"), truth);
   g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
@@ -1554,11 +1650,62 @@ static const struct
   {"/advice/quiet-outputs", test_quiet_outputs},
 };
 
+/* The silence audit over the cases run before it (their rows, written by
+ * expect ()): a planted problem never exits 0 and its finding is said at
+ * medium or above; a healthy case never exits 1. (That no finding blames
+ * an element that hardly worked, every run () checks.) The table goes to
+ * the test's log. */
+static void
+test_silence_audit (void)
+{
+  gchar *text = NULL, **rows;
+  guint i, planted = 0, healthy = 0, twins = 0;
+
+  if (!g_file_get_contents (g_getenv (AUDIT_ENV), &text, NULL, NULL) ||
+      *text == '\0') {
+    g_test_skip ("no case ran before it");
+    g_free (text);
+    return;
+  }
+  rows = g_strsplit (g_strchomp (text), "\n", -1);
+  g_test_message ("%-28s %-16s %-4s %s", "case", "planted/healthy", "exit",
+      "said at medium or above");
+  for (i = 0; rows[i]; i++) {
+    gchar **c = g_strsplit (rows[i], "\t", 5);
+
+    g_assert_cmpuint (g_strv_length (c), ==, 5);
+    g_test_message ("%-28s %-16s %-4s %s", c[0], c[2], c[3], c[4]);
+    if (g_str_has_prefix (c[2], "planted:")) {
+      gchar **said = g_strsplit (c[4], ",", -1);
+
+      planted++;
+      if (!g_str_equal (c[3], "1") ||
+          !g_strv_contains ((const gchar * const *) said, c[2] + 8))
+        g_error ("%s (%s): planted %s, exit %s, said %s", c[0], c[1],
+            c[2] + 8, c[3], c[4]);
+      g_strfreev (said);
+    } else if (g_str_equal (c[2], "healthy")) {
+      healthy++;
+      if (!g_str_equal (c[3], "0"))
+        g_error ("%s (%s): healthy, exit %s, said %s", c[0], c[1], c[3],
+            c[4]);
+    } else {
+      twins++;
+    }
+    g_strfreev (c);
+  }
+  g_test_message ("%u planted, %u healthy, %u twins judged by one finding",
+      planted, healthy, twins);
+  g_strfreev (rows);
+  g_free (text);
+}
+
 static void
 run_case (gconstpointer data)
 {
   guint i = GPOINTER_TO_UINT (data);
 
+  current_case = cases[i].path;
   if (in_fresh_process ())
     cases[i].func ();
 }
@@ -1579,8 +1726,16 @@ main (int argc, char **argv)
   media_dir = g_dir_make_tmp ("gstprof-advice-XXXXXX", &error);
   g_assert_no_error (error);
 
+  /* the children append their audit rows to the parent's file */
+  if (!g_test_subprocess ()) {
+    gchar *audit = g_build_filename (media_dir, "audit.tsv", NULL);
+
+    g_setenv (AUDIT_ENV, audit, TRUE);
+    g_free (audit);
+  }
   for (i = 0; i < G_N_ELEMENTS (cases); i++)
     g_test_add_data_func (cases[i].path, GUINT_TO_POINTER (i), run_case);
+  g_test_add_func ("/advice/silence-audit", test_silence_audit);
   ret = g_test_run ();
   gp_test_remove_tree (media_dir);
   g_free (media_dir);
