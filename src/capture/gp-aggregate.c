@@ -454,18 +454,21 @@ gp_agg_link_add_late (GpAggregator * agg, GpAggLink * l, GpAggSeriesLink * sl,
 }
 
 /* A window's RTP counts of @l (gp-record.h GP_L_RTP_*), when it carries
- * them: more packets received than the link carried buffers (@b), or more
- * expected than could be, are no measurement and left out. */
+ * them: counts no link carries in a window are left out. (More packets
+ * received than the link carried buffers over the run is no measurement
+ * either: gp_agg_finish_links; per window a push racing its end may show
+ * one in the next.) */
 static void
-gp_agg_link_add_rtp (GpAggLink * l, const GstStructure * ls, guint64 b,
-    guint64 start, guint64 end)
+gp_agg_link_add_rtp (GpAggLink * l, const GstStructure * ls, guint64 start,
+    guint64 end)
 {
   guint64 expected = gp_agg_get_u64 (ls, GP_L_RTP_EXPECTED);
   guint64 received = gp_agg_get_u64 (ls, GP_L_RTP_RECEIVED);
   guint64 restarts = gp_agg_get_u64 (ls, GP_L_RTP_RESTARTS);
 
-  if (!gp_agg_has_number (ls, GP_L_RTP_EXPECTED) || received > b
+  if (!gp_agg_has_number (ls, GP_L_RTP_EXPECTED)
       || !gp_agg_rate_possible (expected, start, end)
+      || !gp_agg_rate_possible (received, start, end)
       || !gp_agg_rate_possible (restarts, start, end))
     return;
   l->rtp = TRUE;
@@ -530,7 +533,7 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     sl->buffers += b;
     sl->bytes += bytes;
     gp_agg_link_add_late (agg, l, sl, ls, start, end);
-    gp_agg_link_add_rtp (l, ls, b, start, end);
+    gp_agg_link_add_rtp (l, ls, start, end);
   }
   return any;
 }

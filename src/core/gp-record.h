@@ -195,13 +195,14 @@ typedef struct
   F (GP_L_LATE_MAX_NS, "late_max_ns", U64, OPTIONAL, "the latest") \
   F (GP_L_LATE_HIST, "late_hist", HIST, OPTIONAL, "lateness per buffer") \
   F (GP_L_RTP_EXPECTED, "rtp_expected", U64, OPTIONAL, \
-      "links whose caps are application/x-rtp: the packets their sequence " \
+      "links whose caps are application/x-rtp or x-srtp: the packets " \
+      "their sequence " \
       "numbers say were sent (RFC 3550 A.3: how far the highest sequence " \
       "number advanced, a sender's first packet counting one); the rtp_* " \
       "fields are absent on a link that never carried an RTP packet") \
   F (GP_L_RTP_RECEIVED, "rtp_received", U64, OPTIONAL, \
-      "the RTP packets pushed, late ones included, duplicates of the 64 " \
-      "before the highest not: expected less received over the run is " \
+      "the RTP packets pushed, late ones included (up to 63 behind the " \
+      "highest), duplicates not: expected less received over the run is " \
       "what was lost before this link") \
   F (GP_L_RTP_RESTARTS, "rtp_restarts", U64, OPTIONAL, \
       "times the numbering started anew: another SSRC, or two packets in " \

@@ -431,6 +431,36 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
  * share of the run or more (a network, a server, a slow disk) ... */
 #define GP_SLOW_SUPPLY_WAIT_PCT 50.0
 
+/* Sources that read from a network: their supply is a server and a link. */
+static const gchar *const gp_slow_network_sources[] = {
+  "souphttpsrc", "curlhttpsrc", "tcpclientsrc", "rtmpsrc", "rtmp2src",
+  "srtsrc", "srtclientsrc", "ristsrc", NULL
+};
+
+/* The fix text for a supply that is too slow, by what @supplier reads. */
+static gchar *
+gp_slow_supply_fix (GpSession * s, const GpElementSummary * supplier)
+{
+  GpElement *e = gp_session_find_element (s, supplier->name);
+  const gchar *factory = e ? e->factory : NULL;
+
+  if (factory && g_strv_contains (gp_slow_network_sources, factory))
+    return g_strdup_printf ("Feed %s faster: the server or the network it "
+        "reads from (a closer server, a faster link), or a stream of a "
+        "lower bitrate (another rendition); to play through a slow patch, "
+        "buffer before playing (playbin's buffer-duration, queue2 with "
+        "use-buffering), which only helps when the supply is fast enough "
+        "on average.", supplier->name);
+  if (factory && (g_str_equal (factory, "filesrc") ||
+          g_str_equal (factory, "multifilesrc")))
+    return g_strdup_printf ("%s reads slower than the stream plays: the "
+        "disk, or the network file system under it, is the limit. Read from "
+        "faster storage, or copy the file there first.", supplier->name);
+  return g_strdup_printf ("%s delivers its data slower than the stream "
+      "plays (an application that feeds it, a device, a server): feed it "
+      "faster, or a stream of a lower bitrate.", supplier->name);
+}
+
 /* The source among @up (not live) that waited for its data the longest,
  * when it waited GP_SLOW_SUPPLY_WAIT_PCT of the run or more, and the bytes
  * a second its output carried (steady): what supplies the playback, and
@@ -573,12 +603,7 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
         "element for the same job, smaller frames before it) or give it a "
         "thread of its own (a queue before it) if its thread does other "
         "work.", lim.hot->name) : supplier ?
-        g_strdup_printf ("Feed %s faster: the server or the network it "
-        "reads from (a closer server, a faster link), or a stream of a "
-        "lower bitrate (another rendition); to play through a slow patch, "
-        "buffer before playing (playbin's buffer-duration, queue2 with "
-        "use-buffering), which only helps when the supply is fast enough "
-        "on average.", supplier->name) :
+        gp_slow_supply_fix (s, supplier) :
         g_strdup ("Look at what feeds the sink: the source's read rate, "
         "the network, a queue that waits on another branch.");
   }

@@ -32,6 +32,14 @@
  * several senders interleaved (a socket two senders send to): its counts
  * say nothing of loss, so a place below it is not located. */
 #define GP_LOSS_MAX_RESTARTS 3
+/* Inside an element, only a jitter buffer is known to lose packets it got
+ * (those that came after their deadline): it says so at medium. Another
+ * element that passes on fewer may do it by design (an FEC decoder keeps
+ * its repair packets, a payload-type demuxer splits one numbering): info. */
+static const gchar *const gp_loss_drops_late[] = {
+  "rtpjitterbuffer", NULL
+};
+
 /* Leaky queues: QLEAK's thresholds (one or two drops while the sink
  * prerolls are not a loss). */
 #define GP_LOSS_LEAKY_MIN_DROPPED 5
@@ -44,6 +52,25 @@ gp_loss_rtp_lost (const GpLinkSummary * ls)
 {
   return ls->rtp_expected > ls->rtp_received ?
       ls->rtp_expected - ls->rtp_received : 0;
+}
+
+/* How many links out of @element carried RTP: a payload-type or SSRC
+ * demuxer splits one numbering over several, each with holes. */
+static guint
+gp_loss_rtp_outputs (GpSession * s, const gchar * element)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+    gchar *from = gp_pad_element (l->src);
+
+    if (ls && ls->rtp && g_strcmp0 (from, element) == 0)
+      n++;
+    g_free (from);
+  }
+  return n;
 }
 
 /* What the links into @element say of the packets lost before it: the
@@ -87,17 +114,22 @@ gp_loss_rtp_link (GpSession * s, const GpRule * rule, GpLink * l,
   gdouble pct;
   const gchar *severity;
   gchar *title;
+  GpElement *e;
   GpFinding *f;
 
   if (lost == 0 || ls->rtp_restarts > GP_LOSS_MAX_RESTARTS)
     goto out;
   rtp_in = gp_loss_rtp_upstream (s, from, &upstream, &mixed);
-  /* the loss the links above already show is theirs */
-  if (upstream >= lost)
+  /* the loss the links above already show is theirs; an element that
+   * splits one numbering over several outputs leaves holes in each */
+  if (upstream >= lost || (rtp_in && gp_loss_rtp_outputs (s, from) > 1))
     goto out;
   here = lost - upstream;
   pct = ls->rtp_expected > 0 ? here * 100.0 / ls->rtp_expected : 0;
-  severity = here < GP_LOSS_RTP_MIN_PACKETS || pct < GP_LOSS_RTP_MIN_PCT ?
+  e = gp_session_find_element (s, from);
+  severity = here < GP_LOSS_RTP_MIN_PACKETS || pct < GP_LOSS_RTP_MIN_PCT ||
+      (rtp_in && !mixed && (e == NULL ||
+          !g_strv_contains (gp_loss_drops_late, e->factory))) ?
       GP_SEVERITY_INFO : pct >= GP_LOSS_HIGH_PCT ? GP_SEVERITY_HIGH :
       GP_SEVERITY_MEDIUM;
 
@@ -115,7 +147,10 @@ gp_loss_rtp_link (GpSession * s, const GpRule * rule, GpLink * l,
         pct, ls->rtp_expected);
   f = gp_rule_add_finding (s, rule, severity, title);
   g_free (title);
-  gp_finding_add_target (f, from);
+  /* a link of several senders above: where they went missing is not
+   * known, and no element is to blame more than the rest */
+  if (!mixed)
+    gp_finding_add_target (f, from);
   f->rank_value = MIN (100.0, pct * 10.0);
   gp_finding_set_string (f, "kind", "rtp");
   gp_finding_set_string (f, "link", l->id);
@@ -146,12 +181,17 @@ gp_loss_rtp_link (GpSession * s, const GpRule * rule, GpLink * l,
         "interleaved, so where the packets went missing above it is not "
         "measured. Look at the socket's receive buffer and the network "
         "first.", from);
+  else if (e && g_strv_contains (gp_loss_drops_late, e->factory))
+    f->fix = g_strdup_printf ("%s received these packets and did not pass "
+        "them on: a jitter buffer drops those that come after their "
+        "deadline. Give it more latency (its latency property, rtpbin's "
+        "latency) if the network's jitter is larger than it allows.", from);
   else
     f->fix = g_strdup_printf ("%s received these packets and did not pass "
-        "them on. A jitter buffer does this to packets that come after "
-        "their deadline: give it more latency (rtpjitterbuffer latency, "
-        "rtpbin latency) if the network's jitter is larger than it allows.",
-        from);
+        "them on. That may be its design (an FEC decoder keeps its repair "
+        "packets; a demuxer of payload types or SSRCs splits one "
+        "numbering), so this stays info; if it is not, look at why it "
+        "drops.", from);
 out:
   g_free (from);
   g_free (into);

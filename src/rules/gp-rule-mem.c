@@ -107,10 +107,10 @@ gp_mem_holder (GpSession * s, GPtrArray * queues)
   return best;
 }
 
-/* The element with a queue of its own (appsrc) that held the most at the
- * end, when that is GP_MEM_OWN_QUEUE_SHARE of @growth_mb or more: where
- * the growth sits when an application pushes faster than the pipeline
- * takes. */
+/* The element with a queue of its own (appsrc) that held the most, when
+ * that is GP_MEM_OWN_QUEUE_SHARE of @growth_mb or more: where the growth
+ * sits when an application pushes faster than the pipeline takes. Its
+ * most, not its last: an EOS drains it before the run ends. */
 static GpElementSummary *
 gp_mem_own_queue (GpSession * s, gdouble growth_mb)
 {
@@ -120,9 +120,9 @@ gp_mem_own_queue (GpSession * s, gdouble growth_mb)
   for (i = 0; s->elem_summaries && i < s->elem_summaries->len; i++) {
     GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
 
-    if (es->queued_mb_end >= GP_MEM_OWN_QUEUE_MIN_MB &&
-        es->queued_mb_end >= growth_mb * GP_MEM_OWN_QUEUE_SHARE &&
-        (best == NULL || es->queued_mb_end > best->queued_mb_end))
+    if (es->queued_mb_max >= GP_MEM_OWN_QUEUE_MIN_MB &&
+        es->queued_mb_max >= growth_mb * GP_MEM_OWN_QUEUE_SHARE &&
+        (best == NULL || es->queued_mb_max > best->queued_mb_max))
       best = es;
   }
   return best;
@@ -249,17 +249,26 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   if (own) {
     gp_finding_add_target (f, own->name);
     gp_finding_set_string (f, "own_queue", own->name);
-    gp_finding_set_double (f, "queued_end_mib", own->queued_mb_end);
+    gp_finding_set_double (f, "queued_max_mib", own->queued_mb_max);
     gp_finding_set_int (f, "queued_limit_bytes", own->queued_limit_bytes);
     g_string_append_printf (fix, "The application pushes into %s faster "
-        "than the pipeline takes its buffers: it held %.0f MiB at the end, "
-        "%s. Set block=true on it (a push then waits for room), or stop "
-        "pushing on enough-data and go on at need-data; then make what "
-        "drains it keep up.", own->name, own->queued_mb_end,
-        own->queued_blocks ? "though it blocks at max-bytes" :
-        own->queued_limit_bytes > 0 ? "past its max-bytes, which with "
-        "block=false only asks the application to stop (enough-data)" :
-        "with no max-bytes at all");
+        "than the pipeline takes its buffers: it held up to %.0f MiB. ",
+        own->name, own->queued_mb_max);
+    if (own->queued_limit_bytes == 0)
+      g_string_append (fix, "Its max-bytes is 0, no limit at all: give it "
+          "one of a few buffers, with block=true (a push then waits for "
+          "room) or stopping the pushes on enough-data until need-data.");
+    else if (own->queued_blocks)
+      g_string_append_printf (fix, "It blocks at its max-bytes (%"
+          G_GUINT64_FORMAT "), which lets it hold that much: lower it to a "
+          "few buffers.", own->queued_limit_bytes);
+    else
+      g_string_append_printf (fix, "With block=false its max-bytes (%"
+          G_GUINT64_FORMAT ") only asks the application to stop "
+          "(enough-data): set block=true (a push then waits for room), or "
+          "stop pushing on enough-data until need-data.",
+          own->queued_limit_bytes);
+    g_string_append (fix, " Then make what drains it keep up.");
   } else if (queues->len > 0) {
     GpElement *q = holder ? holder : g_ptr_array_index (queues, 0);
     GPtrArray *patch = gp_launch_patch_new ();

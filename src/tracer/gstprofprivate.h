@@ -516,9 +516,10 @@ struct _GpThread
   gint exited;
   guint64 cpu_at_exit;
   /* its run-queue wait (gp-record.h GP_T_RUN_DELAY_NS): when it met its
-   * first hook and when it exited (owner), the last window's (timer);
-   * run_delay_known FALSE where the kernel does not say */
+   * first hook and when it exited (owner, before exited is set), the last
+   * window's (timer); the flags FALSE where the kernel did not say */
   gboolean run_delay_known;
+  gboolean run_delay_exit_known;
   guint64 run_delay_at_exit;
   guint64 run_delay_last;
 

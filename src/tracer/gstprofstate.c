@@ -109,7 +109,7 @@ gp_read_small (const gchar * path, gchar * buf, gsize size)
 /* How long thread @tid of this process has waited on a run queue, ready
  * to run while others had the CPU (the second field of its schedstat, ns);
  * FALSE where the kernel does not say (no CONFIG_SCHED_INFO, the thread
- * gone). @tid 0: the calling thread. */
+ * gone). */
 gboolean
 gp_tid_run_delay (gint tid, guint64 * run_delay)
 {
@@ -117,10 +117,9 @@ gp_tid_run_delay (gint tid, guint64 * run_delay)
   gchar path[64], buf[96];
   unsigned long long on_cpu, waited;
 
-  if (tid > 0)
-    g_snprintf (path, sizeof path, "/proc/self/task/%d/schedstat", tid);
-  else
-    g_strlcpy (path, "/proc/thread-self/schedstat", sizeof path);
+  if (tid <= 0)
+    return FALSE;
+  g_snprintf (path, sizeof path, "/proc/self/task/%d/schedstat", tid);
   if (gp_read_small (path, buf, sizeof buf)
       && sscanf (buf, "%llu %llu", &on_cpu, &waited) == 2) {
     *run_delay = waited;
@@ -134,6 +133,16 @@ void
 gp_topology_changed (GstProfTracer * self)
 {
   g_atomic_int_inc (&self->topo_gen);
+}
+
+/* Whether @element has a property @name of type guint64. */
+static gboolean
+gp_has_u64_property (GstElement * element, const gchar * name)
+{
+  GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (element), name);
+
+  return spec != NULL && spec->value_type == G_TYPE_UINT64;
 }
 
 /* element kinds */
@@ -476,10 +485,8 @@ gp_elem_get_locked (GstProfTracer * self, GstElement * element)
   e->kind = gp_kind_of (element, &e->qtype);
   /* a queue of its own, told by its properties (appsrc) */
   e->own_level = e->qtype == GP_QUEUE_NONE &&
-      g_object_class_find_property (G_OBJECT_GET_CLASS (element),
-      "current-level-bytes") != NULL &&
-      g_object_class_find_property (G_OBJECT_GET_CLASS (element),
-      "max-bytes") != NULL;
+      gp_has_u64_property (element, "current-level-bytes") &&
+      gp_has_u64_property (element, "max-bytes");
   e->is_bin = GST_IS_BIN (element);
   e->is_source = e->kind == GP_KIND_SOURCE;
   e->is_sink = e->kind == GP_KIND_SINK;
@@ -1185,7 +1192,7 @@ gp_thread_new (GstProfTracer * self)
   /* the timer's first delta starts from here, so CPU the thread spent
    * before it first met a hook is not charged to the first window */
   t->cpu_last = gp_thread_cpu_now ();
-  t->run_delay_known = gp_tid_run_delay (0, &t->run_delay_last);
+  t->run_delay_known = gp_tid_run_delay (t->tid, &t->run_delay_last);
   if (self->trace_s > 0)
     t->trace = gp_pushes_ring_new (self);
   g_private_set (&gp_thread_key, t);
@@ -1235,8 +1242,8 @@ gp_thread_exit_notify (gpointer data)
   GpThread *t = data;
 
   t->cpu_at_exit = gp_thread_cpu_now ();
-  if (t->run_delay_known && !gp_tid_run_delay (0, &t->run_delay_at_exit))
-    t->run_delay_at_exit = t->run_delay_last;
+  t->run_delay_exit_known = t->run_delay_known &&
+      gp_tid_run_delay (t->tid, &t->run_delay_at_exit);
   g_atomic_int_set (&t->exited, 1);
   gp_thread_unref (t);
 }

@@ -1049,17 +1049,27 @@ gp_link_late (GpPad * ps, GstPad * pad, guint64 rt)
 /* RFC 3550 A.1's bounds: a sequence number at most this far ahead of the
  * highest is packets lost on the way (farther, a stray or a restart) ... */
 #define GP_RTP_MAX_DROPOUT 3000
-/* ... and at most this far behind a late or duplicate packet. */
-#define GP_RTP_MAX_MISORDER 100
+/* ... and less than this far behind a late or duplicate packet (RFC 3550
+ * says 100; 64 is what the mask of packets received tells apart). */
+#define GP_RTP_MAX_MISORDER 64
+/* RTCP multiplexed on the RTP port (RFC 5761) has its packet type where
+ * RTP's marker and payload type are: 200-204 read as 72-76; RTP keeps off
+ * 64-95, so those are not RTP packets. */
+#define GP_RTP_IS_RTCP(pt) ((pt) >= 64 && (pt) <= 95)
 #define GP_RTP_NO_PROBATION G_MAXUINT32
 
-/* Whether @caps are RTP's (application/x-rtp). */
+/* Whether @caps are RTP's (application/x-rtp, or SRTP's, whose headers
+ * are in the clear). */
 static gboolean
 gp_caps_are_rtp (const GstCaps * caps)
 {
-  return caps && gst_caps_get_size (caps) > 0
-      && gst_structure_has_name (gst_caps_get_structure (caps, 0),
-      "application/x-rtp");
+  const GstStructure *st;
+
+  if (caps == NULL || gst_caps_get_size (caps) == 0)
+    return FALSE;
+  st = gst_caps_get_structure (caps, 0);
+  return gst_structure_has_name (st, "application/x-rtp")
+      || gst_structure_has_name (st, "application/x-srtp");
 }
 
 /* One RTP packet pushed on @ps (gp-record.h GP_L_RTP_*): received
@@ -1076,7 +1086,8 @@ gp_rtp_packet (GpPad * ps, GstBuffer * buf)
   guint32 ssrc;
   guint64 mask = 1;
 
-  if (gst_buffer_extract (buf, 0, h, sizeof h) != sizeof h || (h[0] >> 6) != 2)
+  if (gst_buffer_extract (buf, 0, h, sizeof h) != sizeof h || (h[0] >> 6) != 2
+      || GP_RTP_IS_RTCP (h[1] & 0x7f))
     return;
   seq = GST_READ_UINT16_BE (h + 2);
   ssrc = GST_READ_UINT32_BE (h + 8);
@@ -1084,12 +1095,10 @@ gp_rtp_packet (GpPad * ps, GstBuffer * buf)
     ahead = (guint16) (seq - ps->rtp_max_seq);
     behind = (guint16) (ps->rtp_max_seq - seq);
     if (ahead == 0 || behind < GP_RTP_MAX_MISORDER) {
-      /* late, or a duplicate: the mask knows the last 64 */
-      if (behind < 64) {
-        if (ps->rtp_mask & (G_GUINT64_CONSTANT (1) << behind))
-          return;
-        ps->rtp_mask |= G_GUINT64_CONSTANT (1) << behind;
-      }
+      /* late, or a duplicate: the mask knows */
+      if (ps->rtp_mask & (G_GUINT64_CONSTANT (1) << behind))
+        return;
+      ps->rtp_mask |= G_GUINT64_CONSTANT (1) << behind;
       gp_bump (&ps->rtp_received, 1);
       return;
     }
@@ -1097,7 +1106,8 @@ gp_rtp_packet (GpPad * ps, GstBuffer * buf)
       gp_bump (&ps->rtp_received, 1);
       gp_bump (&ps->rtp_expected, ahead);
       ps->rtp_max_seq = seq;
-      ps->rtp_mask = ahead < 64 ? (ps->rtp_mask << ahead) | 1 : 1;
+      ps->rtp_mask = ahead < GP_RTP_MAX_MISORDER ?
+          (ps->rtp_mask << ahead) | 1 : 1;
       return;
     }
     /* a stray counts nowhere until the next packet follows it */

@@ -389,18 +389,32 @@ gp_take_link_late (GstStructure * s, GpPad * p)
   gp_take_hist (s, GP_L_LATE_HIST, p->late_hist);
 }
 
-/* The link's RTP counts this window (gp-record.h GP_L_RTP_*), once it
- * carried a packet. */
-static void
-gp_take_link_rtp (GstStructure * s, GpPad * p)
+/* A link's RTP counters (gp-record.h GP_L_RTP_*), read before its buffer
+ * count: the pusher counts the buffer first, so a push racing the window
+ * never shows more packets received than buffers carried. */
+typedef struct
 {
-  guint64 e, r, x;
+  gboolean seen;
+  guint64 expected, received, restarts;
+} GpRtpCounts;
 
-  if (!g_atomic_int_get (&p->rtp_seen))
+static void
+gp_read_link_rtp (GpPad * p, GpRtpCounts * c)
+{
+  c->seen = g_atomic_int_get (&p->rtp_seen);
+  c->received = gp_load (&p->rtp_received);
+  c->expected = gp_load (&p->rtp_expected);
+  c->restarts = gp_load (&p->rtp_restarts);
+}
+
+/* The link's RTP counts this window, once it carried a packet. */
+static void
+gp_take_link_rtp (GstStructure * s, GpPad * p, const GpRtpCounts * c)
+{
+  guint64 e = c->expected, r = c->received, x = c->restarts;
+
+  if (!c->seen)
     return;
-  e = gp_load (&p->rtp_expected);
-  r = gp_load (&p->rtp_received);
-  x = gp_load (&p->rtp_restarts);
   gst_structure_set (s, GP_L_RTP_EXPECTED, G_TYPE_UINT64,
       e - p->last_rtp_expected, GP_L_RTP_RECEIVED, G_TYPE_UINT64,
       r - p->last_rtp_received, GP_L_RTP_RESTARTS, G_TYPE_UINT64,
@@ -452,6 +466,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     GpPad *p = g_ptr_array_index (pads, i);
     GstPad *pad;
     guint64 b, by, du, ti, last_ts;
+    GpRtpCounts rtp;
     gchar *caps = NULL, *mem = NULL, *sink_name, *src_name;
     GstStructure *s;
 
@@ -460,6 +475,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     /* a push racing the close may be counted here and timed in the next
      * window: one buffer's interval off, once (the pusher stores it after
      * its count) */
+    gp_read_link_rtp (p, &rtp);
     last_ts = gp_load (&p->last_push_ts);
     b = gp_load (&p->buffers);
     by = gp_load (&p->bytes);
@@ -507,7 +523,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     gst_structure_set (s, GP_L_MEMORY, G_TYPE_STRING, mem ? mem : "system",
         NULL);
     gp_take_link_late (s, p);
-    gp_take_link_rtp (s, p);
+    gp_take_link_rtp (s, p, &rtp);
     p->last_buffers = b;
     p->last_bytes = by;
     p->last_duration = du;
@@ -898,10 +914,13 @@ gp_take_run_delay (GstStructure * s, GpThread * t)
 
   if (!t->run_delay_known)
     return;
-  if (g_atomic_int_get (&t->exited))
+  if (g_atomic_int_get (&t->exited)) {
+    if (!t->run_delay_exit_known)
+      return;
     now = t->run_delay_at_exit;
-  else if (!gp_tid_run_delay (t->tid, &now))
+  } else if (!gp_tid_run_delay (t->tid, &now)) {
     return;
+  }
   gst_structure_set (s, GP_T_RUN_DELAY_NS, G_TYPE_UINT64,
       now > t->run_delay_last ? now - t->run_delay_last : 0, NULL);
   t->run_delay_last = MAX (now, t->run_delay_last);

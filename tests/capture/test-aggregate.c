@@ -857,9 +857,9 @@ test_threads (void)
  * claiming more than it could hold left out; a thread without it unknown.
  * An appsrc's level (GP_E_LEVEL_*): its largest, and the latest window's
  * last, whatever order the windows come in; an element without unknown.
- * RTP counts (GP_L_RTP_*) summed per link over the run, a window claiming
- * more packets received than the link carried left out; a link without
- * them carries no rtp. */
+ * RTP counts (GP_L_RTP_*) summed per link over the run, a packet counted
+ * in the window after its buffer's kept; a link without them carries no
+ * rtp, nor one claiming more packets than buffers over the run. */
 static void
 test_run_delay_and_rtp (void)
 {
@@ -889,6 +889,7 @@ test_run_delay_and_rtp (void)
     add_thread (w, 101, "other", WIN / 4, "");
     add_link (w, "a.src", "b.sink", 10, 1000, "application/x-rtp");
     add_link (w, "b.src", "c.sink", 10, 1000, "video/x-raw");
+    add_link (w, "x.src", "y.sink", 10, 1000, "application/x-rtp");
     threads = gst_structure_get_value (w, "threads");
     ts = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
         (threads, 0));
@@ -898,10 +899,18 @@ test_run_delay_and_rtp (void)
     links = gst_structure_get_value (w, "links");
     ls = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
         (links, 0));
-    /* the second window's claims 11 packets on a link of 10 buffers */
+    /* the second window's holds a packet of the first's buffers (a push
+     * racing the window's end) */
     gst_structure_set (ls, "rtp_expected", G_TYPE_UINT64, (guint64) 12,
-        "rtp_received", G_TYPE_UINT64, (guint64) (i == 1 ? 11 : 10),
-        "rtp_restarts", G_TYPE_UINT64, (guint64) (i == 0), NULL);
+        "rtp_received", G_TYPE_UINT64, (guint64) (i == 1 ? 11 : i == 0 ?
+            9 : 10), "rtp_restarts", G_TYPE_UINT64, (guint64) (i == 0),
+        NULL);
+    /* a forged one: twice as many packets as buffers, every window */
+    ls = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
+        (links, 2));
+    gst_structure_set (ls, "rtp_expected", G_TYPE_UINT64, (guint64) 20,
+        "rtp_received", G_TYPE_UINT64, (guint64) 20, "rtp_restarts",
+        G_TYPE_UINT64, (guint64) 0, NULL);
     feed (agg, w);
   }
   gp_aggregator_finish (agg);
@@ -919,10 +928,11 @@ test_run_delay_and_rtp (void)
   rtp = gp_session_find_link_summary (s, "a.src->b.sink");
   plain = gp_session_find_link_summary (s, "b.src->c.sink");
   g_assert_true (rtp->rtp);
-  g_assert_cmpuint (rtp->rtp_expected, ==, 36);
-  g_assert_cmpuint (rtp->rtp_received, ==, 30);
+  g_assert_cmpuint (rtp->rtp_expected, ==, 48);
+  g_assert_cmpuint (rtp->rtp_received, ==, 40);
   g_assert_cmpuint (rtp->rtp_restarts, ==, 1);
   g_assert_false (plain->rtp);
+  g_assert_false (gp_session_find_link_summary (s, "x.src->y.sink")->rtp);
 
   gp_aggregator_free (agg);
   gp_session_free (s);

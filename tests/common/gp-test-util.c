@@ -150,6 +150,25 @@ kill_xvfb (int sig)
   raise (sig);
 }
 
+guint
+gp_test_free_port (GSocketType type)
+{
+  GSocket *sock = g_socket_new (G_SOCKET_FAMILY_IPV4, type,
+      G_SOCKET_PROTOCOL_DEFAULT, NULL);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *any = g_inet_socket_address_new (lo, 0), *bound;
+  guint port;
+
+  g_assert_true (g_socket_bind (sock, any, TRUE, NULL));
+  bound = g_socket_get_local_address (sock, NULL);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_object_unref (bound);
+  g_object_unref (any);
+  g_object_unref (lo);
+  g_object_unref (sock);
+  return port;
+}
+
 void
 gp_test_child_dies_with_us (gpointer unused)
 {

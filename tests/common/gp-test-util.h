@@ -10,6 +10,8 @@
 #ifndef __GP_TEST_UTIL_H__
 #define __GP_TEST_UTIL_H__
 
+#include <gio/gio.h>
+
 #include "capture/gp-capture.h"
 #include "core/gp-session.h"
 #include "gp-test-clock.h"
@@ -74,6 +76,10 @@ void gp_test_keep_gl_driver (void);
  * without it GLib's intermediate process, which exits at once, would be
  * the parent. */
 void gp_test_child_dies_with_us (gpointer unused);
+
+/* A port on loopback nothing listens on now (bound and let go) for @type:
+ * G_SOCKET_TYPE_DATAGRAM (UDP) or G_SOCKET_TYPE_STREAM (TCP). */
+guint gp_test_free_port (GSocketType type);
 
 /* The same, with the helper leading a process group of its own, so that
  * gp_test_end_group () ends it and every process it started. */

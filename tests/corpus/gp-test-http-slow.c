@@ -4,7 +4,7 @@
  * gp-test-http-slow.c: an HTTP server on loopback slower than the media
  * it serves: it answers one GET on 127.0.0.1:PORT with FILE, paced to
  * RATE bytes a second by its own clock (a twentieth of it every 50 ms),
- * then exits. When the client has it all or goes away, it writes to OUT
+ * then exits. It writes OUT empty once it listens. When the client has it all or goes away, it writes to OUT
  * the truth test-advice.c's /advice/http-slow checks gstprof's byte rate
  * against: "BYTES RATE", the body bytes it sent, and its rate measured by
  * its own clock (the bytes after the first write over the time from the
@@ -76,6 +76,7 @@ main (int argc, char **argv)
     fprintf (stderr, "%s: %s\n", argv[0], err->message);
     return 1;
   }
+  g_file_set_contents (argv[4], "", 0, NULL);
   alarm (GP_THS_ACCEPT_S);
   conn = g_socket_listener_accept (listener, NULL, NULL, &err);
   alarm (0);

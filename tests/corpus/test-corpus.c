@@ -425,27 +425,6 @@ av_mp4 (void)
   return path;
 }
 
-/* A UDP port nobody listens on now. */
-static guint
-free_udp_port (void)
-{
-  GSocket *sock = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-      G_SOCKET_PROTOCOL_UDP, NULL);
-  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  GSocketAddress *any = g_inet_socket_address_new (lo, 0);
-  GSocketAddress *bound;
-  guint port;
-
-  g_assert_true (g_socket_bind (sock, any, TRUE, NULL));
-  bound = g_socket_get_local_address (sock, NULL);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-  g_object_unref (bound);
-  g_object_unref (any);
-  g_object_unref (lo);
-  g_object_unref (sock);
-  return port;
-}
-
 /* gst-launch-1.0 @launch in a process of its own, until killed. */
 static GSubprocess *
 sender (const gchar * launch)
@@ -550,7 +529,8 @@ test_audiomixer_rtp (void)
       "audioresample ! opusenc name=am_enc bitrate=64000 ! rtpopuspay ! "
       "udpsink name=am_sink host=127.0.0.1 port=%u audiotestsrc "
       "name=am_a is-live=true freq=440 ! am_mix. audiotestsrc name=am_b "
-      "is-live=true freq=660 ! am_mix.", free_udp_port ());
+      "is-live=true freq=660 ! am_mix.",
+      gp_test_free_port (G_SOCKET_TYPE_DATAGRAM));
   Run r = run (launch, 3.0);
   GpSinkSummary *sk = sink (r.s, "am_sink");
   GpElementSummary *mix = elem (r.s, "am_mix");
@@ -703,7 +683,7 @@ test_snapshot (void)
 static void
 test_rtp_receiver (void)
 {
-  guint port = free_udp_port ();
+  guint port = gp_test_free_port (G_SOCKET_TYPE_DATAGRAM);
   gchar *send = g_strdup_printf ("videotestsrc is-live=true ! "
       "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
       "tune=zerolatency speed-preset=ultrafast key-int-max=45 ! "
@@ -752,7 +732,8 @@ test_rtp_sender (void)
   gchar *launch = g_strdup_printf ("videotestsrc is-live=true ! "
       "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
       "tune=zerolatency speed-preset=ultrafast bitrate=600 ! rtph264pay ! "
-      "udpsink name=rs_sink host=127.0.0.1 port=%u", free_udp_port ());
+      "udpsink name=rs_sink host=127.0.0.1 port=%u",
+      gp_test_free_port (G_SOCKET_TYPE_DATAGRAM));
   Run r = run (launch, 4.0);
   GpSinkSummary *sk = sink (r.s, "rs_sink");
 
@@ -772,7 +753,7 @@ static void
 test_udpsrc_idle (void)
 {
   gchar *launch = g_strdup_printf ("udpsrc name=ui_src port=%u timeout=0 ! "
-      "fakesink name=ui_sink", free_udp_port ());
+      "fakesink name=ui_sink", gp_test_free_port (G_SOCKET_TYPE_DATAGRAM));
   Run r = run (launch, 2.0);
   GpElementSummary *es = gp_session_find_elem_summary (r.s, "ui_src");
 
@@ -1965,7 +1946,7 @@ test_appsrc_flood (void)
       queued_mib, mem->title);
   g_assert_cmpstr (mem->severity, ==, GP_SEVERITY_MEDIUM);
   g_assert_cmpstr (gp_test_evidence_string (mem, "own_queue"), ==, "af_src");
-  assert_near (gp_test_evidence_double (mem, "queued_end_mib"), queued_mib,
+  assert_near (gp_test_evidence_double (mem, "queued_max_mib"), queued_mib,
       0.15 * queued_mib, "af_src's queue against the program's counts");
   g_assert_cmpfloat (gp_test_evidence_double (mem, "growth_rate_mib_per_sec"),
       >=, 0.8 * 45 * frame_mib);
