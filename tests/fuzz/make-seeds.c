@@ -23,6 +23,7 @@ make_full (void)
   GpElement *e;
   GpElementSummary *es;
   GpQueueSummary *qs;
+  GpLinkSummary *ls;
   GpPath *p;
   GpThreadSummary *ts;
   GpSinkSummary *ss;
@@ -74,14 +75,23 @@ make_full (void)
   es->wait_ms = (GpQuantiles) {
   0.01, 0.02, 0.03, 0.1};
   es->wait_total_ms = 1.5;
+  es = gp_session_add_elem_summary (s, "appsrc0");
+  es->queued_mb_max = 12.5;
+  es->queued_mb_end = 3.25;
+  es->queued_limit_bytes = 200000;
+  es->queued_blocks = TRUE;
   qs = gp_session_add_queue_summary (s, "queue0");
   qs->residence_ms = (GpQuantiles) {
   0.1, 0.2, 0.3, 0.5};
   qs->level_pct_mean = 0.5;
   qs->level_pct_max = 1;
   qs->level_buffers_max = 2;
-  gp_session_add_link_summary (s,
-      "videotestsrc0.src->queue0.sink")->fps = 30.0;
+  ls = gp_session_add_link_summary (s, "videotestsrc0.src->queue0.sink");
+  ls->fps = 30.0;
+  ls->rtp = TRUE;
+  ls->rtp_expected = 122;
+  ls->rtp_received = 120;
+  ls->rtp_restarts = 1;
   p = gp_session_add_path (s, "videotestsrc0.src", "fakesink0");
   p->latency_ms = (GpQuantiles) {
   8.3, 8.5, 9, 9.5};
@@ -93,6 +103,7 @@ make_full (void)
   ts = gp_session_add_thread (s, 4242, "queue0:src");
   ts->cpu_pct_mean = 3.5;
   ts->cpu_pct_max = 5;
+  ts->run_delay_pct = 1.25;
   g_ptr_array_add (ts->elements, g_strdup ("identity0"));
   ts->blocked_in = g_strdup ("fakesink0");
   ts->blocked_ms = 12.5;

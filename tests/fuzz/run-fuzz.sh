@@ -355,13 +355,15 @@ done | awk -v dir="$OUT/launch/seeds" '
 sed -n 's/^DEMO[[:space:]]*?=[[:space:]]*//p' "$ROOT/Makefile" > "$OUT/launch/seeds/demo"
 
 # Records: what the tracer writes itself with out=, for a real pipeline
-# with a queue (two threads), when the tracer is built.
+# with a queue (two threads) and an RTP link (the sequence counts), when
+# the tracer is built.
 for lib in "$ROOT"/build*/src/tracer/libgstprof.so; do
   [ -f "$lib" ] || continue
   rm -rf "$OUT/real-records"
   GST_PLUGIN_PATH=$(dirname "$lib") GST_TRACERS="gstprof(out=$OUT/real-records,window=50)" \
     timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=30 ! \
-    identity sleep-time=2000 ! queue ! fakesink >/dev/null 2>&1 || true
+    video/x-raw,width=64,height=48 ! identity sleep-time=2000 ! queue ! \
+    rtpvrawpay ! fakesink >/dev/null 2>&1 || true
   cp "$OUT"/real-records/*.records "$OUT/records/seeds/" 2>/dev/null && break
 done
 # The socket: the same lines as one connection, and the first lines of two
