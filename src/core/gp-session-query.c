@@ -581,6 +581,24 @@ gp_session_query_link_at (GpSession * s, const gchar * element, gboolean into)
   return NULL;
 }
 
+guint64
+gp_session_buffers_into (GpSession * s, const gchar * element)
+{
+  guint64 n = 0;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *sink = gp_pad_element (l->sink);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+
+    if (g_strcmp0 (sink, element) == 0 && ls)
+      n += ls->buffers;
+    g_free (sink);
+  }
+  return n;
+}
+
 GpLink *
 gp_session_link_into (GpSession * s, const gchar * element)
 {

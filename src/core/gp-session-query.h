@@ -47,6 +47,9 @@ gboolean gp_session_is_live_source (GpSession * s, const gchar * name);
 /* The first link into (or out of) @element, or NULL. */
 GpLink *gp_session_link_into (GpSession * s, const gchar * element);
 GpLink *gp_session_link_out_of (GpSession * s, const gchar * element);
+/* Buffers that entered @element over the run: the sum over the links into
+ * it (a queue's input, what a leaky one dropped from). */
+guint64 gp_session_buffers_into (GpSession * s, const gchar * element);
 
 /* Set (name -> name) of every element upstream of @element through the
  * graph's links, @element included. Free with g_hash_table_unref. */

@@ -40,10 +40,6 @@ static const gchar *const gp_loss_drops_late[] = {
   "rtpjitterbuffer", NULL
 };
 
-/* Leaky queues: QLEAK's thresholds (one or two drops while the sink
- * prerolls are not a loss). */
-#define GP_LOSS_LEAKY_MIN_DROPPED 5
-#define GP_LOSS_LEAKY_MIN_PCT 1.0
 
 /* The packets lost before @ls: expected less received, 0 when duplicates
  * or packets from before the first made up for the gaps. */
@@ -200,28 +196,16 @@ out:
 static void
 gp_loss_leaky (GpSession * s, const GpRule * rule, GpQueueSummary * qs)
 {
-  guint64 entered = 0;
+  guint64 entered;
   gdouble pct;
   GpFinding *f;
   gchar *title;
-  guint i;
 
-  if (qs->dropped < GP_LOSS_LEAKY_MIN_DROPPED)
-    return;
-  for (i = 0; i < s->links->len; i++) {
-    GpLink *l = g_ptr_array_index (s->links, i);
-    GpLinkSummary *ls;
-    gchar *into = gp_pad_element (l->sink);
-
-    if (g_strcmp0 (into, qs->name) == 0
-        && (ls = gp_session_find_link_summary (s, l->id)) != NULL)
-      entered += ls->buffers;
-    g_free (into);
-  }
-  if (entered == 0)
+  if (qs->dropped < GP_QLEAK_MIN_DROPPED ||
+      (entered = gp_session_buffers_into (s, qs->name)) == 0)
     return;
   pct = MIN (100.0, qs->dropped * 100.0 / entered);
-  if (pct < GP_LOSS_LEAKY_MIN_PCT)
+  if (pct < GP_QLEAK_MIN_DROP_PCT)
     return;
   title = g_strdup_printf ("%s threw away %" G_GUINT64_FORMAT " of %"
       G_GUINT64_FORMAT " buffers (%.1f%%): leaky=%s, full", qs->name,

@@ -12,10 +12,6 @@
 
 #include <math.h>
 
-/* QLEAK: at least this many drops, and this share of what entered. One or
- * two drops at start-up (the sink prerolling) are not a pattern. */
-#define GP_QLEAK_MIN_DROPPED 5
-#define GP_QLEAK_MIN_DROP_PCT 1.0
 /* QFULL: mean fill level over the run at or above this is "full". */
 #define GP_QFULL_FULL_PCT 80.0
 /* ... and the queue's upstream was blocked on it at least this share of
@@ -37,25 +33,6 @@
  * its target rate minus more than this. */
 #define GP_QFULL_EMPTY_PCT 5.0
 #define GP_QFULL_STARVED_DEFICIT_PCT 10.0
-
-/* Buffers that entered the queue: the sum over its input links. */
-static guint64
-gp_qleak_input_buffers (GpSession * s, const gchar * queue)
-{
-  guint64 n = 0;
-  guint i;
-
-  for (i = 0; s->links && i < s->links->len; i++) {
-    GpLink *l = g_ptr_array_index (s->links, i);
-    gchar *sink = gp_pad_element (l->sink);
-    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
-
-    if (g_strcmp0 (sink, queue) == 0 && ls)
-      n += ls->buffers;
-    g_free (sink);
-  }
-  return n;
-}
 
 /* The element straight after @queue (the first one when it feeds several). */
 static gchar *
@@ -154,7 +131,7 @@ gp_rule_qleak (GpSession * s, const GpRule * rule)
 
   for (i = 0; s->queue_summaries && i < s->queue_summaries->len; i++) {
     GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, i);
-    guint64 in = gp_qleak_input_buffers (s, q->name);
+    guint64 in = gp_session_buffers_into (s, q->name);
     GpThreadSummary *t;
     GpElementSummary *hot;
     gdouble pct, first;

@@ -55,6 +55,11 @@ void gp_rule_crowd (GpSession * s, const GpRule * rule);
 void gp_rule_stall (GpSession * s, const GpRule * rule);
 void gp_rule_stopped (GpSession * s, const GpRule * rule);
 void gp_rule_qleak (GpSession * s, const GpRule * rule);
+/* A leaky queue's drops count (QLEAK, and LOSS's leaky part) from this
+ * many, and this share of what entered it: one or two drops at start-up
+ * (the sink prerolling) are not a pattern. */
+#define GP_QLEAK_MIN_DROPPED 5
+#define GP_QLEAK_MIN_DROP_PCT 1.0
 void gp_rule_qfull (GpSession * s, const GpRule * rule);
 
 /* gp-rule-sync.c, gp-rule-late.c, gp-rule-enc.c, gp-rule-mem.c: sink
