@@ -407,7 +407,7 @@ gp_agg_finish_queues (GpAggregator * agg)
 }
 
 static void
-gp_agg_finish_links (GpAggregator * agg)
+gp_agg_finish_links (GpAggregator * agg, gdouble playing)
 {
   GpSession *s = agg->session;
   GPtrArray *keys = gp_agg_sorted_keys (agg->links);
@@ -426,6 +426,12 @@ gp_agg_finish_links (GpAggregator * agg)
     ls->rtp_expected = l->rtp_expected;
     ls->rtp_received = l->rtp_received;
     ls->rtp_restarts = l->rtp_restarts;
+    if (l->probe) {
+      ls->probe_ms = l->probe_ns / 1e6;
+      ls->probe_pushes = l->probe_n;
+      if (playing > 0.0)
+        ls->probe_busy_pct = 100.0 * gp_agg_ns_to_s (l->probe_ns) / playing;
+    }
   }
   g_ptr_array_unref (keys);
 }
@@ -875,7 +881,7 @@ gp_aggregator_finish (GpAggregator * agg)
   gp_agg_finish_graph (agg);
   gp_agg_finish_elements (agg, gp_agg_playing_s (agg), graph_kinds);
   gp_agg_finish_queues (agg);
-  gp_agg_finish_links (agg);
+  gp_agg_finish_links (agg, gp_agg_playing_s (agg));
   gp_agg_finish_paths (agg);
   gp_agg_finish_threads (agg);
   gp_agg_finish_process (agg);

@@ -129,6 +129,10 @@ typedef struct
    * a window carried them */
   gboolean rtp;
   guint64 rtp_expected, rtp_received, rtp_restarts;
+  /* pad probes' time (gp-record.h GP_L_PROBE_*), over the run; probe: a
+   * window carried it */
+  gboolean probe;
+  guint64 probe_ns, probe_n;
 } GpAggLink;
 
 typedef struct

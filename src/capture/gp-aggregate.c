@@ -477,6 +477,24 @@ gp_agg_link_add_rtp (GpAggLink * l, const GstStructure * ls, guint64 start,
   l->rtp_restarts += restarts;
 }
 
+/* A window's pad probe time on @l (gp-record.h GP_L_PROBE_*), when it
+ * carries it: counts no window could hold are no measurement. */
+static void
+gp_agg_link_add_probes (GpAggLink * l, const GstStructure * ls,
+    guint64 start, guint64 end)
+{
+  guint64 ns = gp_agg_get_u64 (ls, GP_L_PROBE_NS);
+  guint64 n = gp_agg_get_u64 (ls, GP_L_PROBE_N);
+
+  if (!gp_agg_has_number (ls, GP_L_PROBE_N)
+      || !gp_agg_rate_possible (n, start, end)
+      || !gp_agg_rate_possible (ns, start, end))
+    return;
+  l->probe = TRUE;
+  l->probe_ns += ns;
+  l->probe_n += n;
+}
+
 /* Returns whether any link carried a buffer in this window. */
 static gboolean
 gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
@@ -534,6 +552,7 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     sl->bytes += bytes;
     gp_agg_link_add_late (agg, l, sl, ls, start, end);
     gp_agg_link_add_rtp (l, ls, start, end);
+    gp_agg_link_add_probes (l, ls, start, end);
   }
   return any;
 }

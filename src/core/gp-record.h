@@ -207,7 +207,15 @@ typedef struct
   F (GP_L_RTP_RESTARTS, "rtp_restarts", U64, OPTIONAL, \
       "times the numbering started anew: another SSRC, or two packets in " \
       "a row far from the last one (a sender that restarted); a link " \
-      "carrying several senders interleaved restarts at each switch")
+      "carrying several senders interleaved restarts at each switch") \
+  F (GP_L_PROBE_NS, "probe_ns", U64, OPTIONAL, \
+      "the time pad probes on the link (the src pad's, its peer's, a ghost " \
+      "pad's on the way) took before the buffers reached the element, " \
+      "less what they pushed themselves: an application's work, not in " \
+      "the element's self time; the probe_* fields are absent on a link " \
+      "whose pads never had a probe") \
+  F (GP_L_PROBE_N, "probe_n", U64, OPTIONAL, \
+      "the pushes whose probes were timed")
 
 #define GP_RECORD_QUEUE "queue"
 

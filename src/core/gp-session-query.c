@@ -233,11 +233,50 @@ gp_session_upstream_of (GpSession * s, const gchar * element)
   return set;
 }
 
+static gboolean
+gp_session_query_thread_runs (const GpThreadSummary * t, const gchar * name)
+{
+  guint i;
+
+  for (i = 0; t->elements && i < t->elements->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (t->elements, i), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gdouble
+gp_session_thread_probes (GpSession * s, const GpThreadSummary * t,
+    GpLinkSummary ** most)
+{
+  gdouble sum = 0;
+  guint i;
+
+  if (most)
+    *most = NULL;
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+    gchar *into;
+
+    if (ls == NULL || ls->probe_busy_pct <= 0)
+      continue;
+    into = gp_pad_element (l->sink);
+    if (gp_session_query_thread_runs (t, into)) {
+      sum += ls->probe_busy_pct;
+      if (most && (*most == NULL
+              || ls->probe_busy_pct > (*most)->probe_busy_pct))
+        *most = ls;
+    }
+    g_free (into);
+  }
+  return sum;
+}
+
 gdouble
 gp_session_thread_busy_pct (GpSession * s, const GpThreadSummary * t)
 {
-  gdouble sum = 0;
-  gboolean any = FALSE;
+  gdouble sum = gp_session_thread_probes (s, t, NULL);
+  gboolean any = sum > 0;
   guint i;
 
   for (i = 0; t->elements && i < t->elements->len; i++) {

@@ -102,8 +102,16 @@ const gchar *gp_session_element_time_words (GpSession * s);
 gdouble gp_session_total_work_ms (GpSession * s);
 
 /* Wall busy share of a streaming thread: the working self time of the
- * elements that ran on it, as % of the run. -1 when it ran none. */
+ * elements that ran on it and of the pad probes on the links into them
+ * (gp_session_thread_probes), as % of the run. -1 when it ran none. */
 gdouble gp_session_thread_busy_pct (GpSession * s, const GpThreadSummary * t);
+
+/* The pad probes on the links into @t's elements (an application's work
+ * on the thread, apart from the elements' self time): their busy share
+ * of the run, summed, 0 when none; @most (may be NULL) the link whose
+ * probes took the most, NULL when none did. */
+gdouble gp_session_thread_probes (GpSession * s, const GpThreadSummary * t,
+    GpLinkSummary ** most);
 
 /* The thread whose element list names @element (the busiest one when
  * several do), or NULL. */

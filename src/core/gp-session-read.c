@@ -525,7 +525,7 @@ gp_session_read_link_summary (GpJsonReader * r, GpSession * s,
     JsonObject * o, const gchar * p)
 {
   GpLinkSummary *ls = gp_session_add_link_summary (s, name);
-  JsonObject *rtp;
+  JsonObject *rtp, *probe;
   gchar *rp;
   gboolean ok;
 
@@ -534,8 +534,18 @@ gp_session_read_link_summary (GpJsonReader * r, GpSession * s,
           gp_session_read_maybe (r, o, p, "media_per_s", &ls->media_per_s) &&
           gp_session_read_maybe (r, o, p, "first_s", &ls->first_s) &&
           gp_json_read_count (r, o, p, "buffers", &ls->buffers) &&
+          gp_json_read_object (r, o, p, "probe", &probe) &&
           gp_json_read_object (r, o, p, "rtp", &rtp)))
     return FALSE;
+  if (probe) {
+    rp = gp_json_key_path (p, "probe");
+    ok = gp_session_read_maybe (r, probe, rp, "ms", &ls->probe_ms) &&
+        gp_json_read_count (r, probe, rp, "pushes", &ls->probe_pushes) &&
+        gp_session_read_maybe (r, probe, rp, "busy_pct", &ls->probe_busy_pct);
+    g_free (rp);
+    if (!ok)
+      return FALSE;
+  }
   if (rtp == NULL)
     return TRUE;
   ls->rtp = TRUE;

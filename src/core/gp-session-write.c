@@ -520,6 +520,14 @@ gp_session_write_summary (GpSession * s)
       gp_session_write_set_count (ro, "restarts", ls->rtp_restarts);
       json_object_set_object_member (lo, "rtp", ro);
     }
+    if (ls->probe_ms >= 0) {
+      JsonObject *po = json_object_new ();
+
+      gp_session_write_set_maybe (po, "ms", ls->probe_ms);
+      gp_session_write_set_count (po, "pushes", ls->probe_pushes);
+      gp_session_write_set_maybe (po, "busy_pct", ls->probe_busy_pct);
+      json_object_set_object_member (lo, "probe", po);
+    }
     gp_session_write_set_keyed (links, ls->id, lo);
   }
   for (i = 0; i < s->threads->len; i++) {

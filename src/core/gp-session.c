@@ -162,6 +162,8 @@ gp_link_summary_new (const gchar * id)
   ls->id = gp_strdup_or_empty (id);
   ls->media_per_s = -1;
   ls->first_s = -1;
+  ls->probe_ms = -1;
+  ls->probe_busy_pct = -1;
   return ls;
 }
 

@@ -178,6 +178,13 @@ typedef struct
    * not say) */
   gboolean rtp;
   guint64 rtp_expected, rtp_received, rtp_restarts;
+  /* pad probes on the link (gp-record.h GP_L_PROBE_*) over the whole run:
+   * the time they took (ms, < 0: the link had none) and the pushes whose
+   * probes were timed */
+  gdouble probe_ms;
+  guint64 probe_pushes;
+  gdouble probe_busy_pct;       /* probe_ms over the PLAYING time, as an
+                                 * element's busy_pct; < 0 unknown */
 } GpLinkSummary;
 
 /* summary.paths[] (to sinks) and summary.interlatency[] (to any element) */

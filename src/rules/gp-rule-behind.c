@@ -143,6 +143,13 @@ gp_behind_app_callback (GpSession * s, const gchar * name, gdouble period,
   return es;
 }
 
+/* The pad probes' mean time a buffer on @ls. */
+static gdouble
+gp_behind_probe_ms (const GpLinkSummary * ls)
+{
+  return ls->probe_pushes > 0 ? ls->probe_ms / ls->probe_pushes : 0;
+}
+
 /* What helps where @hot (on the limiting thread, @frame_ms a frame) holds
  * the stream back, appended to @fix; the patch that does it into @patch
  * when there is one to make on the launch string. */
@@ -268,8 +275,10 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   }
   gp_rule_budget_limit (s, up, &lim);
   /* an element is the limit only on a saturated thread (as BUDGET) */
-  if (!lim.saturated)
+  if (!lim.saturated) {
     lim.hot = NULL;
+    lim.probe = NULL;
+  }
   frame_ms = lim.hot ? lim.hot->self_ms.p50 : -1;
   /* an appsink's callback is the application's work on the streaming
    * thread, which the thread's busy share counts as a wait */
@@ -292,6 +301,9 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "%.0f ms a second", sk->name, trend);
   if (lim.hot)
     g_string_append_printf (title, "; held back by %s", lim.hot->name);
+  else if (lim.probe)
+    g_string_append_printf (title, "; held back by the pad probes on %s",
+        lim.probe->id);
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title->str);
   g_string_free (title, TRUE);
   /* bench/pairs/behind.pair verified a stream below its source's rate; a
@@ -340,6 +352,11 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     if (frame_ms >= 0)
       gp_finding_set_double (f, app ? "callback_p50_ms" :
           "limiting_self_p50_ms", frame_ms);
+  } else if (lim.probe) {
+    gp_finding_set_string (f, "limiting_probe", lim.probe->id);
+    gp_finding_set_double (f, "probe_mean_ms", gp_behind_probe_ms
+        (lim.probe));
+    gp_finding_set_double (f, "probe_busy_pct", lim.probe->probe_busy_pct);
   }
 
   why = g_string_new (NULL);
@@ -368,6 +385,13 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
         "most of it in %s: that is what holds the stream back.",
         lim.thread->name, lim.busy_pct, lim.hot->name);
+  else if (lim.thread && lim.probe)
+    g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
+        "%.0f%% of it in pad probes on %s (%.1f ms a buffer, against a "
+        "%.1f ms frame period): the application's work on the streaming "
+        "thread, not any element's, holds the stream back.",
+        lim.thread->name, lim.busy_pct, lim.probe->probe_busy_pct,
+        lim.probe->id, gp_behind_probe_ms (lim.probe), period);
   else if (lim.thread)
     g_string_append_printf (why, "The busiest thread on its way, %s, is "
         "busy %.0f%%.", lim.thread->name, lim.busy_pct);
@@ -382,6 +406,13 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   patch = gp_launch_patch_new ();
   if (lim.hot)
     gp_behind_fix (s, lim.hot, frame_ms, fix, patch);
+  else if (lim.probe)
+    g_string_append_printf (fix, "Take the probe's work off the streaming "
+        "thread: copy what it needs from the buffer, hand that to a worker "
+        "thread of the application's own and return at once, skipping "
+        "buffers while the worker is busy. The probes cost %.1f ms a buffer "
+        "here.",
+        gp_behind_probe_ms (lim.probe));
   else
     g_string_append (fix, "No element stands out on the way: look at the "
         "CPU of the machine (other processes), and at what the source "

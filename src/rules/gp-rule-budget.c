@@ -52,11 +52,20 @@ gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out)
   out->busy_pct = -1;
   out->hot = NULL;
   out->hot_share_pct = 0;
+  out->probe = NULL;
   out->saturated = FALSE;
   if (out->thread == NULL)
     return;
   out->busy_pct = gp_session_thread_busy_pct (s, out->thread);
   out->hot = gp_session_hottest_on_thread (s, out->thread);
+  gp_session_thread_probes (s, out->thread, &out->probe);
+  /* the application's probes outweigh every element's own work: they
+   * are the limit, and no element is */
+  if (out->probe && (out->hot == NULL || out->probe->probe_busy_pct >
+          gp_session_work_busy_pct (s, out->hot)))
+    out->hot = NULL;
+  else
+    out->probe = NULL;
   if (out->hot && total > 0)
     out->hot_share_pct = gp_session_work_ms (s, out->hot) / total * 100.0;
   out->saturated = out->busy_pct >= GP_BUDGET_SATURATED_PCT ||

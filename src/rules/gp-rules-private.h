@@ -37,8 +37,11 @@ typedef struct
 {
   GpThreadSummary *thread;      /* NULL when none ran them */
   gdouble busy_pct;             /* < 0 unknown */
-  GpElementSummary *hot;        /* NULL when none */
+  GpElementSummary *hot;        /* NULL when none, or when probe */
   gdouble hot_share_pct;
+  /* the link whose pad probes (an application's work) took more of the
+   * thread than its hottest element did, or NULL */
+  GpLinkSummary *probe;
   gboolean saturated;
 } GpRuleLimit;
 

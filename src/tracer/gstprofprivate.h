@@ -398,6 +398,25 @@ struct _GpPad
   guint64 rtp_received;
   guint64 rtp_restarts;
 
+  /* an application's pad probes on this link (gp-record.h GP_L_PROBE_*):
+   * while this pad or its peer has one, the tracer keeps a marker probe of
+   * its own last on the peer (gp_probe_prepare); the time from the push to
+   * the marker ran those probes.  probe_peer and the two pads' probe counts
+   * when they were last looked at (probe_seen_*), whether an application's
+   * probe was among them (probe_app), and the marker's pad (probe_raw) and
+   * id: (hot, 1 writer: the pushing thread); probe_pad (weak: the pad the
+   * marker is on); probe_ns and probe_n (hot, atomic: a proxy pad's pushes
+   * add into the real link below them), the timer reads them */
+  GstPad *probe_peer;
+  gint probe_seen_src;
+  gint probe_seen_peer;
+  gboolean probe_app;
+  GstPad *probe_raw;
+  GWeakRef probe_pad;
+  gulong probe_id;
+  guint64 probe_ns;
+  guint64 probe_n;
+
   /* caps from CAPS events, and the name; lock is a leaf lock */
   GMutex lock;
   gchar *caps;
@@ -450,6 +469,8 @@ struct _GpPad
   guint64 last_rtp_expected;
   guint64 last_rtp_received;
   guint64 last_rtp_restarts;
+  guint64 last_probe_ns;
+  guint64 last_probe_n;
   gchar *link_sink;             /* the real pad it fed when last reported
                                  * ("element.pad"): where the counts of a
                                  * pad that died or was unlinked since go */
@@ -471,7 +492,8 @@ typedef struct
    * (gp_thread_blocked) */
   GpElem *elem;                 /* charged element; NULL: pass-through */
   GpElem *drv;                  /* pushing (or pulling) element */
-  GpPad *link;                  /* pull frames: the upstream src pad */
+  GpPad *link;                  /* pull frames: the upstream src pad;
+                                 * pushes: the pushing pad */
   gpointer slot;                /* pushes into a queue: its ring entry */
   GpQueueAcc *queue;            /* pushes into a queue: its accumulators */
   guint64 start;
@@ -483,7 +505,20 @@ typedef struct
   gboolean cpu;                 /* the thread's CPU clock was read at open */
   gboolean caps;                /* an event frame: a CAPS event */
   gboolean nvtx;                /* nvtx: a range is open for it */
+  /* pushes on a link with pad probes (GpPad.probe_*): GP_PROBE_PENDING
+   * until the marker runs, then GP_PROBE_DONE with the time (and CPU, when
+   * cpu) the probes took, less what was pushed inside them */
+  guint8 probe;
+  guint64 probe_ns;
+  guint64 probe_cpu;
 } GpFrame;
+
+enum
+{
+  GP_PROBE_NONE,
+  GP_PROBE_PENDING,
+  GP_PROBE_DONE,
+};
 
 typedef struct
 {

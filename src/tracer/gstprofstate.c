@@ -409,6 +409,10 @@ gp_pad_unref (GpPad * p)
   if (!g_atomic_int_dec_and_test (&p->ref))
     return;
   gp_pad_release_links (p);
+  /* a marker left on the peer (gp_probe_recheck) stays: the timer takes
+   * no pad's lock under its own, and the marker does nothing for a push
+   * that is not this pad's */
+  g_weak_ref_clear (&p->probe_pad);
   g_weak_ref_clear (&p->obj);
   if (p->elem)
     gp_elem_unref (p->elem);
@@ -540,6 +544,7 @@ gp_pad_get_locked (GstProfTracer * self, GstPad * pad)
   p = g_new0 (GpPad, 1);
   p->ref = 2;                   /* qdata + registry */
   g_weak_ref_init (&p->obj, pad);
+  g_weak_ref_init (&p->probe_pad, NULL);
   p->raw = pad;
   p->is_src = GST_PAD_IS_SRC (pad);
   p->is_proxy = GST_IS_PROXY_PAD (pad);

@@ -86,6 +86,9 @@
  *   pads are transparent.  The time between two pushes at the bottom of a
  *   thread goes to the pushing element only when it works there: a non-live
  *   source producing, or a pull-mode driver such as a demuxer's loop.
+ *   The application's pad probes on a link are timed apart (`probe_ns`:
+ *   a marker probe of the tracer's own runs after them) and are no
+ *   element's self time.
  * - Queue residence, from the enqueue (push into the queue) to the dequeue
  *   (push out of it) of the same buffer; levels sampled from the timer.
  * - Latency from each origin (sources, and elements that turn untimed input
@@ -103,12 +106,16 @@
  * GST_DEBUG=gstprof:5 logs the tracer's own decisions (hooks registered,
  * states created, origins found).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* dladdr */
+#endif
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstprofprivate.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -542,6 +549,9 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
   f->child = 0;
   f->cpu_child = 0;
   f->n = n;
+  f->probe = GP_PROBE_NONE;
+  f->probe_ns = 0;
+  f->probe_cpu = 0;
   f->cpu = measure;
   if (measure) {
     t->cpu_frames++;
@@ -588,6 +598,9 @@ gp_pushes_record (GpTraceRing * r, const GpFrame * f, guint64 ts,
   __atomic_store_n (&r->head, head + 1, __ATOMIC_RELEASE);
 }
 
+static void gp_probe_close (GpThread * t, GpFrame * f, guint64 * self_ns,
+    guint64 * cpu_self);
+
 /* Pre and post of one push always run on the same thread, so the stack
  * needs no lock.  Every pre hook opens exactly one frame and every post hook
  * closes one, which keeps the pairing exact even for frames we do not
@@ -615,6 +628,8 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
     cpu_self = cpu_dur > f->cpu_child ? cpu_dur - f->cpu_child : 0;
     t->cpu_frames--;
   }
+  if (G_UNLIKELY (f->probe != GP_PROBE_NONE))
+    gp_probe_close (t, f, &self_ns, &cpu_self);
 
   if (f->elem) {
     GpElem *e = f->elem;
@@ -653,9 +668,10 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
       parent->child += dur;
       parent->cpu_child += cpu_dur;
     } else {
-      /* transparent: what ran inside passes straight to the parent */
-      parent->child += f->child;
-      parent->cpu_child += f->cpu_child;
+      /* transparent: what ran inside passes straight to the parent, and
+       * the probes on the ghost pad are nobody's work */
+      parent->child += f->child + f->probe_ns;
+      parent->cpu_child += f->cpu_child + f->probe_cpu;
     }
   } else if (f->kind == GP_FRAME_BUFFER) {
     GpElem *drv = f->drv;
@@ -1159,6 +1175,174 @@ gp_rtp_count (GpPad * ps, GstPad * pad, GstBuffer * buf, GstBufferList * list,
     gp_rtp_packet (ps, gst_buffer_list_get (list, i));
 }
 
+/* ------------------------------------------------------------------ */
+/* Pad probes: an application's probe is not the element's work          */
+
+/* No hook fires between a pad's probes and the chain function they guard
+ * (pad-chain-pre, GStreamer 1.22 on, fires before the sink pad's probes),
+ * so the tracer places a probe of its own, the marker, behind them: a
+ * pad's non-blocking probes run in the order they were added (after the
+ * blocking ones), the pushing pad's before its peer's, so a marker added
+ * last on the peer runs after every probe of the push.  The time from the
+ * push to the marker is the probes', not the receiving element's.  Only
+ * links with somebody else's probes carry a marker; the rest pay one
+ * integer read a push.  A buffer list into an element without a chain
+ * list function runs the peer's probes once per buffer: the first run is
+ * measured, the rest stay in the element's time. */
+
+/* The marker: on the thread whose top frame is the push into @pad, the
+ * probes' time so far. */
+static GstPadProbeReturn
+gp_probe_marker (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstProfTracer *self = user_data;
+  GpThread *t = gp_thread_current (self);
+  GpFrame *f = gp_frame_top (t);
+  guint64 now, ran;
+
+  if (f == NULL || f->probe != GP_PROBE_PENDING || f->kind != GP_FRAME_BUFFER
+      || GST_PAD_PEER (f->pad) != pad)
+    return GST_PAD_PROBE_OK;
+  now = gp_now (self);
+  ran = now > f->start ? now - f->start : 0;
+  f->probe_ns = ran > f->child ? ran - f->child : 0;
+  if (f->cpu) {
+    guint64 cpu = gp_thread_cpu_now ();
+
+    ran = cpu > f->cpu_start ? cpu - f->cpu_start : 0;
+    f->probe_cpu = ran > f->cpu_child ? ran - f->cpu_child : 0;
+  }
+  f->probe = GP_PROBE_DONE;
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+gp_probe_marker_remove (GpPad * ps)
+{
+  GstPad *on = g_weak_ref_get (&ps->probe_pad);
+
+  if (on) {
+    gst_pad_remove_probe (on, ps->probe_id);
+    gst_object_unref (on);
+  }
+  g_weak_ref_set (&ps->probe_pad, NULL);
+  ps->probe_raw = NULL;
+  ps->probe_id = 0;
+}
+
+/* Whether the probe callback @func is GStreamer's own: in a library named
+ * libgst* (the core, a plugin: decodebin's, splitmuxsink's probes are
+ * their elements' work; the marker, in libgstprof, too).  An application's
+ * is in its program or its own libraries, or (a Python probe) in a closure
+ * no library holds. */
+static gboolean
+gp_probe_is_gstreamers (gpointer func)
+{
+  Dl_info info;
+  const gchar *base;
+
+  if (func == NULL || dladdr (func, &info) == 0 || info.dli_fname == NULL)
+    return FALSE;
+  base = strrchr (info.dli_fname, '/');
+  return g_str_has_prefix (base ? base + 1 : info.dli_fname, "libgst");
+}
+
+/* Whether @pad has a probe that runs on buffers and is not GStreamer's.
+ * The probe list is the pad's, under its object lock. */
+static gboolean
+gp_pad_has_app_probe (GstPad * pad)
+{
+  gboolean app = FALSE;
+  GHook *h;
+
+  GST_OBJECT_LOCK (pad);
+  for (h = pad->probes.hooks; h && !app; h = h->next)
+    app = G_HOOK_IS_VALID (h) && ((h->flags >> G_HOOK_FLAG_USER_SHIFT) &
+        (GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST)) &&
+        !gp_probe_is_gstreamers (h->func);
+  GST_OBJECT_UNLOCK (pad);
+  return app;
+}
+
+/* The probes on @pad and @peer changed since they were last looked at:
+ * the marker goes (back) last on @peer where an application's probe is
+ * among them, and away where none is. */
+static void
+gp_probe_recheck (GstProfTracer * self, GpPad * ps, GstPad * pad,
+    GstPad * peer)
+{
+  gboolean app = gp_pad_has_app_probe (pad) || gp_pad_has_app_probe (peer);
+
+  if (ps->probe_raw)
+    gp_probe_marker_remove (ps);
+  if (app) {
+    ps->probe_id = gst_pad_add_probe (peer, GST_PAD_PROBE_TYPE_BUFFER |
+        GST_PAD_PROBE_TYPE_BUFFER_LIST, gp_probe_marker, self, NULL);
+    app = ps->probe_id != 0;
+  }
+  if (app) {
+    g_weak_ref_set (&ps->probe_pad, peer);
+    ps->probe_raw = peer;
+    GST_DEBUG_OBJECT (self, "marker probe after the probes on %s:%s",
+        GST_DEBUG_PAD_NAME (peer));
+  }
+  ps->probe_app = app;
+  ps->probe_peer = peer;
+  ps->probe_seen_src = pad->num_probes;
+  ps->probe_seen_peer = peer->num_probes;
+}
+
+/* A push on @pad into @peer: whether an application's probes will run
+ * (the marker behind them).  GstPad.num_probes is read unlocked, as
+ * gst_pad_push reads it; the probes are looked at again only when the
+ * counts or the peer changed. */
+static inline gboolean
+gp_probe_prepare (GstProfTracer * self, GpPad * ps, GstPad * pad,
+    GstPad * peer)
+{
+  if (G_LIKELY (pad->num_probes == 0 && (peer == NULL
+              || peer->num_probes == 0)))
+    return FALSE;
+  if (peer == NULL)
+    return FALSE;
+  if (G_UNLIKELY (peer != ps->probe_peer
+          || pad->num_probes != ps->probe_seen_src
+          || peer->num_probes != ps->probe_seen_peer))
+    gp_probe_recheck (self, ps, pad, peer);
+  return ps->probe_app;
+}
+
+/* A push with probes closes: their time leaves the frame's self time (a
+ * push that never reached the marker, a probe having dropped the buffer,
+ * was all probes) and goes to the link below it that is a real one (a
+ * push out of a ghost pad's inside is part of the push into the ghost). */
+static void
+gp_probe_close (GpThread * t, GpFrame * f, guint64 * self_ns,
+    guint64 * cpu_self)
+{
+  guint d;
+
+  if (f->probe == GP_PROBE_PENDING) {
+    f->probe_ns = *self_ns;
+    f->probe_cpu = *cpu_self;
+  }
+  f->probe_ns = MIN (f->probe_ns, *self_ns);
+  f->probe_cpu = MIN (f->probe_cpu, *cpu_self);
+  *self_ns -= f->probe_ns;
+  *cpu_self -= f->probe_cpu;
+  for (d = t->depth + 1; d-- > 0;) {
+    GpPad *l = t->stack[d].link;
+
+    if (t->stack[d].kind != GP_FRAME_BUFFER || l == NULL)
+      break;
+    if (!l->is_proxy) {
+      gp_add (&l->probe_ns, f->probe_ns);
+      gp_add (&l->probe_n, 1);
+      break;
+    }
+  }
+}
+
 /* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
  * first buffer (NULL for an empty list). */
 static inline void
@@ -1279,6 +1463,11 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
     gp_root_push (self, t, ps->elem, pad, n, ts, cpu);
   f = gp_frame_open (t, pad, recv, ps->elem, GP_FRAME_BUFFER, n, ts, measure,
       measure ? &cpu : NULL);
+  if (f) {
+    f->link = ps;
+    if (G_UNLIKELY (gp_probe_prepare (self, ps, pad, peer)))
+      f->probe = GP_PROBE_PENDING;
+  }
   if (G_UNLIKELY (recv != NULL && recv->qtype != GP_QUEUE_NONE) && f) {
     f->slot = slot;
     f->queue = rs->q ? rs->q : recv->q;

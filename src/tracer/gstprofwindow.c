@@ -424,6 +424,20 @@ gp_take_link_rtp (GstStructure * s, GpPad * p, const GpRtpCounts * c)
   p->last_rtp_restarts = x;
 }
 
+/* The time pad probes took on the link this window, once any ran. */
+static void
+gp_take_link_probes (GstStructure * s, GpPad * p)
+{
+  guint64 ns = gp_load (&p->probe_ns), n = gp_load (&p->probe_n);
+
+  if (n == 0)
+    return;
+  gst_structure_set (s, GP_L_PROBE_NS, G_TYPE_UINT64, ns - p->last_probe_ns,
+      GP_L_PROBE_N, G_TYPE_UINT64, n - p->last_probe_n, NULL);
+  p->last_probe_ns = ns;
+  p->last_probe_n = n;
+}
+
 /* Where @p's buffers went: the real pad downstream, remembered as the
  * pad's last link; a pad that died or was unlinked since the last window
  * keeps its last link for the buffers it pushed before (a pipeline torn
@@ -524,6 +538,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
         NULL);
     gp_take_link_late (s, p);
     gp_take_link_rtp (s, p, &rtp);
+    gp_take_link_probes (s, p);
     p->last_buffers = b;
     p->last_bytes = by;
     p->last_duration = du;

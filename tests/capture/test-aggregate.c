@@ -859,7 +859,9 @@ test_threads (void)
  * last, whatever order the windows come in; an element without unknown.
  * RTP counts (GP_L_RTP_*) summed per link over the run, a packet counted
  * in the window after its buffer's kept; a link without them carries no
- * rtp, nor one claiming more packets than buffers over the run. */
+ * rtp, nor one claiming more packets than buffers over the run; pad
+ * probes' time (GP_L_PROBE_*) summed per link, as a share of the PLAYING
+ * time too. */
 static void
 test_run_delay_and_rtp (void)
 {
@@ -911,6 +913,11 @@ test_run_delay_and_rtp (void)
     gst_structure_set (ls, "rtp_expected", G_TYPE_UINT64, (guint64) 20,
         "rtp_received", G_TYPE_UINT64, (guint64) 20, "rtp_restarts",
         G_TYPE_UINT64, (guint64) 0, NULL);
+    /* pad probes on the plain link: a fifth of each window */
+    ls = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
+        (links, 1));
+    gst_structure_set (ls, "probe_ns", G_TYPE_UINT64, (guint64) WIN / 5,
+        "probe_n", G_TYPE_UINT64, (guint64) 10, NULL);
     feed (agg, w);
   }
   gp_aggregator_finish (agg);
@@ -933,6 +940,12 @@ test_run_delay_and_rtp (void)
   g_assert_cmpuint (rtp->rtp_restarts, ==, 1);
   g_assert_false (plain->rtp);
   g_assert_false (gp_session_find_link_summary (s, "x.src->y.sink")->rtp);
+  /* the probes' time over the run, and over its PLAYING time */
+  assert_near (plain->probe_ms, 4 * WIN / 5 / 1e6, 1e-9);
+  g_assert_cmpuint (plain->probe_pushes, ==, 40);
+  assert_near (plain->probe_busy_pct, 20.0, 1e-9);
+  g_assert_cmpfloat (rtp->probe_ms, <, 0);
+  g_assert_cmpfloat (rtp->probe_busy_pct, <, 0);
 
   gp_aggregator_free (agg);
   gp_session_free (s);

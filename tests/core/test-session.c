@@ -243,6 +243,9 @@ make_full_session (void)
   ls->rtp_expected = 310;
   ls->rtp_received = 300;
   ls->rtp_restarts = 1;
+  ls->probe_ms = 1234.5;
+  ls->probe_pushes = 290;
+  ls->probe_busy_pct = 41.15;
   ls = gp_session_add_link_summary (s, "q ü.src->fakesink0.sink");
   ls->fps = 0;
   ls->bytes_per_s = 0;
@@ -531,6 +534,9 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpuint (x->rtp_expected, ==, y->rtp_expected);
     g_assert_cmpuint (x->rtp_received, ==, y->rtp_received);
     g_assert_cmpuint (x->rtp_restarts, ==, y->rtp_restarts);
+    g_assert_cmpfloat (x->probe_ms, ==, y->probe_ms);
+    g_assert_cmpuint (x->probe_pushes, ==, y->probe_pushes);
+    g_assert_cmpfloat (x->probe_busy_pct, ==, y->probe_busy_pct);
   }
   assert_paths_equal (a->paths, b->paths);
   assert_paths_equal (a->interlatency, b->interlatency);

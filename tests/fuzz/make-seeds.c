@@ -92,6 +92,9 @@ make_full (void)
   ls->rtp_expected = 122;
   ls->rtp_received = 120;
   ls->rtp_restarts = 1;
+  ls->probe_ms = 812.5;
+  ls->probe_pushes = 118;
+  ls->probe_busy_pct = 20.3;
   p = gp_session_add_path (s, "videotestsrc0.src", "fakesink0");
   p->latency_ms = (GpQuantiles) {
   8.3, 8.5, 9, 9.5};

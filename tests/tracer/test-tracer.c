@@ -1251,6 +1251,118 @@ test_rtp_sequence (void)
   g_ptr_array_unref (ws);
 }
 
+/* Pad probes are the application's time, not the element's
+ * (gp_probe_prepare): each probe sleeps and adds what it slept to its
+ * link's truth. A probe on ps_id's sink pad; on ps_drop's src pad one that
+ * drops every other buffer, and one on the ghost pad of the bin after it,
+ * which sees only the buffers the first let through. The link's probe
+ * time is what the probes slept (10 %), every push counted once; the
+ * elements' self time keeps none of it. */
+typedef struct
+{
+  guint sleep_us;
+  gboolean drop_odd;
+  guint seen;
+  gint64 *slept_us;
+} ProbeSleep;
+
+static GstPadProbeReturn
+probe_sleep (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  ProbeSleep *ps = data;
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_usleep (ps->sleep_us);
+  *ps->slept_us += g_get_monotonic_time () - t0;
+  return ps->drop_odd && (ps->seen++ % 2) ? GST_PAD_PROBE_DROP :
+      GST_PAD_PROBE_OK;
+}
+
+static void
+add_sleep_probe (GstElement * p, const gchar * element, gboolean sink,
+    ProbeSleep * ps)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (p), element);
+  GstPad *pad;
+
+  if (sink) {
+    GstIterator *it = gst_element_iterate_sink_pads (e);
+    GValue v = G_VALUE_INIT;
+
+    g_assert_cmpint (gst_iterator_next (it, &v), ==, GST_ITERATOR_OK);
+    pad = g_value_dup_object (&v);
+    g_value_unset (&v);
+    gst_iterator_free (it);
+  } else {
+    pad = gst_element_get_static_pad (e, "src");
+  }
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, probe_sleep, ps, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+}
+
+static void
+test_probe_split (void)
+{
+  gint64 into_id = 0, out_of_drop = 0;
+  ProbeSleep on_id = { 5000, FALSE, 0, &into_id };
+  ProbeSleep on_drop = { 3000, TRUE, 0, &out_of_drop };
+  ProbeSleep on_ghost = { 4000, FALSE, 0, &out_of_drop };
+  guint64 probe_ns[2] = { 0, 0 }, probe_n[2] = { 0, 0 };
+  const gchar *links[2] = { "capsfilter0.src", "ps_drop.src" };
+  GstElement *p;
+  GPtrArray *ws;
+  ElemSum es;
+  guint i, j, k;
+
+  REQUIRE_TRACER ();
+
+  reset_windows ();
+  p = launch ("videotestsrc num-buffers=20 ! capsfilter name=capsfilter0 "
+      "caps=video/x-raw,width=64,height=48 ! identity name=ps_id ! "
+      "identity name=ps_drop ! ( name=ps_bin identity name=ps_in ) ! "
+      "fakesink name=ps_sink sync=false");
+  add_sleep_probe (p, "ps_id", TRUE, &on_id);
+  add_sleep_probe (p, "ps_drop", FALSE, &on_drop);
+  add_sleep_probe (p, "ps_bin", TRUE, &on_ghost);
+  run_to_eos (p, 10);
+  stop (p);
+
+  ws = take_windows ();
+  for (i = 0; i < ws->len; i++) {
+    const GstStructure *l;
+
+    for (j = 0; (l = list_nth (g_ptr_array_index (ws, i), GP_W_LINKS, j));
+        j++)
+      for (k = 0; k < 2; k++)
+        if (g_strcmp0 (gst_structure_get_string (l, GP_L_SRC),
+                links[k]) == 0) {
+          probe_ns[k] += get_u64 (l, GP_L_PROBE_NS);
+          probe_n[k] += get_u64 (l, GP_L_PROBE_N);
+        }
+  }
+  g_test_message ("probes: %.1f ms into ps_id (slept %.1f), %.1f ms out of "
+      "ps_drop (slept %.1f)", probe_ns[0] / 1e6, into_id / 1e3,
+      probe_ns[1] / 1e6, out_of_drop / 1e3);
+  g_assert_cmpuint (probe_n[0], ==, 20);
+  g_assert_cmpuint (probe_n[1], ==, 20);
+  g_assert_cmpfloat (fabs (probe_ns[0] / 1e3 - into_id), <=, into_id * 0.1);
+  g_assert_cmpfloat (fabs (probe_ns[1] / 1e3 - out_of_drop), <=,
+      out_of_drop * 0.1);
+  for (k = 0; k < 3; k++) {
+    const gchar *name = (const gchar *[]) {
+    "ps_id", "ps_drop", "ps_in"}[k];
+
+    sum_element (ws, name, &es);
+    g_test_message ("%s: self %.2f ms over %" G_GUINT64_FORMAT " buffers",
+        name, es.self_ns / 1e6, es.buffers);
+    g_assert_cmpuint (es.self_ns, <, 10 * GST_MSECOND);
+  }
+  sum_element (ws, "ps_sink", &es);
+  g_assert_cmpuint (es.buffers, ==, 10);
+  g_ptr_array_unref (ws);
+}
+
 /* the graph: real property values (defaults included), links with caps */
 /* record contract (src/core/gp-record.h) */
 
@@ -2020,6 +2132,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tracer/dynamic", test_dynamic);
   g_test_add_func ("/tracer/caps-refused", test_caps_refused);
   g_test_add_func ("/tracer/rtp-sequence", test_rtp_sequence);
+  g_test_add_func ("/tracer/probe-split", test_probe_split);
   g_test_add_func ("/tracer/graph", test_graph);
   g_test_add_func ("/tracer/record-contract", test_record_contract);
   g_test_add_func ("/tracer/process", test_process);
