@@ -195,6 +195,41 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
   }
 }
 
+/* The link on the way from @src to @sink (@up: the sink's upstream) whose
+ * pad probes took the most a push, that time in @ms_out; NULL when no
+ * link on it had probes. */
+static GpLinkSummary *
+gp_budget_path_probe (GpSession * s, GHashTable * up, const gchar * src,
+    const gchar * sink, gdouble * ms_out)
+{
+  GpLinkSummary *best = NULL;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+    gchar *into;
+    gdouble ms;
+
+    if (ls == NULL || ls->probe_ms < 0 || ls->probe_pushes == 0)
+      continue;
+    ms = ls->probe_ms / ls->probe_pushes;
+    into = gp_pad_element (l->sink);
+    if (ms > *ms_out && (g_strcmp0 (into, sink) == 0
+            || g_hash_table_contains (up, into))) {
+      GHashTable *up_into = gp_session_upstream_of (s, into);
+
+      if (g_hash_table_contains (up_into, src)) {
+        best = ls;
+        *ms_out = ms;
+      }
+      g_hash_table_unref (up_into);
+    }
+    g_free (into);
+  }
+  return best;
+}
+
 static void
 gp_budget_latency (GpSession * s, const GpRule * rule)
 {
@@ -205,8 +240,9 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
     gchar *src = gp_pad_element (p->source);
     gdouble target = gp_session_sink_target_fps (s, p->sink);
     gdouble period = target > 0 ? 1000.0 / target : s->frame_period_ms;
-    gdouble queue_wait = -1, slow_p50 = -1;
+    gdouble queue_wait = -1, slow_p50 = -1, probe_ms = -1;
     const gchar *slow = NULL;
+    GpLinkSummary *probe;
     GHashTable *up;
     GpFinding *f;
     GString *fix;
@@ -249,6 +285,12 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
         queue_wait = MAX (queue_wait, 0) + q->residence_ms.p50;
       g_hash_table_unref (up_q);
     }
+    /* the application's pad probes on the way hold each buffer too */
+    probe = gp_budget_path_probe (s, up, src, p->sink, &probe_ms);
+    if (probe && probe_ms > slow_p50)
+      slow = NULL;
+    else
+      probe = NULL;
     g_hash_table_unref (up);
 
     title = g_strdup_printf ("%s to %s: latency p95 %.1f ms, above the "
@@ -273,6 +315,9 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
     if (slow) {
       gp_finding_set_string (f, "slowest", slow);
       gp_finding_set_double (f, "slowest_self_p50_ms", slow_p50);
+    } else if (probe) {
+      gp_finding_set_string (f, "slowest_probe", probe->id);
+      gp_finding_set_double (f, "probe_mean_ms", probe_ms);
     }
 
     g_free (f->why);
@@ -290,6 +335,10 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
       g_string_append_printf (fix, "%s takes %.1f ms per frame: make it "
           "faster, or lower its latency settings (encoders: no B-frames or "
           "lookahead, e.g. x264enc tune=zerolatency). ", slow, slow_p50);
+    else if (probe && probe_ms > period / 2)
+      g_string_append_printf (fix, "The application's pad probes on %s "
+          "hold each buffer %.1f ms: take their work off the streaming "
+          "thread. ", probe->id, probe_ms);
     g_string_append (fix, "Check the latency the elements add by design "
         "(encoder lookahead, jitter buffers, sink processing-deadline).");
     g_free (f->fix);
