@@ -807,17 +807,39 @@ gp_ring_push (GpRing * r, gconstpointer buf, guint64 pts, guint64 ts,
   return s;
 }
 
+/* The ring entry in [@tail, @head) of @buf with @pts, else the first
+ * with @pts alone (a valid one); @head when none. */
+static inline guint64
+gp_queue_find (GpRing * r, guint64 tail, guint64 head, gconstpointer buf,
+    guint64 pts)
+{
+  guint64 i, by_pts = head;
+
+  for (i = tail; i < head; i++) {
+    const GpRingSlot *s = &r->slots[i % GP_RING_SLOTS];
+
+    if (s->pts != pts)
+      continue;
+    if (s->buf == buf)
+      return i;
+    if (by_pts == head && GST_CLOCK_TIME_IS_VALID (pts))
+      by_pts = i;
+  }
+  return by_pts;
+}
+
 /* dequeue: the queue's thread, at push-pre on the queue's src pad.  Queues
- * are FIFO, so the match is the oldest record with the same buffer and PTS;
- * the records skipped on the way were dropped (leaky queues).  A buffer with
- * no record is not guessed. */
+ * are FIFO, so the match is the oldest record with the same buffer and PTS
+ * (or, for a buffer the queue copied, the same PTS); the records skipped on
+ * the way were dropped (leaky queues).  A buffer with no record is not
+ * guessed. */
 static void
 gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
     gconstpointer buf, guint64 pts, guint64 ts)
 {
   GpQueueAcc *q;
   GpRing *r;
-  guint64 tail, head, fl, i, bytes = 0, flushed = 0;
+  guint64 tail, head, fl, i, match, bytes = 0, flushed = 0;
 
   if (G_UNLIKELY (!ps->deq_resolved))
     gp_pad_resolve_deq (self, ps, pad);
@@ -846,24 +868,26 @@ gp_queue_dequeue (GstProfTracer * self, GpPad * ps, GstPad * pad,
      * (its acquire load of tail) may reuse them */
     __atomic_store_n (&r->tail, tail, __ATOMIC_RELEASE);
   }
-  for (i = tail; i < head; i++) {
-    GpRingSlot *s = &r->slots[i % GP_RING_SLOTS];
+  /* the buffer as it entered; else the first with its PTS: a leaky queue
+   * marks the buffer after a drop DISCONT, a copy when the buffer is
+   * shared (a tee's other branch still holds it) */
+  match = gp_queue_find (r, tail, head, buf, pts);
+  if (match < head) {
+    GpRingSlot *s = &r->slots[match % GP_RING_SLOTS];
+    guint64 t0 = gp_load (&s->ts);
+    guint64 res = ts > t0 ? ts - t0 : 0;
 
-    bytes += s->size;
-    if (s->buf == buf && s->pts == pts) {
-      guint64 t0 = gp_load (&s->ts);
-      guint64 res = ts > t0 ? ts - t0 : 0;
-
-      gp_add (&q->res_hist[gp_hist_bucket (res)], 1);
-      gp_atomic_max (&q->res_max, res);
-      if (i > tail)
-        gp_add (&q->dropped, i - tail);
-      gp_bump (&r->bytes_out, bytes);
-      /* release, as above: slots up to @i are read */
-      __atomic_store_n (&r->tail, i + 1, __ATOMIC_RELEASE);
-      r->misses = 0;
-      return;
-    }
+    for (i = tail; i <= match; i++)
+      bytes += r->slots[i % GP_RING_SLOTS].size;
+    gp_add (&q->res_hist[gp_hist_bucket (res)], 1);
+    gp_atomic_max (&q->res_max, res);
+    if (match > tail)
+      gp_add (&q->dropped, match - tail);
+    gp_bump (&r->bytes_out, bytes);
+    /* release, as above: slots up to @match are read */
+    __atomic_store_n (&r->tail, match + 1, __ATOMIC_RELEASE);
+    r->misses = 0;
+    return;
   }
   if (++r->misses > GP_RING_MAX_MISSES) {
     GST_DEBUG_OBJECT (self, "queue %s:%s rewrites buffers, residence not "

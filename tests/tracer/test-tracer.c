@@ -719,23 +719,21 @@ test_backpressure (void)
 }
 
 /* A leaky queue drops what the consumer cannot take: every buffer that went
- * in either came out, was dropped, or is still inside at the end. */
+ * in either came out, was dropped, or is still inside at the end.  Behind
+ * a tee whose other branch still holds each buffer, the buffer after a drop
+ * comes out as a copy (GstQueue marks it DISCONT, gst_buffer_make_writable):
+ * it is the same buffer, not one more drop (a drop count twice the truth
+ * was what a pipeline with fpsdisplaysink on the other branch showed). */
 static void
-test_leaky (void)
+leaky_check (const gchar * launch_line)
 {
   GstElement *p;
   GPtrArray *ws;
   guint64 in, out, dropped, res[GP_HIST_N_BUCKETS] = { 0 };
   guint i;
 
-  REQUIRE_TRACER ();
-
   reset_windows ();
-  p = launch ("videotestsrc name=lk_src is-live=true "
-      "! video/x-raw,width=64,height=48,framerate=100/1 "
-      "! queue name=lk_q leaky=downstream max-size-buffers=2 max-size-bytes=0 "
-      "max-size-time=0 ! identity name=lk_id sleep-time=30000 "
-      "! fakesink sync=false");
+  p = launch (launch_line);
   g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
       GST_STATE_CHANGE_FAILURE);
   run_for (p, 800);
@@ -761,6 +759,25 @@ test_leaky (void)
   /* what came out waited at most two 30 ms slots */
   g_assert_cmpfloat (hist_quantile_ms (res, 0.5), <, 70.0);
   g_ptr_array_unref (ws);
+}
+
+static void
+test_leaky (void)
+{
+  REQUIRE_TRACER ();
+
+  leaky_check ("videotestsrc name=lk_src is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=100/1 "
+      "! queue name=lk_q leaky=downstream max-size-buffers=2 max-size-bytes=0 "
+      "max-size-time=0 ! identity name=lk_id sleep-time=30000 "
+      "! fakesink sync=false");
+  leaky_check ("videotestsrc name=lk_src is-live=true "
+      "! video/x-raw,width=64,height=48,framerate=100/1 ! tee name=lk_t "
+      "lk_t. ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 "
+      "! identity sleep-time=9000 ! fakesink sync=false "
+      "lk_t. ! queue name=lk_q leaky=downstream max-size-buffers=2 "
+      "max-size-bytes=0 max-size-time=0 ! identity name=lk_id "
+      "sleep-time=30000 ! fakesink sync=false");
 }
 
 /* a live 30/1 source: 30 buffers per second on its link, counted over the
