@@ -46,6 +46,14 @@
  * frames queued are how appsrc works. */
 #define GP_MEM_OWN_QUEUE_SHARE 0.25
 #define GP_MEM_OWN_QUEUE_MIN_MB 16.0
+/* A sink keeps what it is given when the memory grows at this share of
+ * the bytes a second into it or more (an appsink nobody pulls from, a
+ * tcpserversink whose client reads slower: all of it, or all but what
+ * leaves), and not above this share (another stream's rate); an encoder
+ * filling its lookahead keeps about a third of raw 720p (x264enc
+ * veryslow: 25 MiB/s of 79). */
+#define GP_MEM_KEPT_MIN_SHARE 0.5
+#define GP_MEM_KEPT_MAX_SHARE 1.3
 
 /* Least-squares slope of y over x for points [from, to). */
 static gdouble
@@ -128,6 +136,32 @@ gp_mem_own_queue (GpSession * s, gdouble growth_mb)
   return best;
 }
 
+/* The sink whose input's byte rate the growth of @slope MiB/s matches
+ * (GP_MEM_KEPT_*), the fastest of them; NULL when none does. */
+static GpElement *
+gp_mem_kept_by_sink (GpSession * s, gdouble slope, gdouble * rate_out)
+{
+  GpElement *best = NULL;
+  guint i;
+
+  for (i = 0; s->links && i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
+    gchar *name = gp_pad_element (l->sink);
+    GpElement *e = gp_session_find_element (s, name);
+    gdouble rate = ls ? ls->bytes_per_s / (1024.0 * 1024.0) : -1;
+
+    g_free (name);
+    if (e == NULL || g_strcmp0 (e->kind, "sink") != 0 || rate <= 0 ||
+        slope < rate * GP_MEM_KEPT_MIN_SHARE ||
+        slope > rate * GP_MEM_KEPT_MAX_SHARE || rate <= *rate_out)
+      continue;
+    best = e;
+    *rate_out = rate;
+  }
+  return best;
+}
+
 /* The end of the part of the run in which a source still produced: the
  * end of the last window where a link out of a source element carried
  * buffers. After it comes the EOS drain, where memory stops growing because
@@ -168,6 +202,8 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   GPtrArray *queues;
   GpElement *holder;
   GpElementSummary *own;
+  GpElement *kept;
+  gdouble kept_rate = 0;
   GpFinding *f;
   GString *fix;
   gchar *title;
@@ -222,13 +258,15 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
   queues = gp_mem_unbounded_queues (s);
   holder = gp_mem_holder (s, queues);
   own = holder ? NULL : gp_mem_own_queue (s, rss1 - rss0);
+  kept = holder || own ? NULL : gp_mem_kept_by_sink (s, slope, &kept_rate);
   title = g_strdup_printf ("process memory grows %.1f MiB/s (%.0f MiB to "
       "%.0f MiB over the run)%s%s", slope, rss0, rss1,
-      holder || own ? " and sits in " : "", holder ? holder->name : own ?
-      own->name : "");
+      holder || own || kept ? " and sits in " : "", holder ? holder->name :
+      own ? own->name : kept ? kept->name : "");
   f = gp_rule_add_finding (s, rule, tail_slope >= slope *
-      GP_MEM_GROWING_SHARE && (holder || own || span >= GP_MEM_LONG_S) ?
-      GP_SEVERITY_MEDIUM : GP_SEVERITY_INFO, title);
+      GP_MEM_GROWING_SHARE && (holder || own || kept ||
+          span >= GP_MEM_LONG_S) ? GP_SEVERITY_MEDIUM : GP_SEVERITY_INFO,
+      title);
   g_free (title);
   /* As a share of what the process started with, capped: doubling is as
    * urgent as it gets. */
@@ -269,6 +307,28 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
           "stop pushing on enough-data until need-data.",
           own->queued_limit_bytes);
     g_string_append (fix, " Then make what drains it keep up.");
+  } else if (kept) {
+    gp_finding_add_target (f, kept->name);
+    gp_finding_set_string (f, "kept_by", kept->name);
+    gp_finding_set_double (f, "kept_input_mib_per_sec", kept_rate);
+    g_string_append_printf (fix, "Memory grows %.0f%% as fast as the %.1f "
+        "MiB a second going into %s: it keeps what it is given. ",
+        slope / kept_rate * 100.0, kept_rate, kept->name);
+    if (g_strcmp0 (kept->factory, "appsink") == 0)
+      g_string_append (fix, "An appsink keeps every sample nobody pulls "
+          "(max-buffers=0, no limit): pull each sample (or connect "
+          "new-sample and pull there), or bound it with max-buffers and "
+          "drop=true if old samples may go.");
+    else if (g_str_has_suffix (kept->factory ? kept->factory : "",
+            "serversink") || g_strcmp0 (kept->factory, "multifdsink") == 0
+        || g_strcmp0 (kept->factory, "multisocketsink") == 0)
+      g_string_append (fix, "A client reads slower than the stream and its "
+          "backlog has no limit: bound it (units-max, units-soft-max with "
+          "recover-policy, or a time-based limit) so a slow client is "
+          "dropped or skipped ahead instead of held.");
+    else
+      g_string_append (fix, "Bound what it holds, or make what takes its "
+          "data keep up.");
   } else if (queues->len > 0) {
     GpElement *q = holder ? holder : g_ptr_array_index (queues, 0);
     GPtrArray *patch = gp_launch_patch_new ();

@@ -1420,6 +1420,43 @@ test_mem_unbounded (void)
   g_free (grows);
 }
 
+/* An appsink nobody pulls from keeps every sample (max-buffers=0, its
+ * default: no limit; a user's report, ros-drivers/gscam#63: memory grows
+ * until the process is killed). MEM says it at medium and where: the
+ * memory grows as fast as the frames go into the appsink, 640x480 RGB at
+ * 30/1 (the caps' bytes a second: the truth, 80-130 %). With
+ * max-buffers=2 drop=true: no MEM. */
+static void
+test_appsink_unbounded (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,"
+      "format=RGB,width=640,height=480,framerate=30/1 ! appsink name=au_app "
+      "%s";
+  gchar *grows = g_strdup_printf (launch, "");
+  gchar *bounded = g_strdup_printf (launch, "max-buffers=2 drop=true");
+  gdouble truth = 30.0 * 640 * 480 * 3 / (1024.0 * 1024.0);
+  GpSession *s = run (grows, 6.0), *t;
+  GpFinding *f;
+
+  expect (s, (const gchar *[]) {
+      "MEM:medium", NULL}, NULL);
+  f = find (s, "MEM", GP_SEVERITY_MEDIUM);
+  g_test_message ("MEM %.2f MiB/s, the frames into the appsink %.2f MiB/s",
+      gp_test_evidence_double (f, "growth_rate_mib_per_sec"), truth);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
+      >=, truth * 0.8);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
+      <=, truth * 1.3);
+  g_assert_cmpstr (gp_test_evidence_string (f, "kept_by"), ==, "au_app");
+  t = run (bounded, 6.0);
+  expect (t, NULL, (const gchar *[]) {
+      "MEM", "*:medium", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (bounded);
+  g_free (grows);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -1801,6 +1838,7 @@ static const struct
   {"/advice/crowded", test_crowded},
   {"/advice/crowded-wait", test_crowded_wait},
   {"/advice/mem-unbounded", test_mem_unbounded},
+  {"/advice/appsink-unbounded", test_appsink_unbounded},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
