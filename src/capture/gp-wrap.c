@@ -645,7 +645,17 @@ gp_wrap_note_end (GpWrap * w, GpSession * s, const gchar * text,
     g_free (s->end);
     s->end = g_strdup (w->stopped_by);
     s->stop_s = MAX (0, s->duration_s - drain);
-    s->drain_s = drain;
+    /* the program's business what it does on the signal: a drain only
+     * when an EOS came (gst-launch-1.0 without -e sets NULL at once) */
+    if (gp_session_find_event (s, "eos")) {
+      s->drain_s = drain;
+    } else {
+      gchar *text = g_strdup_printf ("it exited %.2f s later, no EOS "
+          "reached its sinks", drain);
+
+      gp_session_add_event (s, s->duration_s, "stopped", "", text);
+      g_free (text);
+    }
   }
   if (text != NULL)
     gp_wrap_note (s, g_strdup (text));

@@ -46,6 +46,11 @@ static const GpRule gp_rules_table[] = {
         "leaky queue threw away", gp_rule_loss, NULL,
       "tests/corpus/test-advice.c /advice/rtp-loss: the packets the sender "
         "left out; /advice/leaky-loss: the frames a file received"},
+  {"CUT", "a recording stopped without EOS: a muxer that writes its index "
+        "at the end (mp4mux's moov) never got it, and the file does not "
+        "play", gp_rule_cut, NULL,
+      "tests/corpus/test-advice.c /advice/cut-recording: the file's own "
+        "boxes (no moov) and whether qtdemux reads it"},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstprof tests: gp-test-util.c, see gp-test-util.h */
 #include "gp-test-util.h"
+#include "capture/gp-wrap.h"
 #include "core/gp-launch.h"
 #include "core/gp-session-query.h"
 #include "gp-config.h"
@@ -64,6 +65,34 @@ gp_test_capture (const GpCaptureOptions * base, const gchar * launch,
   s = gp_capture_run (&opts, end ? end : &ignored, &error);
   g_assert_no_error (error);
   g_assert_nonnull (s);
+  return s;
+}
+
+GpSession *
+gp_test_wrap (gchar ** argv, gdouble duration_s)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  GpWrapOptions opts;
+  GpWrapResult r;
+  GError *err = NULL;
+  GpSession *s;
+
+  g_ptr_array_add (args, (gpointer) "env");
+  g_ptr_array_add (args, (gpointer) "-u");
+  g_ptr_array_add (args, (gpointer) "GST_DEBUG");
+  for (; *argv; argv++)
+    g_ptr_array_add (args, *argv);
+  g_ptr_array_add (args, NULL);
+  gp_wrap_options_init (&opts);
+  opts.argv = (gchar **) args->pdata;
+  opts.duration_s = duration_s;
+  opts.machine = FALSE;
+  g_assert_true (gp_wrap_run (&opts, &r, &err));
+  g_assert_no_error (err);
+  g_assert_false (r.failed);
+  g_ptr_array_unref (args);
+  s = g_steal_pointer (&r.session);
+  gp_wrap_result_clear (&r);
   return s;
 }
 

@@ -32,6 +32,13 @@ gboolean gp_test_have_element (const gchar * factory);
 GpSession *gp_test_capture (const GpCaptureOptions * base,
     const gchar * launch, gdouble duration_s, GpCaptureEnd * end);
 
+/* @argv (NULL-terminated) run under gstprof wrap, as `gstprof wrap`
+ * would: to its end, or stopped after @duration_s when > 0; asserts that
+ * it ran and did not fail on its own. This process's debug log is left out
+ * of the program's environment (it starts through env -u GST_DEBUG).
+ * Rules are not run. */
+GpSession *gp_test_wrap (gchar ** argv, gdouble duration_s);
+
 /* A gst-profile capture from $GP_FIXTURES/gst-profile-sessions; asserts it
  * loads. Rules are not run. */
 GpSession *gp_test_load_fixture (const gchar * name);

@@ -157,6 +157,39 @@ run (const gchar * launch, gdouble duration_s)
   return s;
 }
 
+/* `gst-launch-1.0 [-e] LAUNCH` (@launch split at its spaces) under
+ * gstprof wrap, stopped after @duration_s as `gstprof wrap -d` stops it
+ * (SIGINT); the rules run on its session, as run () does. */
+static GpSession *
+run_gst_launch (gboolean eos_on_stop, const gchar * launch,
+    gdouble duration_s)
+{
+  gchar **words = g_strsplit (launch, " ", -1);
+  GPtrArray *argv = g_ptr_array_new ();
+  GpSession *s;
+  guint i;
+
+  g_ptr_array_add (argv, (gpointer) "gst-launch-1.0");
+  g_ptr_array_add (argv, (gpointer) "-q");
+  if (eos_on_stop)
+    g_ptr_array_add (argv, (gpointer) "-e");
+  for (i = 0; words[i]; i++)
+    g_ptr_array_add (argv, words[i]);
+  g_ptr_array_add (argv, NULL);
+  s = gp_test_wrap ((gchar **) argv->pdata, duration_s);
+  g_ptr_array_unref (argv);
+  g_strfreev (words);
+  gp_rules_run (s);
+  g_test_message ("gst-launch-1.0%s %s", eos_on_stop ? " -e" : "", launch);
+  for (i = 0; i < s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (s->findings, i);
+
+    g_test_message ("  [%s] %s: %s", f->severity, f->rule, f->title);
+  }
+  audit_causes (s);
+  return s;
+}
+
 /* Findings of @rule at @severity or stronger ("info": any). */
 static GpFinding *
 find (GpSession * s, const gchar * rule, const gchar * severity)
@@ -1457,6 +1490,74 @@ test_appsink_unbounded (void)
   g_free (grows);
 }
 
+/* Whether the ISO base media file @path has a top-level box @type (its
+ * boxes walked by their sizes, as a reader of the format does). */
+static gboolean
+iso_has_box (const gchar * path, const gchar * type)
+{
+  gchar *data = NULL;
+  gsize len = 0, at = 0;
+  gboolean found = FALSE;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  while (!found && at + 8 <= len) {
+    guint64 size = GST_READ_UINT32_BE (data + at);
+
+    found = memcmp (data + at + 4, type, 4) == 0;
+    if (size == 1 && at + 16 <= len)
+      size = GST_READ_UINT64_BE (data + at + 8);
+    else if (size == 0)
+      size = len - at;
+    if (size < 8)
+      break;
+    at += size;
+  }
+  g_free (data);
+  return found;
+}
+
+/* A live recording to MP4 stopped by Ctrl-C on gst-launch-1.0 without -e
+ * (a user's report, TheImagingSource/tiscamera#310 and
+ * awslabs/amazon-kinesis-video-streams-webrtc-sdk-js#192: "moov atom not
+ * found"): the pipeline goes to NULL with no EOS, mp4mux never writes its
+ * moov, and the file does not play though its frames are in it. CUT says
+ * it at high; the truth is the file's own boxes (mdat, no moov). With -e
+ * (Ctrl-C sends EOS): the moov is there, no CUT. */
+static void
+test_cut_recording (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,"
+      "format=I420,width=320,height=240,framerate=30/1 ! x264enc "
+      "tune=zerolatency speed-preset=ultrafast ! mp4mux name=cr_mux ! "
+      "filesink name=cr_sink location=%s";
+  gchar *cut = g_build_filename (media_dir, "cut.mp4", NULL);
+  gchar *whole = g_build_filename (media_dir, "whole.mp4", NULL);
+  gchar *cut_launch = g_strdup_printf (launch, cut);
+  gchar *whole_launch = g_strdup_printf (launch, whole);
+  GpSession *s, *t;
+  GpFinding *f;
+
+  s = run_gst_launch (FALSE, cut_launch, 3.0);
+  g_assert_true (iso_has_box (cut, "mdat"));
+  g_assert_false (iso_has_box (cut, "moov"));
+  expect (s, (const gchar *[]) {
+      "CUT:high", NULL}, NULL);
+  f = find (s, "CUT", GP_SEVERITY_HIGH);
+  g_assert_cmpstr (gp_test_evidence_string (f, "muxer"), ==, "cr_mux");
+  g_assert_cmpstr (gp_test_evidence_string (f, "sink"), ==, "cr_sink");
+
+  t = run_gst_launch (TRUE, whole_launch, 3.0);
+  g_assert_true (iso_has_box (whole, "moov"));
+  expect (t, NULL, (const gchar *[]) {
+      "CUT", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (whole_launch);
+  g_free (cut_launch);
+  g_free (whole);
+  g_free (cut);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -1839,6 +1940,7 @@ static const struct
   {"/advice/crowded-wait", test_crowded_wait},
   {"/advice/mem-unbounded", test_mem_unbounded},
   {"/advice/appsink-unbounded", test_appsink_unbounded},
+  {"/advice/cut-recording", test_cut_recording},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},

@@ -1750,34 +1750,13 @@ app_program (const gchar * room, const gchar * name)
   return prog;
 }
 
-/* @argv run to its end under gstprof wrap, as `gstprof wrap` would; the
- * rules run on its session.  This process's debug log (the latency
- * tracer's records) is left out of the program's environment: the
- * program starts through env (1), which becomes it. */
+/* @argv run to its end under gstprof wrap (gp_test_wrap); the rules run
+ * on its session. */
 static GpSession *
 wrap_app (gchar ** argv)
 {
-  GPtrArray *args = g_ptr_array_new ();
-  GpWrapOptions opts;
-  GpWrapResult r;
-  GError *err = NULL;
-  GpSession *s;
+  GpSession *s = gp_test_wrap (argv, 0);
 
-  g_ptr_array_add (args, (gpointer) "env");
-  g_ptr_array_add (args, (gpointer) "-u");
-  g_ptr_array_add (args, (gpointer) "GST_DEBUG");
-  for (; *argv; argv++)
-    g_ptr_array_add (args, *argv);
-  g_ptr_array_add (args, NULL);
-  gp_wrap_options_init (&opts);
-  opts.argv = (gchar **) args->pdata;
-  opts.machine = FALSE;
-  g_assert_true (gp_wrap_run (&opts, &r, &err));
-  g_assert_no_error (err);
-  g_assert_false (r.failed);
-  g_ptr_array_unref (args);
-  s = g_steal_pointer (&r.session);
-  gp_wrap_result_clear (&r);
   gp_rules_run (s);
   return s;
 }
