@@ -217,11 +217,19 @@ gp_queue_thread (GpSession * s, const GpRule * rule, GpThreadSummary * t)
 
   /* The rate below the cut: frames per second for video; for any other
    * stream (an audio encode) its buffers are no frames, so its media time
-   * per second of wall time instead. */
+   * per second of wall time instead. A sink whose pace PACE judged (a job
+   * held to the clock, a sender faster than real time) wins nothing from
+   * more throughput. */
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GHashTable *up = gp_session_upstream_of (s, sk->name);
+    gboolean paced = g_hash_table_contains (up, split) &&
+        gp_session_find_finding (s, "PACE", sk->name) != NULL;
 
+    if (paced) {
+      g_hash_table_unref (up);
+      return;
+    }
     if (g_hash_table_contains (up, split)) {
       if (g_strcmp0 (sk->media, "video") == 0 && sk->fps >= 0) {
         fps = sk->fps;

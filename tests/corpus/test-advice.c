@@ -1558,6 +1558,60 @@ test_cut_recording (void)
   g_free (cut);
 }
 
+/* A file streamed over RTP by a udpsink left at sync=false (RidgeRun's
+ * GstRtspSink manual: sync=false, "no-one is limiting the rate";
+ * bluenviron/mediamtx#58: a same-host stream, "RTP: missed 27 packets"):
+ * nothing live upstream, so nothing paces the packets and the file goes
+ * out in a burst. PACE says it at medium with how much faster than real
+ * time: at least the file's 3 s of video over the wall time the test
+ * measured around the whole run (start-up included: the steady rate is
+ * higher still). Its fix (sync=true) run again: the same packets, at real
+ * time (the run lasts the file's 3 s, within 20 %), PACE silent. */
+static void
+test_unpaced_sender (void)
+{
+  gchar *clip = gp_test_av_mp4 (media_dir, "clip3.mp4", 3);
+  guint port = gp_test_free_port (G_SOCKET_TYPE_DATAGRAM);
+  gchar *launch = g_strdup_printf ("filesrc location=%s ! qtdemux name=up_d "
+      "up_d.video_0 ! h264parse ! rtph264pay name=up_pay config-interval=1 "
+      "! udpsink name=up_sink host=127.0.0.1 port=%u sync=false", clip, port);
+  gint64 t0 = g_get_monotonic_time ();
+  GpSession *s = run (launch, 0), *t;
+  gdouble wall_s = (g_get_monotonic_time () - t0) / 1e6, fixed_s;
+  GpLinkSummary *out;
+  GpFinding *f;
+  gchar *fixed;
+
+  expect (s, (const gchar *[]) {
+      "PACE:medium", NULL}, (const gchar *[]) {
+      "QUEUE", NULL});
+  f = find (s, "PACE", GP_SEVERITY_MEDIUM);
+  g_test_message ("PACE: %.0fx real time; the file's 3 s went out within "
+      "%.3f s (%.0fx)", gp_test_evidence_double (f, "media_x"), wall_s,
+      3.0 / wall_s);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "media_x"), >=,
+      3.0 / wall_s);
+  out = link_into_pad (s, "up_sink.sink");
+
+  fixed = gp_test_patched (s, f);
+  t0 = g_get_monotonic_time ();
+  t = run (fixed, 0);
+  fixed_s = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("with sync=true: %.2f s, %" G_GUINT64_FORMAT " packets "
+      "(%" G_GUINT64_FORMAT " before)", fixed_s,
+      link_into_pad (t, "up_sink.sink")->buffers, out->buffers);
+  expect (t, NULL, (const gchar *[]) {
+      "PACE", "*:medium", NULL});
+  g_assert_cmpuint (link_into_pad (t, "up_sink.sink")->buffers, ==,
+      out->buffers);
+  g_assert_cmpfloat (fabs (fixed_s - 3.0), <=, 0.2 * 3.0);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (fixed);
+  g_free (launch);
+  g_free (clip);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -1941,6 +1995,7 @@ static const struct
   {"/advice/mem-unbounded", test_mem_unbounded},
   {"/advice/appsink-unbounded", test_appsink_unbounded},
   {"/advice/cut-recording", test_cut_recording},
+  {"/advice/unpaced-sender", test_unpaced_sender},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
