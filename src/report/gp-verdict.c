@@ -1030,7 +1030,8 @@ gp_verdict_wait_reason (GpSession * s, GpElementSummary * es)
         "for a pull) and for its clock (sync): not told apart";
   if (g_strcmp0 (kind, "sink") == 0)
     return gp_session_sink_waits_on_clock (s, es->name) ?
-        "for its clock (sync) and preroll" : "for preroll";
+        "for its clock (sync) and preroll" :
+        "in its render (a write or send that blocks) and preroll";
   if (g_strcmp0 (kind, "mux") == 0)
     return "inputs wait for its output or the other inputs";
   if (g_strcmp0 (kind, "source") == 0)

@@ -143,6 +143,48 @@ gp_behind_app_callback (GpSession * s, const gchar * name, gdouble period,
   return es;
 }
 
+/* A sink that does not wait for its clock but holds each buffer at least
+ * a frame period (@period): its render blocks (a write to slow storage, a
+ * pipe or socket nobody reads fast enough). What holds the stream back
+ * when no element's work does; its held time a buffer in @held_ms. */
+static GpElementSummary *
+gp_behind_blocked_sink (GpSession * s, const gchar * sink, gdouble period,
+    gdouble * held_ms)
+{
+  GpElementSummary *es = gp_session_find_elem_summary (s, sink);
+  const GpQuantiles *held;
+
+  if (es == NULL || period <= 0 || gp_session_sink_waits_on_clock (s, sink))
+    return NULL;
+  held = gp_session_held_ms (es);
+  if (held == NULL || held->p50 < period)
+    return NULL;
+  *held_ms = held->p50;
+  return es;
+}
+
+/* What helps a sink whose render blocks, by what it writes to. */
+static void
+gp_behind_blocked_fix (GpSession * s, GpElementSummary * blocked,
+    gdouble held_ms, gdouble period, GString * fix)
+{
+  GpElement *e = gp_session_find_element (s, blocked->name);
+  const gchar *factory = e && e->factory ? e->factory : "";
+
+  if (g_str_has_suffix (factory, "filesink") ||
+      g_str_equal (factory, "splitmuxsink") || g_str_equal (factory, "fdsink"))
+    g_string_append_printf (fix, "What %s writes to takes less than the "
+        "stream gives (%.0f ms a buffer against %.1f ms): faster storage, "
+        "a compressed format before it (an encoder), or, if frames may go, "
+        "a queue with leaky=downstream before it so the source is not held "
+        "back.", blocked->name, held_ms, period);
+  else
+    g_string_append_printf (fix, "Whatever %s sends to takes less than the "
+        "stream gives (%.0f ms a buffer against %.1f ms): a lower bitrate, "
+        "a faster link or reader, or, if frames may go, a queue with "
+        "leaky=downstream before it.", blocked->name, held_ms, period);
+}
+
 /* The pad probes' mean time a buffer on @ls. */
 static gdouble
 gp_behind_probe_ms (const GpLinkSummary * ls)
@@ -257,6 +299,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   GString *title, *why, *fix;
   GPtrArray *patch;
   GpLink *in;
+  GpElementSummary *blocked;
+  gdouble blocked_ms = -1;
 
   in = gp_session_link_into (s, sk->name);
   if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S && in &&
@@ -287,6 +331,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     lim.hot = app;
     lim.thread = gp_session_thread_of (s, sk->name);
   }
+  blocked = lim.hot || lim.probe ? NULL :
+      gp_behind_blocked_sink (s, sk->name, period, &blocked_ms);
 
   title = g_string_new (NULL);
   if (deficit > 0 && worst.kind == GP_MEDIA_AUDIO)
@@ -304,6 +350,9 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   else if (lim.probe)
     g_string_append_printf (title, "; held back by the pad probes on %s",
         lim.probe->id);
+  else if (blocked)
+    g_string_append_printf (title, "; held back by %s's render, blocked "
+        "%.0f ms a buffer", blocked->name, blocked_ms);
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title->str);
   g_string_free (title, TRUE);
   /* bench/pairs/behind.pair verified a stream below its source's rate; a
@@ -352,6 +401,9 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     if (frame_ms >= 0)
       gp_finding_set_double (f, app ? "callback_p50_ms" :
           "limiting_self_p50_ms", frame_ms);
+  } else if (blocked) {
+    gp_finding_set_string (f, "blocked_sink", blocked->name);
+    gp_finding_set_double (f, "blocked_p50_ms", blocked_ms);
   } else if (lim.probe) {
     gp_finding_set_string (f, "limiting_probe", lim.probe->id);
     gp_finding_set_double (f, "probe_mean_ms", gp_behind_probe_ms
@@ -385,6 +437,12 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
         "most of it in %s: that is what holds the stream back.",
         lim.thread->name, lim.busy_pct, lim.hot->name);
+  else if (blocked)
+    g_string_append_printf (why, "%s does not wait for a clock, yet holds "
+        "each buffer %.0f ms, longer than the %.1f ms frame period: its "
+        "render blocks (the write or send does not return), and the "
+        "thread that feeds it waits with it; no element's work holds the "
+        "stream back.", blocked->name, blocked_ms, period);
   else if (lim.thread && lim.probe)
     g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
         "%.0f%% of it in pad probes on %s (%.1f ms a buffer, against a "
@@ -406,6 +464,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   patch = gp_launch_patch_new ();
   if (lim.hot)
     gp_behind_fix (s, lim.hot, frame_ms, fix, patch);
+  else if (blocked)
+    gp_behind_blocked_fix (s, blocked, blocked_ms, period, fix);
   else if (lim.probe)
     g_string_append_printf (fix, "Take the probe's work off the streaming "
         "thread: copy what it needs from the buffer, hand that to a worker "

@@ -19,6 +19,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1612,6 +1614,88 @@ test_unpaced_sender (void)
   g_free (clip);
 }
 
+/* The slow storage of /advice/slow-storage: a reader of a FIFO that takes
+ * bytes_per_s and no more, and what it got. */
+typedef struct
+{
+  const gchar *path;
+  gdouble bytes_per_s;
+  guint64 got;
+  gdouble span_s;               /* from its first byte to the end */
+} SlowReader;
+
+static gpointer
+slow_reader (gpointer data)
+{
+  SlowReader *r = data;
+  gchar buf[16384];
+  gint64 t0 = 0;
+  gssize n;
+  gint fd = open (r->path, O_RDONLY);
+
+  g_assert_cmpint (fd, >=, 0);
+  while ((n = read (fd, buf, sizeof buf)) > 0) {
+    gint64 due;
+
+    if (t0 == 0)
+      t0 = g_get_monotonic_time ();
+    r->got += n;
+    due = t0 + (gint64) (r->got / r->bytes_per_s * 1e6);
+    while (g_get_monotonic_time () < due)
+      g_usleep (MIN (due - g_get_monotonic_time (), 20000));
+  }
+  r->span_s = t0 ? (g_get_monotonic_time () - t0) / 1e6 : 0;
+  close (fd);
+  return NULL;
+}
+
+/* Raw live video into a filesink whose storage takes less than the stream
+ * gives (a user's report, alliedvision/gst-vimbasrc#22: raw frames to a
+ * file, "after a few moment ... i lost the fps"): a FIFO that the test
+ * reads at 1 MB/s, where 320x240 I420 at 30/1 is 3.46 MB/s. BEHIND names
+ * the file sink's blocked render (it said "no element stands out: look at
+ * the CPU"), the stream's rate within 15 % of what the reader's bytes a
+ * second allow. Read at 8 MB/s: it keeps up, no BEHIND. */
+static void
+test_slow_storage (void)
+{
+  gchar *fifo = g_build_filename (media_dir, "storage.fifo", NULL);
+  gchar *launch = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
+      "filesink name=ss_rec location=%s", fifo);
+  const gdouble frame = 320 * 240 * 3 / 2;
+  SlowReader slow = { fifo, 1e6, 0, 0 }, fast = { fifo, 8e6, 0, 0 };
+  GThread *reader;
+  GpSession *s, *t;
+  GpFinding *f;
+  gdouble truth;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  reader = g_thread_new ("slow-storage", slow_reader, &slow);
+  s = run (launch, 5.0);
+  g_thread_join (reader);
+  truth = slow.got / slow.span_s / frame;
+  expect (s, (const gchar *[]) {
+      "BEHIND:medium", NULL}, NULL);
+  f = find (s, "BEHIND", GP_SEVERITY_MEDIUM);
+  g_test_message ("BEHIND %.2f fps; the reader took %.0f bytes/s: %.2f "
+      "frames a second", gp_test_evidence_double (f, "stream_fps"),
+      slow.got / slow.span_s, truth);
+  g_assert_cmpstr (gp_test_evidence_string (f, "blocked_sink"), ==, "ss_rec");
+  g_assert_cmpfloat (fabs (gp_test_evidence_double (f, "stream_fps") - truth),
+      <=, 0.15 * truth);
+
+  reader = g_thread_new ("fast-storage", slow_reader, &fast);
+  t = run (launch, 4.0);
+  g_thread_join (reader);
+  expect (t, NULL, (const gchar *[]) {
+      "BEHIND", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (launch);
+  g_free (fifo);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -1996,6 +2080,7 @@ static const struct
   {"/advice/appsink-unbounded", test_appsink_unbounded},
   {"/advice/cut-recording", test_cut_recording},
   {"/advice/unpaced-sender", test_unpaced_sender},
+  {"/advice/slow-storage", test_slow_storage},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
