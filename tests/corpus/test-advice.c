@@ -1696,6 +1696,99 @@ test_slow_storage (void)
   g_free (fifo);
 }
 
+/* A client of a TCP server sink that reads bytes_per_s and no more, and
+ * what it got. */
+typedef struct
+{
+  guint port;
+  gdouble bytes_per_s;
+  guint64 got;
+  gdouble span_s;
+} SlowClient;
+
+static gpointer
+slow_client (gpointer data)
+{
+  SlowClient *c = data;
+  GSocketClient *client = g_socket_client_new ();
+  GSocketConnection *conn = NULL;
+  GInputStream *in;
+  gchar buf[16384];
+  gint64 t0, until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  gssize n;
+
+  /* the server listens once the pipeline is in PAUSED */
+  while (conn == NULL && g_get_monotonic_time () < until) {
+    conn = g_socket_client_connect_to_host (client, "127.0.0.1", c->port,
+        NULL, NULL);
+    if (conn == NULL)
+      g_usleep (20000);
+  }
+  g_assert_nonnull (conn);
+  in = g_io_stream_get_input_stream (G_IO_STREAM (conn));
+  t0 = g_get_monotonic_time ();
+  while ((n = g_input_stream_read (in, buf, sizeof buf, NULL, NULL)) > 0) {
+    gint64 due;
+
+    c->got += n;
+    due = t0 + (gint64) (c->got / c->bytes_per_s * 1e6);
+    while (g_get_monotonic_time () < due)
+      g_usleep (MIN (due - g_get_monotonic_time (), 20000));
+  }
+  c->span_s = (g_get_monotonic_time () - t0) / 1e6;
+  g_object_unref (conn);
+  g_object_unref (client);
+  return NULL;
+}
+
+/* Raw live video served by tcpserversink to a client that reads slower
+ * than the stream (multifdsink's documentation: each client has a queue
+ * of its own, unbounded with units-max=-1 and recover-policy=none, its
+ * defaults; gst-rtsp-server's fix for #80, "slow clients are removed once
+ * this backlog exceeds a maximum duration"): the client's backlog grows
+ * in the sink. MEM says it at medium and where: its slope within 80-130 %
+ * of the stream's bytes a second less what the client read (the client's
+ * own count), kept by the server sink. A client that keeps up: no MEM. */
+static void
+test_slow_client (void)
+{
+  guint port = gp_test_free_port (G_SOCKET_TYPE_STREAM);
+  gchar *launch = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,format=I420,width=640,height=480,framerate=30/1 ! "
+      "tcpserversink name=sc_srv host=127.0.0.1 port=%u", port);
+  const gdouble stream = 640 * 480 * 3 / 2 * 30.0;
+  SlowClient slow = { port, 2e6, 0, 0 }, fast = { port, 40e6, 0, 0 };
+  GThread *client;
+  GpSession *s, *t;
+  GpFinding *f;
+  gdouble truth;
+
+  client = g_thread_new ("slow-client", slow_client, &slow);
+  s = run (launch, 6.0);
+  g_thread_join (client);
+  truth = (stream - slow.got / slow.span_s) / (1024.0 * 1024.0);
+  expect (s, (const gchar *[]) {
+      "MEM:medium", NULL}, NULL);
+  f = find (s, "MEM", GP_SEVERITY_MEDIUM);
+  g_test_message ("MEM %.2f MiB/s; the stream less what the client read "
+      "(%.0f bytes/s): %.2f MiB/s", gp_test_evidence_double (f,
+          "growth_rate_mib_per_sec"), slow.got / slow.span_s, truth);
+  g_assert_cmpstr (gp_test_evidence_string (f, "kept_by"), ==, "sc_srv");
+  g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
+      >=, truth * 0.8);
+  g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
+      <=, truth * 1.3);
+
+  client = g_thread_new ("fast-client", slow_client, &fast);
+  t = run (launch, 6.0);
+  g_thread_join (client);
+  expect (t, NULL, (const gchar *[]) {
+      "MEM", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (launch);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -2081,6 +2174,7 @@ static const struct
   {"/advice/cut-recording", test_cut_recording},
   {"/advice/unpaced-sender", test_unpaced_sender},
   {"/advice/slow-storage", test_slow_storage},
+  {"/advice/slow-client", test_slow_client},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
