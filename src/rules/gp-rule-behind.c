@@ -163,6 +163,46 @@ gp_behind_blocked_sink (GpSession * s, const gchar * sink, gdouble period,
   return es;
 }
 
+/* A queue on another branch of a tee on @up's way is full this share of
+ * the run at its mean: the tee waits for room there before it pushes to
+ * this branch too. */
+#define GP_BEHIND_SIBLING_FULL_PCT 50.0
+
+/* The full queue on another branch of a tee upstream of @sink (@up: its
+ * upstream), the fullest; its tee in @tee_out. NULL when none. */
+static GpQueueSummary *
+gp_behind_full_sibling (GpSession * s, GHashTable * up, const gchar ** tee_out)
+{
+  GpQueueSummary *best = NULL;
+  guint i, j;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *tee = g_ptr_array_index (s->elements, i);
+
+    if (g_strcmp0 (tee->kind, "tee") != 0 ||
+        !g_hash_table_contains (up, tee->name))
+      continue;
+    for (j = 0; s->queue_summaries && j < s->queue_summaries->len; j++) {
+      GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, j);
+      GHashTable *q_up;
+      gboolean sibling;
+
+      if (g_hash_table_contains (up, q->name) ||
+          q->level_pct_mean < GP_BEHIND_SIBLING_FULL_PCT ||
+          (best && q->level_pct_mean <= best->level_pct_mean))
+        continue;
+      q_up = gp_session_upstream_of (s, q->name);
+      sibling = g_hash_table_contains (q_up, tee->name);
+      g_hash_table_unref (q_up);
+      if (sibling) {
+        best = q;
+        *tee_out = tee->name;
+      }
+    }
+  }
+  return best;
+}
+
 /* What helps a sink whose render blocks, by what it writes to. */
 static void
 gp_behind_blocked_fix (GpSession * s, GpElementSummary * blocked,
@@ -301,6 +341,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   GpLink *in;
   GpElementSummary *blocked;
   gdouble blocked_ms = -1;
+  GpQueueSummary *sibling;
+  const gchar *tee = NULL;
 
   in = gp_session_link_into (s, sk->name);
   if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S && in &&
@@ -333,6 +375,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   }
   blocked = lim.hot || lim.probe ? NULL :
       gp_behind_blocked_sink (s, sk->name, period, &blocked_ms);
+  sibling = lim.hot || lim.probe || blocked ? NULL :
+      gp_behind_full_sibling (s, up, &tee);
 
   title = g_string_new (NULL);
   if (deficit > 0 && worst.kind == GP_MEDIA_AUDIO)
@@ -353,6 +397,9 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   else if (blocked)
     g_string_append_printf (title, "; held back by %s's render, blocked "
         "%.0f ms a buffer", blocked->name, blocked_ms);
+  else if (sibling)
+    g_string_append_printf (title, "; held back by %s, full on another "
+        "branch of %s", sibling->name, tee);
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title->str);
   g_string_free (title, TRUE);
   /* bench/pairs/behind.pair verified a stream below its source's rate; a
@@ -404,6 +451,11 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   } else if (blocked) {
     gp_finding_set_string (f, "blocked_sink", blocked->name);
     gp_finding_set_double (f, "blocked_p50_ms", blocked_ms);
+  } else if (sibling) {
+    gp_finding_set_string (f, "full_branch_queue", sibling->name);
+    gp_finding_set_string (f, "tee", tee);
+    gp_finding_set_double (f, "full_branch_level_pct",
+        sibling->level_pct_mean);
   } else if (lim.probe) {
     gp_finding_set_string (f, "limiting_probe", lim.probe->id);
     gp_finding_set_double (f, "probe_mean_ms", gp_behind_probe_ms
@@ -437,6 +489,12 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
         "most of it in %s: that is what holds the stream back.",
         lim.thread->name, lim.busy_pct, lim.hot->name);
+  else if (sibling)
+    g_string_append_printf (why, "No element on this branch is busy; %s, "
+        "on another branch of %s, was %.0f%% full on average: a tee pushes "
+        "each buffer to every branch in turn, so while that queue has no "
+        "room it waits there, and this branch gets only what the slowest "
+        "branch takes.", sibling->name, tee, sibling->level_pct_mean);
   else if (blocked)
     g_string_append_printf (why, "%s does not wait for a clock, yet holds "
         "each buffer %.0f ms, longer than the %.1f ms frame period: its "
@@ -466,6 +524,11 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     gp_behind_fix (s, lim.hot, frame_ms, fix, patch);
   else if (blocked)
     gp_behind_blocked_fix (s, blocked, blocked_ms, period, fix);
+  else if (sibling)
+    g_string_append_printf (fix, "Let the slow branch drop instead of "
+        "holding the others: leaky=downstream on %s (with a few buffers of "
+        "room, max-size-buffers=2 or so), so %s never waits for it; or make "
+        "what drains %s keep up.", sibling->name, tee, sibling->name);
   else if (lim.probe)
     g_string_append_printf (fix, "Take the probe's work off the streaming "
         "thread: copy what it needs from the buffer, hand that to a worker "

@@ -468,14 +468,26 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
         deficit > GP_QFULL_STARVED_DEFICIT_PCT && sink_summary &&
         out_fps > 0 && out_fps <= sink_summary->fps * 1.1 + 0.5) {
       GHashTable *up = gp_session_upstream_of (s, q->name);
-      GpThreadSummary *lt = gp_session_limiting_thread (s, up);
-      GpElementSummary *lhot = lt ? gp_session_hottest_on_thread (s, lt) : NULL;
+      GpRuleLimit lim;
+      GpThreadSummary *lt;
+      GpElementSummary *lhot;
+      GpFinding *behind = gp_session_find_finding (s, "BEHIND", sink);
+      const gchar *full = behind && json_object_has_member (behind->evidence,
+          "full_branch_queue") ? json_object_get_string_member
+          (behind->evidence, "full_branch_queue") : NULL;
 
+      /* an element upstream is the limit only on a saturated thread (as
+       * BUDGET); a full queue on another branch of a tee holds it back
+       * without any thread being busy (BEHIND names it) */
+      gp_rule_budget_limit (s, up, &lim);
+      lt = lim.thread;
+      lhot = lim.saturated && full == NULL ? lim.hot : NULL;
       g_hash_table_unref (up);
       title = g_strdup_printf ("%s is empty (%.1f%% on average) while %s "
-          "gets %.0f%% less than its rate: the limit is upstream%s%s",
-          q->name, q->level_pct_mean, sink, deficit, lhot ? ", in " : "",
-          lhot ? lhot->name : "");
+          "gets %.0f%% less than its rate: the limit is upstream%s%s%s",
+          q->name, q->level_pct_mean, sink, deficit, lhot || full ? ", " :
+          "", lhot ? "in " : full ? "the tee waits for " : "",
+          lhot ? lhot->name : full ? full : "");
       f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
       g_free (title);
       gp_finding_add_target (f, q->name);
@@ -499,13 +511,17 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
         if (lhot->self_ms.p50 >= 0)
           gp_finding_set_double (f, "limiter_self_p50_ms", lhot->self_ms.p50);
       }
+      if (full)
+        gp_finding_set_string (f, "full_branch_queue", full);
       g_free (f->why);
       f->why = g_strdup_printf ("%s has nothing waiting in it most of the "
           "time, so the elements after it wait for data: they are not the "
           "limit, and making them faster gains nothing. The missing frames "
           "are lost before %s.", q->name, q->name);
       g_free (f->fix);
-      f->fix = g_strdup_printf ("Look upstream of %s: %s.", q->name,
+      f->fix = full ? g_strdup_printf ("%s, on another branch of the tee, "
+          "is full: see BEHIND on %s.", full, sink) :
+          g_strdup_printf ("Look upstream of %s: %s.", q->name,
           lhot ? "its busiest element, named here, or the source's own rate" :
           "the source's own rate, or an element that drops");
       f->fix_patch = NULL;

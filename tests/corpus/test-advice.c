@@ -871,6 +871,7 @@ static struct
   gint64 burn_us;
   gint64 total_us;              /* atomic */
   gint calls;                   /* atomic */
+  gint64 first_us, last_us;     /* the first call's start, the last's */
 } app_probe;
 
 static GstPadProbeReturn
@@ -882,7 +883,9 @@ app_probe_spin (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     t = g_get_monotonic_time ();
   while (t - t0 < app_probe.burn_us);
   g_atomic_pointer_add (&app_probe.total_us, t - t0);
-  g_atomic_int_inc (&app_probe.calls);
+  if (g_atomic_int_add (&app_probe.calls, 1) == 0)
+    app_probe.first_us = t0;
+  app_probe.last_us = t0;
   return GST_PAD_PROBE_OK;
 }
 
@@ -914,6 +917,7 @@ run_with_app_probe (const gchar * launch, const gchar * element,
   app_probe.burn_us = burn_us;
   app_probe.total_us = 0;
   app_probe.calls = 0;
+  app_probe.first_us = app_probe.last_us = 0;
   hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
       NULL, NULL);
   s = run (launch, duration_s);
@@ -1789,6 +1793,66 @@ test_slow_client (void)
   g_free (launch);
 }
 
+/* The rate at the pad the app probe counted on: its calls over the span
+ * from its first to its last. */
+static gdouble
+app_probe_fps (void)
+{
+  gint n = g_atomic_int_get (&app_probe.calls);
+
+  return n > 1 && app_probe.last_us > app_probe.first_us ?
+      (n - 1) / ((app_probe.last_us - app_probe.first_us) / 1e6) : -1;
+}
+
+/* A tee whose slow branch throttles the other (mavlink/qgroundcontrol
+ * #4513: the preview under 1 fps once a recording branch was added;
+ * farre/subtitler#260: "a dedicated leaky queue on the tap branch"): the
+ * analysis branch's queue fills behind a 60 ms element, the tee waits for
+ * room there, and the display gets what the slow branch takes. BEHIND on
+ * the display names that queue, full on another branch of the tee (it
+ * said "no element stands out"), the display's rate within 15 % of a
+ * count at its own sink pad (a probe of the test's). With the analysis
+ * queue leaky: the display keeps the source's rate by the same count,
+ * and nothing says it is behind. */
+static void
+test_tee_slow_branch (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,width=640,"
+      "height=480,framerate=30/1 ! tee name=ts_t ts_t. ! queue name=ts_qd ! "
+      "fakesink name=ts_disp sync=true ts_t. ! queue name=ts_qa %s ! "
+      "identity name=ts_an sleep-time=60000 ! fakesink name=ts_out sync=false";
+  gchar *held = g_strdup_printf (launch, "");
+  gchar *leaky = g_strdup_printf (launch, "leaky=downstream "
+      "max-size-buffers=2");
+  GpSession *s = run_with_app_probe (held, "ts_disp", 0, 6), *t;
+  gdouble truth = app_probe_fps ();
+  GpFinding *f = gp_session_find_finding (s, "BEHIND", "ts_disp");
+
+  expect (s, (const gchar *[]) {
+      "BEHIND:medium", NULL}, NULL);
+  g_assert_nonnull (f);
+  g_test_message ("the display: %.1f fps measured, %.1f fps by its pad's "
+      "count", gp_test_evidence_double (f, "stream_fps"), truth);
+  g_assert_cmpstr (gp_test_evidence_string (f, "full_branch_queue"), ==,
+      "ts_qa");
+  g_assert_cmpstr (gp_test_evidence_string (f, "tee"), ==, "ts_t");
+  g_assert_cmpfloat (fabs (gp_test_evidence_double (f, "stream_fps") -
+          truth), <=, 0.15 * truth);
+  g_assert_cmpfloat (truth, <, 27.0);
+
+  t = run_with_app_probe (leaky, "ts_disp", 0, 6);
+  truth = app_probe_fps ();
+  g_test_message ("leaky: the display at %.1f fps by its pad's count",
+      truth);
+  g_assert_null (gp_session_find_finding (t, "BEHIND", "ts_disp"));
+  g_assert_cmpfloat (truth, >=, 28.5);
+  expect (t, NULL, NULL);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (leaky);
+  g_free (held);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -2175,6 +2239,7 @@ static const struct
   {"/advice/unpaced-sender", test_unpaced_sender},
   {"/advice/slow-storage", test_slow_storage},
   {"/advice/slow-client", test_slow_client},
+  {"/advice/tee-slow-branch", test_tee_slow_branch},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
