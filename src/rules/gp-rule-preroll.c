@@ -15,6 +15,10 @@
 
 #include <string.h>
 
+/* A queue a thread is blocked in is full from this level (% of its
+ * limits): room for one more buffer is no block. */
+#define GP_PREROLL_FULL_PCT 90.0
+
 /* Links whose src element is @element, in the session's order. */
 static GPtrArray *
 gp_preroll_outputs (GpSession * s, const gchar * element)
@@ -100,6 +104,102 @@ gp_preroll_branch_has_queue (GpSession * s, const gchar * first)
   }
   g_free (cur);
   return queue;
+}
+
+/* A valve that drops everything (drop=true) on the way up from @sink: it
+ * never gets a buffer while the valve is shut. NULL when none. */
+static GpElement *
+gp_preroll_shut_valve (GpSession * s, const gchar * sink)
+{
+  GHashTable *up = gp_session_upstream_of (s, sink);
+  GpElement *valve = NULL;
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len && !valve; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gboolean drop = FALSE;
+
+    if (g_strcmp0 (e->factory, "valve") == 0 &&
+        g_hash_table_contains (up, e->name) &&
+        gp_element_get_prop_bool (e, "drop", &drop) && drop)
+      valve = e;
+  }
+  g_hash_table_unref (up);
+  return valve;
+}
+
+/* Whether a live source is in the pipeline: its queues are not to grow
+ * without limit. */
+static gboolean
+gp_preroll_any_live (GpSession * s)
+{
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len; i++)
+    if (gp_session_is_live_source (s, ((GpElement *) g_ptr_array_index
+                (s->elements, i))->name))
+      return TRUE;
+  return FALSE;
+}
+
+/* A queue that a streaming thread is blocked in at the end, full (its
+ * level at its limit): NULL when none. */
+static const gchar *
+gp_preroll_full_queue (GpSession * s)
+{
+  guint i;
+
+  for (i = 0; s->threads && i < s->threads->len; i++) {
+    GpThreadSummary *t = g_ptr_array_index (s->threads, i);
+    GpQueueSummary *q = t->blocked_in ?
+        gp_session_find_queue_summary (s, t->blocked_in) : NULL;
+
+    if (q && q->level_pct_max >= GP_PREROLL_FULL_PCT)
+      return q->name;
+  }
+  return NULL;
+}
+
+/* The fix where every branch has its queue: a queue a thread is blocked
+ * in is full, and the other branch's data lies behind what fills
+ * it (a file whose streams are interleaved in chunks longer than the
+ * queue holds: the muxer or the other sink waits for it); a shut valve
+ * starves its sink. Into @fix and @ops. */
+static void
+gp_preroll_queued_fix (GpSession * s, GpFinding * f, const gchar * waiting,
+    GString * fix, GPtrArray * ops)
+{
+  GpElement *valve = waiting ? gp_preroll_shut_valve (s, waiting) : NULL;
+  const gchar *q;
+
+  if (valve) {
+    gp_finding_set_string (f, "shut_valve", valve->name);
+    g_string_append_printf (fix, "%s drops every buffer (drop=true), so %s "
+        "never gets one to preroll with: set async=false on %s so the "
+        "pipeline plays without waiting for it (or open the valve before "
+        "going to PLAYING).", valve->name, waiting, waiting);
+    g_ptr_array_add (ops, gp_launch_op_set_bool (waiting, "async", FALSE));
+    return;
+  }
+  if ((q = gp_preroll_full_queue (s)) != NULL && !gp_preroll_any_live (s)) {
+    gp_finding_set_string (f, "full_queue", q);
+    g_string_append_printf (fix, "%s is full and blocks the thread that "
+        "also carries the data %s waits for: in a file read as fast as it "
+        "goes, one stream can come in chunks longer than the queue holds "
+        "(its default: 1 s, 200 buffers, 10 MB). Lift %s's limits "
+        "(max-size-time=0 max-size-bytes=0 max-size-buffers=0: a file's "
+        "queue can hold what its interleave needs), or give it room for "
+        "more than the file's interleave.", q, waiting ? waiting : "the "
+        "other branch", q);
+    g_ptr_array_add (ops, gp_launch_op_set_int (q, "max-size-time", 0));
+    g_ptr_array_add (ops, gp_launch_op_set_int (q, "max-size-bytes", 0));
+    g_ptr_array_add (ops, gp_launch_op_set_int (q, "max-size-buffers", 0));
+    return;
+  }
+  g_string_append_printf (fix, "If %s waits for data that only flows once "
+      "the pipeline plays (its source is a receiver in this same pipeline), "
+      "set async=false on %s so the pipeline does not wait for its "
+      "preroll.", waiting ? waiting : "the sink", waiting ? waiting : "it");
 }
 
 void
@@ -206,12 +306,11 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
     gp_rules_attach_patch (s, f, ops);
     ops = NULL;
   } else {
-    g_string_append_printf (fix, "If %s waits for data that only flows once "
-        "the pipeline plays (its source is a receiver in this same pipeline), "
-        "set async=false on %s so the pipeline does not wait for its "
-        "preroll; a tee or demuxer needs a queue on each branch.",
-        waiting->len ? waiting->str : "the sink", waiting->len ?
-        waiting->str : "it");
+    gp_preroll_queued_fix (s, f, first_waiting, fix, ops);
+    if (ops->len > 0) {
+      gp_rules_attach_patch (s, f, ops);
+      ops = NULL;
+    }
   }
   g_free (f->fix);
   f->fix = g_string_free (fix, FALSE);

@@ -27,7 +27,11 @@
  * "info". */
 static const GpRule gp_rules_table[] = {
   {"PREROLL", "the pipeline never reached PLAYING: a sink never prerolled",
-      gp_rule_preroll, NULL},
+      gp_rule_preroll, NULL,
+      "tests/corpus/test-corpus.c /corpus/preroll-stuck and "
+        "tests/corpus/test-advice.c /advice/remux-interleave, "
+        "/advice/valve-preroll: the pipeline's own state, and its fix run "
+        "again to its EOS"},
   /* the symptoms first: the causes below rank under them, and may step
    * aside for them (a stopped sink's rate is not a throughput) */
   {"STOPPED", "a sink gets nothing for a second or more while PLAYING: "

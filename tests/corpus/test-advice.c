@@ -1853,6 +1853,107 @@ test_tee_slow_branch (void)
   g_free (held);
 }
 
+/* @f's fix_patch applied to @s's launch and run, to its end (@duration_s
+ * 0: it must end at EOS) or for @duration_s: it reaches PLAYING, with no
+ * PREROLL. The fixed session. */
+static GpSession *
+run_fixed_plays (GpSession * s, GpFinding * f, gdouble duration_s)
+{
+  gchar *fixed = gp_test_patched (s, f);
+  GpCaptureEnd end;
+  GpSession *t = gp_test_capture (&base_opts, fixed, duration_s, &end);
+
+  gp_rules_run (t);
+  g_test_message ("%s (end %d)", fixed, end);
+  g_assert_cmpstr (t->reached, ==, "PLAYING");
+  if (duration_s == 0)
+    g_assert_cmpint (end, ==, GP_CAPTURE_END_EOS);
+  g_assert_null (gp_session_find_finding (t, "PREROLL", NULL));
+  g_free (fixed);
+  return t;
+}
+
+/* Remuxing a file whose video comes in 5 s chunks before its audio
+ * (mp4mux interleave-time=5 s) through queues of the default 1 s
+ * (centricular/gstcefsrc#59: one demuxer thread, two queues, matroskamux,
+ * and it freezes, "why is the audio queue going full"): the video queue
+ * fills before the first audio comes, the muxer waits for audio, the
+ * pipeline never plays. PREROLL says it at high, names the full queue,
+ * and its fix (the queue's limits lifted) runs to EOS and writes the
+ * whole Matroska file. */
+static void
+test_remux_interleave (void)
+{
+  gchar *chunky = g_build_filename (media_dir, "chunky.mp4", NULL);
+  gchar *out = g_build_filename (media_dir, "remux.mkv", NULL);
+  gchar *make = g_strdup_printf ("videotestsrc num-buffers=180 ! "
+      "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! "
+      "x264enc speed-preset=ultrafast ! h264parse ! mp4mux name=mux "
+      "interleave-time=5000000000 ! filesink location=%s audiotestsrc "
+      "num-buffers=259 ! audioconvert ! avenc_aac ! aacparse ! mux.", chunky);
+  gchar *launch = g_strdup_printf ("pushfilesrc location=%s ! qtdemux "
+      "name=ri_d ri_d.video_0 ! queue name=ri_vq ! h264parse ! ri_mux. "
+      "ri_d.audio_0 ! queue name=ri_aq ! aacparse ! ri_mux. matroskamux "
+      "name=ri_mux ! filesink name=ri_out location=%s", chunky, out);
+  GpSession *s, *t;
+  GpFinding *f;
+  gchar *data = NULL;
+  gsize len = 0;
+
+  gp_test_make_media (make);
+  s = run (launch, 3.0);
+  g_assert_true (gp_session_never_played (s));
+  expect (s, (const gchar *[]) {
+      "PREROLL:high", NULL}, NULL);
+  f = find (s, "PREROLL", GP_SEVERITY_HIGH);
+  g_assert_cmpstr (gp_test_evidence_string (f, "full_queue"), ==, "ri_vq");
+
+  t = run_fixed_plays (s, f, 0);
+  g_assert_true (g_file_get_contents (out, &data, &len, NULL));
+  g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", out, len);
+  /* a whole Matroska file: the EBML magic, and more than the header */
+  g_assert_cmpuint (len, >, 100000);
+  g_assert_cmpint (memcmp (data, "\x1a\x45\xdf\xa3", 4), ==, 0);
+  g_free (data);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (launch);
+  g_free (make);
+  g_free (out);
+  g_free (chunky);
+}
+
+/* A valve shut (drop=true) on a branch of a pipeline that is not live
+ * (pollen-robotics/microduck#268: "the valved H.264 sink held the whole
+ * pipeline in PAUSED"): the sink behind it never gets a first buffer to
+ * preroll with. PREROLL says it at high and names the valve; its fix
+ * (async=false on that sink) plays, the other branch's sink getting all
+ * 90 frames (the shut valve drops the EOS too: the run ends at its
+ * duration). */
+static void
+test_valve_preroll (void)
+{
+  const gchar *launch = "videotestsrc num-buffers=90 ! video/x-raw,"
+      "width=320,height=240,framerate=30/1 ! tee name=vp_t vp_t. ! queue ! "
+      "fakesink name=vp_s1 sync=true vp_t. ! queue ! valve name=vp_v "
+      "drop=true ! fakesink name=vp_s2 sync=true";
+  GpSession *s = run (launch, 3.0), *t;
+  GpFinding *f;
+
+  g_assert_true (gp_session_never_played (s));
+  expect (s, (const gchar *[]) {
+      "PREROLL:high", NULL}, NULL);
+  f = find (s, "PREROLL", GP_SEVERITY_HIGH);
+  g_assert_cmpstr (gp_test_evidence_string (f, "shut_valve"), ==, "vp_v");
+  g_assert_cmpstr (gp_test_evidence_string (f, "never_prerolled"), ==,
+      "vp_s2");
+
+  t = run_fixed_plays (s, f, 4.0);
+  g_assert_cmpuint (link_into_pad (t, "vp_s1.sink")->buffers, ==, 90);
+  gp_session_free (t);
+  gp_session_free (s);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -2240,6 +2341,8 @@ static const struct
   {"/advice/slow-storage", test_slow_storage},
   {"/advice/slow-client", test_slow_client},
   {"/advice/tee-slow-branch", test_tee_slow_branch},
+  {"/advice/remux-interleave", test_remux_interleave},
+  {"/advice/valve-preroll", test_valve_preroll},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
