@@ -14,6 +14,8 @@
  */
 #include "gp-rules-private.h"
 
+#include <math.h>
+
 #include <string.h>
 
 /* A single late frame at start-up (pre-roll, the first negotiation) is not
@@ -126,6 +128,78 @@ gp_rules_late_dropped (GpSession * s)
   return sum;
 }
 
+/* A live pipeline declares, by default, the latency of its source (a
+ * frame period) and basesink's processing-deadline (20 ms): a sink finds
+ * late every buffer that takes longer than that to reach it, however
+ * little work each element does. */
+#define GP_LATE_DEFAULT_DEADLINE_MS 20.0
+
+/* The latency p95 of the slowest path into @sink; < 0 when none. */
+static gdouble
+gp_late_path_p95 (GpSession * s, const gchar * sink)
+{
+  gdouble worst = -1;
+  guint i;
+
+  for (i = 0; s->paths && i < s->paths->len; i++) {
+    GpPath *p = g_ptr_array_index (s->paths, i);
+
+    if (g_strcmp0 (p->sink, sink) == 0)
+      worst = MAX (worst, p->latency_ms.p95);
+  }
+  return worst;
+}
+
+/* Buffers reach the sink at this share of its target rate or more: the
+ * pipeline keeps up, whatever it drops. */
+#define GP_LATE_KEEPS_UP_SHARE 0.95
+
+/* The fix where the stream keeps up (its buffers reach @sink at its rate)
+ * but takes longer to get there than the latency the live pipeline
+ * declares: the sink's processing-deadline, raised to cover them. TRUE
+ * when it applies. */
+static gboolean
+gp_late_undeclared (GpSession * s, GpFinding * f, const gchar * sink,
+    GHashTable * up, gdouble period, GString * fix)
+{
+  GpSinkSummary *sk = gp_session_find_sink (s, sink);
+  gdouble target = gp_session_sink_target_fps (s, sink);
+  gdouble p95 = gp_late_path_p95 (s, sink), declared, deadline_ms;
+  GPtrArray *patch;
+  gchar *name;
+
+  if (period <= 0 || p95 < 0 || !gp_rule_budget_any_live (s, up) ||
+      sk == NULL || target <= 0 || sk->fps < target * GP_LATE_KEEPS_UP_SHARE)
+    return FALSE;
+  declared = period + GP_LATE_DEFAULT_DEADLINE_MS;
+  if (p95 <= declared)
+    return FALSE;
+  /* what the buffers take beyond the source's own frame period, and a
+   * frame period more of room, to the next 10 ms */
+  deadline_ms = ceil ((p95 - period + period) / 10.0) * 10.0;
+  gp_finding_set_double (f, "latency_p95_ms", p95);
+  gp_finding_set_double (f, "declared_ms", declared);
+  gp_finding_set_double (f, "processing_deadline_ms", deadline_ms);
+  g_string_append_printf (fix, "The stream keeps up (%.1f of %.1f frames a "
+      "second reach %s), but each takes %.0f ms to get there (p95), more "
+      "than the %.0f ms a live pipeline declares by default (the source's "
+      "%.1f ms frame period and the sink's processing-deadline of %.0f ms): "
+      "%s finds them late however fast each element is. Raise "
+      "processing-deadline on %s to %.0f ms (or have the element that "
+      "takes the time report it in the latency query). ", sk->fps, target,
+      sink, p95, declared, period, GP_LATE_DEFAULT_DEADLINE_MS, sink, sink,
+      deadline_ms);
+  name = gp_session_launch_name (s, sink);
+  if (name) {
+    patch = gp_launch_patch_new ();
+    g_ptr_array_add (patch, gp_launch_op_set_int (name,
+            "processing-deadline", (gint64) (deadline_ms * 1e6)));
+    gp_rules_attach_patch (s, f, patch);
+    g_free (name);
+  }
+  return TRUE;
+}
+
 void
 gp_rule_late (GpSession * s, const GpRule * rule)
 {
@@ -163,7 +237,6 @@ gp_rule_late (GpSession * s, const GpRule * rule)
     t = gp_session_limiting_thread (s, up);
     if (t)
       hot = gp_session_hottest_on_thread (s, t);
-    g_hash_table_unref (up);
 
     if (sink)
       title = g_strdup_printf ("%s dropped %" G_GUINT64_FORMAT " late "
@@ -204,6 +277,16 @@ gp_rule_late (GpSession * s, const GpRule * rule)
           c->source);
 
     fix = g_string_new (NULL);
+    if (sink && gp_late_undeclared (s, f, c->source, up, period, fix)) {
+      /* no element's work made them late */
+      json_object_remove_member (f->evidence, "hottest");
+      json_object_remove_member (f->evidence, "hottest_self_p50_ms");
+      g_hash_table_unref (up);
+      g_free (f->fix);
+      f->fix = g_string_free (fix, FALSE);
+      continue;
+    }
+    g_hash_table_unref (up);
     if (hot && hot->self_ms.p50 >= 0 && period > 0 &&
         hot->self_ms.p50 > period)
       g_string_append_printf (fix, "%s takes %.1f ms per frame, more than "
