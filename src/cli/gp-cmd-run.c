@@ -21,6 +21,13 @@
 
 #define GP_RUN_DEFAULT_DURATION "10s"
 #define GP_RUN_DEFAULT_WINDOW "250ms"
+/* How long the EOS sent at the end may take to come back (an encoder's
+ * drain, a muxer writing its index): long enough for most, short enough
+ * that Ctrl-C feels like a stop; --eos-wait from a tenth of a second to
+ * ten minutes. */
+#define GP_RUN_DEFAULT_EOS_WAIT "3s"
+#define GP_RUN_EOS_WAIT_MIN_S 0.1
+#define GP_RUN_EOS_WAIT_MAX_S 600.0
 /* The tracer's window bounds: below 10 ms the windows cost more than they
  * show; above 10 s a "window" is no longer a time series. */
 #define GP_RUN_WINDOW_MIN_S 0.010
@@ -80,7 +87,7 @@ static const gchar gp_run_description[] =
     "(EOS or\n"
     "error), --duration is reached, or Ctrl-C. At the end of the duration or "
     "on\n"
-    "Ctrl-C EOS is sent and waited for a bounded time (3 s), "
+    "Ctrl-C EOS is sent and waited for a bounded time (3 s, --eos-wait), "
     "then\n"
     "the pipeline stops (at once if it never reached PLAYING: EOS cannot\n"
     "flow then); a second Ctrl-C or SIGTERM stops it at once. Stopping\n"
@@ -266,6 +273,7 @@ gint
 gp_cmd_run (gint argc, gchar ** argv)
 {
   gchar *opt_duration = NULL, *opt_window = NULL, *opt_out = NULL;
+  gchar *opt_eos_wait = NULL;
   GpLaunch *lp;
   gboolean opt_cpu = FALSE, opt_quiet = FALSE, opt_no_machine = FALSE;
   gchar **rest = NULL;
@@ -278,6 +286,9 @@ gp_cmd_run (gint argc, gchar ** argv)
     {"window", 'w', 0, G_OPTION_ARG_STRING, &opt_window,
           "Measurement window, 10ms to 10s (default " GP_RUN_DEFAULT_WINDOW
           ")", "TIME"},
+    {"eos-wait", 0, 0, G_OPTION_ARG_STRING, &opt_eos_wait,
+          "How long the EOS sent at the end may take (default "
+          GP_RUN_DEFAULT_EOS_WAIT ")", "TIME"},
     {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
           "Also CPU time per element (work vs waiting)", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
@@ -297,7 +308,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   GOptionContext *ctx;
   GError *err = NULL;
   GpSession *s = NULL;
-  gdouble duration, window;
+  gdouble duration, window, eos_wait;
   guint trace_s = 0;
   gchar *launch = NULL, *dir = NULL, *path = NULL, *reason = NULL;
   gchar *kept = NULL;
@@ -334,6 +345,16 @@ gp_cmd_run (gint argc, gchar ** argv)
         "a plain number is seconds: 250ms, not 250)", opt_window);
     goto out;
   }
+  if (!gp_cli_parse_duration (opt_eos_wait ? opt_eos_wait :
+          GP_RUN_DEFAULT_EOS_WAIT, &eos_wait, &err)) {
+    code = gp_cli_fail ("run", "--eos-wait: %s", err->message);
+    goto out;
+  }
+  if (eos_wait < GP_RUN_EOS_WAIT_MIN_S || eos_wait > GP_RUN_EOS_WAIT_MAX_S) {
+    code = gp_cli_fail ("run", "--eos-wait: '%s' is out of range (100ms to "
+        "10m)", opt_eos_wait);
+    goto out;
+  }
   if (gp_run_trace_on && (trace_s = gp_run_trace_seconds (&err)) == 0) {
     code = gp_cli_fail ("run", "--trace: %s", err->message);
     goto out;
@@ -358,6 +379,7 @@ gp_cmd_run (gint argc, gchar ** argv)
   opts.launch = launch;
   opts.duration_s = duration;
   opts.window_ms = (guint) (window * 1000.0 + 0.5);
+  opts.eos_timeout_s = eos_wait;
   opts.cpu = opt_cpu;
   opts.machine = !opt_no_machine;
   opts.trace_s = trace_s;
@@ -453,6 +475,7 @@ out:
   g_clear_error (&err);
   g_free (opt_duration);
   g_free (opt_window);
+  g_free (opt_eos_wait);
   g_free (opt_out);
   g_strfreev (rest);
   g_free (launch);

@@ -86,15 +86,21 @@ gp_rule_cut (GpSession * s, const GpRule * rule)
     GpElement *e = g_ptr_array_index (s->elements, i);
     const gchar *sink;
     gchar *title;
+    gboolean own;
     GpFinding *f;
 
     if (!gp_cut_needs_eos (e) || (sink = gp_cut_sink_below (s, e->name)) ==
         NULL || gp_cut_got_eos (s, sink))
       continue;
-    title = g_strdup_printf ("the recording into %s was cut without EOS: %s "
-        "never wrote its index (moov), and the file does not play", sink,
-        e->name);
-    f = gp_rule_add_finding (s, rule, GP_SEVERITY_HIGH, title);
+    /* gstprof run sends the EOS itself: one that did not come back in
+     * time was cut by gstprof's own stop, not by the pipeline */
+    own = g_strcmp0 (s->mode, "run") == 0;
+    title = g_strdup_printf ("the recording into %s was cut without EOS%s: "
+        "%s never wrote its index (moov), and the file does not play", sink,
+        own ? " by gstprof's stop (the EOS it sent did not come back in "
+        "time)" : "", e->name);
+    f = gp_rule_add_finding (s, rule, own ? GP_SEVERITY_INFO :
+        GP_SEVERITY_HIGH, title);
     g_free (title);
     gp_finding_add_target (f, e->name);
     gp_finding_add_target (f, sink);
@@ -109,6 +115,13 @@ gp_rule_cut (GpSession * s, const GpRule * rule)
         "file holds the frames and no index: players and qtdemux refuse "
         "it.", e->name, s->end, sink);
     g_free (f->fix);
+    if (own) {
+      f->fix = g_strdup_printf ("Give the EOS longer to come back: gstprof "
+          "run --eos-wait=30s (the encoders drain and %s writes its index "
+          "before the pipeline stops). Nothing is wrong with the pipeline "
+          "itself.", e->name);
+      continue;
+    }
     f->fix = g_strdup_printf ("End the recording with an EOS and wait for "
         "it before stopping: gst-launch-1.0 -e (Ctrl-C then sends EOS), or "
         "in a program gst_element_send_event (pipeline, gst_event_new_eos "

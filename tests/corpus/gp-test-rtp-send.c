@@ -9,11 +9,14 @@
  * (the copies that arrive are duplicates). From the 40th packet on, every
  * LOSE_EVERY-th sequence number is never sent (0: none), and every
  * SWAP_EVERY-th pair is sent in the wrong order (0: none): lost and
- * reordered, as a network does. When it is done it writes to OUT the
- * truth test-advice.c's /advice/rtp-loss checks gstprof against:
- * "SENT LOST SWAPPED".
+ * reordered, as a network does; and every LATE_EVERY-th (0, or absent:
+ * none) is held back LATE_MS and sent after the packets due in between, as
+ * a network's jitter delays one. When it is done it writes to OUT the
+ * truth test-advice.c's /advice/rtp-loss and /advice/jitter-late check
+ * gstprof against: "SENT LOST SWAPPED LATE".
  *
  *   gp-test-rtp-send PORT PACKETS WAIT_MS LOSE_EVERY SWAP_EVERY OUT
+ *       [LATE_EVERY LATE_MS]
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -72,26 +75,59 @@ gp_trs_wait_receiver (int fd, guint8 * p, gint wait_ms)
   return ok >= 2;
 }
 
+/* A packet held back: sent once the clock passes @due_us. */
+typedef struct
+{
+  gint64 due_us;
+  guint16 seq;
+} GpTrsHeld;
+
+/* Sends the held packets due by @now (all of them when @now is
+ * G_MAXINT64); returns how many. */
+static guint
+gp_trs_send_held (int fd, GArray * held, gint64 now)
+{
+  guint8 p[12 + GP_TRS_PAYLOAD];
+  guint n = 0;
+
+  while (held->len > 0 && g_array_index (held, GpTrsHeld, 0).due_us <= now) {
+    GpTrsHeld h = g_array_index (held, GpTrsHeld, 0);
+
+    if (now == G_MAXINT64 && h.due_us > g_get_monotonic_time ())
+      g_usleep (h.due_us - g_get_monotonic_time ());
+    gp_trs_packet (p, h.seq, h.seq * (GP_TRS_PAYLOAD / 2));
+    send (fd, p, sizeof p, 0);
+    g_array_remove_index (held, 0);
+    n++;
+  }
+  return n;
+}
+
 int
 main (int argc, char **argv)
 {
   struct sockaddr_in to;
   guint8 pkt[2][12 + GP_TRS_PAYLOAD];
-  guint port, packets, lose_every, swap_every, i, sent = 1, lost = 0;
-  guint swapped = 0;
-  gint64 t0;
+  guint port, packets, lose_every, swap_every, late_every = 0, i, sent = 1;
+  guint lost = 0, swapped = 0, late = 0;
+  gint64 t0, late_us = 0;
+  GArray *held = g_array_new (FALSE, FALSE, sizeof (GpTrsHeld));
   gchar *truth;
   int fd;
 
-  if (argc != 7) {
+  if (argc != 7 && argc != 9) {
     fprintf (stderr, "usage: %s PORT PACKETS WAIT_MS LOSE_EVERY "
-        "SWAP_EVERY OUT\n", argv[0]);
+        "SWAP_EVERY OUT [LATE_EVERY LATE_MS]\n", argv[0]);
     return 2;
   }
   port = atoi (argv[1]);
   packets = atoi (argv[2]);
   lose_every = atoi (argv[4]);
   swap_every = atoi (argv[5]);
+  if (argc == 9) {
+    late_every = atoi (argv[7]);
+    late_us = (gint64) atoi (argv[8]) * 1000;
+  }
   fd = socket (AF_INET, SOCK_DGRAM, 0);
   memset (&to, 0, sizeof to);
   to.sin_family = AF_INET;
@@ -113,9 +149,17 @@ main (int argc, char **argv)
       lost++;
       continue;
     }
+    if (late_every && i >= GP_TRS_CLEAN_START && i % late_every == 0) {
+      GpTrsHeld h = { due + late_us, (guint16) i };
+
+      g_array_append_val (held, h);
+      late++;
+      continue;
+    }
     now = g_get_monotonic_time ();
     if (due > now)
       g_usleep (due - now);
+    sent += gp_trs_send_held (fd, held, g_get_monotonic_time ());
     gp_trs_packet (pkt[0], (guint16) i, i * (GP_TRS_PAYLOAD / 2));
     if (swap) {
       /* the next one first */
@@ -131,8 +175,10 @@ main (int argc, char **argv)
     send (fd, pkt[0], sizeof pkt[0], 0);
     sent++;
   }
+  sent += gp_trs_send_held (fd, held, G_MAXINT64);
+  g_array_unref (held);
   close (fd);
-  truth = g_strdup_printf ("%u %u %u\n", sent, lost, swapped);
+  truth = g_strdup_printf ("%u %u %u %u\n", sent, lost, swapped, late);
   if (!g_file_set_contents (argv[6], truth, -1, NULL))
     return 1;
   g_free (truth);
