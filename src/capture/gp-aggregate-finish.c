@@ -421,6 +421,7 @@ gp_agg_finish_links (GpAggregator * agg, gdouble playing)
     if (gp_agg_link_steady (l, &ls->fps, &ls->bytes_per_s, &ls->media_per_s))
       ls->first_s = ((gdouble) (gint64) (l->first_start - agg->t0)) / 1e9;
     ls->buffers = l->buffers;
+    ls->no_pts = l->no_pts;
     /* more packets than buffers: a forged record, no measurement */
     ls->rtp = l->rtp && l->rtp_received <= l->buffers;
     ls->rtp_expected = l->rtp_expected;

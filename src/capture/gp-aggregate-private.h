@@ -133,6 +133,7 @@ typedef struct
    * window carried it */
   gboolean probe;
   guint64 probe_ns, probe_n;
+  guint64 no_pts;               /* buffers without a PTS, over the run */
 } GpAggLink;
 
 typedef struct

@@ -534,6 +534,8 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     c.timed = gp_agg_get_u64 (ls, GP_L_TIMED);
     l->buffers += b;
     l->bytes += bytes;
+    /* no more buffers without a PTS than buffers */
+    l->no_pts += MIN (gp_agg_get_u64 (ls, GP_L_NO_PTS), b);
     /* the drain after gstprof asked the pipeline to stop is not steady */
     if (b > 0 && (agg->stop_ts == 0 || start < agg->stop_ts)) {
       any = TRUE;

@@ -534,6 +534,7 @@ gp_session_read_link_summary (GpJsonReader * r, GpSession * s,
           gp_session_read_maybe (r, o, p, "media_per_s", &ls->media_per_s) &&
           gp_session_read_maybe (r, o, p, "first_s", &ls->first_s) &&
           gp_json_read_count (r, o, p, "buffers", &ls->buffers) &&
+          gp_json_read_count (r, o, p, "no_pts", &ls->no_pts) &&
           gp_json_read_object (r, o, p, "probe", &probe) &&
           gp_json_read_object (r, o, p, "rtp", &rtp)))
     return FALSE;

@@ -512,6 +512,8 @@ gp_session_write_summary (GpSession * s)
     gp_session_write_set_maybe (lo, "media_per_s", ls->media_per_s);
     gp_session_write_set_maybe (lo, "first_s", ls->first_s);
     gp_session_write_set_count (lo, "buffers", ls->buffers);
+    if (ls->no_pts > 0)
+      gp_session_write_set_count (lo, "no_pts", ls->no_pts);
     if (ls->rtp) {
       JsonObject *ro = json_object_new ();
 

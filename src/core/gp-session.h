@@ -172,6 +172,7 @@ typedef struct
   gdouble first_s;              /* its first buffer,
       s from the start; < 0 none */
   guint64 buffers;
+  guint64 no_pts;               /* of them, without a PTS */
   /* RTP packets over the whole run (gp-record.h GP_L_RTP_*): what the
    * sequence numbers say was sent, what came, how often the numbering
    * started anew; rtp FALSE: the link carried none (or the session does

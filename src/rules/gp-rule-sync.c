@@ -273,6 +273,60 @@ gp_pace_fastest_stream (GArray * streams, gdouble * x)
   return best;
 }
 
+/* A sink that syncs to the clock can only pace buffers that carry a PTS:
+ * from this share of its input without one (a raw MJPEG or H.264 file
+ * through a parser that gets no framerate, an appsrc pushing bytes) it
+ * shows them as they come ... */
+#define GP_PACE_NO_PTS_PCT 50.0
+/* ... once it got this many: a header or two without one is normal. */
+#define GP_PACE_NO_PTS_MIN 10
+
+/* A sink with sync=true whose buffers mostly have no PTS: it cannot pace
+ * them, the stream plays as fast as it is made. */
+static void
+gp_pace_untimed (GpSession * s, const GpRule * rule, GpSinkSummary * sk,
+    GpElement * e)
+{
+  GpLink *in = gp_session_link_into (s, sk->name);
+  GpLinkSummary *ls = in ? gp_session_find_link_summary (s, in->id) : NULL;
+  gboolean sync = FALSE;
+  gdouble pct;
+  gchar *title;
+  GpFinding *f;
+
+  if (ls == NULL || ls->buffers == 0 || ls->no_pts < GP_PACE_NO_PTS_MIN ||
+      !gp_element_get_prop_bool (e, "sync", &sync) || !sync)
+    return;
+  pct = 100.0 * ls->no_pts / ls->buffers;
+  if (pct < GP_PACE_NO_PTS_PCT)
+    return;
+  title = g_strdup_printf ("%s syncs to the clock, but %" G_GUINT64_FORMAT
+      " of its %" G_GUINT64_FORMAT " buffers carry no timestamp: it shows "
+      "them as fast as they come", sk->name, ls->no_pts, ls->buffers);
+  f = gp_rule_add_finding (s, rule, GP_SEVERITY_MEDIUM, title);
+  g_free (title);
+  gp_finding_add_target (f, sk->name);
+  f->rank_value = MIN (100.0, pct);
+  gp_finding_set_string (f, "link", in->id);
+  gp_finding_set_int (f, "no_pts", (gint64) ls->no_pts);
+  gp_finding_set_int (f, "buffers", (gint64) ls->buffers);
+  gp_finding_set_double (f, "no_pts_pct", pct);
+  gp_finding_set_double (f, "playing_s", s->duration_s);
+  g_free (f->why);
+  f->why = g_strdup_printf ("A sink renders a buffer when the clock reaches "
+      "its timestamp; one without a timestamp it renders at once. %.0f%% of "
+      "what reached %s had none, so the stream plays as fast as it is read "
+      "and decoded (%.2f s for %" G_GUINT64_FORMAT " buffers here), not at "
+      "its rate.", pct, sk->name, s->duration_s, ls->buffers);
+  g_free (f->fix);
+  f->fix = g_strdup_printf ("Give the stream timestamps before %s: a raw "
+      "elementary stream belongs in a container that records them (avimux, "
+      "matroskamux), or behind a parser that makes them from a framerate in "
+      "the caps before it (h264parse and h265parse do; jpegparse does not "
+      "in GStreamer 1.22); an appsrc needs format=time and a PTS on each "
+      "buffer (or do-timestamp=true for a live feed).", sk->name);
+}
+
 /* A network sink with sync=false that nothing live feeds sends its
  * stream faster than real time: the other side of PACE. */
 static void
@@ -339,8 +393,10 @@ gp_rule_pace (GpSession * s, const GpRule * rule)
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GpElement *e = gp_session_find_element (s, sk->name);
 
-    if (e != NULL)
+    if (e != NULL) {
       gp_pace_unpaced_sender (s, rule, sk, e);
+      gp_pace_untimed (s, rule, sk, e);
+    }
   }
   if (s->duration_s < GP_PACE_MIN_S)
     return;

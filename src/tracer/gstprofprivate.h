@@ -367,6 +367,7 @@ struct _GpPad
   guint64 bytes;
   guint64 duration;             /* sum of the buffers' durations */
   guint64 timed;                /* buffers that had a duration */
+  guint64 no_pts;               /* buffers that had no PTS */
   guint64 last_push_ts;         /* the hook ts of the latest push */
 
   /* lateness against the pipeline clock (gp-record.h GP_L_LATE_*): how
@@ -466,6 +467,7 @@ struct _GpPad
   guint64 last_bytes;
   guint64 last_duration;
   guint64 last_timed;
+  guint64 last_no_pts;
   guint64 last_rtp_expected;
   guint64 last_rtp_received;
   guint64 last_rtp_restarts;

@@ -1399,6 +1399,8 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       gp_bump (&ps->duration, GST_BUFFER_DURATION (buf) * n);
       gp_bump (&ps->timed, n);
     }
+    if (G_UNLIKELY (buf && !GST_CLOCK_TIME_IS_VALID (pts)))
+      gp_bump (&ps->no_pts, n);
     gp_store (&ps->last_push_ts, ts);
     gp_rtp_count (ps, pad, buf, list, n);
 

@@ -479,7 +479,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
   for (i = 0; i < pads->len; i++) {
     GpPad *p = g_ptr_array_index (pads, i);
     GstPad *pad;
-    guint64 b, by, du, ti, last_ts;
+    guint64 b, by, du, ti, np, last_ts;
     GpRtpCounts rtp;
     gchar *caps = NULL, *mem = NULL, *sink_name, *src_name;
     GstStructure *s;
@@ -495,6 +495,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     by = gp_load (&p->bytes);
     du = gp_load (&p->duration);
     ti = gp_load (&p->timed);
+    np = gp_load (&p->no_pts);
 
     /* a dead pad is reported once more, with what it pushed since the
      * last window (gp_retire lets it go after this one) */
@@ -536,6 +537,9 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
       gst_structure_set (s, GP_L_CAPS, G_TYPE_STRING, caps, NULL);
     gst_structure_set (s, GP_L_MEMORY, G_TYPE_STRING, mem ? mem : "system",
         NULL);
+    if (np > 0)
+      gst_structure_set (s, GP_L_NO_PTS, G_TYPE_UINT64, np - p->last_no_pts,
+          NULL);
     gp_take_link_late (s, p);
     gp_take_link_rtp (s, p, &rtp);
     gp_take_link_probes (s, p);
@@ -543,6 +547,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     p->last_bytes = by;
     p->last_duration = du;
     p->last_timed = ti;
+    p->last_no_pts = np;
     gp_list_take_structure (&list, s);
 
     g_free (sink_name);

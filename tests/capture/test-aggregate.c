@@ -918,6 +918,10 @@ test_run_delay_and_rtp (void)
         (links, 1));
     gst_structure_set (ls, "probe_ns", G_TYPE_UINT64, (guint64) WIN / 5,
         "probe_n", G_TYPE_UINT64, (guint64) 10, NULL);
+    /* buffers without a PTS: 4 of 10, one window claiming more than it
+     * carried (counted as all of them) */
+    gst_structure_set (ls, "no_pts", G_TYPE_UINT64, (guint64) (i == 2 ? 99 :
+            4), NULL);
     feed (agg, w);
   }
   gp_aggregator_finish (agg);
@@ -944,6 +948,8 @@ test_run_delay_and_rtp (void)
   assert_near (plain->probe_ms, 4 * WIN / 5 / 1e6, 1e-9);
   g_assert_cmpuint (plain->probe_pushes, ==, 40);
   assert_near (plain->probe_busy_pct, 20.0, 1e-9);
+  g_assert_cmpuint (plain->no_pts, ==, 3 * 4 + 10);
+  g_assert_cmpuint (rtp->no_pts, ==, 0);
   g_assert_cmpfloat (rtp->probe_ms, <, 0);
   g_assert_cmpfloat (rtp->probe_busy_pct, <, 0);
 

@@ -239,6 +239,7 @@ make_full_session (void)
   ls->media_per_s = 0.999;
   ls->first_s = 0.25;
   ls->buffers = 300;
+  ls->no_pts = 12;
   ls->rtp = TRUE;
   ls->rtp_expected = 310;
   ls->rtp_received = 300;
@@ -530,6 +531,7 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpfloat (x->media_per_s, ==, y->media_per_s);
     g_assert_cmpfloat (x->first_s, ==, y->first_s);
     g_assert_cmpuint (x->buffers, ==, y->buffers);
+    g_assert_cmpuint (x->no_pts, ==, y->no_pts);
     g_assert_cmpint (x->rtp, ==, y->rtp);
     g_assert_cmpuint (x->rtp_expected, ==, y->rtp_expected);
     g_assert_cmpuint (x->rtp_received, ==, y->rtp_received);

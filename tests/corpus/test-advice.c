@@ -1960,7 +1960,7 @@ test_valve_preroll (void)
  * it (a probe on its sink pad), set as the launch string's elements are
  * added to their pipeline. */
 static const gchar *counted_name;
-static gint counted_arrived, counted_rendered;  /* atomic */
+static gint counted_arrived, counted_rendered, counted_no_pts;  /* atomic */
 
 static void
 count_rendered (GstElement * sink, GstBuffer * buf, GstPad * pad,
@@ -1973,6 +1973,8 @@ static GstPadProbeReturn
 count_arrived (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
   g_atomic_int_inc (&counted_arrived);
+  if (!GST_BUFFER_PTS_IS_VALID (GST_PAD_PROBE_INFO_BUFFER (info)))
+    g_atomic_int_inc (&counted_no_pts);
   return GST_PAD_PROBE_OK;
 }
 
@@ -2002,7 +2004,7 @@ run_counting (const gchar * launch, const gchar * sink, gdouble duration_s)
   GpSession *s;
 
   counted_name = sink;
-  counted_arrived = counted_rendered = 0;
+  counted_arrived = counted_rendered = counted_no_pts = 0;
   hook = g_signal_add_emission_hook (signal, 0, count_on_element_added, NULL,
       NULL);
   s = run (launch, duration_s);
@@ -2301,6 +2303,69 @@ test_convert_then_scale (void)
   gp_session_free (t);
   gp_session_free (s);
   g_free (fixed);
+}
+
+/* A raw MJPEG file (JPEG frames one after another, no container) played
+ * to the clock (intel/gstreamer-media-SDK#38: a camera's raw .mjpeg clip
+ * and "image/jpeg,framerate=15/1 ! jpegparse"; insight-platform/Savant
+ * #1003: jpegparse without a framerate, the MJPEG plays at the wrong
+ * speed): jpegparse gets no framerate, stamps the first frame only, and
+ * the sink shows the other 149 at once. PACE says it at medium, its count
+ * of buffers without a PTS that of a probe at the sink's pad; the 5 s clip
+ * played within the test's own clock's fraction of a second. The same
+ * frames in an AVI (a container records their times): 5 s, every frame
+ * stamped, PACE silent. */
+static void
+test_untimed_mjpeg (void)
+{
+  gchar *clip = g_build_filename (media_dir, "clip.mjpeg", NULL);
+  gchar *avi = g_build_filename (media_dir, "clip.avi", NULL);
+  const gchar *make = "videotestsrc num-buffers=150 ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! jpegenc ! %sfilesink location=%s";
+  gchar *make_raw = g_strdup_printf (make, "", clip);
+  gchar *make_avi = g_strdup_printf (make, "avimux ! ", avi);
+  const gchar *launch = "filesrc location=%s ! %s ! jpegdec ! videoconvert "
+      "! fakesink name=um_sink sync=true";
+  gchar *bare = g_strdup_printf (launch, clip, "jpegparse");
+  gchar *stamped = g_strdup_printf (launch, avi, "avidemux");
+  gint64 t0;
+  gdouble wall_s;
+  GpSession *s, *t;
+  GpFinding *f;
+
+  gp_test_make_media (make_raw);
+  gp_test_make_media (make_avi);
+  t0 = g_get_monotonic_time ();
+  s = run_counting (bare, "um_sink", 0);
+  wall_s = (g_get_monotonic_time () - t0) / 1e6;
+  expect (s, (const gchar *[]) {
+      "PACE:medium", NULL}, NULL);
+  f = find (s, "PACE", GP_SEVERITY_MEDIUM);
+  g_test_message ("PACE: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+      " without a PTS; the sink's pad: %d of %d; 5 s played in %.2f s",
+      gp_test_evidence_int (f, "no_pts"), gp_test_evidence_int (f,
+          "buffers"), counted_no_pts, counted_arrived, wall_s);
+  g_assert_cmpint (gp_test_evidence_int (f, "no_pts"), ==, counted_no_pts);
+  g_assert_cmpint (gp_test_evidence_int (f, "buffers"), ==, counted_arrived);
+  g_assert_cmpfloat (wall_s, <, 2.5);
+
+  t0 = g_get_monotonic_time ();
+  t = run_counting (stamped, "um_sink", 0);
+  wall_s = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("stamped: %d of %d without a PTS, %.2f s", counted_no_pts,
+      counted_arrived, wall_s);
+  expect (t, NULL, (const gchar *[]) {
+      "PACE", NULL});
+  g_assert_cmpint (counted_no_pts, ==, 0);
+  g_assert_cmpfloat (fabs (wall_s - 5.0), <, 1.0);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (stamped);
+  g_free (bare);
+  g_free (make_avi);
+  g_free (make_raw);
+  g_free (avi);
+  g_free (clip);
 }
 
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
@@ -2696,6 +2761,7 @@ static const struct
   {"/advice/jitter-late", test_jitter_late},
   {"/advice/encoder-lookahead", test_encoder_lookahead},
   {"/advice/convert-then-scale", test_convert_then_scale},
+  {"/advice/untimed-mjpeg", test_untimed_mjpeg},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},

@@ -88,6 +88,7 @@ make_full (void)
   qs->level_buffers_max = 2;
   ls = gp_session_add_link_summary (s, "videotestsrc0.src->queue0.sink");
   ls->fps = 30.0;
+  ls->no_pts = 3;
   ls->rtp = TRUE;
   ls->rtp_expected = 122;
   ls->rtp_received = 120;

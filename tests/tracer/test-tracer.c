@@ -1326,7 +1326,7 @@ test_probe_split (void)
   ProbeSleep on_drop = { 3000, TRUE, 0, &out_of_drop };
   ProbeSleep on_ghost = { 4000, FALSE, 0, &out_of_drop };
   guint64 probe_ns[2] = { 0, 0 }, probe_n[2] = { 0, 0 };
-  const gchar *links[2] = { "capsfilter0.src", "ps_drop.src" };
+  const gchar *links[2] = { "ps_caps.src", "ps_drop.src" };
   GstElement *p;
   GPtrArray *ws;
   ElemSum es;
@@ -1335,7 +1335,7 @@ test_probe_split (void)
   REQUIRE_TRACER ();
 
   reset_windows ();
-  p = launch ("videotestsrc num-buffers=20 ! capsfilter name=capsfilter0 "
+  p = launch ("videotestsrc num-buffers=20 ! capsfilter name=ps_caps "
       "caps=video/x-raw,width=64,height=48 ! identity name=ps_id ! "
       "identity name=ps_drop ! ( name=ps_bin identity name=ps_in ) ! "
       "fakesink name=ps_sink sync=false");
