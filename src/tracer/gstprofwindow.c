@@ -442,10 +442,13 @@ gp_take_link_probes (GstStructure * s, GpPad * p)
  * pad's last link; a pad that died or was unlinked since the last window
  * keeps its last link for the buffers it pushed before (a pipeline torn
  * down before the timer closed the window: gst-launch-1.0 at EOS, a
- * program's last seconds).  NULL when there is no link to report. */
+ * program's last seconds).  NULL when there is no link to report.
+ * @news: what there is to report since the last window: the buffers it
+ * pushed, and the pushes whose probes' time closed (a push is counted at
+ * its start, its probes at its end: a window can fall between). */
 static gchar *
 gp_link_sink_name (GstProfTracer * self, GpPad * p, GstPad * pad,
-    guint64 buffers)
+    guint64 news)
 {
   GstPad *sink = pad ? gp_pad_downstream_real (pad) : NULL;
 
@@ -455,7 +458,7 @@ gp_link_sink_name (GstProfTracer * self, GpPad * p, GstPad * pad,
     gst_object_unref (sink);
     return g_strdup (p->link_sink);
   }
-  if (buffers == 0)
+  if (news == 0)
     return NULL;
   /* pushed, then gone before any window reported the link: its peer's
    * state, which the last push left (a proxy peer has none); the lock
@@ -500,7 +503,8 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     /* a dead pad is reported once more, with what it pushed since the
      * last window (gp_retire lets it go after this one) */
     pad = g_atomic_int_get (&p->dead) ? NULL : g_weak_ref_get (&p->obj);
-    sink_name = gp_link_sink_name (self, p, pad, b - p->last_buffers);
+    sink_name = gp_link_sink_name (self, p, pad, b - p->last_buffers +
+        gp_load (&p->probe_n) - p->last_probe_n);
     if (!sink_name) {
       if (pad)
         gst_object_unref (pad);
