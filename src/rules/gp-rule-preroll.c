@@ -15,6 +15,35 @@
 
 #include <string.h>
 
+/* Where the data stops on the way to @sink: the element nearest the sink
+ * that got buffers and passed none on (a depayloader waiting for the
+ * parameter sets, a decoder for a keyframe, a valve), with what it got in
+ * @got; NULL when data reached the sink, or none came at all. */
+static gchar *
+gp_preroll_stops_at (GpSession * s, const gchar * sink, guint64 * got)
+{
+  gchar *cur = g_strdup (sink);
+  guint steps;
+
+  for (steps = 0; cur && steps < 64; steps++) {
+    GpLink *in = gp_session_link_into (s, cur);
+    GpLinkSummary *ls = in ? gp_session_find_link_summary (s, in->id) : NULL;
+
+    if (ls && ls->buffers > 0) {
+      if (steps == 0) {
+        g_free (cur);
+        return NULL;
+      }
+      *got = ls->buffers;
+      return cur;
+    }
+    g_free (cur);
+    cur = in ? gp_pad_element (in->src) : NULL;
+  }
+  g_free (cur);
+  return NULL;
+}
+
 /* A queue a thread is blocked in is full from this level (% of its
  * limits): room for one more buffer is no block. */
 #define GP_PREROLL_FULL_PCT 90.0
@@ -170,7 +199,10 @@ gp_preroll_queued_fix (GpSession * s, GpFinding * f, const gchar * waiting,
     GString * fix, GPtrArray * ops)
 {
   GpElement *valve = waiting ? gp_preroll_shut_valve (s, waiting) : NULL;
+  GpElement *se = NULL;
   const gchar *q;
+  guint64 got = 0;
+  gchar *stop;
 
   if (valve) {
     gp_finding_set_string (f, "shut_valve", valve->name);
@@ -196,10 +228,33 @@ gp_preroll_queued_fix (GpSession * s, GpFinding * f, const gchar * waiting,
     g_ptr_array_add (ops, gp_launch_op_set_int (q, "max-size-buffers", 0));
     return;
   }
-  g_string_append_printf (fix, "If %s waits for data that only flows once "
-      "the pipeline plays (its source is a receiver in this same pipeline), "
-      "set async=false on %s so the pipeline does not wait for its "
-      "preroll.", waiting ? waiting : "the sink", waiting ? waiting : "it");
+  stop = waiting ? gp_preroll_stops_at (s, waiting, &got) : NULL;
+  se = stop ? gp_session_find_element (s, stop) : NULL;
+  g_free (stop);
+  if (se == NULL) {
+    g_string_append_printf (fix, "If %s waits for data that only flows "
+        "once the pipeline plays (its source is a receiver in this same "
+        "pipeline), set async=false on %s so the pipeline does not wait for "
+        "its preroll.", waiting ? waiting : "the sink", waiting ? waiting :
+        "it");
+    return;
+  }
+  gp_finding_set_string (f, "stops_at", se->name);
+  gp_finding_set_int (f, "stops_at_got", (gint64) got);
+  if (se->factory && (g_str_equal (se->factory, "rtph264depay") ||
+          g_str_equal (se->factory, "rtph265depay")))
+    g_string_append_printf (fix, "%s got %" G_GUINT64_FORMAT " packets and "
+        "passed nothing on: it waits for the stream's parameter sets "
+        "(SPS/PPS), which the sender sends only at its start or not at all. "
+        "Have the sender repeat them (rtph264pay config-interval=-1, with "
+        "every keyframe), or give %s's caps the sprop-parameter-sets of the "
+        "stream.", se->name, got, se->name);
+  else
+    g_string_append_printf (fix, "%s got %" G_GUINT64_FORMAT " buffers and "
+        "passed nothing on, so %s never gets one to preroll with: look at "
+        "what %s waits for (a keyframe, headers, its caps), or set "
+        "async=false on %s if it only outputs once the pipeline plays.",
+        se->name, got, waiting, se->name, waiting);
 }
 
 void

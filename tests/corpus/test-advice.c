@@ -2368,6 +2368,90 @@ test_untimed_mjpeg (void)
   g_free (clip);
 }
 
+/* An H.264 RTP receiver whose sender sends the parameter sets (SPS/PPS)
+ * only at its start (fzwoch/obs-gstreamer#122: udpsrc ! rtph264depay !
+ * decodebin shows black when joining a running stream, and the
+ * maintainer: "you do not transmit SPS/PPS periodically"; Kurento
+ * bugtracker #321, config-interval): the sender, a gst-launch-1.0 of the
+ * test's, plays a 5 s file whose SPS/PPS are in its header only, with
+ * rtph264pay config-interval=0, and the receiver starts a second later.
+ * Its depayloader gets packets and passes nothing on (a probe of the
+ * test's on the sink's pad counts nothing), the sink never prerolls. PREROLL
+ * says it at high, where the data stops and why; with config-interval=-1
+ * the receiver plays and frames reach its sink. */
+static GpSession *
+sps_receive (gint config_interval, const gchar * clip)
+{
+  guint port = gp_test_free_port (G_SOCKET_TYPE_DATAGRAM);
+  gchar *send = g_strdup_printf ("gst-launch-1.0 -q filesrc location=%s ! "
+      "qtdemux ! rtph264pay config-interval=%d ! udpsink host=127.0.0.1 "
+      "port=%u sync=true", clip, config_interval, port);
+  gchar *launch = g_strdup_printf ("udpsrc port=%u caps=\"application/x-rtp,"
+      "media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! "
+      "rtpjitterbuffer latency=100 ! rtph264depay name=sp_dep ! avdec_h264 "
+      "! fakesink name=sp_sink", port);
+  gchar **argv = NULL;
+  GError *err = NULL;
+  GpSession *s;
+  GPid pid;
+
+  g_assert_true (g_shell_parse_argv (send, NULL, &argv, &err));
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_dies_with_us, NULL, &pid,
+          &err));
+  g_assert_no_error (err);
+  g_usleep (G_USEC_PER_SEC);
+  s = run_counting (launch, "sp_sink", 3.0);
+  kill (pid, SIGTERM);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+  g_strfreev (argv);
+  g_free (launch);
+  g_free (send);
+  return s;
+}
+
+static void
+test_sps_once (void)
+{
+  gchar *clip = g_build_filename (media_dir, "sps-once.mp4", NULL);
+  gchar *make = g_strdup_printf ("videotestsrc num-buffers=150 ! "
+      "video/x-raw,width=320,height=240,framerate=30/1,format=I420 ! x264enc "
+      "speed-preset=ultrafast key-int-max=30 option-string=repeat-headers=0 "
+      "! h264parse ! mp4mux ! filesink location=%s", clip);
+  GpSession *s, *t;
+  GpLinkSummary *in, *out;
+  GpFinding *f;
+
+  gp_test_make_media (make);
+  s = sps_receive (0, clip);
+  g_assert_true (gp_session_never_played (s));
+  expect (s, (const gchar *[]) {
+      "PREROLL:high", NULL}, NULL);
+  f = find (s, "PREROLL", GP_SEVERITY_HIGH);
+  in = link_into_pad (s, "sp_dep.sink");
+  g_test_message ("sp_dep got %" G_GUINT64_FORMAT " packets; the sink's "
+      "pad saw %d buffers", in->buffers, counted_arrived);
+  g_assert_cmpuint (in->buffers, >, 0);
+  g_assert_cmpint (counted_arrived, ==, 0);
+  g_assert_cmpstr (gp_test_evidence_string (f, "stops_at"), ==, "sp_dep");
+  g_assert_nonnull (strstr (f->fix, "config-interval"));
+
+  t = sps_receive (-1, clip);
+  out = link_into_pad (t, "sp_sink.sink");
+  g_test_message ("config-interval=-1: %" G_GUINT64_FORMAT " frames reached "
+      "the sink (%d by its pad)", out->buffers, counted_arrived);
+  g_assert_false (gp_session_never_played (t));
+  g_assert_null (gp_session_find_finding (t, "PREROLL", NULL));
+  g_assert_cmpint (counted_arrived, >, 30);
+  expect (t, NULL, (const gchar *[]) {
+      "PREROLL", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (make);
+  g_free (clip);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -2762,6 +2846,7 @@ static const struct
   {"/advice/encoder-lookahead", test_encoder_lookahead},
   {"/advice/convert-then-scale", test_convert_then_scale},
   {"/advice/untimed-mjpeg", test_untimed_mjpeg},
+  {"/advice/sps-once", test_sps_once},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
