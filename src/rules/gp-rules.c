@@ -55,6 +55,12 @@ static const GpRule gp_rules_table[] = {
         "play", gp_rule_cut, NULL,
       "tests/corpus/test-advice.c /advice/cut-recording: the file's own "
         "boxes (no moov) and whether qtdemux reads it"},
+  {"CHUNK", "a live audio source's buffers: so long that each sample "
+        "waits for the rest (latency), or so short that per-buffer work "
+        "dominates", gp_rule_chunk, NULL,
+      "tests/corpus/test-advice.c /advice/audio-big-buffers: GStreamer's "
+        "latency query of the same pipeline; /advice/audio-tiny-buffers: "
+        "the CPU the fix saves, by getrusage"},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
