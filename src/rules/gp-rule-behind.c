@@ -84,6 +84,19 @@ gp_behind_link_trend (GpSession * s, const gchar * link_id, gdouble share,
  * a muxer that holds the audio until the video's first frame comes (an
  * encoder's lookahead) makes a short run's audio rate low once, and the
  * live source then catches up. */
+/* Whether the frames of @st all reached it over the run, its drain
+ * included: as many as its framerate over the run's length (less the
+ * tolerance), whatever its steady rate says. */
+static gboolean
+gp_behind_all_arrived (GpSession * s, const GpStream * st)
+{
+  GpLinkSummary *ls = gp_session_find_link_summary (s, st->link->id);
+
+  return ls && st->target_fps > 0 && s->duration_s > 0 &&
+      ls->buffers >= st->target_fps * s->duration_s *
+      (1.0 - GP_BEHIND_RATE_TOLERANCE);
+}
+
 static gdouble
 gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, gboolean growing,
     GpStream * worst)
@@ -106,6 +119,10 @@ gp_behind_slow_stream (GpSession * s, GpSinkSummary * sk, gboolean growing,
     } else if (st->fps < 0 || st->target_fps <= 0 ||
         st->target_fps * s->duration_s < GP_BEHIND_MIN_FRAMES ||
         st->fps >= st->target_fps * (1.0 - GP_BEHIND_RATE_TOLERANCE)) {
+      continue;
+    } else if (gp_behind_all_arrived (s, st)) {
+      /* held, not lost: every frame got there, in one go at the end (a
+       * splitmuxsink that cannot cut holds its whole fragment) */
       continue;
     } else {
       d = (st->target_fps - st->fps) / st->target_fps * 100.0;

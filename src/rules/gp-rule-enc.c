@@ -168,6 +168,50 @@ gp_enc_streaming_sink_after (GpSession * s, const gchar * enc)
   return NULL;
 }
 
+/* Whether @enc is upstream of an element inside the bin @bin (a bin has
+ * no links of its own: its children do). */
+static gboolean
+gp_enc_feeds_bin (GpSession * s, const gchar * enc, const gchar * bin)
+{
+  gboolean below = FALSE;
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len && !below; i++) {
+    GpElement *c = g_ptr_array_index (s->elements, i);
+    GHashTable *up;
+
+    if (g_strcmp0 (c->parent, bin) != 0)
+      continue;
+    up = gp_session_upstream_of (s, c->name);
+    below = g_hash_table_contains (up, enc);
+    g_hash_table_unref (up);
+  }
+  return below;
+}
+
+/* A sink downstream of @enc that cuts the stream into files of a set
+ * length (splitmuxsink max-size-time): it can cut only at a keyframe.
+ * Its segment length in s in @segment_s; NULL when none. */
+static GpElement *
+gp_enc_segmenter_after (GpSession * s, const gchar * enc, gdouble * segment_s)
+{
+  guint i;
+
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+    gint64 ns = 0;
+
+    if (g_strcmp0 (e->factory, "splitmuxsink") != 0 ||
+        !gp_element_get_prop_int (e, "max-size-time", &ns) || ns <= 0)
+      continue;
+    if (gp_enc_feeds_bin (s, enc, e->name)) {
+      *segment_s = ns / 1e9;
+      return e;
+    }
+  }
+  return NULL;
+}
+
 /* TRUE when an element between @enc and @sink repeats the parameter sets
  * (h264parse / h265parse / rtph264pay / rtph265pay config-interval != 0).
  * *unknown is set when such an element exists but did not record it. */
@@ -251,8 +295,8 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
   JsonObject *ev = json_object_new ();
   gboolean is_x264 = g_strcmp0 (e->factory, "x264enc") == 0;
   gchar *live = NULL;
-  GpElement *stream_sink;
-  gdouble fps;
+  GpElement *stream_sink, *segmenter;
+  gdouble fps, segment_s = 0;
   gint64 v;
   guint i, n_issues = 0;
   gdouble rank = 0;
@@ -264,7 +308,8 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
       gp_session_recording_only (s, e->name))
     g_clear_pointer (&live, g_free);
   stream_sink = gp_enc_streaming_sink_after (s, e->name);
-  if (live == NULL && stream_sink == NULL)
+  segmenter = gp_enc_segmenter_after (s, e->name, &segment_s);
+  if (live == NULL && stream_sink == NULL && segmenter == NULL)
     goto out;
 
 #define ISSUE(...) G_STMT_START {                                       \
@@ -412,6 +457,36 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
       g_ptr_array_add (patch, gp_launch_op_set_bool (e->name, "insert-sps-pps",
           TRUE));
       rank = MAX (rank, 20.0);
+    }
+  }
+  if (segmenter) {
+    gdouble rate = fps > 0 ? fps : GP_ENC_DEFAULT_FPS;
+
+    for (i = 0; i < G_N_ELEMENTS (gp_enc_keyint); i++) {
+      gint64 frames;
+
+      if (g_strcmp0 (gp_enc_keyint[i].factory, e->factory) != 0 ||
+          !gp_enc_prop_int (e, gp_enc_keyint[i].prop, &v))
+        continue;
+      frames = v == 0 ? gp_enc_keyint[i].zero_frames : v;
+      /* a frame's slack: 30 frames at 30/1 fit a 1 s segment */
+      if (frames == 0 || (frames > 0 && frames / rate <= segment_s + 0.5 /
+              rate))
+        continue;
+      if (frames > 0)
+        ISSUE ("a keyframe every %" G_GINT64_FORMAT " frames (%.1f s), "
+            "longer than %s's %.1f s segments: it cuts only at keyframes",
+            frames, frames / rate, segmenter->name, segment_s);
+      else
+        ISSUE ("%s=%" G_GINT64_FORMAT " (no periodic keyframes), and %s "
+            "cuts only at keyframes", gp_enc_keyint[i].prop, v,
+            segmenter->name);
+      json_object_set_int_member (ev, "keyint_frames", frames);
+      json_object_set_string_member (ev, "segmenter", segmenter->name);
+      json_object_set_double_member (ev, "segment_s", segment_s);
+      g_ptr_array_add (patch, gp_launch_op_set_int (e->name,
+              gp_enc_keyint[i].prop, (gint64) (rate * segment_s + 0.5)));
+      rank = MAX (rank, 50.0);
     }
   }
 #undef ISSUE

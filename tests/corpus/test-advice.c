@@ -2533,6 +2533,84 @@ test_audio_tiny_buffers (void)
   g_free (fixed);
 }
 
+/* The files in @dir whose names start with @prefix. */
+static guint
+count_files (const gchar * dir, const gchar * prefix)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    n += g_str_has_prefix (name, prefix);
+  g_dir_close (d);
+  return n;
+}
+
+/* splitmuxsink asked for 1 s files behind an encoder whose keyframes come
+ * every 250 frames (x264enc's automatic interval; livekit/egress#649:
+ * "segment duration and keyframe interval must match"; hwangsaeul/hwangsae
+ * #71: "a file made by splitmuxsink must start with a keyframe"): it can
+ * cut only at a keyframe, so a 4 s recording is one file. ENC says it at
+ * medium (it said BEHIND, "100% of the frames never get there", where the
+ * file holds them all: splitmuxsink held the fragment); its fix
+ * (key-int-max=30) run again cuts the recording into a file a second, by
+ * the files on disk. */
+static void
+test_splitmux_gop (void)
+{
+  gchar *dir = g_build_filename (media_dir, "seg", NULL);
+  gchar *fixed_dir = g_build_filename (media_dir, "seg-fixed", NULL);
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,"
+      "format=I420,width=320,height=240,framerate=30/1 ! x264enc "
+      "name=sg_enc tune=zerolatency bitrate=500 ! h264parse ! splitmuxsink "
+      "name=sg_mux max-size-time=1000000000 location=%s/seg%%02d.mp4";
+  gchar *bad = g_strdup_printf (launch, dir);
+  GpSession *s, *t;
+  GpFinding *f;
+  gchar *fixed, *fixed_moved;
+  guint n;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (fixed_dir, 0700), ==, 0);
+  s = run (bad, 4.0);
+  n = count_files (dir, "seg");
+  expect (s, (const gchar *[]) {
+      "ENC:medium", NULL}, (const gchar *[]) {
+      "BEHIND", NULL});
+  f = find (s, "ENC", GP_SEVERITY_MEDIUM);
+  g_test_message ("%u file(s) for 4 s of 1 s segments", n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpstr (gp_test_evidence_string (f, "segmenter"), ==, "sg_mux");
+
+  fixed = gp_test_patched (s, f);
+  g_assert_nonnull (strstr (fixed, "key-int-max=30"));
+  {
+    gchar *old = g_strdup_printf ("location=%s/", dir);
+    gchar *new = g_strdup_printf ("location=%s/", fixed_dir);
+    gchar **parts = g_strsplit (fixed, old, 2);
+
+    fixed_moved = g_strjoinv (new, parts);
+    g_strfreev (parts);
+    g_free (new);
+    g_free (old);
+  }
+  t = run (fixed_moved, 4.0);
+  n = count_files (fixed_dir, "seg");
+  g_test_message ("fixed: %u files", n);
+  expect (t, NULL, (const gchar *[]) {
+      "ENC", "BEHIND", NULL});
+  g_assert_cmpuint (n, >=, 3);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (fixed_moved);
+  g_free (fixed);
+  g_free (bad);
+  g_free (fixed_dir);
+  g_free (dir);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -2930,6 +3008,7 @@ static const struct
   {"/advice/sps-once", test_sps_once},
   {"/advice/audio-big-buffers", test_audio_big_buffers},
   {"/advice/audio-tiny-buffers", test_audio_tiny_buffers},
+  {"/advice/splitmux-gop", test_splitmux_gop},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
