@@ -16,7 +16,9 @@
  * LATE's. Thresholds and reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
+#include "core/gp-caps.h"
 
+#include <math.h>
 #include <string.h>
 
 /* RTP: medium from this many packets lost at a place ... */
@@ -231,6 +233,81 @@ gp_loss_leaky (GpSession * s, const GpRule * rule, GpQueueSummary * qs)
       "queue only delays the drops.", qs->name);
 }
 
+/* A videorate whose input and output caps ask for the same rate repeats
+ * frames only where its input misses them: from this share of its output
+ * (a camera in low light, a capture dropping frames), the picture visibly
+ * stutters... */
+#define GP_LOSS_REPEAT_PCT 10.0
+/* ... over at least this many frames out; high from this share: a
+ * quarter of the picture is copies. */
+#define GP_LOSS_REPEAT_MIN_OUT 30
+#define GP_LOSS_REPEAT_HIGH_PCT 25.0
+
+/* A videorate's own count (its "duplicate", "out" properties, as the graph
+ * read them at the end); -1 when not recorded. */
+static gint64
+gp_loss_prop_count (GpElement * e, const gchar * prop)
+{
+  gint64 v;
+
+  return gp_element_get_prop_int (e, prop, &v) ? v : -1;
+}
+
+/* Frames a source never delivered, hidden by a videorate that repeats the
+ * last one where the next is missing: its input's caps say the same rate
+ * as its output's, so its repeats are not a rate conversion. */
+static void
+gp_loss_repeats (GpSession * s, const GpRule * rule, GpElement * vr)
+{
+  GpLink *in = gp_session_link_into (s, vr->name);
+  GpLink *out = gp_session_link_out_of (s, vr->name);
+  gdouble fin = in ? gp_caps_framerate (in->caps) : -1;
+  gdouble fout = out ? gp_caps_framerate (out->caps) : -1;
+  gint64 dup = gp_loss_prop_count (vr, "duplicate");
+  gint64 n = gp_loss_prop_count (vr, "out");
+  GpLinkSummary *ls = in ? gp_session_find_link_summary (s, in->id) : NULL;
+  gchar *from, *title;
+  gdouble pct;
+  GpFinding *f;
+
+  if (fin <= 0 || fout <= 0 || fabs (fin - fout) > 0.01 * fout || dup <= 0 ||
+      n < GP_LOSS_REPEAT_MIN_OUT)
+    return;
+  pct = 100.0 * dup / n;
+  if (pct < GP_LOSS_REPEAT_PCT)
+    return;
+  from = gp_pad_element (in->src);
+  title = g_strdup_printf ("%s repeats %" G_GINT64_FORMAT " of its %"
+      G_GINT64_FORMAT " frames (%.0f%%): the frames %s should bring at %.0f "
+      "fps are missing", vr->name, dup, n, pct, from, fin);
+  f = gp_rule_add_finding (s, rule, pct >= GP_LOSS_REPEAT_HIGH_PCT ?
+      GP_SEVERITY_HIGH : GP_SEVERITY_MEDIUM, title);
+  g_free (title);
+  gp_finding_add_target (f, vr->name);
+  f->rank_value = MIN (100.0, pct);
+  gp_finding_set_string (f, "kind", "repeats");
+  gp_finding_set_string (f, "videorate", vr->name);
+  gp_finding_set_int (f, "repeated", dup);
+  gp_finding_set_int (f, "out", n);
+  gp_finding_set_double (f, "repeated_pct", pct);
+  gp_finding_set_double (f, "caps_fps", fin);
+  if (ls && ls->fps > 0)
+    gp_finding_set_double (f, "input_fps", ls->fps);
+  g_free (f->why);
+  f->why = g_strdup_printf ("%s's input and output both say %.0f frames a "
+      "second, so it repeats a frame only where the next never came: %.0f%% "
+      "of what it shows is a copy of the frame before (the picture "
+      "stutters), and the missing frames were lost before it.", vr->name,
+      fin, pct);
+  g_free (f->fix);
+  f->fix = g_strdup_printf ("The repeats hide the source's shortfall; look "
+      "at %s and what comes before %s: a camera that lowers its rate in low "
+      "light (its exposure), a capture or a network that drops frames, an "
+      "element dropping them. Where the source cannot keep %.0f fps, ask it "
+      "for the rate it keeps, so nothing is repeated.", from, vr->name, fin);
+  g_free (from);
+}
+
 void
 gp_rule_loss (GpSession * s, const GpRule * rule)
 {
@@ -245,4 +322,10 @@ gp_rule_loss (GpSession * s, const GpRule * rule)
   }
   for (i = 0; s->queue_summaries && i < s->queue_summaries->len; i++)
     gp_loss_leaky (s, rule, g_ptr_array_index (s->queue_summaries, i));
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *e = g_ptr_array_index (s->elements, i);
+
+    if (g_strcmp0 (e->factory, "videorate") == 0)
+      gp_loss_repeats (s, rule, e);
+  }
 }

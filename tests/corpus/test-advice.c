@@ -2611,6 +2611,61 @@ test_splitmux_gop (void)
   g_free (dir);
 }
 
+/* A source that delivers fewer frames than its caps say, behind a
+ * videorate that fills the gaps with repeats (GStreamer's
+ * gst-plugins-base#66: UVC cameras lower their rate in low light, "Some
+ * people have thought that this could be solved using videorate";
+ * homebridge-camera-ffmpeg#711: "around 50% duplicate frames"): an
+ * identity drops 40 % of a live 30/1 stream's frames. LOSS says at medium
+ * or above how many videorate repeated, within 3 points of the share a
+ * probe of the test's counts (1 - its input over its output); without the
+ * drops, no LOSS. */
+static void
+test_source_gaps (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! identity name=sg_gaps "
+      "drop-probability=%s ! videorate name=sg_vr ! video/x-raw,"
+      "framerate=30/1 ! fakesink name=sg_sink sync=true";
+  gchar *gaps = g_strdup_printf (launch, "0.4");
+  gchar *whole = g_strdup_printf (launch, "0.0");
+  guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
+  gulong hook;
+  GpSession *s, *t;
+  GpFinding *f;
+  gdouble truth;
+  gint in;
+
+  /* what reaches videorate (the app probe's count on its sink pad) and
+   * what leaves it for the sink (the sink's pad) */
+  app_probe.element = "sg_vr";
+  app_probe.burn_us = 0;
+  app_probe.calls = 0;
+  hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
+      NULL, NULL);
+  s = run_counting (gaps, "sg_sink", 5.0);
+  g_signal_remove_emission_hook (signal, hook);
+  in = g_atomic_int_get (&app_probe.calls);
+  expect (s, (const gchar *[]) {
+      "LOSS:medium", NULL}, NULL);
+  f = gp_session_find_finding (s, "LOSS", "sg_vr");
+  g_assert_nonnull (f);
+  truth = 100.0 * (1.0 - (gdouble) in / counted_arrived);
+  g_test_message ("LOSS: %.1f%% repeated; the probes: %d in, %d out: %.1f%%",
+      gp_test_evidence_double (f, "repeated_pct"), in, counted_arrived,
+      truth);
+  g_assert_cmpfloat (fabs (gp_test_evidence_double (f, "repeated_pct") -
+          truth), <=, 3.0);
+
+  t = run (whole, 4.0);
+  expect (t, NULL, (const gchar *[]) {
+      "LOSS", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (whole);
+  g_free (gaps);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -3009,6 +3064,7 @@ static const struct
   {"/advice/audio-big-buffers", test_audio_big_buffers},
   {"/advice/audio-tiny-buffers", test_audio_tiny_buffers},
   {"/advice/splitmux-gop", test_splitmux_gop},
+  {"/advice/source-gaps", test_source_gaps},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
