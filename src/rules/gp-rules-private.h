@@ -75,6 +75,7 @@ void gp_rule_mem (GpSession * s, const GpRule * rule);
 void gp_rule_loss (GpSession * s, const GpRule * rule);
 void gp_rule_cut (GpSession * s, const GpRule * rule);
 void gp_rule_chunk (GpSession * s, const GpRule * rule);
+void gp_rule_twice (GpSession * s, const GpRule * rule);
 
 /* gp-rule-waste.c: frames worked on and then dropped; streams decoded
  * for nobody */

@@ -62,6 +62,10 @@ static const GpRule gp_rules_table[] = {
         "latency query of the same pipeline; /advice/audio-tiny-buffers: "
         "the CPU the fix saves, by getrusage"},
   {"HOT", "one element takes most of the self time", gp_rule_hot, NULL},
+  {"TWICE", "the same work done more than once: sources with the same "
+        "settings feeding the same chain of elements", gp_rule_twice, NULL,
+      "tests/corpus/test-advice.c /advice/work-twice: the CPU the shared "
+        "pipeline saves, by getrusage"},
   {"BUDGET", "throughput below the target rate, or latency above the frame "
         "period on a live path", gp_rule_budget, NULL},
   {"BEHIND", "a live pipeline falls behind real time: a stream below its "

@@ -113,7 +113,7 @@ test_verdict_not_measured (void)
           "buffer was matched"));
   g_assert_nonnull (strstr (text, "Threads\n  not measured"));
   g_assert_nonnull (strstr (text, "Findings: none\n  rules run: PREROLL, "
-          "STOPPED, SLOW, PACE, LOSS, CUT, CHUNK, HOT, BUDGET"));
+          "STOPPED, SLOW, PACE, LOSS, CUT, CHUNK, HOT, TWICE, BUDGET"));
   g_free (text);
   gp_session_free (s);
 }
