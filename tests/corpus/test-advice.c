@@ -2709,6 +2709,40 @@ test_work_twice (void)
   g_free (thrice);
 }
 
+/* A compositor mixing two live inputs, one of them behind a 60 ms element
+ * (TexasInstruments/edgeai-gst-plugins#110: a mosaic of a 30 fps and a
+ * slower input "runs at 1 FPS"; the slow input's frames are what the mix
+ * waits for or repeats): BEHIND names the slow element, the stream into
+ * the compositor at the rate a probe of the test's counts on that
+ * element's input (10 %). */
+static void
+test_mixer_slow_input (void)
+{
+  const gchar *launch = "compositor name=ms_mix ! video/x-raw,format=I420,"
+      "width=640,height=480 ! fakesink name=ms_out sync=true videotestsrc "
+      "is-live=true ! video/x-raw,format=I420,width=320,height=240,"
+      "framerate=30/1 ! queue ! ms_mix. videotestsrc is-live=true "
+      "pattern=ball ! video/x-raw,format=I420,width=320,height=240,"
+      "framerate=30/1 ! identity name=ms_slow sleep-time=60000 ! queue ! "
+      "ms_mix.";
+  GpSession *s = run_with_app_probe (launch, "ms_slow", 0, 6);
+  gdouble truth = app_probe_fps ();
+  GpFinding *f;
+
+  expect (s, (const gchar *[]) {
+      "BEHIND:medium", NULL}, NULL);
+  f = find (s, "BEHIND", GP_SEVERITY_MEDIUM);
+  g_test_message ("BEHIND: %.1f fps into %s, held back by %s; the probe "
+      "counts %.1f fps into ms_slow", gp_test_evidence_double (f,
+          "stream_fps"), gp_test_evidence_string (f, "into"),
+      gp_test_evidence_string (f, "limiting"), truth);
+  g_assert_cmpstr (gp_test_evidence_string (f, "limiting"), ==, "ms_slow");
+  g_assert_cmpstr (gp_test_evidence_string (f, "into"), ==, "ms_mix");
+  g_assert_cmpfloat (fabs (gp_test_evidence_double (f, "stream_fps") -
+          truth), <=, 0.1 * truth);
+  gp_session_free (s);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -3109,6 +3143,7 @@ static const struct
   {"/advice/splitmux-gop", test_splitmux_gop},
   {"/advice/source-gaps", test_source_gaps},
   {"/advice/work-twice", test_work_twice},
+  {"/advice/mixer-slow-input", test_mixer_slow_input},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
