@@ -19,6 +19,7 @@
 #include "core/gp-caps.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* RTP: medium from this many packets lost at a place ... */
@@ -308,6 +309,61 @@ gp_loss_repeats (GpSession * s, const GpRule * rule, GpElement * vr)
   g_free (from);
 }
 
+/* An audiorate that filled this share (%) of the run with silence, and
+ * at least this many ms: the audio its input should bring never came (a
+ * capture that drops buffers, a network that loses them); a click or a
+ * gap every few seconds is already heard. */
+#define GP_LOSS_SILENCE_PCT 1.0
+#define GP_LOSS_SILENCE_MIN_MS 100.0
+
+/* Audio a source never delivered, filled with silence by an audiorate
+ * (its own "add" count of samples, read with the graph at the end). */
+static void
+gp_loss_silence (GpSession * s, const GpRule * rule, GpElement * ar)
+{
+  GpLink *out = gp_session_link_out_of (s, ar->name);
+  gchar *rate_s = out ? gp_caps_field (out->caps, "rate") : NULL;
+  gint rate = rate_s ? atoi (rate_s) : 0;
+  gint64 added = gp_loss_prop_count (ar, "add");
+  gdouble ms, pct;
+  gchar *from, *title;
+  GpLink *in;
+  GpFinding *f;
+
+  g_free (rate_s);
+  if (rate <= 0 || added <= 0 || s->duration_s <= 0)
+    return;
+  ms = 1000.0 * added / rate;
+  pct = ms / (10.0 * s->duration_s);
+  if (ms < GP_LOSS_SILENCE_MIN_MS || pct < GP_LOSS_SILENCE_PCT)
+    return;
+  in = gp_session_link_into (s, ar->name);
+  from = in ? gp_pad_element (in->src) : g_strdup ("its input");
+  title = g_strdup_printf ("%s filled %.0f ms of the run with silence "
+      "(%.1f%%): audio %s should bring never came", ar->name, ms, pct, from);
+  f = gp_rule_add_finding (s, rule, pct >= GP_LOSS_HIGH_PCT ?
+      GP_SEVERITY_HIGH : GP_SEVERITY_MEDIUM, title);
+  g_free (title);
+  gp_finding_add_target (f, ar->name);
+  f->rank_value = MIN (100.0, pct * 10.0);
+  gp_finding_set_string (f, "kind", "silence");
+  gp_finding_set_string (f, "audiorate", ar->name);
+  gp_finding_set_int (f, "added_samples", added);
+  gp_finding_set_double (f, "added_ms", ms);
+  gp_finding_set_double (f, "added_pct", pct);
+  g_free (f->why);
+  f->why = g_strdup_printf ("%s keeps the audio continuous: where its input "
+      "leaves a gap it inserts silence. %.0f ms of it over %.1f s is what "
+      "went missing before it: the listener hears the drop-outs.", ar->name,
+      ms, s->duration_s);
+  g_free (f->fix);
+  f->fix = g_strdup_printf ("The silence covers the loss; look at %s and "
+      "what comes before %s: a capture that overruns (a larger buffer-time, "
+      "a thread that keeps up), a network that loses packets (LOSS on its "
+      "RTP link), an element dropping buffers.", from, ar->name);
+  g_free (from);
+}
+
 void
 gp_rule_loss (GpSession * s, const GpRule * rule)
 {
@@ -327,5 +383,7 @@ gp_rule_loss (GpSession * s, const GpRule * rule)
 
     if (g_strcmp0 (e->factory, "videorate") == 0)
       gp_loss_repeats (s, rule, e);
+    else if (g_strcmp0 (e->factory, "audiorate") == 0)
+      gp_loss_silence (s, rule, e);
   }
 }
