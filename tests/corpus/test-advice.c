@@ -2798,6 +2798,44 @@ test_audio_gaps (void)
   g_free (gaps);
 }
 
+/* A live source split by a tee into two branches without queues (the tee's
+ * documentation: "One needs to use separate queue elements ... in each
+ * branch ... Otherwise a blocked dataflow in one branch would stall the
+ * other branches"; errorhandle.ai's tee page: "Each branch requires a queue
+ * to prevent blocking"): the first sink prerolls and holds the thread the
+ * other branch needs, and the pipeline never plays. PREROLL says it at
+ * high, the branches without a queue named; its fix (a queue on each) run
+ * again plays, frames reaching the second branch's sink by a probe of the
+ * test's. */
+static void
+test_tee_no_queues (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! tee name=tn_t tn_t. ! fakesink "
+      "name=tn_disp sync=true tn_t. ! identity name=tn_an ! fakesink "
+      "name=tn_out sync=false";
+  GpSession *s = run (launch, 3.0), *t;
+  GpFinding *f;
+  gchar *fixed;
+
+  g_assert_true (gp_session_never_played (s));
+  expect (s, (const gchar *[]) {
+      "PREROLL:high", NULL}, NULL);
+  f = find (s, "PREROLL", GP_SEVERITY_HIGH);
+  g_assert_cmpstr (gp_test_evidence_string (f, "branches_at"), ==, "tn_t");
+  g_assert_nonnull (gp_test_evidence_string (f, "branches_without_queue"));
+  fixed = gp_test_patched (s, f);
+  t = run_counting (fixed, "tn_out", 3.0);
+  g_test_message ("fixed: %d frames reached tn_out", counted_arrived);
+  g_assert_false (gp_session_never_played (t));
+  g_assert_cmpint (counted_arrived, >=, 60);
+  expect (t, NULL, (const gchar *[]) {
+      "PREROLL", NULL});
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (fixed);
+}
+
 /* An offline job held to real time: 90 frames at 30/1 encoded to JPEG
  * into a file sink left at sync=true take 3 s where the work takes a
  * fraction of one (issue 28's pacing: "30.4 fps ok", exit 0). PACE says so
@@ -3200,6 +3238,7 @@ static const struct
   {"/advice/work-twice", test_work_twice},
   {"/advice/mixer-slow-input", test_mixer_slow_input},
   {"/advice/audio-gaps", test_audio_gaps},
+  {"/advice/tee-no-queues", test_tee_no_queues},
   {"/advice/waste", test_waste},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
