@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -983,7 +984,7 @@ test_app_probe (void)
   const gchar *launch = "videotestsrc is-live=true ! video/x-raw,format=I420,"
       "width=320,height=240,framerate=30/1 ! videoconvert name=ap_conv ! "
       "video/x-raw,format=BGRx ! fakesink name=ap_sink sync=false";
-  GpSession *s = run_with_app_probe (launch, "ap_conv", 45000, 5), *t;
+  GpSession *s = run_with_app_probe (launch, "ap_conv", 45000, 4), *t;
   GpLinkSummary *link = link_into_pad (s, "ap_conv.sink");
   GpElementSummary *conv;
   GpFinding *f;
@@ -1006,7 +1007,7 @@ test_app_probe (void)
   g_assert_cmpfloat (conv->self_ms.p50, <, 5.0);
   assert_not_blamed (s, "ap_conv");
 
-  t = run_with_app_probe (launch, "ap_conv", 5000, 5);
+  t = run_with_app_probe (launch, "ap_conv", 5000, 3);
   expect (t, NULL, (const gchar *[]) {
       "BEHIND", "*:medium", NULL});
   truth = app_probe.total_us / 1e3;
@@ -1475,7 +1476,7 @@ test_appsink_unbounded (void)
   gchar *grows = g_strdup_printf (launch, "");
   gchar *bounded = g_strdup_printf (launch, "max-buffers=2 drop=true");
   gdouble truth = 30.0 * 640 * 480 * 3 / (1024.0 * 1024.0);
-  GpSession *s = run (grows, 6.0), *t;
+  GpSession *s = run (grows, 5.0), *t;
   GpFinding *f;
 
   expect (s, (const gchar *[]) {
@@ -1488,7 +1489,7 @@ test_appsink_unbounded (void)
   g_assert_cmpfloat (gp_test_evidence_double (f, "growth_rate_mib_per_sec"),
       <=, truth * 1.3);
   g_assert_cmpstr (gp_test_evidence_string (f, "kept_by"), ==, "au_app");
-  t = run (bounded, 6.0);
+  t = run (bounded, 3.0);
   expect (t, NULL, (const gchar *[]) {
       "MEM", "*:medium", NULL});
   gp_session_free (t);
@@ -1691,7 +1692,7 @@ test_slow_storage (void)
       <=, 0.15 * truth);
 
   reader = g_thread_new ("fast-storage", slow_reader, &fast);
-  t = run (launch, 4.0);
+  t = run (launch, 3.0);
   g_thread_join (reader);
   expect (t, NULL, (const gchar *[]) {
       "BEHIND", NULL});
@@ -1785,7 +1786,7 @@ test_slow_client (void)
       <=, truth * 1.3);
 
   client = g_thread_new ("fast-client", slow_client, &fast);
-  t = run (launch, 6.0);
+  t = run (launch, 3.0);
   g_thread_join (client);
   expect (t, NULL, (const gchar *[]) {
       "MEM", NULL});
@@ -1841,7 +1842,7 @@ test_tee_slow_branch (void)
           truth), <=, 0.15 * truth);
   g_assert_cmpfloat (truth, <, 27.0);
 
-  t = run_with_app_probe (leaky, "ts_disp", 0, 6);
+  t = run_with_app_probe (leaky, "ts_disp", 0, 4);
   truth = app_probe_fps ();
   g_test_message ("leaky: the display at %.1f fps by its pad's count",
       truth);
@@ -2034,7 +2035,7 @@ test_undeclared_latency (void)
       "queue ! identity sleep-time=30000 ! queue ! identity "
       "sleep-time=30000 ! queue ! identity sleep-time=30000 ! queue ! "
       "fakesink name=ul_sink qos=true max-lateness=20000000 sync=true";
-  GpSession *s = run_counting (launch, "ul_sink", 5.0), *t;
+  GpSession *s = run_counting (launch, "ul_sink", 4.0), *t;
   gint rendered = counted_rendered, dropped = counted_arrived - rendered;
   GpFinding *f;
   gchar *fixed;
@@ -2051,13 +2052,13 @@ test_undeclared_latency (void)
   g_assert_nonnull (strstr (f->fix, "processing-deadline"));
 
   fixed = gp_test_patched (s, f);
-  t = run_counting (fixed, "ul_sink", 5.0);
+  t = run_counting (fixed, "ul_sink", 4.0);
   g_test_message ("fixed: the sink rendered %d of %d", counted_rendered,
       counted_arrived);
   expect (t, NULL, (const gchar *[]) {
       "LATE", NULL});
   g_assert_cmpint (counted_rendered, ==, counted_arrived);
-  g_assert_cmpint (counted_rendered, >=, 140);
+  g_assert_cmpint (counted_rendered, >=, 110);
   gp_session_free (t);
   gp_session_free (s);
   g_free (fixed);
@@ -2235,7 +2236,7 @@ test_encoder_lookahead (void)
 
   fixed = gp_test_patched (s, f);
   g_assert_nonnull (strstr (fixed, "zerolatency"));
-  t = run (fixed, 4.0);
+  t = run (fixed, 3.0);
   fixed_truth = latency_query_ms (alone_fixed);
   p95 = path_p95_into (t, "el_out");
   g_test_message ("fixed: p95 %.1f ms; the query %.1f ms", p95,
@@ -2488,7 +2489,7 @@ test_audio_big_buffers (void)
 
   fixed = gp_test_patched (s, f);
   fixed_truth = latency_query_ms (fixed);
-  t = run (fixed, 4.0);
+  t = run (fixed, 3.0);
   g_test_message ("fixed: the latency query %.1f ms", fixed_truth);
   expect (t, NULL, (const gchar *[]) {
       "CHUNK", NULL});
@@ -2512,7 +2513,7 @@ test_audio_tiny_buffers (void)
       "audioconvert ! volume volume=0.5 ! audioresample ! "
       "audio/x-raw,rate=44100 ! fakesink sync=true";
   gdouble cpu0 = process_cpu_s (), cpu_tiny, cpu_fixed, at_most;
-  GpSession *s = run (launch, 5.0), *t;
+  GpSession *s = run (launch, 3.0), *t;
   GpFinding *f;
   gchar *fixed;
 
@@ -2523,7 +2524,7 @@ test_audio_tiny_buffers (void)
   at_most = gp_test_evidence_double (f, "saving_at_most_pct");
   fixed = gp_test_patched (s, f);
   cpu0 = process_cpu_s ();
-  t = run (fixed, 5.0);
+  t = run (fixed, 3.0);
   cpu_fixed = process_cpu_s () - cpu0;
   g_test_message ("CPU: %.2f s, with 20 ms buffers %.2f s: %.0f%% saved, "
       "CHUNK said at most %.0f%%", cpu_tiny, cpu_fixed, 100.0 * (1.0 -
@@ -2647,7 +2648,7 @@ test_source_gaps (void)
   app_probe.calls = 0;
   hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
       NULL, NULL);
-  s = run_counting (gaps, "sg_sink", 5.0);
+  s = run_counting (gaps, "sg_sink", 4.0);
   g_signal_remove_emission_hook (signal, hook);
   in = g_atomic_int_get (&app_probe.calls);
   expect (s, (const gchar *[]) {
@@ -2661,7 +2662,7 @@ test_source_gaps (void)
   g_assert_cmpfloat (fabs (gp_test_evidence_double (f, "repeated_pct") -
           truth), <=, 3.0);
 
-  t = run (whole, 4.0);
+  t = run (whole, 3.0);
   expect (t, NULL, (const gchar *[]) {
       "LOSS", NULL});
   gp_session_free (t);
@@ -2688,7 +2689,7 @@ test_work_twice (void)
   gchar *shared = g_strdup_printf ("%s ! tee name=wt_t wt_t. ! queue ! "
       "fakesink wt_t. ! queue ! fakesink wt_t. ! queue ! fakesink", chain);
   gdouble cpu0 = process_cpu_s (), cpu_thrice, cpu_shared, said, saved;
-  GpSession *s = run (thrice, 5.0), *t;
+  GpSession *s = run (thrice, 4.0), *t;
   GpFinding *f;
 
   cpu_thrice = process_cpu_s () - cpu0;
@@ -2698,7 +2699,7 @@ test_work_twice (void)
   g_assert_cmpint (gp_test_evidence_int (f, "copies"), ==, 3);
   said = gp_test_evidence_double (f, "saving_pct");
   cpu0 = process_cpu_s ();
-  t = run (shared, 5.0);
+  t = run (shared, 4.0);
   cpu_shared = process_cpu_s () - cpu0;
   saved = 100.0 * (1.0 - cpu_shared / cpu_thrice);
   g_test_message ("CPU: three %.2f s, shared %.2f s: %.0f%% saved; TWICE "
@@ -2729,7 +2730,7 @@ test_mixer_slow_input (void)
       "pattern=ball ! video/x-raw,format=I420,width=320,height=240,"
       "framerate=30/1 ! identity name=ms_slow sleep-time=60000 ! queue ! "
       "ms_mix.";
-  GpSession *s = run_with_app_probe (launch, "ms_slow", 0, 6);
+  GpSession *s = run_with_app_probe (launch, "ms_slow", 0, 4);
   gdouble truth = app_probe_fps ();
   GpFinding *f;
 
@@ -2775,7 +2776,7 @@ test_audio_gaps (void)
   app_probe.calls = 0;
   hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
       NULL, NULL);
-  s = run_counting (gaps, "ag_rate", 5.0);
+  s = run_counting (gaps, "ag_rate", 4.0);
   g_signal_remove_emission_hook (signal, hook);
   truth = 480.0 * (g_atomic_int_get (&app_probe.calls) - counted_arrived);
   expect (s, (const gchar *[]) {
@@ -2789,7 +2790,7 @@ test_audio_gaps (void)
   g_assert_cmpfloat (fabs (gp_test_evidence_int (f, "added_samples") -
           truth), <=, 0.02 * truth);
 
-  t = run (whole, 4.0);
+  t = run (whole, 3.0);
   expect (t, NULL, (const gchar *[]) {
       "LOSS", NULL});
   gp_session_free (t);
@@ -3329,6 +3330,7 @@ main (int argc, char **argv)
   GError *error = NULL;
   gint ret;
   guint i;
+  gint part = 0;
 
   gp_capture_options_init (&base_opts);
   base_opts.eos_timeout_s = 2.0;
@@ -3336,6 +3338,11 @@ main (int argc, char **argv)
     g_error ("%s", error->message);
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  /* --part=N of 2: meson runs the table in two halves, each within its
+   * timeout; a child process runs the case it is given whatever part */
+  for (i = 1; i < (guint) argc; i++)
+    if (g_str_has_prefix (argv[i], "--part="))
+      part = atoi (argv[i] + strlen ("--part="));
   media_dir = g_dir_make_tmp ("gstprof-advice-XXXXXX", &error);
   g_assert_no_error (error);
 
@@ -3348,7 +3355,8 @@ main (int argc, char **argv)
     g_free (audit);
   }
   for (i = 0; i < G_N_ELEMENTS (cases); i++)
-    g_test_add_data_func (cases[i].path, GUINT_TO_POINTER (i), run_case);
+    if (part == 0 || (part == 1) == (i < G_N_ELEMENTS (cases) / 2))
+      g_test_add_data_func (cases[i].path, GUINT_TO_POINTER (i), run_case);
   g_test_add_func ("/advice/silence-audit", test_silence_audit);
   ret = g_test_run ();
   gp_test_remove_tree (media_dir);
