@@ -571,18 +571,13 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
 
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
-    GHashTable *up;
-    gboolean live;
 
     /* a stopped sink's rate is not a throughput: STOPPED says it */
     if (s->duration_s <= 0 || gp_session_find_finding (s, "STOPPED",
             sk->name) != NULL)
       continue;
-    up = gp_session_upstream_of (s, sk->name);
-    live = gp_rule_budget_any_live (s, up);
-    g_hash_table_unref (up);
     /* not live: a file converted as fast as it goes has no real time */
-    if (live)
+    if (gp_rule_fed_live (s, sk->name))
       gp_behind_sink (s, rule, sk);
   }
 }

@@ -43,6 +43,16 @@ gp_rule_budget_any_live (GpSession * s, GHashTable * elements)
   return FALSE;
 }
 
+gboolean
+gp_rule_fed_live (GpSession * s, const gchar * element)
+{
+  GHashTable *up = gp_session_upstream_of (s, element);
+  gboolean live = gp_rule_budget_any_live (s, up);
+
+  g_hash_table_unref (up);
+  return live;
+}
+
 void
 gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out)
 {

@@ -335,8 +335,7 @@ gp_pace_unpaced_sender (GpSession * s, const GpRule * rule,
 {
   GArray *streams;
   GpStream *st;
-  GHashTable *up;
-  gboolean sync = TRUE, live;
+  gboolean sync = TRUE;
   gdouble x;
   gchar *title;
   GPtrArray *patch;
@@ -346,10 +345,7 @@ gp_pace_unpaced_sender (GpSession * s, const GpRule * rule,
           e->factory) || !gp_element_get_prop_bool (e, "sync", &sync) ||
       sync)
     return;
-  up = gp_session_upstream_of (s, sk->name);
-  live = gp_rule_budget_any_live (s, up);
-  g_hash_table_unref (up);
-  if (live)
+  if (gp_rule_fed_live (s, sk->name))
     return;
   streams = gp_session_streams_of (s, sk->name);
   st = gp_pace_fastest_stream (streams, &x);
@@ -404,8 +400,7 @@ gp_rule_pace (GpSession * s, const GpRule * rule)
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GpElement *e = gp_session_find_element (s, sk->name);
     GpElementSummary *es = gp_session_find_elem_summary (s, sk->name);
-    GHashTable *up;
-    gboolean sync, live;
+    gboolean sync;
     gdouble rate, wait_s, left_s;
     gchar *title;
     GpFinding *f;
@@ -415,10 +410,7 @@ gp_rule_pace (GpSession * s, const GpRule * rule)
         !gp_element_get_prop_bool (e, "sync", &sync) || !sync ||
         es->wait_total_ms < 0)
       continue;
-    up = gp_session_upstream_of (s, sk->name);
-    live = gp_rule_budget_any_live (s, up);
-    g_hash_table_unref (up);
-    if (live)
+    if (gp_rule_fed_live (s, sk->name))
       continue;
     rate = gp_session_sink_media_x (s, sk);
     wait_s = es->wait_total_ms / 1000.0;

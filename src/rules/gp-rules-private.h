@@ -48,6 +48,8 @@ typedef struct
 void gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out);
 /* TRUE when a live source is among @elements' keys */
 gboolean gp_rule_budget_any_live (GpSession * s, GHashTable * elements);
+/* TRUE when a live source is upstream of @element */
+gboolean gp_rule_fed_live (GpSession * s, const gchar * element);
 
 /* gp-rule-queue.c, gp-rule-cpu.c, gp-rule-stall.c, gp-rule-qleak.c:
  * threads and flow */

@@ -2030,6 +2030,26 @@ run_counting (const gchar * launch, const gchar * sink, gdouble duration_s)
   return s;
 }
 
+/* run_counting () of @counted, the buffers reaching @first's sink pad
+ * counted too (the app probe's calls, spinning none). */
+static GpSession *
+run_counting_two (const gchar * launch, const gchar * first,
+    const gchar * counted, gdouble duration_s)
+{
+  guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
+  gulong hook;
+  GpSession *s;
+
+  app_probe.element = first;
+  app_probe.burn_us = 0;
+  app_probe.calls = 0;
+  hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
+      NULL, NULL);
+  s = run_counting (launch, counted, duration_s);
+  g_signal_remove_emission_hook (signal, hook);
+  return s;
+}
+
 /* A live pipeline of four stages that each keep up (30 ms on a thread of
  * its own, a 33.3 ms frame period) into a sink with a display's
  * max-lateness (20 ms): 120 ms of processing nobody declared in the
@@ -2647,22 +2667,13 @@ test_source_gaps (void)
       "framerate=30/1 ! fakesink name=sg_sink sync=true";
   gchar *gaps = g_strdup_printf (launch, "0.4");
   gchar *whole = g_strdup_printf (launch, "0.0");
-  guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
-  gulong hook;
   GpSession *s, *t;
   GpFinding *f;
   gdouble truth;
   gint in;
 
-  /* what reaches videorate (the app probe's count on its sink pad) and
-   * what leaves it for the sink (the sink's pad) */
-  app_probe.element = "sg_vr";
-  app_probe.burn_us = 0;
-  app_probe.calls = 0;
-  hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
-      NULL, NULL);
-  s = run_counting (gaps, "sg_sink", 4.0);
-  g_signal_remove_emission_hook (signal, hook);
+  /* what reaches videorate and what leaves it for the sink */
+  s = run_counting_two (gaps, "sg_vr", "sg_sink", 4.0);
   in = g_atomic_int_get (&app_probe.calls);
   expect (s, (const gchar *[]) {
       "LOSS:medium", NULL}, NULL);
@@ -2778,19 +2789,11 @@ test_audio_gaps (void)
       "sync=true";
   gchar *gaps = g_strdup_printf (launch, "0.2");
   gchar *whole = g_strdup_printf (launch, "0.0");
-  guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
-  gulong hook;
   GpSession *s, *t;
   GpFinding *f;
   gdouble truth;
 
-  app_probe.element = "ag_gaps";
-  app_probe.burn_us = 0;
-  app_probe.calls = 0;
-  hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
-      NULL, NULL);
-  s = run_counting (gaps, "ag_rate", 4.0);
-  g_signal_remove_emission_hook (signal, hook);
+  s = run_counting_two (gaps, "ag_gaps", "ag_rate", 4.0);
   truth = 480.0 * (g_atomic_int_get (&app_probe.calls) - counted_arrived);
   expect (s, (const gchar *[]) {
       "LOSS:medium", NULL}, NULL);
