@@ -178,8 +178,8 @@ typedef struct
       "the media time they carry: the sum of their durations") \
   F (GP_L_TIMED, "timed", U64, ALWAYS, "how many of them had a duration") \
   F (GP_L_NO_PTS, "no_pts", U64, OPTIONAL, \
-      "how many of them had no PTS (a sink cannot sync those to the " \
-      "clock); absent on a link that never pushed one") \
+      "how many of them had neither a PTS nor a DTS (a sink cannot sync " \
+      "those to the clock); absent on a link that never pushed one") \
   F (GP_L_LAST_TS, "last_ts", U64, OPTIONAL, \
       "when the last of them was pushed (the window's clock); absent when " \
       "none was: rates are the buffers between two such times") \

@@ -262,7 +262,11 @@ gp_session_thread_probes (GpSession * s, const GpThreadSummary * t,
       continue;
     into = gp_pad_element (l->sink);
     if (gp_session_query_thread_runs (t, into)) {
-      sum += ls->probe_busy_pct;
+      GpElementSummary *es = gp_session_find_elem_summary (s, into);
+
+      /* as an element's time: split evenly over the threads it ran on */
+      sum += ls->probe_busy_pct / (es && es->threads && es->threads->len > 1 ?
+          es->threads->len : 1);
       if (most && (*most == NULL
               || ls->probe_busy_pct > (*most)->probe_busy_pct))
         *most = ls;

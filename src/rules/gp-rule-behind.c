@@ -204,7 +204,9 @@ gp_behind_full_sibling (GpSession * s, GHashTable * up, const gchar ** tee_out)
       GHashTable *q_up;
       gboolean sibling;
 
+      /* a leaky queue drops instead of holding the tee */
       if (g_hash_table_contains (up, q->name) ||
+          (q->leaky && g_strcmp0 (q->leaky, "no") != 0) ||
           q->level_pct_mean < GP_BEHIND_SIBLING_FULL_PCT ||
           (best && q->level_pct_mean <= best->level_pct_mean))
         continue;

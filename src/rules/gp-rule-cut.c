@@ -21,10 +21,14 @@ static const gchar *const gp_cut_index_at_eos[] = {
 static gboolean
 gp_cut_needs_eos (GpElement * e)
 {
-  gint64 fragment = 0;
+  gint64 fragment = 0, update = 0;
 
   if (e->factory == NULL || !g_strv_contains (gp_cut_index_at_eos,
           e->factory))
+    return FALSE;
+  /* robust muxing rewrites a playable moov as it goes */
+  if (gp_element_get_prop_int (e, "reserved-moov-update-period", &update) &&
+      update > 0)
     return FALSE;
   return !gp_element_get_prop_int (e, "fragment-duration", &fragment) ||
       fragment <= 0;
@@ -79,8 +83,10 @@ gp_rule_cut (GpSession * s, const GpRule * rule)
 
   /* never played: PREROLL's; the stream's own end: it was whole; another
    * tool's events may leave EOS out */
+  /* an error stopped it: the error is the finding */
   if (g_strcmp0 (s->reached, "PLAYING") != 0 || s->end == NULL ||
-      g_str_equal (s->end, "eos") || s->import_schema != NULL)
+      g_str_equal (s->end, "eos") || g_str_equal (s->end, "error") ||
+      s->import_schema != NULL)
     return;
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);

@@ -200,9 +200,13 @@ gp_enc_segmenter_after (GpSession * s, const gchar * enc, gdouble * segment_s)
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
     gint64 ns = 0;
+    gboolean asks = FALSE;
 
+    /* one that asks the encoder for a keyframe at each cut gets it */
     if (g_strcmp0 (e->factory, "splitmuxsink") != 0 ||
-        !gp_element_get_prop_int (e, "max-size-time", &ns) || ns <= 0)
+        !gp_element_get_prop_int (e, "max-size-time", &ns) || ns <= 0 ||
+        (gp_element_get_prop_bool (e, "send-keyframe-requests", &asks) &&
+            asks))
       continue;
     if (gp_enc_feeds_bin (s, enc, e->name)) {
       *segment_s = ns / 1e9;
@@ -484,8 +488,12 @@ gp_enc_check (GpSession * s, const GpRule * rule, const GpLaunch * launch,
       json_object_set_int_member (ev, "keyint_frames", frames);
       json_object_set_string_member (ev, "segmenter", segmenter->name);
       json_object_set_double_member (ev, "segment_s", segment_s);
-      g_ptr_array_add (patch, gp_launch_op_set_int (e->name,
-              gp_enc_keyint[i].prop, (gint64) (rate * segment_s + 0.5)));
+      /* the streaming check's interval (a second) already fits a segment
+       * of a second or more: one edit of the property */
+      if (!json_object_has_member (ev, "keyint_s") || segment_s < 1.0)
+        g_ptr_array_add (patch, gp_launch_op_set_int (e->name,
+                gp_enc_keyint[i].prop, (gint64) (rate * MIN (segment_s,
+                        1.0) + 0.5)));
       rank = MAX (rank, 50.0);
     }
   }

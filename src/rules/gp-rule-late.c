@@ -150,6 +150,41 @@ gp_late_path_p95 (GpSession * s, const gchar * sink)
   return worst;
 }
 
+/* Elements that report the latency they add in the latency query (a jitter
+ * buffer's latency, an encoder's lookahead, a muxer's interleave): a path
+ * through one has declared more than a frame period, which the default
+ * cannot tell. */
+static const gchar *const gp_late_declaring[] = {
+  "rtpjitterbuffer", "rtpbin", "x264enc", "x265enc", "vp8enc", "vp9enc",
+  "av1enc", "rav1enc", "svtav1enc", "aggregator", NULL
+};
+
+/* basesink's processing-deadline when nobody set it, in ns. */
+#define GP_LATE_DEFAULT_DEADLINE_NS 20000000
+
+/* Whether the path into @sink declares latency of its own: an element of
+ * gp_late_declaring upstream (@up), or a processing-deadline on the sink
+ * that is not the default. */
+static gboolean
+gp_late_declares (GpSession * s, GHashTable * up, const gchar * sink)
+{
+  GpElement *e = gp_session_find_element (s, sink);
+  gint64 deadline;
+  guint i;
+
+  if (e && gp_element_get_prop_int (e, "processing-deadline", &deadline) &&
+      deadline != GP_LATE_DEFAULT_DEADLINE_NS)
+    return TRUE;
+  for (i = 0; s->elements && i < s->elements->len; i++) {
+    GpElement *u = g_ptr_array_index (s->elements, i);
+
+    if (u->factory && g_hash_table_contains (up, u->name) &&
+        g_strv_contains (gp_late_declaring, u->factory))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* Buffers reach the sink at this share of its target rate or more: the
  * pipeline keeps up, whatever it drops. */
 #define GP_LATE_KEEPS_UP_SHARE 0.95
@@ -169,7 +204,8 @@ gp_late_undeclared (GpSession * s, GpFinding * f, const gchar * sink,
   gchar *name;
 
   if (period <= 0 || p95 < 0 || !gp_rule_budget_any_live (s, up) ||
-      sk == NULL || target <= 0 || sk->fps < target * GP_LATE_KEEPS_UP_SHARE)
+      sk == NULL || target <= 0 || sk->fps < target * GP_LATE_KEEPS_UP_SHARE ||
+      gp_late_declares (s, up, sink))
     return FALSE;
   declared = period + GP_LATE_DEFAULT_DEADLINE_MS;
   if (p95 <= declared)

@@ -244,6 +244,22 @@ gp_loss_leaky (GpSession * s, const GpRule * rule, GpQueueSummary * qs)
 #define GP_LOSS_REPEAT_MIN_OUT 30
 #define GP_LOSS_REPEAT_HIGH_PCT 25.0
 
+/* What a videorate or an audiorate fills in before its first buffer, in
+ * its units a second (@per_s: frames or samples): without skip-to-first it
+ * fills from the segment's start up to it (a camera that takes a second to
+ * give its first frame), which is no loss; 0 with it. */
+static gdouble
+gp_loss_startup_fill (GpSession * s, GpElement * e, GpLink * in,
+    gdouble per_s)
+{
+  GpLinkSummary *ls = in ? gp_session_find_link_summary (s, in->id) : NULL;
+  gboolean skip = FALSE;
+
+  if (gp_element_get_prop_bool (e, "skip-to-first", &skip) && skip)
+    return 0;
+  return ls && ls->first_s > 0 ? ls->first_s * per_s : 0;
+}
+
 /* A videorate's own count (its "duplicate", "out" properties, as the graph
  * read them at the end); -1 when not recorded. */
 static gint64
@@ -273,6 +289,9 @@ gp_loss_repeats (GpSession * s, const GpRule * rule, GpElement * vr)
 
   if (fin <= 0 || fout <= 0 || fabs (fin - fout) > 0.01 * fout || dup <= 0 ||
       n < GP_LOSS_REPEAT_MIN_OUT)
+    return;
+  dup -= (gint64) gp_loss_startup_fill (s, vr, in, fout);
+  if (dup <= 0)
     return;
   pct = 100.0 * dup / n;
   if (pct < GP_LOSS_REPEAT_PCT)
@@ -332,6 +351,10 @@ gp_loss_silence (GpSession * s, const GpRule * rule, GpElement * ar)
 
   g_free (rate_s);
   if (rate <= 0 || added <= 0 || s->duration_s <= 0)
+    return;
+  added -= (gint64) gp_loss_startup_fill (s, ar, gp_session_link_into (s,
+          ar->name), rate);
+  if (added <= 0)
     return;
   ms = 1000.0 * added / rate;
   pct = ms / (10.0 * s->duration_s);

@@ -136,6 +136,17 @@ gp_mem_own_queue (GpSession * s, gdouble growth_mb)
   return best;
 }
 
+/* Sinks that keep what they are given until someone takes it: an appsink
+ * until the application pulls, a server sink until each client reads. */
+static gboolean
+gp_mem_sink_keeps (GpElement * e)
+{
+  return e->factory && (g_str_equal (e->factory, "appsink") ||
+      g_str_has_suffix (e->factory, "serversink") ||
+      g_str_equal (e->factory, "multifdsink") ||
+      g_str_equal (e->factory, "multisocketsink"));
+}
+
 /* The sink whose input's byte rate the growth of @slope MiB/s matches
  * (GP_MEM_KEPT_*), the fastest of them; NULL when none does. */
 static GpElement *
@@ -152,7 +163,7 @@ gp_mem_kept_by_sink (GpSession * s, gdouble slope, gdouble * rate_out)
     gdouble rate = ls ? ls->bytes_per_s / (1024.0 * 1024.0) : -1;
 
     g_free (name);
-    if (e == NULL || g_strcmp0 (e->kind, "sink") != 0 || rate <= 0 ||
+    if (e == NULL || !gp_mem_sink_keeps (e) || rate <= 0 ||
         slope < rate * GP_MEM_KEPT_MIN_SHARE ||
         slope > rate * GP_MEM_KEPT_MAX_SHARE || rate <= *rate_out)
       continue;

@@ -20,6 +20,12 @@
  * work measured. */
 #define GP_TWICE_MIN_SHARE_PCT 10.0
 
+/* Sources whose data an application or another pipeline gives them. */
+static const gchar *const gp_twice_fed_sources[] = {
+  "appsrc", "intervideosrc", "interaudiosrc", "shmsrc", "fdsrc",
+  "proxysrc", "unixfdsrc", NULL
+};
+
 /* Whether @a and @b have the same settings: every property but their
  * names the same value. */
 static gboolean
@@ -30,8 +36,9 @@ gp_twice_same_props (GpElement * a, GpElement * b)
 
   if (g_strcmp0 (a->factory, b->factory) != 0)
     return FALSE;
+  /* settings not recorded say nothing */
   if (a->props == NULL || b->props == NULL)
-    return a->props == b->props;
+    return FALSE;
   if (json_object_get_size (a->props) != json_object_get_size (b->props))
     return FALSE;
   members = json_object_get_members (a->props);
@@ -119,7 +126,10 @@ gp_rule_twice (GpSession * s, const GpRule * rule)
   for (i = 0; s->elements && i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
 
-    if (g_strcmp0 (e->kind, "source") == 0 && !e->is_bin)
+    /* an application's sources carry what it gives each: their settings
+     * do not say it is the same */
+    if (g_strcmp0 (e->kind, "source") == 0 && !e->is_bin &&
+        !g_strv_contains (gp_twice_fed_sources, e->factory ? e->factory : ""))
       g_ptr_array_add (sources, e);
   }
   chains = g_ptr_array_new_with_free_func ((GDestroyNotify)

@@ -409,6 +409,9 @@ struct _GpPad
    * marker is on); probe_ns and probe_n (hot, atomic: a proxy pad's pushes
    * add into the real link below them), the timer reads them */
   GstPad *probe_peer;
+  gint probe_gen;               /* topo_gen when last looked at (a new peer
+                                 * at a freed one's address) */
+  gint probe_busy;              /* (atomic) a recheck is under way */
   gint probe_seen_src;
   gint probe_seen_peer;
   gboolean probe_app;

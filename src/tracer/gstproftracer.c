@@ -1224,8 +1224,11 @@ gp_probe_marker (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GpFrame *f = gp_frame_top (t);
   guint64 now, ran;
 
+  /* only the marker the pushing pad placed: another, left on this pad by a
+   * pad that died or was relinked, runs before the probes added since */
   if (f == NULL || f->probe != GP_PROBE_PENDING || f->kind != GP_FRAME_BUFFER
-      || GST_PAD_PEER (f->pad) != pad)
+      || f->link == NULL || f->link->probe_raw != pad
+      || f->link->probe_id != info->id)
     return GST_PAD_PROBE_OK;
   now = gp_now (self);
   ran = now > f->start ? now - f->start : 0;
@@ -1324,15 +1327,25 @@ static inline gboolean
 gp_probe_prepare (GstProfTracer * self, GpPad * ps, GstPad * pad,
     GstPad * peer)
 {
+  gint gen;
+
   if (G_LIKELY (pad->num_probes == 0 && (peer == NULL
               || peer->num_probes == 0)))
     return FALSE;
   if (peer == NULL)
     return FALSE;
-  if (G_UNLIKELY (peer != ps->probe_peer
+  gen = g_atomic_int_get (&self->topo_gen);
+  if (G_UNLIKELY (peer != ps->probe_peer || gen != ps->probe_gen
           || pad->num_probes != ps->probe_seen_src
-          || peer->num_probes != ps->probe_seen_peer))
+          || peer->num_probes != ps->probe_seen_peer)) {
+    /* one thread at a time (a pad that several threads push on: a
+     * funnel's, rtpmux's); the others do not time this push */
+    if (!g_atomic_int_compare_and_exchange (&ps->probe_busy, 0, 1))
+      return FALSE;
     gp_probe_recheck (self, ps, pad, peer);
+    ps->probe_gen = gen;
+    g_atomic_int_set (&ps->probe_busy, 0);
+  }
   return ps->probe_app;
 }
 
@@ -1399,7 +1412,9 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
       gp_bump (&ps->duration, GST_BUFFER_DURATION (buf) * n);
       gp_bump (&ps->timed, n);
     }
-    if (G_UNLIKELY (buf && !GST_CLOCK_TIME_IS_VALID (pts)))
+    /* a sink syncs on the DTS, else the PTS */
+    if (G_UNLIKELY (buf && !GST_CLOCK_TIME_IS_VALID (pts)
+            && !GST_BUFFER_DTS_IS_VALID (buf)))
       gp_bump (&ps->no_pts, n);
     gp_store (&ps->last_push_ts, ts);
     gp_rtp_count (ps, pad, buf, list, n);
