@@ -233,6 +233,16 @@ gp_session_upstream_of (GpSession * s, const gchar * element)
   return set;
 }
 
+gboolean
+gp_session_feeds (GpSession * s, const gchar * up, const gchar * element)
+{
+  GHashTable *set = gp_session_upstream_of (s, element);
+  gboolean feeds = g_hash_table_contains (set, up);
+
+  g_hash_table_unref (set);
+  return feeds;
+}
+
 static gboolean
 gp_session_query_thread_runs (const GpThreadSummary * t, const gchar * name)
 {

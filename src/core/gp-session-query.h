@@ -55,6 +55,10 @@ guint64 gp_session_buffers_into (GpSession * s, const gchar * element);
  * graph's links, @element included. Free with g_hash_table_unref. */
 GHashTable *gp_session_upstream_of (GpSession * s, const gchar * element);
 
+/* TRUE when @up is upstream of @element (or is it). */
+gboolean gp_session_feeds (GpSession * s, const gchar * up,
+    const gchar * element);
+
 /* TRUE when element @name and every bin it sits in are the user's:
  * written in the launch string (gp_session_launch_name ()), not made at run
  * time inside a bin (decodebin's parser, playbin's sinks, glupload's

@@ -201,8 +201,6 @@ gp_behind_full_sibling (GpSession * s, GHashTable * up, const gchar ** tee_out)
       continue;
     for (j = 0; s->queue_summaries && j < s->queue_summaries->len; j++) {
       GpQueueSummary *q = g_ptr_array_index (s->queue_summaries, j);
-      GHashTable *q_up;
-      gboolean sibling;
 
       /* a leaky queue drops instead of holding the tee */
       if (g_hash_table_contains (up, q->name) ||
@@ -210,10 +208,7 @@ gp_behind_full_sibling (GpSession * s, GHashTable * up, const gchar ** tee_out)
           q->level_pct_mean < GP_BEHIND_SIBLING_FULL_PCT ||
           (best && q->level_pct_mean <= best->level_pct_mean))
         continue;
-      q_up = gp_session_upstream_of (s, q->name);
-      sibling = g_hash_table_contains (q_up, tee->name);
-      g_hash_table_unref (q_up);
-      if (sibling) {
+      if (gp_session_feeds (s, tee->name, q->name)) {
         best = q;
         *tee_out = tee->name;
       }

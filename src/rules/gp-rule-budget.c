@@ -226,14 +226,10 @@ gp_budget_path_probe (GpSession * s, GHashTable * up, const gchar * src,
     ms = ls->probe_ms / ls->probe_pushes;
     into = gp_pad_element (l->sink);
     if (ms > *ms_out && (g_strcmp0 (into, sink) == 0
-            || g_hash_table_contains (up, into))) {
-      GHashTable *up_into = gp_session_upstream_of (s, into);
-
-      if (g_hash_table_contains (up_into, src)) {
-        best = ls;
-        *ms_out = ms;
-      }
-      g_hash_table_unref (up_into);
+            || g_hash_table_contains (up, into)) &&
+        gp_session_feeds (s, src, into)) {
+      best = ls;
+      *ms_out = ms;
     }
     g_free (into);
   }

@@ -42,15 +42,9 @@ gp_cut_sink_below (GpSession * s, const gchar * muxer)
 
   for (i = 0; i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
-    GHashTable *up;
-    gboolean below;
 
-    if (!gp_session_is_sink (s, e->name))
-      continue;
-    up = gp_session_upstream_of (s, e->name);
-    below = g_hash_table_contains (up, muxer);
-    g_hash_table_unref (up);
-    if (below)
+    if (gp_session_is_sink (s, e->name) && gp_session_feeds (s, muxer,
+            e->name))
       return e->name;
   }
   return NULL;

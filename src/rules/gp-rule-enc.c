@@ -178,13 +178,9 @@ gp_enc_feeds_bin (GpSession * s, const gchar * enc, const gchar * bin)
 
   for (i = 0; s->elements && i < s->elements->len && !below; i++) {
     GpElement *c = g_ptr_array_index (s->elements, i);
-    GHashTable *up;
 
-    if (g_strcmp0 (c->parent, bin) != 0)
-      continue;
-    up = gp_session_upstream_of (s, c->name);
-    below = g_hash_table_contains (up, enc);
-    g_hash_table_unref (up);
+    below = g_strcmp0 (c->parent, bin) == 0 && gp_session_feeds (s, enc,
+        c->name);
   }
   return below;
 }

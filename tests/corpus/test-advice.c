@@ -1633,6 +1633,17 @@ test_unpaced_sender (void)
   g_free (clip);
 }
 
+/* A slow reader's pace: having read @got bytes since @t0 at @bytes_per_s,
+ * waits until the clock says it may read on. */
+static void
+pace_after (gint64 t0, guint64 got, gdouble bytes_per_s)
+{
+  gint64 due = t0 + (gint64) (got / bytes_per_s * 1e6);
+
+  while (g_get_monotonic_time () < due)
+    g_usleep (MIN (due - g_get_monotonic_time (), 20000));
+}
+
 /* The slow storage of /advice/slow-storage: a reader of a FIFO that takes
  * bytes_per_s and no more, and what it got. */
 typedef struct
@@ -1654,14 +1665,10 @@ slow_reader (gpointer data)
 
   g_assert_cmpint (fd, >=, 0);
   while ((n = read (fd, buf, sizeof buf)) > 0) {
-    gint64 due;
-
     if (t0 == 0)
       t0 = g_get_monotonic_time ();
     r->got += n;
-    due = t0 + (gint64) (r->got / r->bytes_per_s * 1e6);
-    while (g_get_monotonic_time () < due)
-      g_usleep (MIN (due - g_get_monotonic_time (), 20000));
+    pace_after (t0, r->got, r->bytes_per_s);
   }
   r->span_s = t0 ? (g_get_monotonic_time () - t0) / 1e6 : 0;
   close (fd);
@@ -1747,12 +1754,8 @@ slow_client (gpointer data)
   in = g_io_stream_get_input_stream (G_IO_STREAM (conn));
   t0 = g_get_monotonic_time ();
   while ((n = g_input_stream_read (in, buf, sizeof buf, NULL, NULL)) > 0) {
-    gint64 due;
-
     c->got += n;
-    due = t0 + (gint64) (c->got / c->bytes_per_s * 1e6);
-    while (g_get_monotonic_time () < due)
-      g_usleep (MIN (due - g_get_monotonic_time (), 20000));
+    pace_after (t0, c->got, c->bytes_per_s);
   }
   c->span_s = (g_get_monotonic_time () - t0) / 1e6;
   g_object_unref (conn);
