@@ -19,9 +19,8 @@
 # - GP_SANITIZER=address in the tests' environment: the few tests that hold
 #   a timing ASan slows past its bound widen only that bound (grep for
 #   gp_test_sanitized).
-# - every process the suite starts carries GP_ASAN_RUN=<id> in its
-#   environment; one still running after the suite is a test that did not
-#   end what it started, and fails the run.
+# - (as make test: tools/run-tests.sh) a process a test left running fails
+#   the run.
 #
 # Usage: tools/run-asan.sh [BUILD_DIR] [meson test arguments: test names]
 # GP_TEST_JOBS=N runs N test programs at once (default 1, as `make test`).
@@ -46,8 +45,6 @@ case "$libasan" in
 esac
 
 rm -f "$BUILD/tests/registry.bin"
-GP_ASAN_RUN="asan-$$-$(date +%s)"
-export GP_ASAN_RUN
 export GP_SANITIZER=address
 # detect_odr_violation=0: libgstprof.so and the test programs each link a
 # copy of the gpcore static library, so its globals exist twice by design.
@@ -127,24 +124,4 @@ if [ "$reports" -gt 0 ]; then
   rc=1
 fi
 
-# Processes a test started and left running: a test must end what it starts,
-# also when it fails. (The suite's own children are gone by now.)
-run=$GP_ASAN_RUN
-unset GP_ASAN_RUN
-left=""
-for env in /proc/[0-9]*/environ; do
-  pid=${env#/proc/}; pid=${pid%/environ}
-  [ "$pid" = "$$" ] && continue
-  if tr '\0' '\n' 2>/dev/null <"$env" | grep -qx "GP_ASAN_RUN=$run"; then
-    left="$left $pid"
-  fi
-done
-if [ -n "$left" ]; then
-  echo "test-asan: processes the tests left running:" >&2
-  for pid in $left; do
-    printf '  %s %s\n' "$pid" "$(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null | cut -c1-160)" >&2
-    kill -KILL "$pid" 2>/dev/null || true
-  done
-  rc=1
-fi
 exit $rc

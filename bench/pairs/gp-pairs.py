@@ -316,8 +316,8 @@ def write_markdown(path, mach, results, n_runs, rules):
             "yes" if r["gain_exceeds_spread"] else "no",
             "verified" if r["verified"] else "not verified"))
         if r["verified"]:
-            L.append("- verified_on: `%s, %s`" % (
-                mach["verified_on_prefix"], r["pair"]))
+            # a pair not run this time keeps where and when it ran
+            L.append("- verified_on: `%s`" % r["verified_on"])
         L.append("")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L))

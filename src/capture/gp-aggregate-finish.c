@@ -350,6 +350,12 @@ gp_agg_finish_elements (GpAggregator * agg, gdouble playing,
       es->queued_blocks = e->level_blocks;
     }
     es->cpu_buffers = e->cpu_buffers;
+    if (e->has_handlers) {
+      es->handler_ms = e->handler_ns / 1e6;
+      es->handler_calls = e->handler_n;
+      es->handler_busy_pct = playing > 0.0 ?
+          100.0 * gp_agg_ns_to_s (e->handler_ns) / playing : 0.0;
+    }
     if (e->has_wait) {
       gp_hist_quantiles_ms (&e->wait, &es->wait_ms);
       es->wait_total_ms = e->wait_ns / 1e6;
@@ -422,6 +428,7 @@ gp_agg_finish_links (GpAggregator * agg, gdouble playing)
       ls->first_s = ((gdouble) (gint64) (l->first_start - agg->t0)) / 1e9;
     ls->buffers = l->buffers;
     ls->no_pts = l->no_pts;
+    ls->gap = l->gap;
     /* more packets than buffers: a forged record, no measurement */
     ls->rtp = l->rtp && l->rtp_received <= l->buffers;
     ls->rtp_expected = l->rtp_expected;
@@ -437,6 +444,38 @@ gp_agg_finish_links (GpAggregator * agg, gdouble playing)
   g_ptr_array_unref (keys);
 }
 
+/* @l's latencies into @path: over the steady state when at least
+ * GP_AGG_STEADY_MIN_NS of it followed the start-up, as a link's rate
+ * (gp-aggregate.h), else over the whole run. */
+static void
+gp_agg_finish_path (GpAggLatency * l, GpPath * path)
+{
+  GpAggLatencyCounts *c = &l->run;
+  guint64 early_end = 0, early_max = 0;
+  guint i;
+
+  for (i = 0; i < l->early->len; i++) {
+    const GpAggLatencyWindow *w = &g_array_index (l->early,
+        GpAggLatencyWindow, i);
+
+    early_end = MAX (early_end, w->end);
+    early_max = MAX (early_max, w->max_ns);
+  }
+  path->steady = l->steady.matched > 0 &&
+      l->steady_end >= early_end + GP_AGG_STEADY_MIN_NS;
+  path->startup_max_ms = path->steady ? early_max / 1e6 : -1;
+  if (path->steady)
+    c = &l->steady;
+  c->hist.max_ns = c->max_ns;
+  gp_hist_quantiles_ms (&c->hist, &path->latency_ms);
+  gp_hist_octaves (&c->hist, &path->latency_octaves);
+  path->mean_ms = c->matched > 0 && l->has_sum ?
+      c->sum_ns / 1e6 / c->matched : -1;
+  path->matched = l->run.matched;
+  path->exact = l->exact;
+  path->unmatched = l->unmatched;
+}
+
 static void
 gp_agg_finish_paths (GpAggregator * agg)
 {
@@ -450,14 +489,7 @@ gp_agg_finish_paths (GpAggregator * agg)
     GpAggLatency *l = g_hash_table_lookup (agg->latency, keys->pdata[i]);
     GpPath *path = gp_session_add_interlatency (s, l->source, l->element);
 
-    l->hist.max_ns = l->max_ns;
-    gp_hist_quantiles_ms (&l->hist, &path->latency_ms);
-    gp_hist_octaves (&l->hist, &path->latency_octaves);
-    path->mean_ms = l->matched > 0 && l->has_sum ?
-        l->sum_ns / 1e6 / l->matched : -1;
-    path->matched = l->matched;
-    path->exact = l->exact;
-    path->unmatched = l->unmatched;
+    gp_agg_finish_path (l, path);
     if (l->sink) {
       GpPath *to_sink = gp_session_add_path (s, l->source, l->element);
 
@@ -467,6 +499,8 @@ gp_agg_finish_paths (GpAggregator * agg)
       to_sink->matched = path->matched;
       to_sink->exact = path->exact;
       to_sink->unmatched = path->unmatched;
+      to_sink->steady = path->steady;
+      to_sink->startup_max_ms = path->startup_max_ms;
     }
   }
   g_ptr_array_unref (keys);

@@ -49,6 +49,10 @@ typedef struct
   GpHist wait;
   guint64 wait_ns;
   gboolean has_wait;
+  /* an application's signal handlers inside its work (gp-record.h
+   * GP_E_HANDLER_*) */
+  gboolean has_handlers;
+  guint64 handler_ns, handler_n;
   /* a queue of its own (gp-record.h GP_E_LEVEL_*): the most it held, what
    * it held at the latest window's end (level_end), its limit */
   gboolean has_level;
@@ -113,7 +117,8 @@ typedef struct
   GpAggLinkCounts steady;
   gboolean seen_data;
   GArray *early;                /* GpAggLinkWindow, starting within
-                                 * GP_AGG_STARTUP_NS of the first */
+                                 * GP_AGG_STARTUP_NS of the first, or
+                                 * before the pipeline played */
   GpAggLinkCounts last;
   guint64 first_start, last_start, last_end;
   /* lateness against the clock (gp-record.h GP_L_LATE_*): over the run
@@ -134,20 +139,45 @@ typedef struct
   gboolean probe;
   guint64 probe_ns, probe_n;
   guint64 no_pts;               /* buffers without a PTS, over the run */
+  guint64 gap;                  /* buffers flagged GAP, over the run */
 } GpAggLink;
+
+/* A latency path's matches over some windows: their histogram (its
+ * max_ns set when read), exact maximum and sum, and how many. */
+typedef struct
+{
+  GpHist hist;
+  guint64 max_ns;
+  guint64 sum_ns;
+  guint64 matched;
+} GpAggLatencyCounts;
+
+/* One of a latency path's windows in its start-up, kept apart. */
+typedef struct
+{
+  guint64 start, end;
+  GArray *pairs;                /* GpAggPair */
+  guint64 max_ns, sum_ns, matched;
+} GpAggLatencyWindow;
 
 typedef struct
 {
   gchar *source;
   gchar *element;
   gboolean sink;
-  GpHist hist;                  /* its max_ns set at finish */
-  guint64 max_ns;
-  guint64 sum_ns;
+  GpAggLatencyCounts run;       /* every window */
   gboolean has_sum;             /* every record carried sum_ns */
-  guint64 matched;
   guint64 exact;
   guint64 unmatched;
+  /* the steady state, as the rates' (gp-aggregate.h): the windows before
+   * the stop, less the path's start-up (those that begin within
+   * GP_AGG_STARTUP_NS of its first window with a match, held in @early
+   * by time: windows may arrive out of order) */
+  gboolean seen;
+  guint64 first_start;
+  GArray *early;                /* GpAggLatencyWindow */
+  GpAggLatencyCounts steady;
+  guint64 steady_first, steady_end;
 } GpAggLatency;
 
 typedef struct
@@ -257,6 +287,12 @@ struct _GpAggregator
   guint64 t0;
 
   GHashTable *elements;         /* name -> GpAggElement */
+  /* the run's start: a pipeline prerolled (READY->PAUSED) and none has
+   * played yet (a buffering element's first fill): the windows are
+   * start-up, not steady. Once a pipeline played, never again (a second
+   * pipeline that only prerolls, GstDiscoverer's, is no start-up) */
+  gboolean waiting_to_play;
+  gboolean played;
   GHashTable *queues;           /* name -> GpAggQueue */
   GHashTable *links;            /* id -> GpAggLink */
   GHashTable *latency;          /* "source->element" -> GpAggLatency */

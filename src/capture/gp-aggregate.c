@@ -84,12 +84,19 @@ gp_agg_link_free (gpointer p)
 }
 
 static void
+gp_agg_latency_window_clear (gpointer p)
+{
+  g_array_unref (((GpAggLatencyWindow *) p)->pairs);
+}
+
+static void
 gp_agg_latency_free (gpointer p)
 {
   GpAggLatency *l = p;
 
   g_free (l->source);
   g_free (l->element);
+  g_array_unref (l->early);
   g_free (l);
 }
 
@@ -181,8 +188,11 @@ gp_agg_latency (GpAggregator * agg, const gchar * source, const gchar * element)
     l = g_new0 (GpAggLatency, 1);
     l->source = g_strdup (source);
     l->element = g_strdup (element);
-    gp_hist_clear (&l->hist);
+    gp_hist_clear (&l->run.hist);
+    gp_hist_clear (&l->steady.hist);
     l->has_sum = TRUE;
+    l->early = g_array_new (FALSE, FALSE, sizeof (GpAggLatencyWindow));
+    g_array_set_clear_func (l->early, gp_agg_latency_window_clear);
     g_hash_table_insert (agg->latency, key, l);
   } else {
     g_free (key);
@@ -376,6 +386,11 @@ gp_agg_add_elements (GpAggregator * agg, const GstStructure * w,
 
     if (gp_agg_has_number (es, GP_E_LEVEL_BYTES_MAX))
       gp_agg_element_add_level (e, es, gp_agg_get_u64 (w, GP_W_END));
+    if (gp_agg_has_number (es, GP_E_HANDLER_N)) {
+      e->has_handlers = TRUE;
+      e->handler_ns += gp_agg_get_u64 (es, GP_E_HANDLER_NS);
+      e->handler_n += gp_agg_get_u64 (es, GP_E_HANDLER_N);
+    }
     if (gp_agg_has_number (es, GP_E_WAIT_NS)) {
       e->has_wait = TRUE;
       e->cpu_buffers += gp_agg_get_u64 (es, GP_E_CPU_BUFFERS);
@@ -391,7 +406,7 @@ gp_agg_add_elements (GpAggregator * agg, const GstStructure * w,
  * order: flush() and the timer may hand two windows over in either order. */
 static void
 gp_agg_link_add_data_window (GpAggLink * l, guint64 start, guint64 end,
-    guint64 last_ts, const GpAggLinkCounts * c)
+    guint64 last_ts, const GpAggLinkCounts * c, gboolean waiting)
 {
   GpAggLinkWindow w = { start, end, last_ts, *c };
   guint i;
@@ -403,7 +418,7 @@ gp_agg_link_add_data_window (GpAggLink * l, guint64 start, guint64 end,
           start + GP_AGG_STARTUP_NS)
         g_array_remove_index (l->early, i - 1);
   }
-  if (start < l->first_start + GP_AGG_STARTUP_NS)
+  if (start < l->first_start + GP_AGG_STARTUP_NS || waiting)
     g_array_append_val (l->early, w);
   if (!l->seen_data || start >= l->last_start) {
     if (l->seen_data) {
@@ -536,12 +551,13 @@ gp_agg_add_links (GpAggregator * agg, const GstStructure * w, guint64 start,
     l->bytes += bytes;
     /* no more buffers without a PTS than buffers */
     l->no_pts += MIN (gp_agg_get_u64 (ls, GP_L_NO_PTS), b);
+    l->gap += MIN (gp_agg_get_u64 (ls, GP_L_GAP), b);
     /* the drain after gstprof asked the pipeline to stop is not steady */
     if (b > 0 && (agg->stop_ts == 0 || start < agg->stop_ts)) {
       any = TRUE;
       gp_agg_link_counts_add (&l->steady, &c, 1);
       gp_agg_link_add_data_window (l, start, end,
-          gp_agg_get_u64 (ls, GP_L_LAST_TS), &c);
+          gp_agg_get_u64 (ls, GP_L_LAST_TS), &c, agg->waiting_to_play);
       l->seen_data = TRUE;
     } else if (b > 0) {
       any = TRUE;
@@ -614,8 +630,63 @@ gp_agg_add_queues (GpAggregator * agg, const GstStructure * w, guint64 dur,
 }
 
 static void
+gp_agg_latency_counts_add (GpAggLatencyCounts * c, const GArray * pairs,
+    guint64 max_ns, guint64 sum_ns, guint64 matched)
+{
+  gp_agg_hist_add (&c->hist, pairs);
+  c->max_ns = MAX (c->max_ns, max_ns);
+  c->sum_ns += sum_ns;
+  c->matched += matched;
+}
+
+/* @w's matches into @l's steady state when @w began before the stop (the
+ * drain after it is not steady). */
+static void
+gp_agg_latency_add_steady (GpAggregator * agg, GpAggLatency * l,
+    const GpAggLatencyWindow * w)
+{
+  if (agg->stop_ts != 0 && w->start >= agg->stop_ts)
+    return;
+  if (l->steady.matched == 0 || w->start < l->steady_first)
+    l->steady_first = w->start;
+  l->steady_end = MAX (l->steady_end, w->end);
+  gp_agg_latency_counts_add (&l->steady, w->pairs, w->max_ns, w->sum_ns,
+      w->matched);
+}
+
+/* A window in which @l matched buffers: kept apart while it is start-up
+ * (gp-aggregate-private.h), else into the steady state.  Compared by
+ * time, not arrival order, as a link's data windows are. */
+static void
+gp_agg_latency_add_window (GpAggregator * agg, GpAggLatency * l,
+    GpAggLatencyWindow * w)
+{
+  guint i;
+
+  if (!l->seen || w->start < l->first_start) {
+    l->first_start = w->start;
+    l->seen = TRUE;
+    for (i = l->early->len; i > 0; i--) {
+      GpAggLatencyWindow *e = &g_array_index (l->early, GpAggLatencyWindow,
+          i - 1);
+
+      if (e->start >= w->start + GP_AGG_STARTUP_NS) {
+        gp_agg_latency_add_steady (agg, l, e);
+        g_array_remove_index (l->early, i - 1);
+      }
+    }
+  }
+  if (w->start < l->first_start + GP_AGG_STARTUP_NS) {
+    w->pairs = g_array_copy (w->pairs);
+    g_array_append_val (l->early, *w);
+  } else {
+    gp_agg_latency_add_steady (agg, l, w);
+  }
+}
+
+static void
 gp_agg_add_latency (GpAggregator * agg, const GstStructure * w,
-    GpAggSeriesEntry * entry)
+    guint64 start, guint64 end, GpAggSeriesEntry * entry)
 {
   const GValue *list = gst_structure_get_value (w, GP_W_LATENCY);
   guint i, n = gp_agg_list_size (list);
@@ -624,7 +695,7 @@ gp_agg_add_latency (GpAggregator * agg, const GstStructure * w,
     const GstStructure *ls = gp_agg_list_struct (list, i);
     const gchar *source, *element;
     GpAggLatency *l;
-    guint64 max_ns, matched, unmatched;
+    guint64 max_ns, matched, unmatched, sum_ns;
 
     if (ls == NULL || (source = gp_agg_get_str (ls, GP_LAT_SOURCE)) == NULL
         || (element = gp_agg_get_str (ls, GP_LAT_ELEMENT)) == NULL)
@@ -633,15 +704,21 @@ gp_agg_add_latency (GpAggregator * agg, const GstStructure * w,
     if (gp_agg_get_bool (ls, GP_LAT_SINK))
       l->sink = TRUE;
     gp_agg_read_pairs (ls, GP_LAT_HIST, agg->scratch_pairs);
-    gp_agg_hist_add (&l->hist, agg->scratch_pairs);
     max_ns = gp_agg_get_u64 (ls, GP_LAT_MAX_NS);
     matched = gp_agg_get_u64 (ls, GP_LAT_MATCHED);
     unmatched = gp_agg_get_u64 (ls, GP_LAT_UNMATCHED);
-    l->max_ns = MAX (l->max_ns, max_ns);
+    sum_ns = gp_agg_get_u64 (ls, GP_LAT_SUM_NS);
     if (!gst_structure_has_field (ls, GP_LAT_SUM_NS))
       l->has_sum = FALSE;
-    l->sum_ns += gp_agg_get_u64 (ls, GP_LAT_SUM_NS);
-    l->matched += matched;
+    gp_agg_latency_counts_add (&l->run, agg->scratch_pairs, max_ns, sum_ns,
+        matched);
+    if (matched > 0) {
+      GpAggLatencyWindow lw = { start, end, agg->scratch_pairs, max_ns,
+        sum_ns, matched
+      };
+
+      gp_agg_latency_add_window (agg, l, &lw);
+    }
     /* records from before interval matching matched exactly only */
     l->exact += gst_structure_has_field (ls, GP_LAT_EXACT) ?
         gp_agg_get_u64 (ls, GP_LAT_EXACT) : matched;
@@ -803,6 +880,18 @@ gp_agg_add_events (GpAggregator * agg, const GstStructure * w)
 
     if (es == NULL || gp_agg_get_str (es, GP_EV_TYPE) == NULL)
       continue;
+    /* the top-level pipeline's state (the tracer records no other's):
+     * prerolled and not yet playing */
+    if (g_strcmp0 (gp_agg_get_str (es, GP_EV_TYPE), "state") == 0) {
+      const gchar *text = gp_agg_get_str (es, GP_EV_TEXT);
+
+      if (g_strcmp0 (text, "READY->PAUSED") == 0 && !agg->played)
+        agg->waiting_to_play = TRUE;
+      else if (text && g_str_has_suffix (text, "->PLAYING")) {
+        agg->waiting_to_play = FALSE;
+        agg->played = TRUE;
+      }
+    }
     data = json_object_new ();
     gst_structure_foreach (es, gp_agg_event_field_to_json, data);
     if (json_object_get_size (data) == 0)
@@ -846,7 +935,7 @@ gp_aggregator_add_window (GpAggregator * agg, const GstStructure * w)
     agg->have_data = TRUE;
   }
   gp_agg_add_queues (agg, w, end - start, entry);
-  gp_agg_add_latency (agg, w, entry);
+  gp_agg_add_latency (agg, w, start, end, entry);
   gp_agg_add_threads (agg, w, start, end, entry);
   gp_agg_add_process (agg, w, start, end, entry);
   gp_agg_add_events (agg, w);

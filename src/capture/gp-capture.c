@@ -430,6 +430,9 @@ struct _GpCaptureRun
   GThread *gp_capture_eos_thread;
   guint n_interrupts;
   gboolean graph_taken;
+  gboolean buffering;           /* paused by gstprof until a buffering
+                                 * element is full again */
+  gboolean live;                /* the start returned NO_PREROLL */
   gboolean hurry;               /* a second Ctrl-C or SIGTERM: no waiting */
   gboolean stopping;            /* waiting for the state change to NULL */
   gboolean start_refused;       /* PLAYING refused, no error message */
@@ -809,6 +812,7 @@ gp_capture_on_started (GpCaptureRun * r, GstStateChangeReturn ret)
    * short by the stop: no refusal */
   if (r->stopping)
     return;
+  r->live = ret == GST_STATE_CHANGE_NO_PREROLL;
   if (ret == GST_STATE_CHANGE_FAILURE && !r->end_set && !r->start_grace_id)
     r->start_grace_id = g_timeout_add (GP_CAPTURE_START_GRACE_MS,
         gp_capture_on_start_grace, r);
@@ -931,6 +935,11 @@ gp_capture_send_eos (GpCaptureRun * r)
   if (r->eos_sent)
     return;
   r->eos_sent = TRUE;
+  /* paused for buffering: the sinks need PLAYING to finish the EOS */
+  if (r->buffering) {
+    r->buffering = FALSE;
+    gst_element_set_state (r->pipeline, GST_STATE_PLAYING);
+  }
   r->gp_capture_eos_thread = g_thread_new ("gstprof-eos", gp_capture_eos_thread,
       gst_object_ref (r->pipeline));
   r->eos_timeout_id = g_timeout_add ((guint) (timeout_s * 1000),
@@ -1287,6 +1296,54 @@ gp_capture_record_error (GpCaptureRun * r, GstMessage * msg)
   gp_capture_set_end (r, GP_CAPTURE_END_ERROR);
 }
 
+/* Whether @r's pipeline is live, as gst-launch-1.0 tells it: its start
+ * returned NO_PREROLL (a udpsrc or a v4l2src has no is-live property);
+ * before that return has reached the main loop, its state now says so,
+ * or a source's is-live property. Not the latency query: a sink that
+ * syncs answers it live in any pipeline. */
+static gboolean
+gp_capture_is_live (GpCaptureRun * r)
+{
+  GList *all, *l;
+  gboolean live = r->live;
+
+  if (live || gst_element_get_state (r->pipeline, NULL, NULL, 0) ==
+      GST_STATE_CHANGE_NO_PREROLL)
+    return TRUE;
+  all = gp_capture_iterator_objects (gst_bin_iterate_recurse (GST_BIN
+          (r->pipeline)));
+  for (l = all; l && !live; l = l->next)
+    if (GST_OBJECT_FLAG_IS_SET (l->data, GST_ELEMENT_FLAG_SOURCE) &&
+        g_object_class_find_property (G_OBJECT_GET_CLASS (l->data),
+            "is-live"))
+      g_object_get (l->data, "is-live", &live, NULL);
+  g_list_free_full (all, gst_object_unref);
+  return live;
+}
+
+/* A buffering element (queue2, a multiqueue with use-buffering: playbin's
+ * and uridecodebin's over a network) is handled as gst-launch-1.0 handles
+ * it: in a pipeline that is not live, PAUSED while its level is below
+ * full and PLAYING again once it is full, so playback waits for data as
+ * the user's own gst-launch would instead of running dry. Not once the
+ * run is stopping. */
+static void
+gp_capture_on_buffering (GpCaptureRun * r, GstMessage * msg)
+{
+  gint pct;
+
+  if (r->eos_sent || r->stopping)
+    return;
+  gst_message_parse_buffering (msg, &pct);
+  if (pct < 100 && !r->buffering && !gp_capture_is_live (r)) {
+    r->buffering = TRUE;
+    gst_element_set_state (r->pipeline, GST_STATE_PAUSED);
+  } else if (pct >= 100 && r->buffering) {
+    r->buffering = FALSE;
+    gst_element_set_state (r->pipeline, GST_STATE_PLAYING);
+  }
+}
+
 static gboolean
 gp_capture_on_bus (GstBus * bus, GstMessage * msg, gpointer data)
 {
@@ -1299,6 +1356,9 @@ gp_capture_on_bus (GstBus * bus, GstMessage * msg, gpointer data)
       break;
     case GST_MESSAGE_WARNING:
       gp_capture_record_message (r, msg, "warning");
+      break;
+    case GST_MESSAGE_BUFFERING:
+      gp_capture_on_buffering (r, msg);
       break;
     case GST_MESSAGE_EOS:
       r->eos_received = TRUE;

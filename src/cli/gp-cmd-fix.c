@@ -71,6 +71,7 @@ gp_cmd_fix_prepare_tracer (const GpCaptureOptions * opts, gint * code)
   return FALSE;
 }
 
+/* A format: the rules by what their fix is for (gp_rules_measures_text) */
 static const gchar gp_fix_description[] =
     "Runs the rules on the session again (as analyze does; --stored uses the\n"
     "findings saved in the file instead), gathers every finding's launch-\n"
@@ -90,15 +91,18 @@ static const gchar gp_fix_description[] =
     "folder beside the session, \"<folder>-fixed\") and prints both runs side\n"
     "by side: the rate per sink in its own media, latency p50/p95 per path,\n"
     "process and thread CPU, findings cleared, remaining and new. A change\n"
-    "within the per-window spread of either run is marked noise. A sink\n"
-    "that receives other caps after the fix (another format, size, rate or\n"
-    "memory) is said first.\n"
+    "within the per-window spread of either run is marked noise. A fix\n"
+    "that made it worse beyond noise is said first: a sink's rate lower, or\n"
+    "what the fix was for higher:\n  %s.\n"
+    "Then a sink that receives other caps after the fix (another format,\n"
+    "size, rate or memory).\n"
     "\n"
     "Exit codes:\n"
     "  0  the patched launch string was printed, or no finding has an edit\n"
     "     (said on stdout); with --apply: the after-run has no high or medium\n"
     "     finding\n"
-    "  1  with --apply: the after-run has a high or medium finding\n"
+    "  1  with --apply: the fix made it worse beyond noise, or the after-run\n"
+    "     has a high or medium finding\n"
     "  2  with --apply: the patched pipeline failed on its own (its session\n"
     "     is still written)\n"
     "  3  bad usage or input: no such file, not a session, a session without\n"
@@ -131,7 +135,8 @@ gp_cmd_fix (gint argc, gchar ** argv)
   GError *err = NULL;
   GpSession *s = NULL, *after = NULL;
   GpFixPlan *plan = NULL;
-  gchar *text, *dir = NULL, *path = NULL, *self;
+  gchar *text, *dir = NULL, *path = NULL, *self, *worse = NULL;
+  gchar *measures, *description;
   gboolean failed = FALSE;
   gint code;
 
@@ -141,7 +146,9 @@ gp_cmd_fix (gint argc, gchar ** argv)
       "runs it and shows before and after side by side.\nSESSION is what "
       "analyze takes: a session.json, the folder run wrote, the\nfolder "
       "GST_TRACERS=\"gstprof(out=DIR)\" wrote.");
-  g_option_context_set_description (ctx, gp_fix_description);
+  measures = gp_rules_measures_text ();
+  description = g_strdup_printf (gp_fix_description, measures);
+  g_option_context_set_description (ctx, description);
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
     code = gp_cli_fail ("fix", "%s", err->message);
@@ -240,14 +247,21 @@ gp_cmd_fix (gint argc, gchar ** argv)
     goto out;
   }
   gp_rules_run (after);
-  code = failed ? GP_EXIT_PIPELINE : gp_rules_exit_code (after);
+  worse = failed ? NULL : gp_compare_worse (s, after,
+      gp_fix_plan_get_measures (plan));
+  code = failed ? GP_EXIT_PIPELINE : worse ? GP_EXIT_FINDINGS :
+      gp_rules_exit_code (after);
   after->exit_code = code;
   path = g_build_filename (dir, "session.json", NULL);
   if (!gp_session_save (after, path, &err)) {
     code = gp_cli_fail ("fix", "cannot write the session: %s", err->message);
     goto out;
   }
-  /* what the pipeline delivers, first: a rate beside other caps is not
+  /* a fix that made it worse, first of all: whatever the findings say */
+  if (worse != NULL)
+    printf ("The fix made it worse, beyond noise, on what it was for:\n%s"
+        "Keep the original.\n\n", worse);
+  /* what the pipeline delivers, next: a rate beside other caps is not
    * a speed-up */
   text = gp_fix_delivery_changes (s, after);
   if (text != NULL)
@@ -261,6 +275,9 @@ gp_cmd_fix (gint argc, gchar ** argv)
   g_printerr ("session: %s\n", path);
 
 out:
+  g_free (worse);
+  g_free (measures);
+  g_free (description);
   gp_fix_plan_free (plan);
   if (after)
     gp_session_free (after);

@@ -349,3 +349,148 @@ gp_caps_format (const gchar * caps)
 {
   return gp_caps_field (caps, "format");
 }
+
+/* Media types people name otherwise: the codec's or the container's name. */
+static const struct
+{
+  const gchar *type;
+  const gchar *name;
+} gp_caps_type_names[] = {
+  {"video/x-raw", "raw video"}, {"audio/x-raw", "raw audio"},
+  {"video/x-h264", "H.264"}, {"video/x-h265", "HEVC"},
+  {"video/x-vp8", "VP8"}, {"video/x-vp9", "VP9"}, {"video/x-av1", "AV1"},
+  {"image/jpeg", "JPEG"}, {"image/png", "PNG"}, {"audio/x-opus", "Opus"},
+  {"audio/x-vorbis", "Vorbis"}, {"audio/x-flac", "FLAC"},
+  {"video/x-matroska", "Matroska"}, {"video/webm", "WebM"},
+  {"video/quicktime", "QuickTime/MP4"}, {"video/mpegts", "MPEG-TS"},
+  {"application/x-rtp", "RTP"}, {"application/ogg", "Ogg"},
+  {"audio/mpeg", "MPEG audio"},
+};
+
+/* A field's value after ", " in @out, unless it is @usual (NULL: any);
+ * @fmt places it ("PAR %s"). */
+static void
+gp_caps_append_unusual (GString * out, const gchar * caps, const gchar * key,
+    const gchar * usual, const gchar * fmt)
+{
+  gchar *v = gp_caps_field (caps, key);
+
+  if (v != NULL && (usual == NULL || strcmp (v, usual) != 0)) {
+    g_string_append (out, ", ");
+    g_string_append_printf (out, fmt, v);
+  }
+  g_free (v);
+}
+
+/* "high-4:4:4" -> "High 4:4:4", "constrained-baseline" -> "Constrained
+ * Baseline": a profile as its standard writes it. */
+static void
+gp_caps_append_profile (GString * out, const gchar * profile)
+{
+  gboolean start = TRUE;
+  const gchar *p;
+
+  for (p = profile; *p; p++) {
+    if (*p == '-') {
+      g_string_append_c (out, ' ');
+      start = TRUE;
+    } else {
+      g_string_append_c (out, start ? g_ascii_toupper (*p) : *p);
+      start = FALSE;
+    }
+  }
+}
+
+gchar *
+gp_caps_stream_words (const gchar * caps)
+{
+  gchar *brief, *type, *v, *mem;
+  GString *out = g_string_new (NULL);
+  const gchar *name;
+  gdouble fps;
+  guint i;
+
+  if (caps == NULL || *caps == '\0')
+    return g_string_free (out, FALSE);
+  brief = gp_caps_brief (caps);
+  type = gp_caps_media_type (brief);
+  name = type;
+  for (i = 0; type && i < G_N_ELEMENTS (gp_caps_type_names); i++)
+    if (strcmp (type, gp_caps_type_names[i].type) == 0)
+      name = gp_caps_type_names[i].name;
+  g_string_append (out, name ? name : "");
+  /* MPEG-1 audio by its layer (MP1, MP2, MP3); MPEG-2 and -4 are AAC */
+  if (g_strcmp0 (type, "audio/mpeg") == 0 &&
+      (v = gp_caps_field (brief, "mpegversion")) != NULL) {
+    gchar *layer = gp_caps_field (brief, "layer");
+
+    if (g_str_equal (v, "1"))
+      g_string_append_printf (out, " (MP%s)", layer ? layer : "?");
+    else
+      g_string_append (out, " (AAC)");
+    g_free (layer);
+    g_free (v);
+  }
+  if ((v = gp_caps_field (brief, "encoding-name")) != NULL) {
+    g_string_append_printf (out, " %s", v);
+    g_free (v);
+  }
+  if ((v = gp_caps_field (brief, "profile")) != NULL) {
+    g_string_append_c (out, ' ');
+    gp_caps_append_profile (out, v);
+    g_free (v);
+  }
+  if ((v = gp_caps_field (brief, "format")) != NULL) {
+    g_string_append_printf (out, " %s", v);
+    g_free (v);
+  }
+  /* the chroma, where the profile's name does not say it already */
+  if ((v = gp_caps_field (brief, "chroma-format")) != NULL) {
+    if (strstr (out->str, v) == NULL)
+      g_string_append_printf (out, " %s", v);
+    g_free (v);
+  }
+  if ((v = gp_caps_field (brief, "bit-depth-luma")) != NULL) {
+    g_string_append_printf (out, " %s-bit", v);
+    g_free (v);
+  }
+  if ((v = gp_caps_field (brief, "width")) != NULL) {
+    gchar *h = gp_caps_field (brief, "height");
+
+    g_string_append_printf (out, " %sx%s", v, h ? h : "?");
+    g_free (h);
+    g_free (v);
+  }
+  if ((fps = gp_caps_framerate (brief)) > 0)
+    g_string_append_printf (out, " %.4g fps", fps);
+  if ((v = gp_caps_field (brief, "rate")) != NULL) {
+    g_string_append_printf (out, " %s Hz", v);
+    g_free (v);
+  }
+  if ((v = gp_caps_field (brief, "channels")) != NULL) {
+    g_string_append_printf (out, " %s ch", v);
+    g_free (v);
+  }
+  if ((mem = gp_caps_memory_feature (caps)) != NULL) {
+    g_string_append_printf (out, " in %s", mem);
+    g_free (mem);
+  }
+  /* what else a sink can tell apart: a byte stream from AVC, fields from
+   * frames, the pixels' shape, the colours, planar audio */
+  if ((v = gp_caps_field (brief, "stream-format")) != NULL) {
+    gchar *align = gp_caps_field (brief, "alignment");
+
+    g_string_append_printf (out, ", %s%s%s", v, align ? "/" : "",
+        align ? align : "");
+    g_free (align);
+    g_free (v);
+  }
+  gp_caps_append_unusual (out, brief, "interlace-mode", "progressive", "%s");
+  gp_caps_append_unusual (out, brief, "pixel-aspect-ratio", "1/1",
+      "pixel aspect %s");
+  gp_caps_append_unusual (out, brief, "colorimetry", NULL, "%s");
+  gp_caps_append_unusual (out, brief, "layout", "interleaved", "%s");
+  g_free (type);
+  g_free (brief);
+  return g_string_free (out, FALSE);
+}

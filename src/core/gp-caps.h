@@ -49,6 +49,18 @@ gchar *gp_caps_format (const gchar * caps);
  * string. */
 gchar *gp_caps_brief (const gchar * caps);
 
+/* What the stream is, in words, from the fields that say it (media type,
+ * profile, format, chroma, bit depth, size, frame rate, sample rate,
+ * channels, memory; then its stream format and alignment, and interlacing,
+ * pixel aspect, colorimetry and audio layout where they are not the usual
+ * progressive, 1/1 and interleaved), none of the rest (stream headers,
+ * codec data, a muxer's random segment id, a payloader's ssrc): "H.264
+ * High 4:4:4 10-bit 1920x1080 30 fps, avc/au", "raw video I420 320x240
+ * 30 fps", "Matroska". Two runs of one pipeline give the same words; a
+ * fix that changes what a sink receives changes them. A new string, ""
+ * for no caps. */
+gchar *gp_caps_stream_words (const gchar * caps);
+
 /* The memory caps feature of the first structure ("memory:NVMM" in
  * "video/x-raw(memory:NVMM), ..."; the first memory one when there are
  * several), or NULL: system memory is no feature. A new string. */

@@ -155,6 +155,13 @@ typedef struct
       "only with cpu=true: thread CPU time spent in the element itself") \
   F (GP_E_EVENT_NS, "event_ns", U64, ALWAYS, \
       "self time handling serialized events (caps, segment, EOS drain)") \
+  F (GP_E_HANDLER_NS, "handler_ns", U64, OPTIONAL, \
+      "the time an application's handlers of the element's streaming " \
+      "signals (identity's and fakesink's handoff) took inside its work, " \
+      "taken out of self_ns; the handler_* fields are absent on an " \
+      "element whose handlers never ran") \
+  F (GP_E_HANDLER_N, "handler_n", U64, OPTIONAL, \
+      "the emissions whose handlers were timed") \
   F (GP_E_LEVEL_BYTES_MAX, "level_bytes_max", U64, OPTIONAL, \
       "an element with a queue of its own that is not a queue (appsrc: its " \
       "current-level-bytes, sampled with the queues' levels): the most " \
@@ -180,6 +187,10 @@ typedef struct
   F (GP_L_NO_PTS, "no_pts", U64, OPTIONAL, \
       "how many of them had neither a PTS nor a DTS (a sink cannot sync " \
       "those to the clock); absent on a link that never pushed one") \
+  F (GP_L_GAP, "gap", U64, OPTIONAL, \
+      "how many of them were flagged GAP: a repeat or a filler, not new " \
+      "content (intervideosrc's repeats of its stored frame); absent on a " \
+      "link that never pushed one") \
   F (GP_L_LAST_TS, "last_ts", U64, OPTIONAL, \
       "when the last of them was pushed (the window's clock); absent when " \
       "none was: rates are the buffers between two such times") \
@@ -295,8 +306,10 @@ typedef struct
 #define GP_EVENT_FIELDS(F) \
   F (GP_EV_TS, "ts", U64, ALWAYS, "when the element posted it") \
   F (GP_EV_TYPE, "type", STRING, ALWAYS, \
-      "error|warning|qos|eos|state|latency: a message the element posted " \
-      "on its bus; flow: a push on GP_EV_LINK returned GP_EV_TEXT " \
+      "error|warning|qos|eos|state|latency|buffering: a message the " \
+      "element posted on its bus (buffering: only when its level falls " \
+      "below full and when it is full again, not each step between); " \
+      "flow: a push on GP_EV_LINK returned GP_EV_TEXT " \
       "(not-negotiated); caps-refused: its peer refused the caps event") \
   F (GP_EV_SOURCE, "source", STRING, ALWAYS, "the posting element") \
   F (GP_EV_TEXT, "text", STRING, ALWAYS, "the message, for people") \
@@ -312,6 +325,8 @@ typedef struct
   F (GP_EV_RUNNING_TIME, "running_time", U64, OPTIONAL, \
       "qos: the running time of the late buffer; absent when it had none") \
   F (GP_EV_LIVE, "live", BOOL, OPTIONAL, "qos: posted by a live element") \
+  F (GP_EV_PERCENT, "percent", UINT, OPTIONAL, \
+      "buffering: how full its buffer is, 0 to 100") \
   F (GP_EV_OLD, "old", STRING, OPTIONAL, "state: the state it left") \
   F (GP_EV_NEW, "new", STRING, OPTIONAL, "state: the state it reached") \
   F (GP_EV_PENDING, "pending", STRING, OPTIONAL, \

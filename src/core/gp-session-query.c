@@ -10,6 +10,7 @@
 #include "gp-launch.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 gboolean
@@ -123,6 +124,51 @@ gp_session_is_live_source (GpSession * s, const gchar * name)
     return live;
   return e->factory && g_strv_contains (gp_session_query_live_factories,
       e->factory);
+}
+
+gboolean
+gp_session_any_live (GpSession * s, GHashTable * elements)
+{
+  GHashTableIter it;
+  gpointer key;
+
+  g_hash_table_iter_init (&it, elements);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    if (gp_session_is_live_source (s, key))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+gp_session_fed_live (GpSession * s, const gchar * element)
+{
+  GHashTable *up = gp_session_upstream_of (s, element);
+  gboolean live = gp_session_any_live (s, up);
+
+  g_hash_table_unref (up);
+  return live;
+}
+
+gboolean
+gp_session_read_ahead (GpSession * s, const gchar * element)
+{
+  GHashTable *up = gp_session_upstream_of (s, element);
+  GHashTableIter it;
+  gpointer key;
+  guint sources = 0;
+  gboolean known = TRUE;
+
+  g_hash_table_iter_init (&it, up);
+  while (known && g_hash_table_iter_next (&it, &key, NULL)) {
+    GpElement *e = gp_session_find_element (s, key);
+
+    if (e == NULL || g_strcmp0 (e->kind, "source") != 0)
+      continue;
+    sources++;
+    known = e->props != NULL && !gp_session_is_live_source (s, key);
+  }
+  g_hash_table_unref (up);
+  return known && sources > 0;
 }
 
 /* Converters of format and/or size that run on the CPU. */
@@ -254,15 +300,32 @@ gp_session_query_thread_runs (const GpThreadSummary * t, const gchar * name)
   return FALSE;
 }
 
+/* One piece of the application's work on a thread, @pct of the run on
+ * @es (NULL: unknown): summed as that element's time would be, split
+ * evenly over the threads it ran on; the largest kept in @most. */
+static gdouble
+gp_session_app_work_add (const GpElementSummary * es, const gchar * id,
+    gboolean handlers, gdouble pct, gdouble mean_ms, GpAppWork * most)
+{
+  if (most && (most->id == NULL || pct > most->busy_pct)) {
+    most->id = id;
+    most->handlers = handlers;
+    most->busy_pct = pct;
+    most->mean_ms = mean_ms;
+  }
+  return pct / (es && es->threads && es->threads->len > 1 ?
+      es->threads->len : 1);
+}
+
 gdouble
-gp_session_thread_probes (GpSession * s, const GpThreadSummary * t,
-    GpLinkSummary ** most)
+gp_session_thread_app (GpSession * s, const GpThreadSummary * t,
+    GpAppWork * most)
 {
   gdouble sum = 0;
   guint i;
 
   if (most)
-    *most = NULL;
+    memset (most, 0, sizeof (*most));
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
     GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
@@ -271,25 +334,35 @@ gp_session_thread_probes (GpSession * s, const GpThreadSummary * t,
     if (ls == NULL || ls->probe_busy_pct <= 0)
       continue;
     into = gp_pad_element (l->sink);
-    if (gp_session_query_thread_runs (t, into)) {
-      GpElementSummary *es = gp_session_find_elem_summary (s, into);
-
-      /* as an element's time: split evenly over the threads it ran on */
-      sum += ls->probe_busy_pct / (es && es->threads && es->threads->len > 1 ?
-          es->threads->len : 1);
-      if (most && (*most == NULL
-              || ls->probe_busy_pct > (*most)->probe_busy_pct))
-        *most = ls;
-    }
+    if (gp_session_query_thread_runs (t, into))
+      sum += gp_session_app_work_add (gp_session_find_elem_summary (s, into),
+          ls->id, FALSE, ls->probe_busy_pct, ls->probe_pushes > 0 ?
+          ls->probe_ms / ls->probe_pushes : 0, most);
     g_free (into);
   }
+  for (i = 0; t->elements && i < t->elements->len; i++) {
+    GpElementSummary *es =
+        gp_session_find_elem_summary (s, g_ptr_array_index (t->elements, i));
+
+    if (es && es->handler_busy_pct > 0)
+      sum += gp_session_app_work_add (es, es->name, TRUE,
+          es->handler_busy_pct, es->handler_calls > 0 ?
+          es->handler_ms / es->handler_calls : 0, most);
+  }
   return sum;
+}
+
+gchar *
+gp_app_work_words (const GpAppWork * w)
+{
+  return g_strdup_printf (w->handlers ? "the signal handlers on %s" :
+      "the pad probes on %s", w->id);
 }
 
 gdouble
 gp_session_thread_busy_pct (GpSession * s, const GpThreadSummary * t)
 {
-  gdouble sum = gp_session_thread_probes (s, t, NULL);
+  gdouble sum = gp_session_thread_app (s, t, NULL);
   gboolean any = sum > 0;
   guint i;
 
@@ -466,21 +539,12 @@ gdouble
 gp_session_sink_target_media_rate (GpSession * s, const gchar * sink)
 {
   GpSinkSummary *sk = gp_session_find_sink (s, sink);
-  GHashTable *up;
-  GHashTableIter it;
-  gpointer key;
-  gboolean live = FALSE;
 
   if (!sk || gp_media_kind_from_name (sk->media) != GP_MEDIA_AUDIO)
     return -1;
   if (gp_session_sink_waits_on_clock (s, sink))
     return 1.0;
-  up = gp_session_upstream_of (s, sink);
-  g_hash_table_iter_init (&it, up);
-  while (!live && g_hash_table_iter_next (&it, &key, NULL))
-    live = gp_session_is_live_source (s, key);
-  g_hash_table_unref (up);
-  return live ? 1.0 : -1;
+  return gp_session_fed_live (s, sink) ? 1.0 : -1;
 }
 
 GpPath *
@@ -735,6 +799,208 @@ gp_session_playing_span (GpSession * s, GpPlayingSpan * span)
     gp_session_window_span (s, 0, &span->t0, NULL);
 }
 
+gdouble
+gp_session_left_playing (GpSession * s)
+{
+  GHashTable *left = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter it;
+  gpointer value;
+  gboolean playing = FALSE;
+  gdouble last = -1;
+  guint i;
+
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    GpElement *e;
+
+    if (g_strcmp0 (ev->type, "state") != 0 || ev->text == NULL)
+      continue;
+    e = gp_session_find_element (s, ev->source);
+    if (e == NULL || (e->parent && e->parent[0]))
+      continue;
+    /* the event's time, borrowed; NULL while it plays */
+    if (g_str_has_prefix (ev->text, "PLAYING->"))
+      g_hash_table_insert (left, e->name, &ev->t);
+    else if (g_str_has_suffix (ev->text, "->PLAYING"))
+      g_hash_table_insert (left, e->name, NULL);
+  }
+  g_hash_table_iter_init (&it, left);
+  while (g_hash_table_iter_next (&it, NULL, &value)) {
+    if (value == NULL)
+      playing = TRUE;
+    else
+      last = MAX (last, *(gdouble *) value);
+  }
+  g_hash_table_unref (left);
+  return playing ? -1 : last;
+}
+
+/* A buffering event's level, from its data (else its text; a session
+ * read from a file may hold anything there: not a number is full). */
+static gint
+gp_session_buffering_pct (const GpEvent * ev)
+{
+  JsonNode *n = ev->data ? json_object_get_member (ev->data, "percent") :
+      NULL;
+
+  if (n && JSON_NODE_HOLDS_VALUE (n) &&
+      json_node_get_value_type (n) == G_TYPE_INT64)
+    return (gint) CLAMP (json_node_get_int (n), 0, 100);
+  if (n == NULL && ev->text && g_ascii_isdigit (ev->text[0]))
+    return atoi (ev->text);
+  return 100;
+}
+
+/* A pipeline paused within this long of its buffering element's level
+ * falling below full paused for it (the bus message, then the state
+ * change, take milliseconds). */
+#define GP_SESSION_BUFFERING_PAUSE_S 0.5
+
+/* Whether a top-level pipeline of @s went PLAYING->PAUSED around @t. */
+static gboolean
+gp_session_paused_at (GpSession * s, gdouble t)
+{
+  guint i;
+
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (ev->type, "state") == 0 &&
+        g_strcmp0 (ev->text, "PLAYING->PAUSED") == 0 &&
+        fabs (ev->t - t) <= GP_SESSION_BUFFERING_PAUSE_S)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static gint
+gp_session_buffering_cmp (gconstpointer a, gconstpointer b)
+{
+  const GpBufferingPause *pa = a, *pb = b;
+
+  return pa->t0 < pb->t0 ? -1 : pa->t0 > pb->t0;
+}
+
+void
+gp_session_buffering_pauses (GpSession * s, GArray * out, gdouble * fill_s)
+{
+  GHashTable *open = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *first = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      g_free);
+  GHashTable *full = g_hash_table_new (g_str_hash, g_str_equal);
+  GpPlayingSpan span;
+  GHashTableIter it;
+  gpointer key, value;
+  guint i;
+
+  g_array_set_size (out, 0);
+  *fill_s = -1;
+  gp_session_playing_span (s, &span);
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+    gdouble *since;
+
+    if (g_strcmp0 (ev->type, "buffering") != 0 || ev->source == NULL)
+      continue;
+    since = g_hash_table_lookup (open, ev->source);
+    if (gp_session_buffering_pct (ev) >= 100) {
+      if (!g_hash_table_contains (full, ev->source)) {
+        gdouble *began = g_hash_table_lookup (first, ev->source);
+
+        g_hash_table_add (full, ev->source);
+        *fill_s = MAX (*fill_s, began ? ev->t - *began : 0);
+      } else if (since) {
+        GpBufferingPause p = { MAX (*since, span.t0),
+          MIN (ev->t, span.t1), ev->source, gp_session_paused_at (s, *since)
+        };
+
+        if (p.t1 > p.t0)
+          g_array_append_val (out, p);
+      }
+      g_hash_table_remove (open, ev->source);
+      g_free (since);
+    } else if (since == NULL && g_hash_table_contains (full, ev->source)) {
+      since = g_new (gdouble, 1);
+      *since = ev->t;
+      g_hash_table_insert (open, ev->source, since);
+    } else if (!g_hash_table_contains (first, ev->source)) {
+      gdouble *began = g_new (gdouble, 1);
+
+      *began = ev->t;
+      g_hash_table_insert (first, ev->source, began);
+    }
+  }
+  /* still below full at the end */
+  g_hash_table_iter_init (&it, open);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    GpBufferingPause p = { MAX (*(gdouble *) value, span.t0), span.t1, key,
+      gp_session_paused_at (s, *(gdouble *) value)
+    };
+
+    if (p.t1 > p.t0)
+      g_array_append_val (out, p);
+    g_free (value);
+  }
+  g_hash_table_unref (open);
+  g_hash_table_unref (full);
+  g_hash_table_unref (first);
+  g_array_sort (out, gp_session_buffering_cmp);
+}
+
+const gchar *
+gp_session_buffering_unfilled (GpSession * s, gdouble * waited_s)
+{
+  const gchar *unfilled = NULL;
+  gdouble end = s->stop_s > 0 ? MIN (s->stop_s, s->duration_s) :
+      s->duration_s;
+  GHashTable *since = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter it;
+  gpointer key, value;
+  guint i;
+
+  *waited_s = -1;
+  for (i = 0; s->events && i < s->events->len; i++) {
+    GpEvent *ev = g_ptr_array_index (s->events, i);
+
+    if (g_strcmp0 (ev->type, "buffering") != 0 || ev->source == NULL)
+      continue;
+    if (gp_session_buffering_pct (ev) >= 100)
+      g_hash_table_remove (since, ev->source);
+    else if (!g_hash_table_contains (since, ev->source))
+      g_hash_table_insert (since, ev->source, ev);
+  }
+  g_hash_table_iter_init (&it, since);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (end - ((GpEvent *) value)->t > *waited_s) {
+      *waited_s = MAX (0, end - ((GpEvent *) value)->t);
+      unfilled = key;
+    }
+  g_hash_table_unref (since);
+  return unfilled;
+}
+
+gdouble
+gp_session_buffering_within (GpSession * s, gdouble t0, gdouble t1)
+{
+  GArray *pauses = g_array_new (FALSE, FALSE, sizeof (GpBufferingPause));
+  gdouble fill, covered = 0, reach = t0;
+  guint i;
+
+  gp_session_buffering_pauses (s, pauses, &fill);
+  /* in time order: each adds what lies past the furthest so far */
+  for (i = 0; i < pauses->len; i++) {
+    GpBufferingPause *p = &g_array_index (pauses, GpBufferingPause, i);
+    gdouble a = MAX (p->t0, reach), b = MIN (p->t1, t1);
+
+    if (b > a) {
+      covered += b - a;
+      reach = b;
+    }
+  }
+  g_array_unref (pauses);
+  return covered;
+}
+
 void
 gp_session_machine_span (GpSession * s, GpPlayingSpan * span)
 {
@@ -833,6 +1099,32 @@ gp_session_is_users (GpSession * s, const gchar * name)
     e = parent;
   }
   return FALSE;
+}
+
+gboolean
+gp_session_sink_is_control (GpSession * s, const gchar * name,
+    const gchar ** what)
+{
+  GpLink *in = gp_session_link_into (s, name);
+  gchar *type = in ? gp_caps_media_type (in->caps) : NULL;
+  GpElement *e = gp_session_find_element (s, name);
+  const gchar *word = NULL;
+
+  if (type && (g_str_equal (type, "application/x-rtcp") ||
+          g_str_equal (type, "application/x-srtcp")))
+    word = "RTCP";
+  else if (in && type == NULL && e && e->parent && *e->parent &&
+      !gp_session_is_users (s, name)) {
+    GpElement *parent = gp_session_find_element (s, e->parent);
+
+    /* made by a bin below the top-level pipeline */
+    if (parent && parent->parent && *parent->parent)
+      word = "a bin's own";
+  }
+  g_free (type);
+  if (what)
+    *what = word;
+  return word != NULL;
 }
 
 /* Bins that pick decoders at run time: what they output depends on the

@@ -43,6 +43,18 @@ gboolean gp_session_sink_waits_on_clock (GpSession * s, const gchar * name);
 /* TRUE when @name is a live source (is-live=true, or a factory that is
  * always live: cameras, network receivers). */
 gboolean gp_session_is_live_source (GpSession * s, const gchar * name);
+/* TRUE when one of @elements (a set of names, gp_session_upstream_of) is
+ * a live source. */
+gboolean gp_session_any_live (GpSession * s, GHashTable * elements);
+/* TRUE when a live source is upstream of @element, or is @element: its
+ * data comes at the rate of the world, and the time it takes to get there
+ * is latency someone waits for. */
+gboolean gp_session_fed_live (GpSession * s, const gchar * element);
+/* TRUE when sources are upstream of @element, none live, and each one's
+ * properties were recorded (an import's were not: its liveness is not
+ * known): data read from a file, or made as fast as asked, runs ahead of
+ * the clock, and what it waits on the way is no latency anyone sees. */
+gboolean gp_session_read_ahead (GpSession * s, const gchar * element);
 
 /* The first link into (or out of) @element, or NULL. */
 GpLink *gp_session_link_into (GpSession * s, const gchar * element);
@@ -64,6 +76,13 @@ gboolean gp_session_feeds (GpSession * s, const gchar * up,
  * time inside a bin (decodebin's parser, playbin's sinks, glupload's
  * helpers). Without a launch string (imports), where it sits decides. */
 gboolean gp_session_is_users (GpSession * s, const gchar * name);
+/* TRUE when sink @name carries control traffic, not a stream: RTCP
+ * (application/x-rtcp, x-srtcp), or data without caps into a sink a bin
+ * made for itself (rtspsrc's NAT probe: a fakesrc's few buffers into a
+ * udpsink). *@what, when not NULL: a static word for it ("RTCP", "a
+ * bin's own"). */
+gboolean gp_session_sink_is_control (GpSession * s, const gchar * name,
+    const gchar ** what);
 
 /* TRUE when @name is, or sits inside, a bin that picks its elements at
  * run time (decodebin, uridecodebin, playbin, their 3s, parsebin). */
@@ -106,16 +125,35 @@ const gchar *gp_session_element_time_words (GpSession * s);
 gdouble gp_session_total_work_ms (GpSession * s);
 
 /* Wall busy share of a streaming thread: the working self time of the
- * elements that ran on it and of the pad probes on the links into them
- * (gp_session_thread_probes), as % of the run. -1 when it ran none. */
+ * elements that ran on it and the application's work among them
+ * (gp_session_thread_app), as % of the run. -1 when it ran none. */
 gdouble gp_session_thread_busy_pct (GpSession * s, const GpThreadSummary * t);
 
-/* The pad probes on the links into @t's elements (an application's work
- * on the thread, apart from the elements' self time): their busy share
- * of the run, summed, 0 when none; @most (may be NULL) the link whose
- * probes took the most, NULL when none did. */
-gdouble gp_session_thread_probes (GpSession * s, const GpThreadSummary * t,
-    GpLinkSummary ** most);
+/* The application's own work on a streaming thread, apart from every
+ * element's self time: the pad probes on a link into one of its elements,
+ * or the handlers of an element's streaming signals (identity's handoff). */
+typedef struct
+{
+  const gchar *id;              /* the link's id, or the element's name;
+                                 * NULL: none */
+  gboolean handlers;            /* an element's signal handlers (else a
+                                 * link's pad probes) */
+  gdouble busy_pct;             /* of the run, as the thread's busy share
+                                 * counts it */
+  gdouble mean_ms;              /* a push's probes, or an emission's
+                                 * handlers */
+} GpAppWork;
+
+/* The application's work on @t's elements and the links into them: its
+ * busy share of the run, summed (an element on several threads split
+ * evenly), 0 when none; @most (may be NULL) the one that took the most,
+ * its id NULL when none did. */
+gdouble gp_session_thread_app (GpSession * s, const GpThreadSummary * t,
+    GpAppWork * most);
+
+/* "the pad probes on LINK" or "the signal handlers on ELEMENT" (the
+ * application's), a new string. */
+gchar *gp_app_work_words (const GpAppWork * w);
 
 /* The thread whose element list names @element (the busiest one when
  * several do), or NULL. */
@@ -187,10 +225,48 @@ typedef struct
   gdouble t0, t1;
 } GpPlayingSpan;
 void gp_session_playing_span (GpSession * s, GpPlayingSpan * span);
+/* When the last top-level pipeline left PLAYING for good (s from the
+ * session's start), each pipeline apart: a helper pipeline that ends while
+ * another plays is not it, nor a pause to buffer that plays again; a
+ * program that sets its pipeline to NULL without an EOS frees what its
+ * queues held there (MEM leaves out what a window samples after it). < 0
+ * when a pipeline still played at the end. */
+gdouble gp_session_left_playing (GpSession * s);
+
 /* The span the machine's series are judged over (s from the session's
  * start, as their times): the PLAYING span when the session measured a
  * pipeline, else (a telemetry log alone) the whole log, NAN bounds. */
 void gp_session_machine_span (GpSession * s, GpPlayingSpan * span);
+
+/* A buffering element's level below full while playing (its "buffering"
+ * events, gp-record.h): from @t0 to @t1 (s from the session's start,
+ * clipped to the PLAYING span), @source the element. */
+typedef struct
+{
+  gdouble t0, t1;
+  const gchar *source;
+  gboolean paused;              /* the pipeline went PLAYING->PAUSED as
+                                 * it began (gst-launch-1.0, gstprof run,
+                                 * a player that handles buffering); FALSE:
+                                 * it played on, starved */
+} GpBufferingPause;
+
+/* The pauses of @s after each buffering element was first full (the
+ * start-up fill is not one), in time order, into @out (GpBufferingPause,
+ * emptied first); the longest start-up fill, from an element's first
+ * level below full to its first full, in @fill_s (-1: none was ever
+ * full). */
+void gp_session_buffering_pauses (GpSession * s, GArray * out,
+    gdouble * fill_s);
+/* A buffering element that went below full and was never full again by
+ * the end of the run (the pipeline waited for its first fill and never
+ * played, or it ran dry for good), NULL when none; how long, from its
+ * first level below full to the run's stop (or end), in @waited_s. */
+const gchar *gp_session_buffering_unfilled (GpSession * s,
+    gdouble * waited_s);
+/* The seconds between @t0 and @t1 that some buffering element was paused
+ * (gp_session_buffering_pauses; overlapping pauses counted once). */
+gdouble gp_session_buffering_within (GpSession * s, gdouble t0, gdouble t1);
 
 /* The machine's CPUs over the machine span, each in % of all of them:
  * how busy they were (cpu.load/all), the part this process took (its CPU

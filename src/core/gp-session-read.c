@@ -461,7 +461,7 @@ gp_session_read_elem_summary (GpJsonReader * r, GpSession * s,
     JsonObject * o, const gchar * p)
 {
   GpElementSummary *es = gp_session_add_elem_summary (s, name);
-  JsonObject *queued;
+  JsonObject *queued, *handlers;
   gchar *qp;
   gboolean ok;
 
@@ -479,8 +479,19 @@ gp_session_read_elem_summary (GpJsonReader * r, GpSession * s,
           gp_json_read_string_array (r, o, p, "threads", es->threads) &&
           gp_session_read_maybe (r, o, p, "busy_pct", &es->busy_pct) &&
           gp_session_read_maybe (r, o, p, "share_pct", &es->share_pct) &&
-          gp_json_read_object (r, o, p, "queued", &queued)))
+          gp_json_read_object (r, o, p, "queued", &queued) &&
+          gp_json_read_object (r, o, p, "handlers", &handlers)))
     return FALSE;
+  if (handlers) {
+    qp = gp_json_key_path (p, "handlers");
+    ok = gp_session_read_maybe (r, handlers, qp, "ms", &es->handler_ms) &&
+        gp_json_read_count (r, handlers, qp, "calls", &es->handler_calls) &&
+        gp_session_read_maybe (r, handlers, qp, "busy_pct",
+        &es->handler_busy_pct);
+    g_free (qp);
+    if (!ok)
+      return FALSE;
+  }
   if (queued == NULL)
     return TRUE;
   qp = gp_json_key_path (p, "queued");
@@ -535,6 +546,7 @@ gp_session_read_link_summary (GpJsonReader * r, GpSession * s,
           gp_session_read_maybe (r, o, p, "first_s", &ls->first_s) &&
           gp_json_read_count (r, o, p, "buffers", &ls->buffers) &&
           gp_json_read_count (r, o, p, "no_pts", &ls->no_pts) &&
+          gp_json_read_count (r, o, p, "gap", &ls->gap) &&
           gp_json_read_object (r, o, p, "probe", &probe) &&
           gp_json_read_object (r, o, p, "rtp", &rtp)))
     return FALSE;
@@ -610,7 +622,10 @@ gp_session_read_paths (GpJsonReader * r, JsonObject * summary,
           gp_session_read_maybe (r, po, ip, "mean_ms", &p->mean_ms) &&
           gp_json_read_count (r, po, ip, "matched", &p->matched) &&
           gp_json_read_count (r, po, ip, "exact", &p->exact) &&
-          gp_json_read_count (r, po, ip, "unmatched", &p->unmatched);
+          gp_json_read_count (r, po, ip, "unmatched", &p->unmatched) &&
+          gp_json_read_bool (r, po, ip, "steady", &p->steady) &&
+          gp_session_read_maybe (r, po, ip, "startup_max_ms",
+          &p->startup_max_ms);
       /* sessions from before interval matching matched exactly only */
       if (ok && !json_object_has_member (po, "exact"))
         p->exact = p->matched;

@@ -415,6 +415,8 @@ gp_session_write_paths (GPtrArray * paths)
     gp_session_write_set_count (po, "matched", p->matched);
     gp_session_write_set_count (po, "exact", p->exact);
     gp_session_write_set_count (po, "unmatched", p->unmatched);
+    json_object_set_boolean_member (po, "steady", p->steady);
+    gp_session_write_set_maybe (po, "startup_max_ms", p->startup_max_ms);
     json_array_add_object_element (a, po);
   }
   return a;
@@ -482,6 +484,14 @@ gp_session_write_summary (GpSession * s)
       json_object_set_boolean_member (qo, "blocks", es->queued_blocks);
       json_object_set_object_member (eo, "queued", qo);
     }
+    if (es->handler_ms >= 0) {
+      JsonObject *ho = json_object_new ();
+
+      gp_session_write_set_maybe (ho, "ms", es->handler_ms);
+      gp_session_write_set_count (ho, "calls", es->handler_calls);
+      gp_session_write_set_maybe (ho, "busy_pct", es->handler_busy_pct);
+      json_object_set_object_member (eo, "handlers", ho);
+    }
     json_object_set_array_member (eo, "threads",
         gp_session_write_string_array (es->threads));
     gp_session_write_set_maybe (eo, "busy_pct", es->busy_pct);
@@ -514,6 +524,8 @@ gp_session_write_summary (GpSession * s)
     gp_session_write_set_count (lo, "buffers", ls->buffers);
     if (ls->no_pts > 0)
       gp_session_write_set_count (lo, "no_pts", ls->no_pts);
+    if (ls->gap > 0)
+      gp_session_write_set_count (lo, "gap", ls->gap);
     if (ls->rtp) {
       JsonObject *ro = json_object_new ();
 

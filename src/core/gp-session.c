@@ -118,6 +118,7 @@ gp_element_summary_new (const gchar * name)
   es->wait_total_ms = -1;
   es->cpu_ms = -1;
   es->queued_mb_max = es->queued_mb_end = -1;
+  es->handler_ms = es->handler_busy_pct = -1;
   es->threads = g_ptr_array_new_with_free_func (g_free);
   return es;
 }
@@ -185,6 +186,7 @@ gp_path_new (const gchar * source, const gchar * sink)
   p->sink = gp_strdup_or_empty (sink);
   gp_quantiles_set_unknown (&p->latency_ms);
   p->mean_ms = -1;
+  p->startup_max_ms = -1;
   return p;
 }
 

@@ -138,6 +138,13 @@ typedef struct
   gdouble queued_mb_max, queued_mb_end;
   guint64 queued_limit_bytes;
   gboolean queued_blocks;
+  /* an application's handlers of its streaming signals (gp-record.h
+   * GP_E_HANDLER_*), taken out of its self time: their time (< 0: none
+   * ran or not measured), the emissions timed, and that time over the
+   * PLAYING time as busy_pct (< 0: none), as a link's probe_busy_pct */
+  gdouble handler_ms;
+  guint64 handler_calls;
+  gdouble handler_busy_pct;
   gdouble busy_pct;             /* self_total over the PLAYING time and the
                                  * threads it ran on, % (never above 100) */
   gdouble share_pct;            /* of all elements' self time,
@@ -173,6 +180,8 @@ typedef struct
       s from the start; < 0 none */
   guint64 buffers;
   guint64 no_pts;               /* of them, without a PTS */
+  guint64 gap;                  /* of them, flagged GAP (a repeat, a
+                                 * filler); 0 too where not counted */
   /* RTP packets over the whole run (gp-record.h GP_L_RTP_*): what the
    * sequence numbers say was sent, what came, how often the numbering
    * started anew; rtp FALSE: the link carried none (or the session does
@@ -201,6 +210,13 @@ typedef struct
    * rest matched by running-time interval (content re-chunked,
    * re-timestamped, mixed or repeated on the way) */
   guint64 exact;
+  /* steady: latency_ms, latency_octaves and mean_ms are over the steady
+   * state, as the rates are (the path's first second of matches and the
+   * drain after the stop left out), and startup_max_ms is the longest of
+   * that first second; else they are over the whole run (too little
+   * steady state, older sessions) and startup_max_ms is < 0 */
+  gboolean steady;
+  gdouble startup_max_ms;
 } GpPath;
 
 /* summary.threads[] */

@@ -20,6 +20,7 @@
 
 #include <gst/gst.h>
 
+#include "core/gp-caps.h"
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
 
@@ -380,6 +381,26 @@ gp_fix_plan_get_n_edits (GpFixPlan * p)
   return p->edits->len;
 }
 
+guint
+gp_fix_plan_get_measures (GpFixPlan * p)
+{
+  guint measures = 0, i, k;
+
+  for (i = 0; i < p->edits->len; i++) {
+    GpFixEdit *e = g_ptr_array_index (p->edits, i);
+
+    for (k = 0; k < e->findings->len; k++) {
+      GpFinding *f = g_ptr_array_index (p->s->findings,
+          g_array_index (e->findings, guint, k));
+      const GpRule *rule = gp_rules_find (f->rule);
+
+      if (rule != NULL)
+        measures |= rule->measure;
+    }
+  }
+  return measures;
+}
+
 static void
 gp_fix_append_finding (GString * out, GpSession * s, guint fi,
     const gchar * indent)
@@ -484,13 +505,14 @@ gp_fix_apply (GpSession * before, const gchar * launch, gboolean progress,
   return after;
 }
 
-/* The caps on the link into sink @name of @s, or NULL. */
-static GstCaps *
-gp_fix_sink_caps (GpSession * s, const gchar * name)
+/* What the link into sink @name of @s carries, in words
+ * (gp_caps_stream_words), or NULL when nothing reached it. */
+static gchar *
+gp_fix_sink_stream (GpSession * s, const gchar * name)
 {
   GpLink *l = gp_session_link_into (s, name);
 
-  return l && l->caps ? gst_caps_from_string (l->caps) : NULL;
+  return l && l->caps ? gp_caps_stream_words (l->caps) : NULL;
 }
 
 gchar *
@@ -501,20 +523,16 @@ gp_fix_delivery_changes (GpSession * before, GpSession * after)
 
   for (i = 0; before->sinks && i < before->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (before->sinks, i);
-    GstCaps *was = gp_fix_sink_caps (before, sk->name);
-    GstCaps *now = gp_fix_sink_caps (after, sk->name);
+    gchar *was = gp_fix_sink_stream (before, sk->name);
+    gchar *now = gp_fix_sink_stream (after, sk->name);
 
     if (was != NULL && now == NULL)
       g_string_append_printf (out, "  %s: received nothing after (before: "
-          "%s)\n", sk->name, gp_session_link_into (before, sk->name)->caps);
-    else if (was != NULL && !gst_caps_is_equal (was, now))
-      g_string_append_printf (out, "  %s: %s\n    -> %s\n", sk->name,
-          gp_session_link_into (before, sk->name)->caps,
-          gp_session_link_into (after, sk->name)->caps);
-    if (was)
-      gst_caps_unref (was);
-    if (now)
-      gst_caps_unref (now);
+          "%s)\n", sk->name, was);
+    else if (was != NULL && strcmp (was, now) != 0)
+      g_string_append_printf (out, "  %s: %s -> %s\n", sk->name, was, now);
+    g_free (was);
+    g_free (now);
   }
   if (out->len == 0) {
     g_string_free (out, TRUE);

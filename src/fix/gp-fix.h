@@ -59,6 +59,9 @@ void gp_fix_plan_free (GpFixPlan * p);
 /* The patched launch string (the original when no edit applied). */
 const gchar *gp_fix_plan_get_launch (GpFixPlan * p);
 guint gp_fix_plan_get_n_edits (GpFixPlan * p);
+/* What the applied edits are for: their findings' rules' measures
+ * (GpRuleMeasure flags, gp-rules.h), where the re-run judges the fix. */
+guint gp_fix_plan_get_measures (GpFixPlan * p);
 /* The patched string, the diff, each edit with its findings, the skipped
  * findings with their reason, the findings without an edit. */
 gchar *gp_fix_plan_format (GpFixPlan * p);
@@ -73,11 +76,14 @@ void gp_fix_capture_options (GpSession * before, GpCaptureOptions * opts);
 GpSession *gp_fix_apply (GpSession * before, const gchar * launch,
     gboolean progress, gboolean * pipeline_failed, GError ** error);
 
-/* What each of @before's sinks received (the caps on the link into it)
- * that @after's sink of the same name did not, one line a sink ("NAME:
+/* What each of @before's sinks received that @after's sink of the same
+ * name did not: what the stream is, in words (core's
+ * gp_caps_stream_words: media type, profile, format, chroma, bit depth,
+ * size, rates, channels, memory; not a muxer's stream headers, which two
+ * runs of one pipeline already differ in), one line a sink ("NAME:
  * BEFORE -> AFTER", or "received nothing" when it is gone), or NULL when
- * every sink received the same caps: a fix that changes them is not a
- * pure speed-up, whatever its rate. GStreamer initialised. */
+ * every sink received the same: a fix that changes them is not a pure
+ * speed-up, whatever its rate. */
 gchar *gp_fix_delivery_changes (GpSession * before, GpSession * after);
 
 G_END_DECLS

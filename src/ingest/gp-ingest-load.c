@@ -148,15 +148,49 @@ gp_ingest_is_records (const gchar * path)
 }
 
 /* The tracer's records folded into a session (src/capture/gp-records.h):
- * they are GstStructures, read by this process's GStreamer. */
+ * they are GstStructures, read by this process's GStreamer. Read here,
+ * they are what the tracer wrote by itself (GST_TRACERS="gstprof(out=DIR)"),
+ * not a wrap's: mode "records". */
 static GpSession *
 gp_ingest_load_records (const gchar * path, GError ** error)
 {
+  GpSession *s;
+
   if (!gst_init_check (NULL, NULL, error)) {
     g_prefix_error (error, "cannot initialise GStreamer: ");
     return NULL;
   }
-  return gp_records_load (path, error);
+  s = gp_records_load (path, error);
+  if (s != NULL) {
+    g_free (s->mode);
+    s->mode = g_strdup ("records");
+  }
+  return s;
+}
+
+/* A name that does not exist and has no dot in it is most often the
+ * folder GST_TRACERS="gstprof(out=DIR)" was to make, and GStreamer says
+ * nothing of a tracer it cannot find: @error (the open's) says what to
+ * do. */
+static void
+gp_ingest_missing_folder (const gchar * path, GError ** error)
+{
+  gchar *base, *text;
+
+  if (error == NULL || *error == NULL ||
+      g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+  base = g_path_get_basename (path);
+  if (strchr (base, '.') == NULL) {
+    text = g_strdup_printf ("%s; if GST_TRACERS=\"gstprof(out=%s)\" was to "
+        "write it, the tracer did not load (GStreamer skips a tracer it "
+        "cannot find, without a word): set GST_PLUGIN_PATH to the folder of "
+        "libgstprof.so, or make install (gstprof check says whether "
+        "GST_TRACERS=gstprof alone finds it)", (*error)->message, path);
+    g_free ((*error)->message);
+    (*error)->message = text;
+  }
+  g_free (base);
 }
 
 GpSession *
@@ -174,8 +208,10 @@ gp_ingest_load_any (const gchar * path, GError ** error)
     return gp_ingest_load_run_dir (path, error);
   /* opened once: a pipe or a FIFO cannot be read twice */
   st = gp_ingest_stream_open (path, error);
-  if (st == NULL)
+  if (st == NULL) {
+    gp_ingest_missing_folder (path, error);
     return NULL;
+  }
   s = gp_ingest_load_stream (st, error);
   gp_ingest_stream_free (st);
   return s;

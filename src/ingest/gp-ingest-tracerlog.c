@@ -556,11 +556,32 @@ gp_tl_bad (GpTl * tl, const gchar * why)
 
 /* The element called @name, made when it is new (NULL past
  * GP_TL_MAX_KEYS). */
+/* Until stats says its GType: the factory a default name says, or NULL.
+ * GStreamer names an element its type's name and a count, with a '-'
+ * between when the type's name ends in a digit ("x264enc0",
+ * "avdec_h264-0"); a name of any other shape was given by someone
+ * ("queue_sink_66" is splitmuxsink's, "muxer" a user's) and says nothing
+ * of its factory. */
+static gchar *
+gp_tl_factory_of_name (const gchar * name)
+{
+  const gchar *p;
+  gsize n;
+
+  for (p = name + strlen (name); p > name && g_ascii_isdigit (p[-1]); p--);
+  n = p - name;
+  if (*p == '\0' || n == 0)
+    return NULL;
+  if (name[n - 1] == '-')
+    return n >= 2 && g_ascii_isdigit (name[n - 2]) ?
+        g_strndup (name, n - 1) : NULL;
+  return g_ascii_isalpha (name[n - 1]) ? g_strndup (name, n) : NULL;
+}
+
 static GpTlElement *
 gp_tl_element (GpTl * tl, const gchar * name)
 {
   GpTlElement *e = g_hash_table_lookup (tl->by_name, name);
-  const gchar *p;
 
   if (e != NULL)
     return e;
@@ -570,10 +591,7 @@ gp_tl_element (GpTl * tl, const gchar * name)
   }
   e = g_new0 (GpTlElement, 1);
   e->name = g_strdup (name);
-  /* until stats says its GType: gst-launch's names are the factory's
-   * with a number */
-  for (p = name + strlen (name); p > name && g_ascii_isdigit (p[-1]); p--);
-  e->factory = g_strndup (name, p - name);
+  e->factory = gp_tl_factory_of_name (name);
   e->threads = g_ptr_array_new ();
   g_ptr_array_add (tl->elements, e);
   g_hash_table_insert (tl->by_name, e->name, e);

@@ -195,22 +195,28 @@ gp_page_paths (GpPage * p)
 {
   GpSession *s = p->s;
   GpPageTable *t;
+  GString *note;
   guint i;
 
   if (s->paths->len == 0)
     return;
   t = gp_page_table (p, "paths", "Latency paths (source to sink input)",
-      "from|to|p50 ms|p95 ms|p99 ms|matched|unmatched");
+      "from|to|p50 ms|p95 ms|p99 ms|start-up max ms|matched|unmatched");
+  note = g_string_new ("over the steady state, a path's first second (its "
+      "start-up) and the drain left out; start-up max '-': over the whole "
+      "run");
   if (s->frame_period_ms > 0)
-    t->note = g_strdup_printf ("the frame period: %.1f ms",
+    g_string_append_printf (note, "; the frame period: %.1f ms",
         s->frame_period_ms);
+  t->note = g_string_free (note, FALSE);
   for (i = 0; i < s->paths->len; i++) {
     GpPath *path = g_ptr_array_index (s->paths, i);
 
     gp_page_row (t, g_strdup (path->source), g_strdup (path->sink),
         gp_page_num (path->latency_ms.p50, 2),
         gp_page_num (path->latency_ms.p95, 2),
-        gp_page_num (path->latency_ms.p99, 2), gp_page_count (path->matched),
+        gp_page_num (path->latency_ms.p99, 2),
+        gp_page_num (path->startup_max_ms, 2), gp_page_count (path->matched),
         gp_page_count (path->unmatched));
   }
 }

@@ -9,6 +9,7 @@
 #include "core/gp-caps.h"
 #include "core/gp-series.h"
 #include "core/gp-session-query.h"
+#include "core/gp-session-streams.h"
 #include "core/gp-stats.h"
 #include "rules/gp-rules.h"
 
@@ -195,6 +196,22 @@ gp_compare_rate_kind (GpSinkSummary * sa, GpSinkSummary * sb)
   return GP_COMPARE_RATE_FPS;
 }
 
+/* @v, filled in buffers a second, made media time a second (@media_a and
+ * @media_b over @fps_a and @fps_b buffers): its spread is the windows'
+ * buffers a second at the run's media time per buffer. */
+static void
+gp_compare_value_real_time (GpCompareValue * v, gdouble fps_a,
+    gdouble media_a, gdouble fps_b, gdouble media_b)
+{
+  gdouble scale = MAX (media_a / fps_a, media_b / fps_b);
+
+  v->a = media_a;
+  v->b = media_b;
+  if (v->spread >= 0)
+    v->spread = MAX (v->spread * scale, GP_COMPARE_MIN_CHANGE_PCT / 100.0
+        * MAX (v->a, v->b));
+}
+
 /* Fills @v for a sink's rate in its own media (@kind); FALSE when either
  * session lacks the sink. The spread of media time per second is the
  * windows' buffers per second at the run's media time per buffer. */
@@ -204,18 +221,13 @@ gp_compare_sink_rate (GpSession * a, GpSession * b, const gchar * sink,
 {
   GpSinkSummary *sa = gp_session_find_sink (a, sink);
   GpSinkSummary *sb = gp_session_find_sink (b, sink);
-  gdouble scale;
 
   if (!gp_compare_sink_fps (a, b, sink, v))
     return FALSE;
   *kind = gp_compare_rate_kind (sa, sb);
   if (*kind == GP_COMPARE_RATE_REAL_TIME) {
-    scale = MAX (sa->media_per_s / sa->fps, sb->media_per_s / sb->fps);
-    v->a = sa->media_per_s;
-    v->b = sb->media_per_s;
-    if (v->spread >= 0)
-      v->spread = MAX (v->spread * scale, GP_COMPARE_MIN_CHANGE_PCT / 100.0
-          * MAX (v->a, v->b));
+    gp_compare_value_real_time (v, sa->fps, sa->media_per_s, sb->fps,
+        sb->media_per_s);
   } else if (*kind == GP_COMPARE_RATE_KBIT) {
     v->a = sa->bytes_per_s * 8 / 1000.0;
     v->b = sb->bytes_per_s * 8 / 1000.0;
@@ -228,6 +240,173 @@ gp_compare_sink_rate (GpSession * a, GpSession * b, const gchar * sink,
   v->noise = v->spread >= 0 && v->a >= 0 && v->b >= 0 &&
       fabs (v->b - v->a) <= v->spread;
   return TRUE;
+}
+
+/* A path's key in the series, "SOURCE->SINK". */
+static gchar *
+gp_compare_path_key (const GpPath * p)
+{
+  return g_strdup_printf ("%s->%s", p->source, p->sink);
+}
+
+/* The stream of @streams that enters its muxer or payloader by the pad
+ * @st enters by ("matroskamux0.video_0"): what is upstream of it may have
+ * been renamed or renumbered by the fix; NULL when none. */
+static GpStream *
+gp_compare_find_stream (GArray * streams, const GpStream * st)
+{
+  guint i;
+
+  for (i = 0; i < streams->len; i++) {
+    GpStream *other = &g_array_index (streams, GpStream, i);
+
+    if (g_strcmp0 (other->link->sink, st->link->sink) == 0)
+      return other;
+  }
+  return NULL;
+}
+
+/* Fills @v for the elementary stream @sa of @a and its partner in @b (the
+ * stream into the same pad of the same muxer or payloader):
+ * video in fps, audio in media time a second (@unit); FALSE when @b has
+ * none or the rate is not known. */
+static gboolean
+gp_compare_stream_rate (GpSession * a, GpSession * b, GpStream * sa,
+    GArray * streams_b, GpCompareValue * v, const gchar ** unit)
+{
+  GpStream *sb = gp_compare_find_stream (streams_b, sa);
+
+  v->a = v->b = v->spread = -1;
+  v->noise = FALSE;
+  if (sb == NULL || sa->fps < 0 || sb->fps < 0)
+    return FALSE;
+  v->a = sa->fps;
+  v->b = sb->fps;
+  gp_compare_value_set_spread (v, a, b, GP_SERIES_LINKS, sa->link->id,
+      sb->link->id, GP_SL_FPS, 0.0);
+  *unit = "fps";
+  if (sa->kind == GP_MEDIA_AUDIO && sa->media_per_s > 0 &&
+      sb->media_per_s > 0 && sa->fps > 0 && sb->fps > 0) {
+    gp_compare_value_real_time (v, sa->fps, sa->media_per_s, sb->fps,
+        sb->media_per_s);
+    v->noise = v->spread >= 0 && fabs (v->b - v->a) <= v->spread;
+    *unit = "x real time";
+  }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* worse                                                               */
+
+/* @v, when it moved the wrong way beyond a known noise (@higher_worse: up
+ * is worse), as a line into @out. */
+static void
+gp_compare_say_worse (GString * out, const gchar * what,
+    const GpCompareValue * v, const gchar * unit, gboolean higher_worse)
+{
+  gdouble d;
+
+  if (v->a < 0 || v->b < 0 || v->spread < 0 || v->noise)
+    return;
+  d = v->b - v->a;
+  if (higher_worse ? d <= 0 : d >= 0)
+    return;
+  g_string_append_printf (out, "  %s: %.1f -> %.1f %s", what, v->a, v->b,
+      unit);
+  if (v->a > 0)
+    g_string_append_printf (out, " (%+.0f %%)", 100.0 * d / v->a);
+  g_string_append_printf (out, ", beyond noise (±%.1f)\n", v->spread);
+}
+
+static const gchar *const gp_compare_rate_units[] = {
+  "fps", "x real time", "kbit/s"
+};
+
+gchar *
+gp_compare_worse (GpSession * a, GpSession * b, guint measures)
+{
+  GString *out = g_string_new (NULL);
+  GpCompareValue v;
+  guint i;
+
+  for (i = 0; a->sinks && i < a->sinks->len; i++) {
+    GpSinkSummary *sa = g_ptr_array_index (a->sinks, i);
+    GpCompareRate kind;
+
+    if (!gp_compare_sink_rate (a, b, sa->name, &v, &kind))
+      continue;
+    /* a muxed or RTP output by its streams: its bits a second are the
+     * encoder's business, its frames a second the viewer's */
+    if (kind == GP_COMPARE_RATE_KBIT) {
+      GArray *streams_a = gp_session_streams_of (a, sa->name);
+      GArray *streams_b = gp_session_streams_of (b, sa->name);
+      GpCompareValue sv;
+      guint k, matched = 0;
+
+      for (k = 0; k < streams_a->len; k++) {
+        GpStream *st = &g_array_index (streams_a, GpStream, k);
+        const gchar *unit;
+        gchar *what;
+
+        if (!gp_compare_stream_rate (a, b, st, streams_b, &sv, &unit))
+          continue;
+        matched++;
+        what = g_strdup_printf ("%s into %s", st->kind == GP_MEDIA_VIDEO ?
+            "video" : "audio", st->into);
+        gp_compare_say_worse (out, what, &sv, unit, FALSE);
+        g_free (what);
+      }
+      /* no stream to judge it by (an RTP relay, a muxer's input renamed):
+       * its own bits a second */
+      if (matched == 0)
+        gp_compare_say_worse (out, sa->name, &v, gp_compare_rate_units[kind],
+            FALSE);
+      g_array_unref (streams_a);
+      g_array_unref (streams_b);
+    } else {
+      gp_compare_say_worse (out, sa->name, &v, gp_compare_rate_units[kind],
+          FALSE);
+    }
+  }
+  for (i = 0; (measures & GP_RULE_MEASURE_LATENCY) && a->paths &&
+      i < a->paths->len; i++) {
+    GpPath *pa = g_ptr_array_index (a->paths, i);
+    GpPath *pb = gp_session_find_path (b, pa->source, pa->sink);
+    gchar *key = gp_compare_path_key (pa), *what;
+
+    if (pb != NULL) {
+      v.a = pa->latency_ms.p50;
+      v.b = pb->latency_ms.p50;
+      gp_compare_value_set_spread (&v, a, b, GP_SERIES_PATHS, key, key,
+          GP_SP_LATENCY_MS_P50, 0.05);
+      what = g_strdup_printf ("latency p50 %s", key);
+      gp_compare_say_worse (out, what, &v, "ms", TRUE);
+      g_free (what);
+    }
+    g_free (key);
+  }
+  if ((measures & GP_RULE_MEASURE_CPU) && a->process.measured &&
+      b->process.measured) {
+    v.a = a->process.cpu_pct_mean;
+    v.b = b->process.cpu_pct_mean;
+    gp_compare_value_set_spread (&v, a, b, GP_SERIES_PROCESS, NULL, NULL,
+        GP_SPR_CPU_PCT, 0.5);
+    gp_compare_say_worse (out, "process CPU", &v, "% of a core", TRUE);
+  }
+  if ((measures & GP_RULE_MEASURE_MEMORY) && a->process.measured &&
+      b->process.measured && a->process.rss_mb_max >= 0 &&
+      b->process.rss_mb_max >= 0) {
+    v.a = a->process.rss_mb_max;
+    v.b = b->process.rss_mb_max;
+    gp_compare_value_set_spread (&v, a, b, GP_SERIES_PROCESS, NULL, NULL,
+        GP_SPR_RSS_MB, 1.0);
+    gp_compare_say_worse (out, "process RSS, max", &v, "MiB", TRUE);
+  }
+  if (out->len == 0) {
+    g_string_free (out, TRUE);
+    return NULL;
+  }
+  return g_string_free (out, FALSE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -334,9 +513,32 @@ gp_compare_flush_rows (GString * out, const gchar * heading, GPtrArray * rows,
   g_ptr_array_set_size (rows, 0);
 }
 
-static const gchar *const gp_compare_rate_units[] = {
-  "fps", "x real time", "kbit/s"
-};
+/* A row for each stream into @sink's muxer or payloader. */
+static void
+gp_compare_stream_rows (GPtrArray * rows, GpSession * a, GpSession * b,
+    const gchar * sink)
+{
+  GArray *streams_a = gp_session_streams_of (a, sink);
+  GArray *streams_b = gp_session_streams_of (b, sink);
+  GpCompareValue v;
+  guint k;
+
+  for (k = 0; k < streams_a->len; k++) {
+    GpStream *st = &g_array_index (streams_a, GpStream, k);
+    const gchar *unit;
+    gchar *label;
+
+    if (g_strcmp0 (st->into, sink) == 0 ||
+        !gp_compare_stream_rate (a, b, st, streams_b, &v, &unit))
+      continue;
+    label = g_strdup_printf ("  %s into %s (%s)", st->kind ==
+        GP_MEDIA_VIDEO ? "video" : "audio", st->into, unit);
+    gp_compare_add_row (rows, label, &v);
+    g_free (label);
+  }
+  g_array_unref (streams_a);
+  g_array_unref (streams_b);
+}
 
 static void
 gp_compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
@@ -355,6 +557,10 @@ gp_compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
 
       gp_compare_add_row (rows, label, &v);
       g_free (label);
+      /* under a muxed or RTP output, each stream into it: an encoder from
+       * 6.5 to 16.2 fps read "+64 % kbit/s, noise" */
+      if (kind == GP_COMPARE_RATE_KBIT)
+        gp_compare_stream_rows (rows, a, b, sa->name);
     } else {
       gchar *note = g_strdup_printf ("only in %s (%.1f buffers/s)", la,
           sa->fps);
@@ -376,12 +582,6 @@ gp_compare_sinks (GString * out, GPtrArray * rows, GpSession * a, GpSession * b,
   }
   gp_compare_flush_rows (out, "Rate (per sink, in its own media)", rows, la,
       lb);
-}
-
-static gchar *
-gp_compare_path_key (const GpPath * p)
-{
-  return g_strdup_printf ("%s->%s", p->source, p->sink);
 }
 
 static void

@@ -45,6 +45,16 @@ gboolean gp_compare_sink_fps (GpSession * a, GpSession * b,
  * machine's drift between them. */
 gdouble gp_compare_machine_reference (GpSession * s);
 
+/* What got worse beyond noise from @a to @b: a sink's rate lower (always:
+ * a fix never delivers less; a muxed or RTP output's by each stream into
+ * its muxer or payloader, matched by the pad it enters, else by its own
+ * bits a second), and with @measures (GpRuleMeasure flags) a
+ * path's latency p50, the process's mean CPU or its RSS at its most
+ * higher; one indented line each ("  fakesink0: 30.0 -> 22.8 fps (-24 %),
+ * beyond noise (±1.0)"), or NULL when nothing did. A change whose noise is
+ * unknown (too few windows) is not claimed. */
+gchar *gp_compare_worse (GpSession * a, GpSession * b, guint measures);
+
 /* The side-by-side table, plain text, @label_a / @label_b heading the
  * columns ("before", "after"). Findings must be ranked already (the rules
  * run); they are matched by rule and targets. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gp-caps.h"
 #include "core/gp-file.h"
 #include "core/gp-json.h"
 #include "core/gp-platform.h"
@@ -144,6 +145,9 @@ gp_gate_run_new (void)
 
   run->metrics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       g_free);
+  run->units = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  run->buffer_ms = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
   run->findings = g_ptr_array_new_with_free_func (g_free);
   run->reference_ns = NAN;
   return run;
@@ -163,6 +167,66 @@ gp_gate_pad_identity (GpSession * s, const gchar * pad)
   return out;
 }
 
+/* Beside metric @kind of @id, the mean media time of the buffers it
+ * counts, ms (@media_per_s over @fps), when they are not video frames
+ * (their size is the pipeline's choice: gp_gate_judge judges the metric
+ * per second of media when it changed) and carry a duration. */
+static void
+gp_gate_put_buffer_ms (GpGateRun * run, GpGateKind kind, const gchar * id,
+    GpMediaKind media, gdouble fps, gdouble media_per_s)
+{
+  gdouble *box;
+
+  if (media == GP_MEDIA_VIDEO || media == GP_MEDIA_UNKNOWN || !(fps > 0) ||
+      !(media_per_s > 0) || id == NULL || *id == '\0')
+    return;
+  box = g_new (gdouble, 1);
+  *box = 1000.0 * media_per_s / fps;
+  g_hash_table_replace (run->buffer_ms, g_strdup_printf ("%s %s",
+          gp_gate_kinds[kind].name, id), box);
+}
+
+/* The buffers an element works on: those of its first input link, or a
+ * source's first output link. */
+static void
+gp_gate_put_element_buffer_ms (GpSession * s, GpGateRun * run,
+    const gchar * name, const gchar * id)
+{
+  GpLink *l = gp_session_link_into (s, name);
+  GpLinkSummary *ls;
+
+  if (l == NULL)
+    l = gp_session_link_out_of (s, name);
+  ls = l ? gp_session_find_link_summary (s, l->id) : NULL;
+  if (ls)
+    gp_gate_put_buffer_ms (run, GP_GATE_SELF, id, gp_caps_media_kind
+        (l->caps), ls->fps, ls->media_per_s);
+}
+
+/* The units a rate may be in besides fps (a baseline's "units" name one
+ * of them). */
+static const gchar *const gp_gate_rate_units[] = { "packets/s", "buffers/s",
+  NULL
+};
+
+/* What a sink's buffers are: frames of video (or of a media not known),
+ * RTP packets, or buffers of audio or a muxed stream, whose size the
+ * pipeline chose. */
+static const gchar *
+gp_gate_rate_unit (const GpSinkSummary * k)
+{
+  switch (gp_media_kind_from_name (k->media)) {
+    case GP_MEDIA_RTP:
+      return gp_gate_rate_units[0];
+    case GP_MEDIA_AUDIO:
+    case GP_MEDIA_MUXED:
+    case GP_MEDIA_OTHER:
+      return gp_gate_rate_units[1];
+    default:
+      return "fps";
+  }
+}
+
 static void
 gp_gate_sinks (GpSession * s, GpGateRun * run)
 {
@@ -170,10 +234,21 @@ gp_gate_sinks (GpSession * s, GpGateRun * run)
 
   for (i = 0; i < s->sinks->len; i++) {
     GpSinkSummary *k = g_ptr_array_index (s->sinks, i);
-    gchar *id = gp_session_element_identity (s, k->name);
+    gchar *id;
+    const gchar *unit = gp_gate_rate_unit (k);
+
+    /* RTCP, a bin's NAT probe: no stream to hold to a rate */
+    if (gp_session_sink_is_control (s, k->name, NULL))
+      continue;
+    id = gp_session_element_identity (s, k->name);
 
     /* a sink that stopped is a rate of 0, not a metric gone */
     gp_gate_put (run, GP_GATE_RATE, id, MAX (k->fps, 0));
+    gp_gate_put_buffer_ms (run, GP_GATE_RATE, id, gp_media_kind_from_name
+        (k->media), k->fps, k->media_per_s);
+    if (strcmp (unit, "fps") != 0 && *id)
+      g_hash_table_replace (run->units, g_strdup_printf ("%s %s",
+              gp_gate_kinds[GP_GATE_RATE].name, id), (gpointer) unit);
     gp_gate_put (run, GP_GATE_LATE, id, k->late_ms.p95);
     g_free (id);
   }
@@ -203,11 +278,28 @@ gp_gate_paths (GpSession * s, GpGateRun * run)
 static void
 gp_gate_cpu (GpSession * s, GpGateRun * run)
 {
-  gdouble fps = gp_session_sinks_fps (s);
+  gdouble fps = gp_session_sinks_fps (s), media_per_s = 0;
+  GpMediaKind media = GP_MEDIA_UNKNOWN;
+  guint i;
 
-  if (s->process.measured && s->process.cpu_pct_mean >= 0 && fps > 0)
-    gp_gate_put (run, GP_GATE_CPU, "per-frame",
-        s->process.cpu_pct_mean * 10.0 / fps);
+  if (!(s->process.measured && s->process.cpu_pct_mean >= 0 && fps > 0))
+    return;
+  gp_gate_put (run, GP_GATE_CPU, "per-frame",
+      s->process.cpu_pct_mean * 10.0 / fps);
+  /* a buffer's media time over all the sinks, when none takes frames */
+  for (i = 0; i < s->sinks->len; i++) {
+    GpSinkSummary *k = g_ptr_array_index (s->sinks, i);
+    GpMediaKind m = gp_media_kind_from_name (k->media);
+
+    if (!(k->fps > 0))
+      continue;
+    if (m == GP_MEDIA_VIDEO || m == GP_MEDIA_UNKNOWN || !(k->media_per_s > 0))
+      return;
+    media = m;
+    media_per_s += k->media_per_s;
+  }
+  gp_gate_put_buffer_ms (run, GP_GATE_CPU, "per-frame", media, fps,
+      media_per_s);
 }
 
 static void
@@ -226,6 +318,7 @@ gp_gate_elements (GpSession * s, GpGateRun * run)
       continue;
     id = gp_session_element_identity (s, e->name);
     gp_gate_put (run, GP_GATE_SELF, id, e->self_ms.p50);
+    gp_gate_put_element_buffer_ms (s, run, e->name, id);
     g_free (id);
   }
   for (i = 0; i < s->queue_summaries->len; i++) {
@@ -287,6 +380,10 @@ gp_gate_run_free (GpGateRun * run)
   if (run == NULL)
     return;
   g_hash_table_unref (run->metrics);
+  if (run->units)
+    g_hash_table_unref (run->units);
+  if (run->buffer_ms)
+    g_hash_table_unref (run->buffer_ms);
   g_ptr_array_unref (run->findings);
   g_free (run);
 }
@@ -411,6 +508,34 @@ gp_gate_add_strings (JsonBuilder * jb, const gchar * name, GPtrArray * list)
   json_builder_end_array (jb);
 }
 
+/* @table (metric key -> a static string, or a gdouble* when @numbers) as
+ * object @name, by key; nothing when it is empty. */
+static void
+gp_gate_add_table (JsonBuilder * jb, const gchar * name, GHashTable * table,
+    gboolean numbers)
+{
+  GPtrArray *keys;
+  guint i;
+
+  if (table == NULL || g_hash_table_size (table) == 0)
+    return;
+  keys = gp_gate_sorted_keys (table, gp_gate_strcmp);
+  json_builder_set_member_name (jb, name);
+  json_builder_begin_object (jb);
+  for (i = 0; i < keys->len; i++) {
+    const gchar *k = g_ptr_array_index (keys, i);
+    gpointer v = g_hash_table_lookup (table, k);
+
+    json_builder_set_member_name (jb, k);
+    if (numbers)
+      json_builder_add_double_value (jb, *(gdouble *) v);
+    else
+      json_builder_add_string_value (jb, v);
+  }
+  json_builder_end_object (jb);
+  g_ptr_array_unref (keys);
+}
+
 /* A run's metrics, by name so that the file is the same for the same
  * figures. */
 static void
@@ -430,6 +555,8 @@ gp_gate_add_run (JsonBuilder * jb, const GpGateRun * run)
         g_hash_table_lookup (run->metrics, k));
   }
   json_builder_end_object (jb);
+  gp_gate_add_table (jb, "units", run->units, FALSE);
+  gp_gate_add_table (jb, "buffer_ms", run->buffer_ms, TRUE);
   gp_gate_add_strings (jb, "findings", run->findings);
   if (run->reference_ns > 0) {
     json_builder_set_member_name (jb, "reference_ns");
@@ -502,6 +629,70 @@ gp_gate_kind_of_key (const gchar * key)
   return GP_GATE_N_KINDS;
 }
 
+/* The kinds a buffer's size scales: a rate in buffers, a time a buffer. */
+static gboolean
+gp_gate_kind_per_media (GpGateKind kind)
+{
+  return kind == GP_GATE_RATE || kind == GP_GATE_CPU || kind == GP_GATE_SELF;
+}
+
+/* A run's "units" (rate metric -> one of gp_gate_rate_units) and
+ * "buffer_ms" (rate, cpu or self metric -> ms above 0), both optional. */
+static gboolean
+gp_gate_read_tables (GpJsonReader * r, JsonObject * o, const gchar * path,
+    GpGateRun * run)
+{
+  JsonObject *units = NULL, *buffers = NULL;
+  gchar *upath = gp_json_key_path (path, "units");
+  gchar *bpath = gp_json_key_path (path, "buffer_ms");
+  GList *members, *l;
+  gboolean ok;
+
+  ok = gp_json_read_object (r, o, path, "units", &units) &&
+      gp_json_read_object (r, o, path, "buffer_ms", &buffers);
+  members = units ? json_object_get_members (units) : NULL;
+  for (l = members; l && ok; l = l->next) {
+    const gchar *key = l->data, *v = NULL;
+    guint i;
+
+    if (!gp_json_read_string (r, units, upath, key, &v))
+      ok = FALSE;
+    for (i = 0; ok && v && gp_gate_rate_units[i] &&
+        strcmp (v, gp_gate_rate_units[i]) != 0; i++);
+    if (ok && (gp_gate_kind_of_key (key) != GP_GATE_RATE || v == NULL ||
+            gp_gate_rate_units[i] == NULL))
+      ok = gp_json_reader_fail (r, upath, "'%.80s': expected a rate metric "
+          "and packets/s or buffers/s", key);
+    if (ok)
+      g_hash_table_replace (run->units, g_strdup (key),
+          (gpointer) gp_gate_rate_units[i]);
+  }
+  g_list_free (members);
+  members = buffers ? json_object_get_members (buffers) : NULL;
+  for (l = members; l && ok; l = l->next) {
+    const gchar *key = l->data;
+    gdouble v = NAN;
+
+    if (!gp_json_read_number (r, buffers, bpath, key, GP_JSON_MAX_MAGNITUDE,
+            &v))
+      ok = FALSE;
+    else if (!gp_gate_kind_per_media (gp_gate_kind_of_key (key)) ||
+        !(v > 0))
+      ok = gp_json_reader_fail (r, bpath, "'%.80s': expected a rate, cpu or "
+          "self metric and a time above 0", key);
+    else {
+      gdouble *box = g_new (gdouble, 1);
+
+      *box = v;
+      g_hash_table_replace (run->buffer_ms, g_strdup (key), box);
+    }
+  }
+  g_list_free (members);
+  g_free (upath);
+  g_free (bpath);
+  return ok;
+}
+
 static gboolean
 gp_gate_read_run (GpJsonReader * r, JsonObject * o, const gchar * path,
     GpGateRun * run)
@@ -517,6 +708,7 @@ gp_gate_read_run (GpJsonReader * r, JsonObject * o, const gchar * path,
   if (ok && !isnan (run->reference_ns) && !(run->reference_ns > 0))
     ok = gp_json_reader_fail (r, path, "reference_ns: expected a time "
         "above 0");
+  ok = ok && gp_gate_read_tables (r, o, path, run);
   if (!ok || metrics == NULL)
     return ok;
   members = json_object_get_members (metrics);
@@ -704,19 +896,36 @@ gp_gate_dcmp (gconstpointer x, gconstpointer y)
   return a < b ? -1 : a > b;
 }
 
-/* @key's values in @runs, sorted */
+/* A value per buffer of @ms of media, per second of media: a rate's in
+ * real time (1.0: a second of media a second), a time's in ms a second
+ * of media. */
+static gdouble
+gp_gate_per_media (GpGateKind kind, gdouble v, gdouble ms)
+{
+  return kind == GP_GATE_RATE ? v * ms / 1000.0 : v * 1000.0 / ms;
+}
+
+/* @key's values in @runs, sorted: as recorded, or with @per_media per
+ * second of media (gp_gate_per_media; runs without their buffers' time
+ * left out). */
 static GArray *
-gp_gate_values (GPtrArray * runs, const gchar * key)
+gp_gate_values (GPtrArray * runs, const gchar * key, gboolean per_media)
 {
   GArray *v = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GpGateKind kind = gp_gate_kind_of_key (key);
   guint i;
 
   for (i = 0; i < runs->len; i++) {
     GpGateRun *run = g_ptr_array_index (runs, i);
     gdouble *x = g_hash_table_lookup (run->metrics, key);
+    gdouble *ms = per_media && run->buffer_ms ?
+        g_hash_table_lookup (run->buffer_ms, key) : NULL;
+    gdouble value;
 
-    if (x)
-      g_array_append_val (v, *x);
+    if (x == NULL || (per_media && ms == NULL))
+      continue;
+    value = per_media ? gp_gate_per_media (kind, *x, *ms) : *x;
+    g_array_append_val (v, value);
   }
   g_array_sort (v, gp_gate_dcmp);
   return v;
@@ -780,16 +989,16 @@ gp_gate_reference (GPtrArray * runs)
   return median;
 }
 
+/* @row's metric judged on @a and @b (sorted), moves under @floor (in
+ * their unit) counting for nothing. */
 static void
-gp_gate_judge_metric (const gchar * key, GArray * a, GArray * b,
-    const GpGateThresholds * t, gdouble drift, GpGateRow * row)
+gp_gate_judge_metric (GArray * a, GArray * b, const GpGateThresholds * t,
+    gdouble drift, gdouble floor, GpGateRow * row)
 {
-  const GpGateKindInfo *k;
+  const GpGateKindInfo *k = &gp_gate_kinds[row->kind];
   gdouble move, sa, sb;
   gboolean worse, beyond, testable = gp_gate_testable (a->len, b->len);
 
-  row->kind = gp_gate_kind_of_key (key);
-  k = &gp_gate_kinds[row->kind];
   row->base = gp_gate_median (a);
   row->now = gp_gate_median (b);
   row->threshold = t->max_regress[row->kind];
@@ -804,7 +1013,7 @@ gp_gate_judge_metric (const gchar * key, GArray * a, GArray * b,
   row->noise = isnan (sa) ? sb : isnan (sb) ? sa : MAX (sa, sb);
   move = row->now - row->base;
   worse = k->higher_better ? move < 0 : move > 0;
-  beyond = fabs (move) > MAX (row->threshold * fabs (row->base), k->floor);
+  beyond = fabs (move) > MAX (row->threshold * fabs (row->base), floor);
   /* the rank test in the direction the medians moved: now's runs above
    * the baseline's when the median rose, below when it fell; only where
    * it decides something and can reach the level (per metric: a figure
@@ -817,6 +1026,94 @@ gp_gate_judge_metric (const gchar * key, GArray * a, GArray * b,
     row->verdict = GP_GATE_NOISE;
   else
     row->verdict = worse ? GP_GATE_REGRESSION : GP_GATE_IMPROVED;
+}
+
+/* The median of @runs' buffer_ms of @key; NAN when no run has one. */
+static gdouble
+gp_gate_buffer_ms (GPtrArray * runs, const gchar * key)
+{
+  GArray *v = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  gdouble m = NAN;
+  guint i;
+
+  for (i = 0; i < runs->len; i++) {
+    GpGateRun *run = g_ptr_array_index (runs, i);
+    gdouble *x = run->buffer_ms ? g_hash_table_lookup (run->buffer_ms,
+        key) : NULL;
+
+    if (x)
+      g_array_append_val (v, *x);
+  }
+  g_array_sort (v, gp_gate_dcmp);
+  if (v->len > 0)
+    m = gp_gate_median (v);
+  g_array_unref (v);
+  return m;
+}
+
+/* The unit @key's values are in: a rate's as any run of @now, else of
+ * @base, says (fps when none does). */
+static const gchar *
+gp_gate_unit (const GpGateBaseline * base, const GpGateBaseline * now,
+    const gchar * key)
+{
+  const GpGateBaseline *sides[] = { now, base };
+  guint i, j;
+
+  for (j = 0; j < G_N_ELEMENTS (sides); j++)
+    for (i = 0; i < sides[j]->runs->len; i++) {
+      GpGateRun *run = g_ptr_array_index (sides[j]->runs, i);
+      const gchar *u = run->units ? g_hash_table_lookup (run->units, key) :
+          NULL;
+
+      if (u)
+        return u;
+    }
+  return gp_gate_kinds[gp_gate_kind_of_key (key)].unit;
+}
+
+/* A metric's row: a rate, CPU or self time whose buffers changed size
+ * (GP_GATE_BUFFER_CHANGE) is judged per second of media, its floor the
+ * per-buffer floor at the baseline's buffers. */
+static void
+gp_gate_judge_key (const GpGateBaseline * base, const GpGateBaseline * now,
+    const GpGateThresholds * t, gdouble drift, const gchar * key,
+    GpGateRow * row)
+{
+  GArray *a, *b;
+  gdouble floor;
+
+  row->kind = gp_gate_kind_of_key (key);
+  row->unit = gp_gate_unit (base, now, key);
+  floor = gp_gate_kinds[row->kind].floor;
+  row->base_buffer_ms = row->now_buffer_ms = NAN;
+  if (gp_gate_kind_per_media (row->kind)) {
+    gdouble ba = gp_gate_buffer_ms (base->runs, key);
+    gdouble bb = gp_gate_buffer_ms (now->runs, key);
+
+    if (ba > 0 && bb > 0 && fabs (bb / ba - 1) > GP_GATE_BUFFER_CHANGE) {
+      row->base_buffer_ms = ba;
+      row->now_buffer_ms = bb;
+      row->unit = row->kind == GP_GATE_RATE ? "x real time" : "ms/s";
+      floor = gp_gate_per_media (row->kind, floor, ba);
+    }
+  }
+  a = gp_gate_values (base->runs, key, !isnan (row->base_buffer_ms));
+  b = gp_gate_values (now->runs, key, !isnan (row->base_buffer_ms));
+  row->base_runs = a->len;
+  row->now_runs = b->len;
+  /* in at least half the runs of each side, or it is not the same
+   * metric there (a sink that came and went) */
+  if (2 * a->len < base->runs->len || 2 * b->len < now->runs->len) {
+    row->base = a->len ? gp_gate_median (a) : NAN;
+    row->now = b->len ? gp_gate_median (b) : NAN;
+    row->change = row->noise = row->p = NAN;
+    row->threshold = t->max_regress[row->kind];
+    row->verdict = GP_GATE_UNMATCHED;
+  } else
+    gp_gate_judge_metric (a, b, t, drift, floor, row);
+  g_array_unref (a);
+  g_array_unref (b);
 }
 
 /* A finding is a regression when in more than half the new runs and in
@@ -910,32 +1207,13 @@ gp_gate_judge (const GpGateBaseline * base, const GpGateBaseline * now,
   list = gp_gate_sorted_keys (keys, gp_gate_key_cmp);
   for (i = 0; i < list->len; i++) {
     const gchar *key = g_ptr_array_index (list, i);
-    GArray *a = gp_gate_values (base->runs, key);
-    GArray *b = gp_gate_values (now->runs, key);
     GpGateRow row = { 0 };
 
-    if (gp_gate_kind_of_key (key) == GP_GATE_N_KINDS) {
-      g_array_unref (a);
-      g_array_unref (b);
+    if (gp_gate_kind_of_key (key) == GP_GATE_N_KINDS)
       continue;
-    }
     row.metric = g_strdup (key);
-    row.base_runs = a->len;
-    row.now_runs = b->len;
-    /* in at least half the runs of each side, or it is not the same
-     * metric there (a sink that came and went) */
-    if (2 * a->len < r->base_n || 2 * b->len < r->now_n) {
-      row.kind = gp_gate_kind_of_key (key);
-      row.base = a->len ? gp_gate_median (a) : NAN;
-      row.now = b->len ? gp_gate_median (b) : NAN;
-      row.change = row.noise = row.p = NAN;
-      row.threshold = t->max_regress[row.kind];
-      row.verdict = GP_GATE_UNMATCHED;
-    } else
-      gp_gate_judge_metric (key, a, b, t, r->drift, &row);
+    gp_gate_judge_key (base, now, t, r->drift, key, &row);
     g_array_append_val (r->rows, row);
-    g_array_unref (a);
-    g_array_unref (b);
   }
   g_ptr_array_unref (list);
 
@@ -945,6 +1223,7 @@ gp_gate_judge (const GpGateBaseline * base, const GpGateBaseline * now,
     GpGateRow row = { 0 };
 
     row.metric = g_strdup_printf ("finding %s", f);
+    row.base_buffer_ms = row.now_buffer_ms = NAN;
     row.base_runs = gp_gate_count_finding (base->runs, f);
     row.now_runs = gp_gate_count_finding (now->runs, f);
     gp_gate_judge_finding (row.base_runs, r->base_n, row.now_runs, r->now_n,
@@ -1008,10 +1287,12 @@ gp_gate_value (const GpGateRow * row, gdouble v, guint runs, guint of)
     return g_strdup_printf ("%u/%u runs", runs, of);
   if (isnan (v))
     return g_strdup ("-");
-  if (strcmp (gp_gate_kinds[row->kind].unit, "ms") == 0)
-    return g_strdup_printf ("%.3g ms", v);
-  if (strcmp (gp_gate_kinds[row->kind].unit, "fps") == 0)
-    return g_strdup_printf ("%.1f fps", v);
+  if (g_str_has_prefix (row->unit, "ms"))
+    return g_strdup_printf ("%.3g %s", v, row->unit);
+  if (strcmp (row->unit, "x real time") == 0)
+    return g_strdup_printf ("%.2fx real time", v);
+  if (row->kind == GP_GATE_RATE)
+    return g_strdup_printf ("%.1f %s", v, row->unit);
   return g_strdup_printf ("%.0f", v);
 }
 
@@ -1059,6 +1340,28 @@ gp_gate_summary_line (GString * out, const GpGateResult * r, gboolean md)
     g_free (name);
   }
   g_string_append (out, n ? ")\n" : "\n");
+}
+
+/* A line under the table for each self time judged per second of media,
+ * @md: its name escaped for Markdown. */
+static void
+gp_gate_say_per_media (GString * out, const GpGateResult * r, gboolean md)
+{
+  guint i;
+
+  for (i = 0; i < r->rows->len; i++) {
+    const GpGateRow *row = &g_array_index (r->rows, GpGateRow, i);
+    gchar *name;
+
+    if (isnan (row->base_buffer_ms))
+      continue;
+    name = md ? gp_gate_md_cell (row->metric) : g_strdup (row->metric);
+    g_string_append_printf (out, "%s: its buffers went from %.3g to %.3g ms "
+        "of media, so it is judged per second of media (%s), not per "
+        "buffer\n", name, row->base_buffer_ms, row->now_buffer_ms,
+        row->unit);
+    g_free (name);
+  }
 }
 
 static gchar *
@@ -1125,6 +1428,7 @@ gp_gate_format (const GpGateResult * r, const gchar * base_path)
     g_free (p);
   }
   g_string_append_c (out, '\n');
+  gp_gate_say_per_media (out, r, FALSE);
   gp_gate_summary_line (out, r, FALSE);
   return g_string_free (out, FALSE);
 }
@@ -1218,7 +1522,7 @@ gchar *
 gp_gate_markdown (const GpGateResult * r, const gchar * base_path,
     const gchar * failed_why)
 {
-  GString *out = g_string_new (NULL);
+  GString *out = g_string_new (NULL), *notes;
   gchar *path = gp_gate_md_cell (base_path), *method;
   guint i;
 
@@ -1261,5 +1565,10 @@ gp_gate_markdown (const GpGateResult * r, const gchar * base_path,
     g_free (n);
     g_free (p);
   }
+  notes = g_string_new (NULL);
+  gp_gate_say_per_media (notes, r, TRUE);
+  if (notes->len > 0)
+    g_string_append_printf (out, "\n%s", notes->str);
+  g_string_free (notes, TRUE);
   return g_string_free (out, FALSE);
 }

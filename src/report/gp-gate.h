@@ -84,10 +84,22 @@ void gp_gate_thresholds_init (GpGateThresholds * t);
 gboolean gp_gate_thresholds_parse (GpGateThresholds * t, const gchar * text,
     GError ** error);
 
+/* A rate's unit when it is not frames (the sink's media: an RTP sink
+ * counts packets, an audio or muxed one buffers); a self time's element's
+ * buffers, in media time (the gate judges a self time per second of media
+ * when they changed size by more than this share: 0.5 ms of work on 1 ms
+ * buffers is more work than 1 ms on 20 ms buffers). */
+#define GP_GATE_BUFFER_CHANGE 0.10
+
 /* One run's figures. */
 typedef struct
 {
   GHashTable *metrics;          /* "KIND IDENTITY" -> gdouble* */
+  GHashTable *units;            /* "rate IDENTITY" -> a static unit, when
+                                 * not "fps"; may be NULL */
+  GHashTable *buffer_ms;        /* "self IDENTITY" -> gdouble*: the mean
+                                 * media time of the buffers into that
+                                 * element, ms; may be NULL */
   GPtrArray *findings;          /* gchar*: "RULE severity: targets" */
   gdouble reference_ns;         /* the machine's fixed work, ns a round
                                  * (gp_compare_machine_reference); NAN
@@ -172,6 +184,11 @@ typedef struct
                                  * could not reach GP_GATE_ALPHA */
   gdouble threshold;            /* the share the metric had to move */
   GpGateVerdict verdict;
+  const gchar *unit;            /* the values' unit (static) */
+  /* a self time judged per second of media (ms of work a second), for
+   * its buffers changed size: their median media time a side (ms); NAN
+   * when judged per buffer */
+  gdouble base_buffer_ms, now_buffer_ms;
 } GpGateRow;
 
 typedef struct

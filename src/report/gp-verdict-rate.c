@@ -64,6 +64,52 @@ gp_verdict_rate_sink_judge (GString * line, GpSession * s,
     gp_verdict_rate_judge (line, got, target);
 }
 
+/* A video stream faster than real time beyond this (a transcode, a remux,
+ * a decode into a sink that does not sync) reads in media seconds a
+ * second, as audio does: "2531.9 fps" says nothing of how fast the job
+ * goes, "84.40x real time" does. At real time, and within what a paced
+ * stream's rate wobbles on a loaded machine (a live source catching up),
+ * it reads in fps against its caps. */
+#define GP_VERDICT_FASTER_X 1.5
+
+/* A video stream's speed against real time: its fps against the caps'
+ * framerate, else its media time a second (buffer durations, where the
+ * caps say no rate); < 0 when neither says. */
+static gdouble
+gp_verdict_video_x (gdouble media_per_s, gdouble fps, gdouble target)
+{
+  if (fps >= 0 && target > 0)
+    return fps / target;
+  return media_per_s > 0 ? media_per_s : -1;
+}
+
+/* A video rate: "30.0 fps of 30.0 fps (caps)", or faster than real time
+ * "84.40x real time (video: 2531.9 fps of 30.0 fps)"; @sink_line: a sink's
+ * own line, in its column, which names the media when it is @video (a
+ * stream's line names it first). */
+static void
+gp_verdict_rate_video (GString * line, gdouble fps, gdouble target,
+    gdouble media_per_s, gboolean sink_line, gboolean video)
+{
+  gdouble x = gp_verdict_video_x (media_per_s, fps, target);
+
+  if (x > GP_VERDICT_FASTER_X) {
+    g_string_append_printf (line, "%5.2fx real time (%s%.1f fps", x,
+        sink_line && video ? "video: " : "", fps);
+    if (target > 0)
+      g_string_append_printf (line, " of %.1f fps", target);
+    g_string_append_c (line, ')');
+    return;
+  }
+  /* a sink's line in its column; a stream's after its name */
+  g_string_append_printf (line, sink_line ? "%7.1f fps" : "%.1f fps", fps);
+  if (target <= 0)
+    g_string_append (line, ", target not known (no framerate in caps)");
+  else
+    g_string_append_printf (line, " of %.1f fps%s", target, sink_line ?
+        " (caps)" : "");
+}
+
 /* Under a muxed or RTP output, each elementary stream at its last link
  * before the muxer or payloader (gp-session-streams.h): "video into
  * mp4mux0: 14.2 fps of 30.0 fps", since the output's buffers per second
@@ -86,9 +132,8 @@ gp_verdict_rate_streams (GpVerdictText * vt, GpSession * s,
     g_string_append_printf (line, "%s into %s: ", st->kind == GP_MEDIA_VIDEO ?
         "video" : "audio", st->into);
     if (st->kind == GP_MEDIA_VIDEO && st->fps >= 0) {
-      g_string_append_printf (line, "%.1f fps", st->fps);
-      if (st->target_fps > 0)
-        g_string_append_printf (line, " of %.1f fps", st->target_fps);
+      gp_verdict_rate_video (line, st->fps, st->target_fps, st->media_per_s,
+          FALSE, TRUE);
       gp_verdict_rate_judge (line, st->fps, st->target_fps);
     } else if (st->kind == GP_MEDIA_AUDIO && st->media_per_s >= 0) {
       g_string_append_printf (line, "%.2fx real time", st->media_per_s);
@@ -139,10 +184,12 @@ gp_verdict_prop_int (const GpElement * e, const gchar * prop)
   return json_node_get_int (n);
 }
 
-/* An intervideosrc @src reads what an intervideosink of the same channel
- * in this session is fed: when it sends more frames a second than that
- * sink receives, the difference are the frames it showed again (its last
- * frame, repeated until a new one came).  Said as a note under the sink. */
+/* An intervideosrc @src repeats its stored frame until a new one comes,
+ * and flags each repeat GAP: counted from its buffers (the link's `gap`),
+ * said as a note under the sink. Where its buffers were not counted (an
+ * older session), what an intervideosink of the same channel in this
+ * session receives says it: the frames it sends beyond those are the
+ * repeats. */
 static void
 gp_verdict_rate_inter_repeats (GpVerdictText * vt, GpSession * s,
     const GpElement * src)
@@ -150,30 +197,40 @@ gp_verdict_rate_inter_repeats (GpVerdictText * vt, GpSession * s,
   const gchar *channel;
   GpLink *out = gp_session_link_out_of (s, src->name);
   GpLinkSummary *ls = out ? gp_session_find_link_summary (s, out->id) : NULL;
+  gchar *note = NULL;
   guint i;
 
-  if (src->props == NULL || ls == NULL || ls->fps <= 0
-      || !json_object_has_member (src->props, "channel"))
+  if (ls == NULL || ls->fps <= 0)
     return;
-  channel = json_object_get_string_member (src->props, "channel");
-  for (i = 0; s->elements && i < s->elements->len; i++) {
-    GpElement *e = g_ptr_array_index (s->elements, i);
-    GpSinkSummary *fed = gp_session_find_sink (s, e->name);
-    gchar *note;
+  if (ls->gap > 0 && ls->buffers > 0) {
+    if (ls->gap >= ls->buffers * GP_VERDICT_REPEAT_MIN)
+      note = g_strdup_printf ("%s (intervideosrc) repeated %" G_GUINT64_FORMAT
+          " of its %" G_GUINT64_FORMAT " frames (%.0f %%, each flagged GAP): "
+          "its feed comes at under its %.1f fps", src->name, ls->gap,
+          ls->buffers, 100.0 * ls->gap / ls->buffers, ls->fps);
+  } else if (src->props != NULL && json_object_has_member (src->props,
+          "channel")) {
+    channel = json_object_get_string_member (src->props, "channel");
+    for (i = 0; note == NULL && s->elements && i < s->elements->len; i++) {
+      GpElement *e = g_ptr_array_index (s->elements, i);
+      GpSinkSummary *fed = gp_session_find_sink (s, e->name);
 
-    if (g_strcmp0 (e->factory, "intervideosink") != 0 || fed == NULL
-        || e->props == NULL || !json_object_has_member (e->props, "channel")
-        || g_strcmp0 (json_object_get_string_member (e->props, "channel"),
-            channel) != 0 || fed->fps <= 0
-        || fed->fps >= ls->fps * (1.0 - GP_VERDICT_REPEAT_MIN))
-      continue;
-    note = g_strdup_printf ("%s (intervideosrc) sends %.1f fps of what %s "
-        "receives at %.1f: about %.0f %% of its frames are repeats",
-        src->name, ls->fps, e->name, fed->fps,
-        100.0 * (1.0 - fed->fps / ls->fps));
-    gp_verdict_wrap (vt->out, "    ", "    ", note);
-    g_free (note);
+      if (g_strcmp0 (e->factory, "intervideosink") != 0 || fed == NULL
+          || e->props == NULL
+          || !json_object_has_member (e->props, "channel")
+          || g_strcmp0 (json_object_get_string_member (e->props, "channel"),
+              channel) != 0 || fed->fps <= 0
+          || fed->fps >= ls->fps * (1.0 - GP_VERDICT_REPEAT_MIN))
+        continue;
+      note = g_strdup_printf ("%s (intervideosrc) sends %.1f fps of what %s "
+          "receives at %.1f: about %.0f %% of its frames are repeats",
+          src->name, ls->fps, e->name, fed->fps,
+          100.0 * (1.0 - fed->fps / ls->fps));
+    }
   }
+  if (note)
+    gp_verdict_wrap (vt->out, "    ", "    ", note);
+  g_free (note);
 }
 
 /* The frames a videorate upstream of @sink repeated or dropped (its own
@@ -216,6 +273,7 @@ gp_verdict_rate_repeats (GpVerdictText * vt, GpSession * s, const gchar * sink)
 void
 gp_verdict_rate (GpVerdictText * vt, GpSession * s)
 {
+  GString *control;
   gchar b[32];
   guint i;
 
@@ -228,12 +286,20 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     g_string_append (vt->out, "  not measured (no sink received a buffer)\n");
     return;
   }
+  control = g_string_new (NULL);
   for (i = 0; i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
     GpMediaKind kind = gp_media_kind_from_name (sk->media);
-    GString *line = g_string_new ("  ");
+    GString *line;
     gboolean streams = FALSE;
+    const gchar *what;
 
+    if (gp_session_sink_is_control (s, sk->name, &what)) {
+      g_string_append_printf (control, "%s%s (%s)", control->len ? ", " : "",
+          sk->name, what);
+      continue;
+    }
+    line = g_string_new ("  ");
     gp_verdict_name_cell (line, sk->name, 22);
     if (sk->fps < 0) {
       g_string_append (line, "  rate not measured");
@@ -257,11 +323,8 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     } else {
       gdouble target = gp_session_sink_target_fps (s, sk->name);
 
-      g_string_append_printf (line, "%7.1f fps", sk->fps);
-      if (target <= 0)
-        g_string_append (line, ", target not known (no framerate in caps)");
-      else
-        g_string_append_printf (line, " of %.1f fps (caps)", target);
+      gp_verdict_rate_video (line, sk->fps, target, sk->media_per_s, TRUE,
+          kind == GP_MEDIA_VIDEO);
       gp_verdict_rate_sink_judge (line, s, sk->name, sk->fps, target);
     }
     g_string_append_c (line, '\n');
@@ -282,4 +345,9 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
       g_free (note);
     }
   }
+  if (control->len > 0) {
+    g_string_prepend (control, "control traffic, not a stream, left out: ");
+    gp_verdict_wrap (vt->out, "  ", "    ", control->str);
+  }
+  g_string_free (control, TRUE);
 }

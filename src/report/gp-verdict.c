@@ -28,6 +28,11 @@
 #define GP_VERDICT_HOP_MIN_MS 1.0
 #define GP_VERDICT_HOP_SHARE 0.10
 #define GP_VERDICT_MAX_HOPS 3
+/* A path's start-up, left out of its latencies, is said when its longest
+ * passes the steady p99 by this much and this share: a first keyframe or
+ * a jitter buffer filling, not a millisecond of first-buffer setup. */
+#define GP_VERDICT_STARTUP_MIN_MS 5.0
+#define GP_VERDICT_STARTUP_SHARE 0.20
 /* Waits shorter than this per buffer (p95) are not listed: a fraction of
  * a millisecond in a sink or a mixer input is scheduling, not a finding. */
 #define GP_VERDICT_WAIT_MIN_MS 1.0
@@ -297,7 +302,9 @@ gp_verdict_header (GpVerdictText * vt, GpSession * s)
       "gstprof verdict");
   g_string_append_c (vt->out, '\n');
 
-  g_string_append_printf (line, "%s", s->mode && *s->mode ? s->mode : "run");
+  /* the records the tracer wrote by itself: not a gstprof command's run */
+  g_string_append_printf (line, "%s", g_strcmp0 (s->mode, "records") == 0 ?
+      "tracer records" : s->mode && *s->mode ? s->mode : "run");
   if (s->duration_s > 0)
     g_string_append_printf (line, " of %.1f s", s->duration_s);
   else
@@ -421,14 +428,36 @@ gp_verdict_path_hops (GpVerdictText * vt, GpSession * s, GpPath * p)
   g_ptr_array_unref (hops);
 }
 
+/* Which span a path's latencies are over, when it is not the steady
+ * state the heading says, or when the start-up left out was long. */
+static void
+gp_verdict_path_span (GpVerdictText * vt, GpSession * s, GpPath * p)
+{
+  gchar b[32], *note = NULL;
+
+  if (p->latency_ms.p50 < 0)
+    return;
+  if (!p->steady)
+    note = g_strdup (s->import_schema ? "over the whole run: an import "
+        "does not tell its start-up apart" : "over the whole run: less "
+        "than a second of steady state followed its start-up");
+  else if (p->startup_max_ms > p->latency_ms.p99 + GP_VERDICT_STARTUP_MIN_MS
+      && p->startup_max_ms > p->latency_ms.p99 * (1 + GP_VERDICT_STARTUP_SHARE))
+    note = g_strdup_printf ("start-up, its first second, left out: up to "
+        "%s ms", gp_verdict_ms (b, p->startup_max_ms));
+  if (note)
+    gp_verdict_wrap (vt->out, "    ", "      ", note);
+  g_free (note);
+}
+
 static void
 gp_verdict_latency (GpVerdictText * vt, GpSession * s)
 {
   gchar b1[32], b2[32], b3[32];
   guint i;
 
-  gp_verdict_heading (vt, "Latency, source to sink input (p50 / p95 / p99; p95 "
-      "against the frame period)");
+  gp_verdict_heading (vt, "Latency, source to sink input, steady state "
+      "(p50 / p95 / p99; p95 vs a frame)");
   if (gp_session_never_played (s)) {
     g_string_append (vt->out, "  not measured (the pipeline never played)\n");
     return;
@@ -440,15 +469,23 @@ gp_verdict_latency (GpVerdictText * vt, GpSession * s)
   }
   for (i = 0; i < s->paths->len; i++) {
     GpPath *p = g_ptr_array_index (s->paths, i);
-    GpSinkSummary *sk = gp_session_find_sink (s, p->sink);
-    gdouble target = gp_session_sink_target_fps (s, p->sink);
+    GpSinkSummary *sk;
+    gdouble target, period;
+    gchar *name;
+    GString *line;
+
+    /* control traffic (RTCP, a bin's probe) is no stream's latency */
+    if (gp_session_sink_is_control (s, p->sink, NULL))
+      continue;
+    sk = gp_session_find_sink (s, p->sink);
+    target = gp_session_sink_target_fps (s, p->sink);
     /* a frame period only means something to a video sink */
-    gdouble period = target > 0 ? 1000.0 / target :
+    period = target > 0 ? 1000.0 / target :
         sk && gp_media_kind_from_name (sk->media) != GP_MEDIA_VIDEO &&
         gp_media_kind_from_name (sk->media) != GP_MEDIA_UNKNOWN ? -1 :
         s->frame_period_ms;
-    gchar *name = g_strdup_printf ("%s > %s", p->source, p->sink);
-    GString *line = g_string_new ("  ");
+    name = g_strdup_printf ("%s > %s", p->source, p->sink);
+    line = g_string_new ("  ");
 
     gp_verdict_name_cell (line, name, 32);
     if (p->latency_ms.p50 < 0)
@@ -458,12 +495,15 @@ gp_verdict_latency (GpVerdictText * vt, GpSession * s)
           gp_verdict_ms (b1, p->latency_ms.p50), gp_verdict_ms (b2,
               p->latency_ms.p95),
           gp_verdict_ms (b3, p->latency_ms.p99));
-    if (period > 0 && p->latency_ms.p95 >= 0)
+    if (p->latency_ms.p95 >= 0 && gp_session_read_ahead (s, p->sink))
+      g_string_append (line, "  not live: read ahead of the clock");
+    else if (period > 0 && p->latency_ms.p95 >= 0)
       g_string_append_printf (line, "  %s %.1f ms",
           p->latency_ms.p95 > period ? "over" : "within", period);
     g_string_append_c (line, '\n');
     g_string_append (vt->out, line->str);
     g_string_free (line, TRUE);
+    gp_verdict_path_span (vt, s, p);
     gp_verdict_path_hops (vt, s, p);
     /* a buffer or two at the start or the end is noise */
     if (p->unmatched * 100 > p->matched + p->unmatched) {

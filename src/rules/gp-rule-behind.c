@@ -239,11 +239,59 @@ gp_behind_blocked_fix (GpSession * s, GpElementSummary * blocked,
         "leaky=downstream before it.", blocked->name, held_ms, period);
 }
 
-/* The pad probes' mean time a buffer on @ls. */
-static gdouble
-gp_behind_probe_ms (const GpLinkSummary * ls)
+/* x264's and x265's speed presets, fastest first (their enums' nicks). */
+static const gchar *const gp_behind_x26x_presets[] = {
+  "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",
+  "slower", "veryslow", "placebo", NULL
+};
+/* The faster presets named, the fastest first, at most this many: each
+ * step about halves the work for a few % more bits. */
+#define GP_BEHIND_FASTER_PRESETS 3
+
+/* An x264enc's or x265enc's advice, from what it is already set to: only
+ * presets faster than its own (the fastest, which the patch sets, first;
+ * none past ultrafast), tune=zerolatency
+ * unless it has it (an encoder set to veryfast and zerolatency was told to
+ * use both), else the hardware encoder. */
+static void
+gp_behind_fix_x26x (GpElement * e, GpElementSummary * hot, gdouble frame_ms,
+    const gchar * name, GString * fix, GPtrArray * patch)
 {
-  return ls->probe_pushes > 0 ? ls->probe_ms / ls->probe_pushes : 0;
+  const gchar *preset = gp_element_get_prop_string (e, "speed-preset");
+  const gchar *tune = gp_element_get_prop_string (e, "tune");
+  gboolean zerolatency = tune && strstr (tune, "zerolatency") != NULL;
+  guint at, i, n = 0;
+  GString *faster = g_string_new (NULL);
+
+  if (preset == NULL || *preset == '\0' || g_str_equal (preset, "None"))
+    preset = "medium";
+  for (at = 0; gp_behind_x26x_presets[at] &&
+      g_ascii_strcasecmp (gp_behind_x26x_presets[at], preset) != 0; at++);
+  if (gp_behind_x26x_presets[at] == NULL)
+    at = 5;                     /* medium, x264's own default */
+  /* the fastest first, ultrafast among them: what the patch sets */
+  for (i = 0; i < MIN (at, GP_BEHIND_FASTER_PRESETS); i++)
+    g_string_append_printf (faster, "%s%s", n++ ? (i + 1 < MIN (at,
+                GP_BEHIND_FASTER_PRESETS) ? ", " : " or ") : "",
+        gp_behind_x26x_presets[i]);
+
+  g_string_append_printf (fix, "%s encodes %.1f ms a frame (speed-preset "
+      "%s%s): ", hot->name, frame_ms, preset, zerolatency ?
+      ", tune=zerolatency" : "");
+  if (n > 0)
+    g_string_append_printf (fix, "a faster preset (%s: each step about "
+        "halves the work for a few %% more bits), ", faster->str);
+  if (!zerolatency)
+    g_string_append (fix, "tune=zerolatency, ");
+  if (n == 0 && zerolatency)
+    g_string_append (fix, "it is at its fastest settings already: fewer "
+        "pixels before it, ");
+  g_string_append_printf (fix, "or the machine's hardware %s encoder. ",
+      g_str_equal (e->factory, "x264enc") ? "H.264" : "HEVC");
+  if (at > 0)
+    g_ptr_array_add (patch, gp_launch_op_set_string (name, "speed-preset",
+            "ultrafast"));
+  g_string_free (faster, TRUE);
 }
 
 /* What helps where @hot (on the limiting thread, @frame_ms a frame) holds
@@ -255,8 +303,6 @@ gp_behind_fix (GpSession * s, GpElementSummary * hot, gdouble frame_ms,
 {
   GpElement *e = gp_session_find_element (s, hot->name);
   const gchar *factory = e && e->factory ? e->factory : "";
-  const gchar *preset = e ? gp_element_get_prop_string (e, "speed-preset") :
-      NULL;
   gchar *ln = gp_session_launch_name (s, hot->name);
   const gchar *name = ln ? ln : hot->name;
 
@@ -269,15 +315,7 @@ gp_behind_fix (GpSession * s, GpElementSummary * hot, gdouble frame_ms,
         frame_ms);
   } else if (g_str_equal (factory, "x264enc") ||
       g_str_equal (factory, "x265enc")) {
-    g_string_append_printf (fix, "%s encodes %.1f ms a frame (speed-preset "
-        "%s): a faster preset (ultrafast, superfast or veryfast: each step "
-        "about halves the work for a few %% more bits), tune=zerolatency, "
-        "or the machine's hardware %s encoder. ", hot->name, frame_ms,
-        preset ? preset : "medium",
-        g_str_equal (factory, "x264enc") ? "H.264" : "HEVC");
-    if (preset == NULL || g_ascii_strcasecmp (preset, "ultrafast") != 0)
-      g_ptr_array_add (patch, gp_launch_op_set_string (name, "speed-preset",
-              "ultrafast"));
+    gp_behind_fix_x26x (e, hot, frame_ms, name, fix, patch);
   } else if (g_str_equal (factory, "vp8enc") ||
       g_str_equal (factory, "vp9enc")) {
     g_string_append_printf (fix, "%s encodes %.1f ms a frame: deadline=1 "
@@ -357,6 +395,7 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   gdouble blocked_ms = -1;
   GpQueueSummary *sibling;
   const gchar *tee = NULL;
+  gchar *app_words = NULL;
 
   in = gp_session_link_into (s, sk->name);
   if (isfinite (trend) && trend > GP_BEHIND_TREND_MS_PER_S && in &&
@@ -377,7 +416,7 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   /* an element is the limit only on a saturated thread (as BUDGET) */
   if (!lim.saturated) {
     lim.hot = NULL;
-    lim.probe = NULL;
+    lim.app.id = NULL;
   }
   frame_ms = lim.hot ? lim.hot->self_ms.p50 : -1;
   /* an appsink's callback is the application's work on the streaming
@@ -387,10 +426,12 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     lim.hot = app;
     lim.thread = gp_session_thread_of (s, sk->name);
   }
-  blocked = lim.hot || lim.probe ? NULL :
+  blocked = lim.hot || lim.app.id ? NULL :
       gp_behind_blocked_sink (s, sk->name, period, &blocked_ms);
-  sibling = lim.hot || lim.probe || blocked ? NULL :
+  sibling = lim.hot || lim.app.id || blocked ? NULL :
       gp_behind_full_sibling (s, up, &tee);
+  if (lim.app.id)
+    app_words = gp_app_work_words (&lim.app);
 
   title = g_string_new (NULL);
   if (deficit > 0 && worst.kind == GP_MEDIA_AUDIO)
@@ -405,9 +446,8 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "%.0f ms a second", sk->name, trend);
   if (lim.hot)
     g_string_append_printf (title, "; held back by %s", lim.hot->name);
-  else if (lim.probe)
-    g_string_append_printf (title, "; held back by the pad probes on %s",
-        lim.probe->id);
+  else if (lim.app.id)
+    g_string_append_printf (title, "; held back by %s", app_words);
   else if (blocked)
     g_string_append_printf (title, "; held back by %s's render, blocked "
         "%.0f ms a buffer", blocked->name, blocked_ms);
@@ -470,11 +510,14 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
     gp_finding_set_string (f, "tee", tee);
     gp_finding_set_double (f, "full_branch_level_pct",
         sibling->level_pct_mean);
-  } else if (lim.probe) {
-    gp_finding_set_string (f, "limiting_probe", lim.probe->id);
-    gp_finding_set_double (f, "probe_mean_ms", gp_behind_probe_ms
-        (lim.probe));
-    gp_finding_set_double (f, "probe_busy_pct", lim.probe->probe_busy_pct);
+  } else if (lim.app.id && lim.app.handlers) {
+    gp_finding_set_string (f, "limiting_handlers", lim.app.id);
+    gp_finding_set_double (f, "handlers_mean_ms", lim.app.mean_ms);
+    gp_finding_set_double (f, "handlers_busy_pct", lim.app.busy_pct);
+  } else if (lim.app.id) {
+    gp_finding_set_string (f, "limiting_probe", lim.app.id);
+    gp_finding_set_double (f, "probe_mean_ms", lim.app.mean_ms);
+    gp_finding_set_double (f, "probe_busy_pct", lim.app.busy_pct);
   }
 
   why = g_string_new (NULL);
@@ -515,13 +558,12 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "render blocks (the write or send does not return), and the "
         "thread that feeds it waits with it; no element's work holds the "
         "stream back.", blocked->name, blocked_ms, period);
-  else if (lim.thread && lim.probe)
+  else if (lim.thread && lim.app.id)
     g_string_append_printf (why, "Thread %s is busy %.0f%% of the run, "
-        "%.0f%% of it in pad probes on %s (%.1f ms a buffer, against a "
-        "%.1f ms frame period): the application's work on the streaming "
-        "thread, not any element's, holds the stream back.",
-        lim.thread->name, lim.busy_pct, lim.probe->probe_busy_pct,
-        lim.probe->id, gp_behind_probe_ms (lim.probe), period);
+        "%.0f%% of it in %s (%.1f ms a buffer, against a %.1f ms frame "
+        "period): the application's work on the streaming thread, not any "
+        "element's, holds the stream back.", lim.thread->name, lim.busy_pct,
+        lim.app.busy_pct, app_words, lim.app.mean_ms, period);
   else if (lim.thread)
     g_string_append_printf (why, "The busiest thread on its way, %s, is "
         "busy %.0f%%.", lim.thread->name, lim.busy_pct);
@@ -543,13 +585,13 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
         "holding the others: leaky=downstream on %s (with a few buffers of "
         "room, max-size-buffers=2 or so), so %s never waits for it; or make "
         "what drains %s keep up.", sibling->name, tee, sibling->name);
-  else if (lim.probe)
-    g_string_append_printf (fix, "Take the probe's work off the streaming "
+  else if (lim.app.id)
+    g_string_append_printf (fix, "Take the %s's work off the streaming "
         "thread: copy what it needs from the buffer, hand that to a worker "
         "thread of the application's own and return at once, skipping "
-        "buffers while the worker is busy. The probes cost %.1f ms a buffer "
-        "here.",
-        gp_behind_probe_ms (lim.probe));
+        "buffers while the worker is busy. The %s cost %.1f ms a buffer "
+        "here.", lim.app.handlers ? "handler" : "probe",
+        lim.app.handlers ? "handlers" : "probes", lim.app.mean_ms);
   else
     g_string_append (fix, "No element stands out on the way: look at the "
         "CPU of the machine (other processes), and at what the source "
@@ -559,6 +601,7 @@ gp_behind_sink (GpSession * s, const GpRule * rule, GpSinkSummary * sk)
   /* no edit to make (the fix is advice): the check drops the empty patch */
   gp_rules_attach_patch (s, f, patch);
   g_hash_table_unref (up);
+  g_free (app_words);
 }
 
 void
@@ -574,7 +617,7 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
             sk->name) != NULL)
       continue;
     /* not live: a file converted as fast as it goes has no real time */
-    if (gp_rule_fed_live (s, sk->name))
+    if (gp_session_fed_live (s, sk->name))
       gp_behind_sink (s, rule, sk);
   }
 }
@@ -600,9 +643,8 @@ static const gchar *const gp_slow_network_sources[] = {
   "srtsrc", "srtclientsrc", "ristsrc", NULL
 };
 
-/* The fix text for a supply that is too slow, by what @supplier reads. */
-static gchar *
-gp_slow_supply_fix (GpSession * s, const GpElementSummary * supplier)
+gchar *
+gp_rule_supply_fix (GpSession * s, const GpElementSummary * supplier)
 {
   GpElement *e = gp_session_find_element (s, supplier->name);
   const gchar *factory = e ? e->factory : NULL;
@@ -624,12 +666,8 @@ gp_slow_supply_fix (GpSession * s, const GpElementSummary * supplier)
       "faster, or a stream of a lower bitrate.", supplier->name);
 }
 
-/* The source among @up (not live) that waited for its data the longest,
- * when it waited GP_SLOW_SUPPLY_WAIT_PCT of the run or more, and the bytes
- * a second its output carried (steady): what supplies the playback, and
- * slower than the media needs. NULL when none. */
-static GpElementSummary *
-gp_slow_supplier (GpSession * s, GHashTable * up, gdouble * bytes_per_s,
+GpElementSummary *
+gp_rule_supplier (GpSession * s, GHashTable * up, gdouble * bytes_per_s,
     gdouble * wait_pct)
 {
   GpElementSummary *best = NULL;
@@ -663,6 +701,32 @@ gp_slow_supplier (GpSession * s, GHashTable * up, gdouble * bytes_per_s,
   return best;
 }
 
+/* Whether frames an element upstream of @sink threw away, not for
+ * lateness (LOSS's "dropped": a decoder's decode errors), account for the
+ * media @sink lacks at @rate seconds a second, within this many points:
+ * the stream has holes, it is not slow. */
+#define GP_SLOW_DROPPED_SLACK_PCT 5.0
+
+static gboolean
+gp_slow_dropped (GpSession * s, const gchar * sink, gdouble rate)
+{
+  GPtrArray *qos = gp_rules_qos_collect (s);
+  gboolean holes = FALSE;
+  guint i;
+
+  for (i = 0; i < qos->len && !holes; i++) {
+    GpQosCount *c = g_ptr_array_index (qos, i);
+    guint64 handled = gp_rules_qos_handled (s, c);
+
+    holes = c->not_late > 0 && handled > 0 &&
+        gp_session_feeds (s, c->source, sink) &&
+        100.0 * c->not_late / handled + GP_SLOW_DROPPED_SLACK_PCT >=
+        (1.0 - rate) * 100.0;
+  }
+  g_ptr_array_unref (qos);
+  return holes;
+}
+
 void
 gp_rule_slow (GpSession * s, const GpRule * rule)
 {
@@ -689,16 +753,17 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
     if ((kind != GP_MEDIA_VIDEO && kind != GP_MEDIA_AUDIO) ||
         rate < 0 || rate >= GP_SLOW_MEDIA_RATE ||
         !gp_session_sink_waits_on_clock (s, sk->name) ||
-        gp_session_find_finding (s, "STOPPED", sk->name) != NULL)
+        gp_session_find_finding (s, "STOPPED", sk->name) != NULL ||
+        gp_rule_buffered (s, sk->name) || gp_slow_dropped (s, sk->name, rate))
       continue;
     up = gp_session_upstream_of (s, sk->name);
-    if (gp_rule_budget_any_live (s, up)) {
+    if (gp_session_any_live (s, up)) {
       g_hash_table_unref (up);
       continue;
     }
     gp_rule_budget_limit (s, up, &lim);
     if (!(lim.hot && lim.saturated) && rate > 0)
-      supplier = gp_slow_supplier (s, up, &supply, &supply_wait);
+      supplier = gp_rule_supplier (s, up, &supply, &supply_wait);
     g_hash_table_unref (up);
     target = gp_session_sink_target_fps (s, sk->name);
 
@@ -766,7 +831,7 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
         "element for the same job, smaller frames before it) or give it a "
         "thread of its own (a queue before it) if its thread does other "
         "work.", lim.hot->name) : supplier ?
-        gp_slow_supply_fix (s, supplier) :
+        gp_rule_supply_fix (s, supplier) :
         g_strdup ("Look at what feeds the sink: the source's read rate, "
         "the network, a queue that waits on another branch.");
   }

@@ -30,29 +30,6 @@
  * thread 1 % busy, fed by a slow server). */
 #define GP_BUDGET_DOMINANT_MIN_BUSY_PCT 25.0
 
-gboolean
-gp_rule_budget_any_live (GpSession * s, GHashTable * elements)
-{
-  GHashTableIter it;
-  gpointer key;
-
-  g_hash_table_iter_init (&it, elements);
-  while (g_hash_table_iter_next (&it, &key, NULL))
-    if (gp_session_is_live_source (s, key))
-      return TRUE;
-  return FALSE;
-}
-
-gboolean
-gp_rule_fed_live (GpSession * s, const gchar * element)
-{
-  GHashTable *up = gp_session_upstream_of (s, element);
-  gboolean live = gp_rule_budget_any_live (s, up);
-
-  g_hash_table_unref (up);
-  return live;
-}
-
 void
 gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out)
 {
@@ -62,20 +39,20 @@ gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out)
   out->busy_pct = -1;
   out->hot = NULL;
   out->hot_share_pct = 0;
-  out->probe = NULL;
+  memset (&out->app, 0, sizeof (out->app));
   out->saturated = FALSE;
   if (out->thread == NULL)
     return;
   out->busy_pct = gp_session_thread_busy_pct (s, out->thread);
   out->hot = gp_session_hottest_on_thread (s, out->thread);
-  gp_session_thread_probes (s, out->thread, &out->probe);
-  /* the application's probes outweigh every element's own work: they
-   * are the limit, and no element is */
-  if (out->probe && (out->hot == NULL || out->probe->probe_busy_pct >
+  gp_session_thread_app (s, out->thread, &out->app);
+  /* the application's probes or handlers outweigh every element's own
+   * work: they are the limit, and no element is */
+  if (out->app.id && (out->hot == NULL || out->app.busy_pct >
           gp_session_work_busy_pct (s, out->hot)))
     out->hot = NULL;
   else
-    out->probe = NULL;
+    out->app.id = NULL;
   if (out->hot && total > 0)
     out->hot_share_pct = gp_session_work_ms (s, out->hot) / total * 100.0;
   out->saturated = out->busy_pct >= GP_BUDGET_SATURATED_PCT ||
@@ -120,8 +97,10 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
 
     if (target <= 0 || sk->fps < 0 || s->duration_s <= 0)
       continue;
-    /* a stopped sink's rate is not a throughput: STOPPED says it */
-    if (gp_session_find_finding (s, "STOPPED", sk->name) != NULL)
+    /* a stopped sink's rate is not a throughput: STOPPED says it; nor a
+     * rate that paused to buffer: BUFFERING does */
+    if (gp_session_find_finding (s, "STOPPED", sk->name) != NULL ||
+        gp_rule_buffered (s, sk->name))
       continue;
     if (target * s->duration_s < GP_BUDGET_MIN_FRAMES)
       continue;
@@ -130,7 +109,7 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
 
     deficit = (target - sk->fps) / target * 100.0;
     up = gp_session_upstream_of (s, sk->name);
-    live = gp_rule_budget_any_live (s, up);
+    live = gp_session_any_live (s, up);
     gp_rule_budget_limit (s, up, &lim);
     t = lim.thread;
     busy = lim.busy_pct;
@@ -205,16 +184,27 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
   }
 }
 
-/* The link on the way from @src to @sink (@up: the sink's upstream) whose
- * pad probes took the most a push, that time in @ms_out; NULL when no
- * link on it had probes. */
-static GpLinkSummary *
-gp_budget_path_probe (GpSession * s, GHashTable * up, const gchar * src,
-    const gchar * sink, gdouble * ms_out)
+/* Whether @element is on the way from @src to @sink (@up: the sink's
+ * upstream). */
+static gboolean
+gp_budget_on_path (GpSession * s, GHashTable * up, const gchar * src,
+    const gchar * sink, const gchar * element)
 {
-  GpLinkSummary *best = NULL;
+  return (g_strcmp0 (element, sink) == 0
+      || g_hash_table_contains (up, element))
+      && gp_session_feeds (s, src, element);
+}
+
+/* The application's work on the way from @src to @sink that held each
+ * buffer longest: a link's pad probes, or an element's signal handlers,
+ * into @app (its id NULL when there was none). */
+static void
+gp_budget_path_app (GpSession * s, GHashTable * up, const gchar * src,
+    const gchar * sink, GpAppWork * app)
+{
   guint i;
 
+  memset (app, 0, sizeof (*app));
   for (i = 0; s->links && i < s->links->len; i++) {
     GpLink *l = g_ptr_array_index (s->links, i);
     GpLinkSummary *ls = gp_session_find_link_summary (s, l->id);
@@ -225,15 +215,22 @@ gp_budget_path_probe (GpSession * s, GHashTable * up, const gchar * src,
       continue;
     ms = ls->probe_ms / ls->probe_pushes;
     into = gp_pad_element (l->sink);
-    if (ms > *ms_out && (g_strcmp0 (into, sink) == 0
-            || g_hash_table_contains (up, into)) &&
-        gp_session_feeds (s, src, into)) {
-      best = ls;
-      *ms_out = ms;
-    }
+    if (ms > app->mean_ms && gp_budget_on_path (s, up, src, sink, into))
+      *app = (GpAppWork) {
+      ls->id, FALSE, ls->probe_busy_pct, ms};
     g_free (into);
   }
-  return best;
+  for (i = 0; i < s->elem_summaries->len; i++) {
+    GpElementSummary *es = g_ptr_array_index (s->elem_summaries, i);
+    gdouble ms;
+
+    if (es->handler_ms < 0 || es->handler_calls == 0)
+      continue;
+    ms = es->handler_ms / es->handler_calls;
+    if (ms > app->mean_ms && gp_budget_on_path (s, up, src, sink, es->name))
+      *app = (GpAppWork) {
+      es->name, TRUE, es->handler_busy_pct, ms};
+  }
 }
 
 static void
@@ -246,9 +243,9 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
     gchar *src = gp_pad_element (p->source);
     gdouble target = gp_session_sink_target_fps (s, p->sink);
     gdouble period = target > 0 ? 1000.0 / target : s->frame_period_ms;
-    gdouble queue_wait = -1, slow_p50 = -1, probe_ms = -1;
+    gdouble queue_wait = -1, slow_p50 = -1;
     const gchar *slow = NULL;
-    GpLinkSummary *probe;
+    GpAppWork app;
     GHashTable *up;
     GpFinding *f;
     GString *fix;
@@ -291,12 +288,13 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
         queue_wait = MAX (queue_wait, 0) + q->residence_ms.p50;
       g_hash_table_unref (up_q);
     }
-    /* the application's pad probes on the way hold each buffer too */
-    probe = gp_budget_path_probe (s, up, src, p->sink, &probe_ms);
-    if (probe && probe_ms > slow_p50)
+    /* the application's pad probes and handlers on the way hold each
+     * buffer too */
+    gp_budget_path_app (s, up, src, p->sink, &app);
+    if (app.id && app.mean_ms > slow_p50)
       slow = NULL;
     else
-      probe = NULL;
+      app.id = NULL;
     g_hash_table_unref (up);
 
     title = g_strdup_printf ("%s to %s: latency p95 %.1f ms, above the "
@@ -321,9 +319,11 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
     if (slow) {
       gp_finding_set_string (f, "slowest", slow);
       gp_finding_set_double (f, "slowest_self_p50_ms", slow_p50);
-    } else if (probe) {
-      gp_finding_set_string (f, "slowest_probe", probe->id);
-      gp_finding_set_double (f, "probe_mean_ms", probe_ms);
+    } else if (app.id) {
+      gp_finding_set_string (f, app.handlers ? "slowest_handlers" :
+          "slowest_probe", app.id);
+      gp_finding_set_double (f, app.handlers ? "handlers_mean_ms" :
+          "probe_mean_ms", app.mean_ms);
     }
 
     g_free (f->why);
@@ -341,10 +341,14 @@ gp_budget_latency (GpSession * s, const GpRule * rule)
       g_string_append_printf (fix, "%s takes %.1f ms per frame: make it "
           "faster, or lower its latency settings (encoders: no B-frames or "
           "lookahead, e.g. x264enc tune=zerolatency). ", slow, slow_p50);
-    else if (probe && probe_ms > period / 2)
-      g_string_append_printf (fix, "The application's pad probes on %s "
-          "hold each buffer %.1f ms: take their work off the streaming "
-          "thread. ", probe->id, probe_ms);
+    else if (app.id && app.mean_ms > period / 2) {
+      gchar *what = gp_app_work_words (&app);
+
+      g_string_append_printf (fix, "The application's work, %s, holds "
+          "each buffer %.1f ms: take it off the streaming thread. ", what,
+          app.mean_ms);
+      g_free (what);
+    }
     g_string_append (fix, "Check the latency the elements add by design "
         "(encoder lookahead, jitter buffers, sink processing-deadline).");
     g_free (f->fix);

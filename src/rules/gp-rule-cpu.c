@@ -66,7 +66,7 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
   for (i = 0; s->threads && i < s->threads->len; i++) {
     GpThreadSummary *t = g_ptr_array_index (s->threads, i);
     GpElementSummary *hot;
-    GpLinkSummary *probe;
+    GpAppWork app;
     GString *names, *on;
     GpFinding *f;
     gchar *title, *prop = NULL;
@@ -101,18 +101,21 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
         n_work++;
     }
     hot = gp_session_hottest_on_thread (s, t);
-    /* the application's probes outweigh every element's own work */
-    gp_session_thread_probes (s, t, &probe);
-    if (probe && hot && probe->probe_busy_pct <=
-        gp_session_work_busy_pct (s, hot))
-      probe = NULL;
-    if (probe)
+    /* the application's probes or handlers outweigh every element's
+     * own work */
+    gp_session_thread_app (s, t, &app);
+    if (app.id && hot && app.busy_pct <= gp_session_work_busy_pct (s, hot))
+      app.id = NULL;
+    if (app.id)
       hot = NULL;
     on = g_string_new (NULL);
-    if (probe)
-      g_string_printf (on, "the application's pad probes on %s, %.0f%% of "
-          "the run", probe->id, probe->probe_busy_pct);
-    else
+    if (app.id) {
+      gchar *what = gp_app_work_words (&app);
+
+      g_string_printf (on, "the application's work: %s, %.0f%% of the run",
+          what, app.busy_pct);
+      g_free (what);
+    } else
       g_string_assign (on, hot ? hot->name : names->str);
 
     title = g_strdup_printf ("thread %s is saturated: %.0f%% of a core, "
@@ -142,9 +145,11 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
       if (hot->self_ms.p50 >= 0)
         gp_finding_set_double (f, "hottest_self_p50_ms", hot->self_ms.p50);
     }
-    if (probe) {
-      gp_finding_set_string (f, "probe_link", probe->id);
-      gp_finding_set_double (f, "probe_busy_pct", probe->probe_busy_pct);
+    if (app.id) {
+      gp_finding_set_string (f, app.handlers ? "handlers_element" :
+          "probe_link", app.id);
+      gp_finding_set_double (f, app.handlers ? "handlers_busy_pct" :
+          "probe_busy_pct", app.busy_pct);
     }
     if (s->process.measured && s->process.cpu_pct_mean >= 0)
       gp_finding_set_double (f, "process_cpu_pct", s->process.cpu_pct_mean);
@@ -161,11 +166,15 @@ gp_rule_cpu (GpSession * s, const GpRule * rule)
                 hot->name, &prop)))
       g_clear_pointer (&prop, g_free);
     g_free (f->fix);
-    if (probe)
-      f->fix = g_strdup_printf ("The pad probes on %s are the application's "
-          "work on this thread: take it off the streaming thread (copy what "
-          "it needs and hand it to a worker of its own).", probe->id);
-    else if (prop)
+    if (app.id) {
+      gchar *what = gp_app_work_words (&app);
+
+      what[0] = g_ascii_toupper (what[0]);
+      f->fix = g_strdup_printf ("%s are the application's work on this "
+          "thread: take it off the streaming thread (copy what it needs and "
+          "hand it to a worker of its own).", what);
+      g_free (what);
+    } else if (prop)
       f->fix = g_strdup_printf ("%s runs with %s=1: set %s=0 (one thread "
           "per core) to spread its work.", hot->name, prop, prop);
     else if (hot && n_work >= 2)

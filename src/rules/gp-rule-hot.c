@@ -115,6 +115,7 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
   gchar *title, *hw;
   const gchar *hint;
   gdouble others_busy;
+  gboolean waits;
   guint i, n_others;
 
   if (s->duration_s <= 0 || s->elem_summaries == NULL)
@@ -149,14 +150,18 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
   t = gp_session_thread_of (s, top->name);
   next_share = next ? next_w / total * 100.0 : 0;
 
-  title = g_strdup_printf ("%s takes %.0f%% of the processing time",
-      top->name, share);
+  /* an import's element time includes waiting: the top may be a queue
+   * whose factory the log does not say, a muxer interleaving */
+  waits = (s->import_missing & GP_IMPORT_MISSING_SELF_TIME) != 0;
+  title = g_strdup_printf (waits ? "%s holds buffers longest: %.0f%% of the "
+      "element time" : "%s takes %.0f%% of the processing time", top->name,
+      share);
   f = gp_rule_add_finding (s, rule, GP_SEVERITY_INFO, title);
   g_free (title);
   gp_finding_add_target (f, top->name);
   f->rank_value = share;
 
-  if (e && e->factory)
+  if (e && e->factory && *e->factory)
     gp_finding_set_string (f, "factory", e->factory);
   if (top->self_ms.p50 >= 0) {
     gp_finding_set_double (f, "self_p50_ms", top->self_ms.p50);
@@ -182,15 +187,26 @@ gp_rule_hot (GpSession * s, const GpRule * rule)
   }
 
   g_free (f->why);
-  f->why = g_strdup_printf ("%s does %.0f%% of the pipeline's processing "
-      "(%s); making any other element faster gains at most the %.0f%% "
-      "left.", top->name, share, gp_session_element_time_words (s),
-      100.0 - share);
+  if (waits)
+    f->why = g_strdup_printf ("Buffers spend %.0f%% of their time in the "
+        "elements in %s (%s). Whether that is work or waiting (a queue, a "
+        "muxer interleaving its streams, an encoder's look-ahead) this log "
+        "does not say: waiting there is latency, not load.", share,
+        top->name, gp_session_element_time_words (s));
+  else
+    f->why = g_strdup_printf ("%s does %.0f%% of the pipeline's processing "
+        "(%s); making any other element faster gains at most the %.0f%% "
+        "left.", top->name, share, gp_session_element_time_words (s),
+        100.0 - share);
 
   fix = g_string_new (NULL);
+  if (waits)
+    g_string_append (fix, "Record the pipeline with gstprof run or wrap, "
+        "whose self time is work only, to tell the two apart. If it is "
+        "work: ");
   hint = gp_hot_hint (e ? e->factory : NULL);
-  g_string_append_printf (fix, "Start with %s. Its own settings: %s.",
-      top->name, hint ? hint : "look for properties that trade quality or "
+  g_string_append_printf (fix, "%s %s. Its own settings: %s.",
+      waits ? "start with" : "Start with", top->name, hint ? hint : "look for properties that trade quality or "
       "accuracy for speed");
   hw = gp_hot_hw_alternatives (s, e ? e->factory : NULL);
   if (hw)

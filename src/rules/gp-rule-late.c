@@ -8,9 +8,12 @@
  * than its max-lateness; elements that act on the sink's QoS events
  * (videoconvert, videoscale, video decoders with qos=true) post one when
  * they skip a frame. Each message carries the poster's running totals
- * (processed, dropped), numbers in the event's data. The largest totals
- * seen per poster are its counts over the run. Thresholds and reasons:
- * docs/rules.md.
+ * (processed, dropped), numbers in the event's data; what its dropped total
+ * grew by since its previous message is that message's drop, late when the
+ * message says the buffer was late (jitter > 0). A drop that was not late
+ * (a video decoder throwing away a frame it could not decode posts QoS
+ * with the frame early) is no lateness: LOSS counts it. Thresholds and
+ * reasons: docs/rules.md.
  */
 #include "gp-rules-private.h"
 
@@ -24,14 +27,7 @@
 /* ... and at least this share of the buffers the poster handled. */
 #define GP_LATE_MIN_DROPPED_PCT 1.0
 
-typedef struct
-{
-  gchar *source;
-  guint64 processed, dropped;
-  guint64 base_processed, base_dropped; /* counted before it played */
-  guint messages;
-  gdouble first_t, last_t;
-} GpLateCount;
+typedef GpQosCount GpLateCount;
 
 static void
 gp_late_count_free (gpointer p)
@@ -40,6 +36,16 @@ gp_late_count_free (gpointer p)
 
   g_free (c->source);
   g_free (c);
+}
+
+/* Whether the QoS event says its buffer was late (jitter > 0); one that
+ * does not carry the jitter (an import) is taken as late. */
+static gboolean
+gp_late_was_late (const GpEvent * ev)
+{
+  JsonNode *j = json_object_get_member (ev->data, "jitter_ns");
+
+  return j == NULL || !JSON_NODE_HOLDS_VALUE (j) || json_node_get_int (j) > 0;
 }
 
 /* The poster's running totals, as the QoS event's numbers. */
@@ -59,10 +65,8 @@ gp_late_counts (const GpEvent * ev, guint64 * processed, guint64 * dropped)
   return TRUE;
 }
 
-/* Each QoS poster's counts over the PLAYING span (GpLateCount*, in the
- * order they first posted). */
-static GPtrArray *
-gp_late_collect (GpSession * s)
+GPtrArray *
+gp_rules_qos_collect (GpSession * s)
 {
   GHashTable *by_source = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *counts = g_ptr_array_new_with_free_func (gp_late_count_free);
@@ -96,9 +100,20 @@ gp_late_collect (GpSession * s)
       continue;
     }
     /* Totals only grow; the maximum survives events lost to the cap on
-     * stored events and any reordering. */
+     * stored events and any reordering. The growth is this message's
+     * drop, late or not */
     c->processed = MAX (c->processed, p);
+    if (d > MAX (c->dropped, c->base_dropped)) {
+      guint64 grew = d - MAX (c->dropped, c->base_dropped);
+
+      if (gp_late_was_late (ev))
+        c->late += grew;
+      else
+        c->not_late += grew;
+    }
     c->dropped = MAX (c->dropped, d);
+    if (!gp_late_was_late (ev))
+      continue;
     c->messages++;
     c->first_t = MIN (c->first_t, ev->t);
     c->last_t = MAX (c->last_t, ev->t);
@@ -107,18 +122,30 @@ gp_late_collect (GpSession * s)
   return counts;
 }
 
+guint64
+gp_rules_qos_handled (GpSession * s, const GpQosCount * c)
+{
+  GpLink *in = gp_session_link_into (s, c->source);
+  GpLinkSummary *ls = in ? gp_session_find_link_summary (s, in->id) : NULL;
+
+  /* what came in; else its QoS totals (processed counts what it passed
+   * on, up to its last message) */
+  return ls && ls->buffers > 0 ? ls->buffers :
+      (c->processed > c->base_processed ? c->processed - c->base_processed :
+      0) + c->late + c->not_late;
+}
+
 /* The late frames @c dropped while playing. */
 static guint64
 gp_late_dropped (const GpLateCount * c)
 {
-  return c->messages == 0 || c->dropped <= c->base_dropped ? 0 :
-      c->dropped - c->base_dropped;
+  return c->messages == 0 ? 0 : c->late;
 }
 
 gint64
 gp_rules_late_dropped (GpSession * s)
 {
-  GPtrArray *counts = gp_late_collect (s);
+  GPtrArray *counts = gp_rules_qos_collect (s);
   gint64 sum = counts->len ? 0 : -1;
   guint i;
 
@@ -203,7 +230,7 @@ gp_late_undeclared (GpSession * s, GpFinding * f, const gchar * sink,
   GPtrArray *patch;
   gchar *name;
 
-  if (period <= 0 || p95 < 0 || !gp_rule_budget_any_live (s, up) ||
+  if (period <= 0 || p95 < 0 || !gp_session_any_live (s, up) ||
       sk == NULL || target <= 0 || sk->fps < target * GP_LATE_KEEPS_UP_SHARE ||
       gp_late_declares (s, up, sink))
     return FALSE;
@@ -239,7 +266,7 @@ gp_late_undeclared (GpSession * s, GpFinding * f, const gchar * sink,
 void
 gp_rule_late (GpSession * s, const GpRule * rule)
 {
-  GPtrArray *counts = gp_late_collect (s);
+  GPtrArray *counts = gp_rules_qos_collect (s);
   guint i;
 
   for (i = 0; i < counts->len; i++) {

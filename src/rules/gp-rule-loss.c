@@ -244,6 +244,22 @@ gp_loss_leaky (GpSession * s, const GpRule * rule, GpQueueSummary * qs)
 #define GP_LOSS_REPEAT_MIN_OUT 30
 #define GP_LOSS_REPEAT_HIGH_PCT 25.0
 
+/* A loss of @kind at @target, @pct of what should have come: medium, high
+ * from GP_LOSS_HIGH_PCT, ranked by the share × 10; @title is taken. */
+static GpFinding *
+gp_loss_add (GpSession * s, const GpRule * rule, const gchar * kind,
+    const gchar * target, gchar * title, gdouble pct)
+{
+  GpFinding *f = gp_rule_add_finding (s, rule, pct >= GP_LOSS_HIGH_PCT ?
+      GP_SEVERITY_HIGH : GP_SEVERITY_MEDIUM, title);
+
+  g_free (title);
+  gp_finding_add_target (f, target);
+  f->rank_value = MIN (100.0, pct * 10.0);
+  gp_finding_set_string (f, "kind", kind);
+  return f;
+}
+
 /* What a videorate or an audiorate fills in before its first buffer, in
  * its units a second (@per_s: frames or samples): without skip-to-first it
  * fills from the segment's start up to it (a camera that takes a second to
@@ -364,12 +380,7 @@ gp_loss_silence (GpSession * s, const GpRule * rule, GpElement * ar)
   from = in ? gp_pad_element (in->src) : g_strdup ("its input");
   title = g_strdup_printf ("%s filled %.0f ms of the run with silence "
       "(%.1f%%): audio %s should bring never came", ar->name, ms, pct, from);
-  f = gp_rule_add_finding (s, rule, pct >= GP_LOSS_HIGH_PCT ?
-      GP_SEVERITY_HIGH : GP_SEVERITY_MEDIUM, title);
-  g_free (title);
-  gp_finding_add_target (f, ar->name);
-  f->rank_value = MIN (100.0, pct * 10.0);
-  gp_finding_set_string (f, "kind", "silence");
+  f = gp_loss_add (s, rule, "silence", ar->name, title, pct);
   gp_finding_set_string (f, "audiorate", ar->name);
   gp_finding_set_int (f, "added_samples", added);
   gp_finding_set_double (f, "added_ms", ms);
@@ -387,9 +398,55 @@ gp_loss_silence (GpSession * s, const GpRule * rule, GpElement * ar)
   g_free (from);
 }
 
+/* Frames an element threw away, not for lateness: a video decoder that
+ * cannot decode a frame drops it and posts QoS with the frame early
+ * (GstVideoDecoder's drop on a decode error; the decode error itself
+ * reaches only the debug log below max-errors, which is -1 by default).
+ * At least this many, and this share of what it handled (LATE's). */
+#define GP_LOSS_DROP_MIN 3
+#define GP_LOSS_DROP_MIN_PCT 1.0
+
+static void
+gp_loss_not_late (GpSession * s, const GpRule * rule, const GpQosCount * c)
+{
+  guint64 handled = gp_rules_qos_handled (s, c);
+  gdouble pct;
+  gchar *title;
+  GpFinding *f;
+
+  if (c->not_late < GP_LOSS_DROP_MIN || handled == 0)
+    return;
+  pct = 100.0 * c->not_late / handled;
+  if (pct < GP_LOSS_DROP_MIN_PCT)
+    return;
+  title = g_strdup_printf ("%s threw away %" G_GUINT64_FORMAT " of %"
+      G_GUINT64_FORMAT " frames (%.1f%%), not for lateness: data it could "
+      "not use", c->source, c->not_late, handled, pct);
+  f = gp_loss_add (s, rule, "dropped", c->source, title, pct);
+  gp_finding_set_string (f, "element", c->source);
+  gp_finding_set_int (f, "dropped", (gint64) c->not_late);
+  gp_finding_set_int (f, "handled", (gint64) handled);
+  gp_finding_set_double (f, "dropped_pct", pct);
+  g_free (f->why);
+  f->why = g_strdup_printf ("%s dropped these frames on its own and said "
+      "so in QoS messages whose frames were not late: not a sink's "
+      "lateness but data it could not use. A video decoder does this for "
+      "a frame it cannot decode (damaged data: packets lost on a network, "
+      "a file cut or corrupted, a stream that starts without a "
+      "keyframe); GStreamer writes the decode error itself only to the "
+      "debug log (GST_DEBUG=videodecoder:2 shows it).", c->source);
+  g_free (f->fix);
+  f->fix = g_strdup_printf ("Look at the data reaching %s: run with "
+      "GST_DEBUG=videodecoder:2 to see each error, check the source for "
+      "loss (LOSS on an RTP link says how much) or the file for damage; "
+      "a decoder's max-errors turns errors into a stop instead.",
+      c->source);
+}
+
 void
 gp_rule_loss (GpSession * s, const GpRule * rule)
 {
+  GPtrArray *qos = gp_rules_qos_collect (s);
   guint i;
 
   for (i = 0; s->links && i < s->links->len; i++) {
@@ -409,4 +466,7 @@ gp_rule_loss (GpSession * s, const GpRule * rule)
     else if (g_strcmp0 (e->factory, "audiorate") == 0)
       gp_loss_silence (s, rule, e);
   }
+  for (i = 0; i < qos->len; i++)
+    gp_loss_not_late (s, rule, g_ptr_array_index (qos, i));
+  g_ptr_array_unref (qos);
 }

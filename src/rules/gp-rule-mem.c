@@ -207,7 +207,9 @@ void
 gp_rule_mem (GpSession * s, const GpRule * rule)
 {
   GArray *xs, *ys;
-  gdouble *x, *y, ramp_end, active_end, slope, tail_slope, growth, span;
+  gdouble *x, *y, ramp_end, active_end, teardown, slope, tail_slope, growth,
+      span;
+  gboolean cut;
   gdouble rss0, rss1;
   guint i, n, first, mid;
   GPtrArray *queues;
@@ -223,6 +225,12 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
     return;
 
   active_end = gp_mem_sources_end (s);
+  teardown = gp_session_left_playing (s);
+  /* the teardown cuts the samples only where it came before the sources'
+   * end (no EOS drained it first) */
+  cut = teardown > 0 && (active_end < 0 || teardown < active_end);
+  if (cut)
+    active_end = teardown;
   xs = g_array_new (FALSE, FALSE, sizeof (gdouble));
   ys = g_array_new (FALSE, FALSE, sizeof (gdouble));
   for (i = 0; i < gp_session_n_windows (s); i++) {
@@ -263,7 +271,8 @@ gp_rule_mem (GpSession * s, const GpRule * rule)
 
   rss0 = s->process.measured && s->process.rss_mb_start > 0 ?
       s->process.rss_mb_start : y[0];
-  rss1 = s->process.measured && s->process.rss_mb_end > 0 ?
+  /* after a teardown, the process's own end is what it freed */
+  rss1 = !cut && s->process.measured && s->process.rss_mb_end > 0 ?
       s->process.rss_mb_end : y[n - 1];
 
   queues = gp_mem_unbounded_queues (s);

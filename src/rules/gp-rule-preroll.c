@@ -286,6 +286,14 @@ gp_rule_preroll (GpSession * s, const GpRule * rule)
     if (!p->prerolled && !first_waiting)
       first_waiting = p->name;
   }
+  /* every sink prerolled and a buffering element was never full: the
+   * pipeline waited for data to play (BUFFERING says it) */
+  if (waiting->len == 0 && s->preroll->len > 0) {
+    gdouble waited;
+
+    if (gp_session_buffering_unfilled (s, &waited))
+      goto out;
+  }
   /* the streaming thread stuck inside a push */
   blocked = gp_session_blocked_thread (s);
 

@@ -23,6 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A stop (STOPPED, STALL) this much inside the pauses of a buffering
+ * element is BUFFERING's (the pipeline was paused to refill it), not a
+ * stop of unknown cause. */
+#define GP_STOPPED_BUFFERING_SHARE 0.8
+
 /* A gap counts when it lasts this many frame periods ... */
 #define GP_STALL_MIN_PERIODS 5.0
 /* ... and at least this long: a window shorter than this says little, and
@@ -441,6 +446,10 @@ gp_rule_stall (GpSession * s, const GpRule * rule)
 
     if (!sl->stalled || gp_stall_input_stalled (s, all, sl, win))
       continue;
+    /* the pipeline paused to buffer: BUFFERING's */
+    if (sl->flowed && gp_session_buffering_within (s, sl->g0, sl->g1) >=
+        GP_STOPPED_BUFFERING_SHARE * (sl->g1 - sl->g0))
+      continue;
     if (!is_source)
       in = gp_stall_input (s, sl->src_el);
     else
@@ -687,6 +696,11 @@ gp_rule_stopped (GpSession * s, const GpRule * rule)
   for (k = 0; k < groups->len; k++) {
     GpStoppedGroup *g = g_ptr_array_index (groups, k);
     gdouble gap = g->g1 - g->g0, pct = MIN (100.0, 100.0 * gap / playing);
+
+    /* paused to buffer: BUFFERING's */
+    if (gp_session_buffering_within (s, g->g0, g->g1) >=
+        GP_STOPPED_BUFFERING_SHARE * gap)
+      continue;
     GString *joined = g_string_new (NULL);
     gchar *names;
     GpThreadSummary *blocked = g->g1 >= span.t1 - win ?

@@ -17,8 +17,10 @@
  * finding: an RTP sender whose packets go out within microseconds of
  * arriving gains nothing from sync=false. Display sinks and network
  * senders want sync=true (an even pace on screen; packets paced at the
- * stream's rate rather than in bursts): there the finding is info, with
- * the trade-off.
+ * stream's rate rather than in bursts), and so does a fakesink standing in
+ * for a display: there the finding is info, with the trade-off. Medium is
+ * for a sink that hands frames on (intervideosink, shmsink): what it holds
+ * is latency for whoever reads them.
  *
  * An appsink is left out: its new-sample callback runs on the streaming
  * thread and a full appsink waits for the application to pull, so the time
@@ -62,6 +64,16 @@ static const gchar *const gp_sync_display_sinks[] = {
   "d3dvideosink", "d3d11videosink", "d3d12videosink", "osxvideosink",
   "nv3dsink", "nveglglessink", "nvoverlaysink", "nvdrmvideosink",
   "clutterautovideosink", "aasink", "cacasink", "fpsdisplaysink", NULL
+};
+
+/* Sinks that throw their frames away: with sync=true (fakesink's own
+ * default is false, so someone chose it; fakevideosink's is true, as the
+ * display it imitates) one stands in for a display, keeping its pace,
+ * and nobody sees the latency it adds (a shared-memory consumer into
+ * fakesink sync=true was told, at medium, to give up the pace it was set
+ * for). */
+static const gchar *const gp_sync_stand_in_sinks[] = {
+  "fakesink", "fakevideosink", NULL
 };
 
 /* Bins nested deeper than this are not followed up. */
@@ -141,7 +153,7 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     GpElement *e = g_ptr_array_index (s->elements, i);
     GpElementSummary *es;
     const GpQuantiles *held;
-    gboolean sync, display, network;
+    gboolean sync, display, network, stand_in;
     gchar *live, *title;
     gdouble period, target;
     GpFinding *f;
@@ -170,11 +182,15 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
     display = gp_sync_is_display (s, e);
     network = e->factory && g_strv_contains (gp_sync_network_sinks,
         e->factory);
+    stand_in = !display && e->factory &&
+        g_strv_contains (gp_sync_stand_in_sinks, e->factory);
 
     title = g_strdup_printf ("%s has sync=true on a path fed by the live "
         "source %s%s", e->name, live, display ? " (a display: usually "
-        "wanted)" : network ? " (a sender: usually wanted)" : "");
-    f = gp_rule_add_finding (s, rule, display || network ?
+        "wanted)" : network ? " (a sender: usually wanted)" : stand_in ?
+        " (a stand-in for a display, keeping its pace: usually wanted)" :
+        "");
+    f = gp_rule_add_finding (s, rule, display || network || stand_in ?
         GP_SEVERITY_INFO : GP_SEVERITY_MEDIUM, title);
     g_free (title);
     gp_finding_add_target (f, e->name);
@@ -206,19 +222,23 @@ gp_rule_sync (GpSession * s, const GpRule * rule)
         "come, sooner but unevenly." : network ? " A sender with sync=true "
         "sends each frame at its time, so the receiver's jitter buffer sees "
         "an even stream; sync=false sends as soon as a frame is encoded, "
-        "sooner but in bursts." : " For control, analysis or a "
+        "sooner but in bursts." : stand_in ? " It throws its frames away, "
+        "so nobody sees that wait: sync=true on it keeps the pace a display "
+        "would, sync=false runs the pipeline as fast as frames come." :
+        " For control, analysis or a "
         "hand-off to an application, rendering as soon as the frame "
         "arrives (sync=false) takes that wait off the end-to-end latency.");
     g_free (f->fix);
-    f->fix = display || network ?
+    f->fix = display || network || stand_in ?
         g_strdup_printf ("Keep sync=true on %s unless the lowest latency "
         "matters more than an even pace: then sync=false takes %.1f ms "
         "off.", e->name, held->p50) :
         g_strdup_printf ("Set sync=false on %s (keep sync=true when "
         "frames must be handed on at an even pace, or audio and video must "
         "stay in step).", e->name);
-    /* the fix text of a display or a sender says keep it: no edit */
-    if (!display && !network)
+    /* the fix text of a display, a sender or a stand-in says keep it:
+     * no edit */
+    if (!display && !network && !stand_in)
       gp_rules_attach_patch (s, f, gp_sync_patch (e->name));
     g_free (live);
   }
@@ -345,7 +365,7 @@ gp_pace_unpaced_sender (GpSession * s, const GpRule * rule,
           e->factory) || !gp_element_get_prop_bool (e, "sync", &sync) ||
       sync)
     return;
-  if (gp_rule_fed_live (s, sk->name))
+  if (gp_session_fed_live (s, sk->name))
     return;
   streams = gp_session_streams_of (s, sk->name);
   st = gp_pace_fastest_stream (streams, &x);
@@ -410,7 +430,7 @@ gp_rule_pace (GpSession * s, const GpRule * rule)
         !gp_element_get_prop_bool (e, "sync", &sync) || !sync ||
         es->wait_total_ms < 0)
       continue;
-    if (gp_rule_fed_live (s, sk->name))
+    if (gp_session_fed_live (s, sk->name))
       continue;
     rate = gp_session_sink_media_x (s, sk);
     wait_s = es->wait_total_ms / 1000.0;

@@ -104,13 +104,39 @@ gp_waste_copy_props (GpSession * s, const gchar * element, GpLaunchOp * to)
   g_free (ln);
 }
 
-/* The move: the dropper and the caps after it go before the first worker;
- * NULL when the launch string does not name them. */
+/* The caps that set the dropper's rate, as they must read before the
+ * first worker @first: in the media there (a snapshot's
+ * "image/jpeg,framerate=1/1" after an encoder is "video/x-raw,
+ * framerate=1/1" before it), the rate alone. */
+static gchar *
+gp_waste_caps_before (GpSession * s, const gchar * caps, const gchar * first)
+{
+  GpLink *in = gp_session_link_into (s, first);
+  gchar *there = in ? gp_caps_media_type (in->caps) : NULL;
+  gchar *here = gp_caps_media_type (caps);
+  gchar *rate = gp_caps_field (caps, "framerate"), *out;
+
+  if (there == NULL || here == NULL || g_str_equal (there, here) ||
+      rate == NULL)
+    out = g_strdup (caps);
+  else
+    out = g_strdup_printf ("%s,framerate=%s", there, rate);
+  g_free (there);
+  g_free (here);
+  g_free (rate);
+  return out;
+}
+
+/* The move: the dropper and the caps after it go before the first worker
+ * (@last, the worker next to the dropper, keeps caps in another media
+ * where they were); NULL when the launch string does not name them. */
 static GPtrArray *
-gp_waste_patch (GpSession * s, GpElement * d, const gchar * first)
+gp_waste_patch (GpSession * s, GpElement * d, const gchar * first,
+    const gchar * last)
 {
   gchar *dn = gp_session_launch_name (s, d->name);
   gchar *fn = gp_session_launch_name (s, first);
+  gchar *ln = gp_session_launch_name (s, last);
   gchar *caps = gp_session_launch_caps_beside (s, d->name, FALSE, NULL);
   GPtrArray *patch = NULL;
 
@@ -128,14 +154,24 @@ gp_waste_patch (GpSession * s, GpElement * d, const gchar * first)
       g_ptr_array_add (patch, gp_launch_op_remove (dn));
       gp_waste_copy_props (s, d->name, insert);
       g_ptr_array_add (patch, insert);
-      if (caps)
+      if (caps) {
+        gchar *before = gp_waste_caps_before (s, caps, first);
+
         g_ptr_array_add (patch, gp_launch_op_caps (GP_LAUNCH_AT_BEFORE, fn,
-            caps));
+                before));
+        /* a snapshot's JPEG caps stay after the encoder: the stream out is
+         * the same */
+        if (strcmp (before, caps) != 0 && ln)
+          g_ptr_array_add (patch, gp_launch_op_caps (GP_LAUNCH_AT_AFTER, ln,
+                  caps));
+        g_free (before);
+      }
     }
   }
   g_free (caps);
   g_free (dn);
   g_free (fn);
+  g_free (ln);
   return patch;
 }
 
@@ -194,7 +230,8 @@ gp_waste_check (GpSession * s, const GpRule * rule, GpElement * d)
   f->fix = g_strdup_printf ("Move %s (with the caps that set its rate) "
       "before %s: the same frames come out, and only those are worked on.",
       d->name, first);
-  gp_rules_attach_patch (s, f, gp_waste_patch (s, d, first));
+  gp_rules_attach_patch (s, f, gp_waste_patch (s, d, first,
+          g_ptr_array_index (workers, 0)));
   g_string_free (names, TRUE);
   g_ptr_array_unref (workers);
 }

@@ -26,6 +26,37 @@ void gp_rule_budget (GpSession * s, const GpRule * rule);
  * that does (SLOW) */
 void gp_rule_behind (GpSession * s, const GpRule * rule);
 void gp_rule_slow (GpSession * s, const GpRule * rule);
+void gp_rule_buffering (GpSession * s, const GpRule * rule);
+/* One QoS poster's counts over the PLAYING span (events[] of type qos) */
+typedef struct
+{
+  gchar *source;
+  guint64 processed, dropped;   /* its largest running totals */
+  guint64 base_processed, base_dropped; /* counted before it played */
+  guint64 late;                 /* drops whose message said late */
+  guint64 not_late;             /* drops whose message said early: not
+                                 * lateness (a decoder's decode errors) */
+  guint messages;               /* the messages of late drops */
+  gdouble first_t, last_t;      /* the first and last of those */
+} GpQosCount;
+/* Each QoS poster's counts (GpQosCount*, in the order they first
+ * posted). */
+GPtrArray *gp_rules_qos_collect (GpSession * s);
+/* The buffers @c's poster handled: those on the link into it, else its
+ * QoS totals. */
+guint64 gp_rules_qos_handled (GpSession * s, const GpQosCount * c);
+/* Whether a BUFFERING finding at medium or above names an element that
+ * feeds @sink: its pauses are why the sink got less than its rate (SLOW
+ * and BUDGET step aside). */
+gboolean gp_rule_buffered (GpSession * s, const gchar * sink);
+/* The source among @up (not live) that waited for its data the longest,
+ * when it waited GP_SLOW_SUPPLY_WAIT_PCT of the run or more, and the bytes
+ * a second its output carried (steady): what supplies the playback, and
+ * slower than the media needs. NULL when none. */
+GpElementSummary *gp_rule_supplier (GpSession * s, GHashTable * up,
+    gdouble * bytes_per_s, gdouble * wait_pct);
+/* The fix text for a supply that is too slow, by what @supplier reads. */
+gchar *gp_rule_supply_fix (GpSession * s, const GpElementSummary * supplier);
 
 /* What limits the elements of @up (a set of names, gp_session_upstream_of):
  * the limiting thread among those running them, how busy it is, and its
@@ -37,19 +68,15 @@ typedef struct
 {
   GpThreadSummary *thread;      /* NULL when none ran them */
   gdouble busy_pct;             /* < 0 unknown */
-  GpElementSummary *hot;        /* NULL when none, or when probe */
+  GpElementSummary *hot;        /* NULL when none, or when app is */
   gdouble hot_share_pct;
-  /* the link whose pad probes (an application's work) took more of the
-   * thread than its hottest element did, or NULL */
-  GpLinkSummary *probe;
+  /* the application's work (pad probes, signal handlers) that took more
+   * of the thread than its hottest element did; app.id NULL when none */
+  GpAppWork app;
   gboolean saturated;
 } GpRuleLimit;
 
 void gp_rule_budget_limit (GpSession * s, GHashTable * up, GpRuleLimit * out);
-/* TRUE when a live source is among @elements' keys */
-gboolean gp_rule_budget_any_live (GpSession * s, GHashTable * elements);
-/* TRUE when a live source is upstream of @element */
-gboolean gp_rule_fed_live (GpSession * s, const gchar * element);
 
 /* gp-rule-queue.c, gp-rule-cpu.c, gp-rule-stall.c, gp-rule-qleak.c:
  * threads and flow */

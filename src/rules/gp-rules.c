@@ -34,6 +34,11 @@ static const GpRule gp_rules_table[] = {
         "again to its EOS"},
   /* the symptoms first: the causes below rank under them, and may step
    * aside for them (a stopped sink's rate is not a throughput) */
+  {"BUFFERING", "playback paused to refill a buffering element (queue2, "
+        "playbin's over a network) after its first fill", gp_rule_buffering,
+      NULL,
+      "tests/corpus/test-advice.c /advice/http-buffering: the time the "
+        "test's own clock saw the playback take past the clip's length"},
   {"STOPPED", "a sink gets nothing for a second or more while PLAYING: "
         "the stream stopped", gp_rule_stopped, NULL,
       "tests/corpus/test-advice.c /advice/tee-appsink-full: the frames "
@@ -77,29 +82,33 @@ static const GpRule gp_rules_table[] = {
       "tests/corpus/test-advice.c /advice/crowded: the CPU time of the "
         "processes the test starts, from /proc"},
   {"SYNC", "a sink synchronised to the clock on a live path", gp_rule_sync,
-      GP_RULES_VERIFIED_ON ("sync")},
+      "2-core x86_64 (AMD EPYC), Debian 12, GStreamer 1.22.0, 2026-12-07, "
+        "bench/pairs/sync.pair", NULL, GP_RULE_MEASURE_LATENCY},
   {"LATE", "buffers dropped late on QoS, with counts", gp_rule_late,
       GP_RULES_VERIFIED_ON ("late")},
   {"ENC", "encoder settings hostile to a live or joined stream", gp_rule_enc,
-      GP_RULES_VERIFIED_ON ("enc")},
+      GP_RULES_VERIFIED_ON ("enc"), NULL, GP_RULE_MEASURE_LATENCY},
   {"MEM", "process memory growing through the run", gp_rule_mem, NULL,
       "tests/corpus/test-advice.c /advice/mem-unbounded: the frames an "
-        "unbounded queue gains a second, times their size"},
+        "unbounded queue gains a second, times their size",
+      GP_RULE_MEASURE_MEMORY},
   {"ZC", "a stretch in system memory between two links in device memory",
-      gp_rule_zc, GP_RULES_VERIFIED_ON ("zc")},
+      gp_rule_zc, GP_RULES_VERIFIED_ON ("zc"), NULL, GP_RULE_MEASURE_CPU},
   {"SW", "a software element where a registered hardware element does the "
-        "job", gp_rule_sw, NULL},
+        "job", gp_rule_sw, NULL, NULL, GP_RULE_MEASURE_CPU},
   {"CAPS", "a converter in passthrough, or two converters back to back",
-      gp_rule_caps, GP_RULES_VERIFIED_ON ("caps")},
+      gp_rule_caps, GP_RULES_VERIFIED_ON ("caps"), NULL,
+      GP_RULE_MEASURE_CPU},
   {"FORMAT", "an encoder or a heavy raw-video element works on a "
         "high-bit-depth or 4:4:4 format that nothing asked for",
       gp_rule_format,
       /* and bench/pairs/format.pair on the first machine: results.json
        * names the first of a rule's pairs */
-      GP_RULES_VERIFIED_ON_EPYC ("format-overlay")},
+      GP_RULES_VERIFIED_ON_EPYC ("format-overlay"), NULL,
+      GP_RULE_MEASURE_CPU},
   {"WASTE", "frames worked on and then dropped (a videorate after the "
         "work)", gp_rule_waste,
-      GP_RULES_VERIFIED_ON ("waste")},
+      GP_RULES_VERIFIED_ON ("waste"), NULL, GP_RULE_MEASURE_CPU},
   {"UNUSED", "a decodebin decodes a stream nothing is linked to",
       gp_rule_unused, NULL},
   {"QUEUE", "an expensive element shares its streaming thread with a live "
@@ -122,6 +131,39 @@ static const GpRule gp_rules_table[] = {
   {"CPUIO", "the GPU idles or works in bursts while a CPU core feeding it "
         "is saturated", gp_rule_cpuio, NULL},
 };
+
+gchar *
+gp_rules_measures_text (void)
+{
+  static const struct
+  {
+    GpRuleMeasure measure;
+    const gchar *word;
+  } measures[] = {
+    {GP_RULE_MEASURE_LATENCY, "latency"},
+    {GP_RULE_MEASURE_CPU, "CPU"},
+    {GP_RULE_MEASURE_MEMORY, "memory"},
+  };
+  GString *out = g_string_new (NULL);
+  guint m, i, n, k;
+
+  for (m = 0; m < G_N_ELEMENTS (measures); m++) {
+    for (i = 0, n = 0; i < G_N_ELEMENTS (gp_rules_table); i++)
+      n += (gp_rules_table[i].measure & measures[m].measure) != 0;
+    if (n == 0)
+      continue;
+    g_string_append_printf (out, "%s%s for ", out->len ? "; " : "",
+        measures[m].word);
+    for (i = 0, k = 0; i < G_N_ELEMENTS (gp_rules_table); i++) {
+      if (!(gp_rules_table[i].measure & measures[m].measure))
+        continue;
+      g_string_append_printf (out, "%s%s", k == 0 ? "" : k + 1 == n ?
+          " and " : ", ", gp_rules_table[i].id);
+      k++;
+    }
+  }
+  return g_string_free (out, FALSE);
+}
 
 const GpRule *
 gp_rules_get (guint * n_rules)
@@ -281,9 +323,10 @@ gp_rules_run (GpSession * s)
 
   for (i = 0; i < G_N_ELEMENTS (gp_rules_table); i++) {
     /* a pipeline that never played has no rate, latency, stall or share
-     * worth a finding: only why it never played */
+     * worth a finding: only why it never played (a preroll, or a first
+     * fill that never came) */
     if (gp_session_never_played (s) && gp_rules_table[i].func !=
-        gp_rule_preroll)
+        gp_rule_preroll && gp_rules_table[i].func != gp_rule_buffering)
       continue;
     gp_rules_table[i].func (s, &gp_rules_table[i]);
   }

@@ -53,6 +53,19 @@ typedef struct _GpRule GpRule;
 /* Adds zero or more findings for @rule to @s. */
 typedef void (*GpRuleFunc) (GpSession * s, const GpRule * rule);
 
+/* What a rule's fix is for, where `gstprof fix --apply` judges the fix by
+ * its re-run: a change beyond noise the wrong way on it (latency or CPU or
+ * memory up) makes the fix worse. Every fix is also held to the rate at
+ * each sink: a fix never delivers less. A bench pair's METRIC is its
+ * rule's measure (tests/rules/test-rules-registry.c holds them together). */
+typedef enum
+{
+  GP_RULE_MEASURE_RATE = 0,     /* the rate at each sink, and nothing more */
+  GP_RULE_MEASURE_LATENCY = 1 << 0,     /* each path's latency p50 */
+  GP_RULE_MEASURE_CPU = 1 << 1, /* the process's CPU, mean */
+  GP_RULE_MEASURE_MEMORY = 1 << 2,      /* the process's RSS, at its most */
+} GpRuleMeasure;
+
 struct _GpRule
 {
   const gchar *id;              /* "HOT", "BUDGET", ...: finding.rule */
@@ -69,7 +82,13 @@ struct _GpRule
    * so it may say high or medium without a bench pair. NULL for a rule
    * that names a cause. */
   const gchar *measured_by;
+  /* what its fix is for, beside the rate (above) */
+  GpRuleMeasure measure;
 };
+
+/* The rules by what their fix is for, as words: "latency for SYNC and
+ * ENC; CPU for ...; memory for MEM" (`gstprof fix --help`, docs). */
+gchar *gp_rules_measures_text (void);
 
 /* Severities, strongest first. */
 #define GP_SEVERITY_HIGH "high"

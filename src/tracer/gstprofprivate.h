@@ -292,6 +292,8 @@ struct _GpElem
   guint64 self_max;
   guint64 cpu_ns;
   guint64 event_ns;
+  guint64 handler_ns;           /* its signals' handlers (GP_E_HANDLER_*) */
+  guint64 handler_n;
   guint64 hist[GP_HIST_N_BUCKETS];
   gint seen;                    /* drove a thread this window */
 
@@ -340,6 +342,15 @@ struct _GpElem
   gchar *top_name;              /* (emit_lock) the name top_n was given
                                  * for: a bin renamed since is numbered
                                  * again among those of its new name */
+  /* an application's handler on one of its streaming signals
+   * (GP_HANDLER_SIGNALS): set once, at a state change, with the tracer's
+   * closing handler connected after it */
+  gboolean handlers;
+
+  /* (atomic) a buffering element (queue2, multiqueue with use-buffering):
+   * 0 never posted, 1 below 100 %, 2 at 100 % */
+  gint buffering;
+
   /* (timer) */
   gint dead;                    /* set by the destroy notify */
   gboolean reported_dead;
@@ -368,6 +379,7 @@ struct _GpPad
   guint64 duration;             /* sum of the buffers' durations */
   guint64 timed;                /* buffers that had a duration */
   guint64 no_pts;               /* buffers that had no PTS */
+  guint64 gap;                  /* buffers flagged GAP */
   guint64 last_push_ts;         /* the hook ts of the latest push */
 
   /* lateness against the pipeline clock (gp-record.h GP_L_LATE_*): how
@@ -471,6 +483,7 @@ struct _GpPad
   guint64 last_duration;
   guint64 last_timed;
   guint64 last_no_pts;
+  guint64 last_gap;
   guint64 last_rtp_expected;
   guint64 last_rtp_received;
   guint64 last_rtp_restarts;
@@ -516,6 +529,18 @@ typedef struct
   guint8 probe;
   guint64 probe_ns;
   guint64 probe_cpu;
+  /* an application's handlers of the element's streaming signals that ran
+   * inside this frame (GpElem.handlers): hnd_open from the emission hook
+   * to the closing handler, at hnd_start (and hnd_cpu_start) with
+   * hnd_child already pushed inside; hnd_ns and hnd_cpu their total */
+  gboolean hnd_open;
+  guint64 hnd_start;
+  guint64 hnd_cpu_start;
+  guint64 hnd_child;
+  guint64 hnd_cpu_child;
+  guint64 hnd_ns;
+  guint64 hnd_cpu;
+  guint hnd_n;                  /* emissions closed */
 } GpFrame;
 
 enum
@@ -649,6 +674,12 @@ struct _GstProfTracer
   GPtrArray *pads;
   GPtrArray *threads;
   GPtrArray *pipelines;         /* GWeakRef* */
+
+  /* (state_lock) the emission hooks on streaming signals
+   * (GP_HANDLER_SIGNALS), {signal id, hook id} pairs: added at the first
+   * element with an application's handler on that signal, removed at
+   * finalize */
+  GArray *handler_hooks;
 
   /* creation and peer refresh (slow path) */
   GMutex state_lock;

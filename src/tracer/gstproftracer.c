@@ -552,6 +552,10 @@ gp_frame_open (GpThread * t, GstPad * pad, GpElem * elem, GpElem * drv,
   f->probe = GP_PROBE_NONE;
   f->probe_ns = 0;
   f->probe_cpu = 0;
+  f->hnd_open = FALSE;
+  f->hnd_ns = 0;
+  f->hnd_cpu = 0;
+  f->hnd_n = 0;
   f->cpu = measure;
   if (measure) {
     t->cpu_frames++;
@@ -600,6 +604,8 @@ gp_pushes_record (GpTraceRing * r, const GpFrame * f, guint64 ts,
 
 static void gp_probe_close (GpThread * t, GpFrame * f, guint64 * self_ns,
     guint64 * cpu_self);
+static void gp_handlers_close (GpFrame * f, guint64 * self_ns,
+    guint64 * cpu_self);
 
 /* Pre and post of one push always run on the same thread, so the stack
  * needs no lock.  Every pre hook opens exactly one frame and every post hook
@@ -630,6 +636,8 @@ gp_frame_close (GstProfTracer * self, GpThread * t, guint64 ts)
   }
   if (G_UNLIKELY (f->probe != GP_PROBE_NONE))
     gp_probe_close (t, f, &self_ns, &cpu_self);
+  if (G_UNLIKELY (f->hnd_n != 0) && f->elem)
+    gp_handlers_close (f, &self_ns, &cpu_self);
 
   if (f->elem) {
     GpElem *e = f->elem;
@@ -1380,6 +1388,130 @@ gp_probe_close (GpThread * t, GpFrame * f, guint64 * self_ns,
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* Signal handlers: an application's handler is not the element's work   */
+
+/* Some elements emit a signal for every buffer on the streaming thread,
+ * inside their own work: identity's and fakesink's handoff.  An
+ * application's handler on it (a Python callback inspecting each frame)
+ * runs in the element's push.  GLib runs a signal's emission hooks before
+ * its handlers and the handlers connected after last, so the tracer adds an
+ * emission hook on the signal (the opening bracket) and a handler of its
+ * own connected after the application's on the element (the closing one):
+ * what ran between them is the handlers', taken out of the element's self
+ * time.  A handler the application connects after ours, or one it
+ * connects after the element reached PAUSED, stays in the element's
+ * time; so does a C callback set by other means than a signal (appsink's
+ * gst_app_sink_set_callbacks). */
+static const gchar *const GP_HANDLER_SIGNALS[] = { "handoff" };
+
+typedef struct
+{
+  guint signal_id;
+  gulong hook_id;
+} GpHandlerHook;
+
+/* The opening bracket: on the thread whose top frame is the element's
+ * own work, the handlers start now. */
+static gboolean
+gp_handler_begin (GSignalInvocationHint * hint, guint n_values,
+    const GValue * values, gpointer user_data)
+{
+  GpThread *t = gp_thread_peek ();
+  GpFrame *f = t ? gp_frame_top (t) : NULL;
+
+  if (f && f->elem && f->elem->handlers && n_values > 0
+      && f->elem->raw == g_value_peek_pointer (&values[0])) {
+    f->hnd_open = TRUE;
+    f->hnd_start = gp_now (user_data);
+    f->hnd_child = f->child;
+    if (f->cpu) {
+      f->hnd_cpu_start = gp_thread_cpu_now ();
+      f->hnd_cpu_child = f->cpu_child;
+    }
+  }
+  return TRUE;                  /* stay */
+}
+
+/* The closing bracket, the last handler of the emission: whatever the
+ * signal's arguments (a marshaller of its own). */
+static void
+gp_handler_end (GClosure * closure, GValue * ret, guint n_values,
+    const GValue * values, gpointer hint, gpointer marshal_data)
+{
+  GpThread *t = gp_thread_peek ();
+  GpFrame *f = t ? gp_frame_top (t) : NULL;
+  guint64 ran, pushed;
+
+  if (f == NULL || !f->hnd_open || n_values == 0 || f->elem == NULL
+      || f->elem->raw != g_value_peek_pointer (&values[0]))
+    return;
+  f->hnd_open = FALSE;
+  f->hnd_n++;
+  ran = gp_now (closure->data) - f->hnd_start;
+  pushed = f->child - f->hnd_child;
+  f->hnd_ns += ran > pushed ? ran - pushed : 0;
+  if (f->cpu) {
+    ran = gp_thread_cpu_now () - f->hnd_cpu_start;
+    pushed = f->cpu_child - f->hnd_cpu_child;
+    f->hnd_cpu += ran > pushed ? ran - pushed : 0;
+  }
+}
+
+/* At a state change: where the application has connected a handler to
+ * one of @element's streaming signals, the brackets go around it (once). */
+static void
+gp_handlers_watch (GstProfTracer * self, GpElem * e, GstElement * element)
+{
+  guint i, k;
+
+  if (e->handlers || e->is_bin)
+    return;
+  for (i = 0; i < G_N_ELEMENTS (GP_HANDLER_SIGNALS); i++) {
+    guint id = g_signal_lookup (GP_HANDLER_SIGNALS[i],
+        G_OBJECT_TYPE (element));
+    GSignalQuery q;
+    GClosure *end;
+
+    if (id == 0 || !g_signal_has_handler_pending (element, id, 0, FALSE))
+      continue;
+    g_signal_query (id, &q);
+    if (q.signal_flags & G_SIGNAL_NO_HOOKS)
+      continue;
+    g_mutex_lock (&self->state_lock);
+    for (k = 0; k < self->handler_hooks->len; k++)
+      if (g_array_index (self->handler_hooks, GpHandlerHook, k).signal_id
+          == id)
+        break;
+    if (k == self->handler_hooks->len) {
+      GpHandlerHook h = { id, g_signal_add_emission_hook (id, 0,
+            gp_handler_begin, self, NULL)
+      };
+      g_array_append_val (self->handler_hooks, h);
+    }
+    g_mutex_unlock (&self->state_lock);
+    end = g_closure_new_simple (sizeof (GClosure), self);
+    g_closure_set_marshal (end, gp_handler_end);
+    g_signal_connect_closure_by_id (element, id, 0, end, TRUE);
+    e->handlers = TRUE;
+    GST_DEBUG_OBJECT (self, "timing the handlers of %s::%s",
+        GST_OBJECT_NAME (element), GP_HANDLER_SIGNALS[i]);
+  }
+}
+
+/* A frame with handlers closes: their time leaves the element's self time
+ * and is counted on the element. */
+static void
+gp_handlers_close (GpFrame * f, guint64 * self_ns, guint64 * cpu_self)
+{
+  guint64 ns = MIN (f->hnd_ns, *self_ns), cpu = MIN (f->hnd_cpu, *cpu_self);
+
+  *self_ns -= ns;
+  *cpu_self -= cpu;
+  gp_add (&f->elem->handler_ns, ns);
+  gp_add (&f->elem->handler_n, f->hnd_n);
+}
+
 /* The common part of pad-push-pre and pad-push-list-pre.  @buf is the
  * first buffer (NULL for an empty list). */
 static inline void
@@ -1416,6 +1548,9 @@ gp_push_pre (GstProfTracer * self, guint64 ts, GstPad * pad, GstBuffer * buf,
     if (G_UNLIKELY (buf && !GST_CLOCK_TIME_IS_VALID (pts)
             && !GST_BUFFER_DTS_IS_VALID (buf)))
       gp_bump (&ps->no_pts, n);
+    /* a repeat or a filler (a list's first buffer stands for all) */
+    if (G_UNLIKELY (buf && GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)))
+      gp_bump (&ps->gap, n);
     gp_store (&ps->last_push_ts, ts);
     gp_rtp_count (ps, pad, buf, list, n);
 
@@ -1846,6 +1981,25 @@ do_post_message_pre (GstProfTracer * self, guint64 ts, GstElement * element,
     case GST_MESSAGE_LATENCY:
       type = "latency";
       break;
+    case GST_MESSAGE_BUFFERING:{
+      GpElem *e = gp_elem_get (self, element);
+      gint pct, turn, was;
+
+      /* one event a turn: when the level falls below 100 % and when it is
+       * back at 100 %, not each percent in between */
+      gst_message_parse_buffering (msg, &pct);
+      turn = pct < 100 ? 1 : 2;
+      was = g_atomic_int_get (&e->buffering);
+      if (was == turn
+          || !g_atomic_int_compare_and_exchange (&e->buffering, was, turn)) {
+        gst_structure_free (ev);
+        return;
+      }
+      type = "buffering";
+      text = g_strdup_printf ("%d%%", pct);
+      gst_structure_set (ev, GP_EV_PERCENT, G_TYPE_UINT, (guint) pct, NULL);
+      break;
+    }
     case GST_MESSAGE_STATE_CHANGED:{
       GstState old_s, new_s, pending;
 
@@ -1925,6 +2079,7 @@ do_element_change_state_post (GstProfTracer * self, guint64 ts,
     gp_elem_read_live (e, element);
     gp_note_live (self, e, element);
     gp_elem_read_split (e, element);
+    gp_handlers_watch (self, e, element);
     if (GST_IS_PIPELINE (element))
       gp_remember_pipeline (self, element);
   }
@@ -2365,6 +2520,12 @@ gst_prof_tracer_finalize (GObject * object)
   g_ptr_array_unref (self->threads);
   g_ptr_array_unref (self->pipelines);
   g_ptr_array_unref (self->events);
+  for (i = 0; i < self->handler_hooks->len; i++) {
+    GpHandlerHook *h = &g_array_index (self->handler_hooks, GpHandlerHook, i);
+
+    g_signal_remove_emission_hook (h->signal_id, h->hook_id);
+  }
+  g_array_unref (self->handler_hooks);
   if (G_IS_VALUE (&self->hw))
     g_value_unset (&self->hw);
   g_mutex_clear (&self->reg_lock);
@@ -2549,6 +2710,7 @@ gst_prof_tracer_init (GstProfTracer * self)
   self->pipelines = g_ptr_array_new_with_free_func (gp_free_weak);
   self->events = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_structure_free);
+  self->handler_hooks = g_array_new (FALSE, FALSE, sizeof (GpHandlerHook));
   /* an upper bound of gst_init's start time until a hook refines it */
   self->ts_offset = gst_util_get_timestamp ();
 }

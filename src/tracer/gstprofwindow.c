@@ -359,6 +359,14 @@ gp_add_elements (GstProfTracer * self, GstStructure * w, GPtrArray * elems)
       gst_structure_set (s, GP_E_CPU_NS, G_TYPE_UINT64,
           gp_xchg (&e->cpu_ns, 0), NULL);
     gst_structure_set (s, GP_E_EVENT_NS, G_TYPE_UINT64, event_ns, NULL);
+    if (e->handlers) {
+      guint64 n = gp_xchg (&e->handler_n, 0);
+
+      if (n > 0)
+        gst_structure_set (s, GP_E_HANDLER_NS, G_TYPE_UINT64,
+            gp_xchg (&e->handler_ns, 0), GP_E_HANDLER_N, G_TYPE_UINT64, n,
+            NULL);
+    }
     if (e->own_level && e->level_n > 0) {
       gst_structure_set (s, GP_E_LEVEL_BYTES_MAX, G_TYPE_UINT64,
           e->level_bytes_max, GP_E_LEVEL_BYTES, G_TYPE_UINT64,
@@ -482,7 +490,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
   for (i = 0; i < pads->len; i++) {
     GpPad *p = g_ptr_array_index (pads, i);
     GstPad *pad;
-    guint64 b, by, du, ti, np, last_ts;
+    guint64 b, by, du, ti, np, gap, last_ts;
     GpRtpCounts rtp;
     gchar *caps = NULL, *mem = NULL, *sink_name, *src_name;
     GstStructure *s;
@@ -499,6 +507,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     du = gp_load (&p->duration);
     ti = gp_load (&p->timed);
     np = gp_load (&p->no_pts);
+    gap = gp_load (&p->gap);
 
     /* a dead pad is reported once more, with what it pushed since the
      * last window (gp_retire lets it go after this one) */
@@ -544,6 +553,8 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     if (np > 0)
       gst_structure_set (s, GP_L_NO_PTS, G_TYPE_UINT64, np - p->last_no_pts,
           NULL);
+    if (gap > 0)
+      gst_structure_set (s, GP_L_GAP, G_TYPE_UINT64, gap - p->last_gap, NULL);
     gp_take_link_late (s, p);
     gp_take_link_rtp (s, p, &rtp);
     gp_take_link_probes (s, p);
@@ -552,6 +563,7 @@ gp_add_links (GstProfTracer * self, GstStructure * w, GPtrArray * pads)
     p->last_duration = du;
     p->last_timed = ti;
     p->last_no_pts = np;
+    p->last_gap = gap;
     gp_list_take_structure (&list, s);
 
     g_free (sink_name);

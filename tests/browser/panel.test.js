@@ -42,9 +42,9 @@ const LAUNCH = "videotestsrc is-live=true ! " +
   "identity name=slow sleep-time=20000 ! " +
   `identity name="${XSS}" ! fakesink`;
 const MARK = "panel test mark";
-/* under `make test-asan` (GP_ASAN_RUN set) gstprof runs several times
+/* under `make test-asan` (GP_SANITIZER set) gstprof runs several times
  * slower: every bound is this many times longer */
-const SLOW = process.env.GP_ASAN_RUN ? 3 : 1;
+const SLOW = process.env.GP_SANITIZER ? 3 : 1;
 /* the whole test's bound (meson's timeout, 90 s, is above it) */
 const DEADLINE_MS = 55000 * SLOW;
 /* one step's bound (a click, a wait for the page) */

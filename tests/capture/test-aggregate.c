@@ -861,7 +861,8 @@ test_threads (void)
  * in the window after its buffer's kept; a link without them carries no
  * rtp, nor one claiming more packets than buffers over the run; pad
  * probes' time (GP_L_PROBE_*) summed per link, as a share of the PLAYING
- * time too. */
+ * time too, and signal handlers' (GP_E_HANDLER_*) per element, absent on
+ * an element that carries none. */
 static void
 test_run_delay_and_rtp (void)
 {
@@ -887,6 +888,11 @@ test_run_delay_and_rtp (void)
             3 : 2) * 1024 * 1024, "level_bytes", G_TYPE_UINT64, (guint64) (i
             == 3 ? 1 : 2) * 1024 * 1024, "level_limit_bytes", G_TYPE_UINT64,
         (guint64) 200000, "level_blocks", G_TYPE_BOOLEAN, FALSE, NULL);
+    /* b's handlers: a tenth of each window, 10 emissions */
+    gst_structure_set ((GstStructure *) gst_value_get_structure
+        (gst_value_list_get_value (gst_structure_get_value (w, "elements"),
+                1)), "handler_ns", G_TYPE_UINT64, (guint64) WIN / 10,
+        "handler_n", G_TYPE_UINT64, (guint64) 10, NULL);
     add_thread (w, 100, "src:src", WIN / 2, "a, b");
     add_thread (w, 101, "other", WIN / 4, "");
     add_link (w, "a.src", "b.sink", 10, 1000, "application/x-rtp");
@@ -936,6 +942,11 @@ test_run_delay_and_rtp (void)
   g_assert_cmpfloat (gp_session_find_elem_summary (s, "b")->queued_mb_max, <,
       0);
   g_assert_cmpfloat (gp_session_find_thread (s, 101)->run_delay_pct, <, 0);
+  g_assert_cmpfloat (es->handler_ms, <, 0);
+  es = gp_session_find_elem_summary (s, "b");
+  assert_near (es->handler_ms, 4 * WIN / 10 / 1e6, 1e-9);
+  g_assert_cmpuint (es->handler_calls, ==, 40);
+  assert_near (es->handler_busy_pct, 10.0, 1e-9);
   rtp = gp_session_find_link_summary (s, "a.src->b.sink");
   plain = gp_session_find_link_summary (s, "b.src->c.sink");
   g_assert_true (rtp->rtp);

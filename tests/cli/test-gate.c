@@ -89,12 +89,20 @@ test_gate_record (void)
   g_free (launch);
 }
 
-/* The same pipeline against its own baseline: a pass every time. */
+/* The same pipeline against its own baseline: a pass every time. Under a
+ * sanitizer the gate still runs against it, and its verdict is not held:
+ * the sanitized runs' own wobble (382 to 439 fps between runs of one
+ * process, ASan's slow unwinder on every allocation) passes the gate's 10 %
+ * rate threshold, which is set for real runs (`make gate-noise` holds it
+ * 20 times, make test 3). */
 static void
 test_gate_self (void)
 {
   const gchar *env = g_getenv ("GP_GATE_SELF_RUNS");
   guint n = env ? (guint) g_ascii_strtoull (env, NULL, 10) : 3, i, passed = 0;
+
+  if (gp_test_sanitized ())
+    n = 1;
 
   for (i = 0; i < n; i++) {
     GpTestRun r;
@@ -106,6 +114,10 @@ test_gate_self (void)
   }
   g_test_message ("the pipeline against its own baseline: %u passed of %u",
       passed, n);
+  if (gp_test_sanitized ()) {
+    g_test_message ("under a sanitizer the verdict is not held (see above)");
+    return;
+  }
   g_assert_cmpuint (passed, ==, n);
 }
 

@@ -84,7 +84,7 @@ test_load_any (void)
   s = gp_ingest_load_any (dir, &err);
   g_assert_no_error (err);
   g_assert_nonnull (s);
-  g_assert_cmpstr (s->mode, ==, "wrap");
+  g_assert_cmpstr (s->mode, ==, "records");
   g_assert_cmpstr (s->launch, ==, GP_RC_LAUNCH);
   es = gp_session_find_elem_summary (s, "slow");
   g_assert_nonnull (es);

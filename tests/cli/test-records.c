@@ -149,10 +149,65 @@ test_gst_launch (void)
   /* the binary reads the folder into the same verdict */
   gp_test_run_gstprof (&r, gp_tmp, "analyze", dir, NULL);
   g_assert_cmpint (r.code, <=, 1);
-  g_assert_nonnull (strstr (r.out, "gstprof verdict\nwrap of "));
+  g_assert_nonnull (strstr (r.out, "gstprof verdict\ntracer records of "));
   g_assert_nonnull (strstr (r.out, "HOT: slow takes"));
   g_assert_cmpstr (r.err, ==, "");
   gp_test_run_clear (&r);
+  g_free (dir);
+}
+
+/* GST_TRACERS="gstprof(out=DIR)" where GStreamer cannot find the tracer
+ * (issue 29: "writes nothing, and gstprof analyze DIR then says only 'No
+ * such file or directory'"): gst-launch-1.0 plays, says nothing of it, and
+ * DIR is never made; analyze DIR says, on one line with exit 3, that the
+ * tracer did not load and how to load it. The child has a registry of its
+ * own and GStreamer's own plugin folders only. */
+static void
+test_not_loaded (void)
+{
+  gchar *dir = g_build_filename (gp_tmp, "not-loaded", NULL);
+  gchar *registry = g_build_filename (gp_tmp, "not-loaded.bin", NULL);
+  gchar *tracers = g_strdup_printf ("gstprof(out=%s)", dir);
+  gchar *argv[] = { (gchar *) "gst-launch-1.0", (gchar *) "-q",
+    (gchar *) "fakesrc", (gchar *) "num-buffers=10", (gchar *) "!",
+    (gchar *) "fakesink", NULL
+  };
+  gchar **env = g_get_environ ();
+  gchar *out = NULL, *err_text = NULL;
+  GError *err = NULL;
+  GpTestRun r;
+  gint status;
+
+  env = g_environ_unsetenv (env, "GST_PLUGIN_PATH");
+  env = g_environ_unsetenv (env, "GST_PLUGIN_PATH_1_0");
+  env = g_environ_setenv (env, "GST_REGISTRY", registry, TRUE);
+  env = g_environ_setenv (env, "GST_TRACERS", tracers, TRUE);
+  g_assert_true (g_spawn_sync (NULL, argv, env, G_SPAWN_SEARCH_PATH, NULL,
+          NULL, &out, &err_text, &status, &err));
+  g_assert_no_error (err);
+  g_test_message ("gst-launch-1.0: exit %d, stderr \"%s\"", status,
+      err_text);
+  if (g_file_test (dir, G_FILE_TEST_EXISTS)) {
+    g_test_skip ("GStreamer finds the tracer by itself here (installed)");
+    goto out;
+  }
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_null (strstr (err_text, "gstprof"));
+
+  gp_test_run_gstprof (&r, gp_tmp, "analyze", dir, NULL);
+  g_test_message ("analyze: exit %d: %s", r.code, r.err);
+  g_assert_cmpint (r.code, ==, 3);
+  g_assert_null (strchr (g_strchomp (r.err), '\n'));
+  g_assert_nonnull (strstr (r.err, "No such file or directory"));
+  g_assert_nonnull (strstr (r.err, "the tracer did not load"));
+  g_assert_nonnull (strstr (r.err, "GST_PLUGIN_PATH"));
+  gp_test_run_clear (&r);
+out:
+  g_strfreev (env);
+  g_free (out);
+  g_free (err_text);
+  g_free (tracers);
+  g_free (registry);
   g_free (dir);
 }
 
@@ -1723,6 +1778,7 @@ main (int argc, char **argv)
   g_assert_no_error (err);
 
   g_test_add_func ("/records/gst-launch", test_gst_launch);
+  g_test_add_func ("/records/not-loaded", test_not_loaded);
   g_test_add_func ("/records/exit-without-deinit", test_exit_without_deinit);
   g_test_add_func ("/records/killed", test_killed);
   g_test_add_func ("/records/bad-files", test_bad_files);

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <stdlib.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <dlfcn.h>
 #include <sys/prctl.h>
@@ -721,4 +722,33 @@ gp_test_run_once (const gchar * tmp, const gchar * launch)
   g_assert_cmpint (r.code, <=, 1);
   gp_test_run_clear (&r);
   return dir;
+}
+
+static guint part_k, part_n;
+
+void
+gp_test_parse_part (gint argc, gchar ** argv)
+{
+  gint i;
+
+  for (i = 1; i < argc; i++) {
+    guint k, n;
+    gchar tail;
+
+    if (!g_str_has_prefix (argv[i], "--part="))
+      continue;
+    if (sscanf (argv[i] + strlen ("--part="), "%u/%u%c", &k, &n, &tail) != 2
+        || n == 0 || k == 0 || k > n)
+      g_error ("%s: want --part=K/N with 1 <= K <= N", argv[i]);
+    part_k = k;
+    part_n = n;
+  }
+}
+
+gboolean
+gp_test_in_part (guint i, guint len)
+{
+  if (part_n == 0)
+    return TRUE;
+  return (guint64) i * part_n / len == part_k - 1;
 }

@@ -67,6 +67,14 @@ void gp_test_assert_one_line (const gchar * text, const gchar * needle);
 gboolean gp_test_have_display (void);
 void gp_test_stop_display (void);
 
+/* Which share of a long table of cases this run takes: `--part=K/N` in
+ * @argv (1 <= K <= N) takes the K-th of N runs of about equal length,
+ * so that meson runs them side by side, each within its timeout; no
+ * `--part` takes them all. gp_test_in_part (i, len) says whether case @i
+ * of @len is this run's. A bad value is an error naming it. */
+void gp_test_parse_part (gint argc, gchar ** argv);
+gboolean gp_test_in_part (guint i, guint len);
+
 /* Under a sanitizer (gp_test_sanitized ()): Mesa's software GL driver
  * (swrast_dri.so, what GALLIUM_DRIVER=softpipe runs) loaded now and never
  * unloaded. Mesa unloads it when GStreamer's GL display closes, before

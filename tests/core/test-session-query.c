@@ -139,6 +139,82 @@ test_playing_span (void)
   gp_session_free (s);
 }
 
+/* When the last top-level pipeline left PLAYING: each pipeline apart, a
+ * pause that plays again is none, an element inside a bin is not a
+ * pipeline. */
+static void
+test_left_playing (void)
+{
+  GpSession *s = gp_session_new ();
+
+  gp_session_add_element (s, "main", "pipeline", "", "bin");
+  gp_session_add_element (s, "helper", "pipeline", "", "bin");
+  gp_session_add_element (s, "q", "queue2", "main", "filter");
+  gp_session_add_event (s, 0.1, "state", "main", "PAUSED->PLAYING");
+  gp_session_add_event (s, 0.2, "state", "helper", "PAUSED->PLAYING");
+  gp_session_add_event (s, 1.0, "state", "helper", "PLAYING->PAUSED");
+  gp_session_add_event (s, 1.5, "state", "q", "PLAYING->PAUSED");
+  g_assert_cmpfloat (gp_session_left_playing (s), <, 0);
+  gp_session_add_event (s, 2.0, "state", "main", "PLAYING->PAUSED");
+  gp_session_add_event (s, 2.5, "state", "main", "PAUSED->PLAYING");
+  g_assert_cmpfloat (gp_session_left_playing (s), <, 0);
+  gp_session_add_event (s, 4.0, "state", "main", "PLAYING->PAUSED");
+  g_assert_cmpfloat (gp_session_left_playing (s), ==, 4.0);
+  gp_session_free (s);
+}
+
+/* A buffering element's pauses (gp_session_buffering_pauses): its first
+ * fill is no pause; a pause with the pipeline's PLAYING->PAUSED beside it
+ * is "paused", one without is not; one still open at the stop runs to it;
+ * a percent that is not a number is full (a session file may hold
+ * anything); an element below full to the end is the unfilled one. */
+static void
+test_buffering (void)
+{
+  GpSession *s = gp_test_chain_session (FALSE);
+  GArray *pauses = g_array_new (FALSE, FALSE, sizeof (GpBufferingPause));
+  GpBufferingPause *p;
+  gdouble fill, waited;
+  GpEvent *ev;
+
+  s->duration_s = 12;
+  gp_session_add_event (s, 0.1, "buffering", "q2", "0%");
+  gp_session_add_event (s, 1.5, "buffering", "q2", "100%");
+  gp_session_add_event (s, 1.5, "state", "pipeline0", "PAUSED->PLAYING");
+  gp_session_add_event (s, 3.0, "buffering", "q2", "10%");
+  gp_session_add_event (s, 3.01, "state", "pipeline0", "PLAYING->PAUSED");
+  gp_session_add_event (s, 4.0, "buffering", "q2", "100%");
+  gp_session_add_event (s, 6.0, "buffering", "q2", "40%");
+  ev = gp_session_add_event (s, 6.5, "buffering", "q2", "50%");
+  ev->data = json_object_new ();
+  json_object_set_object_member (ev->data, "percent", json_object_new ());
+  gp_session_add_event (s, 8.0, "buffering", "q2", "5%");
+  s->stop_s = 10.0;
+  gp_session_buffering_pauses (s, pauses, &fill);
+  g_assert_cmpfloat_with_epsilon (fill, 1.4, 1e-9);
+  g_assert_cmpuint (pauses->len, ==, 3);
+  p = &g_array_index (pauses, GpBufferingPause, 0);
+  g_assert_cmpfloat (p->t0, ==, 3.0);
+  g_assert_cmpfloat (p->t1, ==, 4.0);
+  g_assert_true (p->paused);
+  /* 6.0 opened, the odd one at 6.5 closed it, 8.0 opened again */
+  p = &g_array_index (pauses, GpBufferingPause, 1);
+  g_assert_cmpfloat (p->t0, ==, 6.0);
+  g_assert_cmpfloat (p->t1, ==, 6.5);
+  g_assert_false (p->paused);
+  p = &g_array_index (pauses, GpBufferingPause, 2);
+  g_assert_cmpfloat (p->t0, ==, 8.0);
+  g_assert_cmpfloat (p->t1, ==, 10.0);
+  g_assert_cmpfloat_with_epsilon (gp_session_buffering_within (s, 0, 12),
+      3.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (gp_session_buffering_within (s, 3.5, 9),
+      2.0, 1e-9);
+  g_assert_cmpstr (gp_session_buffering_unfilled (s, &waited), ==, "q2");
+  g_assert_cmpfloat_with_epsilon (waited, 2.0, 1e-9);
+  g_array_unref (pauses);
+  gp_session_free (s);
+}
+
 /* the first video sink's measured rate; an audio sink before it is not
  * one */
 static void
@@ -191,6 +267,81 @@ test_sink_target_fps (void)
   gp_session_free (s);
 }
 
+/* Fed live: a live source upstream (is-live, or a factory always live);
+ * read ahead: sources upstream, none live, each one's properties known. */
+static void
+test_fed_live (void)
+{
+  GpSession *s = gp_test_encode_session ();
+  GHashTable *up;
+
+  g_assert_false (gp_session_fed_live (s, "sink"));
+  g_assert_true (gp_session_read_ahead (s, "sink"));
+  gp_test_set_prop_bool (gp_session_find_element (s, "src"), "is-live",
+      TRUE);
+  g_assert_false (gp_session_read_ahead (s, "sink"));
+  g_assert_true (gp_session_fed_live (s, "sink"));
+  g_assert_true (gp_session_fed_live (s, "conv"));
+  /* a live source's own data comes at the world's rate */
+  g_assert_true (gp_session_fed_live (s, "src"));
+  gp_test_add_element (s, "rx", "udpsrc", "source");
+  gp_test_add_element (s, "out", "fakesink", "sink");
+  gp_test_link_pads (s, "rx", "out");
+  g_assert_true (gp_session_fed_live (s, "out"));
+  up = gp_session_upstream_of (s, "out");
+  g_assert_true (gp_session_any_live (s, up));
+  g_hash_table_unref (up);
+  /* a source whose properties an import did not record: not known to
+   * be read ahead; nothing upstream: neither */
+  gp_test_add_element (s, "file", "filesrc", "source");
+  gp_test_add_element (s, "file_out", "fakesink", "sink");
+  gp_test_link_pads (s, "file", "file_out");
+  g_assert_false (gp_session_read_ahead (s, "file_out"));
+  gp_test_set_prop_bool (gp_session_find_element (s, "file"), "sync",
+      FALSE);
+  g_assert_true (gp_session_read_ahead (s, "file_out"));
+  gp_test_add_element (s, "alone", "fakesink", "sink");
+  g_assert_false (gp_session_read_ahead (s, "alone"));
+  gp_session_free (s);
+}
+
+/* Control traffic: RTCP by its caps; data without caps into a sink a bin
+ * made for itself (rtspsrc's NAT probe: fakesrc0 into udpsink0 inside
+ * rtspsrc0, 5 buffers in 8 s, issue 29); not a sink without caps that the
+ * user put in the pipeline. */
+static void
+test_sink_is_control (void)
+{
+  GpSession *s = gp_session_new ();
+  const gchar *what = NULL;
+
+  s->launch = g_strdup ("rtspsrc location=rtsp://h/x ! fakesink name=out "
+      "fakesrc ! appsink name=app udpsrc ! multiudpsink name=rtcp");
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  gp_session_add_element (s, "rtspsrc0", "rtspsrc", "pipeline0", "bin");
+  gp_session_add_element (s, "fakesrc0", "fakesrc", "rtspsrc0", "source");
+  gp_session_add_element (s, "udpsink0", "udpsink", "rtspsrc0", "sink");
+  gp_session_add_element (s, "out", "fakesink", "pipeline0", "sink");
+  gp_session_add_element (s, "fakesrc1", "fakesrc", "pipeline0", "source");
+  gp_session_add_element (s, "app", "appsink", "pipeline0", "sink");
+  gp_session_add_element (s, "udpsrc0", "udpsrc", "pipeline0", "source");
+  gp_session_add_element (s, "rtcp", "multiudpsink", "pipeline0", "sink");
+  gp_session_add_link (s, "fakesrc0.src", "udpsink0.sink", NULL, NULL);
+  gp_session_add_link (s, "rtspsrc0.recv_rtp_src_0", "out.sink",
+      "video/x-raw, framerate=(fraction)30/1", NULL);
+  gp_session_add_link (s, "fakesrc1.src", "app.sink", NULL, NULL);
+  gp_session_add_link (s, "udpsrc0.src", "rtcp.sink", "application/x-rtcp",
+      NULL);
+  g_assert_true (gp_session_sink_is_control (s, "udpsink0", &what));
+  g_assert_cmpstr (what, ==, "a bin's own");
+  g_assert_true (gp_session_sink_is_control (s, "rtcp", &what));
+  g_assert_cmpstr (what, ==, "RTCP");
+  g_assert_false (gp_session_sink_is_control (s, "out", &what));
+  g_assert_null (what);
+  g_assert_false (gp_session_sink_is_control (s, "app", NULL));
+  gp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -199,7 +350,11 @@ main (int argc, char **argv)
   g_test_add_func ("/session-query/launch-name", test_launch_name);
   g_test_add_func ("/session-query/work", test_work);
   g_test_add_func ("/session-query/playing-span", test_playing_span);
+  g_test_add_func ("/session-query/buffering", test_buffering);
+  g_test_add_func ("/session-query/left-playing", test_left_playing);
   g_test_add_func ("/session-query/video-fps", test_video_fps);
   g_test_add_func ("/session-query/sink-target-fps", test_sink_target_fps);
+  g_test_add_func ("/session-query/fed-live", test_fed_live);
+  g_test_add_func ("/session-query/sink-is-control", test_sink_is_control);
   return g_test_run ();
 }

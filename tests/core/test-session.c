@@ -202,6 +202,9 @@ make_full_session (void)
   es->queued_mb_end = 97.25;
   es->queued_limit_bytes = 460800;
   es->queued_blocks = TRUE;
+  es->handler_ms = 812.25;
+  es->handler_calls = 190;
+  es->handler_busy_pct = 37.5;
   es->busy_pct = 73.1;
   es->share_pct = 72.9999;
   add_strings (es->threads, "videotestsrc0:src", NULL);
@@ -502,6 +505,9 @@ assert_sessions_equal (GpSession * a, GpSession * b)
     g_assert_cmpfloat (x->queued_mb_end, ==, y->queued_mb_end);
     g_assert_cmpuint (x->queued_limit_bytes, ==, y->queued_limit_bytes);
     g_assert_cmpint (x->queued_blocks, ==, y->queued_blocks);
+    g_assert_cmpfloat (x->handler_ms, ==, y->handler_ms);
+    g_assert_cmpuint (x->handler_calls, ==, y->handler_calls);
+    g_assert_cmpfloat (x->handler_busy_pct, ==, y->handler_busy_pct);
     g_assert_cmpfloat (x->busy_pct, ==, y->busy_pct);
     g_assert_cmpfloat (x->share_pct, ==, y->share_pct);
     assert_strings_equal (x->threads, y->threads);

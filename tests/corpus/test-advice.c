@@ -287,6 +287,33 @@ theora_ogg (void)
   return path;
 }
 
+/* @command (a shell-quoted command line) started beside the test, given a
+ * second to come up; its pid for stop_beside. */
+static GPid
+start_beside (const gchar * command)
+{
+  gchar **argv = NULL;
+  GError *err = NULL;
+  GPid pid;
+
+  g_assert_true (g_shell_parse_argv (command, NULL, &argv, &err));
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_dies_with_us, NULL, &pid,
+          &err));
+  g_assert_no_error (err);
+  g_strfreev (argv);
+  g_usleep (G_USEC_PER_SEC);
+  return pid;
+}
+
+static void
+stop_beside (GPid pid)
+{
+  kill (pid, SIGTERM);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+}
+
 /* ------------------------------------------------------------------ */
 /* playback                                                            */
 
@@ -739,15 +766,16 @@ test_queue_split (void)
   g_free (twin);
 }
 
-/* A live source into a sink that keeps time with sync=true, with nothing
- * that needs an even pace: the sink holds every frame for the rest of the
- * latency (bench/pairs/sync.pair). The fix, run again, is silent. */
+/* A live source into a sink that hands its frames on (intervideosink,
+ * sync=true by default) with nothing that needs an even pace: the sink
+ * holds every frame for the rest of the latency before another pipeline
+ * can read it (bench/pairs/sync.pair). The fix, run again, is silent. */
 static void
 test_sync_live_sink (void)
 {
   GpSession *s = run ("videotestsrc is-live=true ! video/x-raw,width=320,"
-      "height=240,framerate=30/1 ! queue ! fakesink name=sl_sink sync=true",
-      3.0), *t;
+      "height=240,framerate=30/1 ! queue ! intervideosink name=sl_sink "
+      "channel=sl", 3.0), *t;
   GpFinding *f;
   gchar *twin;
 
@@ -763,6 +791,87 @@ test_sync_live_sink (void)
   gp_session_free (t);
   gp_session_free (s);
   g_free (twin);
+}
+
+/* An encoder set for speed already that still cannot keep a live 4K
+ * stream (issue 29: "BEHIND's fix advises tune=zerolatency and
+ * speed-preset=veryfast to encoders already set so"): BEHIND names it, and
+ * what its fix proposes (up to "or the machine's hardware") is none of
+ * the launch's own settings: only the presets faster than veryfast. */
+static void
+test_behind_tuned_encoder (void)
+{
+  GpSession *s = run ("videotestsrc is-live=true ! video/x-raw,width=3840,"
+      "height=2160,framerate=60/1,format=I420 ! x264enc name=bt_enc "
+      "threads=1 speed-preset=veryfast tune=zerolatency ! fakesink "
+      "name=bt_sink", 3.0);
+  GpFinding *f;
+  const gchar *from, *to;
+  gchar *proposed;
+
+  expect (s, (const gchar *[]) {
+      "BEHIND:medium", NULL}, NULL);
+  f = find (s, "BEHIND", GP_SEVERITY_MEDIUM);
+  g_assert_cmpstr (gp_test_evidence_string (f, "limiting"), ==, "bt_enc");
+  from = strstr (f->fix, "): ");
+  to = strstr (f->fix, "or the machine's hardware");
+  g_assert_nonnull (from);
+  g_assert_nonnull (to);
+  g_assert_true (from < to);
+  proposed = g_strndup (from, to - from);
+  g_test_message ("proposed: %s", proposed);
+  g_assert_null (strstr (proposed, "zerolatency"));
+  g_assert_null (strstr (proposed, "veryfast"));
+  g_assert_nonnull (strstr (proposed, "ultrafast or superfast"));
+  g_free (proposed);
+  gp_session_free (s);
+}
+
+/* A shared-memory consumer rendering into fakesink sync=true, a stand-in
+ * for the display it will have (issue 29: "SYNC (medium) makes a healthy
+ * shm consumer exit 1"): the producer, a gst-launch-1.0 of the test's,
+ * writes a live 30 fps; the consumer gets the frames at that rate, and
+ * nothing in its verdict is medium or high (exit 0). SYNC says the wait
+ * at info, and keeps sync=true. */
+static void
+test_shm_consumer (void)
+{
+  gchar *sock = g_build_filename (media_dir, "shm-consumer.sock", NULL);
+  gchar *caps = g_strdup ("video/x-raw,format=I420,width=320,height=240,"
+      "framerate=30/1");
+  gchar *send = g_strdup_printf ("gst-launch-1.0 -q videotestsrc "
+      "is-live=true ! %s ! shmsink socket-path=%s wait-for-connection=false "
+      "shm-size=4000000 sync=true", caps, sock);
+  gchar *launch = g_strdup_printf ("shmsrc socket-path=%s is-live=true "
+      "do-timestamp=true ! %s ! queue ! videoconvert ! video/x-raw,"
+      "format=BGRx ! fakesink name=shc_sink sync=true", sock, caps);
+  GpSinkSummary *sk;
+  GpSession *s;
+  GpFinding *f;
+  GPid pid;
+
+  g_unlink (sock);
+  pid = start_beside (send);
+  s = run (launch, 3.0);
+  stop_beside (pid);
+  sk = gp_session_find_sink (s, "shc_sink");
+  g_assert_nonnull (sk);
+  g_test_message ("the consumer's sink: %.1f fps of the producer's 30",
+      sk->fps);
+  /* the producer's caps */
+  g_assert_cmpfloat_with_epsilon (sk->fps, 30.0, 3.0);
+  expect (s, (const gchar *[]) {
+      "SYNC:info", NULL}, (const gchar *[]) {
+      "*:medium", "*:high", NULL});
+  f = find (s, "SYNC", GP_SEVERITY_INFO);
+  g_assert_null (f->fix_patch);
+  g_assert_nonnull (strstr (f->title, "stand-in"));
+  gp_session_free (s);
+  g_unlink (sock);
+  g_free (launch);
+  g_free (send);
+  g_free (caps);
+  g_free (sock);
 }
 
 /* ------------------------------------------------------------------ */
@@ -870,6 +979,7 @@ test_slow_playback (void)
 static struct
 {
   const gchar *element;
+  gboolean handoff;             /* a handler of its handoff signal instead */
   gint64 burn_us;
   gint64 total_us;              /* atomic */
   gint calls;                   /* atomic */
@@ -891,13 +1001,22 @@ app_probe_spin (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+static void
+app_probe_handoff (GstElement * e, GstBuffer * buf, gpointer data)
+{
+  app_probe_spin (NULL, NULL, data);
+}
+
 static gboolean
 app_probe_on_element_added (GSignalInvocationHint * hint, guint n,
     const GValue * params, gpointer data)
 {
   GstElement *e = g_value_get_object (&params[1]);
 
-  if (g_strcmp0 (GST_OBJECT_NAME (e), app_probe.element) == 0) {
+  if (g_strcmp0 (GST_OBJECT_NAME (e), app_probe.element) == 0
+      && app_probe.handoff) {
+    g_signal_connect (e, "handoff", G_CALLBACK (app_probe_handoff), NULL);
+  } else if (g_strcmp0 (GST_OBJECT_NAME (e), app_probe.element) == 0) {
     GstPad *pad = gst_element_get_static_pad (e, "sink");
 
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, app_probe_spin, NULL,
@@ -907,15 +1026,18 @@ app_probe_on_element_added (GSignalInvocationHint * hint, guint n,
   return TRUE;
 }
 
+/* @launch run with the application's work on @element: a probe on its
+ * sink pad, or (@handoff) a handler of its handoff signal. */
 static GpSession *
-run_with_app_probe (const gchar * launch, const gchar * element,
-    gint64 burn_us, gdouble duration_s)
+run_with_app_work (const gchar * launch, const gchar * element,
+    gboolean handoff, gint64 burn_us, gdouble duration_s)
 {
   guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
   gulong hook;
   GpSession *s;
 
   app_probe.element = element;
+  app_probe.handoff = handoff;
   app_probe.burn_us = burn_us;
   app_probe.total_us = 0;
   app_probe.calls = 0;
@@ -924,9 +1046,17 @@ run_with_app_probe (const gchar * launch, const gchar * element,
       NULL, NULL);
   s = run (launch, duration_s);
   g_signal_remove_emission_hook (signal, hook);
-  g_test_message ("the probe ran %d times, %.1f ms in all",
-      g_atomic_int_get (&app_probe.calls), app_probe.total_us / 1e3);
+  g_test_message ("the %s ran %d times, %.1f ms in all",
+      handoff ? "handler" : "probe", g_atomic_int_get (&app_probe.calls),
+      app_probe.total_us / 1e3);
   return s;
+}
+
+static GpSession *
+run_with_app_probe (const gchar * launch, const gchar * element,
+    gint64 burn_us, gdouble duration_s)
+{
+  return run_with_app_work (launch, element, FALSE, burn_us, duration_s);
 }
 
 /* The summary of the link into @sink_pad ("element.pad"). */
@@ -1014,6 +1144,52 @@ test_app_probe (void)
   link = link_into_pad (t, "ap_conv.sink");
   g_assert_cmpfloat (fabs (link->probe_ms - truth), <=, truth * 0.1);
   assert_not_blamed (t, "ap_conv");
+  gp_session_free (t);
+  gp_session_free (s);
+}
+
+/* An application's handler of identity's handoff signal (a Python
+ * callback looking at each frame is the common kind), spinning 45 ms a
+ * buffer on a live stream: BEHIND names the handlers, not the identity
+ * nor the converter after it; the handlers' time on the identity is the
+ * handler's own measure (10 %). The twin's handler spins 5 ms: the
+ * stream keeps up. */
+static void
+test_app_handoff (void)
+{
+  const gchar *launch = "videotestsrc is-live=true ! video/x-raw,format=I420,"
+      "width=320,height=240,framerate=30/1 ! identity name=ah_id ! "
+      "videoconvert name=ah_conv ! video/x-raw,format=BGRx ! "
+      "fakesink name=ah_sink sync=false";
+  GpSession *s, *t;
+  GpElementSummary *id;
+  GpFinding *f;
+  gdouble truth;
+
+  s = run_with_app_work (launch, "ah_id", TRUE, 45000, 4);
+  truth = app_probe.total_us / 1e3;
+  expect (s, (const gchar *[]) {
+      "BEHIND:medium", NULL}, NULL);
+  f = find (s, "BEHIND", GP_SEVERITY_MEDIUM);
+  g_assert_cmpstr (gp_test_evidence_string (f, "limiting_handlers"), ==,
+      "ah_id");
+  g_assert_false (json_object_has_member (f->evidence, "limiting"));
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double (f,
+          "handlers_mean_ms"), 45.0, 4.5);
+  id = gp_session_find_elem_summary (s, "ah_id");
+  g_test_message ("handlers on ah_id: %.1f ms measured, %.1f ms by the "
+      "handler; its own work p50 %.3f ms", id->handler_ms, truth,
+      id->self_ms.p50);
+  g_assert_cmpfloat (fabs (id->handler_ms - truth), <=, truth * 0.1);
+  g_assert_cmpfloat (id->self_ms.p50, <, 1.0);
+  assert_not_blamed (s, "ah_conv");
+
+  t = run_with_app_work (launch, "ah_id", TRUE, 5000, 3);
+  expect (t, NULL, (const gchar *[]) {
+      "BEHIND", "*:medium", NULL});
+  truth = app_probe.total_us / 1e3;
+  id = gp_session_find_elem_summary (t, "ah_id");
+  g_assert_cmpfloat (fabs (id->handler_ms - truth), <=, truth * 0.1);
   gp_session_free (t);
   gp_session_free (s);
 }
@@ -1119,16 +1295,18 @@ test_rtp_loss (void)
   gp_session_free (s);
 }
 
-/* A clip of 4 s (H.264 in MPEG-TS, 120 frames at 30/1) served over
- * HTTP by a server of the test's at @speed times the clip's own byte rate,
- * played to the clock to its end (at most @seconds: the transfer ends
- * first, so no read is left pending at the stop); the server's own
- * measure of its rate in *@served, the clip's byte rate in *@needed (its
- * size over 4 s). */
+/* A clip of @frames (H.264 in MPEG-TS at 30/1) served over HTTP by a
+ * server of the test's at @speed times the clip's own byte rate, played by
+ * @launch (a format with the server's port) to its end (at most @seconds:
+ * the transfer ends first, so no read is left pending at the stop); the
+ * server's own measure of its rate in *@served, the clip's byte rate in
+ * *@needed (its size over its length). */
 static GpSession *
-http_play (gdouble speed, gdouble seconds, gdouble * served, gdouble * needed)
+http_play_clip (const gchar * launch_fmt, guint frames, gdouble speed,
+    gdouble seconds, gdouble * served, gdouble * needed)
 {
-  gchar *clip = g_build_filename (media_dir, "clip.ts", NULL);
+  gchar *name = g_strdup_printf ("clip-%u.ts", frames);
+  gchar *clip = g_build_filename (media_dir, name, NULL);
   gchar *prog = g_test_build_filename (G_TEST_BUILT, "gp-test-http-slow",
       NULL);
   gchar *out = g_build_filename (media_dir, "http-truth.txt", NULL);
@@ -1147,16 +1325,16 @@ http_play (gdouble speed, gdouble seconds, gdouble * served, gdouble * needed)
    * for one (and keeps what it made past the end of a process) */
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
   if (!g_file_test (clip, G_FILE_TEST_EXISTS)) {
-    gchar *make = g_strdup_printf ("videotestsrc num-buffers=120 ! "
+    gchar *make = g_strdup_printf ("videotestsrc num-buffers=%u ! "
         "video/x-raw,width=320,height=240,framerate=30/1 ! x264enc "
         "bitrate=800 key-int-max=30 speed-preset=ultrafast ! mpegtsmux ! "
-        "filesink location=%s", clip);
+        "filesink location=%s", frames, clip);
 
     gp_test_make_media (make);
     g_free (make);
   }
   g_assert_cmpint (g_stat (clip, &st), ==, 0);
-  *needed = st.st_size / 4.0;
+  *needed = st.st_size / (frames / 30.0);
   srate = g_strdup_printf ("%.0f", *needed * speed);
   {
     const gchar *argv[] = { prog, sport, clip, srate, out, NULL };
@@ -1170,9 +1348,7 @@ http_play (gdouble speed, gdouble seconds, gdouble * served, gdouble * needed)
   for (i = 0; i < 200 && !g_file_test (out, G_FILE_TEST_EXISTS); i++)
     g_usleep (50 * 1000);
   g_assert_true (g_file_test (out, G_FILE_TEST_EXISTS));
-  launch = g_strdup_printf ("souphttpsrc name=hs_src "
-      "location=http://127.0.0.1:%u/clip.ts ! tsdemux ! h264parse ! "
-      "avdec_h264 ! videoconvert ! fakesink name=hs_sink sync=true", port);
+  launch = g_strdup_printf (launch_fmt, port, name);
   s = run (launch, seconds);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_spawn_close_pid (pid);
@@ -1189,7 +1365,82 @@ http_play (gdouble speed, gdouble seconds, gdouble * served, gdouble * needed)
   g_free (out);
   g_free (prog);
   g_free (clip);
+  g_free (name);
   return s;
+}
+
+/* http_play_clip of 4 s through souphttpsrc, tsdemux and a decoder: no
+ * buffering element. */
+static GpSession *
+http_play (gdouble speed, gdouble seconds, gdouble * served, gdouble * needed)
+{
+  return http_play_clip ("souphttpsrc name=hs_src "
+      "location=http://127.0.0.1:%u/%s ! tsdemux ! h264parse ! "
+      "avdec_h264 ! videoconvert ! fakesink name=hs_sink sync=true", 120,
+      speed, seconds, served, needed);
+}
+
+/* playbin over HTTP from a server at half the clip's byte rate (8 s, 240
+ * frames): playbin buffers the stream (a queue2 in its uridecodebin), and
+ * `gstprof run` pauses while it refills, as gst-launch-1.0 does (there: a
+ * first fill of 7.0 s, one pause of 2.9 s, EOS at 18.1 s). BUFFERING says
+ * it at medium or above, naming the queue and the source as the supply;
+ * the start-up fill and the pauses add up, within 10 % and 0.5 s, to the
+ * time the test's own clock saw the run take past the clip's 8 s.
+ * Nothing says the stream stopped for an unknown cause. Served at twice
+ * its rate: no pause after the first fill, no BUFFERING at medium. Served
+ * at a tenth, a 4 s run ends before the first fill: BUFFERING says it
+ * waited that long for data (within a second of the run's length), and
+ * PREROLL does not say a sink never prerolled. */
+static void
+test_http_buffering (void)
+{
+  const gchar *launch = "playbin uri=http://127.0.0.1:%u/%s "
+      "video-sink=\"fakesink name=hb_sink sync=true\" "
+      "audio-sink=\"fakesink name=hb_audio\"";
+  gdouble served, needed, wall, waited;
+  gint64 t0 = g_get_monotonic_time ();
+  GpSession *s = http_play_clip (launch, 240, 0.5, 40.0, &served, &needed);
+  GpSession *t;
+  GpFinding *f;
+
+  wall = (g_get_monotonic_time () - t0) / 1e6;
+  expect (s, (const gchar *[]) {
+      "BUFFERING:medium", NULL}, (const gchar *[]) {
+      "STOPPED", "SLOW", NULL});
+  f = find (s, "BUFFERING", GP_SEVERITY_MEDIUM);
+  waited = gp_test_evidence_double (f, "startup_fill_s") +
+      gp_test_evidence_double (f, "paused_s");
+  g_test_message ("BUFFERING: %" G_GINT64_FORMAT " pauses, %.1f s, the "
+      "first fill %.1f s: %.1f s waiting; the test's clock: %.1f s for an "
+      "8 s clip; served %.0f B/s of %.0f", gp_test_evidence_int (f,
+          "pauses"), gp_test_evidence_double (f, "paused_s"),
+      gp_test_evidence_double (f, "startup_fill_s"), waited, wall, served,
+      needed);
+  g_assert_cmpint (gp_test_evidence_int (f, "pauses"), >=, 1);
+  g_assert_cmpfloat (fabs (waited - (wall - 8.0)), <=,
+      0.1 * (wall - 8.0) + 0.5);
+  g_assert_true (g_str_has_prefix (gp_test_evidence_string (f, "element"),
+          "queue2"));
+  g_assert_cmpstr (gp_test_evidence_string (f, "supplier"), ==,
+      "source");
+
+  t = http_play_clip (launch, 240, 2.0, 40.0, &served, &needed);
+  expect (t, NULL, (const gchar *[]) {
+      "BUFFERING:medium", "STOPPED", NULL});
+  gp_session_free (t);
+
+  t = http_play_clip (launch, 240, 0.1, 4.0, &served, &needed);
+  expect (t, (const gchar *[]) {
+      "BUFFERING:medium", NULL}, (const gchar *[]) {
+      "PREROLL", NULL});
+  f = find (t, "BUFFERING", GP_SEVERITY_MEDIUM);
+  g_test_message ("never filled: %.1f s below full in a %.1f s run",
+      gp_test_evidence_double (f, "unfilled_s"), t->duration_s);
+  g_assert_cmpfloat (fabs (gp_test_evidence_double (f, "unfilled_s") - 4.0),
+      <=, 1.0);
+  gp_session_free (t);
+  gp_session_free (s);
 }
 
 /* Playback from a server slower than the stream (issue 28's supply: "an
@@ -2044,6 +2295,7 @@ run_counting_two (const gchar * launch, const gchar * first,
   GpSession *s;
 
   app_probe.element = first;
+  app_probe.handoff = FALSE;
   app_probe.burn_us = 0;
   app_probe.calls = 0;
   hook = g_signal_add_emission_hook (signal, 0, app_probe_on_element_added,
@@ -2356,6 +2608,70 @@ test_convert_then_scale (void)
  * played within the test's own clock's fraction of a second. The same
  * frames in an AVI (a container records their times): 5 s, every frame
  * stamped, PACE silent. */
+/* JPEG frames some of which are damaged, through jpegdec to a sink that
+ * syncs (a camera's MJPEG over a lossy link, a recording cut short:
+ * GStreamer's video decoder base class drops a frame it cannot decode and
+ * says so only in the debug log and a QoS message). The test writes 60
+ * frames as files and replaces every tenth from the sixth with a JPEG
+ * that has no image: 6 planted. LOSS says at medium or above that jpegdec
+ * threw away exactly 6, and LATE does not call them late (it said "the
+ * sink reports them late" and asked for a faster decoder). Undamaged: no
+ * LOSS, no LATE. */
+static void
+test_decode_errors (void)
+{
+  const gchar *make = "videotestsrc num-buffers=60 ! video/x-raw,width=320,"
+      "height=240,framerate=30/1 ! jpegenc ! multifilesink location=%s";
+  const gchar *launch = "multifilesrc location=%s caps=image/jpeg,"
+      "framerate=30/1 ! jpegdec name=de_dec ! fakesink name=de_sink sync=true";
+  gchar *dir = g_build_filename (media_dir, "jpegs", NULL);
+  gchar *pattern = g_build_filename (dir, "f%03d.jpg", NULL);
+  gchar *cmd = g_strdup_printf (make, pattern);
+  gchar *run_launch = g_strdup_printf (launch, pattern);
+  /* a JPEG's start, a marker libjpeg does not know (0x38), its end: a
+   * frame of its own that cannot be decoded (noise after the start is
+   * not: jpegdec's parser may skip it as junk before the next image) */
+  const guint8 junk[] = { 0xff, 0xd8, 0xff, 0x38, 0, 4, 0, 0, 0xff, 0xd9 };
+  GpSession *s, *t;
+  GpFinding *f;
+  guint i, planted = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  gp_test_make_media (cmd);
+  t = run (run_launch, 0);
+  expect (t, NULL, (const gchar *[]) {
+      "LOSS", "LATE", NULL});
+  gp_session_free (t);
+
+  for (i = 5; i < 60; i += 10) {
+    gchar *name = g_strdup_printf ("f%03u.jpg", i);
+    gchar *path = g_build_filename (dir, name, NULL);
+
+    g_assert_true (g_file_set_contents (path, (const gchar *) junk,
+            sizeof (junk), NULL));
+    planted++;
+    g_free (path);
+    g_free (name);
+  }
+  s = run (run_launch, 0);
+  expect (s, (const gchar *[]) {
+      "LOSS:medium", NULL}, (const gchar *[]) {
+      "LATE", NULL});
+  f = gp_session_find_finding (s, "LOSS", "de_dec");
+  g_assert_nonnull (f);
+  g_test_message ("LOSS: %s threw away %" G_GINT64_FORMAT " of %"
+      G_GINT64_FORMAT "; the test damaged %u", gp_test_evidence_string (f,
+          "element"), gp_test_evidence_int (f, "dropped"),
+      gp_test_evidence_int (f, "handled"), planted);
+  g_assert_cmpint (gp_test_evidence_int (f, "dropped"), ==, planted);
+  g_assert_cmpint (gp_test_evidence_int (f, "handled"), ==, 60);
+  gp_session_free (s);
+  g_free (run_launch);
+  g_free (cmd);
+  g_free (pattern);
+  g_free (dir);
+}
+
 static void
 test_untimed_mjpeg (void)
 {
@@ -2431,22 +2747,10 @@ sps_receive (gint config_interval, const gchar * clip)
       "media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! "
       "rtpjitterbuffer latency=100 ! rtph264depay name=sp_dep ! avdec_h264 "
       "! fakesink name=sp_sink", port);
-  gchar **argv = NULL;
-  GError *err = NULL;
-  GpSession *s;
-  GPid pid;
+  GPid pid = start_beside (send);
+  GpSession *s = run_counting (launch, "sp_sink", 3.0);
 
-  g_assert_true (g_shell_parse_argv (send, NULL, &argv, &err));
-  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_DO_NOT_REAP_CHILD, gp_test_child_dies_with_us, NULL, &pid,
-          &err));
-  g_assert_no_error (err);
-  g_usleep (G_USEC_PER_SEC);
-  s = run_counting (launch, "sp_sink", 3.0);
-  kill (pid, SIGTERM);
-  waitpid (pid, NULL, 0);
-  g_spawn_close_pid (pid);
-  g_strfreev (argv);
+  stop_beside (pid);
   g_free (launch);
   g_free (send);
   return s;
@@ -2540,7 +2844,7 @@ test_audio_big_buffers (void)
  * "0.5 ms of audio a buffer, 2,000 a second: 3.3x the CPU of 20 ms
  * buffers"): CHUNK says it with the most a bigger buffer can save; its fix
  * (20 ms buffers) run again saves at least 60 % of the CPU this process
- * used, by the kernel's count, and no more than CHUNK said it could. */
+ * used (50 % under a sanitizer), by the kernel's count, and no more than CHUNK said it could. */
 static void
 test_audio_tiny_buffers (void)
 {
@@ -2567,7 +2871,11 @@ test_audio_tiny_buffers (void)
           cpu_fixed / cpu_tiny), at_most);
   expect (t, NULL, (const gchar *[]) {
       "CHUNK", NULL});
-  g_assert_cmpfloat (cpu_fixed, <=, 0.4 * cpu_tiny);
+  /* under a sanitizer, what a run costs whatever its buffers (the
+   * tracer's windows, the rules, the sanitizer's own start) weighs more:
+   * 57 % saved there, 82 % without */
+  g_assert_cmpfloat (cpu_fixed, <=, (gp_test_sanitized ()? 0.5 : 0.4) *
+      cpu_tiny);
   g_assert_cmpfloat (100.0 * (1.0 - cpu_fixed / cpu_tiny), <=, at_most);
   gp_session_free (t);
   gp_session_free (s);
@@ -2780,9 +3088,12 @@ test_mixer_slow_input (void)
  * intermittently", "Dropped 24960 samples"; Xpra-org/xpra#1067: "Can't
  * record audio fast enough" on a loaded system): an identity
  * drops a fifth of 10 ms buffers. LOSS says at medium or above how much
- * silence was put in, within 2 % of what probes of the test's count as
- * dropped (the buffers reaching the identity less those reaching
- * audiorate, 480 samples each); without the drops, no LOSS. */
+ * silence was put in, within 2 % and 3 buffers of what probes of the
+ * test's count as dropped (the buffers reaching the identity less those
+ * reaching audiorate, 480 samples each: LOSS leaves out what audiorate
+ * fills before the first buffer, which it estimates from when that buffer
+ * came, not from its timestamp, a few buffers off on a crowded machine);
+ * without the drops, no LOSS. */
 static void
 test_audio_gaps (void)
 {
@@ -2807,7 +3118,7 @@ test_audio_gaps (void)
       gp_test_evidence_int (f, "added_samples"),
       g_atomic_int_get (&app_probe.calls), counted_arrived, truth);
   g_assert_cmpfloat (fabs (gp_test_evidence_int (f, "added_samples") -
-          truth), <=, 0.02 * truth);
+          truth), <=, 0.02 * truth + 3 * 480);
 
   t = run (whole, 3.0);
   expect (t, NULL, (const gchar *[]) {
@@ -2933,6 +3244,49 @@ test_waste (void)
       <, 1.0);
   g_assert_cmpuint (gp_session_find_elem_summary (t, "wa_scale")->buffers,
       <, gp_session_find_elem_summary (t, "wa_rate")->buffers / 2);
+  gp_session_free (t);
+  gp_session_free (s);
+  g_free (twin);
+}
+
+/* A snapshot: a 1080p live stream encoded to JPEG, then videorate to one
+ * frame a second (issue 29: "WASTE on a snapshot pipeline has no valid
+ * patch: the edit moves the JPEG caps before raw video"). The fix puts
+ * videorate before the conversion with raw caps at the new rate, and the
+ * JPEG caps stay after the encoder: the same one JPEG a second reaches
+ * the sink, WASTE is silent, the encoder works on those frames only. */
+static void
+test_waste_snapshot (void)
+{
+  /* 1080p: the encoder's work on the dropped frames is a fifth of a core
+   * here, twice WASTE's floor on a machine twice as fast */
+  GpSession *s = run ("videotestsrc is-live=true ! video/x-raw,width=1920,"
+      "height=1080,framerate=30/1 ! videoconvert name=ws_conv ! jpegenc "
+      "name=ws_enc ! videorate name=ws_rate ! image/jpeg,framerate=1/1 ! "
+      "fakesink name=ws_sink", 3.0), *t;
+  GpFinding *f;
+  gchar *twin;
+
+  expect (s, (const gchar *[]) {
+      "WASTE:medium", NULL}, NULL);
+  f = find (s, "WASTE", GP_SEVERITY_MEDIUM);
+  twin = gp_test_patched (s, f);
+  g_test_message ("the twin: %s", twin);
+  g_assert_nonnull (strstr (twin, "videorate name=ws_rate ! "
+          "video/x-raw,framerate=1/1 ! videoconvert name=ws_conv"));
+  g_assert_nonnull (strstr (twin, "jpegenc name=ws_enc ! "
+          "image/jpeg,framerate=1/1 ! fakesink"));
+  t = run (twin, 3.0);
+  expect (t, NULL, (const gchar *[]) {
+      "WASTE", NULL});
+  g_assert_cmpstr (gp_session_find_sink (t, "ws_sink")->media, ==, "video");
+  g_assert_true (g_str_has_prefix (gp_session_link_into (t,
+              "ws_sink")->caps, "image/jpeg"));
+  g_assert_cmpfloat (fabs (gp_session_find_sink (t, "ws_sink")->fps - 1.0),
+      <, 0.1);
+  /* the encoder works on the frames the sink gets, not 30 a second */
+  g_assert_cmpuint (gp_session_find_elem_summary (t, "ws_enc")->buffers, <=,
+      gp_session_find_elem_summary (s, "ws_enc")->buffers / 10);
   gp_session_free (t);
   gp_session_free (s);
   g_free (twin);
@@ -3230,9 +3584,12 @@ static const struct
   {"/advice/mux-late-branch", test_mux_late_branch},
   {"/advice/queue-split", test_queue_split},
   {"/advice/sync-live-sink", test_sync_live_sink},
+  {"/advice/shm-consumer", test_shm_consumer},
+  {"/advice/behind-tuned-encoder", test_behind_tuned_encoder},
   {"/advice/tee-appsink-full", test_tee_appsink_full},
   {"/advice/slow-playback", test_slow_playback},
   {"/advice/app-probe", test_app_probe},
+  {"/advice/app-handoff", test_app_handoff},
   {"/advice/offline-paced", test_offline_paced},
   {"/advice/crowded", test_crowded},
   {"/advice/crowded-wait", test_crowded_wait},
@@ -3260,6 +3617,7 @@ static const struct
   {"/advice/audio-gaps", test_audio_gaps},
   {"/advice/tee-no-queues", test_tee_no_queues},
   {"/advice/waste", test_waste},
+  {"/advice/waste-snapshot", test_waste_snapshot},
   {"/advice/flip", test_flip},
   {"/advice/behind-encode", test_behind_encode},
   {"/advice/behind-healthy", test_behind_healthy},
@@ -3268,6 +3626,9 @@ static const struct
   /* LeakSanitizer reports 32 bytes from GLib's and GObject's own frames
    * when this process tears the HTTP session down; a program that runs the
    * same pipeline alone under it, gstprof's tracer loaded, reports none */
+  {"/advice/decode-errors", test_decode_errors, NULL},
+  {"/advice/http-buffering", test_http_buffering,
+      "the HTTP session's teardown under LeakSanitizer"},
   {"/advice/http-slow", test_http_slow,
       "the HTTP session's teardown under LeakSanitizer"},
   {"/advice/hls", test_hls},
@@ -3349,7 +3710,6 @@ main (int argc, char **argv)
   GError *error = NULL;
   gint ret;
   guint i;
-  gint part = 0;
 
   gp_capture_options_init (&base_opts);
   base_opts.eos_timeout_s = 2.0;
@@ -3357,11 +3717,9 @@ main (int argc, char **argv)
     g_error ("%s", error->message);
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
-  /* --part=N of 2: meson runs the table in two halves, each within its
-   * timeout; a child process runs the case it is given whatever part */
-  for (i = 1; i < (guint) argc; i++)
-    if (g_str_has_prefix (argv[i], "--part="))
-      part = atoi (argv[i] + strlen ("--part="));
+  /* --part=K/N: meson runs the table in parts side by side, each with
+   * its silence audit; a child process runs the case it is given */
+  gp_test_parse_part (argc, argv);
   media_dir = g_dir_make_tmp ("gstprof-advice-XXXXXX", &error);
   g_assert_no_error (error);
 
@@ -3374,7 +3732,7 @@ main (int argc, char **argv)
     g_free (audit);
   }
   for (i = 0; i < G_N_ELEMENTS (cases); i++)
-    if (part == 0 || (part == 1) == (i < G_N_ELEMENTS (cases) / 2))
+    if (gp_test_in_part (i, G_N_ELEMENTS (cases)))
       g_test_add_data_func (cases[i].path, GUINT_TO_POINTER (i), run_case);
   g_test_add_func ("/advice/silence-audit", test_silence_audit);
   ret = g_test_run ();

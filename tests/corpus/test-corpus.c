@@ -28,6 +28,7 @@
 #include "core/gp-caps.h"
 #include "core/gp-launch.h"
 #include "rules/gp-rules.h"
+#include "report/gp-gate.h"
 #include "report/gp-verdict.h"
 #include "gp-test-util.h"
 
@@ -57,6 +58,7 @@ typedef struct
   gchar *src;                   /* src-element */
   gchar *sink;                  /* sink-element */
   guint64 time;                 /* ns */
+  guint64 ts;                   /* when it was logged, ns */
 } LatRecord;
 
 static GMutex lat_lock;
@@ -92,7 +94,8 @@ on_log (GstDebugCategory * category, GstDebugLevel level, const gchar * file,
   r = g_new0 (LatRecord, 1);
   r->src = g_strdup (gst_structure_get_string (s, "src-element"));
   r->sink = g_strdup (gst_structure_get_string (s, "sink-element"));
-  if (gst_structure_get_uint64 (s, "time", &r->time) && r->src && r->sink) {
+  if (gst_structure_get_uint64 (s, "time", &r->time) &&
+      gst_structure_get_uint64 (s, "ts", &r->ts) && r->src && r->sink) {
     g_mutex_lock (&lat_lock);
     g_ptr_array_add (lat_records, r);
     g_mutex_unlock (&lat_lock);
@@ -118,13 +121,19 @@ cmp_u64 (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* The latency tracer's p50 from @src (NULL: any source) to @sink in ms,
- * < 0 when it reported nothing for them. */
-static gdouble
-lat_tracer_p50 (const gchar * src, const gchar * sink, guint * n_out)
+/* A path's start-up as gstprof leaves it out of its latencies
+ * (docs/session-schema.md, summary.paths[].steady): the first second
+ * after its first match. */
+#define LAT_STARTUP_NS GST_SECOND
+
+/* The latency tracer's latencies from @src (NULL: any source) to @sink in
+ * ns, sorted: all of them, or with @steady those logged a second or more
+ * after the first (the start-up left out, as gstprof leaves it out). */
+static GArray *
+lat_tracer_times (const gchar * src, const gchar * sink, gboolean steady)
 {
   GArray *v = g_array_new (FALSE, FALSE, sizeof (guint64));
-  gdouble p50 = -1;
+  guint64 first = G_MAXUINT64;
   guint i;
 
   g_mutex_lock (&lat_lock);
@@ -133,13 +142,42 @@ lat_tracer_p50 (const gchar * src, const gchar * sink, guint * n_out)
 
     if ((src == NULL || g_str_equal (r->src, src)) &&
         g_str_equal (r->sink, sink))
+      first = MIN (first, r->ts);
+  }
+  for (i = 0; i < lat_records->len; i++) {
+    LatRecord *r = g_ptr_array_index (lat_records, i);
+
+    if ((src == NULL || g_str_equal (r->src, src)) &&
+        g_str_equal (r->sink, sink) &&
+        (!steady || r->ts >= first + LAT_STARTUP_NS))
       g_array_append_val (v, r->time);
   }
   g_mutex_unlock (&lat_lock);
-  if (v->len > 0) {
-    g_array_sort (v, cmp_u64);
-    p50 = g_array_index (v, guint64, (v->len - 1) / 2) / 1e6;
-  }
+  g_array_sort (v, cmp_u64);
+  return v;
+}
+
+/* The @q quantile of @v (sorted ns) in ms, nearest rank; < 0 when empty. */
+static gdouble
+lat_quantile_ms (GArray * v, gdouble q)
+{
+  if (v->len == 0)
+    return -1;
+  return g_array_index (v, guint64, MAX ((guint) ceil (q * v->len), 1) - 1) /
+      1e6;
+}
+
+/* The latency tracer's p50 from @src (NULL: any source) to @sink in ms,
+ * over the same span as gstprof's (@steady), < 0 when it reported
+ * nothing for them. */
+static gdouble
+lat_tracer_p50 (const gchar * src, const gchar * sink, gboolean steady,
+    guint * n_out)
+{
+  GArray *v = lat_tracer_times (src, sink, steady);
+  gdouble p50 = v->len ? g_array_index (v, guint64, (v->len - 1) / 2) / 1e6 :
+      -1;
+
   if (n_out)
     *n_out = v->len;
   g_array_unref (v);
@@ -202,6 +240,52 @@ static Run
 run (const gchar * launch, gdouble duration_s)
 {
   return run_with (&base_opts, launch, duration_s);
+}
+
+/* A pad probe of the test's own, set on @pad of element @element when the
+ * launch string's elements are added to their pipeline (an emission hook
+ * on GstBin::element-added): the truth some cases measure, or a wait
+ * they plant. */
+typedef struct
+{
+  const gchar *element;
+  const gchar *pad;
+  GstPadProbeCallback probe;
+} ProbeAt;
+
+static gboolean
+probe_on_element_added (GSignalInvocationHint * hint, guint n,
+    const GValue * values, gpointer data)
+{
+  GstElement *e = g_value_get_object (&values[1]);
+  gchar *name = gst_element_get_name (e);
+  const ProbeAt *at;
+
+  for (at = data; at->element; at++) {
+    GstPad *pad = g_str_equal (name, at->element) ?
+        gst_element_get_static_pad (e, at->pad) : NULL;
+
+    if (pad) {
+      gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, at->probe, NULL,
+          NULL);
+      gst_object_unref (pad);
+    }
+  }
+  g_free (name);
+  return TRUE;
+}
+
+/* run () with the probes @at (ended by one whose element is NULL). */
+static Run
+run_probed (const gchar * launch, gdouble duration_s, const ProbeAt * at)
+{
+  guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
+  gulong hook = g_signal_add_emission_hook (signal, 0,
+      probe_on_element_added, (gpointer) at, NULL);
+  Run r = run (launch, duration_s);
+
+  g_signal_remove_emission_hook (signal, hook);
+  return r;
 }
 
 static void
@@ -390,9 +474,10 @@ assert_latency_agrees (GpSession * s, const gchar * source_pad,
     g_assert_cmpuint (p->matched, >=, 10);
     return;
   }
-  theirs = lat_tracer_p50 (src_element, sinkname, &n);
-  g_test_message ("latency tracer %s > %s: p50 %.2f ms (%u records)",
-      src_element ? src_element : "any source", sinkname, theirs, n);
+  theirs = lat_tracer_p50 (src_element, sinkname, p->steady, &n);
+  g_test_message ("latency tracer %s > %s: p50 %.2f ms (%u records%s)",
+      src_element ? src_element : "any source", sinkname, theirs, n,
+      p->steady ? ", its first second left out as gstprof's" : "");
   g_assert_cmpuint (n, >=, 10);
   g_assert_cmpuint (p->matched, >=, 10);
   tol = MAX (theirs * 0.10, 5.0);
@@ -641,11 +726,13 @@ test_videorate_repeat (void)
 }
 
 /* JPEG snapshots of a live source at 1, 2 and 5 frames a second: the
- * sink's rate within 2 % of the caps' rate (the truth: the live source
+ * sink's rate within 5 % of the caps' rate (the truth: the live source
  * stamps a frame every 1/rate s), and no rate finding.  A window of 250 ms
  * holds one snapshot or none, so buffers per window span read "0.9 fps,
  * 10 % below" on an 8 s run and 0.57 fps on 3 s: the rate is timed from
- * push to push. */
+ * push to push.  At 1 fps the steady state is two pushes apart: one
+ * pushed 80 ms late on a busy machine reads 0.962 (seen with the suite's
+ * other parts beside it), hence 5 % and not 2. */
 static void
 test_snapshot (void)
 {
@@ -665,7 +752,7 @@ test_snapshot (void)
     GpSinkSummary *sk = sink (r.s, name);
 
     assert_near (sk->target_fps, rates[i].fps, 0.01, "snapshot target");
-    assert_near (sk->fps, rates[i].fps, 0.02 * rates[i].fps, "snapshot fps");
+    assert_near (sk->fps, rates[i].fps, 0.05 * rates[i].fps, "snapshot fps");
     assert_no_rate_finding (r.s);
     run_clear (&r);
     g_free (name);
@@ -744,6 +831,58 @@ test_rtp_sender (void)
   g_assert_cmpfloat (sk->bytes_per_s * 8 / 1000, <, 600 * 1.5);
   /* no frame rate to miss: no throughput finding (a latency one may be) */
   assert_no_rate_finding (r.s);
+  run_clear (&r);
+  g_free (launch);
+}
+
+/* An RTP sender through rtpbin with its RTCP on a second udpsink (issue
+ * 29: "an RTSP server's RTCP multiudpsinks read '0 kbit/s' next to the
+ * video"): the RTCP sink gets GStreamer's application/x-rtcp, a packet
+ * every few seconds; it is control traffic, left out of the Rate section
+ * with its name said, out of the latency paths and the gate's rates,
+ * while the RTP sink is judged as before. */
+static void
+test_rtcp_sender (void)
+{
+  guint port = gp_test_free_port (G_SOCKET_TYPE_DATAGRAM);
+  gchar *launch = g_strdup_printf ("rtpbin name=rc_bin videotestsrc "
+      "is-live=true ! video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "x264enc tune=zerolatency speed-preset=ultrafast bitrate=600 ! "
+      "rtph264pay ! rc_bin.send_rtp_sink_0 rc_bin.send_rtp_src_0 ! udpsink "
+      "name=rc_rtp host=127.0.0.1 port=%u rc_bin.send_rtcp_src_0 ! udpsink "
+      "name=rc_rtcp host=127.0.0.1 port=%u sync=false async=false", port,
+      gp_test_free_port (G_SOCKET_TYPE_DATAGRAM));
+  Run r = run (launch, 6.0);
+  GpLink *in = gp_session_link_into (r.s, "rc_rtcp");
+  GpGateRun *g = gp_gate_run_of_session (r.s);
+  gchar *text = gp_verdict_format (r.s, NULL, 0), *rate, *rtp_line;
+  guint i;
+
+  g_assert_nonnull (in);
+  g_assert_true (g_str_has_prefix (in->caps, "application/x-rtcp"));
+  g_assert_nonnull (gp_session_find_sink (r.s, "rc_rtcp"));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "control traffic, not a stream, left out: "
+          "rc_rtcp (RTCP)"));
+  g_assert_null (strstr (text, "> rc_rtcp"));
+  /* the Rate section: the RTP sink's line, none for the RTCP one */
+  rate = g_strndup (strstr (text, "\nRate ("), strstr (text, "\nLatency") -
+      strstr (text, "\nRate ("));
+  g_assert_null (strstr (rate, "\n  rc_rtcp "));
+  rtp_line = strstr (rate, "\n  rc_rtp ");
+  g_assert_nonnull (rtp_line);
+  g_assert_true (g_str_has_prefix (strchr (rtp_line + 1, '\n') - strlen
+          ("packets/s (rtp)"), "packets/s (rtp)"));
+  g_assert_nonnull (g_hash_table_lookup (g->metrics, "rate rc_rtp"));
+  g_assert_null (g_hash_table_lookup (g->metrics, "rate rc_rtcp"));
+  for (i = 0; i < r.s->findings->len; i++) {
+    GpFinding *f = g_ptr_array_index (r.s->findings, i);
+
+    g_assert_null (strstr (f->title, "rc_rtcp"));
+  }
+  gp_gate_run_free (g);
+  g_free (rate);
+  g_free (text);
   run_clear (&r);
   g_free (launch);
 }
@@ -1072,18 +1211,14 @@ test_flv (void)
 /* a frame's latency through a packing muxer, from pad probes           */
 
 /* The truth for a muxer that packs several frames into one buffer (an Ogg
- * page): pad probes of the test's own on the source's src pad (each
- * frame's PTS and when it left) and the sink's sink pad (each packed
- * buffer's slot, [PTS, PTS + duration), and when it arrived), set when
- * the launch string's elements are added to their pipeline (an emission
- * hook on GstBin::element-added).  A buffer's latency is counted from the
- * newest frame it carries, as GStreamer's latency tracer counts a mixer's
- * output from its newest input. */
+ * page): pad probes of the test's own (run_probed) on the source's src pad
+ * (each frame's PTS and when it left) and the sink's sink pad (each packed
+ * buffer's slot, [PTS, PTS + duration), and when it arrived).  A buffer's
+ * latency is counted from the newest frame it carries, as GStreamer's
+ * latency tracer counts a mixer's output from its newest input. */
 typedef struct
 {
   GMutex lock;
-  const gchar *src;             /* the source's name */
-  const gchar *sink;            /* the sink's name */
   GArray *sent_pts;             /* guint64, in order */
   GArray *sent_us;              /* gint64, monotonic */
   GArray *lat_ms;               /* gdouble, one a packed buffer */
@@ -1134,45 +1269,22 @@ pack_sink_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-static gboolean
-pack_on_element_added (GSignalInvocationHint * hint, guint n,
-    const GValue * values, gpointer data)
-{
-  GstElement *e = g_value_get_object (&values[1]);
-  gchar *name = gst_element_get_name (e);
-  gboolean src = g_strcmp0 (name, pack_truth.src) == 0;
-  GstPad *pad = NULL;
-
-  if (src || g_strcmp0 (name, pack_truth.sink) == 0)
-    pad = gst_element_get_static_pad (e, src ? "src" : "sink");
-  if (pad) {
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, src ? pack_src_probe :
-        pack_sink_probe, NULL, NULL);
-    gst_object_unref (pad);
-  }
-  g_free (name);
-  return TRUE;
-}
-
 /* Runs @launch with the probes on @src and @sink; the truth's p50 (ms) in
  * *@p50 and the buffers it measured in *@n. */
 static Run
 run_pack_truth (const gchar * launch, gdouble duration_s, const gchar * src,
     const gchar * sinkname, gdouble * p50, guint * n)
 {
-  guint signal = g_signal_lookup ("element-added", GST_TYPE_BIN);
-  gulong hook;
+  const ProbeAt at[] = {
+    {src, "src", pack_src_probe}, {sinkname, "sink", pack_sink_probe},
+    {NULL}
+  };
   Run r;
 
-  pack_truth.src = src;
-  pack_truth.sink = sinkname;
   pack_truth.sent_pts = g_array_new (FALSE, FALSE, sizeof (guint64));
   pack_truth.sent_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   pack_truth.lat_ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  hook = g_signal_add_emission_hook (signal, 0, pack_on_element_added, NULL,
-      NULL);
-  r = run (launch, duration_s);
-  g_signal_remove_emission_hook (signal, hook);
+  r = run_probed (launch, duration_s, at);
   g_mutex_lock (&pack_truth.lock);
   g_array_sort (pack_truth.lat_ms, gp_test_cmp_double);
   *n = pack_truth.lat_ms->len;
@@ -1206,7 +1318,7 @@ test_ogg_live (void)
 
   r = run_pack_truth (launch, 3.0, "og_src", "og_sink", &truth, &n);
   p = path (r.s, "og_src.src", "og_sink");
-  theirs = lat_tracer_p50 ("og_src", "og_sink", &n_theirs);
+  theirs = lat_tracer_p50 ("og_src", "og_sink", FALSE, &n_theirs);
   g_test_message ("the probes: p50 %.2f ms over %u pages; the latency "
       "tracer (not the truth here): p50 %.2f ms over %u", truth, n, theirs,
       n_theirs);
@@ -1301,30 +1413,66 @@ test_audio_transcode (void)
   g_free (out);
 }
 
-/* intervideosink and intervideosrc in one pipeline: 25 fps into the sink,
- * 30 out of the source (each at its caps' rate), and the verdict says
- * that about a sixth of the source's frames are repeats (the truth:
- * 1 - 25/30 from the two caps; intervideosrc shows its last frame again
- * until a new one comes). */
+/* The test's own count of the frames intervideosrc repeats: a buffer
+ * whose memory is the previous buffer's (it pushes its stored frame again,
+ * a copy that shares the memory, until a new one comes). */
+static gint iv_frames, iv_repeats, iv_gaps;
+static gpointer iv_last_mem;
+
+static GstPadProbeReturn
+iv_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gpointer mem = gst_buffer_n_memory (buf) ? gst_buffer_peek_memory (buf, 0) :
+      NULL;
+
+  iv_frames++;
+  if (mem && mem == iv_last_mem)
+    iv_repeats++;
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP))
+    iv_gaps++;
+  iv_last_mem = mem;
+  return GST_PAD_PROBE_OK;
+}
+
+/* A 25 fps feed read by intervideosrc at 30: a sixth of its frames are
+ * repeats, and it flags each one GAP. The verdict counts them from the
+ * buffers (issue 29: "'about 17 %' computed from the two rates; a
+ * frame-identity count gives 19.5-25.3 %"): within 2 points of the test's
+ * own count of frames whose memory is the previous frame's. */
 static void
 test_intervideo (void)
 {
-  Run r = run ("videotestsrc name=iv_src is-live=true ! "
+  const ProbeAt at[] = { {"iv_in", "src", iv_probe}, {NULL} };
+  Run r;
+  gchar *text;
+  const gchar *at_note;
+  guint64 n = 0, of = 0;
+  gdouble pct = -1, truth;
+
+  iv_frames = iv_repeats = 0;
+  iv_last_mem = NULL;
+  r = run_probed ("videotestsrc name=iv_src is-live=true ! "
       "video/x-raw,width=320,height=240,framerate=25/1 ! intervideosink "
       "name=iv_out channel=gp-corpus intervideosrc name=iv_in "
       "channel=gp-corpus ! video/x-raw,width=320,height=240,framerate=30/1 ! "
-      "fakesink name=iv_sink", 3.0);
-  gchar *text = verdict_flat (r.s);
-  const gchar *at = strstr (text, "iv_in (intervideosrc) sends ");
-  gdouble pct = -1;
-
+      "fakesink name=iv_sink", 3.0, at);
+  text = verdict_flat (r.s);
+  at_note = strstr (text, "iv_in (intervideosrc) repeated ");
   assert_near (sink (r.s, "iv_out")->fps, 25.0, 1.0, "iv_out fps");
   assert_near (sink (r.s, "iv_sink")->fps, 30.0, 1.0, "iv_sink fps");
-  g_assert_nonnull (at);
-  at = strstr (at, "about ");
-  g_assert_nonnull (at);
-  g_assert_cmpint (sscanf (at, "about %lf %%", &pct), ==, 1);
-  assert_near (pct, 100.0 * (1.0 - 25.0 / 30.0), 3.0, "repeated %");
+  g_assert_cmpint (iv_frames, >, 60);
+  truth = 100.0 * iv_repeats / iv_frames;
+  g_assert_nonnull (at_note);
+  g_assert_cmpint (sscanf (at_note, "iv_in (intervideosrc) repeated %"
+          G_GUINT64_FORMAT " of its %" G_GUINT64_FORMAT " frames (%lf %%", &n,
+          &of, &pct), ==, 3);
+  g_test_message ("the probe: %d of %d frames were the one before (%.1f %%), "
+      "%d flagged GAP; gstprof: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+      iv_repeats, iv_frames, truth, iv_gaps, n, of);
+  assert_near (pct, truth, 2.0, "repeated %");
+  /* a sixth, give or take the feed's and the reader's clocks */
+  assert_near (truth, 100.0 * (1.0 - 25.0 / 30.0), 8.0, "the probe's %");
   g_free (text);
   run_clear (&r);
 }
@@ -1394,6 +1542,7 @@ test_playback (void)
   Run r = run (launch, 4.0);
   GpSinkSummary *a = sink (r.s, "pb_audio"), *v = sink (r.s, "pb_video");
   guint i, paths_to_audio = 0, paths_to_video = 0, single = 0;
+  gchar *text;
 
   g_assert_cmpstr (a->media, ==, "audio");
   g_assert_cmpstr (v->media, ==, "video");
@@ -1426,6 +1575,14 @@ test_playback (void)
     }
   }
   g_assert_cmpuint (single, ==, 2);
+  /* a file is read ahead of the clock: what its frames wait at the sinks'
+   * queues is no latency a viewer waits for (issue 29: file playback's
+   * pre-roll read "1159 ms over 33.3 ms") */
+  text = gp_verdict_format (r.s, NULL, 0);
+  g_assert_nonnull (strstr (text, "not live: read ahead of the clock"));
+  g_assert_null (strstr (text, "ms  over "));
+  g_assert_null (gp_session_find_finding (r.s, "BUDGET", NULL));
+  g_free (text);
   run_clear (&r);
   g_free (launch);
 }
@@ -1680,6 +1837,48 @@ test_audio_rates (void)
   run_clear (&r);
 }
 
+/* Video faster than real time reads as audio does, in media seconds a
+ * second (issue 29: a non-live transcode read "2531.9 fps, target not
+ * known", a decode "5699.4 fps of 30.0 fps"): a non-live 30/1 stream into a
+ * sink that does not sync runs at its fps over the caps' 30 times real
+ * time, and by its buffers' durations (33.3 ms each) the same; the
+ * verdict's line says that figure first and the fps beside it. A live
+ * 30/1 stream reads in fps against its caps. */
+static void
+test_video_rates (void)
+{
+  Run r = run ("videotestsrc name=vx_src num-buffers=20000 ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! fakesink "
+      "name=vx_sink sync=false", 0);
+  GpSinkSummary *sk = sink (r.s, "vx_sink");
+  gchar *text = verdict_flat (r.s), *want;
+
+  g_test_message ("vx_sink: %.1f fps, %.2fx real time by durations", sk->fps,
+      sk->media_per_s);
+  g_assert_cmpfloat (sk->fps, >, 5 * 30.0);
+  assert_near (sk->media_per_s, sk->fps / 30.0, 0.01 * sk->fps / 30.0,
+      "vx_sink's media a second against its fps over the caps' rate");
+  want = g_strdup_printf ("vx_sink %.2fx real time (video: %.1f fps of "
+      "30.0 fps) faster (not paced)", sk->fps / 30.0, sk->fps);
+  if (strstr (text, want) == NULL)
+    g_error ("no \"%s\" in the verdict:\n%s", want, text);
+  g_assert_null (strstr (text, "target not known"));
+  g_free (want);
+  g_free (text);
+  run_clear (&r);
+
+  r = run ("videotestsrc name=vl_src is-live=true ! "
+      "video/x-raw,width=64,height=48,framerate=30/1 ! fakesink "
+      "name=vl_sink", 2.0);
+  text = verdict_flat (r.s);
+  if (!g_regex_match_simple ("vl_sink [0-9.]+ fps of 30.0 fps \\(caps\\)",
+          text, 0, 0))
+    g_error ("the live sink's line is not in fps against its caps:\n%s",
+        text);
+  g_free (text);
+  run_clear (&r);
+}
+
 /* queue min-threshold-time on a live path: the residence and the latency
  * GStreamer's queue gives (ceil (T/d) * d - d: 33.3 ms for 50 ms at 30/1),
  * the latency tracer's too, and it is waiting, not work. */
@@ -1707,6 +1906,81 @@ test_queue_threshold (void)
     }
   }
   g_ptr_array_unref (hops);
+  run_clear (&r);
+}
+
+/* The first frames of a live chain wait in a pad probe of the test's own
+ * (a stand-in for a first keyframe, a decoder's or a jitter buffer's
+ * start): STARTUP_FRAMES of them, STARTUP_WAIT_US each. */
+#define STARTUP_FRAMES 10
+#define STARTUP_WAIT_US 60000
+
+static gint startup_seen;
+
+static GstPadProbeReturn
+startup_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  if (g_atomic_int_add (&startup_seen, 1) < STARTUP_FRAMES)
+    g_usleep (STARTUP_WAIT_US);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Start-up is not steady state (issue 29: "p99 was 5-40 ms above the
+ * steady state on three live pipelines, and one start-up p95 raised a
+ * BUDGET finding that two re-runs did not"): with ten 60 ms waits at the
+ * start of a live chain, the whole run's p95 is that wait; gstprof's
+ * p50, p95 and p99 are the latency tracer's with its first second left
+ * out, its start-up's longest is the wait, the verdict says so, and no
+ * finding holds the start-up against the frame period. */
+static void
+test_latency_startup (void)
+{
+  /* on identity's sink pad: a probe runs after the push's hooks, where
+   * both tracers take a buffer's time at the sink it is pushed to */
+  const ProbeAt at[] = { {"su_id", "sink", startup_probe}, {NULL} };
+  GArray *all, *steady;
+  gchar *text;
+  GpPath *p;
+  Run r;
+  gdouble q[] = { 0.50, 0.95, 0.99 }, ours[3];
+  guint i;
+
+  g_atomic_int_set (&startup_seen, 0);
+  r = run_probed ("videotestsrc name=su_src is-live=true ! "
+      "video/x-raw,width=160,height=120,framerate=30/1 ! identity "
+      "name=su_id ! fakesink name=su_sink sync=true", 4.0, at);
+  p = path (r.s, "su_src.src", "su_sink");
+  g_assert_true (p->steady);
+  g_assert_cmpfloat (p->startup_max_ms, >=, STARTUP_WAIT_US / 1000.0 * 0.95);
+  ours[0] = p->latency_ms.p50;
+  ours[1] = p->latency_ms.p95;
+  ours[2] = p->latency_ms.p99;
+  if (lat_tracer_loaded) {
+    all = lat_tracer_times ("su_src", "su_sink", FALSE);
+    steady = lat_tracer_times ("su_src", "su_sink", TRUE);
+    /* the planted wait is in the whole run's p95: the case is what it
+     * says */
+    g_assert_cmpfloat (lat_quantile_ms (all, 0.95), >=,
+        STARTUP_WAIT_US / 1000.0 * 0.95);
+    g_assert_cmpuint (steady->len, >=, 60);
+    for (i = 0; i < G_N_ELEMENTS (q); i++) {
+      gdouble theirs = lat_quantile_ms (steady, q[i]);
+
+      g_test_message ("p%.0f: gstprof %.2f ms, the latency tracer %.2f ms "
+          "(whole run %.2f)", q[i] * 100, ours[i], theirs,
+          lat_quantile_ms (all, q[i]));
+      g_assert_cmpfloat (ABS (ours[i] - theirs), <=, MAX (theirs * 0.10,
+              5.0));
+    }
+    g_array_unref (all);
+    g_array_unref (steady);
+  }
+  g_assert_cmpfloat (ours[2], <, 1000.0 / 30);
+  g_assert_null (gp_session_find_finding (r.s, "BUDGET", NULL));
+  text = gp_verdict_format (r.s, NULL, 0);
+  g_assert_nonnull (strstr (text, "start-up, its first second, left out: "
+          "up to"));
+  g_free (text);
   run_clear (&r);
 }
 
@@ -1954,11 +2228,65 @@ out:
   g_free (prog);
 }
 
+static const struct
+{
+  const gchar *path;
+  GTestFunc func;
+} cases[] = {
+  {"/corpus/live-chain", test_live_chain},
+  {"/corpus/identity-sleep", test_identity_sleep},
+  {"/corpus/live-source-work", test_live_source_work},
+  {"/corpus/audiomixer-rtp", test_audiomixer_rtp},
+  {"/corpus/compositor", test_compositor},
+  {"/corpus/videorate", test_videorate},
+  {"/corpus/snapshot", test_snapshot},
+  {"/corpus/videorate-repeat", test_videorate_repeat},
+  {"/corpus/rtp-receiver", test_rtp_receiver},
+  {"/corpus/rtp-sender", test_rtp_sender},
+  {"/corpus/rtcp-sender", test_rtcp_sender},
+  {"/corpus/udpsrc-idle", test_udpsrc_idle},
+  {"/corpus/live-mux", test_live_mux},
+  {"/corpus/live-mux-av", test_live_mux_av},
+  {"/corpus/mpegts", test_mpegts},
+  {"/corpus/mpegts-av", test_mpegts_av},
+  {"/corpus/hls", test_hls},
+  {"/corpus/webm", test_webm},
+  {"/corpus/hevc", test_hevc},
+  {"/corpus/flv", test_flv},
+  {"/corpus/ogg-live", test_ogg_live},
+  {"/corpus/overlay-1080p", test_overlay_1080p},
+  {"/corpus/deinterlace", test_deinterlace},
+  {"/corpus/convert-4k", test_convert_4k},
+  {"/corpus/audio-transcode", test_audio_transcode},
+  {"/corpus/intervideo", test_intervideo},
+  {"/corpus/shm", test_shm},
+  {"/corpus/mp4-record", test_mp4_record},
+  {"/corpus/playback", test_playback},
+  {"/corpus/playbin", test_playbin},
+  {"/corpus/preroll-stuck", test_preroll_stuck},
+  {"/corpus/tee", test_tee},
+  {"/corpus/transcode", test_transcode},
+  {"/corpus/splitmux", test_splitmux},
+  {"/corpus/not-negotiated", test_not_negotiated},
+  {"/corpus/missing-file", test_missing_file},
+  {"/corpus/autovideosink", test_autovideosink},
+  {"/corpus/duration-drain", test_duration_drain},
+  {"/corpus/audio-rates", test_audio_rates},
+  {"/corpus/video-rates", test_video_rates},
+  {"/corpus/queue-threshold", test_queue_threshold},
+  {"/corpus/latency-startup", test_latency_startup},
+  {"/corpus/gl", test_gl},
+  {"/corpus/appsink-slow", test_appsink_slow},
+  {"/corpus/appsrc-push", test_appsrc_push},
+  {"/corpus/appsrc-flood", test_appsrc_flood},
+};
+
 int
 main (int argc, char **argv)
 {
   GError *error = NULL;
   gint ret;
+  guint i;
 
   /* the latency tracer beside gstprof, its records in our log function */
   lat_tracer_loaded = !lat_tracer_hangs ();
@@ -1978,49 +2306,11 @@ main (int argc, char **argv)
   media_dir = g_dir_make_tmp ("gstprof-corpus-XXXXXX", &error);
   g_assert_no_error (error);
 
-  g_test_add_func ("/corpus/live-chain", test_live_chain);
-  g_test_add_func ("/corpus/identity-sleep", test_identity_sleep);
-  g_test_add_func ("/corpus/live-source-work", test_live_source_work);
-  g_test_add_func ("/corpus/audiomixer-rtp", test_audiomixer_rtp);
-  g_test_add_func ("/corpus/compositor", test_compositor);
-  g_test_add_func ("/corpus/videorate", test_videorate);
-  g_test_add_func ("/corpus/snapshot", test_snapshot);
-  g_test_add_func ("/corpus/videorate-repeat", test_videorate_repeat);
-  g_test_add_func ("/corpus/rtp-receiver", test_rtp_receiver);
-  g_test_add_func ("/corpus/rtp-sender", test_rtp_sender);
-  g_test_add_func ("/corpus/udpsrc-idle", test_udpsrc_idle);
-  g_test_add_func ("/corpus/live-mux", test_live_mux);
-  g_test_add_func ("/corpus/live-mux-av", test_live_mux_av);
-  g_test_add_func ("/corpus/mpegts", test_mpegts);
-  g_test_add_func ("/corpus/mpegts-av", test_mpegts_av);
-  g_test_add_func ("/corpus/hls", test_hls);
-  g_test_add_func ("/corpus/webm", test_webm);
-  g_test_add_func ("/corpus/hevc", test_hevc);
-  g_test_add_func ("/corpus/flv", test_flv);
-  g_test_add_func ("/corpus/ogg-live", test_ogg_live);
-  g_test_add_func ("/corpus/overlay-1080p", test_overlay_1080p);
-  g_test_add_func ("/corpus/deinterlace", test_deinterlace);
-  g_test_add_func ("/corpus/convert-4k", test_convert_4k);
-  g_test_add_func ("/corpus/audio-transcode", test_audio_transcode);
-  g_test_add_func ("/corpus/intervideo", test_intervideo);
-  g_test_add_func ("/corpus/shm", test_shm);
-  g_test_add_func ("/corpus/mp4-record", test_mp4_record);
-  g_test_add_func ("/corpus/playback", test_playback);
-  g_test_add_func ("/corpus/playbin", test_playbin);
-  g_test_add_func ("/corpus/preroll-stuck", test_preroll_stuck);
-  g_test_add_func ("/corpus/tee", test_tee);
-  g_test_add_func ("/corpus/transcode", test_transcode);
-  g_test_add_func ("/corpus/splitmux", test_splitmux);
-  g_test_add_func ("/corpus/not-negotiated", test_not_negotiated);
-  g_test_add_func ("/corpus/missing-file", test_missing_file);
-  g_test_add_func ("/corpus/autovideosink", test_autovideosink);
-  g_test_add_func ("/corpus/duration-drain", test_duration_drain);
-  g_test_add_func ("/corpus/audio-rates", test_audio_rates);
-  g_test_add_func ("/corpus/queue-threshold", test_queue_threshold);
-  g_test_add_func ("/corpus/gl", test_gl);
-  g_test_add_func ("/corpus/appsink-slow", test_appsink_slow);
-  g_test_add_func ("/corpus/appsrc-push", test_appsrc_push);
-  g_test_add_func ("/corpus/appsrc-flood", test_appsrc_flood);
+  /* --part=K/N: meson runs the table in parts side by side */
+  gp_test_parse_part (argc, argv);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (gp_test_in_part (i, G_N_ELEMENTS (cases)))
+      g_test_add_func (cases[i].path, cases[i].func);
   ret = g_test_run ();
   gp_test_stop_display ();
   gp_test_remove_tree (media_dir);

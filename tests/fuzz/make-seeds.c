@@ -66,6 +66,9 @@ make_full (void)
   es->buffers = 120;
   es->self_total_ms = 967.2;
   es->busy_pct = 24.2;
+  es->handler_ms = 96.0;
+  es->handler_calls = 120;
+  es->handler_busy_pct = 2.4;
   es->share_pct = 97.5;
   g_ptr_array_add (es->threads, g_strdup ("queue0:src"));
   es = gp_session_add_elem_summary (s, "fakesink0");

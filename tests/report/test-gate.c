@@ -15,6 +15,16 @@
 
 static gchar *gp_tmp;
 
+/* @v in a new box */
+static gdouble *
+gp_test_box (gdouble v)
+{
+  gdouble *box = g_new (gdouble, 1);
+
+  *box = v;
+  return box;
+}
+
 /* A run holding @key = @v (and nothing else). */
 static GpGateRun *
 gp_test_gate_run (const gchar * key, gdouble v)
@@ -318,6 +328,15 @@ test_gate_baseline_file (void)
           "\"gstreamer\": \"1\", \"runs\": []}", "1 to 64 runs"},
     {"{\"gstprof_gate\": 1, \"what\": \"elsewhere\", \"machine\": \"m\", "
           "\"gstreamer\": \"1\", \"runs\": [{}]}", "launch, program"},
+    {"{\"gstprof_gate\": 1, \"what\": \"launch\", \"machine\": \"m\", "
+          "\"gstreamer\": \"1\", \"runs\": [{\"units\": {\"rate x\": "
+          "\"furlongs\"}}]}", "packets/s or buffers/s"},
+    {"{\"gstprof_gate\": 1, \"what\": \"launch\", \"machine\": \"m\", "
+          "\"gstreamer\": \"1\", \"runs\": [{\"units\": {\"self x\": "
+          "\"packets/s\"}}]}", "expected a rate metric"},
+    {"{\"gstprof_gate\": 1, \"what\": \"launch\", \"machine\": \"m\", "
+          "\"gstreamer\": \"1\", \"runs\": [{\"buffer_ms\": {\"self x\": "
+          "0}}]}", "a time above 0"},
   };
   GpGateBaseline *back;
   GpGateRun *run;
@@ -327,6 +346,14 @@ test_gate_baseline_file (void)
   g_ptr_array_add (((GpGateRun *) g_ptr_array_index (b->runs, 0))->findings,
       g_strdup ("HOT high: identity"));
   ((GpGateRun *) g_ptr_array_index (b->runs, 0))->reference_ns = 1234.5;
+  run = g_ptr_array_index (b->runs, 2);
+  run->units = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (run->units, (gpointer) "rate pay", (gpointer)
+      "packets/s");
+  run->buffer_ms = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+      g_free);
+  g_hash_table_insert (run->buffer_ms, (gpointer) "self enc",
+      gp_test_box (lat[0]));
   g_assert_true (gp_gate_baseline_save (b, path, &err));
   g_assert_no_error (err);
   back = gp_gate_baseline_load (path, &err);
@@ -345,6 +372,11 @@ test_gate_baseline_file (void)
   g_assert_cmpfloat_with_epsilon (run->reference_ns, 1234.5, 1e-9);
   g_assert_true (isnan (((GpGateRun *) g_ptr_array_index (back->runs,
                   1))->reference_ns));
+  run = g_ptr_array_index (back->runs, 2);
+  g_assert_cmpstr (g_hash_table_lookup (run->units, "rate pay"), ==,
+      "packets/s");
+  g_assert_cmpfloat (*(gdouble *) g_hash_table_lookup (run->buffer_ms,
+          "self enc"), ==, 2.0);
   gp_gate_baseline_free (back);
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
@@ -476,11 +508,111 @@ test_gate_outputs (void)
  * figure gone), a sink with no name is no figure (nor a key the file
  * would refuse), an element that works 2 % of the time is gated, a queue
  * is not. */
+/* Runs of @key at @v ms a buffer, on buffers of @buffer_ms of media
+ * (none when <= 0). */
+static GpGateBaseline *
+gp_test_gate_buffers (const gchar * key, const gdouble * v, guint n,
+    gdouble buffer_ms)
+{
+  GpGateBaseline *b = gp_test_gate_base (key, v, n);
+  guint i;
+
+  for (i = 0; buffer_ms > 0 && i < n; i++) {
+    GpGateRun *run = g_ptr_array_index (b->runs, i);
+
+    run->buffer_ms = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+        g_free);
+    g_hash_table_insert (run->buffer_ms, g_strdup (key),
+        gp_test_box (buffer_ms));
+  }
+  return b;
+}
+
+/* A self time per buffer that fell because the buffers got 20 times
+ * smaller is no improvement (issue 29: "a per-buffer self time 'improved'
+ * when buffers got 20x smaller"): 1 ms on 20 ms buffers is 50 ms of work a
+ * second of media, 0.1 ms on 1 ms buffers is 100: a regression, said per
+ * second of media. Buffers of the same size stay judged per buffer. */
+static void
+test_gate_per_media (void)
+{
+  const gdouble big[] = { 1.00, 1.01, 0.99, 1.00, 1.02 };
+  const gdouble small[] = { 0.100, 0.101, 0.099, 0.100, 0.102 };
+  GpGateThresholds t;
+  GpGateBaseline *a, *b;
+  GpGateResult *r;
+  GpGateRow *row;
+  gchar *text, *md;
+
+  gp_gate_thresholds_init (&t);
+  /* no buffers' time known: per buffer, an improvement */
+  a = gp_test_gate_buffers ("self enc", big, 5, 0);
+  b = gp_test_gate_buffers ("self enc", small, 5, 0);
+  r = gp_gate_judge (a, b, &t);
+  row = &g_array_index (r->rows, GpGateRow, 0);
+  g_assert_cmpint (row->verdict, ==, GP_GATE_IMPROVED);
+  g_assert_cmpstr (row->unit, ==, "ms");
+  gp_gate_result_free (r);
+  gp_gate_baseline_free (a);
+  gp_gate_baseline_free (b);
+
+  a = gp_test_gate_buffers ("self enc", big, 5, 20);
+  b = gp_test_gate_buffers ("self enc", small, 5, 1);
+  r = gp_gate_judge (a, b, &t);
+  row = &g_array_index (r->rows, GpGateRow, 0);
+  g_assert_cmpint (row->verdict, ==, GP_GATE_REGRESSION);
+  g_assert_cmpstr (row->unit, ==, "ms/s");
+  g_assert_cmpfloat_with_epsilon (row->base, 50, 1e-9);
+  g_assert_cmpfloat_with_epsilon (row->now, 100, 1e-9);
+  g_assert_cmpfloat (row->base_buffer_ms, ==, 20);
+  g_assert_cmpfloat (row->now_buffer_ms, ==, 1);
+  text = gp_gate_format (r, "base.json");
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "50 ms/s"));
+  g_assert_nonnull (strstr (text, "self enc: its buffers went from 20 to 1 "
+          "ms of media, so it is judged per second of media (ms/s)"));
+  md = gp_gate_markdown (r, "base.json", NULL);
+  g_assert_nonnull (strstr (md, "its buffers went from 20 to 1 ms"));
+  g_free (md);
+  g_free (text);
+  gp_gate_result_free (r);
+  gp_gate_baseline_free (b);
+
+  /* an audio sink's 50 buffers a second of 20 ms and 1000 of 1 ms are
+   * both real time: the same rate, not 20 times it */
+  {
+    const gdouble r50[] = { 50, 50, 50, 50, 50 };
+    const gdouble r1000[] = { 1000, 1000, 1000, 1000, 1000 };
+    GpGateBaseline *ra = gp_test_gate_buffers ("rate pcm", r50, 5, 20);
+    GpGateBaseline *rb = gp_test_gate_buffers ("rate pcm", r1000, 5, 1);
+    GpGateResult *rr = gp_gate_judge (ra, rb, &t);
+    GpGateRow *rrow = &g_array_index (rr->rows, GpGateRow, 0);
+
+    g_assert_cmpint (rrow->verdict, ==, GP_GATE_SAME);
+    g_assert_cmpstr (rrow->unit, ==, "x real time");
+    g_assert_cmpfloat_with_epsilon (rrow->now, 1.0, 1e-9);
+    gp_gate_result_free (rr);
+    gp_gate_baseline_free (ra);
+    gp_gate_baseline_free (rb);
+  }
+
+  /* the same buffers (within 10 %): per buffer, as before */
+  b = gp_test_gate_buffers ("self enc", small, 5, 21);
+  r = gp_gate_judge (a, b, &t);
+  row = &g_array_index (r->rows, GpGateRow, 0);
+  g_assert_cmpint (row->verdict, ==, GP_GATE_IMPROVED);
+  g_assert_true (isnan (row->base_buffer_ms));
+  gp_gate_result_free (r);
+  gp_gate_baseline_free (a);
+  gp_gate_baseline_free (b);
+}
+
 static void
 test_gate_run_of_session (void)
 {
   GpSession *s = gp_session_new ();
   GpSinkSummary *k;
+  GpLinkSummary *ls;
   GpElementSummary *e;
   GpGateRun *run;
   gdouble *v;
@@ -497,6 +629,22 @@ test_gate_run_of_session (void)
   k->fps = -1;
   k = gp_session_add_sink (s, "");
   k->fps = 30;
+  gp_session_add_element (s, "pay", "udpsink", "pipeline0", "sink");
+  k = gp_session_add_sink (s, "pay");
+  k->fps = 50;
+  g_free (k->media);
+  k->media = g_strdup ("rtp");
+  gp_session_add_element (s, "pcm", "fakesink", "pipeline0", "sink");
+  k = gp_session_add_sink (s, "pcm");
+  k->fps = 100;
+  k->media_per_s = 1.0;
+  g_free (k->media);
+  k->media = g_strdup ("audio");
+  gp_session_add_link (s, "src.src", "conv.sink", "audio/x-raw, "
+      "rate=(int)48000", NULL);
+  ls = gp_session_add_link_summary (s, "src.src->conv.sink");
+  ls->fps = 50;
+  ls->media_per_s = 1.0;
   e = gp_session_add_elem_summary (s, "conv");
   e->share_pct = 2;
   e->self_ms.p50 = 0.5;
@@ -512,6 +660,20 @@ test_gate_run_of_session (void)
   /* (named as the user named them: "conv", "q") */
   g_assert_nonnull (g_hash_table_lookup (run->metrics, "self conv"));
   g_assert_null (g_hash_table_lookup (run->metrics, "self q"));
+  /* frames are fps; RTP packets and audio buffers are not frames
+   * (issue 29: "50.0 fps" for RTP audio packets) */
+  g_assert_null (g_hash_table_lookup (run->units, "rate live"));
+  g_assert_cmpstr (g_hash_table_lookup (run->units, "rate pay"), ==,
+      "packets/s");
+  g_assert_cmpstr (g_hash_table_lookup (run->units, "rate pcm"), ==,
+      "buffers/s");
+  /* conv's input: 50 buffers a second carrying a second of media; the
+   * audio sink's 100; frames have none (their size is the stream's) */
+  g_assert_cmpfloat_with_epsilon (*(gdouble *) g_hash_table_lookup
+      (run->buffer_ms, "self conv"), 20.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (*(gdouble *) g_hash_table_lookup
+      (run->buffer_ms, "rate pcm"), 10.0, 1e-9);
+  g_assert_null (g_hash_table_lookup (run->buffer_ms, "rate live"));
   /* nothing posted QoS: no frame dropped late */
   v = g_hash_table_lookup (run->metrics, "dropped late");
   g_assert_nonnull (v);
@@ -540,6 +702,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/gate/refusals", test_gate_refusals);
   g_test_add_func ("/report/gate/outputs", test_gate_outputs);
   g_test_add_func ("/report/gate/run-of-session", test_gate_run_of_session);
+  g_test_add_func ("/report/gate/per-media", test_gate_per_media);
   ret = g_test_run ();
   {
     gchar *path = g_build_filename (gp_tmp, "base.json", NULL);

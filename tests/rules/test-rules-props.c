@@ -74,7 +74,7 @@ test_sync_fires_and_fix_clears (void)
 
   if (!gp_test_have_tracer ())
     return;
-  s = capture (LIVE_SMALL "fakesink name=snk sync=true", 1.5);
+  s = capture (LIVE_SMALL "intervideosink name=snk sync=true", 1.5);
   f = gp_session_find_finding (s, "SYNC", "snk");
   g_assert_nonnull (f);
   check_finding_shape (f);
@@ -88,7 +88,7 @@ test_sync_fires_and_fix_clears (void)
   g_assert_cmpfloat (gp_test_evidence_double (f, "held_p50_ms"), >, 10.0);
 
   fixed = gp_test_patched (s, f);
-  g_assert_nonnull (strstr (fixed, "fakesink name=snk sync=false"));
+  g_assert_nonnull (strstr (fixed, "intervideosink name=snk sync=false"));
   s2 = capture (fixed, 1.5);
   g_assert_null (gp_session_find_finding (s2, "SYNC", NULL));
   g_free (fixed);
@@ -98,7 +98,7 @@ test_sync_fires_and_fix_clears (void)
 
 /* The real value, default included: intervideosink defaults to sync=true
  * and fires with nothing written; fakesink defaults to sync=false and does
- * not. An appsink (sync=true by default too) never does: the time it holds
+ * not (and with sync=true written stands in for a display: info). An appsink (sync=true by default too) never does: the time it holds
  * a buffer is the application's as much as the clock's. */
 static void
 test_sync_defaults (void)
@@ -119,6 +119,15 @@ test_sync_defaults (void)
 
   s = capture (LIVE_SMALL "fakesink name=snk", 1.0);
   g_assert_cmpuint (gp_session_count_findings (s, "SYNC"), ==, 0);
+  gp_session_free (s);
+
+  /* fakesink with sync=true set: a stand-in for a display, keeping its
+   * pace; said at info, and kept */
+  s = capture (LIVE_SMALL "fakesink name=snk sync=true", 1.0);
+  f = gp_session_find_finding (s, "SYNC", "snk");
+  g_assert_nonnull (f);
+  g_assert_cmpstr (f->severity, ==, GP_SEVERITY_INFO);
+  g_assert_null (f->fix_patch);
   gp_session_free (s);
 
   s = capture (LIVE_SMALL "appsink name=app max-buffers=1 drop=true", 1.0);
@@ -460,25 +469,46 @@ test_mem_steady_silent (void)
   gp_session_free (s);
 }
 
-/* Hand-made series of 5 s in 0.25 s windows. */
+/* Hand-made series of 5 s in 0.25 s windows; with @teardown, a program
+ * that then sets its pipeline to NULL (no EOS) at 5.05 s, and a last
+ * window to 5.3 s whose sample is taken after it freed all but 50 MiB. */
 static GpSession *
-mem_session (gdouble (*rss) (gdouble t))
+mem_session_full (gdouble (*rss) (gdouble t), gboolean teardown,
+    gboolean helper)
 {
   GpSession *s = gp_session_new ();
   guint i;
 
-  for (i = 1; i <= 20; i++) {
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  gp_session_add_event (s, 0.0, "state", "pipeline0", "PAUSED->PLAYING");
+  /* @helper: a second pipeline that plays from 0.5 s and leaves PLAYING
+   * at 2 s while pipeline0 plays on */
+  if (helper) {
+    gp_session_add_element (s, "helper", "pipeline", "", "bin");
+    gp_session_add_event (s, 0.5, "state", "helper", "PAUSED->PLAYING");
+    gp_session_add_event (s, 2.0, "state", "helper", "PLAYING->PAUSED");
+  }
+  for (i = 1; i <= (teardown ? 21u : 20u); i++) {
     JsonObject *w = json_object_new (), *p = json_object_new ();
+    gdouble t1 = i <= 20 ? i * 0.25 : 5.3;
 
     json_object_set_double_member (w, "t0", (i - 1) * 0.25);
-    json_object_set_double_member (w, "t1", i * 0.25);
-    json_object_set_double_member (p, "rss_mb", rss (i * 0.25));
+    json_object_set_double_member (w, "t1", t1);
+    json_object_set_double_member (p, "rss_mb", i <= 20 ? rss (t1) : 50);
     json_object_set_object_member (w, "process", p);
     gp_session_add_window (s, w);
     json_object_unref (w);
   }
+  if (teardown)
+    gp_session_add_event (s, 5.05, "state", "pipeline0", "PLAYING->PAUSED");
   gp_rules_run (s);
   return s;
+}
+
+static GpSession *
+mem_session (gdouble (*rss) (gdouble t))
+{
+  return mem_session_full (rss, FALSE, FALSE);
 }
 
 static gdouble
@@ -526,6 +556,22 @@ test_mem_thresholds (void)
   g_assert_cmpfloat_with_epsilon (gp_test_evidence_double
       (gp_session_find_finding (s, "MEM", NULL), "growth_rate_mib_per_sec"),
       20.0, 0.01);
+  gp_session_free (s);
+  /* the same growth, and the teardown's sample after it: left out */
+  s = mem_session_full (rss_linear, TRUE, FALSE);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 1);
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double
+      (gp_session_find_finding (s, "MEM", NULL), "growth_rate_mib_per_sec"),
+      20.0, 0.01);
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double
+      (gp_session_find_finding (s, "MEM", NULL), "rss_end_mib"), 150.0, 0.01);
+  gp_session_free (s);
+  /* a helper pipeline that ends while the main one plays is no teardown:
+   * every sample counts, to the last at 5 s (1.5 to 5 s steady) */
+  s = mem_session_full (rss_linear, FALSE, TRUE);
+  g_assert_cmpuint (gp_session_count_findings (s, "MEM"), ==, 1);
+  g_assert_cmpfloat_with_epsilon (gp_test_evidence_double
+      (gp_session_find_finding (s, "MEM", NULL), "steady_s"), 3.5, 0.01);
   gp_session_free (s);
 }
 

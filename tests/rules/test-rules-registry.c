@@ -120,6 +120,54 @@ test_registry (void)
   g_free (path);
 }
 
+/* A rule's measure (what gstprof fix --apply holds its fix to) is what its
+ * bench pairs measure: a pair of CPU or latency belongs to a rule whose
+ * measure has it (a rate or a drop count is every fix's); and the words
+ * docs/commands.md gives are the registry's. */
+static void
+test_measures (void)
+{
+  gchar *path = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "bench",
+      "pairs", "results.json", NULL);
+  gchar *doc = g_build_filename (g_getenv ("GP_SOURCE_ROOT"), "docs",
+      "commands.md", NULL);
+  JsonParser *parser = json_parser_new ();
+  JsonArray *results;
+  GRegex *ws = g_regex_new ("\\s+", 0, 0, NULL);
+  gchar *text, *flat, *words;
+  guint i;
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  results = json_object_get_array_member (json_node_get_object
+      (json_parser_get_root (parser)), "results");
+  for (i = 0; i < json_array_get_length (results); i++) {
+    JsonObject *r = json_array_get_object_element (results, i);
+    const gchar *metric = json_object_get_string_member (r, "metric");
+    const GpRule *rule = gp_rules_find (json_object_get_string_member (r,
+            "rule"));
+    guint need = g_str_has_prefix (metric, "latency") ?
+        GP_RULE_MEASURE_LATENCY : g_str_equal (metric, "cpu_pct") ?
+        GP_RULE_MEASURE_CPU : GP_RULE_MEASURE_RATE;
+
+    g_assert_nonnull (rule);
+    if ((rule->measure & need) != need)
+      g_error ("%s's pair %s measures %s, not in the rule's measure", rule->id,
+          json_object_get_string_member (r, "pair"), metric);
+  }
+  g_assert_true (g_file_get_contents (doc, &text, NULL, NULL));
+  flat = g_regex_replace_literal (ws, text, -1, 0, " ", 0, NULL);
+  words = gp_rules_measures_text ();
+  if (strstr (flat, words) == NULL)
+    g_error ("docs/commands.md does not say \"%s\"", words);
+  g_free (words);
+  g_free (flat);
+  g_free (text);
+  g_regex_unref (ws);
+  g_object_unref (parser);
+  g_free (doc);
+  g_free (path);
+}
+
 /* HOT */
 
 static void
@@ -479,6 +527,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/rules/registry", test_registry);
+  g_test_add_func ("/rules/measures", test_measures);
   g_test_add_func ("/rules/identity", test_identity);
   g_test_add_func ("/rules/made-by-bin", test_made_by_bin);
   g_test_add_func ("/rules/hot/fires", test_hot_fires);

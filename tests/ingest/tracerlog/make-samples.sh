@@ -61,3 +61,14 @@ zcat "$DIR/gst118-all.log.gz" | sed -E \
   -e 's/ element-latency, element-id=\(string\)[^,]*, element=\(string\)([^,]*), src=\(string\)([^,]*),/ element-latency, src=(string)\1_\2,/' \
   -e 's/ element-reported-latency, element-id=\(string\)[^,]*, / element-reported-latency, /' |
   gzip -9n > "$DIR/gst116-all.log.gz"
+# A bin's own children with names it gave them (splitmuxsink: "muxer",
+# "sink", and a queue per input, "queue_video" in 1.22, "queue_sink_N" in
+# later releases): a live 30/1 source whose GOPs of 15 frames wait in that
+# queue (a keyframe every 0.5 s, split every second)
+GST_DEBUG_NO_COLOR=1 GST_DEBUG=GST_TRACER:7 GST_TRACERS="latency(flags=pipeline+element)" \
+  gst-launch-1.0 -e videotestsrc is-live=true num-buffers=90 ! \
+  video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! \
+  x264enc tune=zerolatency key-int-max=15 ! h264parse ! \
+  splitmuxsink location=/tmp/gp-sample-split%02d.mp4 max-size-time=1000000000 \
+  2>&1 >/dev/null | thin > "$DIR/gst122-splitmux.log.gz"
+rm -f /tmp/gp-sample-split*.mp4
