@@ -253,8 +253,9 @@ gp_agg_link_push_span (const GpAggLink * l, const GpAggLinkWindow * from)
 /* The steady-state rate of @l (gp-aggregate.h): buffers, bytes and media
  * time per second over its data windows before the stop, less its
  * start-up when a steady second remains after it, else less only its
- * first and last data window, else over all of them; timed from push to
- * push where the records say when the buffers were pushed
+ * first data window and those begun before the pipeline played (a sink's
+ * preroll, a first fill) and its last, else over all of them; timed from
+ * push to push where the records say when the buffers were pushed
  * (gp_agg_link_push_span), else by the windows' bounds.  FALSE when it
  * never carried data. */
 static gboolean
@@ -262,7 +263,7 @@ gp_agg_link_steady (const GpAggLink * l, gdouble * fps, gdouble * bytes_per_s,
     gdouble * media_per_s)
 {
   GpAggLinkCounts c = l->steady;
-  const GpAggLinkWindow *first = NULL, *early_last = NULL;
+  const GpAggLinkWindow *from = NULL, *early_last = NULL;
   guint64 early_end = 0, pushes;
   gdouble span;
   guint i;
@@ -278,8 +279,9 @@ gp_agg_link_steady (const GpAggLink * l, gdouble * fps, gdouble * bytes_per_s,
       early_end = w->end;
       early_last = w;
     }
-    if (w->start == l->first_start)
-      first = w;
+    if ((w->start == l->first_start || w->waiting) &&
+        (from == NULL || w->start > from->start))
+      from = w;
   }
   if (l->last_start >= early_end + GP_AGG_STEADY_MIN_NS) {
     for (i = 0; i < l->early->len; i++)
@@ -288,11 +290,15 @@ gp_agg_link_steady (const GpAggLink * l, gdouble * fps, gdouble * bytes_per_s,
     gp_agg_link_counts_add (&c, &l->last, -1);
     pushes = gp_agg_link_push_span (l, early_last);
     span = gp_agg_ns_to_s (pushes ? pushes : l->last_start - early_end);
-  } else if (first && l->last_start > first->end) {
-    gp_agg_link_counts_add (&c, &first->c, -1);
+  } else if (from && l->last_start > from->end) {
+    /* every window up to @from is the first or began before PLAYING */
+    for (i = 0; i < l->early->len; i++)
+      if (g_array_index (l->early, GpAggLinkWindow, i).start <= from->start)
+        gp_agg_link_counts_add (&c, &g_array_index (l->early,
+                GpAggLinkWindow, i).c, -1);
     gp_agg_link_counts_add (&c, &l->last, -1);
-    pushes = gp_agg_link_push_span (l, first);
-    span = gp_agg_ns_to_s (pushes ? pushes : l->last_start - first->end);
+    pushes = gp_agg_link_push_span (l, from);
+    span = gp_agg_ns_to_s (pushes ? pushes : l->last_start - from->end);
   } else {
     span = gp_agg_ns_to_s (l->last_end - l->first_start);
   }

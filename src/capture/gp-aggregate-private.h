@@ -98,6 +98,7 @@ typedef struct
   guint64 start, end;
   guint64 last_ts;              /* its last buffer's push, 0 unknown */
   GpAggLinkCounts c;
+  gboolean waiting;             /* begun before the pipeline played */
 } GpAggLinkWindow;
 
 typedef struct
@@ -287,10 +288,13 @@ struct _GpAggregator
   guint64 t0;
 
   GHashTable *elements;         /* name -> GpAggElement */
-  /* the run's start: a pipeline prerolled (READY->PAUSED) and none has
-   * played yet (a buffering element's first fill): the windows are
-   * start-up, not steady. Once a pipeline played, never again (a second
-   * pipeline that only prerolls, GstDiscoverer's, is no start-up) */
+  /* the run's start: a pipeline set up or prerolled (NULL->READY,
+   * READY->PAUSED) and none has played yet (its sinks' preroll, a
+   * buffering element's first fill): the windows are start-up, not
+   * steady. A window's links are added before its events, so the window
+   * in which the pipeline began to play is start-up too. Once a pipeline
+   * played, never again (a second pipeline that only prerolls,
+   * GstDiscoverer's, is no start-up) */
   gboolean waiting_to_play;
   gboolean played;
   GHashTable *queues;           /* name -> GpAggQueue */

@@ -408,7 +408,7 @@ static void
 gp_agg_link_add_data_window (GpAggLink * l, guint64 start, guint64 end,
     guint64 last_ts, const GpAggLinkCounts * c, gboolean waiting)
 {
-  GpAggLinkWindow w = { start, end, last_ts, *c };
+  GpAggLinkWindow w = { start, end, last_ts, *c, waiting };
   guint i;
 
   if (!l->seen_data || start < l->first_start) {
@@ -881,11 +881,14 @@ gp_agg_add_events (GpAggregator * agg, const GstStructure * w)
     if (es == NULL || gp_agg_get_str (es, GP_EV_TYPE) == NULL)
       continue;
     /* the top-level pipeline's state (the tracer records no other's):
-     * prerolled and not yet playing */
+     * set up or prerolled, and not yet playing.  A state's event is its
+     * change done: READY->PAUSED comes once every sink prerolled, after
+     * their first buffers */
     if (g_strcmp0 (gp_agg_get_str (es, GP_EV_TYPE), "state") == 0) {
       const gchar *text = gp_agg_get_str (es, GP_EV_TEXT);
 
-      if (g_strcmp0 (text, "READY->PAUSED") == 0 && !agg->played)
+      if ((g_strcmp0 (text, "NULL->READY") == 0 ||
+              g_strcmp0 (text, "READY->PAUSED") == 0) && !agg->played)
         agg->waiting_to_play = TRUE;
       else if (text && g_str_has_suffix (text, "->PLAYING")) {
         agg->waiting_to_play = FALSE;

@@ -17,10 +17,12 @@
  * asked the pipeline to stop (the end of --duration, Ctrl-C; the drain
  * after is not steady), less the link's start-up (the data windows that
  * begin within GP_AGG_STARTUP_NS of its first: a receiver decoding from
- * its first keyframe, a jitter buffer filling; only its first window when
- * less than GP_AGG_STEADY_MIN_NS follows) and its last data window, which
- * data covers only in part, divided by the time between them; when there
- * is no window between them, all of its data over its whole data time.
+ * its first keyframe, a jitter buffer filling; when less than
+ * GP_AGG_STEADY_MIN_NS follows, only its first window and those begun
+ * before the pipeline played: a sink's preroll) and its last data window,
+ * which data covers only in part, divided by the time between them; when
+ * there is no window between them, all of its data over its whole data
+ * time.
  * busy_pct is the element's self time over the PLAYING time (from the
  * first window any link carried data in to the last), per thread it ran on.
  */

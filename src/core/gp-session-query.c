@@ -800,6 +800,29 @@ gp_session_playing_span (GpSession * s, GpPlayingSpan * span)
 }
 
 gdouble
+gp_session_sink_played_s (GpSession * s, const GpSinkSummary * sk)
+{
+  GpPlayingSpan span;
+  gdouble left = gp_session_left_playing (s);
+
+  if (sk->first_s < 0)
+    return -1;
+  gp_session_playing_span (s, &span);
+  if (left >= 0)
+    span.t1 = MIN (span.t1, left);
+  return MAX (0.0, span.t1 - MAX (span.t0, sk->first_s));
+}
+
+gboolean
+gp_session_sink_played_briefly (GpSession * s, const GpSinkSummary * sk,
+    gdouble min_s)
+{
+  gdouble played = gp_session_sink_played_s (s, sk);
+
+  return played >= 0 && played < min_s;
+}
+
+gdouble
 gp_session_left_playing (GpSession * s)
 {
   GHashTable *left = g_hash_table_new (g_str_hash, g_str_equal);
@@ -1101,6 +1124,42 @@ gp_session_is_users (GpSession * s, const gchar * name)
   return FALSE;
 }
 
+/* Whether @name sits inside the bin @bin, at any depth. */
+static gboolean
+gp_session_query_within (GpSession * s, const gchar * name,
+    const gchar * bin)
+{
+  GpElement *e = gp_session_find_element (s, name);
+  guint depth = 0;
+
+  for (; e && e->parent && *e->parent && depth < 64; depth++) {
+    if (g_str_equal (e->parent, bin))
+      return TRUE;
+    e = gp_session_find_element (s, e->parent);
+  }
+  return FALSE;
+}
+
+/* Whether all that feeds @sink comes from inside its own bin: data the
+ * bin makes itself (rtspsrc's fakesrc into its udpsink), not the
+ * pipeline's stream passing through a sink a bin holds (playbin's video
+ * sink, fed from its demuxer). */
+static gboolean
+gp_session_query_fed_within (GpSession * s, const gchar * sink,
+    const gchar * bin)
+{
+  GHashTable *up = gp_session_upstream_of (s, sink);
+  GHashTableIter it;
+  gpointer key;
+  gboolean within = TRUE;
+
+  g_hash_table_iter_init (&it, up);
+  while (within && g_hash_table_iter_next (&it, &key, NULL))
+    within = g_str_equal (key, sink) || gp_session_query_within (s, key, bin);
+  g_hash_table_unref (up);
+  return within;
+}
+
 gboolean
 gp_session_sink_is_control (GpSession * s, const gchar * name,
     const gchar ** what)
@@ -1117,8 +1176,9 @@ gp_session_sink_is_control (GpSession * s, const gchar * name,
       !gp_session_is_users (s, name)) {
     GpElement *parent = gp_session_find_element (s, e->parent);
 
-    /* made by a bin below the top-level pipeline */
-    if (parent && parent->parent && *parent->parent)
+    /* made by a bin below the top-level pipeline, for its own data */
+    if (parent && parent->parent && *parent->parent &&
+        gp_session_query_fed_within (s, name, e->parent))
       word = "a bin's own";
   }
   g_free (type);

@@ -225,6 +225,17 @@ typedef struct
   gdouble t0, t1;
 } GpPlayingSpan;
 void gp_session_playing_span (GpSession * s, GpPlayingSpan * span);
+/* How long @sk's stream played: the PLAYING span after its first buffer,
+ * in s (0 when it came after the span; < 0 unknown: no first buffer).  A
+ * rate over less than GP_SESSION_RATE_MIN_PLAYED_S of it is a sink's
+ * preroll and first frames, not a pace: a slow start-up (4.4 s to preroll
+ * playbin with its decoder slowed by ASan, then 0.1 s played) read "0.11x
+ * real time". */
+gdouble gp_session_sink_played_s (GpSession * s, const GpSinkSummary * sk);
+#define GP_SESSION_RATE_MIN_PLAYED_S 1.0
+/* Whether @sk played less than @min_s (known only): its rate is no pace. */
+gboolean gp_session_sink_played_briefly (GpSession * s,
+    const GpSinkSummary * sk, gdouble min_s);
 /* When the last top-level pipeline left PLAYING for good (s from the
  * session's start), each pipeline apart: a helper pipeline that ends while
  * another plays is not it, nor a pause to buffer that plays again; a

@@ -293,6 +293,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     GString *line;
     gboolean streams = FALSE;
     const gchar *what;
+    gboolean brief;
 
     if (gp_session_sink_is_control (s, sk->name, &what)) {
       g_string_append_printf (control, "%s%s (%s)", control->len ? ", " : "",
@@ -301,8 +302,17 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     }
     line = g_string_new ("  ");
     gp_verdict_name_cell (line, sk->name, 22);
+    brief = gp_session_sink_played_briefly (s, sk,
+        GP_SESSION_RATE_MIN_PLAYED_S);
     if (sk->fps < 0) {
       g_string_append (line, "  rate not measured");
+    } else if (brief) {
+      GpPlayingSpan span;
+
+      gp_session_playing_span (s, &span);
+      g_string_append_printf (line, "  rate not measured: it played %.1f s "
+          "(PLAYING from %.1f s); run longer", gp_session_sink_played_s (s,
+              sk), span.t0);
     } else if (kind == GP_MEDIA_AUDIO) {
       gdouble target = gp_session_sink_target_media_rate (s, sk->name);
 
@@ -337,7 +347,8 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
       gp_verdict_rate_repeats (vt, s, sk->name);
     /* a receiver that waited for its first keyframe, a branch that opened
      * late: its rate is the steady state after its start-up */
-    if (sk->first_s > 2 * s->window_s && s->window_s > 0) {
+    if (sk->first_s > 2 * s->window_s && s->window_s > 0 &&
+        !brief) {
       gchar *note = g_strdup_printf ("first buffer after %.1f s; the rate "
           "is the steady state after it", sk->first_s);
 

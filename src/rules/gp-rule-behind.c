@@ -612,9 +612,12 @@ gp_rule_behind (GpSession * s, const GpRule * rule)
   for (i = 0; s->sinks && i < s->sinks->len; i++) {
     GpSinkSummary *sk = g_ptr_array_index (s->sinks, i);
 
-    /* a stopped sink's rate is not a throughput: STOPPED says it */
+    /* a stopped sink's rate is not a throughput: STOPPED says it; nor is
+     * one over a preroll and a few frames */
     if (s->duration_s <= 0 || gp_session_find_finding (s, "STOPPED",
-            sk->name) != NULL)
+            sk->name) != NULL ||
+        gp_session_sink_played_briefly (s, sk,
+            GP_SESSION_RATE_MIN_PLAYED_S))
       continue;
     /* not live: a file converted as fast as it goes has no real time */
     if (gp_session_fed_live (s, sk->name))
@@ -752,6 +755,7 @@ gp_rule_slow (GpSession * s, const GpRule * rule)
      * no real time to keep; a stopped one is STOPPED's */
     if ((kind != GP_MEDIA_VIDEO && kind != GP_MEDIA_AUDIO) ||
         rate < 0 || rate >= GP_SLOW_MEDIA_RATE ||
+        gp_session_sink_played_briefly (s, sk, GP_SLOW_MIN_S) ||
         !gp_session_sink_waits_on_clock (s, sk->name) ||
         gp_session_find_finding (s, "STOPPED", sk->name) != NULL ||
         gp_rule_buffered (s, sk->name) || gp_slow_dropped (s, sk->name, rate))

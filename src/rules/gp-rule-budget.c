@@ -98,9 +98,11 @@ gp_budget_throughput (GpSession * s, const GpRule * rule)
     if (target <= 0 || sk->fps < 0 || s->duration_s <= 0)
       continue;
     /* a stopped sink's rate is not a throughput: STOPPED says it; nor a
-     * rate that paused to buffer: BUFFERING does */
+     * rate that paused to buffer: BUFFERING does; nor one over a preroll
+     * and a few frames */
     if (gp_session_find_finding (s, "STOPPED", sk->name) != NULL ||
-        gp_rule_buffered (s, sk->name))
+        gp_rule_buffered (s, sk->name) ||
+        gp_session_sink_played_briefly (s, sk, GP_SESSION_RATE_MIN_PLAYED_S))
       continue;
     if (target * s->duration_s < GP_BUDGET_MIN_FRAMES)
       continue;

@@ -466,6 +466,8 @@ gp_rule_qfull (GpSession * s, const GpRule * rule)
     if (q->level_pct_max >= 0 && q->level_pct_mean <= GP_QFULL_EMPTY_PCT &&
         !gp_session_queue_unbounded (s, q->name) &&
         deficit > GP_QFULL_STARVED_DEFICIT_PCT && sink_summary &&
+        !gp_session_sink_played_briefly (s, sink_summary,
+            GP_SESSION_RATE_MIN_PLAYED_S) &&
         out_fps > 0 && out_fps <= sink_summary->fps * 1.1 + 0.5) {
       GHashTable *up = gp_session_upstream_of (s, q->name);
       GpRuleLimit lim;
