@@ -310,9 +310,8 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
       GpPlayingSpan span;
 
       gp_session_playing_span (s, &span);
-      g_string_append_printf (line, "  rate not measured: it played %.1f s "
-          "(PLAYING from %.1f s); run longer", gp_session_sink_played_s (s,
-              sk), span.t0);
+      g_string_append_printf (line, "  rate not measured: played %.1f s "
+          "(from %.1f s)", gp_session_sink_played_s (s, sk), span.t0);
     } else if (kind == GP_MEDIA_AUDIO) {
       gdouble target = gp_session_sink_target_media_rate (s, sk->name);
 

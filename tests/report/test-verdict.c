@@ -318,6 +318,20 @@ test_verdict_rates (void)
           "50.0 packets/s (rtp)\n    first buffer after 4.0 s; the rate is "
           "the steady state after it\n"));
   g_free (text);
+
+  /* a sink that played less than a second: its preroll is no rate */
+  s->duration_s = 5.0;
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  gp_session_add_event (s, 4.4, "state", "pipeline0", "PAUSED->PLAYING");
+  gp_session_add_event (s, 4.5, "state", "pipeline0", "PLAYING->PAUSED");
+  sk = gp_session_find_sink (s, "asink");
+  sk->first_s = 3.4;
+  sk->media_per_s = 0.11;
+  text = verdict_of (s);
+  g_assert_nonnull (strstr (text, "\n  asink                   rate not "
+          "measured: played 0.1 s (from 4.4 s)\n"));
+  g_assert_null (strstr (text, "0.11x"));
+  g_free (text);
   gp_session_free (s);
 }
 
