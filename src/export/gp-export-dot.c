@@ -12,9 +12,12 @@
  *   red for the session's largest share, the saturation in proportion in
  *   between; queues grey, as their time is waiting (their residence is in
  *   the label);
- * - every link is an edge labelled with its steady-state rate, the caps
- *   (brief, gp_caps_brief) and the memory they travel in, its pads at its
- *   ends when they are not plain "src" and "sink".
+ * - every link is an edge labelled with its steady-state rate, the stream
+ *   in a few words (gp_caps_stream_words) and the memory it travels in
+ *   when not system memory, its pads at its ends when they are not plain
+ *   "src" and "sink"; its tooltip holds its whole caps;
+ * - laid out left to right, or top to bottom when a row would be wider
+ *   than a page and the column is narrower (GP_EXPORT_DOT_FIT_PT).
  *
  * Nodes and edges carry their gstprof names as their "id" (an SVG element
  * id), and a tooltip with the numbers behind the colour.
@@ -37,6 +40,18 @@
 /* the same for the launch string in the graph's title */
 #define GP_EXPORT_DOT_TITLE_LINE 100
 
+/* Sibling branches alike (the same factories in the same order, out of
+ * one element or into one) from this many on are drawn once, with a
+ * count: a tee into 8 encoders, a muxer fed by 16 source bins. */
+#define GP_EXPORT_DOT_FOLD_MIN 3
+
+/* A graph laid out left to right wider than this (points) is laid out
+ * again top to bottom, and kept so when that is narrower: a page 1280 px
+ * wide holds about 900 pt, and the panel shrinks a graph to 0.6 of its
+ * size at most, so a long chain (40 elements: 8,000 pt in a row) scrolls
+ * down, not sideways. */
+#define GP_EXPORT_DOT_FIT_PT 1000.0
+
 /* the deepest fill (the largest share) is this saturated red: full
  * saturation would hide black text */
 #define GP_EXPORT_DOT_MAX_SATURATION 0.85
@@ -56,9 +71,13 @@ typedef struct
   GHashTable *bin_share;        /* bin name -> gdouble* (its children's) */
   gdouble max_share;            /* largest share_pct of a non-queue */
   const gchar *hottest;         /* its element */
+  GHashTable *folded;           /* element names drawn in another's place */
+  GHashTable *fold_notes;       /* link id -> gchar*: its branch's twins */
 } GpExportDot;
 
 static void gp_export_dot_build (GpExportDot * d);
+static void gp_export_dot_set (void *obj, const gchar * name,
+    const gchar * value);
 static GBytes *gp_export_dot_render (GVC_t * gvc, Agraph_t * g,
     GpExportGraphFormat format, const gchar * what, GError ** error);
 
@@ -88,11 +107,42 @@ gp_export_dot_context (void)
   return gvc;
 }
 
+/* The width of @g's layout in points (its bounding box, which the
+ * layout sets; the "bb" attribute is written only when rendered). */
+static gdouble
+gp_export_dot_width (Agraph_t * g)
+{
+  return GD_bb (g).UR.x - GD_bb (g).LL.x;
+}
+
+/* Laid out left to right, or top to bottom when that is narrower and the
+ * first is wider than GP_EXPORT_DOT_FIT_PT; gvLayout's result. */
+static gint
+gp_export_dot_layout (GVC_t * gvc, Agraph_t * g)
+{
+  gdouble lr, tb;
+  gint rc = gvLayout (gvc, g, "dot");
+
+  if (rc != 0 || (lr = gp_export_dot_width (g)) <= GP_EXPORT_DOT_FIT_PT)
+    return rc;
+  gvFreeLayout (gvc, g);
+  gp_export_dot_set (g, "rankdir", "TB");
+  /* side by side, the links' labels need the room between the boxes */
+  gp_export_dot_set (g, "nodesep", "0.6");
+  rc = gvLayout (gvc, g, "dot");
+  if (rc != 0 || (tb = gp_export_dot_width (g)) < lr)
+    return rc;
+  gvFreeLayout (gvc, g);
+  gp_export_dot_set (g, "rankdir", "LR");
+  gp_export_dot_set (g, "nodesep", "0.25");
+  return gvLayout (gvc, g, "dot");
+}
+
 GBytes *
 gp_export_graph_data (GpSession * s, GpExportGraphFormat format,
     const gchar * what, GError ** error)
 {
-  GpExportDot d = { s, NULL, NULL, NULL, 0.0, NULL };
+  GpExportDot d = { s, NULL, NULL, NULL, 0.0, NULL, NULL, NULL };
   agusererrf old_errf;
   agerrlevel_t old_level;
   GVC_t *gvc;
@@ -107,8 +157,11 @@ gp_export_graph_data (GpSession * s, GpExportGraphFormat format,
   gvc = gp_export_dot_context ();
   d.clusters = g_hash_table_new (g_str_hash, g_str_equal);
   d.bin_share = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  d.folded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  d.fold_notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
   gp_export_dot_build (&d);
-  if (gvLayout (gvc, d.root, "dot") != 0) {
+  if (gp_export_dot_layout (gvc, d.root) != 0) {
     g_strstrip (gp_export_dot_messages->str);
     g_set_error (error, GP_EXPORT_ERROR, GP_EXPORT_ERROR_GRAPHVIZ,
         "%s: graphviz could not lay the graph out (%s)", what,
@@ -123,6 +176,8 @@ gp_export_graph_data (GpSession * s, GpExportGraphFormat format,
   agclose (d.root);
   g_hash_table_unref (d.clusters);
   g_hash_table_unref (d.bin_share);
+  g_hash_table_unref (d.folded);
+  g_hash_table_unref (d.fold_notes);
   agseterr (old_level);
   agseterrf (old_errf);
   g_string_free (gp_export_dot_messages, TRUE);
@@ -184,6 +239,7 @@ gp_export_dot_append_text (GString * label, const gchar * text)
 /* ------------------------------------------------------------------ */
 
 static void gp_export_dot_shares (GpExportDot * d);
+static void gp_export_dot_fold (GpExportDot * d);
 static Agraph_t *gp_export_dot_graph_of (GpExportDot * d,
     const gchar * bin, guint depth);
 static void gp_export_dot_element (GpExportDot * d, GpElement * e);
@@ -207,6 +263,7 @@ gp_export_dot_build (GpExportDot * d)
   agattr (d->root, AGEDGE, (char *) "fontsize", (char *) "10");
 
   gp_export_dot_shares (d);
+  gp_export_dot_fold (d);
   /* every bin first, so that an element listed before its bin still lands
    * in its cluster */
   for (i = 0; i < s->elements->len; i++) {
@@ -218,12 +275,203 @@ gp_export_dot_build (GpExportDot * d)
   for (i = 0; i < s->elements->len; i++) {
     GpElement *e = g_ptr_array_index (s->elements, i);
 
-    if (!e->is_bin)
+    if (!e->is_bin && !g_hash_table_contains (d->folded, e->name))
       gp_export_dot_element (d, e);
   }
-  for (i = 0; i < s->links->len; i++)
-    gp_export_dot_link (d, g_ptr_array_index (s->links, i));
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *src = gp_pad_element (l->src), *sink = gp_pad_element (l->sink);
+
+    if (!g_hash_table_contains (d->folded, src) &&
+        !g_hash_table_contains (d->folded, sink))
+      gp_export_dot_link (d, l);
+    g_free (src);
+    g_free (sink);
+  }
   gp_export_dot_title (d);
+}
+
+/* ------------------------------------------------------------------ */
+/* repeated branches                                                    */
+/* ------------------------------------------------------------------ */
+
+/* The links out of (@down) or into each element: name -> GPtrArray of
+ * GpLink*, in the session's order. */
+static GHashTable *
+gp_export_dot_adjacency (GpSession * s, gboolean down)
+{
+  GHashTable *adj = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      (GDestroyNotify) g_ptr_array_unref);
+  guint i;
+
+  for (i = 0; i < s->links->len; i++) {
+    GpLink *l = g_ptr_array_index (s->links, i);
+    gchar *name = gp_pad_element (down ? l->src : l->sink);
+    GPtrArray *list = g_hash_table_lookup (adj, name);
+
+    if (list == NULL) {
+      list = g_ptr_array_new ();
+      g_hash_table_insert (adj, name, list);
+    } else {
+      g_free (name);
+    }
+    g_ptr_array_add (list, l);
+  }
+  return adj;
+}
+
+static guint
+gp_export_dot_degree (GHashTable * adj, const gchar * name)
+{
+  GPtrArray *list = g_hash_table_lookup (adj, name);
+
+  return list ? list->len : 0;
+}
+
+/* The branch that @l starts, away from the element it leaves (@down: the
+ * link's sink side, downstream; else its source side, upstream): its
+ * elements into @members, its factories joined as the return; NULL when
+ * it is no plain chain (it splits or joins again before its end). */
+static gchar *
+gp_export_dot_branch (GpExportDot * d, GpLink * l, gboolean down,
+    GHashTable * ahead, GHashTable * behind, GPtrArray * members)
+{
+  GString *sig = g_string_new (NULL);
+  gchar *cur = gp_pad_element (down ? l->sink : l->src);
+  guint steps;
+
+  for (steps = 0; cur && steps < 64; steps++) {
+    GpElement *e = gp_session_find_element (d->s, cur);
+    GPtrArray *next = g_hash_table_lookup (ahead, cur);
+
+    if (gp_export_dot_degree (behind, cur) != 1 || (next && next->len > 1)) {
+      g_free (cur);
+      g_ptr_array_set_size (members, 0);
+      return g_string_free (sig, TRUE), NULL;
+    }
+    g_string_append_printf (sig, "%s!", e && e->factory ? e->factory : "?");
+    g_ptr_array_add (members, cur);
+    cur = next ? gp_pad_element (down ? ((GpLink *) next->pdata[0])->sink :
+        ((GpLink *) next->pdata[0])->src) : NULL;
+  }
+  if (cur) {
+    /* longer than any pipeline: not a chain to fold */
+    g_free (cur);
+    g_ptr_array_set_size (members, 0);
+    return g_string_free (sig, TRUE), NULL;
+  }
+  return g_string_free (sig, FALSE);
+}
+
+/* Branches (their members, the link that starts each last) in the order
+ * of those links' ids. */
+static gint
+gp_export_dot_branch_cmp (gconstpointer a, gconstpointer b)
+{
+  const GPtrArray *x = *(GPtrArray * const *) a;
+  const GPtrArray *y = *(GPtrArray * const *) b;
+  const GpLink *lx = x->pdata[x->len - 1], *ly = y->pdata[y->len - 1];
+
+  return g_strcmp0 (lx->id, ly->id);
+}
+
+/* The branches out of (@down) or into @name, alike from
+ * GP_EXPORT_DOT_FOLD_MIN on: the first drawn, the others folded into it. */
+static void
+gp_export_dot_fold_at (GpExportDot * d, const gchar * name, gboolean down,
+    GHashTable * ahead, GHashTable * behind)
+{
+  GPtrArray *links = g_hash_table_lookup (down ? ahead : behind, name);
+  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, (GDestroyNotify) g_ptr_array_unref);
+  GPtrArray *sigs = g_ptr_array_new ();
+  guint i, k;
+
+  for (i = 0; links && i < links->len; i++) {
+    GPtrArray *members = g_ptr_array_new_with_free_func (g_free);
+    gchar *sig = gp_export_dot_branch (d, links->pdata[i], down,
+        down ? ahead : behind, down ? behind : ahead, members);
+    GPtrArray *group;
+
+    if (sig == NULL) {
+      g_ptr_array_unref (members);
+      continue;
+    }
+    group = g_hash_table_lookup (groups, sig);
+    if (group == NULL) {
+      group = g_ptr_array_new_with_free_func ((GDestroyNotify)
+          g_ptr_array_unref);
+      g_hash_table_insert (groups, sig, group);
+      g_ptr_array_add (sigs, sig);
+    } else {
+      g_free (sig);
+    }
+    /* the branch's first link rides along as its first member's twin */
+    g_ptr_array_add (members, links->pdata[i]);
+    g_ptr_array_add (group, members);
+  }
+  for (k = 0; k < sigs->len; k++) {
+    GPtrArray *group = g_hash_table_lookup (groups, sigs->pdata[k]);
+    GString *note;
+    GpLink *kept;
+
+    if (group->len < GP_EXPORT_DOT_FOLD_MIN)
+      continue;
+    /* the branch drawn is the first by its link (t.src_0's) */
+    g_ptr_array_sort (group, gp_export_dot_branch_cmp);
+    kept = g_ptr_array_steal_index (group->pdata[0],
+        ((GPtrArray *) group->pdata[0])->len - 1);
+    note = g_string_new (NULL);
+    g_string_append_printf (note, "×%u branches alike, %u folded:",
+        group->len, group->len - 1);
+    for (i = 1; i < group->len; i++) {
+      GPtrArray *members = group->pdata[i];
+      guint m;
+
+      /* the last member is the branch's link, not an element */
+      for (m = 0; m + 1 < members->len; m++)
+        g_hash_table_add (d->folded, g_strdup (members->pdata[m]));
+      g_string_append_printf (note, " %s", (gchar *) members->pdata[0]);
+    }
+    g_hash_table_insert (d->fold_notes, g_strdup (kept->id),
+        g_string_free (note, FALSE));
+  }
+  /* members own their names; the trailing link is borrowed */
+  for (k = 0; k < sigs->len; k++) {
+    GPtrArray *group = g_hash_table_lookup (groups, sigs->pdata[k]);
+
+    for (i = 0; i < group->len; i++) {
+      GPtrArray *members = group->pdata[i];
+
+      if (members->len > 0 && (i > 0 || group->len <
+              GP_EXPORT_DOT_FOLD_MIN))
+        g_ptr_array_steal_index (members, members->len - 1);
+    }
+  }
+  g_ptr_array_unref (sigs);
+  g_hash_table_unref (groups);
+}
+
+/* Repeated branches folded (GP_EXPORT_DOT_FOLD_MIN), out of and into
+ * each element that several links leave or reach. */
+static void
+gp_export_dot_fold (GpExportDot * d)
+{
+  GHashTable *out = gp_export_dot_adjacency (d->s, TRUE);
+  GHashTable *in = gp_export_dot_adjacency (d->s, FALSE);
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&it, out);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (((GPtrArray *) value)->len >= GP_EXPORT_DOT_FOLD_MIN)
+      gp_export_dot_fold_at (d, key, TRUE, out, in);
+  g_hash_table_iter_init (&it, in);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (((GPtrArray *) value)->len >= GP_EXPORT_DOT_FOLD_MIN)
+      gp_export_dot_fold_at (d, key, FALSE, out, in);
+  g_hash_table_unref (out);
+  g_hash_table_unref (in);
 }
 
 static gboolean
@@ -443,9 +691,19 @@ gp_export_dot_link (GpExportDot * d, GpLink * l)
   Agnode_t *t = gp_export_dot_end (d, l->src);
   Agnode_t *h = gp_export_dot_end (d, l->sink);
   Agedge_t *edge = agedge (d->root, t, h, NULL, 1);
-  GString *label = g_string_new (NULL);
-  const gchar *pad;
+  GString *label = g_string_new (NULL), *tip;
+  const gchar *pad, *memory, *fold;
+  gchar *words;
 
+  fold = g_hash_table_lookup (d->fold_notes, l->id);
+  if (fold) {
+    /* "×8 branches alike, 7 folded": their names in the tooltip */
+    gchar *head = g_strndup (fold, strcspn (fold, ":"));
+
+    gp_export_dot_append_text (label, head);
+    g_string_append (label, "\\n");
+    g_free (head);
+  }
   if (ls && ls->buffers > 0 && ls->fps >= 0) {
     gboolean video = gp_caps_media_kind (l->caps) == GP_MEDIA_VIDEO;
 
@@ -456,28 +714,47 @@ gp_export_dot_link (GpExportDot * d, GpLink * l)
   } else {
     g_string_append (label, "no data");
   }
+  /* the stream in a few words; the whole caps in the tooltip */
+  words = l->caps && *l->caps ? gp_caps_stream_words (l->caps) : NULL;
+  if (words && *words) {
+    g_string_append (label, "\\n");
+    gp_export_dot_append_wrapped (label, words, GP_EXPORT_DOT_CAPS_LINE);
+  }
+  /* memory other than system's, when the caps do not say it */
+  memory = l->memory && g_str_has_prefix (l->memory, "memory:") ?
+      l->memory + strlen ("memory:") : l->memory;
+  if (memory && g_strcmp0 (memory, "system") != 0 &&
+      (words == NULL || strstr (words, memory) == NULL)) {
+    g_string_append (label, "\\nin ");
+    gp_export_dot_append_text (label, memory);
+  }
+  tip = g_string_new (NULL);
+  gp_export_dot_append_text (tip, l->id);
   if (l->caps && *l->caps) {
     gchar *brief = gp_caps_brief (l->caps);
 
-    g_string_append (label, "\\n");
-    gp_export_dot_append_wrapped (label, brief, GP_EXPORT_DOT_CAPS_LINE);
+    g_string_append (tip, "\\n");
+    gp_export_dot_append_text (tip, brief);
     g_free (brief);
   }
-  g_string_append (label, "\\nmemory: ");
-  if (l->memory == NULL)
-    g_string_append (label, "unknown");
-  else
-    gp_export_dot_append_text (label, g_str_has_prefix (l->memory,
-            "memory:") ? l->memory + strlen ("memory:") : l->memory);
+  g_string_append (tip, "\\nmemory: ");
+  gp_export_dot_append_text (tip, memory ? memory : "unknown");
+  if (fold) {
+    g_string_append (tip, "\\n");
+    gp_export_dot_append_text (tip, fold);
+  }
 
   gp_export_dot_set (edge, "label", label->str);
   gp_export_dot_set (edge, "id", l->id);
-  gp_export_dot_set (edge, "tooltip", l->id);
+  gp_export_dot_set (edge, "tooltip", tip->str);
+  gp_export_dot_set (edge, "labeltooltip", tip->str);
   if ((pad = gp_export_dot_pad_name (l->src, "src")) != NULL)
     gp_export_dot_set (edge, "taillabel", pad);
   if ((pad = gp_export_dot_pad_name (l->sink, "sink")) != NULL)
     gp_export_dot_set (edge, "headlabel", pad);
   g_string_free (label, TRUE);
+  g_string_free (tip, TRUE);
+  g_free (words);
 }
 
 /* What the colours say, and what ran. */

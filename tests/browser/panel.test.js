@@ -14,7 +14,10 @@
  * - `gstprof report` of it opened from file:// with the network off:
  *   nothing fetched, the same self time;
  * - `gstprof serve` of a tegrastats log: the machine views alone, a chart
- *   for each series.
+ *   for each series;
+ * - a small, a wide (three branches) and a 40-element pipeline's graph in
+ *   the panel and the report at 1280x800 and 1920x1080: the page does not
+ *   scroll sideways, no text under 11 px.
  * Each view is written as a screenshot under GP_BROWSER_OUT.
  *
  * TAP on stdout. Environment: GSTPROF_BIN, GSTPROF_PLUGIN_DIR (the
@@ -51,7 +54,24 @@ const DEADLINE_MS = 55000 * SLOW;
 const STEP_MS = 10000 * SLOW;
 const VIEWS = ["pipeline", "timeline", "machine", "findings", "inspector"];
 
-const N_TESTS = 18;
+/* the pipelines whose graphs must fit a page (issue 30): a small one,
+ * three different branches, 40 elements in a chain */
+const FIT_PIPELINES = {
+  small: "videotestsrc num-buffers=20 ! videoconvert ! fakesink",
+  wide: "videotestsrc num-buffers=20 ! tee name=t t. ! queue ! " +
+    "videoconvert ! fakesink t. ! queue ! videoscale ! fakesink t. ! " +
+    "queue ! videoflip ! fakesink",
+  long: "videotestsrc num-buffers=20 ! " +
+    Array.from({ length: 38 }, (_, i) => `identity name=id${i}`).join(" ! ") +
+    " ! fakesink",
+};
+const FIT_VIEWPORTS = [{ width: 1280, height: 800 },
+  { width: 1920, height: 1080 }];
+/* the smallest text a page may show, in CSS pixels */
+const MIN_TEXT_PX = 11;
+
+const N_TESTS = 18 + Object.keys(FIT_PIPELINES).length *
+  FIT_VIEWPORTS.length;
 let n = 0;
 let failed = 0;
 const children = [];
@@ -127,6 +147,78 @@ async function showView(page, v) {
 
 async function text(page, sel) {
   return (await page.textContent(sel)) || "";
+}
+
+/* In @page: whether the document scrolls sideways, and the smallest
+ * text of the SVGs under @sel as drawn (its font-size times the SVG's
+ * scale), in px. */
+async function fitOf(page, sel) {
+  return page.evaluate((sel) => {
+    const doc = document.documentElement;
+    let min = Infinity, svgs = 0;
+
+    for (const svg of document.querySelectorAll(sel)) {
+      const vb = svg.viewBox && svg.viewBox.baseVal;
+      const w = svg.getBoundingClientRect().width;
+
+      if (!vb || !vb.width || !w)
+        continue;
+      svgs++;
+      for (const t of svg.querySelectorAll("text")) {
+        const fs = parseFloat(t.getAttribute("font-size") ||
+          getComputedStyle(t).fontSize);
+
+        if (fs > 0)
+          min = Math.min(min, fs * w / vb.width);
+      }
+    }
+    return { overflow: doc.scrollWidth - doc.clientWidth, svgs,
+      minText: min };
+  }, sel);
+}
+
+/* Each pipeline's graph in the panel's Pipeline view and in the report,
+ * at each viewport: no sideways scrolling, no text under MIN_TEXT_PX. */
+async function checkFits(browser, tmp) {
+  for (const [name, launch] of Object.entries(FIT_PIPELINES)) {
+    const dir = path.join(tmp, `fit-${name}`);
+    const rep = path.join(tmp, `fit-${name}.html`);
+    const r = await run(["run", "--quiet", "--out", dir, launch]);
+    const rr = await run(["report", dir, "-o", rep]);
+    const srv = startServer(["serve", "--port", "0", dir]);
+    const url = await srv.url;
+
+    for (const vp of FIT_VIEWPORTS) {
+      const ctx = await browser.newContext({ viewport: vp });
+      const page = await ctx.newPage();
+
+      page.setDefaultTimeout(STEP_MS);
+      await page.goto(url);
+      await page.waitForSelector("#graph svg.graph-svg");
+      await page.waitForTimeout(250);
+      const box = await page.$eval("#graph", (g) =>
+        ({ sw: g.scrollWidth, cw: g.clientWidth }));
+      const panel = await fitOf(page, "#graph svg");
+      await shot(page, `fit-${name}-${vp.width}-panel`);
+      await page.goto("file://" + rep);
+      const report = await fitOf(page, "figure svg");
+      await shot(page, `fit-${name}-${vp.width}-report`);
+      ok(r.code <= 1 && rr.code === 0 && box.sw <= box.cw + 1 &&
+        panel.overflow <= 0 && panel.minText >= MIN_TEXT_PX &&
+        report.svgs > 0 && report.overflow <= 0 &&
+        report.minText >= MIN_TEXT_PX,
+      `the ${name} pipeline's graph fits ${vp.width}x${vp.height} ` +
+        "(panel and report)",
+      `run ${r.code}, report ${rr.code}; panel graph ${box.sw} px in ` +
+        `${box.cw}, page over by ${panel.overflow}, smallest text ` +
+        `${panel.minText.toFixed(1)} px; report page over by ` +
+        `${report.overflow}, ${report.svgs} svg, smallest text ` +
+        `${report.minText.toFixed(1)} px`);
+      await ctx.close();
+    }
+    srv.child.kill("SIGINT");
+    await srv.exit;
+  }
 }
 
 async function main() {
@@ -456,6 +548,9 @@ async function main() {
     await mctx.close();
     ok(dialogs.length === 0, "no dialog fired in any page",
       JSON.stringify(dialogs));
+
+    /* ---- graphs that fit ------------------------------------------------- */
+    await checkFits(browser, tmp);
   } finally {
     await browser.close();
     killChildren();

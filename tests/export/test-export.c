@@ -456,8 +456,11 @@ gp_dot_assert_graph (GpSession * s, const gchar * path)
       if (g_str_has_prefix (memory, "memory:"))
         memory += strlen ("memory:");
       want = g_strconcat ("\\nmemory: ", memory, NULL);
-      g_assert_true (g_str_has_suffix (gp_dot_get (e, "label"), want));
+      g_assert_true (g_str_has_suffix (gp_dot_get (e, "tooltip"), want));
       g_free (want);
+      /* the label says memory other than system's, in a few words */
+      if (strcmp (memory, "system") != 0 && strcmp (memory, "unknown") != 0)
+        g_assert_nonnull (strstr (gp_dot_get (e, "label"), memory));
       found = TRUE;
     }
     g_assert_true (found);
@@ -631,8 +634,9 @@ test_export_run (void)
   g_assert_cmpfloat (gp_session_find_elem_summary (s, "slow")->share_pct, >,
       80.0);
 
-  /* the link out of the identity: the caps' size and rate, the 30 fps the
-   * sink's clock held, system memory */
+  /* the link out of the identity: the 30 fps the sink's clock held, the
+   * stream in a few words (system memory goes unsaid); the whole caps and
+   * the memory in its tooltip */
   e = agedge (g, agnode (g, "slow", 0), agnode (g, "q", 0), NULL, 0);
   g_assert_nonnull (e);
   g_test_message ("label: %s", gp_dot_get (e, "label"));
@@ -640,11 +644,13 @@ test_export_run (void)
   fps = g_ascii_strtod (lines[0], NULL);
   g_assert_true (strstr (lines[0], " fps") != NULL);
   g_assert_cmpfloat (fabs (fps - GP_EXPORT_FPS), <, 1.5);
-  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "video/x-raw"));
-  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "width=160"));
-  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "height=120"));
-  g_assert_nonnull (strstr (gp_dot_get (e, "label"), "framerate=30/1"));
-  g_assert_true (g_str_has_suffix (gp_dot_get (e, "label"),
+  g_assert_true (g_str_has_prefix (lines[1], "raw video "));
+  g_assert_true (g_str_has_suffix (lines[1], " 160x120 30 fps"));
+  g_assert_null (lines[2]);
+  g_assert_nonnull (strstr (gp_dot_get (e, "tooltip"), "video/x-raw"));
+  g_assert_nonnull (strstr (gp_dot_get (e, "tooltip"), "width=160"));
+  g_assert_nonnull (strstr (gp_dot_get (e, "tooltip"), "framerate=30/1"));
+  g_assert_true (g_str_has_suffix (gp_dot_get (e, "tooltip"),
           "\\nmemory: system"));
   g_strfreev (lines);
   agclose (g);
@@ -661,6 +667,146 @@ test_export_run (void)
   g_free (svg);
   g_free (csv);
   g_free (out);
+}
+
+/* The width and height of an SVG's root, in points. */
+static void
+gp_svg_size (GBytes * svg, gdouble * w, gdouble * h)
+{
+  gchar *text = g_strndup (g_bytes_get_data (svg, NULL),
+      g_bytes_get_size (svg));
+  const gchar *root = strstr (text, "<svg"), *at;
+
+  g_assert_nonnull (root);
+  at = strstr (root, " width=\"");
+  g_assert_nonnull (at);
+  *w = g_ascii_strtod (at + strlen (" width=\""), NULL);
+  at = strstr (root, " height=\"");
+  g_assert_nonnull (at);
+  *h = g_ascii_strtod (at + strlen (" height=\""), NULL);
+  g_free (text);
+}
+
+/* A graph fits a page's width: a chain of 40 elements (8,000 pt in a
+ * row) is laid out top to bottom, 3 elements stay in a row. */
+static void
+test_export_fits (void)
+{
+  GpSession *s = gp_session_new ();
+  GBytes *svg;
+  gchar *prev = NULL;
+  gdouble w, h;
+  guint i;
+
+  gp_session_add_element (s, "pipeline0", "pipeline", "", "bin");
+  for (i = 0; i < 40; i++) {
+    gchar *name = g_strdup_printf ("e%u", i);
+
+    gp_session_add_element (s, name, i == 0 ? "videotestsrc" : i == 39 ?
+        "fakesink" : "identity", "pipeline0", i == 0 ? "source" : i == 39 ?
+        "sink" : "filter");
+    if (prev) {
+      gchar *src = g_strconcat (prev, ".src", NULL);
+      gchar *sink = g_strconcat (name, ".sink", NULL);
+
+      gp_session_add_link (s, src, sink, "video/x-raw, format=(string)I420, "
+          "width=(int)320, height=(int)240, framerate=(fraction)30/1, "
+          "multiview-mode=(string)mono, pixel-aspect-ratio=(fraction)1/1",
+          "system");
+      g_free (src);
+      g_free (sink);
+    }
+    g_free (prev);
+    prev = name;
+  }
+  g_free (prev);
+  svg = gp_export_graph_data (s, GP_EXPORT_GRAPH_SVG, "chain", NULL);
+  g_assert_nonnull (svg);
+  gp_svg_size (svg, &w, &h);
+  g_test_message ("40 elements: %.0f x %.0f pt", w, h);
+  g_assert_cmpfloat (w, <=, 1000);
+  g_assert_cmpfloat (h, >, w);
+  g_bytes_unref (svg);
+  gp_session_free (s);
+
+  s = gp_session_new ();
+  gp_session_add_element (s, "a", "videotestsrc", "", "source");
+  gp_session_add_element (s, "b", "identity", "", "filter");
+  gp_session_add_element (s, "c", "fakesink", "", "sink");
+  gp_session_add_link (s, "a.src", "b.sink", NULL, NULL);
+  gp_session_add_link (s, "b.src", "c.sink", NULL, NULL);
+  svg = gp_export_graph_data (s, GP_EXPORT_GRAPH_SVG, "three", NULL);
+  g_assert_nonnull (svg);
+  gp_svg_size (svg, &w, &h);
+  g_test_message ("3 elements: %.0f x %.0f pt", w, h);
+  g_assert_cmpfloat (w, >, h);
+  g_bytes_unref (svg);
+  gp_session_free (s);
+}
+
+/* Branches alike are drawn once: a tee into 8 branches of queue !
+ * videoconvert ! fakesink and one of queue ! fakesink draws 2 branches,
+ * the first of the 8 with "×8 branches alike, 7 folded" and the names of
+ * the others in its tooltip; a tee into two alike keeps both. */
+static void
+test_export_folds (void)
+{
+  GpSession *s = gp_session_new ();
+  GBytes *dot;
+  gchar *text;
+  guint i;
+
+  gp_session_add_element (s, "src", "videotestsrc", "", "source");
+  gp_session_add_element (s, "t", "tee", "", "filter");
+  gp_session_add_link (s, "src.src", "t.sink", NULL, NULL);
+  for (i = 0; i < 9; i++) {
+    gchar *q = g_strdup_printf ("q%u", i), *c = g_strdup_printf ("c%u", i);
+    gchar *k = g_strdup_printf ("k%u", i);
+    gchar *a = g_strdup_printf ("t.src_%u", i), *b, *bs, *cs, *ks;
+
+    gp_session_add_element (s, q, "queue", "", "queue");
+    if (i < 8)
+      gp_session_add_element (s, c, "videoconvert", "", "filter");
+    gp_session_add_element (s, k, "fakesink", "", "sink");
+    b = g_strconcat (q, ".sink", NULL);
+    bs = g_strconcat (q, ".src", NULL);
+    cs = g_strconcat (i < 8 ? c : k, ".sink", NULL);
+    gp_session_add_link (s, a, b, NULL, NULL);
+    gp_session_add_link (s, bs, cs, NULL, NULL);
+    if (i < 8) {
+      gchar *co = g_strconcat (c, ".src", NULL);
+
+      ks = g_strconcat (k, ".sink", NULL);
+      gp_session_add_link (s, co, ks, NULL, NULL);
+      g_free (co);
+      g_free (ks);
+    }
+    g_free (q);
+    g_free (c);
+    g_free (k);
+    g_free (a);
+    g_free (b);
+    g_free (bs);
+    g_free (cs);
+  }
+  dot = gp_export_graph_data (s, GP_EXPORT_GRAPH_DOT, "tee", NULL);
+  g_assert_nonnull (dot);
+  text = g_strndup (g_bytes_get_data (dot, NULL), g_bytes_get_size (dot));
+  g_assert_nonnull (strstr (text, "\u00d78 branches alike, 7 folded\\n"));
+  g_assert_nonnull (strstr (text, "\u00d78 branches alike, 7 folded: q"));
+  /* the first branch drawn, the others not; the different one drawn */
+  g_assert_nonnull (strstr (text, "\tc0\t["));
+  for (i = 1; i < 8; i++) {
+    gchar *node = g_strdup_printf ("\tc%u\t[", i);
+
+    g_assert_null (strstr (text, node));
+    g_free (node);
+  }
+  g_assert_nonnull (strstr (text, "\tq8\t["));
+  g_assert_nonnull (strstr (text, "\tk8\t["));
+  g_free (text);
+  g_bytes_unref (dot);
+  gp_session_free (s);
 }
 
 /* Names with commas, quotes and blanks: quoted in the CSV and the dot
@@ -1002,6 +1148,8 @@ main (int argc, char **argv)
 
   g_test_add_func ("/export/run", test_export_run);
   g_test_add_func ("/export/odd-names", test_export_odd_names);
+  g_test_add_func ("/export/fits", test_export_fits);
+  g_test_add_func ("/export/folds", test_export_folds);
   g_test_add_func ("/export/formula-names", test_export_formula_names);
   g_test_add_func ("/export/records", test_export_records);
   g_test_add_func ("/export/jetson", test_export_jetson);

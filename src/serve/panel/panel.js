@@ -28,8 +28,10 @@
   /* fill of an element with all of the window's self time */
   var HOT_RGB = [220, 30, 30];
   /* the graph is shrunk to the view's width down to this scale: below
-   * it graphviz's 14 pt labels would be too small to read */
-  var GRAPH_MIN_SCALE = 0.6;
+   * it the links' 10 pt labels (13.3 px) would be under 11 px. The export
+   * lays a graph wider than a page out top to bottom and folds branches
+   * alike, so that a page holds it at this scale */
+  var GRAPH_MIN_SCALE = 0.83;
   /* windows the page keeps before it thins the older ones (an hour at
    * the default 250 ms is 14,400; every chart draws each) */
   var PANEL_MAX_SERIES = 4096;
@@ -609,7 +611,7 @@
   function installGraph(text) {
     var doc = new DOMParser().parseFromString(text, "image/svg+xml");
     var root = doc.documentElement, svg, nodes = {}, edges = {};
-    var gs, i, g, title, name, shape, texts, j, layer;
+    var gs, i, g, title, name, shape, texts, layer;
 
     if (!root || root.localName !== "svg" ||
         doc.getElementsByTagName("parsererror").length) {
@@ -645,10 +647,8 @@
     gs = svg.querySelectorAll("g.edge");
     for (i = 0; i < gs.length; i++) {
       g = gs[i];
-      texts = [];
-      for (j = 0; j < g.childNodes.length; j++)
-        if (g.childNodes[j].localName === "text")
-          texts.push(g.childNodes[j]);
+      /* its label's lines (inside a link when the label has a tooltip) */
+      texts = g.querySelectorAll("text");
       edges[g.getAttribute("id") || ""] = { g: g, rate: texts[0] || null,
         rate0: texts[0] ? texts[0].textContent : "",
         path: g.querySelector("path") };
