@@ -482,13 +482,14 @@ test_playback_to_end (void)
 {
   gchar *file = gp_test_av_mp4 (media_dir, "short.mp4", 4);
   gchar *launch = g_strdup_printf ("filesrc location=%s ! decodebin name=d "
-      "d. ! queue ! videoconvert ! fakesink sync=true d. ! queue ! "
-      "audioconvert ! audioresample ! fakesink sync=true", file);
-  GpSession *s;
+      "d. ! queue ! videoconvert ! fakesink name=pe_vsink sync=true d. ! "
+      "queue ! audioconvert ! audioresample ! fakesink name=pe_asink "
+      "sync=true", file);
+  GpSession *s = run_paced_truth (launch, 0, "pe_vsink", "pe_asink");
 
-  s = run (launch, 0);
-  expect (s, NULL, (const gchar *[]) {
-      "STALL", "QFULL", "*:medium", NULL});
+  expect_paced (s, (const gchar *[]) {
+      "pe_vsink", "pe_asink", NULL}, (const gchar *[]) {
+      "STALL", "QFULL", NULL});
   gp_session_free (s);
   g_free (launch);
   g_free (file);
