@@ -363,16 +363,31 @@ gp_export_dot_branch (GpExportDot * d, GpLink * l, gboolean down,
   return g_string_free (sig, FALSE);
 }
 
-/* Branches (their members, the link that starts each last) in the order
- * of those links' ids. */
+/* One branch out of or into a fan point: the link that starts it and its
+ * elements' names. */
+typedef struct
+{
+  GpLink *link;
+  GPtrArray *members;           /* gchar*, owned */
+} GpExportDotBranch;
+
+static void
+gp_export_dot_branch_free (gpointer p)
+{
+  GpExportDotBranch *b = p;
+
+  g_ptr_array_unref (b->members);
+  g_free (b);
+}
+
+/* In the order of their links' ids (t.src_0's first). */
 static gint
 gp_export_dot_branch_cmp (gconstpointer a, gconstpointer b)
 {
-  const GPtrArray *x = *(GPtrArray * const *) a;
-  const GPtrArray *y = *(GPtrArray * const *) b;
-  const GpLink *lx = x->pdata[x->len - 1], *ly = y->pdata[y->len - 1];
+  const GpExportDotBranch *x = *(GpExportDotBranch * const *) a;
+  const GpExportDotBranch *y = *(GpExportDotBranch * const *) b;
 
-  return g_strcmp0 (lx->id, ly->id);
+  return g_strcmp0 (x->link->id, y->link->id);
 }
 
 /* The branches out of (@down) or into @name, alike from
@@ -382,73 +397,57 @@ gp_export_dot_fold_at (GpExportDot * d, const gchar * name, gboolean down,
     GHashTable * ahead, GHashTable * behind)
 {
   GPtrArray *links = g_hash_table_lookup (down ? ahead : behind, name);
+  /* signature -> GPtrArray of GpExportDotBranch*, in first-seen order */
   GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, (GDestroyNotify) g_ptr_array_unref);
-  GPtrArray *sigs = g_ptr_array_new ();
+  GPtrArray *order = g_ptr_array_new ();
   guint i, k;
 
   for (i = 0; links && i < links->len; i++) {
-    GPtrArray *members = g_ptr_array_new_with_free_func (g_free);
-    gchar *sig = gp_export_dot_branch (d, links->pdata[i], down,
-        down ? ahead : behind, down ? behind : ahead, members);
+    GpExportDotBranch *b = g_new0 (GpExportDotBranch, 1);
+    gchar *sig;
     GPtrArray *group;
 
+    b->link = links->pdata[i];
+    b->members = g_ptr_array_new_with_free_func (g_free);
+    sig = gp_export_dot_branch (d, b->link, down, down ? ahead : behind,
+        down ? behind : ahead, b->members);
     if (sig == NULL) {
-      g_ptr_array_unref (members);
+      gp_export_dot_branch_free (b);
       continue;
     }
     group = g_hash_table_lookup (groups, sig);
     if (group == NULL) {
-      group = g_ptr_array_new_with_free_func ((GDestroyNotify)
-          g_ptr_array_unref);
+      group = g_ptr_array_new_with_free_func (gp_export_dot_branch_free);
       g_hash_table_insert (groups, sig, group);
-      g_ptr_array_add (sigs, sig);
+      g_ptr_array_add (order, group);
     } else {
       g_free (sig);
     }
-    /* the branch's first link rides along as its first member's twin */
-    g_ptr_array_add (members, links->pdata[i]);
-    g_ptr_array_add (group, members);
+    g_ptr_array_add (group, b);
   }
-  for (k = 0; k < sigs->len; k++) {
-    GPtrArray *group = g_hash_table_lookup (groups, sigs->pdata[k]);
+  for (k = 0; k < order->len; k++) {
+    GPtrArray *group = order->pdata[k];
     GString *note;
-    GpLink *kept;
 
     if (group->len < GP_EXPORT_DOT_FOLD_MIN)
       continue;
-    /* the branch drawn is the first by its link (t.src_0's) */
     g_ptr_array_sort (group, gp_export_dot_branch_cmp);
-    kept = g_ptr_array_steal_index (group->pdata[0],
-        ((GPtrArray *) group->pdata[0])->len - 1);
     note = g_string_new (NULL);
-    g_string_append_printf (note, "×%u branches alike, %u folded:",
+    g_string_append_printf (note, "\u00d7%u branches alike, %u folded:",
         group->len, group->len - 1);
     for (i = 1; i < group->len; i++) {
-      GPtrArray *members = group->pdata[i];
+      GpExportDotBranch *b = group->pdata[i];
       guint m;
 
-      /* the last member is the branch's link, not an element */
-      for (m = 0; m + 1 < members->len; m++)
-        g_hash_table_add (d->folded, g_strdup (members->pdata[m]));
-      g_string_append_printf (note, " %s", (gchar *) members->pdata[0]);
+      for (m = 0; m < b->members->len; m++)
+        g_hash_table_add (d->folded, g_strdup (b->members->pdata[m]));
+      g_string_append_printf (note, " %s", (gchar *) b->members->pdata[0]);
     }
-    g_hash_table_insert (d->fold_notes, g_strdup (kept->id),
-        g_string_free (note, FALSE));
+    g_hash_table_insert (d->fold_notes, g_strdup (((GpExportDotBranch *)
+                group->pdata[0])->link->id), g_string_free (note, FALSE));
   }
-  /* members own their names; the trailing link is borrowed */
-  for (k = 0; k < sigs->len; k++) {
-    GPtrArray *group = g_hash_table_lookup (groups, sigs->pdata[k]);
-
-    for (i = 0; i < group->len; i++) {
-      GPtrArray *members = group->pdata[i];
-
-      if (members->len > 0 && (i > 0 || group->len <
-              GP_EXPORT_DOT_FOLD_MIN))
-        g_ptr_array_steal_index (members, members->len - 1);
-    }
-  }
-  g_ptr_array_unref (sigs);
+  g_ptr_array_unref (order);
   g_hash_table_unref (groups);
 }
 

@@ -293,7 +293,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
     GString *line;
     gboolean streams = FALSE;
     const gchar *what;
-    gboolean brief;
+    gboolean brief;             /* played too little for a rate */
 
     if (gp_session_sink_is_control (s, sk->name, &what)) {
       g_string_append_printf (control, "%s%s (%s)", control->len ? ", " : "",
@@ -346,8 +346,7 @@ gp_verdict_rate (GpVerdictText * vt, GpSession * s)
       gp_verdict_rate_repeats (vt, s, sk->name);
     /* a receiver that waited for its first keyframe, a branch that opened
      * late: its rate is the steady state after its start-up */
-    if (sk->first_s > 2 * s->window_s && s->window_s > 0 &&
-        !brief) {
+    if (sk->first_s > 2 * s->window_s && s->window_s > 0 && !brief) {
       gchar *note = g_strdup_printf ("first buffer after %.1f s; the rate "
           "is the steady state after it", sk->first_s);
 
