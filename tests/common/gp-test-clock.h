@@ -16,6 +16,17 @@ G_BEGIN_DECLS
  * is this much over what was asked on a loaded or virtual machine. */
 gdouble gp_test_oversleep_ms (gdouble ms);
 
+/* The same, sampled beside a run rather than before or after it: a
+ * thread sleeps @ms again and again from gp_test_oversleep_begin () until
+ * gp_test_oversleep_end (), which gives its samples' mean and median
+ * oversleep in ms (either may be NULL). An identity that sleeps during the
+ * run meets that run's load: on a machine busy with 4 test programs on 2
+ * cores, a 20 ms sleep took 23.6 ms during a capture and 20.1 ms after. */
+typedef struct _GpTestOversleep GpTestOversleep;
+GpTestOversleep *gp_test_oversleep_begin (gdouble ms);
+void gp_test_oversleep_end (GpTestOversleep * o, gdouble * mean_ms,
+    gdouble * median_ms);
+
 /* Orders two gdoubles (g_array_sort, qsort). */
 gint gp_test_cmp_double (gconstpointer a, gconstpointer b);
 
